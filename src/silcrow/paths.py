@@ -1,0 +1,57 @@
+"""Where silcrow keeps its files.
+
+``SILCROW_HOME`` (default ``~/.silcrow``) holds ``memories/MEMORY.md``,
+``memories/USER.md``, ``recall.db``, ``sessions.db`` and ``config.toml``.
+A named profile lives under ``<home>/profiles/<name>/`` with the same shape.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from silcrow.errors import ConfigError
+
+HOME_ENV = "SILCROW_HOME"
+_PROFILE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+def default_home() -> Path:
+    """``$SILCROW_HOME`` if set, else ``~/.silcrow``."""
+    env = os.environ.get(HOME_ENV)
+    return Path(env).expanduser() if env else Path.home() / ".silcrow"
+
+
+def validate_profile(name: str) -> str:
+    """Return ``name`` if it is a safe profile name, else raise ConfigError."""
+    if not _PROFILE_RE.match(name) or ".." in name:
+        raise ConfigError(
+            f"invalid profile name {name!r}: use 1-64 letters, digits, '_', '-' or '.', "
+            "starting with a letter or digit (no path separators, no '..')"
+        )
+    return name
+
+
+def resolve_home(home: str | os.PathLike[str] | None = None, profile: str | None = None) -> Path:
+    """The directory silcrow works in, for an optional profile."""
+    base = Path(home).expanduser() if home is not None else default_home()
+    if profile is not None:
+        return base / "profiles" / validate_profile(profile)
+    return base
+
+
+def memories_dir(home: Path) -> Path:
+    return home / "memories"
+
+
+def recall_db(home: Path) -> Path:
+    return home / "recall.db"
+
+
+def sessions_db(home: Path) -> Path:
+    return home / "sessions.db"
+
+
+def config_file(home: Path) -> Path:
+    return home / "config.toml"
