@@ -1,12 +1,36 @@
-"""Threat scanning for text that enters a prompt (PLACEHOLDER: being replaced).
+"""Threat scanning for text that enters a prompt: curated-memory writes,
+entries reloaded from disk, and recalled provider text.
 
 Interface (a contract inside silcrow):
     scan(text) -> list[ThreatHit]      empty list means clean
     display_safe(text) -> str          a form safe to echo back in errors
+
+How a text is checked:
+
+1. Invisible and control characters (zero-width, bidi controls, word joiner,
+   BOM, Unicode tag characters, C0/C1 controls) are refused outright, on the
+   raw text, each class with its own pattern id. They have no business in a
+   note and are the usual way to hide instructions from a human reviewer.
+2. The text is normalised -- NFKC (full-width and styled letters become
+   ASCII), invisible characters removed, case folded, and common
+   Cyrillic/Greek look-alike letters folded to Latin -- so that
+   ``ＩＧＮＯＲＥ``, ``іgnоrе`` (Cyrillic) and ``ig<ZWSP>nore`` all read
+   ``ignore``. Behavioural patterns run on that form.
+3. Secret-shaped tokens (``sk-...``, ``AKIA...``, ``ghp_...``, private key
+   headers) are matched on the NFKC text with case kept, since their shape
+   is case-sensitive.
+
+Patterns aim at instructions aimed *at the agent*; they deliberately leave
+ordinary notes alone ("deploys with curl to staging", "the .env.example file
+documents settings"). Every regex is compiled once at import and bounded
+(no unbounded ``.*`` between two alternatives), so scanning stays linear.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -17,9 +41,271 @@ class ThreatHit:
     description: str
 
 
+# --- categories ------------------------------------------------------------
+
+INVISIBLE = "invisible_unicode"
+OVERRIDE = "instruction_override"
+ROLE = "role_hijack"
+LEAK = "prompt_leak"
+EXFIL = "exfiltration"
+SECRET_READ = "secret_reading"
+PERSIST = "persistence"
+HIDDEN = "hidden_content"
+EXEC = "encoded_execution"
+SECRET = "hardcoded_secret"
+
+# --- invisible characters (checked on the raw text) -------------------------
+
+# (pattern_id, description, character class). Variation selectors are left
+# out on purpose: emoji such as "❤️" carry U+FE0F.
+_INVISIBLE_CLASSES: tuple[tuple[str, str, str], ...] = (
+    ("invisible.zero_width", "zero-width character",
+     "\u200b\u200c\u200d\u180e\u00ad\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0"),
+    ("invisible.bidi_control", "bidirectional text control",
+     "\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069"),
+    ("invisible.word_joiner", "word joiner or invisible operator", "\u2060-\u2064\u206a-\u206f"),
+    ("invisible.bom", "byte-order mark (zero-width no-break space)", "\ufeff"),
+    ("invisible.tag_char", "Unicode tag character (invisible ASCII copy)", "\U000e0000-\U000e007f"),
+    ("invisible.control_char", "control character", "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"),
+)
+_INVISIBLE_RES = tuple((pid, desc, re.compile(f"[{cls}]")) for pid, desc, cls in _INVISIBLE_CLASSES)
+_ANY_INVISIBLE = re.compile("[" + "".join(cls for _, _, cls in _INVISIBLE_CLASSES) + "]")
+_ZWJ = "\u200d"
+
+
+def _is_emoji(ch: str) -> bool:
+    cp = ord(ch)
+    return cp >= 0x1F000 or 0x2600 <= cp <= 0x27BF or cp == 0xFE0F or 0x1F3FB <= cp <= 0x1F3FF
+
+
+def _emoji_joiner(text: str, index: int) -> bool:
+    """A ZWJ between two emoji (family, profession sequences) is legitimate."""
+    return (
+        text[index] == _ZWJ
+        and 0 < index < len(text) - 1
+        and _is_emoji(text[index - 1])
+        and _is_emoji(text[index + 1])
+    )
+
+
+# --- look-alike folding -------------------------------------------------------
+
+# Lower-case only: the text is case-folded before this table is applied.
+_CONFUSABLES = str.maketrans({
+    # Cyrillic
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
+    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i",
+    "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "ɡ": "g", "ь": "b",
+    "п": "n", "г": "r", "ո": "n", "ս": "u", "օ": "o",  # last three Armenian
+    # Greek
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
+    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "γ": "y", "ϲ": "c", "ϳ": "j", "ζ": "z",
+    "μ": "u", "ω": "w",
+})
+
+
+def normalize(text: str) -> str:
+    """The form behavioural patterns are matched against (see module doc)."""
+    folded = unicodedata.normalize("NFKC", text)
+    folded = _ANY_INVISIBLE.sub("", folded)
+    return folded.casefold().translate(_CONFUSABLES)
+
+
+# --- behavioural patterns (matched on normalize(text)) -----------------------
+
+_W = r"(?:[\w'-]+\s+)"  # one filler word, for "ignore ALL OF THE previous ..."
+_SECRET_VAR = (
+    r"\$\{?[a-z0-9_]*(?:key|token|secret|passw(?:or)?d|pwd|credential|auth|cookie|session)[a-z0-9_]*\}?"
+)
+_SECRET_FILE = (
+    r"(?:(?<![\w.-])\.env(?![\w.-])|\.ssh/|id_(?:rsa|dsa|ecdsa|ed25519)(?!\.pub)\b|\.aws/credentials"
+    r"|\.aws/config|\.config/gcloud|application_default_credentials|\.azure/|\.kube/config"
+    r"|\.docker/config\.json|\.netrc|\.pgpass|\.git-credentials|/etc/shadow|/etc/passwd|keychain)"
+)
+_SEND_VERB = r"(?:send|post|upload|transmit|forward|exfiltrate|leak|submit|beam|pipe|ship)"
+_SENSITIVE_OBJ = (
+    r"(?:conversation|chat|history|transcript|memor(?:y|ies)|secrets?|keys?|tokens?|credentials?"
+    r"|passwords?|env(?:ironment)?|\.env|contents?|files?|messages?|data|everything|all|notes"
+    r"|system prompt|instructions|cookies?|session)"
+)
+_AGENT_FILES = (
+    r"(?:\.silcrow\b|memory\.md|user\.md|agents\.md|claude\.md|gemini\.md|\.cursorrules|\.clinerules"
+    r"|\.hermes\b|soul\.md|\.github/workflows|\.bashrc|\.zshrc|\.bash_profile|\.profile\b|crontab"
+    r"|/etc/cron|\.config/autostart|launchagents|systemd/user)"
+)
+_WRITE_VERB = (
+    r"(?:modify|overwrite|rewrite|(?:append|add|write|inject|insert|put)(?:\s+[\w'-]+){0,3}\s+(?:to|into)"
+    r"|edit|sed\s+-i|>>|tee(?:\s+-a)?)"
+)
+
+_BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
+    # instruction override
+    ("override.ignore_previous", OVERRIDE, "asks to ignore or override earlier instructions",
+     rf"\b(?:ignore|disregard|forget|override|bypass|abandon|drop)\s+{_W}{{0,3}}"
+     r"(?:previous|prior|above|earlier|preceding|original|initial|existing|system|safety|developer|all|your)"
+     rf"\s+{_W}{{0,2}}(?:instructions?|prompts?|directives?|guidelines|guardrails|programming|rules)\b"),
+    ("override.new_instructions", OVERRIDE, "announces replacement instructions for the agent",
+     r"\b(?:your|the)\s+(?:new|real|actual|updated|true)\s+(?:instructions?|directives?|orders|task|objective"
+     r"|system prompt)\s+(?:is|are|:)|\bnew\s+system\s+prompt\s*:|\bupdated\s+instructions\s*:"),
+    ("override.do_not_follow", OVERRIDE, "tells the agent not to follow its instructions",
+     r"\b(?:do\s+not|don't|stop|never)\s+(?:follow|obey|comply\s+with|listen\s+to)\s+"
+     rf"{_W}{{0,2}}(?:system|previous|prior|original|developer|your|safety)\s+{_W}{{0,1}}"
+     r"(?:instructions?|prompts?|rules|guidelines|policy|policies)"),
+    ("override.priority_claim", OVERRIDE, "claims priority over the system prompt",
+     r"\b(?:takes?|have|has)\s+(?:priority|precedence)\s+over\s+(?:all\s+|any\s+|the\s+|your\s+)*"
+     r"(?:system|previous|other|prior)\b|\bhighest[- ]priority\s+(?:instruction|directive|command)"),
+    # role hijack
+    ("role.you_are_now", ROLE, "tries to give the agent a new identity",
+     r"\byou\s+are\s+(?:now|no\s+longer)\s+(?:a|an|the|my|in\s+\w+\s+mode|dan\b|unrestricted|unfiltered"
+     r"|jailbroken|uncensored|free\b|bound\b|an?\s+ai\s+without)"),
+    ("role.no_restrictions", ROLE, "asks the agent to act without its safety rules",
+     r"\b(?:pretend|act|behave|roleplay|respond|answer|reply|operate)\w*\s+"
+     rf"{_W}{{0,4}}(?:without|with\s+no|free\s+of|free\s+from)\s+(?:any\s+)?"
+     r"(?:restrictions|filters?|filtering|limitations|censorship|guardrails|safety|rules|ethics)"
+     r"|\b(?:act|pretend|roleplay)\s+(?:as|to\s+be)\s+(?:an?\s+)?(?:unrestricted|unfiltered|jailbroken"
+     r"|uncensored|evil)\b"),
+    ("role.jailbreak_mode", ROLE, "invokes a jailbreak persona or mode",
+     r"\b(?:dan|developer|god|jailbreak|unrestricted)\s+mode\s+(?:enabled|activated|on)\b"
+     r"|\bjailbreak(?:ed)?\b|\bdo\s+anything\s+now\b"),
+    ("role.fake_turn", ROLE, "contains chat-template role markers that fake a new turn",
+     r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\s*\|>"
+     r"|\[/?inst\]|<<\s*/?sys\s*>>"
+     r"|(?m:^\s*(?:#+\s*)?(?:system|developer)\s*(?:message|prompt)?\s*:\s*(?:you\b|ignore\b|from\s+now))"),
+    # system-prompt leak
+    ("leak.reveal_prompt", LEAK, "asks the agent to reveal its system prompt or instructions",
+     r"\b(?:reveal|print|show|output|repeat|display|dump|leak|disclose|tell\s+me|echo|share|give\s+me"
+     rf"|write\s+out|spell\s+out)\s+{_W}{{0,3}}(?:system\s+prompt|initial\s+(?:prompt|instructions)"
+     r"|hidden\s+(?:prompt|instructions)|your\s+(?:instructions|prompt|rules|guidelines)|developer\s+message"
+     r"|system\s+message|prompt\s+above)"),
+    ("leak.repeat_above", LEAK, "asks the agent to repeat the text above it verbatim",
+     r"\brepeat\s+(?:\w+\s+){0,3}?(?:everything|all|the\s+text|the\s+words|what\s+is\s+written)\s+"
+     r"(?:above|before|that\s+came\s+before)|\bverbatim\b[^\n]{0,40}\b(?:instructions|system\s+prompt)"),
+    # exfiltration
+    ("exfil.http_secret_var", EXFIL, "an HTTP client call carrying a secret-looking variable",
+     rf"\b(?:curl|wget|fetch|invoke-webrequest|iwr|httpie|http|axios|requests\.(?:get|post)|nc|ncat)\b"
+     rf"[^\n]{{0,200}}?{_SECRET_VAR}"),
+    ("exfil.http_secret_file", EXFIL, "an HTTP client uploading a secret file",
+     rf"\b(?:curl|wget|httpie|http)\b[^\n]{{0,200}}?(?:@|<\s*|--post-file[= ]|--upload-file\s+|-t\s+)"
+     rf"\S{{0,40}}?{_SECRET_FILE}"),
+    ("exfil.send_to_url", EXFIL, "asks to send private data to an external address",
+     rf"\b{_SEND_VERB}\b[^\n]{{0,80}}?\b{_SENSITIVE_OBJ}\b[^\n]{{0,80}}?\b(?:to|at|via)\s+"
+     r"(?:https?://|ftp://|\S+@\S+\.\w+|webhook)"),
+    ("exfil.markdown_image", EXFIL, "a markdown image whose URL carries data out",
+     r"!\[[^\]]{0,100}\]\(\s*https?://[^)\s]{0,200}\?[^)\s]{0,200}(?:\{|\$|%7b|=\s*\[)"),
+    # secret reading
+    ("secret_read.env_file", SECRET_READ, "reads a .env file",
+     r"\b(?:cat|less|more|head|tail|bat|type|source|strings|xxd|base64|grep|awk|cp|scp|rsync|print"
+     r"|show|dump|reveal|output|display|leak|share|paste|send|upload|copy|read\s+(?:out\s+)?the\s+contents?"
+     r"\s+of|contents?\s+of)\b[^\n]{0,60}?(?<![\w.-])(?:\S*/)?\.env(?![\w.-])"),
+    ("secret_read.ssh_key", SECRET_READ, "reads SSH private keys",
+     r"\b(?:cat|less|more|head|tail|type|strings|xxd|base64|cp|scp|rsync|tar|zip|print|show|dump|reveal"
+     r"|output|display|leak|share|paste|send|upload|copy|read|include|exfiltrate)\b[^\n]{0,60}?"
+     r"(?:\.ssh/(?!\S*\.pub\b)(?!authorized_keys|known_hosts|config\b)|id_(?:rsa|dsa|ecdsa|ed25519)"
+     r"(?!\.pub)\b)"),
+    ("secret_read.cloud_credentials", SECRET_READ, "reads cloud or tool credentials",
+     r"\b(?:cat|less|more|head|tail|type|strings|base64|cp|scp|print|show|dump|reveal|output|display"
+     r"|leak|share|paste|send|upload|copy|read|exfiltrate)\b[^\n]{0,60}?"
+     r"(?:\.aws/credentials|\.aws/config|\.config/gcloud|application_default_credentials|\.azure/"
+     r"|\.kube/config|\.docker/config\.json|\.netrc|\.pgpass|\.git-credentials|/etc/shadow)"),
+    ("secret_read.env_dump", SECRET_READ, "dumps environment variables or stored secrets",
+     r"\b(?:print|dump|list|show|output|echo|reveal|send|leak|share|tell\s+me)\s+"
+     rf"{_W}{{0,3}}(?:environment\s+variables|env\s+vars|api\s+keys|secret\s+keys|access\s+tokens"
+     r"|credentials|passwords)\b|\bprintenv\b\s*(?:\||>)|(?:^|[;&|]\s*)env\s*\|"),
+    # persistence
+    ("persist.authorized_keys", PERSIST, "adds an SSH key to authorized_keys",
+     r"(?:>>?|\btee\b|\b(?:add|append|write|insert|put|copy|cp|echo)\b)[^\n]{0,120}?authorized_keys"),
+    ("persist.agent_config", PERSIST, "edits agent instruction or shell start-up files",
+     rf"(?:\b|(?=>)){_WRITE_VERB}[^\n]{{0,80}}?{_AGENT_FILES}"
+     r"|\bcrontab\s+(?:-[a-z]*\s+)*-\s*$|\bcrontab\s+-r\b|\(crontab\s+-l"),
+    # hidden content
+    ("hidden.html_comment", HIDDEN, "contains an HTML comment (hidden when rendered)", r"<!--"),
+    ("hidden.css_hidden", HIDDEN, "contains CSS that hides text",
+     r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])"
+     r"|opacity\s*:\s*0(?![.\d]*[1-9])|\[//\]:\s*#"),
+    # encoded execution
+    ("exec.decode_pipe_shell", EXEC, "decodes data and pipes it into a shell or interpreter",
+     r"\b(?:base64|base32|xxd|openssl\s+(?:enc|base64))\b[^\n|]{0,80}?(?:\s-d\b|--decode|\s-r\b)[^\n|]{0,80}"
+     r"\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|c|tc|fi)?sh|python3?|perl|ruby|node)\b"),
+    ("exec.download_pipe_shell", EXEC, "downloads a script and runs it",
+     r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b"),
+    ("exec.eval_decoded", EXEC, "evaluates decoded or obfuscated code",
+     r"\b(?:eval|exec)\s*\(\s*(?:atob|base64|b64decode|base64\.b64decode|bytes\.fromhex|unescape"
+     r"|decodeuricomponent|string\.fromcharcode|codecs\.decode|zlib\.decompress)"
+     r"|powershell[^\n]{0,40}\s-(?:e|enc|encodedcommand)\s+[a-z0-9+/=]{16,}"),
+    ("exec.reverse_shell", EXEC, "opens a reverse shell",
+     r"/dev/(?:tcp|udp)/|\b(?:nc|ncat|netcat)\b[^\n]{0,60}\s-[a-z]*[ec]\b\s*\S*(?:sh|cmd)"
+     r"|\bbash\s+-i\s*[>&]|\bsocat\b[^\n]{0,80}\bexec:|\bmkfifo\b[^\n]{0,80}\b(?:nc|ncat|netcat)\b"
+     r"|\bpty\.spawn\s*\(|socket\.socket\([^\n]{0,200}(?:subprocess|os\.dup2)"),
+)
+
+_BEHAVIOUR_RES = tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in _BEHAVIOUR)
+
+# --- secret shapes (matched on the NFKC text, case kept) ---------------------
+
+_SECRETS: tuple[tuple[str, str, str], ...] = (
+    ("secret.private_key", "a private key block",
+     r"-----BEGIN\s+(?:[A-Z0-9]+\s+){0,3}PRIVATE\s+KEY(?:\s+BLOCK)?-----"),
+    ("secret.openai_key", "an OpenAI/Anthropic-style API key (sk-...)",
+     r"(?<![\w-])sk-(?:proj-|ant-(?:api\d\d-)?|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+    ("secret.aws_access_key", "an AWS access key id (AKIA.../ASIA...)",
+     r"\b(?:AKIA|ASIA|AGPA|AIDA)[0-9A-Z]{16}\b"),
+    ("secret.github_token", "a GitHub token (ghp_/gho_/ghs_/github_pat_)",
+     r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})\b"),
+    ("secret.slack_token", "a Slack token (xox.-)", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
+    ("secret.google_api_key", "a Google API key (AIza...)", r"\bAIza[0-9A-Za-z_-]{35}\b"),
+    ("secret.stripe_key", "a Stripe secret key", r"\b[rs]k_live_[A-Za-z0-9]{16,}\b"),
+    ("secret.jwt", "a JSON web token", r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
+    ("secret.assignment", "a secret assigned inline (password/api_key/token = ...)",
+     r"(?i:\b(?:api[_-]?key|secret[_-]?key|client[_-]?secret|access[_-]?token|auth[_-]?token|password"
+     r"|passwd)\b)\s*[:=]\s*['\"]?(?=[A-Za-z0-9/+_.-]{16,})(?=[^\s'\"]*\d)[A-Za-z0-9/+_.-]{16,}"),
+)
+_SECRET_RES = tuple((pid, desc, re.compile(rx)) for pid, desc, rx in _SECRETS)
+
+#: Every pattern id this module can report, for docs and tests.
+PATTERN_IDS: tuple[str, ...] = (
+    tuple(pid for pid, _, _ in _INVISIBLE_CLASSES)
+    + tuple(pid for pid, _, _, _ in _BEHAVIOUR)
+    + tuple(pid for pid, _, _ in _SECRETS)
+)
+
+
+def _invisible_hits(text: str) -> Iterable[ThreatHit]:
+    if not _ANY_INVISIBLE.search(text):
+        return
+    for pid, desc, rx in _INVISIBLE_RES:
+        found = sorted({
+            f"U+{ord(m.group()):04X}" for m in rx.finditer(text) if not _emoji_joiner(text, m.start())
+        })
+        if found:
+            shown = ", ".join(found[:5]) + (", ..." if len(found) > 5 else "")
+            yield ThreatHit(pid, INVISIBLE, f"{desc} ({shown})")
+
+
 def scan(text: str) -> list[ThreatHit]:
-    return []
+    """Every pattern ``text`` matches, at most one hit per pattern id; ``[]`` means clean."""
+    if not text:
+        return []
+    hits = list(_invisible_hits(text))
+    normal = normalize(text)
+    for pid, cat, desc, rx in _BEHAVIOUR_RES:
+        if rx.search(normal):
+            hits.append(ThreatHit(pid, cat, desc))
+    nfkc = _ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+    for pid, desc, rx in _SECRET_RES:
+        if rx.search(nfkc):
+            hits.append(ThreatHit(pid, SECRET, desc))
+    return hits
+
+
+def describe(hits: Iterable[ThreatHit]) -> str:
+    """``"override.ignore_previous (asks to ...); ..."`` for error messages."""
+    return "; ".join(f"{h.pattern_id} ({h.description})" for h in hits)
 
 
 def display_safe(text: str) -> str:
-    return text
+    """``text`` with every invisible or control character shown as ``<U+XXXX>``.
+
+    Newlines and tabs are kept. The result can be echoed in an error message
+    or a terminal without hiding anything from the person reading it.
+    """
+    return _ANY_INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
