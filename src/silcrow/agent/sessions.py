@@ -1,0 +1,515 @@
+"""Conversation sessions in SQLite: transcripts, branches, compaction, full-text search.
+
+``<home>/sessions.db`` holds one row per session (with its parent for
+branches and the cached system prompt) and one row per message. An FTS5
+index over message content backs :meth:`SessionStore.search`, which the
+``session_search`` tool and ``silcrow sessions search`` use; there is no LLM
+in the loop.
+
+Compaction never deletes: the summarised middle of a conversation is only
+flagged ``compacted``, so it drops out of the transcript sent to the model
+but stays searchable. Branches copy the active history into a new session
+whose ``root_id`` is that of its parent, so search can count a lineage once.
+
+The SQL is kept plain (no SQLite-only tricks beyond FTS5 and WAL) so that a
+PostgreSQL backend can mirror it.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from silcrow.errors import SessionError
+
+__all__ = ["SCHEMA_VERSION", "SUMMARY_MARKER", "SessionInfo", "SessionStore"]
+
+SCHEMA_VERSION = 1
+# The first line of every compaction summary, so both the model and a human
+# reading the transcript can tell a summary from real turns.
+SUMMARY_MARKER = "[silcrow: summary of earlier conversation, {n} messages compacted]"
+_ROLES = {"system", "user", "assistant", "tool"}
+_FIELDS = ("role", "content", "tool_calls", "tool_call_id", "name", "recall_block")
+# Keys a caller may hand back from messages() that we ignore on append.
+_IGNORED = {"id", "created_at", "summary", "compacted"}
+_SEARCHED_ROLES = ("user", "assistant")  # tool output would echo earlier searches
+_LIST_HINT = "list sessions with `silcrow sessions list`"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    id            TEXT PRIMARY KEY,
+    parent_id     TEXT REFERENCES sessions(id),
+    root_id       TEXT NOT NULL,
+    title         TEXT,
+    created_at    TEXT NOT NULL,
+    updated_at    TEXT NOT NULL,
+    system_prompt TEXT
+);
+CREATE INDEX IF NOT EXISTS sessions_updated ON sessions(updated_at);
+CREATE TABLE IF NOT EXISTS messages (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id   TEXT NOT NULL REFERENCES sessions(id),
+    seq          REAL NOT NULL,
+    role         TEXT NOT NULL,
+    content      TEXT,
+    tool_calls   TEXT,
+    tool_call_id TEXT,
+    name         TEXT,
+    recall_block TEXT,
+    created_at   TEXT NOT NULL,
+    compacted    INTEGER NOT NULL DEFAULT 0,
+    is_summary   INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS messages_by_session ON messages(session_id, seq);
+CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
+    content, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS messages_ai AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+END;
+CREATE TRIGGER IF NOT EXISTS messages_ad AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+END;
+CREATE TRIGGER IF NOT EXISTS messages_au AFTER UPDATE OF content ON messages BEGIN
+    INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+    INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+END;
+"""
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    id: str
+    parent_id: str | None
+    title: str | None
+    created_at: str
+    updated_at: str
+    system_prompt: str | None
+    message_count: int  # active (non-compacted) messages
+    root_id: str = ""
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _new_id() -> str:
+    # Sortable by creation time and short enough to type: 20261202-180822-a1b2c3.
+    return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+
+
+def fts_query(text: str) -> str:
+    """Turn free text into a safe FTS5 query: each word a quoted phrase, OR-ed.
+
+    Quoting makes FTS5 operators and punctuation (``AND``, ``*``, ``:``, ``"``,
+    ``(``, ``-``) literal; chunks without a letter or digit are dropped since
+    the tokenizer would turn them into nothing. OR plus bm25 ranks sessions
+    that match more of the words first without demanding all of them.
+    """
+    phrases = []
+    for chunk in text.split():
+        if any(ch.isalnum() for ch in chunk):
+            phrases.append('"' + chunk.replace('"', '""') + '"')
+    return " OR ".join(phrases)
+
+
+class SessionStore:
+    """Sessions and their messages in one SQLite file (WAL mode).
+
+    One connection guarded by a lock: the agent may append from a background
+    thread while the REPL reads. Other processes are serialised by SQLite
+    itself (``BEGIN IMMEDIATE`` plus a busy timeout).
+    """
+
+    def __init__(self, path: Path | str, *, timeout: float = 10.0) -> None:
+        self.path = Path(path)
+        self._lock = threading.RLock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(
+                self.path, timeout=timeout, check_same_thread=False, isolation_level=None
+            )
+        except (OSError, sqlite3.Error) as exc:
+            raise SessionError(
+                f"cannot open sessions database {self.path}: {exc}; check the path and its permissions"
+            ) from exc
+        self._conn.row_factory = sqlite3.Row
+        try:
+            self._init_schema()
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise SessionError(
+                f"{self.path} is not a usable sessions database ({exc}); move it aside and silcrow "
+                "will create a fresh one"
+            ) from exc
+
+    # -- plumbing ------------------------------------------------------------
+    def _init_schema(self) -> None:
+        conn = self._conn
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA synchronous=NORMAL")  # WAL keeps this crash-safe
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise SessionError(
+                f"{self.path} has schema version {version}, newer than this silcrow understands "
+                f"({SCHEMA_VERSION}); upgrade silcrow"
+            )
+        if version == SCHEMA_VERSION:
+            return
+        # One script, one transaction: two processes creating the file at once
+        # queue on BEGIN IMMEDIATE and the loser finds everything in place.
+        script = (
+            "BEGIN IMMEDIATE;" + _SCHEMA
+            + f"INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', '{SCHEMA_VERSION}');"
+            + f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+        )
+        try:
+            with self._lock:
+                conn.executescript(script)
+        except sqlite3.OperationalError as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if "fts5" in str(exc).lower():
+                raise SessionError(
+                    "this Python's SQLite lacks the FTS5 extension, which session search needs; "
+                    "use a Python built with a recent SQLite"
+                ) from exc
+            raise
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction; IMMEDIATE so concurrent writers queue, not deadlock."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._conn.execute(sql, params).fetchall()
+
+    def _require(self, conn: sqlite3.Connection, sid: str) -> sqlite3.Row:
+        row = conn.execute("SELECT * FROM sessions WHERE id = ?", (sid,)).fetchone()
+        if row is None:
+            raise SessionError(f"no session with id {sid!r}; {_LIST_HINT}")
+        return row
+
+    # -- sessions ------------------------------------------------------------
+    def create(
+        self, *, parent_id: str | None = None, title: str | None = None, system_prompt: str | None = None
+    ) -> str:
+        sid = _new_id()
+        now = _now()
+        with self._write() as conn:
+            root = sid
+            if parent_id is not None:
+                root = self._require(conn, parent_id)["root_id"]
+            conn.execute(
+                "INSERT INTO sessions(id, parent_id, root_id, title, created_at, updated_at, system_prompt) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (sid, parent_id, root, title, now, now, system_prompt),
+            )
+        return sid
+
+    def _info(self, row: sqlite3.Row, count: int) -> SessionInfo:
+        return SessionInfo(
+            id=row["id"], parent_id=row["parent_id"], title=row["title"], created_at=row["created_at"],
+            updated_at=row["updated_at"], system_prompt=row["system_prompt"], message_count=count,
+            root_id=row["root_id"],
+        )
+
+    def get(self, sid: str) -> SessionInfo:
+        with self._lock:
+            row = self._require(self._conn, sid)
+            count = self._conn.execute(
+                "SELECT COUNT(*) FROM messages WHERE session_id = ? AND compacted = 0", (sid,)
+            ).fetchone()[0]
+        return self._info(row, count)
+
+    def resolve(self, id_or_prefix: str) -> str:
+        """The full id of the one session whose id starts with ``id_or_prefix``."""
+        prefix = id_or_prefix.strip()
+        if not prefix:
+            raise SessionError(f"empty session id; {_LIST_HINT}")
+        escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        rows = self._read(
+            "SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 6", (escaped + "%",)
+        )
+        ids = [r["id"] for r in rows]
+        if prefix in ids:
+            return prefix
+        if len(ids) == 1:
+            return str(ids[0])
+        if not ids:
+            raise SessionError(f"no session with id {prefix!r}; {_LIST_HINT}")
+        raise SessionError(
+            f"session id prefix {prefix!r} is ambiguous ({', '.join(ids[:5])}, ...); type more of the id"
+        )
+
+    def set_system_prompt(self, sid: str, prompt: str | None) -> None:
+        with self._write() as conn:
+            self._require(conn, sid)
+            conn.execute("UPDATE sessions SET system_prompt = ? WHERE id = ?", (prompt, sid))
+
+    def set_title(self, sid: str, title: str | None) -> None:
+        with self._write() as conn:
+            self._require(conn, sid)
+            conn.execute("UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?", (title, _now(), sid))
+
+    def list(self, limit: int = 20) -> list[SessionInfo]:
+        """The most recently active sessions first."""
+        rows = self._read(
+            "SELECT s.*, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.compacted = 0)"
+            " AS n FROM sessions s ORDER BY s.updated_at DESC, s.id DESC LIMIT ?",
+            (max(0, int(limit)),),
+        )
+        return [self._info(r, r["n"]) for r in rows]
+
+    def latest(self) -> str | None:
+        rows = self._read("SELECT id FROM sessions ORDER BY updated_at DESC, id DESC LIMIT 1")
+        return str(rows[0]["id"]) if rows else None
+
+    # -- messages ------------------------------------------------------------
+    @staticmethod
+    def _row_values(message: dict[str, Any]) -> tuple[Any, ...]:
+        if not isinstance(message, dict):
+            raise SessionError(f"a message must be a dict with a 'role', got {type(message).__name__}")
+        unknown = set(message) - set(_FIELDS) - _IGNORED
+        if unknown:
+            raise SessionError(f"unknown message fields {sorted(unknown)}; allowed: {list(_FIELDS)}")
+        role = message.get("role")
+        if role not in _ROLES:
+            raise SessionError(f"message role must be one of {sorted(_ROLES)}, got {role!r}")
+        content = message.get("content")
+        if content is not None and not isinstance(content, str):
+            raise SessionError(f"message content must be a string or None, got {type(content).__name__}")
+        calls = message.get("tool_calls")
+        calls_json = json.dumps(calls, ensure_ascii=False) if calls else None
+        return (role, content, calls_json, message.get("tool_call_id"), message.get("name"),
+                message.get("recall_block"))
+
+    def append(self, sid: str, message: dict[str, Any]) -> int:
+        """Store one message at the end of a session; returns its id.
+
+        The first user message also names an untitled session, so that
+        ``silcrow sessions list`` shows something recognisable.
+        """
+        values = self._row_values(message)
+        now = _now()
+        with self._write() as conn:
+            session = self._require(conn, sid)
+            seq = conn.execute(
+                "SELECT COALESCE(MAX(CAST(seq AS INTEGER)), 0) + 1 FROM messages WHERE session_id = ?", (sid,)
+            ).fetchone()[0]
+            cur = conn.execute(
+                "INSERT INTO messages(session_id, seq, role, content, tool_calls, tool_call_id, name,"
+                " recall_block, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (sid, seq, *values, now),
+            )
+            title = session["title"]
+            if title is None and values[0] == "user" and values[1]:
+                title = " ".join(values[1].split())[:60]
+            conn.execute("UPDATE sessions SET updated_at = ?, title = ? WHERE id = ?", (now, title, sid))
+            return int(cur.lastrowid or 0)
+
+    @staticmethod
+    def _as_dict(row: sqlite3.Row, *, raw: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": row["id"]}
+        for field in _FIELDS:
+            value = row[field]
+            if value is None:
+                continue
+            out[field] = json.loads(value) if field == "tool_calls" else value
+        out["created_at"] = row["created_at"]
+        if row["is_summary"]:
+            out["summary"] = True
+        if raw and row["compacted"]:
+            out["compacted"] = True
+        return out
+
+    def messages(self, sid: str) -> builtins.list[dict[str, Any]]:
+        """The active transcript, oldest first (compacted messages left out)."""
+        with self._lock:
+            self._require(self._conn, sid)
+            rows = self._conn.execute(
+                "SELECT * FROM messages WHERE session_id = ? AND compacted = 0 ORDER BY seq, id", (sid,)
+            ).fetchall()
+        return [self._as_dict(r) for r in rows]
+
+    def around(self, sid: str, message_id: int, window: int = 3) -> builtins.list[dict[str, Any]]:
+        """Up to ``window`` messages either side of one, compacted ones included (flagged)."""
+        window = max(0, min(int(window), 50))
+        with self._lock:
+            self._require(self._conn, sid)
+            target = self._conn.execute(
+                "SELECT seq, id FROM messages WHERE id = ? AND session_id = ?", (message_id, sid)
+            ).fetchone()
+            if target is None:
+                raise SessionError(
+                    f"session {sid!r} has no message {message_id!r}; use a message_id from a search result "
+                    "of that session"
+                )
+            before = self._conn.execute(
+                "SELECT * FROM messages WHERE session_id = ? AND (seq < ? OR (seq = ? AND id < ?))"
+                " ORDER BY seq DESC, id DESC LIMIT ?",
+                (sid, target["seq"], target["seq"], target["id"], window),
+            ).fetchall()
+            rest = self._conn.execute(
+                "SELECT * FROM messages WHERE session_id = ? AND (seq > ? OR (seq = ? AND id >= ?))"
+                " ORDER BY seq, id LIMIT ?",
+                (sid, target["seq"], target["seq"], target["id"], window + 1),
+            ).fetchall()
+        return [self._as_dict(r, raw=True) for r in [*reversed(before), *rest]]
+
+    # -- compaction and branches ---------------------------------------------
+    def compact(
+        self, sid: str, keep_head: int, keep_tail: int, summary: str, *, role: str = "user"
+    ) -> int:
+        """Replace the middle of the active transcript by a marked summary.
+
+        The middle messages are flagged ``compacted`` (still searchable, no
+        longer sent to the model). Boundaries move outward as needed so that
+        an assistant tool-call message is never separated from its tool
+        results, which APIs reject. Returns how many messages were compacted
+        (0 when there is no middle left to compact).
+        """
+        if keep_head < 0 or keep_tail < 0:
+            raise SessionError(f"keep_head and keep_tail must be >= 0, got {keep_head} and {keep_tail}")
+        if role not in _ROLES:
+            raise SessionError(f"summary role must be one of {sorted(_ROLES)}, got {role!r}")
+        with self._write() as conn:
+            self._require(conn, sid)
+            rows = conn.execute(
+                "SELECT id, seq, role FROM messages WHERE session_id = ? AND compacted = 0 ORDER BY seq, id",
+                (sid,),
+            ).fetchall()
+            start, end = keep_head, len(rows) - keep_tail
+            # Head must not end on tool calls whose results would be compacted.
+            while 0 < start < len(rows) and rows[start]["role"] == "tool":
+                start += 1
+            # Tail must not start with tool results whose call would be compacted.
+            while start < end < len(rows) and rows[end]["role"] == "tool":
+                end -= 1
+            if end - start <= 0:
+                return 0
+            middle = rows[start:end]
+            after = rows[end]["seq"] if end < len(rows) else middle[-1]["seq"] + 1
+            seq = (middle[-1]["seq"] + after) / 2  # summary sits where the middle was
+            conn.executemany(
+                "UPDATE messages SET compacted = 1 WHERE id = ?", [(r["id"],) for r in middle]
+            )
+            now = _now()
+            conn.execute(
+                "INSERT INTO messages(session_id, seq, role, content, created_at, is_summary)"
+                " VALUES (?, ?, ?, ?, ?, 1)",
+                (sid, seq, role, SUMMARY_MARKER.format(n=len(middle)) + "\n" + summary, now),
+            )
+            conn.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now, sid))
+            return len(middle)
+
+    def branch(self, sid: str, *, title: str | None = None) -> str:
+        """Fork a session: a new id whose parent is ``sid``, with a copy of its active history.
+
+        The cached system prompt is not copied: a branch is a cache-breaking
+        event, so the agent rebuilds it from the memory on disk.
+        """
+        new_id = _new_id()
+        now = _now()
+        with self._write() as conn:
+            parent = self._require(conn, sid)
+            conn.execute(
+                "INSERT INTO sessions(id, parent_id, root_id, title, created_at, updated_at, system_prompt)"
+                " VALUES (?, ?, ?, ?, ?, ?, NULL)",
+                (new_id, sid, parent["root_id"], title or parent["title"], now, now),
+            )
+            # Copies keep their original timestamps: a snippet is dated by when it was said.
+            conn.execute(
+                "INSERT INTO messages(session_id, seq, role, content, tool_calls, tool_call_id, name,"
+                " recall_block, created_at, is_summary)"
+                " SELECT ?, ROW_NUMBER() OVER (ORDER BY seq, id), role, content, tool_calls, tool_call_id,"
+                " name, recall_block, created_at, is_summary FROM messages"
+                " WHERE session_id = ? AND compacted = 0 ORDER BY seq, id",
+                (new_id, sid),
+            )
+        return new_id
+
+    # -- search --------------------------------------------------------------
+    def search(
+        self, query: str, limit: int = 5, *, exclude: tuple[str, ...] | builtins.list[str] = ()
+    ) -> builtins.list[dict[str, Any]]:
+        """Best-matching sessions for ``query`` (bm25), one hit per lineage.
+
+        A branch and its ancestors share history, so they count once: the
+        best-ranked hit of the lineage is kept (on a tie, the earliest
+        message, i.e. where it was first said). Only user and assistant
+        messages are searched, compacted ones included. ``exclude`` drops
+        the given session ids (e.g. the current one, already in context).
+        """
+        match = fts_query(query)
+        if not match:
+            raise SessionError(
+                f"search query {query!r} has no words to search for; give one or more keywords"
+            )
+        limit = max(1, min(int(limit), 50))
+        placeholders = ",".join("?" for _ in exclude)
+        exclude_sql = f" AND m.session_id NOT IN ({placeholders})" if exclude else ""
+        sql = f"""
+            WITH hits AS (
+                SELECT m.id AS message_id, m.session_id, m.role, m.created_at, s.title, s.root_id,
+                       bm25(messages_fts) AS score,
+                       snippet(messages_fts, 0, '**', '**', '…', 16) AS snippet
+                FROM messages_fts
+                JOIN messages m ON m.id = messages_fts.rowid
+                JOIN sessions s ON s.id = m.session_id
+                WHERE messages_fts MATCH ? AND m.role IN ({",".join("?" for _ in _SEARCHED_ROLES)})
+                {exclude_sql}
+            ), ranked AS (
+                SELECT *, ROW_NUMBER() OVER (PARTITION BY root_id ORDER BY score, message_id) AS r FROM hits
+            )
+            SELECT * FROM ranked WHERE r = 1 ORDER BY score, message_id LIMIT ?
+        """
+        try:
+            rows = self._read(sql, (match, *_SEARCHED_ROLES, *exclude, limit))
+        except sqlite3.OperationalError as exc:  # should not happen with quoted phrases; say so clearly
+            raise SessionError(f"session search failed for {query!r}: {exc}; try plainer keywords") from exc
+        return [
+            {
+                "session_id": r["session_id"],
+                "title": r["title"],
+                "date": r["created_at"][:10],
+                "created_at": r["created_at"],
+                "snippet": r["snippet"],
+                "message_id": r["message_id"],
+                "role": r["role"],
+                "score": round(-float(r["score"]), 4),  # higher is better, for readers
+            }
+            for r in rows
+        ]
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> SessionStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
