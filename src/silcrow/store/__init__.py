@@ -1,0 +1,14 @@
+"""Curated notes: MEMORY.md and USER.md, in the system prompt.
+
+Public names: :class:`MemoryStore` and :data:`ENTRY_DELIMITER`. The rest of
+the package is implementation: ``entries`` (delimiter, escaping, matching),
+``files`` (lock, atomic write, backups), ``journal`` (history), ``render``
+(snapshot blocks) and ``backend`` (the persistence interface).
+"""
+
+from __future__ import annotations
+
+from silcrow.store.entries import ENTRY_DELIMITER
+from silcrow.store.store import MemoryStore
+
+__all__ = ["ENTRY_DELIMITER", "MemoryStore"]

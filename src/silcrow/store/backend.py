@@ -1,0 +1,69 @@
+"""The persistence interface behind :class:`~silcrow.store.store.MemoryStore`.
+
+Everything the store needs from storage fits in three operations, so that a
+PostgreSQL backend (``SELECT ... FOR UPDATE`` in a transaction, a journal
+table) can replace the files without changing any behaviour:
+
+* read the raw text of a target without locking (readers never block);
+* a locked read-modify-write transaction that re-reads the text under the
+  lock, may replace it atomically, and may append to the journal;
+* read the journal.
+
+Texts are ``str``; a backend that stores bytes decodes them with
+``surrogateescape`` so undecodable bytes survive an append unchanged.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from typing import Any
+
+
+class Transaction(ABC):
+    """One exclusive read-modify-write of one target."""
+
+    @abstractmethod
+    def read(self) -> str:
+        """The current text, read under the lock ('' when there is none)."""
+
+    @abstractmethod
+    def write(self, text: str) -> None:
+        """Replace the text atomically: readers see the old or the new text, never a mix."""
+
+    @abstractmethod
+    def journal(self, record: dict[str, Any]) -> None:
+        """Append one record to the history journal, durably, before the lock is released."""
+
+    @abstractmethod
+    def backup(self, text: str) -> str:
+        """Keep a copy of ``text`` somewhere a person can find it; return where."""
+
+
+class StoreBackend(ABC):
+    """Where the two curated-memory texts and their journal live."""
+
+    @abstractmethod
+    def location(self, target_file: str) -> str:
+        """A human-readable place for messages (a path, a table row)."""
+
+    @abstractmethod
+    def read(self, target_file: str, *, strict: bool = False) -> str:
+        """The current text without locking ('' when there is none).
+
+        With ``strict=False`` undecodable bytes become U+FFFD (for display);
+        with ``strict=True`` they are kept as surrogate escapes (for checks).
+        """
+
+    @abstractmethod
+    def transaction(self, target_file: str) -> AbstractContextManager[Transaction]:
+        """Exclusive access to one target; raises LockTimeoutError when it cannot be had in time."""
+
+    @abstractmethod
+    def journal_records(self) -> Iterator[dict[str, Any]]:
+        """Every journal record, oldest first; damaged records are skipped."""
+
+    @abstractmethod
+    def leftovers(self, target_file: str) -> list[str]:
+        """Debris of interrupted writes (e.g. temp files) that a transaction would clean up."""

@@ -1,0 +1,172 @@
+"""Entries of a curated-memory file: the delimiter, escaping, parsing, matching.
+
+A memory file is a list of entries joined by ``ENTRY_DELIMITER`` (a line that
+holds only ``§``). Parsing splits on the whole three-character delimiter, never
+on ``§`` alone, strips each piece and drops empty ones, so a file written by
+Hermes reads unchanged.
+
+Hermes cannot store an entry that itself contains a line made only of ``§``:
+on the next read it would split in two. silcrow escapes such a line on write
+(``§`` -> ``\\§``) and, so that escaping stays reversible, adds one backslash
+to a line that already is backslashes followed by ``§`` (``\\§`` -> ``\\\\§``).
+Reading removes exactly one backslash from such lines. Every other line is
+written as is.
+
+The same rule covers a ``§`` line padded with spaces, tabs or a carriage
+return (the backslash goes after the leading padding). Escaping is a bijection
+between "padding, zero or more backslashes, §, padding" lines and the same
+with one or more backslashes, so after escaping no line of an entry can look
+like a delimiter, even to a person: a delimiter look-alike in a file can only
+come from a hand edit, and :func:`shape_problems` reports it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+ENTRY_DELIMITER = "\n§\n"
+
+# Padding, zero or more backslashes, one section sign, padding; the escaped
+# form has at least one backslash.
+_PAD = r"[ \t\r\f\v]*"
+_SECTION_LINE = re.compile(rf"({_PAD})(\\*§{_PAD})")
+_ESCAPED_SECTION_LINE = re.compile(rf"({_PAD})\\(\\*§{_PAD})")
+PREVIEW_CHARS = 80
+
+
+def _escape_line(line: str) -> str:
+    match = _SECTION_LINE.fullmatch(line)
+    return f"{match[1]}\\{match[2]}" if match else line
+
+
+def _unescape_line(line: str) -> str:
+    match = _ESCAPED_SECTION_LINE.fullmatch(line)
+    return f"{match[1]}{match[2]}" if match else line
+
+
+def escape_entry(entry: str) -> str:
+    """The on-disk form of one entry: no line of it can be read as a delimiter."""
+    return "\n".join(_escape_line(line) for line in entry.split("\n"))
+
+
+def unescape_entry(text: str) -> str:
+    """Inverse of :func:`escape_entry`."""
+    return "\n".join(_unescape_line(line) for line in text.split("\n"))
+
+
+def normalize_entry(content: str) -> str:
+    """The form an entry is stored in: surrounding whitespace removed."""
+    return content.strip()
+
+
+def parse(raw: str) -> list[str]:
+    """Entries of a memory file's text, in order."""
+    entries: list[str] = []
+    for chunk in raw.split(ENTRY_DELIMITER):
+        chunk = chunk.strip()
+        if chunk:
+            entries.append(unescape_entry(chunk))
+    return entries
+
+
+def serialize(entries: list[str]) -> str:
+    """The file text for ``entries`` (each already normalized and non-empty)."""
+    return ENTRY_DELIMITER.join(escape_entry(e) for e in entries)
+
+
+def char_count(entries: list[str]) -> int:
+    """Characters the entries take in the file; this is what limits measure."""
+    return len(serialize(entries))
+
+
+def format_usage(used: int, limit: int) -> str:
+    """``"62% — 1,364/2,200 chars"``; the percentage is floored."""
+    percent = used * 100 // limit if limit > 0 else 100
+    return f"{percent}% — {used:,}/{limit:,} chars"
+
+
+def preview(entry: str, width: int = PREVIEW_CHARS) -> str:
+    """One line of at most ``width`` characters that identifies an entry."""
+    flat = " ".join(entry.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+@dataclass(frozen=True)
+class Match:
+    """Entries that contain a search substring."""
+
+    indexes: list[int]
+    distinct: list[str]
+
+    @property
+    def found(self) -> bool:
+        return bool(self.indexes)
+
+    @property
+    def ambiguous(self) -> bool:
+        # Several copies of the same text are not ambiguous: acting on the
+        # first one is what the user meant.
+        return len(self.distinct) > 1
+
+
+def find(entries: list[str], needle: str) -> Match:
+    """Locate the entries that contain ``needle`` (a short, exact substring)."""
+    indexes = [i for i, entry in enumerate(entries) if needle in entry]
+    distinct: list[str] = []
+    for i in indexes:
+        if entries[i] not in distinct:
+            distinct.append(entries[i])
+    return Match(indexes=indexes, distinct=distinct)
+
+
+def shape_problems(raw: str, char_limit: int) -> list[str]:
+    """Why ``raw`` would not survive a parse/serialize cycle unchanged in meaning.
+
+    Whitespace around entries and empty entries are harmless (the parse rule
+    drops them). What is reported is anything a rewrite would silently change
+    or that a person most likely did not mean:
+
+    * bytes that are not UTF-8 (they reach us as surrogate escapes);
+    * a line that looks like a delimiter but is not one (``§`` with spaces or
+      a carriage return around it, e.g. from a Windows editor);
+    * a bare ``§`` line left inside an entry by consecutive delimiters, which a
+      rewrite would turn into an escaped ``\\§``;
+    * an entry larger than the whole file's limit (text appended by hand).
+    """
+    problems: list[str] = []
+    bad_bytes = [i for i, ch in enumerate(raw) if "\udc80" <= ch <= "\udcff"]
+    if bad_bytes:
+        problems.append(
+            f"the file is not valid UTF-8 ({len(bad_bytes)} undecodable byte(s), first at character "
+            f"{bad_bytes[0]})"
+        )
+    for chunk in raw.split(ENTRY_DELIMITER):
+        stripped = chunk.strip()
+        if not stripped or escape_entry(unescape_entry(stripped)) == stripped:
+            continue
+        # Some line of this piece has the shape of a delimiter but is not one.
+        odd = next(
+            line
+            for line in stripped.split("\n")
+            if _SECTION_LINE.fullmatch(line) and not _ESCAPED_SECTION_LINE.fullmatch(line)
+        )
+        if odd == "§":
+            problems.append(
+                f"an entry starting {preview(stripped, 40)!r} contains a bare '§' line (two delimiters "
+                "in a row?); rewriting the file would change it"
+            )
+        else:
+            problems.append(
+                f"a line {odd!r} looks like an entry delimiter but has extra spaces or a carriage return "
+                "(a Windows editor?); a delimiter is a line containing only '§'"
+            )
+        break
+    for entry in parse(raw):
+        if len(entry) > char_limit:
+            problems.append(
+                f"an entry of {len(entry):,} chars is larger than the whole {char_limit:,}-char limit "
+                f"(starts {preview(entry, 40)!r}); it was probably appended by hand"
+            )
+            break
+    return problems

@@ -1,0 +1,180 @@
+"""The file backend: lock, re-read, atomic replace, backups, journal.
+
+A write of ``MEMORY.md`` goes like this:
+
+1. take an exclusive lock on the sidecar ``MEMORY.md.lock`` (never on the
+   data file itself: ``os.replace`` swaps the data file's inode, and a lock on
+   a replaced inode protects nothing);
+2. remove temp files left by a writer that crashed (we hold the lock, so no
+   live writer can own one);
+3. re-read ``MEMORY.md`` from disk, under the lock: what another process
+   wrote a moment ago is the base of this change;
+4. write the new text to a temp file in the same directory, flush, fsync,
+   ``os.replace`` it over ``MEMORY.md``, fsync the directory.
+
+Readers take no lock: ``os.replace`` is atomic, so they see the old or the
+new file, never an empty or half-written one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import filelock
+
+from silcrow.errors import LockTimeoutError
+from silcrow.store import journal
+from silcrow.store.backend import StoreBackend, Transaction
+
+TEMP_SUFFIX = ".tmp"
+DEFAULT_LOCK_TIMEOUT = 10.0
+# Waiting writers poll the lock; filelock's default of 50 ms would leave the
+# lock idle most of the time when several processes contend for it.
+LOCK_POLL_INTERVAL = 0.002
+
+
+def _temp_prefix(name: str) -> str:
+    # Hidden, and never matching "<name>" itself, so nothing reads it as data.
+    return f".{name}."
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _read_text(path: Path, errors: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors=errors, newline="") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return ""
+
+
+class FileTransaction(Transaction):
+    def __init__(self, backend: FileBackend, path: Path) -> None:
+        self._backend = backend
+        self._path = path
+
+    def read(self) -> str:
+        return _read_text(self._path, "surrogateescape")
+
+    def write(self, text: str) -> None:
+        directory = self._path.parent
+        temp = (
+            directory
+            / f"{_temp_prefix(self._path.name)}{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
+        )
+        mode = 0o600
+        with contextlib.suppress(FileNotFoundError):
+            mode = os.stat(self._path).st_mode & 0o777
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        try:
+            with open(fd, "w", encoding="utf-8", errors="surrogateescape", newline="") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temp, self._path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temp)
+            raise
+        _fsync_dir(directory)
+
+    def journal(self, record: dict[str, Any]) -> None:
+        journal.append(self._backend.journal_path, record)
+
+    def backup(self, text: str) -> str:
+        return str(self._backend.backup(self._path, text))
+
+
+class FileBackend(StoreBackend):
+    """MEMORY.md / USER.md in one directory, with sidecar locks and a JSONL journal."""
+
+    def __init__(
+        self, directory: str | os.PathLike[str], *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT
+    ) -> None:
+        self.directory = Path(directory)
+        self.lock_timeout = lock_timeout
+
+    @property
+    def journal_path(self) -> Path:
+        return self.directory / journal.JOURNAL_NAME
+
+    def path(self, target_file: str) -> Path:
+        return self.directory / target_file
+
+    def location(self, target_file: str) -> str:
+        return str(self.path(target_file))
+
+    def read(self, target_file: str, *, strict: bool = False) -> str:
+        return _read_text(self.path(target_file), "surrogateescape" if strict else "replace")
+
+    @contextlib.contextmanager
+    def transaction(self, target_file: str) -> Iterator[Transaction]:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.path(target_file)
+        lock_path = path.with_name(path.name + ".lock")
+        lock = filelock.FileLock(lock_path, timeout=self.lock_timeout)
+        try:
+            lock.acquire(poll_interval=LOCK_POLL_INTERVAL)
+        except filelock.Timeout as exc:
+            raise LockTimeoutError(
+                f"could not lock {path} within {self.lock_timeout:g}s: another process is writing "
+                f"it and holds {lock_path}. Retry in a moment; if it persists, find the holder "
+                f"with `fuser {lock_path}` (a crashed holder releases the lock by itself)"
+            ) from exc
+        try:
+            self._remove_leftovers(target_file)
+            yield FileTransaction(self, path)
+        finally:
+            lock.release()
+
+    def leftovers(self, target_file: str) -> list[str]:
+        prefix = _temp_prefix(target_file)
+        try:
+            names = os.listdir(self.directory)
+        except FileNotFoundError:
+            return []
+        return sorted(
+            str(self.directory / n) for n in names if n.startswith(prefix) and n.endswith(TEMP_SUFFIX)
+        )
+
+    def _remove_leftovers(self, target_file: str) -> None:
+        # Only called with the target's lock held, so every temp file of this
+        # target belongs to a writer that died before its os.replace.
+        for leftover in self.leftovers(target_file):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(leftover)
+
+    def backup(self, path: Path, text: str) -> Path:
+        """Save ``text`` as ``<file>.bak.<UTC timestamp>``, reusing an identical recent backup."""
+        data = text.encode("utf-8", errors="surrogateescape")
+        existing = sorted(path.parent.glob(path.name + ".bak.*"))
+        if existing and existing[-1].read_bytes() == data:
+            return existing[-1]
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        candidate = path.with_name(f"{path.name}.bak.{stamp}")
+        counter = 1
+        while candidate.exists():
+            candidate = path.with_name(f"{path.name}.bak.{stamp}-{counter}")
+            counter += 1
+        fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with open(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        _fsync_dir(path.parent)
+        return candidate
+
+    def journal_records(self) -> Iterator[dict[str, Any]]:
+        return journal.read(self.journal_path)

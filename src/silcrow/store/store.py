@@ -1,0 +1,523 @@
+"""MemoryStore: the agent's curated notes, MEMORY.md and USER.md.
+
+Two views of the same files, on purpose:
+
+* the *frozen snapshot*, captured by :meth:`MemoryStore.load`, is what goes
+  into the system prompt; writes never change it, so the prompt prefix (and
+  the provider's prompt cache) stays byte-identical for the whole session;
+* the *live entries*, read from disk on every call, are what mutations act on
+  and what tool results report.
+
+Every mutation returns a dict and never raises for bad input: a model reads
+the result, so each error says what was wrong and what to do next.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from silcrow.errors import DriftError, StoreError
+from silcrow.paths import default_home, memories_dir
+from silcrow.safety import threats
+from silcrow.store import entries as E
+from silcrow.store import render
+from silcrow.store.backend import StoreBackend, Transaction
+from silcrow.store.files import DEFAULT_LOCK_TIMEOUT, FileBackend
+from silcrow.store.journal import new_record
+
+TARGET_FILES = {"memory": "MEMORY.md", "user": "USER.md"}
+MAX_FAILED_ATTEMPTS = 3
+
+Result = dict[str, Any]
+# What an edit computes from the current entries: the new entries and a
+# message, or a refusal.
+Edit = Callable[[list[str]], "tuple[list[str], str] | Result"]
+
+
+def _refusal(error: str, **extra: Any) -> Result:
+    return {"success": False, "error": error, **extra}
+
+
+class MemoryStore:
+    """Curated notes that live in the system prompt. See the module docstring."""
+
+    def __init__(
+        self,
+        home: str | os.PathLike[str] | None = None,
+        *,
+        memory_char_limit: int = 2200,
+        user_char_limit: int = 1375,
+        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+        backend: StoreBackend | None = None,
+    ) -> None:
+        for name, value in (
+            ("memory_char_limit", memory_char_limit),
+            ("user_char_limit", user_char_limit),
+        ):
+            if value <= 0:
+                raise StoreError(f"{name} must be a positive number of characters, got {value}")
+        self.home = Path(home).expanduser() if home is not None else default_home()
+        self.backend = backend or FileBackend(memories_dir(self.home), lock_timeout=lock_timeout)
+        self._limits = {"memory": memory_char_limit, "user": user_char_limit}
+        self._snapshot: dict[str, str | None] | None = None
+        self._failed_attempts = 0
+
+    # ----------------------------------------------------------------- reads
+
+    def _check_target(self, target: str) -> str:
+        if target not in TARGET_FILES:
+            raise StoreError(f"unknown memory target {target!r}: use 'memory' or 'user'")
+        return TARGET_FILES[target]
+
+    def path(self, target: str) -> Path:
+        """Where ``target`` lives on disk (for the file backend)."""
+        return Path(self.backend.location(self._check_target(target)))
+
+    def char_limit(self, target: str) -> int:
+        self._check_target(target)
+        return self._limits[target]
+
+    def entries(self, target: str) -> list[str]:
+        """The live entries of ``target``, read from disk now."""
+        return E.parse(self.backend.read(self._check_target(target)))
+
+    def usage(self, target: str) -> str:
+        """Live usage, e.g. ``"62% — 1,364/2,200 chars"``."""
+        return E.format_usage(E.char_count(self.entries(target)), self.char_limit(target))
+
+    def load(self) -> None:
+        """Read both files and capture the frozen snapshot for the system prompt."""
+        snapshot: dict[str, str | None] = {}
+        for target, file_name in TARGET_FILES.items():
+            snapshot[target] = render.render_block(
+                target, self.entries(target), self._limits[target], file_name
+            )
+        self._snapshot = snapshot
+
+    def snapshot_block(self, target: str) -> str | None:
+        """The frozen block of ``target``; None when its file was empty at load()."""
+        self._check_target(target)
+        if self._snapshot is None:
+            self.load()
+        assert self._snapshot is not None
+        return self._snapshot[target]
+
+    def system_prompt_section(self) -> str:
+        """Both frozen blocks as they go into a system prompt ('' when both are empty)."""
+        blocks = [self.snapshot_block(t) for t in TARGET_FILES]
+        return "\n\n".join(b for b in blocks if b)
+
+    def history(self, target: str | None = None) -> list[dict[str, Any]]:
+        """Committed mutations (and undos), oldest first."""
+        if target is not None:
+            self._check_target(target)
+        return [r for r in self.backend.journal_records() if target is None or r.get("target") == target]
+
+    def doctor(self) -> list[dict[str, Any]]:
+        """Check both files: shape, budget, threats, leftovers of crashed writers."""
+        return [self._diagnose(target) for target in TARGET_FILES]
+
+    def _diagnose(self, target: str) -> dict[str, Any]:
+        file_name = TARGET_FILES[target]
+        limit = self._limits[target]
+        raw = self.backend.read(file_name, strict=True)
+        problems = E.shape_problems(raw, limit)
+        backup: str | None = None
+        leftovers = self.backend.leftovers(file_name)
+        if problems or leftovers:
+            # Under the lock: the backup is of a settled file, and the
+            # transaction removes temp files of writers that died.
+            with self.backend.transaction(file_name) as tx:
+                raw = tx.read()
+                problems = E.shape_problems(raw, limit)
+                if problems:
+                    backup = tx.backup(raw)
+        current = E.parse(raw)
+        used = E.char_count(current)
+        if used > limit:
+            problems.append(
+                f"over budget: {used:,}/{limit:,} chars; the prompt shows only its head and tail. "
+                "Remove or shorten entries."
+            )
+        for number, entry in enumerate(current, start=1):
+            hits = threats.scan(entry)
+            if hits:
+                ids = ", ".join(dict.fromkeys(h.pattern_id for h in hits))
+                problems.append(
+                    f"entry {number} matched threat pattern(s) {ids} and is BLOCKED in the prompt; "
+                    f"remove it (`silcrow memory remove`)"
+                )
+        return {
+            "target": target,
+            "path": self.backend.location(file_name),
+            "ok": not problems,
+            "problems": problems,
+            "backup": backup,
+            "entry_count": len(current),
+            "usage": E.format_usage(used, limit),
+            "cleaned": leftovers,
+        }
+
+    # ------------------------------------------------------------- mutations
+
+    def reset_turn(self) -> None:
+        """Start a new agent turn: forget the failed attempts of the previous one."""
+        self._failed_attempts = 0
+
+    def add(self, target: str, content: str, *, origin: str = "api") -> Result:
+        """Append an entry (an exact duplicate succeeds without adding)."""
+        return self._guarded(lambda: self._add(target, content, origin))
+
+    def replace(self, target: str, old_text: str, new_content: str, *, origin: str = "api") -> Result:
+        """Replace the entry that contains ``old_text`` with ``new_content``."""
+        return self._guarded(lambda: self._replace(target, old_text, new_content, origin))
+
+    def remove(self, target: str, old_text: str, *, origin: str = "api") -> Result:
+        """Remove the entry that contains ``old_text``."""
+        return self._guarded(lambda: self._remove(target, old_text, origin))
+
+    def apply_batch(self, target: str, operations: Any, *, origin: str = "api") -> Result:
+        """Apply several add/replace/remove operations all-or-nothing, with one write."""
+        return self._guarded(lambda: self._batch(target, operations, origin))
+
+    def undo(self, target: str, *, origin: str = "api") -> Result:
+        """Restore the state before the last committed mutation of ``target`` that is not undone yet."""
+        return self._guarded(lambda: self._undo(target, origin))
+
+    def _guarded(self, operation: Callable[[], Result]) -> Result:
+        # A model that keeps failing to consolidate a full memory would loop
+        # forever; after three failures in a row it is told to stop.
+        if self._failed_attempts >= MAX_FAILED_ATTEMPTS:
+            return self._terminal(_refusal("memory updates are paused for the rest of this turn"))
+        result = operation()
+        if result.get("success"):
+            self._failed_attempts = 0
+            return result
+        self._failed_attempts += 1
+        if self._failed_attempts >= MAX_FAILED_ATTEMPTS:
+            return self._terminal(result)
+        return result
+
+    def _terminal(self, result: Result) -> Result:
+        return {
+            **result,
+            "terminal": True,
+            "error": (
+                f"{result['error']} — {MAX_FAILED_ATTEMPTS} memory updates have failed in a row this "
+                "turn. STOP calling the memory tool now and answer the user; if something important "
+                "could not be saved, tell the user so. Memory updates work again next turn."
+            ),
+        }
+
+    def _validate_target(self, target: Any) -> Result | None:
+        if target not in TARGET_FILES:
+            return _refusal(
+                f"unknown target {target!r}: use 'memory' (your notes) or 'user' (the user profile)"
+            )
+        return None
+
+    def _scan(self, content: str) -> Result | None:
+        hits = threats.scan(content)
+        if not hits:
+            return None
+        ids = list(dict.fromkeys(h.pattern_id for h in hits))
+        reasons = "; ".join(
+            dict.fromkeys(f"{h.pattern_id} ({h.category}): {h.description}" for h in hits)
+        )
+        return _refusal(
+            f"Refused: the content matched threat pattern(s) {', '.join(ids)} — {reasons}. Memory "
+            "entries are placed in the system prompt, so they must not contain instructions to the "
+            "model, secrets, or hidden text. Save the underlying fact as plain declarative text. "
+            f"Content as received (sanitized): {threats.display_safe(content)!r}",
+            patterns=ids,
+        )
+
+    def _check_content(
+        self, content: Any, field: str, hint: str
+    ) -> tuple[str, None] | tuple[None, Result]:
+        if not isinstance(content, str) or not content.strip():
+            return None, _refusal(f"'{field}' is missing or empty: {hint}")
+        text = E.normalize_entry(content)
+        refusal = self._scan(text)
+        return (None, refusal) if refusal else (text, None)
+
+    def _add(self, target: str, content: Any, origin: str) -> Result:
+        bad = self._validate_target(target)
+        if bad:
+            return bad
+        text, bad = self._check_content(content, "content", "give the fact to save as 'content'")
+        if bad:
+            return bad
+        assert text is not None
+
+        def edit(current: list[str]) -> tuple[list[str], str] | Result:
+            if text in current:
+                return current, "Entry already exists; nothing added."
+            return [*current, text], "Entry added."
+
+        return self._commit(target, "add", origin, edit, append=text)
+
+    def _replace(self, target: str, old_text: Any, new_content: Any, origin: str) -> Result:
+        bad = self._validate_target(target)
+        if bad:
+            return bad
+        if not isinstance(old_text, str) or not old_text.strip():
+            return _refusal(
+                "'old_text' is missing or empty: give a short substring of the entry to replace"
+            )
+        text, bad = self._check_content(
+            new_content,
+            "content",
+            "give the new text of the entry as 'content' (to delete it, use remove)",
+        )
+        if bad:
+            return bad
+        assert text is not None
+        return self._commit(
+            target, "replace", origin, lambda cur: self._replaced(target, cur, old_text, text)
+        )
+
+    def _replaced(
+        self, target: str, current: list[str], old_text: str, text: str
+    ) -> tuple[list[str], str] | Result:
+        index = self._locate(target, current, old_text, new_content=text)
+        if isinstance(index, dict):
+            return index
+        if current[index] == text:
+            return current, "Entry already has this content; nothing changed."
+        updated = list(current)
+        if text in current:
+            # The new text is already an entry of its own: keep one copy.
+            del updated[index]
+            return updated, "Entry replaced (the new content already existed, so the two were merged)."
+        updated[index] = text
+        return updated, "Entry replaced."
+
+    def _remove(self, target: str, old_text: Any, origin: str) -> Result:
+        bad = self._validate_target(target)
+        if bad:
+            return bad
+        if not isinstance(old_text, str) or not old_text.strip():
+            return _refusal(
+                "'old_text' is missing or empty: give a short substring of the entry to remove"
+            )
+        return self._commit(target, "remove", origin, lambda cur: self._removed(target, cur, old_text))
+
+    def _removed(self, target: str, current: list[str], old_text: str) -> tuple[list[str], str] | Result:
+        index = self._locate(target, current, old_text)
+        if isinstance(index, dict):
+            return index
+        return current[:index] + current[index + 1 :], "Entry removed."
+
+    def _locate(
+        self, target: str, current: list[str], old_text: str, new_content: str | None = None
+    ) -> int | Result:
+        match = E.find(current, old_text)
+        file_name = TARGET_FILES[target]
+        if not match.found:
+            return _refusal(
+                f"No entry in {file_name} contains {threats.display_safe(old_text)!r}. Copy a short "
+                "substring exactly from one of the current entries listed here and retry.",
+                current_entries=current,
+                usage=E.format_usage(E.char_count(current), self._limits[target]),
+            )
+        if match.ambiguous:
+            error = (
+                f"Multiple entries matched {threats.display_safe(old_text)!r} ({len(match.distinct)} "
+                "different entries). Be more specific: use a longer substring found in only one of them."
+            )
+            if new_content is not None and new_content in current:
+                error += (
+                    " Note: the new content already exists verbatim as an entry, so it may already be saved."
+                )
+            return _refusal(error, matches=[E.preview(e) for e in match.distinct])
+        return match.indexes[0]
+
+    def _batch(self, target: str, operations: Any, origin: str) -> Result:
+        bad = self._validate_target(target)
+        if bad:
+            return bad
+        if not isinstance(operations, list) or not operations:
+            return _refusal(
+                '\'operations\' must be a non-empty list of {"action": "add"|"replace"|"remove", '
+                '"content"?, "old_text"?} objects'
+            )
+        steps: list[Callable[[list[str]], tuple[list[str], str] | Result]] = []
+        for number, op in enumerate(operations, start=1):
+            step = self._batch_step(target, op)
+            if isinstance(step, dict):
+                return _batch_failure(number, op, step)
+            steps.append(step)
+
+        def edit(current: list[str]) -> tuple[list[str], str] | Result:
+            state = list(current)
+            for number, (op, step) in enumerate(zip(operations, steps, strict=True), start=1):
+                outcome = step(state)
+                if isinstance(outcome, dict):
+                    return _batch_failure(number, op, outcome)
+                state = outcome[0]
+            return state, f"Batch of {len(steps)} operation(s) applied."
+
+        return self._commit(target, "batch", origin, edit)
+
+    def _batch_step(
+        self, target: str, op: Any
+    ) -> Callable[[list[str]], tuple[list[str], str] | Result] | Result:
+        if not isinstance(op, dict):
+            return _refusal("each operation must be an object with an 'action'")
+        action = op.get("action")
+        old_text = op.get("old_text")
+        if action == "add":
+            text, bad = self._check_content(op.get("content"), "content", "give the fact to add")
+            if bad:
+                return bad
+            assert text is not None
+            entry: str = text
+            return lambda cur: (cur, "exists") if entry in cur else ([*cur, entry], "added")
+        if action in ("replace", "remove"):
+            if not isinstance(old_text, str) or not old_text.strip():
+                return _refusal(
+                    f"'old_text' is missing or empty: give a short substring of the entry to {action}"
+                )
+            if action == "remove":
+                return lambda cur: self._removed(target, cur, old_text)
+            text, bad = self._check_content(
+                op.get("content"), "content", "give the new text of the entry"
+            )
+            if bad:
+                return bad
+            assert text is not None
+            return lambda cur: self._replaced(target, cur, old_text, text)
+        return _refusal(f"unknown action {action!r}: use 'add', 'replace' or 'remove'")
+
+    def _undo(self, target: str, origin: str) -> Result:
+        bad = self._validate_target(target)
+        if bad:
+            return bad
+        file_name = TARGET_FILES[target]
+        with self.backend.transaction(file_name) as tx:
+            raw = tx.read()
+            current = E.parse(raw)
+            problems = E.shape_problems(raw, self._limits[target])
+            if problems:
+                return self._drift_refusal(tx, target, raw, problems)
+            pending: list[dict[str, Any]] = []
+            for record in self.backend.journal_records():
+                if record.get("target") != target:
+                    continue
+                if record.get("action") == "undo":
+                    pending = [r for r in pending if r.get("id") != record.get("undoes")]
+                else:
+                    pending.append(record)
+            if not pending:
+                return _refusal(
+                    f"Nothing to undo in {file_name}: no committed change is left in its history."
+                )
+            last = pending[-1]
+            if current != last["after"]:
+                return _refusal(
+                    f"Cannot undo the last {last['action']} of {file_name} ({last['time']}): the file has "
+                    "changed since then outside silcrow's history, and undo would discard that change. "
+                    "Nothing was changed; edit the file directly or use replace/remove.",
+                    current_entries=current,
+                )
+            restored = list(last["before"])
+            tx.write(E.serialize(restored))
+            tx.journal(
+                new_record(
+                    target=target,
+                    action="undo",
+                    origin=origin,
+                    before=current,
+                    after=restored,
+                    undoes=last["id"],
+                )
+            )
+        return self._success(target, restored, f"Undid the {last['action']} of {last['time']}.")
+
+    # ------------------------------------------------------------------ core
+
+    def _success(self, target: str, current: list[str], message: str, **extra: Any) -> Result:
+        return {
+            "success": True,
+            "target": target,
+            "usage": E.format_usage(E.char_count(current), self._limits[target]),
+            "entry_count": len(current),
+            "message": message,
+            **extra,
+        }
+
+    def _drift_refusal(self, tx: Transaction, target: str, raw: str, problems: list[str]) -> Result:
+        file_name = TARGET_FILES[target]
+        backup = tx.backup(raw)
+        error = DriftError(
+            f"{self.backend.location(file_name)} was changed outside silcrow into a shape it would not "
+            f"write back unchanged: {'; '.join(problems)}. Nothing was changed; a copy is saved at {backup}. "
+            "Fix the file by hand (entries are separated by a line containing only '§'; split or shorten "
+            "oversized entries), then retry; `silcrow memory doctor` re-checks it. "
+            "Adding entries still works."
+        )
+        return _refusal(str(error), target=target, backup=backup, problems=problems)
+
+    def _commit(
+        self, target: str, action: str, origin: str, edit: Edit, append: str | None = None
+    ) -> Result:
+        """Lock, re-read, apply ``edit``, check the budget, write atomically, journal."""
+        file_name = TARGET_FILES[target]
+        limit = self._limits[target]
+        with self.backend.transaction(file_name) as tx:
+            raw = tx.read()
+            problems = E.shape_problems(raw, limit)
+            if problems and append is None:
+                return self._drift_refusal(tx, target, raw, problems)
+            current = E.parse(raw)
+            outcome = edit(current)
+            if isinstance(outcome, dict):
+                return {"target": target, **outcome}
+            updated, message = outcome
+            if updated == current:
+                return self._success(target, current, message)
+            used_before, used_after = E.char_count(current), E.char_count(updated)
+            # A change that does not grow the file is always allowed, so a file
+            # that is over budget can be consolidated step by step.
+            if used_after > limit and used_after > used_before:
+                return _refusal(
+                    f"{file_name} would be {used_after:,}/{limit:,} chars after this {action}, over its "
+                    "limit; nothing was saved. Consolidate now: merge related entries with replace, shorten "
+                    "wordy ones, remove what no longer matters, then retry."
+                    + (f" Note: {'; '.join(problems)}." if problems else ""),
+                    target=target,
+                    current_entries=current,
+                    usage=E.format_usage(used_before, limit),
+                )
+            if problems and append is not None:
+                # The file has a shape silcrow would not rewrite: append to the
+                # text as it is, leaving every existing byte alone.
+                base = raw.rstrip()
+                text = (
+                    f"{base}{E.ENTRY_DELIMITER}{E.escape_entry(append)}"
+                    if base
+                    else E.escape_entry(append)
+                )
+                updated = E.parse(text)
+                message += f" Warning: {'; '.join(problems)}; run `silcrow memory doctor`."
+            else:
+                text = E.serialize(updated)
+            tx.write(text)
+            tx.journal(
+                new_record(target=target, action=action, origin=origin, before=current, after=updated)
+            )
+        return self._success(target, updated, message)
+
+
+def _batch_failure(number: int, op: Any, result: Result) -> Result:
+    action = op.get("action") if isinstance(op, dict) else None
+    return {
+        **result,
+        "error": f"Operation {number} ({action}) failed: {result['error']} Nothing was changed: a batch is "
+        "all-or-nothing.",
+        "failed_operation": number,
+    }

@@ -1,0 +1,161 @@
+"""The memory tool: its schema for the model and the dispatch of its calls.
+
+The description below is the only manual the model gets for its memory, so
+it says what to keep, what to leave out, how to word an entry and what to do
+when the memory is full. Results are JSON text the model reads back.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from silcrow.errors import SilcrowError
+from silcrow.store.store import MemoryStore
+
+TOOL_NAME = "memory"
+
+DESCRIPTION = """\
+Your long-lived memory across sessions. Two small stores are shown at the top of your system prompt:
+- target "memory": your own notes (facts about the environment, projects, conventions, tools);
+- target "user": what you know about the user (name, role, preferences, how they like to work).
+What you save appears in every future session; the copy in your prompt is refreshed only when a new \
+session starts, and the result of each call tells you the current state.
+
+Save, most important first:
+1. preferences and corrections the user gives you ("prefers pytest over unittest", "call me Sam", \
+"don't use emojis in commit messages") — a correction saved now avoids repeating a mistake forever;
+2. durable facts about the environment (OS, paths, services, versions, how to run the tests);
+3. project conventions and decisions, and quirks of tools that cost you time to discover.
+
+Do NOT save: progress on the current task, temporary state, todo lists, things that will be stale \
+within a week, whole files or logs, or anything you could simply look up again.
+
+Write each entry as one short, self-contained, declarative fact in the third person \
+("The user deploys with `make release`", not "I should remember to..."). No instructions to yourself, \
+no secrets or credentials; such content is refused.
+
+Actions:
+- add: new entry in `content`. An exact duplicate is accepted without adding a copy.
+- replace: `old_text` is a short substring that identifies ONE existing entry; `content` is its new full \
+text. Use it to correct a fact or to merge related entries into one.
+- remove: `old_text` identifies the entry to delete.
+- operations: a list of {action, content?, old_text?} applied all-or-nothing in one step; the size limit \
+is checked only on the final result, so you can remove and add in one call.
+If old_text matches several different entries you get their previews: retry with a longer substring.
+
+Each store has a character limit (shown as a percentage in its header). When an add is refused for \
+size, consolidate right away: merge overlapping entries, shorten wordy ones and remove stale ones \
+(ideally in one `operations` batch), then retry. If the result says to stop, stop and answer the user."""
+
+_OPERATION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "action": {"type": "string", "enum": ["add", "replace", "remove"]},
+        "content": {"type": "string", "description": "New entry text (add, replace)."},
+        "old_text": {
+            "type": "string",
+            "description": "Substring identifying the entry (replace, remove).",
+        },
+    },
+    "required": ["action"],
+}
+
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "action": {
+            "type": "string",
+            "enum": ["add", "replace", "remove"],
+            "description": "What to do. Omit it when you pass `operations`.",
+        },
+        "target": {
+            "type": "string",
+            "enum": ["memory", "user"],
+            "description": "'memory' for your own notes, 'user' for the user profile.",
+        },
+        "content": {
+            "type": "string",
+            "description": "The entry text: required for add and replace (the full new text).",
+        },
+        "old_text": {
+            "type": "string",
+            "description": "A short, exact substring of the one entry to replace or remove.",
+        },
+        "operations": {
+            "type": "array",
+            "items": _OPERATION_SCHEMA,
+            "description": "Several add/replace/remove steps applied all-or-nothing; use instead of action.",
+        },
+    },
+    "required": ["target"],
+}
+
+
+def memory_tool_schema(fmt: Literal["openai", "anthropic"] | str = "openai") -> dict[str, Any]:
+    """The tool definition in the OpenAI (function) or Anthropic (input_schema) format."""
+    if fmt == "openai":
+        return {
+            "type": "function",
+            "function": {"name": TOOL_NAME, "description": DESCRIPTION, "parameters": PARAMETERS},
+        }
+    if fmt == "anthropic":
+        return {"name": TOOL_NAME, "description": DESCRIPTION, "input_schema": PARAMETERS}
+    raise ValueError(f"unknown tool schema format {fmt!r}: use 'openai' or 'anthropic'")
+
+
+def _error(message: str) -> str:
+    return json.dumps({"success": False, "error": message}, ensure_ascii=False)
+
+
+def handle_memory_call(store: MemoryStore, arguments: dict[str, Any] | str) -> str:
+    """Run one memory tool call and return its JSON result. Never raises."""
+    try:
+        if isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments) if arguments.strip() else {}
+            except json.JSONDecodeError as exc:
+                return _error(
+                    f"the tool arguments are not valid JSON ({exc.msg} at position {exc.pos}); "
+                    'send an object like {"action": "add", "target": "memory", "content": "..."}'
+                )
+        if not isinstance(arguments, dict):
+            return _error(
+                "the tool arguments must be a JSON object with 'target' and 'action' or 'operations'"
+            )
+        result = _dispatch(store, arguments)
+        return json.dumps(result, ensure_ascii=False)
+    except SilcrowError as exc:
+        return _error(f"{exc}")
+    except Exception as exc:  # the agent loop must survive any failure of a tool call
+        return _error(
+            f"the memory tool failed unexpectedly ({type(exc).__name__}: {exc}); try again later"
+        )
+
+
+def _dispatch(store: MemoryStore, args: dict[str, Any]) -> dict[str, Any]:
+    # Values reach the store unchecked on purpose: it validates every field
+    # and answers a bad one with an explanatory refusal.
+    target: Any = args.get("target")
+    action: Any = args.get("action")
+    content: Any = args.get("content")
+    old_text: Any = args.get("old_text")
+    if "operations" in args and args["operations"] is not None:
+        if action is not None:
+            return {
+                "success": False,
+                "error": "pass either 'action' or 'operations', not both; put every step in 'operations'",
+            }
+        return store.apply_batch(target, args["operations"], origin="tool")
+    if action == "add":
+        return store.add(target, content, origin="tool")
+    if action == "replace":
+        return store.replace(target, old_text, content, origin="tool")
+    if action == "remove":
+        return store.remove(target, old_text, origin="tool")
+    if action is None:
+        return {
+            "success": False,
+            "error": "'action' is missing: use 'add', 'replace' or 'remove', or pass 'operations'",
+        }
+    return {"success": False, "error": f"unknown action {action!r}: use 'add', 'replace' or 'remove'"}

@@ -1,0 +1,109 @@
+"""Delimiter, escaping and round trips of memory files."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from silcrow import store as store_pkg
+from silcrow.safety import threats
+from silcrow.store import ENTRY_DELIMITER, MemoryStore
+from silcrow.store import entries as E
+
+# Text biased towards what can break a §-delimited format: section signs,
+# backslashes and newlines, mixed with arbitrary Unicode.
+_tricky = st.text(alphabet=st.sampled_from(["§", "\\", "\n", " ", "a", "\r", "\t"]), max_size=30)
+_any_text = st.one_of(_tricky, st.text(max_size=60), st.lists(_tricky, max_size=4).map("".join))
+_entry = _any_text.map(E.normalize_entry).filter(bool)
+
+
+def test_delimiter_is_exactly_newline_section_newline() -> None:
+    assert ENTRY_DELIMITER == "\n§\n"
+    assert store_pkg.ENTRY_DELIMITER is ENTRY_DELIMITER
+
+
+def test_parse_splits_on_the_whole_delimiter_only() -> None:
+    raw = "price is 5§ per unit\n§\nsection § 3 of the spec\n§\n  padded  \n§\n\n§\n"
+    assert E.parse(raw) == ["price is 5§ per unit", "section § 3 of the spec", "padded"]
+
+
+def test_lines_of_only_section_signs_are_escaped_and_restored() -> None:
+    entry = "before\n§\n\\§\n\\\\§\n  § \r\nafter"
+    on_disk = E.escape_entry(entry)
+    assert on_disk == "before\n\\§\n\\\\§\n\\\\\\§\n  \\§ \r\nafter"
+    assert E.parse(E.serialize([entry, "second"])) == [entry, "second"]
+    # A plain entry is written as is: the file stays readable by Hermes.
+    assert E.escape_entry("costs 5 §\n§ 3 applies") == "costs 5 §\n§ 3 applies"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_entry, max_size=6))
+def test_round_trip_is_exact_for_any_entries(entries: list[str]) -> None:
+    raw = E.serialize(entries)
+    assert E.parse(raw) == entries
+    assert E.shape_problems(raw, char_limit=10**9) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_entry.filter(lambda e: not threats.scan(e)), min_size=1, max_size=4, unique=True))
+def test_round_trip_through_the_store_and_disk(entries: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as home:
+        store = MemoryStore(home, memory_char_limit=10**6)
+        for entry in entries:
+            assert store.add("memory", entry)["success"]
+        assert store.entries("memory") == entries
+        assert MemoryStore(home).entries("memory") == entries
+
+
+def test_hermes_memory_file_reads_unchanged(tmp_path: Path) -> None:
+    # Written the way Hermes writes it: stripped entries joined by the delimiter.
+    hermes_entries = [
+        "User's project is a Rust web service at ~/code/api (Axum + SQLx)",
+        "The CI runs `cargo nextest`; flaky test: auth::refresh_token under load",
+        "Prefers concise answers; dislikes emojis\nUses fish shell on macOS",
+        "Costs are quoted in € and §-numbered clauses refer to the 2024 contract",
+    ]
+    memories = tmp_path / "memories"
+    memories.mkdir()
+    raw = "\n§\n".join(hermes_entries)
+    (memories / "MEMORY.md").write_text(raw, encoding="utf-8")
+    (memories / "USER.md").write_text("Name: Sam\n§\nTimezone: Europe/Berlin\n", encoding="utf-8")
+    store = MemoryStore(tmp_path)
+    assert store.entries("memory") == hermes_entries
+    assert store.entries("user") == ["Name: Sam", "Timezone: Europe/Berlin"]
+    assert store.doctor()[0]["ok"] is True
+    # A write keeps the Hermes shape: the untouched entries come back byte for byte.
+    assert store.add("memory", "New fact")["success"]
+    assert (memories / "MEMORY.md").read_text(encoding="utf-8") == raw + "\n§\nNew fact"
+
+
+def test_matching_rules() -> None:
+    entries = ["alpha one", "alpha two", "beta", "beta"]
+    assert E.find(entries, "alpha").ambiguous
+    same = E.find(entries, "beta")
+    assert same.found and not same.ambiguous and same.indexes == [2, 3]
+    assert not E.find(entries, "gamma").found
+
+
+def test_preview_is_one_line_of_at_most_80_chars() -> None:
+    long = "word " * 40 + "\nsecond line"
+    shown = E.preview(long)
+    assert len(shown) == 80 and "\n" not in shown and shown.endswith("…")
+    assert E.preview("short\nentry") == "short entry"
+
+
+def test_usage_is_floored_with_thousands_separators() -> None:
+    assert E.format_usage(1364, 2200) == "62% — 1,364/2,200 chars"
+    assert E.format_usage(2199, 2200) == "99% — 2,199/2,200 chars"
+    assert E.format_usage(3010, 2200) == "136% — 3,010/2,200 chars"
+
+
+def test_shape_problems_detect_what_a_rewrite_would_change() -> None:
+    assert E.shape_problems("a\n§\nb\n", 100) == []
+    assert "delimiter" in E.shape_problems("a\r\n§\r\nb", 100)[0]
+    assert "bare" in E.shape_problems("a\n§\n§\nb", 100)[0]
+    assert "larger than" in E.shape_problems("x" * 101, 100)[0]
+    assert "UTF-8" in E.shape_problems("ok \udcff", 100)[0]
