@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,9 +16,9 @@ from silcrow.errors import SessionError
 
 
 @pytest.fixture()
-def store(tmp_path: Path) -> SessionStore:
+def store(tmp_path: Path) -> Iterator[SessionStore]:
     s = SessionStore(tmp_path / "sessions.db")
-    yield s  # type: ignore[misc]
+    yield s
     s.close()
 
 

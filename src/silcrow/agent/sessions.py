@@ -453,7 +453,12 @@ class SessionStore:
 
     # -- search --------------------------------------------------------------
     def search(
-        self, query: str, limit: int = 5, *, exclude: tuple[str, ...] | builtins.list[str] = ()
+        self,
+        query: str,
+        limit: int = 5,
+        *,
+        exclude: tuple[str, ...] | builtins.list[str] = (),
+        current_session_id: str | None = None,
     ) -> builtins.list[dict[str, Any]]:
         """Best-matching sessions for ``query`` (bm25), one hit per lineage.
 
@@ -461,7 +466,10 @@ class SessionStore:
         best-ranked hit of the lineage is kept (on a tie, the earliest
         message, i.e. where it was first said). Only user and assistant
         messages are searched, compacted ones included. ``exclude`` drops
-        the given session ids (e.g. the current one, already in context).
+        the given session ids. ``current_session_id`` drops what the model
+        already has in context: that session's active messages and their
+        copies in its lineage (a branch copies its parent's history), while
+        its compacted messages stay findable.
         """
         match = fts_query(query)
         if not match:
@@ -471,6 +479,14 @@ class SessionStore:
         limit = max(1, min(int(limit), 50))
         placeholders = ",".join("?" for _ in exclude)
         exclude_sql = f" AND m.session_id NOT IN ({placeholders})" if exclude else ""
+        params: tuple[Any, ...] = (match, *_SEARCHED_ROLES, *exclude)
+        if current_session_id is not None:
+            exclude_sql += (
+                " AND NOT EXISTS (SELECT 1 FROM messages c JOIN sessions cs ON cs.id = c.session_id"
+                " WHERE c.session_id = ? AND c.compacted = 0 AND cs.root_id = s.root_id"
+                " AND c.role = m.role AND c.content = m.content)"
+            )
+            params += (current_session_id,)
         sql = f"""
             WITH hits AS (
                 SELECT m.id AS message_id, m.session_id, m.role, m.created_at, s.title, s.root_id,
@@ -487,7 +503,7 @@ class SessionStore:
             SELECT * FROM ranked WHERE r = 1 ORDER BY score, message_id LIMIT ?
         """
         try:
-            rows = self._read(sql, (match, *_SEARCHED_ROLES, *exclude, limit))
+            rows = self._read(sql, (*params, limit))
         except sqlite3.OperationalError as exc:  # should not happen with quoted phrases; say so clearly
             raise SessionError(f"session search failed for {query!r}: {exc}; try plainer keywords") from exc
         return [

@@ -1,0 +1,202 @@
+"""The ``session_search`` tool: lets the model look up earlier conversations.
+
+Two modes, both plain SQLite (FTS5 + bm25), no LLM call:
+
+- ``{"query": "..."}`` — the best-matching past sessions, one per lineage,
+  each with a dated snippet and the id of the matching message;
+- ``{"session_id": "...", "message_id": N}`` — the messages around that hit,
+  to read the context of a snippet.
+
+Results are JSON text; the handler never raises, so a bad call costs the
+model one turn with an explanation instead of crashing the loop.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from silcrow.agent.sessions import SessionStore
+from silcrow.errors import SessionError, SilcrowError
+
+__all__ = ["TOOL_NAME", "handle_session_search", "session_search_schema"]
+
+TOOL_NAME = "session_search"
+DEFAULT_RESULTS = 5
+MAX_RESULTS = 20
+DEFAULT_WINDOW = 3
+MAX_WINDOW = 10
+# A whole old message can be long (pasted logs); the model gets enough to
+# judge relevance without flooding its context.
+MAX_MESSAGE_CHARS = 1500
+
+DESCRIPTION = """\
+Search the transcripts of your earlier sessions with the user (full-text keyword search, best matches \
+first). Use it when the user refers to something discussed before ("as we said last week", "that bug \
+from yesterday") or when past context would clearly help; your memory notes hold only a summary.
+- Search: give `query`, a few distinctive keywords (names, error messages, file names), not a sentence. \
+You get up to `limit` sessions, one hit each, with its date, a snippet (matches in **bold**), \
+`session_id` and `message_id`.
+- Read more: give `session_id` and `message_id` from a result to get the messages around it \
+(`limit` = how many on each side).
+What is already in this conversation is not returned."""
+
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "query": {"type": "string", "description": "Keywords to search past sessions for."},
+        "session_id": {"type": "string", "description": "Session of a search result, to read around it."},
+        "message_id": {"type": "integer", "description": "Message id of that search result."},
+        "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAX_RESULTS,
+            "description": f"Sessions to return (default {DEFAULT_RESULTS}), or messages on each side of "
+            f"message_id (default {DEFAULT_WINDOW}, at most {MAX_WINDOW}).",
+        },
+    },
+    "additionalProperties": False,
+}
+
+
+def session_search_schema() -> dict[str, Any]:
+    """The tool definition in the OpenAI function format."""
+    return {
+        "type": "function",
+        "function": {"name": TOOL_NAME, "description": DESCRIPTION, "parameters": PARAMETERS},
+    }
+
+
+class _BadCall(ValueError):
+    """The arguments cannot be used; the message tells the model how to fix them."""
+
+
+def _error(message: str) -> str:
+    return json.dumps({"success": False, "error": message}, ensure_ascii=False)
+
+
+def _int_arg(args: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = args.get(key, default)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise _BadCall(f"{key!r} must be an integer, got {value!r}")
+    try:
+        number = int(value)
+    except ValueError:
+        raise _BadCall(f"{key!r} must be an integer, got {value!r}") from None
+    return max(low, min(high, number))
+
+
+def _shorten(text: str) -> str:
+    if len(text) <= MAX_MESSAGE_CHARS:
+        return text
+    return text[:MAX_MESSAGE_CHARS] + f" …[{len(text) - MAX_MESSAGE_CHARS} more characters]"
+
+
+def _readable(message: dict[str, Any]) -> dict[str, Any]:
+    """A stored message as the model should read it: no recall blocks, tool calls by name."""
+    out: dict[str, Any] = {"message_id": message["id"], "role": message["role"],
+                           "date": message["created_at"][:16].replace("T", " ")}
+    if message.get("content"):
+        out["content"] = _shorten(message["content"])
+    calls = message.get("tool_calls") or []
+    if calls:
+        out["tool_calls"] = [
+            {"name": c.get("function", {}).get("name"),
+             "arguments": _shorten(str(c.get("function", {}).get("arguments", "")))}
+            for c in calls if isinstance(c, dict)
+        ]
+    if message.get("name"):
+        out["name"] = message["name"]
+    if message.get("compacted"):
+        out["compacted"] = True
+    if message.get("summary"):
+        out["summary"] = True
+    return out
+
+
+def _search(store: SessionStore, args: dict[str, Any], current: str | None) -> dict[str, Any]:
+    query = args.get("query")
+    if not isinstance(query, str) or not query.strip():
+        raise _BadCall("'query' must be a non-empty string of keywords")
+    limit = _int_arg(args, "limit", DEFAULT_RESULTS, 1, MAX_RESULTS)
+    hits = store.search(query, limit=limit, current_session_id=current)
+    results = [
+        {k: h[k] for k in ("session_id", "title", "date", "snippet", "message_id", "role")} for h in hits
+    ]
+    out: dict[str, Any] = {"success": True, "query": query, "count": len(results), "results": results}
+    if results:
+        out["hint"] = "pass a result's session_id and message_id to read the messages around it"
+    else:
+        out["message"] = (
+            "no earlier session matched; try other or fewer keywords (names, distinctive words)"
+        )
+    return out
+
+
+def _around(store: SessionStore, args: dict[str, Any]) -> dict[str, Any]:
+    sid = args.get("session_id")
+    if not isinstance(sid, str) or not sid.strip():
+        raise _BadCall("'session_id' must be the session_id string of a search result")
+    if args.get("message_id") is None:
+        raise _BadCall("give 'message_id' (from the same search result) together with 'session_id'")
+    message_id = _int_arg(args, "message_id", 0, 0, 2**62)
+    window = _int_arg(args, "limit", DEFAULT_WINDOW, 0, MAX_WINDOW)
+    try:
+        full_id = store.resolve(sid)
+    except SessionError as exc:
+        # The store's hint names a CLI command; the model needs its own way out.
+        raise _BadCall(f"{str(exc).split(';')[0]}; use the session_id of a search result") from None
+    info = store.get(full_id)
+    messages = store.around(full_id, message_id, window=window)
+    return {
+        "success": True,
+        "session_id": full_id,
+        "title": info.title,
+        "message_id": message_id,
+        "messages": [_readable(m) for m in messages],
+    }
+
+
+def handle_session_search(
+    store: SessionStore, args: dict[str, Any] | str, *, current_session_id: str | None = None
+) -> str:
+    """Run one ``session_search`` call and return its JSON result. Never raises.
+
+    ``current_session_id`` keeps what the model already sees (the active
+    messages of the current session) out of the results.
+    """
+    try:
+        if isinstance(args, str):
+            try:
+                args = json.loads(args) if args.strip() else {}
+            except json.JSONDecodeError as exc:
+                return _error(
+                    f"the arguments are not valid JSON ({exc.msg} at position {exc.pos}); "
+                    'send an object like {"query": "keywords"}'
+                )
+        if not isinstance(args, dict):
+            return _error('the arguments must be a JSON object like {"query": "keywords"}')
+        unknown = set(args) - set(PARAMETERS["properties"])
+        if unknown:
+            return _error(
+                f"unknown argument(s) {sorted(unknown)}; use 'query', or 'session_id' with 'message_id', "
+                "and optionally 'limit'"
+            )
+        if args.get("session_id") is not None or args.get("message_id") is not None:
+            if args.get("query"):
+                return _error("give either 'query', or 'session_id' with 'message_id', not both")
+            result = _around(store, args)
+        elif args.get("query") is not None:
+            result = _search(store, args, current_session_id)
+        else:
+            return _error(
+                "nothing to do: give 'query' (keywords) to search, or 'session_id' and 'message_id' "
+                "from a search result to read around it"
+            )
+        return json.dumps(result, ensure_ascii=False)
+    except (_BadCall, SilcrowError) as exc:
+        return _error(str(exc))
+    except Exception as exc:  # the agent loop must survive any failure of a tool call
+        return _error(f"session search failed unexpectedly ({type(exc).__name__}: {exc}); try again later")
