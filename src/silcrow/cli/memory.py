@@ -1,10 +1,363 @@
-"""`silcrow memory ...` (placeholder until the curated-memory CLI lands)."""
+"""`silcrow memory ...`: read and edit the curated notes (MEMORY.md / USER.md) from a shell.
+
+Exit codes: 0 on success, 1 when the store refuses an operation (the reason
+goes to stderr as one line, followed by the entries that explain it), 2 on
+usage errors (Typer's own handling of bad options, plus a bad ``--profile``).
+
+Everything that came from a memory file is printed as :class:`rich.text.Text`,
+never as a markup string: entries routinely contain ``[brackets]`` and
+``:colons:`` that Rich would otherwise eat or restyle.
+"""
 
 from __future__ import annotations
 
-import typer
+import json
+import re
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from enum import StrEnum
+from typing import Any
 
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from silcrow.cli.common import EXIT_REFUSED, console, console_err, state
 from silcrow.cli.main import app
+from silcrow.config import load_settings
+from silcrow.errors import ConfigError, SilcrowError
+from silcrow.store import MemoryStore
 
 memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
+
+
+class Target(StrEnum):
+    """The two curated files; a Typer choice, so a bad value is a usage error (exit 2)."""
+
+    memory = "memory"
+    user = "user"
+
+
+TARGETS: tuple[str, ...] = (Target.memory.value, Target.user.value)
+_LABELS = {"memory": "MEMORY.md — the agent's notes", "user": "USER.md — the user profile"}
+_USAGE_NUMBERS = re.compile(r"([\d,]+)\s*/\s*([\d,]+)")
+
+_TARGET_HELP = "memory (MEMORY.md, the agent's notes) or user (USER.md, the user profile)"
+_ALL_TARGETS_HELP = _TARGET_HELP + "; both when omitted"
+
+
+def _target_option(default: Target | None, help_text: str) -> Any:
+    return typer.Option(default, "--target", "-t", case_sensitive=False, help=help_text)
+
+
+# --------------------------------------------------------------------------- plumbing
+
+
+def _error(message: str) -> None:
+    console_err.print(Text.assemble(("error: ", "bold red"), _safe(message)), soft_wrap=True)
+
+
+@contextmanager
+def _guarded() -> Iterator[None]:
+    """Turn store failures (lock timeout, unreadable file...) into one line and exit 1."""
+    try:
+        yield
+    except SilcrowError as exc:
+        _error(str(exc))
+        raise typer.Exit(EXIT_REFUSED) from None
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        _error(f"cannot access{where}: {exc.strerror or exc}; check the path and its permissions")
+        raise typer.Exit(EXIT_REFUSED) from None
+
+
+def _open_store(ctx: typer.Context) -> MemoryStore:
+    """The store of the selected home/profile, loaded from disk, limits from config.toml."""
+    try:
+        home = state(ctx).resolved_home()
+    except ConfigError as exc:
+        # A bad --profile is a bad option value: report it the way Typer reports usage errors.
+        raise typer.BadParameter(str(exc), param_hint="'--profile'") from None
+    with _guarded():
+        settings = load_settings(home)
+        store = MemoryStore(
+            home,
+            memory_char_limit=settings.memory_char_limit,
+            user_char_limit=settings.user_char_limit,
+        )
+        store.load()
+    return store
+
+
+def _targets(target: Target | None) -> tuple[str, ...]:
+    return TARGETS if target is None else (target.value,)
+
+
+def _safe(text: str) -> str:
+    """``text`` made printable: undecodable bytes kept as surrogate escapes become U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return text
+
+
+def _print_json(data: Any) -> None:
+    # Plain stdout, not Rich: JSON must survive `| jq` byte for byte.
+    text = json.dumps(data, ensure_ascii=False, indent=2, default=str)
+    if _safe(text) != text:  # lone surrogates from a damaged file: let JSON escape them
+        text = json.dumps(data, ensure_ascii=True, indent=2, default=str)
+    sys.stdout.write(text + "\n")
+
+
+def _numbered(out: Console, entries: Sequence[str], indent: str = "  ") -> None:
+    """Entries numbered from 1; continuation lines of multi-line entries are indented."""
+    if not entries:
+        out.print(Text(f"{indent}(no entries)", style="dim"))
+        return
+    width = len(str(len(entries)))
+    for number, entry in enumerate(entries, start=1):
+        prefix = f"{indent}{number:>{width}}. "
+        pad = " " * len(prefix)
+        lines = _safe(entry).split("\n")
+        text = Text(prefix, style="cyan")
+        text.append(lines[0])
+        for line in lines[1:]:
+            text.append("\n" + pad + line)
+        out.print(text, soft_wrap=True)
+
+
+def _entries_word(count: object) -> str:
+    return f"{count} entry" if count == 1 else f"{count} entries"
+
+
+def _usage_bar(usage: str, width: int = 30) -> Text:
+    """A bar coloured by how full the file is, then the store's own usage string.
+
+    Drawn with block characters rather than rich.progress_bar so that it stays
+    visible without colours (pipes, NO_COLOR, CI logs).
+    """
+    found = _USAGE_NUMBERS.search(usage)
+    if found is None:
+        return Text(usage)
+    used, limit = (int(group.replace(",", "")) for group in found.groups())
+    ratio = used / limit if limit else 1.0
+    colour = "green" if ratio < 0.7 else "yellow" if ratio < 0.9 else "red"
+    filled = min(width, round(ratio * width))
+    if used and not filled:
+        filled = 1  # a file with something in it never looks empty
+    return Text.assemble(
+        ("█" * filled, colour), ("░" * (width - filled), "dim"), " ", (usage, colour if ratio >= 0.9 else "")
+    )
+
+
+def _report(result: dict[str, Any]) -> None:
+    """Print a mutation result; a refusal exits 1 after saying why and what is there."""
+    if result.get("success"):
+        line = Text.assemble(("✓ ", "bold green"), _safe(str(result.get("message", "done"))))
+        console.print(line, soft_wrap=True)
+        if result.get("usage"):
+            count = result.get("entry_count")
+            tail = f" · {_entries_word(count)}" if count is not None else ""
+            console.print(Text(f"  {result.get('target', '')} usage: {result['usage']}{tail}",
+                               style="dim"), soft_wrap=True)
+        return
+    _error(str(result.get("error", "the memory operation was refused")))
+    matches = result.get("matches")
+    if matches:
+        console_err.print(Text("matching entries:", style="bold"))
+        _numbered(console_err, [str(m) for m in matches])
+    current = result.get("current_entries")
+    if current is not None:
+        usage = f" ({result['usage']})" if result.get("usage") else ""
+        console_err.print(Text(f"current entries{usage}:", style="bold"))
+        _numbered(console_err, [str(entry) for entry in current])
+    raise typer.Exit(EXIT_REFUSED)
+
+
+# --------------------------------------------------------------------------- commands
+
+
+@memory_app.command("show")
+def show(
+    ctx: typer.Context,
+    target: Target | None = _target_option(None, _ALL_TARGETS_HELP),
+    as_json: bool = typer.Option(False, "--json", help="machine-readable output"),
+) -> None:
+    """Show the live entries, numbered, with how full each file is."""
+    store = _open_store(ctx)
+    with _guarded():
+        views: dict[str, dict[str, Any]] = {
+            name: {
+                "path": str(store.path(name)),
+                "usage": store.usage(name),
+                "char_limit": store.char_limit(name),
+                "entry_count": len(entries),
+                "entries": entries,
+            }
+            for name in _targets(target)
+            for entries in [store.entries(name)]
+        }
+    if as_json:
+        _print_json(views)
+        return
+    for index, (name, view) in enumerate(views.items()):
+        if index:
+            console.print()
+        header = Text.assemble((_LABELS[name], "bold"), ("  " + view["path"], "dim"))
+        console.print(header, soft_wrap=True)
+        console.print(_usage_bar(view["usage"]))
+        _numbered(console, view["entries"])
+
+
+@memory_app.command("add")
+def add(
+    ctx: typer.Context,
+    text: str = typer.Argument(..., help="the entry to add (a declarative fact)"),
+    target: Target = _target_option(Target.memory, _TARGET_HELP),
+) -> None:
+    """Add an entry."""
+    store = _open_store(ctx)
+    with _guarded():
+        result = store.add(target.value, text, origin="cli")
+    _report(result)
+
+
+@memory_app.command("replace")
+def replace(
+    ctx: typer.Context,
+    old: str = typer.Argument(..., help="a short substring that identifies one entry"),
+    new: str = typer.Argument(..., help="the full new text of that entry"),
+    target: Target = _target_option(Target.memory, _TARGET_HELP),
+) -> None:
+    """Replace the entry containing OLD with NEW."""
+    store = _open_store(ctx)
+    with _guarded():
+        result = store.replace(target.value, old, new, origin="cli")
+    _report(result)
+
+
+@memory_app.command("remove")
+def remove(
+    ctx: typer.Context,
+    old: str = typer.Argument(..., help="a short substring that identifies one entry"),
+    target: Target = _target_option(Target.memory, _TARGET_HELP),
+) -> None:
+    """Remove the entry containing OLD."""
+    store = _open_store(ctx)
+    with _guarded():
+        result = store.remove(target.value, old, origin="cli")
+    _report(result)
+
+
+@memory_app.command("prompt")
+def prompt(ctx: typer.Context) -> None:
+    """Print the system-prompt section exactly as an agent gets it (both frozen blocks)."""
+    store = _open_store(ctx)
+    with _guarded():
+        section = store.system_prompt_section()
+    if not section:
+        # stdout stays empty, exactly like the section; the hint goes to stderr.
+        console_err.print(Text("(no curated memory yet: the section is empty; "
+                               "add entries with `silcrow memory add`)", style="dim"))
+        return
+    sys.stdout.write(_safe(section))
+    if sys.stdout.isatty() and not section.endswith("\n"):
+        sys.stdout.write("\n")  # only for the shell's sake; a pipe gets the exact section
+    sys.stdout.flush()
+
+
+@memory_app.command("doctor")
+def doctor(
+    ctx: typer.Context,
+    as_json: bool = typer.Option(False, "--json", help="machine-readable output"),
+) -> None:
+    """Check both files for drift (hand edits that would not round-trip); exit 1 on problems."""
+    store = _open_store(ctx)
+    with _guarded():
+        reports = store.doctor()
+    healthy = all(report.get("ok") for report in reports)
+    if as_json:
+        _print_json(reports)
+    else:
+        for report in reports:
+            name = str(report.get("target", "?"))
+            ok = bool(report.get("ok"))
+            line = Text.assemble(("✓ " if ok else "✗ ", "bold green" if ok else "bold red"),
+                                 (_LABELS.get(name, name), "bold"),
+                                 (f"  {report.get('path', '')}", "dim"))
+            console.print(line, soft_wrap=True)
+            count = _entries_word(report.get("entry_count", "?"))
+            console.print(Text(f"    {count} · {report.get('usage', '')}", style="dim"),
+                          soft_wrap=True)
+            for problem in report.get("problems") or []:
+                console.print(Text(f"    problem: {problem}", style="red"), soft_wrap=True)
+            for leftover in report.get("cleaned") or []:
+                console.print(Text(f"    cleaned up: {leftover}", style="dim"), soft_wrap=True)
+            if report.get("backup"):
+                console.print(Text(f"    backup: {report['backup']}", style="yellow"),
+                              soft_wrap=True)
+    if not healthy:
+        raise typer.Exit(EXIT_REFUSED)
+
+
+def _changes(record: dict[str, Any]) -> list[str]:
+    """What one journal record did, as '+ entry' / '- entry' previews."""
+    before, after = record.get("before"), record.get("after")
+    if not isinstance(before, list) or not isinstance(after, list):
+        diff = record.get("diff")
+        return [_preview(str(line)) for line in diff] if isinstance(diff, list) else []
+    removed = [f"- {entry}" for entry in before if entry not in after]
+    added = [f"+ {entry}" for entry in after if entry not in before]
+    return [_preview(line) for line in removed + added]
+
+
+def _preview(text: str, limit: int = 80) -> str:
+    flat = " ".join(_safe(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+@memory_app.command("history")
+def history(
+    ctx: typer.Context,
+    target: Target | None = _target_option(None, _ALL_TARGETS_HELP),
+    as_json: bool = typer.Option(False, "--json", help="machine-readable output"),
+) -> None:
+    """List committed mutations, oldest first."""
+    store = _open_store(ctx)
+    with _guarded():
+        records = store.history(target.value if target else None)
+    if as_json:
+        _print_json(records)
+        return
+    if not records:
+        console.print(Text("(no history yet)", style="dim"))
+        return
+    for number, record in enumerate(records, start=1):
+        head = Text.assemble(
+            (f"{number:>3}. ", "cyan"),
+            (str(record.get("time", ""))[:19].replace("T", " "), "dim"),
+            "  ",
+            (str(record.get("target", "")), "bold"),
+            " ",
+            str(record.get("action", "")),
+            (f"  ({record['origin']})" if record.get("origin") else "", "dim"),
+        )
+        console.print(head, soft_wrap=True)
+        for change in _changes(record):
+            style = "green" if change.startswith("+") else "red" if change.startswith("-") else ""
+            console.print(Text(f"       {change}", style=style), soft_wrap=True)
+
+
+@memory_app.command("undo")
+def undo(
+    ctx: typer.Context,
+    target: Target = _target_option(Target.memory, _TARGET_HELP),
+) -> None:
+    """Restore the state before the last committed mutation of a file (itself journaled)."""
+    store = _open_store(ctx)
+    with _guarded():
+        result = store.undo(target.value, origin="cli")
+    _report(result)

@@ -1,0 +1,397 @@
+"""`silcrow memory ...` driven through the real root CLI (in process, plus a few real subprocesses)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from silcrow.cli.main import main
+from silcrow.store import MemoryStore
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # If --home were ignored anywhere, writes would land here, where the tests look for them.
+    monkeypatch.setenv("SILCROW_HOME", str(tmp_path / "env-home"))
+    monkeypatch.setenv("HOME", str(tmp_path / "user-home"))
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+@pytest.fixture()
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run `silcrow ARGS`; return (exit code, stdout, stderr). Never a traceback."""
+    with pytest.raises(SystemExit) as info:
+        main(list(args))
+    out, err = capsys.readouterr()
+    out, err = ANSI.sub("", out), ANSI.sub("", err)
+    assert "Traceback" not in out + err
+    code = info.value.code
+    return (code if isinstance(code, int) else 0), out, err
+
+
+def mem(capsys: pytest.CaptureFixture[str], home: Path, *args: str) -> tuple[int, str, str]:
+    return cli(capsys, "--home", str(home), "memory", *args)
+
+
+def live(home: Path, target: str = "memory") -> list[str]:
+    store = MemoryStore(home)
+    store.load()
+    return store.entries(target)
+
+
+# --------------------------------------------------------------------------- show / add
+
+
+def test_show_on_empty_home_lists_both_files(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    code, out, err = mem(capsys, home, "show")
+    assert code == 0, err
+    assert "MEMORY.md" in out and "USER.md" in out
+    assert out.count("(no entries)") == 2
+
+
+def test_add_then_show_numbers_entries_per_target(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    assert mem(capsys, home, "add", "Project builds with uv.")[0] == 0
+    assert mem(capsys, home, "add", "Tests run with pytest -q.")[0] == 0
+    code, out, _ = mem(capsys, home, "add", "Prefers British spelling.", "--target", "user")
+    assert code == 0 and "✓" in out
+
+    assert live(home) == ["Project builds with uv.", "Tests run with pytest -q."]
+    assert live(home, "user") == ["Prefers British spelling."]
+    assert (home / "memories" / "MEMORY.md").read_text(encoding="utf-8").startswith("Project")
+
+    code, out, _ = mem(capsys, home, "show", "--target", "memory")
+    assert code == 0
+    assert "1. Project builds with uv." in out
+    assert "2. Tests run with pytest -q." in out
+    assert "USER.md" not in out and "British" not in out
+    code, out, _ = mem(capsys, home, "show", "-t", "user")
+    assert "1. Prefers British spelling." in out and "Project" not in out
+
+
+def test_show_usage_matches_the_store(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    mem(capsys, home, "add", "x" * 500)
+    store = MemoryStore(home)
+    store.load()
+    _, out, _ = mem(capsys, home, "show", "-t", "memory")
+    assert store.usage("memory") in out
+    assert "500/2,200" in out
+
+
+def test_content_with_rich_markup_is_printed_literally(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    text = "Use [bold]x[/bold] and [red] literally; :smile: stays; [/] too"
+    code, _, err = mem(capsys, home, "add", text)
+    assert code == 0, err
+    assert live(home) == [text]
+    _, out, _ = mem(capsys, home, "show")
+    assert text in out
+    # A refusal that echoes entries must not interpret them either.
+    code, _, err = mem(capsys, home, "remove", "no such entry")
+    assert code == 1 and text in err
+
+
+def test_multiline_entry_is_shown_with_indented_continuation(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    mem(capsys, home, "add", "First line\nsecond line\n§\nthird")
+    _, out, _ = mem(capsys, home, "show", "-t", "memory")
+    lines = out.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.strip().startswith("1. First line"))
+    assert lines[first + 1].strip() == "second line"
+    assert lines[first + 1].startswith("     ")
+    assert lines[first + 2].strip() == "§"
+    assert live(home) == ["First line\nsecond line\n§\nthird"]
+
+
+def test_show_json(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    mem(capsys, home, "add", "alpha [1]")
+    mem(capsys, home, "add", "beta", "-t", "user")
+    code, out, _ = mem(capsys, home, "show", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) == {"memory", "user"}
+    assert data["memory"]["entries"] == ["alpha [1]"]
+    assert data["memory"]["entry_count"] == 1
+    assert data["memory"]["char_limit"] == 2200
+    assert data["user"]["char_limit"] == 1375
+    assert data["user"]["entries"] == ["beta"]
+    assert data["memory"]["path"] == str(home / "memories" / "MEMORY.md")
+    code, out, _ = mem(capsys, home, "show", "--json", "--target", "user")
+    assert list(json.loads(out)) == ["user"]
+
+
+# --------------------------------------------------------------------------- replace / remove
+
+
+def test_replace_and_remove_by_substring(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    mem(capsys, home, "add", "Deploys go through make deploy.")
+    mem(capsys, home, "add", "The API key lives in the vault.")
+    code, out, err = mem(capsys, home, "replace", "make deploy", "Deploys go through CI only.")
+    assert code == 0, err
+    assert live(home) == ["Deploys go through CI only.", "The API key lives in the vault."]
+    code, _, err = mem(capsys, home, "remove", "vault")
+    assert code == 0, err
+    assert live(home) == ["Deploys go through CI only."]
+
+
+def test_no_match_is_refused_with_current_entries(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    mem(capsys, home, "add", "Entry one.")
+    mem(capsys, home, "add", "Entry two.")
+    code, out, err = mem(capsys, home, "replace", "missing", "whatever")
+    assert code == 1
+    assert err.splitlines()[0].startswith("error: ")
+    assert "current entries" in err
+    assert "1. Entry one." in err and "2. Entry two." in err
+    assert live(home) == ["Entry one.", "Entry two."]
+
+
+def test_ambiguous_remove_is_refused_with_matches(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    mem(capsys, home, "add", "Staging deploys need the VPN.")
+    mem(capsys, home, "add", "Production deploys are manual.")
+    code, _, err = mem(capsys, home, "remove", "deploys")
+    assert code == 1
+    assert err.startswith("error: ")
+    assert "Multiple entries matched" in err
+    assert "matching entries" in err
+    assert "Staging deploys need the VPN." in err and "Production deploys are manual." in err
+    assert len(live(home)) == 2
+
+
+def test_over_limit_is_refused_using_config_toml_limit(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    home.mkdir(parents=True)
+    (home / "config.toml").write_text("memory_char_limit = 60\n", encoding="utf-8")
+    assert mem(capsys, home, "add", "short fact")[0] == 0
+    code, _, err = mem(capsys, home, "add", "y" * 80)
+    assert code == 1
+    assert err.startswith("error: ")
+    assert "/60 chars" in err
+    assert "1. short fact" in err
+    assert live(home) == ["short fact"]
+
+
+def test_empty_content_is_a_refusal_not_a_crash(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    code, _, err = mem(capsys, home, "add", "   ")
+    assert code == 1
+    assert err.startswith("error: ")
+    assert live(home) == []
+
+
+# --------------------------------------------------------------------------- usage errors
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("add", "x", "--target", "notes"),
+        ("show", "--target", "everything"),
+        ("replace", "only-one-argument"),
+        ("remove",),
+        ("add",),
+        ("frobnicate",),
+        ("history", "--json", "--bogus"),
+    ],
+)
+def test_usage_errors_exit_2(
+    capsys: pytest.CaptureFixture[str], home: Path, args: tuple[str, ...]
+) -> None:
+    code, out, err = mem(capsys, home, *args)
+    assert code == 2
+    assert "Usage" in err or "Usage" in out
+    assert not (home / "memories" / "MEMORY.md").exists()
+
+
+def test_invalid_profile_is_a_usage_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    for bad in ("../escape", "a/b", ".hidden", ""):
+        code, _, err = cli(capsys, "--home", str(home), "--profile", bad, "memory", "add", "x")
+        assert code == 2, bad
+        assert "invalid profile name" in err
+    assert not (tmp_path / "escape").exists()
+    assert not home.exists()
+
+
+def test_profiles_are_isolated(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    assert cli(capsys, "--home", str(home), "--profile", "work", "memory", "add", "work fact")[0] == 0
+    assert cli(capsys, "--home", str(home), "--profile", "play", "memory", "add", "play fact")[0] == 0
+    assert live(home / "profiles" / "work") == ["work fact"]
+    assert live(home / "profiles" / "play") == ["play fact"]
+    assert live(home) == []
+    _, out, _ = cli(capsys, "--home", str(home), "--profile", "work", "memory", "show", "--json")
+    assert json.loads(out)["memory"]["entries"] == ["work fact"]
+
+
+def test_silcrow_home_env_is_the_default(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = cli(capsys, "memory", "add", "from env home")
+    assert code == 0, err
+    assert live(tmp_path / "env-home") == ["from env home"]
+    assert not (tmp_path / "user-home" / ".silcrow").exists()
+
+
+# --------------------------------------------------------------------------- prompt
+
+
+def test_prompt_prints_the_section_exactly(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    mem(capsys, home, "add", "Project builds with uv.")
+    mem(capsys, home, "add", "Uses [square] brackets", "-t", "user")
+    store = MemoryStore(home)
+    store.load()
+    expected = store.system_prompt_section()
+    assert "MEMORY (your personal notes)" in expected and "USER PROFILE" in expected
+    code, out, _ = mem(capsys, home, "prompt")
+    assert code == 0
+    assert out == expected
+
+
+def test_prompt_is_empty_without_entries(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    code, out, err = mem(capsys, home, "prompt")
+    assert code == 0
+    assert out == ""
+    assert "empty" in err
+
+
+def test_prompt_keeps_long_lines_unwrapped(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    long_entry = "word " * 60 + "end."
+    mem(capsys, home, "add", long_entry.strip())
+    _, out, _ = mem(capsys, home, "prompt")
+    assert long_entry.strip() in out.splitlines()
+
+
+# --------------------------------------------------------------------------- doctor
+
+
+def test_doctor_healthy_then_drift(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    mem(capsys, home, "add", "A normal entry.")
+    code, out, err = mem(capsys, home, "doctor")
+    assert code == 0, out + err
+    assert "✓" in out and "✗" not in out
+
+    # Someone appends a huge blob by hand: one entry larger than the whole limit.
+    path = home / "memories" / "MEMORY.md"
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write("\n" + "hand-pasted log line\n" * 200)
+    code, out, _ = mem(capsys, home, "doctor")
+    assert code == 1
+    assert "✗" in out and "problem:" in out
+
+    code, out, _ = mem(capsys, home, "doctor", "--json")
+    assert code == 1
+    reports = {r["target"]: r for r in json.loads(out)}
+    assert reports["memory"]["ok"] is False and reports["memory"]["problems"]
+    assert reports["user"]["ok"] is True
+
+
+def test_drifted_file_refuses_replace_and_says_why(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    mem(capsys, home, "add", "A normal entry.")
+    path = home / "memories" / "MEMORY.md"
+    path.write_text("A normal entry.\n" + "pasted " * 500, encoding="utf-8")
+    before = path.read_text(encoding="utf-8")
+    code, _, err = mem(capsys, home, "replace", "normal", "changed")
+    assert code == 1
+    assert err.startswith("error: ")
+    assert len(err.splitlines()[0]) > len("error: ") + 10
+    assert path.read_text(encoding="utf-8") == before
+
+
+# --------------------------------------------------------------------------- history / undo
+
+
+def test_history_and_undo(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    mem(capsys, home, "add", "first fact")
+    mem(capsys, home, "add", "second fact")
+    mem(capsys, home, "replace", "second", "second fact, revised")
+    mem(capsys, home, "add", "a user fact", "-t", "user")
+
+    code, out, _ = mem(capsys, home, "history", "--json", "--target", "memory")
+    assert code == 0
+    records = json.loads(out)
+    assert [r["target"] for r in records] == ["memory"] * 3
+    assert all(r.get("origin") == "cli" for r in records)
+    _, out, _ = mem(capsys, home, "history")
+    assert "second fact, revised" in out and "a user fact" in out
+
+    code, _, err = mem(capsys, home, "undo")
+    assert code == 0, err
+    assert live(home) == ["first fact", "second fact"]
+    assert live(home, "user") == ["a user fact"]
+    code, _, err = mem(capsys, home, "undo", "-t", "user")
+    assert code == 0, err
+    assert live(home, "user") == []
+
+    _, out, _ = mem(capsys, home, "history", "--json")
+    assert len(json.loads(out)) == 6  # undo is journaled too
+
+
+def test_undo_with_nothing_to_undo_is_refused(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    code, _, err = mem(capsys, home, "undo")
+    assert code == 1
+    assert err.startswith("error: ")
+    code, out, _ = mem(capsys, home, "history")
+    assert code == 0 and "no history" in out
+
+
+# --------------------------------------------------------------------------- failures of the home
+
+
+def test_home_that_is_a_file_gives_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    not_a_dir = tmp_path / "file"
+    not_a_dir.write_text("not a directory", encoding="utf-8")
+    code, out, err = cli(capsys, "--home", str(not_a_dir), "memory", "add", "x")
+    assert code == 1
+    assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
+    assert not_a_dir.read_text(encoding="utf-8") == "not a directory"
+
+
+# --------------------------------------------------------------------------- the real console script
+
+
+def _script() -> list[str]:
+    exe = Path(sys.executable).with_name("silcrow")
+    return [str(exe)] if exe.exists() else [sys.executable, "-c", "from silcrow.cli.main import main; main()"]
+
+
+def test_console_script_end_to_end(tmp_path: Path) -> None:
+    env = {**os.environ, "SILCROW_HOME": str(tmp_path / "h"), "NO_COLOR": "1"}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*_script(), "memory", *args], capture_output=True, text=True,
+                              encoding="utf-8", env=env, timeout=60)
+
+    added = run("add", "Ships on Fridays [never].")
+    assert added.returncode == 0, added.stderr
+    shown = run("show", "--json")
+    assert json.loads(shown.stdout)["memory"]["entries"] == ["Ships on Fridays [never]."]
+    bad = run("add", "x", "--target", "nope")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    evil = subprocess.run([*_script(), "--profile", "../../etc", "memory", "show"],
+                          capture_output=True, text=True, encoding="utf-8", env=env, timeout=60)
+    assert evil.returncode == 2
+    assert "invalid profile name" in evil.stderr and "Traceback" not in evil.stderr
