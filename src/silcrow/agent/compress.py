@@ -13,8 +13,6 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-SUMMARY_MARKER = "[silcrow: summary of earlier conversation]"
-
 SUMMARY_SYSTEM = (
     "You compress conversations. Write a faithful, compact summary of the conversation excerpt "
     "you are given, for the assistant who will continue it. Keep: the user's goals and requests, "
@@ -91,9 +89,6 @@ def build_summary_request(
     return [{"role": "system", "content": SUMMARY_SYSTEM}, {"role": "user", "content": "\n".join(parts)}]
 
 
-def format_summary(text: str, summarised: int) -> str:
-    """The marked summary message that replaces the middle in the transcript."""
-    return (
-        f"{SUMMARY_MARKER} {summarised} earlier messages were compressed into this summary; "
-        f"it is context, not a new request.\n\n{text.strip()}"
-    )
+def format_summary(text: str) -> str:
+    """The body of the summary message (the session store puts its marker line above it)."""
+    return f"(This summary is context for the conversation, not a new request.)\n{text.strip()}"

@@ -1,0 +1,407 @@
+"""The agent loop: one user turn at a time, with curated notes and long-term recall.
+
+What makes it cache-friendly:
+
+* the system prompt is built once per session from the store's frozen
+  snapshot and reused byte for byte; memory writes reach disk at once but
+  not the prompt;
+* recalled context is appended to a *copy* of the current user message in
+  the request; the transcript keeps the user's words alone (with
+  ``replay_recall`` the exact block is stored beside the message and sent
+  again in later requests, so earlier requests stay a prefix of later ones);
+* the prompt is rebuilt, and memory reloaded from disk, only where the cache
+  is lost anyway: compression, new session, resume, branch, process start.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from silcrow.agent import compress as _compress
+from silcrow.agent.llm import Completion, LLMClient, StreamCallback, ToolCall
+from silcrow.agent.prompt import build_system_prompt
+from silcrow.agent.search_tool import handle_session_search, session_search_schema
+from silcrow.agent.sessions import SessionStore
+from silcrow.errors import SessionError
+from silcrow.paths import resolve_home, sessions_db
+from silcrow.recall.manager import MemoryManager
+from silcrow.recall.provider import MemoryProvider
+from silcrow.safety.fence import sanitize_context
+from silcrow.store import MemoryStore
+from silcrow.tool import handle_memory_call, memory_tool_schema
+
+log = logging.getLogger(__name__)
+
+# Chosen by bench/prefix_cache.py: see the module docstring there and the README.
+DEFAULT_REPLAY_RECALL = True
+
+NUDGE_TEXT = (
+    "[silcrow reminder: several turns have passed without a memory write. If you learned a lasting "
+    "preference or fact about the user or their environment, save it with the memory tool.]"
+)
+FLUSH_TEXT = (
+    "[silcrow: this conversation is about to be {why}. Before that happens, save anything worth "
+    "keeping for future sessions with the memory tool (lasting user preferences, corrections, "
+    "environment facts). If nothing is worth saving, reply 'nothing to save'.]"
+)
+MIN_TURNS_BETWEEN_COMPRESSIONS = 3
+MEMORY_TOOL = "memory"
+SEARCH_TOOL = "session_search"
+
+
+def _error_result(message: str) -> str:
+    return json.dumps({"success": False, "error": message}, ensure_ascii=False)
+
+
+class Agent:
+    """A chat agent with curated memory, one recall provider and persistent sessions."""
+
+    def __init__(
+        self,
+        model: str = "gpt-4o-mini",
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        home: str | Path | None = None,
+        provider: str | MemoryProvider | None = "local",
+        embedder: str | None = None,
+        replay_recall: bool | None = None,
+        nudge_interval: int = 10,
+        max_tool_iterations: int = 8,
+        context_window: int = 128_000,
+        compress_threshold: float = 0.75,
+        flush_min_turns: int = 3,
+        on_delta: StreamCallback | None = None,
+        session_id: str | None = None,
+        timeout: float = 120.0,
+        max_retries: int = 3,
+        memory_char_limit: int = 2200,
+        user_char_limit: int = 1375,
+    ) -> None:
+        self.home = resolve_home(home)
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.replay_recall = DEFAULT_REPLAY_RECALL if replay_recall is None else replay_recall
+        self.nudge_interval = nudge_interval
+        self.max_tool_iterations = max(1, max_tool_iterations)
+        self.context_window = context_window
+        self.compress_threshold = compress_threshold
+        self.flush_min_turns = flush_min_turns
+        self.on_delta = on_delta
+        self.llm = LLMClient(model, base_url=base_url, api_key=api_key, timeout=timeout,
+                             max_retries=max_retries)
+        self.store = MemoryStore(self.home, memory_char_limit=memory_char_limit,
+                                 user_char_limit=user_char_limit)
+        self.sessions = SessionStore(sessions_db(self.home))
+        self.manager = MemoryManager()
+        self.provider = self._attach_provider(provider, embedder)
+        self._tools: list[dict[str, Any]] = []
+        self._system_prompt = ""
+        self._messages: list[dict[str, Any]] = []
+        self._turns_since_write = 0
+        self._turns_since_flush = 0
+        self._turns_since_compress = MIN_TURNS_BETWEEN_COMPRESSIONS
+        self._closed = False
+        self.session_id = ""
+        # Process start is a cache-breaking event like any other.
+        if session_id is not None:
+            self._open(session_id, fresh=False)
+        else:
+            self._open(self.sessions.create(), fresh=True)
+
+    # -- setup -------------------------------------------------------------
+    def _attach_provider(self, provider: str | MemoryProvider | None, embedder: str | None
+                         ) -> MemoryProvider | None:
+        if provider is None or provider == "none":
+            return None
+        if isinstance(provider, MemoryProvider):
+            instance = provider
+        else:
+            from silcrow.recall import load_provider
+
+            kwargs: dict[str, Any] = {"home": self.home}
+            if embedder:
+                kwargs["embedder"] = embedder
+            instance = load_provider(provider, **kwargs)
+        if not instance.is_available():
+            # Curated notes never depend on the provider: carry on without recall, loudly.
+            log.warning("recall provider %r is not available (%s); continuing without long-term recall",
+                        instance.name, instance.unavailable_reason() or "no reason given")
+            return None
+        self.manager.add_provider(instance)
+        return instance
+
+    def _open(self, session_id: str, *, fresh: bool) -> None:
+        """Switch to a session and rebuild everything that is per-session."""
+        if not fresh:
+            self.sessions.get(session_id)  # raises SessionError for an unknown id
+        self.session_id = session_id
+        self._messages = [] if fresh else self.sessions.messages(session_id)
+        self._turns_since_write = 0
+        self._turns_since_flush = 0
+        self._turns_since_compress = MIN_TURNS_BETWEEN_COMPRESSIONS
+        self.manager.initialize(session_id, home=str(self.home))
+        self._invalidate()
+
+    def _invalidate(self) -> None:
+        """Drop the cached prompt, reload memory from disk, rebuild and store the prompt."""
+        self.store.load()
+        self._system_prompt = build_system_prompt(self.store, self.manager)
+        self._tools = [memory_tool_schema(fmt="openai"), session_search_schema(),
+                       *self.manager.tool_schemas()]
+        self.sessions.set_system_prompt(self.session_id, self._system_prompt)
+
+    @property
+    def system_prompt(self) -> str:
+        """The cached system prompt of the current session."""
+        return self._system_prompt
+
+    @property
+    def tools(self) -> list[dict[str, Any]]:
+        return list(self._tools)
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The stored transcript of the current session (a copy)."""
+        return [dict(m) for m in self._messages]
+
+    # -- requests ----------------------------------------------------------
+    def _api_view(self, message: dict[str, Any]) -> dict[str, Any]:
+        role = message["role"]
+        out: dict[str, Any] = {"role": role, "content": message.get("content")}
+        if role == "user" and self.replay_recall and message.get("recall_block"):
+            out["content"] = f"{message.get('content') or ''}\n\n{message['recall_block']}"
+        if role == "assistant" and message.get("tool_calls"):
+            out["tool_calls"] = message["tool_calls"]
+            out["content"] = message.get("content") or None
+        if role == "tool":
+            out["tool_call_id"] = message.get("tool_call_id")
+        return out
+
+    def _request_messages(self) -> list[dict[str, Any]]:
+        return [{"role": "system", "content": self._system_prompt},
+                *(self._api_view(m) for m in self._messages)]
+
+    def _store(self, role: str, content: str | None, **extra: Any) -> dict[str, Any]:
+        message: dict[str, Any] = {"role": role, "content": content, **extra}
+        message["id"] = self.sessions.append(self.session_id, message)
+        self._messages.append(message)
+        return message
+
+    # -- the turn ----------------------------------------------------------
+    def run_turn(self, text: str, *, on_delta: StreamCallback | None = None) -> str:
+        """Run one user turn (tool loop included) and return the assistant's reply."""
+        if self._closed:
+            raise SessionError("this Agent is closed; create a new Agent to keep chatting")
+        stream = on_delta if on_delta is not None else self.on_delta
+        self.store.reset_turn()
+        self._maybe_compress(text)
+        # Recall once, before the loop; every iteration of this turn reuses the same block.
+        recall = self.manager.prefetch(text, session_id=self.session_id)
+        nudge = NUDGE_TEXT if self.nudge_interval and self._turns_since_write >= self.nudge_interval else ""
+        suffix = "\n\n".join(part for part in (recall, nudge) if part)
+        if nudge:
+            self._turns_since_write = 0
+        user_extra = {"recall_block": suffix} if (suffix and self.replay_recall) else {}
+        request = self._request_messages()
+        self._store("user", text, **user_extra)
+        request.append({"role": "user", "content": f"{text}\n\n{suffix}" if suffix else text})
+        wrote = False
+        try:
+            reply, wrote = self._tool_loop(request, stream)
+        except BaseException:
+            self._close_dangling_tool_calls()
+            raise  # an interrupted turn is not synced to the provider
+        self._turns_since_write = 0 if wrote else self._turns_since_write + 1
+        self._turns_since_flush += 1
+        self._turns_since_compress += 1
+        self.manager.sync_turn(text, reply, session_id=self.session_id)
+        return reply
+
+    def _tool_loop(self, request: list[dict[str, Any]], stream: StreamCallback | None) -> tuple[str, bool]:
+        wrote = False
+        for _ in range(self.max_tool_iterations):
+            completion = self.llm.complete(request, tools=self._tools, on_delta=stream)
+            if not completion.tool_calls:
+                return self._finish(completion), wrote
+            calls = [c.to_message() for c in completion.tool_calls]
+            assistant = self._store("assistant", completion.content or None, tool_calls=calls)
+            request.append(self._api_view(assistant))
+            for call in completion.tool_calls:
+                result, did_write = self._dispatch(call)
+                wrote = wrote or did_write
+                tool_msg = self._store("tool", result, tool_call_id=call.id)
+                request.append(self._api_view(tool_msg))
+        # Out of tool iterations: ask for an answer with the same tools offered (the
+        # prefix stays intact) but tool use switched off.
+        final = self.llm.complete(request, tools=self._tools, tool_choice="none", on_delta=stream)
+        if not final.content:
+            final = Completion(content=f"(I stopped after {self.max_tool_iterations} rounds of tool calls "
+                                       "without reaching an answer.)")
+        return self._finish(final), wrote
+
+    def _finish(self, completion: Completion) -> str:
+        # A model that echoes a recalled block must not store it as its own words:
+        # it would be replayed and re-ingested as if it were new conversation.
+        reply = sanitize_context(completion.content or "").strip()
+        self._store("assistant", reply)
+        return reply
+
+    def _close_dangling_tool_calls(self) -> None:
+        """After an interruption, answer any tool call left without a result (APIs require it)."""
+        for message in reversed(self._messages):
+            if message["role"] == "assistant" and message.get("tool_calls"):
+                answered = {m.get("tool_call_id") for m in self._messages if m["role"] == "tool"}
+                for call in message["tool_calls"]:
+                    if call["id"] not in answered:
+                        self._store("tool", _error_result("interrupted before this tool ran"),
+                                    tool_call_id=call["id"])
+                return
+            if message["role"] == "user":
+                return
+
+    # -- tools -------------------------------------------------------------
+    def _dispatch(self, call: ToolCall, *, allowed: set[str] | None = None) -> tuple[str, bool]:
+        """Run one tool call; returns (JSON result, whether curated memory changed). Never raises."""
+        if allowed is not None and call.name not in allowed:
+            offered = ", ".join(sorted(allowed))
+            return _error_result(f"tool {call.name!r} is not available now; use only {offered}"), False
+        try:
+            args = json.loads(call.arguments or "{}")
+        except json.JSONDecodeError as exc:
+            return _error_result(f"arguments of {call.name!r} are not valid JSON ({exc}); "
+                                 "send a JSON object"), False
+        if not isinstance(args, dict):
+            return _error_result(f"arguments of {call.name!r} must be a JSON object"), False
+        try:
+            if call.name == MEMORY_TOOL:
+                return self._memory_call(args)
+            if call.name == SEARCH_TOOL:
+                return handle_session_search(self.sessions, args, current_session_id=self.session_id), False
+            if call.name in self._provider_tool_names():
+                return self.manager.handle_tool_call(call.name, args), False
+        except Exception as exc:  # a failing tool is the model's problem to read, not a crash
+            log.warning("tool %s failed: %s", call.name, exc, exc_info=True)
+            return _error_result(f"tool {call.name!r} failed: {type(exc).__name__}: {exc}"), False
+        names = sorted(t["function"]["name"] for t in self._tools)
+        return _error_result(f"unknown tool {call.name!r}; available tools: {', '.join(names)}"), False
+
+    def _provider_tool_names(self) -> set[str]:
+        return {t["function"]["name"] for t in self._tools[2:]}
+
+    def _memory_call(self, args: dict[str, Any]) -> tuple[str, bool]:
+        result = handle_memory_call(self.store, args)
+        try:
+            ok = bool(json.loads(result).get("success"))
+        except (json.JSONDecodeError, AttributeError):
+            ok = False
+        if ok:
+            self._mirror_write(args)
+        return result, ok
+
+    def _mirror_write(self, args: dict[str, Any]) -> None:
+        target = str(args.get("target", "memory"))
+        ops = args.get("operations") or [args]
+        for op in ops:
+            if not isinstance(op, dict):
+                continue
+            action = str(op.get("action", ""))
+            content = op.get("content") if action != "remove" else op.get("old_text")
+            self.manager.on_memory_write(action, target, str(content or ""))
+
+    # -- flush, compression, session events --------------------------------
+    def _flush(self, why: str) -> int:
+        """One extra model call that sees only the memory tool; its messages are not kept."""
+        if self._turns_since_flush < self.flush_min_turns:
+            return 0
+        self._turns_since_flush = 0
+        self.store.reset_turn()
+        request = [*self._request_messages(), {"role": "user", "content": FLUSH_TEXT.format(why=why)}]
+        try:
+            completion = self.llm.complete(request, tools=[memory_tool_schema(fmt="openai")])
+        except Exception as exc:  # losing a flush must not lose the session
+            log.warning("memory flush before %s failed: %s", why, exc)
+            return 0
+        writes = 0
+        for call in completion.tool_calls:
+            _, wrote = self._dispatch(call, allowed={MEMORY_TOOL})
+            writes += int(wrote)
+        return writes
+
+    def _maybe_compress(self, incoming: str) -> None:
+        # If the fixed part (prompt + tools) alone is near the threshold, compressing every
+        # turn would only re-summarise the summary: leave a few turns between compressions.
+        if self._turns_since_compress < MIN_TURNS_BETWEEN_COMPRESSIONS:
+            return
+        pending = [*self._request_messages(), {"role": "user", "content": incoming}]
+        if _compress.estimate_tokens(pending, self._tools) > self.compress_threshold * self.context_window:
+            self.compress()
+
+    def compress(self) -> bool:
+        """Summarise the middle of the conversation; returns False when there is nothing to fold."""
+        split = _compress.plan_split(self._messages)
+        if split is None:
+            return False
+        self._flush("compressed")
+        middle = self._messages[split.keep_head:len(self._messages) - split.keep_tail]
+        notes = self.manager.on_pre_compress([self._api_view(m) for m in self._messages])
+        completion = self.llm.complete(_compress.build_summary_request(
+            [self._api_view(m) for m in middle], notes))
+        summary = _compress.format_summary(completion.content)
+        self.sessions.compact(self.session_id, split.keep_head, split.keep_tail, summary)
+        self._messages = self.sessions.messages(self.session_id)
+        self._turns_since_compress = 0
+        self._invalidate()
+        return True
+
+    def _end_session(self) -> None:
+        self._flush("closed")
+        self.manager.on_session_end([self._api_view(m) for m in self._messages])
+
+    def new_session(self) -> str:
+        """End the current session and start an empty one; returns its id."""
+        self._require_open()
+        self._end_session()
+        self._open(self.sessions.create(), fresh=True)
+        return self.session_id
+
+    def resume(self, session_id: str) -> None:
+        """End the current session and continue an earlier one with its history."""
+        self._require_open()
+        self.sessions.get(session_id)
+        self._end_session()
+        self._open(session_id, fresh=False)
+
+    def branch(self) -> str:
+        """Fork the current session into a new id carrying its history; returns the new id."""
+        self._require_open()
+        self._open(self.sessions.branch(self.session_id), fresh=False)
+        return self.session_id
+
+    def _require_open(self) -> None:
+        if self._closed:
+            raise SessionError("this Agent is closed; create a new Agent")
+
+    def close(self) -> None:
+        """End the session: flush memory, tell the provider, drain its background work."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._end_session()
+        finally:
+            self.manager.shutdown()
+            self.sessions.close()
+
+    def __enter__(self) -> Agent:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+__all__ = ["Agent"]
