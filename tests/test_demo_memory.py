@@ -32,10 +32,11 @@ def test_walkthrough_shows_every_step(
     for step in ("1. add", "2. replace by substring", "3. ambiguity", "4. limit",
                  "5. frozen snapshot", "6. the system-prompt section"):
         assert step in out, step
-    assert out.count("✓") >= 5  # four adds and the replace succeed
+    assert out.count("✓") >= 6  # four adds, the replace and the consolidating batch succeed
+    assert "would be" in out and "over its limit" in out
     assert "Multiple entries matched" in out
     assert "match: Staging deploys" in out and "match: Production deploys" in out
-    assert "snapshot unchanged after the write: True" in out
+    assert "snapshot unchanged after the writes: True" in out
     # The frozen panel still holds the old text, the live one the replacement.
     assert "uv run pytest -q`." in out and "uv run pytest -q -x`." in out
     # The final section is rendered with both headers and the new text.
@@ -43,6 +44,7 @@ def test_walkthrough_shows_every_step(
     assert "MEMORY (your personal notes)" in section
     assert "USER PROFILE (who the user is)" in section
     assert "uv run pytest -q -x" in section
+    assert "Deploys: staging via" in section and "Staging deploys go through" not in section
     assert "═" * 46 in section
 
     # Nothing outside the temporary directory, and that one is cleaned up.

@@ -112,6 +112,13 @@ def _print_json(data: Any) -> None:
     sys.stdout.write(text + "\n")
 
 
+def _abbreviated(entry: str, limit: int = 300) -> str:
+    """An entry cut for an error listing, so one pasted log does not bury the message."""
+    if len(entry) <= limit:
+        return entry
+    return f"{entry[:limit]}… ({len(entry) - limit:,} more chars; `silcrow memory show` has it all)"
+
+
 def _numbered(out: Console, entries: Sequence[str], indent: str = "  ") -> None:
     """Entries numbered from 1; continuation lines of multi-line entries are indented."""
     if not entries:
@@ -173,7 +180,7 @@ def _report(result: dict[str, Any]) -> None:
     if current is not None:
         usage = f" ({result['usage']})" if result.get("usage") else ""
         console_err.print(Text(f"current entries{usage}:", style="bold"))
-        _numbered(console_err, [str(entry) for entry in current])
+        _numbered(console_err, [_abbreviated(str(entry)) for entry in current])
     raise typer.Exit(EXIT_REFUSED)
 
 

@@ -81,13 +81,21 @@ def _walk(console: Console, home: Path) -> None:
     _step(console, 4, "limit: a write that would overflow the file is refused")
     _call(console, "add memory: <a pasted 700-char build log>",
           store.add("memory", "Build log: " + "warning: unused import; " * 30))
+    console.print(Text("The model consolidates instead, in one all-or-nothing batch:", style="dim"))
+    _call(console, 'batch: remove "deploy-staging", replace "Production deploys" -> merged entry',
+          store.apply_batch("memory", [
+              {"action": "remove", "old_text": "deploy-staging"},
+              {"action": "replace", "old_text": "Production deploys",
+               "content": "Deploys: staging via `make deploy-staging` (VPN); "
+                          "production is manual (tag, approve in CI)."},
+          ]))
 
     _step(console, 5, "frozen snapshot: writes change disk, not this session's prompt")
     _block(console, "snapshot_block('memory') — still what load() captured", frozen)
     live = "\n".join(f"{i}. {entry}" for i, entry in enumerate(store.entries("memory"), 1))
-    _block(console, "entries('memory') — live, after the replace", live)
+    _block(console, "entries('memory') — live, after the writes", live)
     unchanged = store.snapshot_block("memory") == frozen
-    console.print(Text(f"snapshot unchanged after the write: {unchanged}",
+    console.print(Text(f"snapshot unchanged after the writes: {unchanged}",
                        style="green" if unchanged else "bold red"))
     console.print(Text("The next session (or a cache-breaking event) calls load() again "
                        "and picks the change up, paying the prompt-cache cost once.", style="dim"),
