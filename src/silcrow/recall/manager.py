@@ -1,0 +1,375 @@
+"""MemoryManager: runs the one long-term recall provider without letting it break a turn.
+
+Isolation rules, in one place:
+
+* ``prefetch`` runs the provider on a daemon thread and waits at most
+  ``prefetch_timeout`` seconds. A provider that raises, hangs or returns
+  something other than ``str`` is logged and skipped: the turn goes on
+  with no recalled context. Daemon threads (not a pool) so a provider
+  stuck forever cannot keep the interpreter from exiting; at most
+  ``max_stuck_calls`` such threads may linger before calls are refused.
+* ``sync_turn``, ``queue_prefetch``, ``on_memory_write`` and
+  ``on_session_end`` are queued to ONE background worker thread, so turns
+  reach the provider in the order they were queued and the caller never
+  waits. Fence tags are stripped from stored text first, so recalled
+  context the model echoed is never written back into memory.
+* ``shutdown(timeout)`` drains that queue with a bound, then calls the
+  provider's own ``shutdown`` on the worker (same thread as its writes).
+* Tool calls are answered with JSON whatever happens; they never raise.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import re
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from silcrow.errors import ProviderConflictError, RecallError
+from silcrow.recall.provider import MemoryProvider
+from silcrow.safety.fence import build_memory_context_block, sanitize_context
+
+log = logging.getLogger(__name__)
+
+_TRIVIAL = frozenset(
+    "ok okay k kk thanks thank you thx ty yes no y n yep yup nope sure cool great nice good "
+    "perfect fine lol hi hello hey bye goodbye done continue go on got it right alright".split()
+    + ["thank you", "go on", "got it", "ok thanks", "okay thanks", "thanks a lot", "sounds good"]
+)
+_PUNCT = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def is_trivial_prompt(query: str) -> bool:
+    """True for prompts not worth a recall: empty, slash commands, acknowledgements."""
+    text = query.strip()
+    if not text or text.startswith("/"):
+        return True
+    words = _PUNCT.sub(" ", text.casefold()).strip()
+    return not words or words in _TRIVIAL
+
+
+def _json_error(message: str, **extra: Any) -> str:
+    return json.dumps({"success": False, "error": message, **extra}, ensure_ascii=False)
+
+
+class MemoryManager:
+    """Orchestrates exactly one :class:`MemoryProvider` (see module doc)."""
+
+    def __init__(
+        self,
+        prefetch_timeout: float = 8.0,
+        *,
+        tool_timeout: float = 30.0,
+        max_queued: int = 10_000,
+        max_stuck_calls: int = 4,
+    ) -> None:
+        self.prefetch_timeout = prefetch_timeout
+        self.tool_timeout = tool_timeout
+        self._max_stuck = max_stuck_calls
+        self._provider: MemoryProvider | None = None
+        self._tool_names: set[str] = set()
+        self._lock = threading.Lock()
+        self._queue: queue.Queue[tuple[str, Callable[[], object]] | None] = queue.Queue(max_queued)
+        self._idle = threading.Condition()
+        self._pending = 0
+        self._inflight = 0
+        self._worker: threading.Thread | None = None
+        self._closed = False
+        self.counters: dict[str, int] = {
+            "prefetch_calls": 0, "prefetch_trivial_skips": 0, "provider_failures": 0,
+            "provider_timeouts": 0, "queued_jobs": 0, "dropped_jobs": 0,
+        }
+
+    # --- provider --------------------------------------------------------------
+
+    @property
+    def provider(self) -> MemoryProvider | None:
+        return self._provider
+
+    def add_provider(self, provider: MemoryProvider) -> None:
+        """Make ``provider`` the active one; a second, different provider is refused."""
+        if not isinstance(provider, MemoryProvider):
+            raise RecallError(
+                f"{provider!r} is not a silcrow MemoryProvider; subclass "
+                "silcrow.recall.provider.MemoryProvider"
+            )
+        with self._lock:
+            if self._provider is provider:
+                return
+            if self._provider is not None:
+                raise ProviderConflictError(
+                    f"recall provider {self._provider.name!r} is already active; silcrow runs exactly "
+                    f"one, so {provider.name!r} was refused. Choose the one you want with the "
+                    "`provider` key in <home>/config.toml (or --provider) and add only that one."
+                )
+            if self._closed:
+                raise RecallError("this MemoryManager was shut down; create a new one")
+            self._provider = provider
+
+    def _name(self) -> str:
+        return self._provider.name if self._provider is not None else "<none>"
+
+    def initialize(self, session_id: str, **context: Any) -> bool:
+        """Call the provider's ``initialize``; on failure the provider is dropped (logged)."""
+        provider = self._provider
+        if provider is None:
+            return False
+        try:
+            provider.initialize(session_id, **context)
+        except Exception as exc:
+            self._failed("initialize", exc)
+            log.error("recall provider %r disabled for this session: initialize failed", provider.name)
+            with self._lock:
+                self._provider = None
+            return False
+        return True
+
+    def _failed(self, hook: str, exc: BaseException) -> None:
+        self.counters["provider_failures"] += 1
+        log.warning("recall provider %r failed in %s: %s: %s; skipped", self._name(), hook,
+                    type(exc).__name__, exc)
+
+    # --- timed calls on the caller's behalf ------------------------------------
+
+    def _timed(self, hook: str, fn: Callable[[], object], timeout: float) -> tuple[bool, object]:
+        """Run ``fn`` on a daemon thread; ``(True, value)`` or ``(False, None)`` after logging."""
+        with self._lock:
+            if self._inflight >= self._max_stuck:
+                self.counters["provider_timeouts"] += 1
+                log.warning("recall provider %r: %d earlier calls are still stuck; %s skipped",
+                            self._name(), self._inflight, hook)
+                return False, None
+            self._inflight += 1
+        done = threading.Event()
+        box: dict[str, object] = {}
+
+        def run() -> None:
+            try:
+                box["value"] = fn()
+            except BaseException as exc:  # reported on the caller's thread
+                box["error"] = exc
+            finally:
+                with self._lock:
+                    self._inflight -= 1
+                done.set()
+
+        threading.Thread(target=run, name=f"silcrow-recall-{hook}", daemon=True).start()
+        if not done.wait(timeout):
+            self.counters["provider_timeouts"] += 1
+            log.warning("recall provider %r did not finish %s within %.1fs; skipped",
+                        self._name(), hook, timeout)
+            return False, None
+        error = box.get("error")
+        if isinstance(error, BaseException):
+            self._failed(hook, error)
+            return False, None
+        return True, box.get("value")
+
+    def prefetch(self, query: str, session_id: str = "") -> str:
+        """The fenced ``<memory-context>`` block recalled for ``query``, or ``""``."""
+        provider = self._provider
+        if provider is None or self._closed:
+            return ""
+        if is_trivial_prompt(query):
+            self.counters["prefetch_trivial_skips"] += 1
+            return ""
+        self.counters["prefetch_calls"] += 1
+        ok, value = self._timed(
+            "prefetch", lambda: provider.prefetch(query, session_id=session_id), self.prefetch_timeout
+        )
+        if not ok:
+            return ""
+        if not isinstance(value, str):
+            self.counters["provider_failures"] += 1
+            log.warning("recall provider %r returned %s from prefetch instead of str; skipped",
+                        provider.name, type(value).__name__)
+            return ""
+        return build_memory_context_block(value)
+
+    def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
+        """Provider text for the compression prompt ("" on any failure)."""
+        provider = self._provider
+        if provider is None:
+            return ""
+        ok, value = self._timed(
+            "on_pre_compress", lambda: provider.on_pre_compress(messages), self.prefetch_timeout
+        )
+        if ok and isinstance(value, str):
+            return sanitize_context(value)
+        if ok:
+            log.warning("recall provider %r returned %s from on_pre_compress; ignored",
+                        provider.name, type(value).__name__)
+        return ""
+
+    def system_prompt_block(self) -> str:
+        provider = self._provider
+        if provider is None:
+            return ""
+        try:
+            value = provider.system_prompt_block()
+        except Exception as exc:
+            self._failed("system_prompt_block", exc)
+            return ""
+        return value if isinstance(value, str) else ""
+
+    # --- tools -----------------------------------------------------------------
+
+    def tool_schemas(self) -> list[dict[str, Any]]:
+        """The provider's tools in OpenAI function format; malformed entries are dropped."""
+        provider = self._provider
+        if provider is None:
+            return []
+        try:
+            schemas = provider.get_tool_schemas()
+        except Exception as exc:
+            self._failed("get_tool_schemas", exc)
+            return []
+        good: list[dict[str, Any]] = []
+        for schema in schemas if isinstance(schemas, list) else []:
+            fn = schema.get("function") if isinstance(schema, dict) else None
+            name = fn.get("name") if isinstance(fn, dict) else None
+            if isinstance(name, str) and name:
+                good.append(schema)
+            else:
+                log.warning("recall provider %r: malformed tool schema dropped: %.120r",
+                            provider.name, schema)
+        self._tool_names = {s["function"]["name"] for s in good}
+        return good
+
+    def handle_tool_call(self, name: str, args: dict[str, Any] | str) -> str:
+        """Route a tool call to the provider; always returns JSON, never raises."""
+        provider = self._provider
+        if provider is None:
+            return _json_error(f"no recall provider is active, so tool {name!r} is unavailable")
+        if not self._tool_names:
+            self.tool_schemas()
+        if name not in self._tool_names:
+            return _json_error(f"unknown recall tool {name!r}; available: {sorted(self._tool_names)}")
+        if isinstance(args, str):
+            try:
+                args = json.loads(args) if args.strip() else {}
+            except json.JSONDecodeError as exc:
+                return _json_error(f"arguments for {name!r} are not valid JSON ({exc}); send an object")
+        if not isinstance(args, dict):
+            return _json_error(f"arguments for {name!r} must be a JSON object, got {type(args).__name__}")
+        call_args = args
+        ok, value = self._timed(
+            f"tool:{name}", lambda: provider.handle_tool_call(name, call_args), self.tool_timeout
+        )
+        if not ok:
+            return _json_error(f"recall tool {name!r} failed or timed out; answer without it")
+        if not isinstance(value, str):
+            return _json_error(f"recall tool {name!r} returned {type(value).__name__}, not JSON")
+        try:
+            json.loads(value)
+        except json.JSONDecodeError:
+            return json.dumps({"success": True, "result": value}, ensure_ascii=False)
+        return value
+
+    # --- the background worker -------------------------------------------------
+
+    def _enqueue(self, label: str, job: Callable[[], object]) -> bool:
+        if self._provider is None:
+            return False
+        with self._idle:
+            if self._closed:
+                log.warning("MemoryManager is shut down; %s dropped", label)
+                self.counters["dropped_jobs"] += 1
+                return False
+            try:
+                self._queue.put_nowait((label, job))
+            except queue.Full:
+                self.counters["dropped_jobs"] += 1
+                log.error("recall provider %r is %d jobs behind; %s dropped", self._name(),
+                          self._queue.qsize(), label)
+                return False
+            self._pending += 1
+            self.counters["queued_jobs"] += 1
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, name="silcrow-recall-sync", daemon=True)
+                self._worker.start()
+        return True
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            label, job = item
+            try:
+                job()
+            except Exception as exc:
+                self._failed(label, exc)
+            finally:
+                with self._idle:
+                    self._pending -= 1
+                    self._idle.notify_all()
+
+    def sync_turn(self, user: str, assistant: str, session_id: str = "") -> None:
+        """Queue one completed turn for the provider; returns at once."""
+        provider = self._provider
+        if provider is None:
+            return
+        user, assistant = sanitize_context(user), sanitize_context(assistant)
+        self._enqueue("sync_turn", lambda: provider.sync_turn(user, assistant, session_id=session_id))
+
+    def queue_prefetch(self, query: str, session_id: str = "") -> None:
+        provider = self._provider
+        if provider is None or is_trivial_prompt(query):
+            return
+        self._enqueue("queue_prefetch", lambda: provider.queue_prefetch(query, session_id=session_id))
+
+    def on_memory_write(self, action: str, target: str, content: str) -> None:
+        provider = self._provider
+        if provider is not None:
+            self._enqueue("on_memory_write", lambda: provider.on_memory_write(action, target, content))
+
+    def on_session_end(self, messages: list[dict[str, Any]]) -> None:
+        """Queued behind the session's own turns, so the provider sees them first."""
+        provider = self._provider
+        if provider is not None:
+            snapshot = list(messages)
+            self._enqueue("on_session_end", lambda: provider.on_session_end(snapshot))
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every queued job ran; False if ``timeout`` passed first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._idle:
+            while self._pending:
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    return False
+                self._idle.wait(remaining)
+        return True
+
+    def shutdown(self, timeout: float = 10.0) -> bool:
+        """Drain pending work (at most ``timeout`` s), then shut the provider down.
+
+        Returns True when everything finished in time. Safe to call twice.
+        """
+        provider = self._provider
+        with self._idle:
+            if self._closed:
+                return self._pending == 0
+        if provider is not None:
+
+            def close() -> None:
+                provider.shutdown()
+
+            self._enqueue("shutdown", close)
+        with self._idle:
+            self._closed = True
+        drained = self.flush(timeout)
+        if self._worker is not None:
+            try:
+                self._queue.put_nowait(None)
+            except queue.Full:
+                pass  # the worker is stuck; it is a daemon and dies with the process
+        if not drained:
+            log.warning("recall provider %r: %d queued jobs still pending after %.1fs; abandoned",
+                        self._name(), self._pending, timeout)
+        return drained

@@ -1,0 +1,103 @@
+"""The reusable provider contract, run against a small in-test provider."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from provider_contract import check_provider_contract
+
+from silcrow.recall import MemoryProvider
+
+
+class KeywordProvider(MemoryProvider):
+    """A tiny real provider: stores turns in a list, recalls by shared words."""
+
+    name = "keyword"
+
+    def __init__(self) -> None:
+        self.rows: list[str] = []
+        self.lock = threading.Lock()
+        self.closed = 0
+
+    def is_available(self) -> bool:
+        return True
+
+    def initialize(self, session_id: str, **context: Any) -> None:
+        self.session_id = session_id
+
+    def sync_turn(self, user: str, assistant: str, *, session_id: str = "") -> None:
+        with self.lock:
+            self.rows.append(f"{user} / {assistant}")
+
+    def on_memory_write(self, action: str, target: str, content: str) -> None:
+        with self.lock:
+            self.rows.append(content)
+
+    def prefetch(self, query: str, *, session_id: str = "") -> str:
+        words = {w.strip("?.,").lower() for w in query.split() if len(w) > 3}
+        with self.lock:
+            hits = [r for r in self.rows if words & {w.strip("?.,").lower() for w in r.split()}]
+        return "\n".join(hits)
+
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        return [{"type": "function", "function": {
+            "name": "keyword_search", "description": "Search stored turns by keyword.",
+            "parameters": {"type": "object", "properties": {"query": {"type": "string"},
+                                                            "k": {"type": "integer"}},
+                           "required": ["query"]}}}]
+
+    def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
+        if name != "keyword_search":
+            return json.dumps({"success": False, "error": f"unknown tool {name!r}"})
+        return json.dumps({"success": True, "results": self.prefetch(str(args.get("query", ""))).split("\n")})
+
+    def shutdown(self) -> None:
+        self.closed += 1
+
+
+def test_contract_passes_for_keyword_provider(tmp_path: Path) -> None:
+    provider = KeywordProvider()
+    check_provider_contract(provider, tmp_path)
+    assert any("Ana" in row for row in provider.rows)  # the manager really synced
+    assert provider.closed >= 2
+
+
+class NonJsonTools(KeywordProvider):
+    def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
+        return "not json"
+
+
+class BadSchema(KeywordProvider):
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        return [{"name": "flat_anthropic_style", "input_schema": {}}]
+
+
+class SilentlyUnavailable(KeywordProvider):
+    def is_available(self) -> bool:
+        return False
+
+
+class NetworkProbe(KeywordProvider):
+    def is_available(self) -> bool:
+        import socket
+
+        socket.create_connection(("127.0.0.1", 9))
+        return True
+
+
+@pytest.mark.parametrize(
+    ("provider", "message"),
+    [
+        (NonJsonTools(), "Expecting value"),
+        (BadSchema(), "type 'function'"),
+        (SilentlyUnavailable(), "must say why"),
+        (NetworkProbe(), "network"),
+    ],
+)
+def test_contract_catches_broken_providers(provider: MemoryProvider, message: str, tmp_path: Path) -> None:
+    with pytest.raises((AssertionError, ValueError), match=message):
+        check_provider_contract(provider, tmp_path)
