@@ -135,4 +135,4 @@ def test_never_raises_even_when_store_is_closed(tmp_path: Path) -> None:
     s = SessionStore(tmp_path / "s.db")
     s.close()
     result = _call(s, {"query": "anything"})
-    assert result["success"] is False and "failed unexpectedly" in result["error"]
+    assert result["success"] is False and "is closed" in result["error"]

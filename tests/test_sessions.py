@@ -308,3 +308,49 @@ def test_concurrent_appends_from_processes(tmp_path: Path) -> None:
             mine = [m["content"] for m in msgs if m["content"].startswith(f"proc{p} ")]
             assert mine == [f"proc{p} item{i}" for i in range(30)]
         assert len(s.search("item7")) == 1  # all in one lineage
+
+
+_OPEN_CHILD = """
+import sys
+from silcrow.agent.sessions import SessionStore
+store = SessionStore(sys.argv[1])
+sid = store.create(title="proc" + sys.argv[2])
+store.append(sid, {"role": "user", "content": "hello from " + sys.argv[2]})
+store.close()
+"""
+
+
+def test_processes_creating_a_fresh_database_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "fresh" / "sessions.db"
+    procs = [subprocess.Popen([sys.executable, "-c", _OPEN_CHILD, str(path), str(p)],
+                              stderr=subprocess.PIPE, text=True, encoding="utf-8") for p in range(4)]
+    for p in procs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+    with SessionStore(path) as s:
+        assert sorted(i.title or "" for i in s.list()) == [f"proc{p}" for p in range(4)]
+        assert len(s.search("hello")) == 4  # four separate lineages
+
+
+def test_a_held_write_lock_gives_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "sessions.db"
+    with SessionStore(path) as s:
+        sid = s.create()
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        with SessionStore(path, timeout=0.2) as s:
+            assert s.get(sid).id == sid  # WAL readers are not blocked by a writer
+            with pytest.raises(SessionError, match="locked by another process"):
+                s.append(sid, {"role": "user", "content": "x"})
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+
+
+def test_closed_store_says_so(tmp_path: Path) -> None:
+    s = SessionStore(tmp_path / "sessions.db")
+    sid = s.create()
+    s.close()
+    with pytest.raises(SessionError, match="is closed"):
+        s.messages(sid)

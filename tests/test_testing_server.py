@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from typing import Any
 
@@ -217,3 +218,20 @@ def test_bad_route_and_bad_body() -> None:
         r = httpx.post(server.base_url + "/chat/completions", content=b"not json")
         assert r.status_code == 400 and "not a JSON object" in r.json()["error"]["message"]
         assert server.requests == []
+
+
+def test_wait_for_requests_from_a_background_thread() -> None:
+    with ScriptedModelServer(default={"content": "ok"}) as server:
+        client = _client(server)
+
+        def background() -> None:
+            for i in range(3):
+                client.chat.completions.create(model="m", messages=[{"role": "user", "content": str(i)}])
+
+        worker = threading.Thread(target=background)
+        worker.start()
+        got = server.wait_for_requests(3, timeout=10)
+        worker.join(timeout=10)
+        assert [r["messages"][0]["content"] for r in got] == ["0", "1", "2"]
+        with pytest.raises(TimeoutError, match="expected 4 requests within 0.1s, got 3"):
+            server.wait_for_requests(4, timeout=0.1)

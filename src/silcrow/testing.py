@@ -122,6 +122,7 @@ class ScriptedModelServer:
         default: ScriptedResponse | None = None,
     ) -> None:
         self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)  # for wait_for_requests
         self._script: deque[ScriptedResponse] = deque()
         self._requests: list[dict[str, Any]] = []
         self._headers: list[dict[str, str]] = []
@@ -192,6 +193,18 @@ class ScriptedModelServer:
         with self._lock:
             return json.loads(json.dumps(self._requests))
 
+    def wait_for_requests(self, count: int, timeout: float = 5.0) -> list[dict[str, Any]]:
+        """Block until ``count`` requests have arrived (a bounded wait, for work
+        a client does in a background thread); returns them, or raises
+        TimeoutError saying how many came."""
+        with self._arrived:
+            if not self._arrived.wait_for(lambda: len(self._requests) >= count, timeout=timeout):
+                raise TimeoutError(
+                    f"ScriptedModelServer: expected {count} requests within {timeout}s, "
+                    f"got {len(self._requests)}"
+                )
+        return self.requests
+
     @property
     def request_headers(self) -> list[dict[str, str]]:
         """The HTTP headers of each recorded request (lower-cased names)."""
@@ -213,6 +226,7 @@ class ScriptedModelServer:
         with self._lock:
             self._requests.append(body)
             self._headers.append(headers)
+            self._arrived.notify_all()
             cached = _common_prefix_len(self._previous_prompt, prompt)
             self._previous_prompt = prompt
             if self._script:

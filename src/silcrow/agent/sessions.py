@@ -29,11 +29,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from silcrow.agent.session_sql import SCHEMA, SCHEMA_VERSION, SNIPPET_SQL, fts_query, search_sql
 from silcrow.errors import SessionError
 
-__all__ = ["SCHEMA_VERSION", "SUMMARY_MARKER", "SessionInfo", "SessionStore"]
+__all__ = ["SCHEMA_VERSION", "SUMMARY_MARKER", "SessionInfo", "SessionStore", "fts_query"]
 
-SCHEMA_VERSION = 1
 # The first line of every compaction summary, so both the model and a human
 # reading the transcript can tell a summary from real turns.
 SUMMARY_MARKER = "[silcrow: summary of earlier conversation, {n} messages compacted]"
@@ -41,53 +41,7 @@ _ROLES = {"system", "user", "assistant", "tool"}
 _FIELDS = ("role", "content", "tool_calls", "tool_call_id", "name", "recall_block")
 # Keys a caller may hand back from messages() that we ignore on append.
 _IGNORED = {"id", "created_at", "summary", "compacted"}
-_SEARCHED_ROLES = ("user", "assistant")  # tool output would echo earlier searches
 _LIST_HINT = "list sessions with `silcrow sessions list`"
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (
-    key   TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS sessions (
-    id            TEXT PRIMARY KEY,
-    parent_id     TEXT REFERENCES sessions(id),
-    root_id       TEXT NOT NULL,
-    title         TEXT,
-    created_at    TEXT NOT NULL,
-    updated_at    TEXT NOT NULL,
-    system_prompt TEXT
-);
-CREATE INDEX IF NOT EXISTS sessions_updated ON sessions(updated_at);
-CREATE TABLE IF NOT EXISTS messages (
-    id           INTEGER PRIMARY KEY AUTOINCREMENT,
-    session_id   TEXT NOT NULL REFERENCES sessions(id),
-    seq          REAL NOT NULL,
-    role         TEXT NOT NULL,
-    content      TEXT,
-    tool_calls   TEXT,
-    tool_call_id TEXT,
-    name         TEXT,
-    recall_block TEXT,
-    created_at   TEXT NOT NULL,
-    compacted    INTEGER NOT NULL DEFAULT 0,
-    is_summary   INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS messages_by_session ON messages(session_id, seq);
-CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
-    content, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
-);
-CREATE TRIGGER IF NOT EXISTS messages_ai AFTER INSERT ON messages BEGIN
-    INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
-END;
-CREATE TRIGGER IF NOT EXISTS messages_ad AFTER DELETE ON messages BEGIN
-    INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
-END;
-CREATE TRIGGER IF NOT EXISTS messages_au AFTER UPDATE OF content ON messages BEGIN
-    INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
-    INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
-END;
-"""
 
 
 @dataclass(frozen=True)
@@ -107,23 +61,9 @@ def _now() -> str:
 
 
 def _new_id() -> str:
-    # Sortable by creation time and short enough to type: 20261202-180822-a1b2c3.
-    return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
-
-
-def fts_query(text: str) -> str:
-    """Turn free text into a safe FTS5 query: each word a quoted phrase, OR-ed.
-
-    Quoting makes FTS5 operators and punctuation (``AND``, ``*``, ``:``, ``"``,
-    ``(``, ``-``) literal; chunks without a letter or digit are dropped since
-    the tokenizer would turn them into nothing. OR plus bm25 ranks sessions
-    that match more of the words first without demanding all of them.
-    """
-    phrases = []
-    for chunk in text.split():
-        if any(ch.isalnum() for ch in chunk):
-            phrases.append('"' + chunk.replace('"', '""') + '"')
-    return " OR ".join(phrases)
+    # Sortable by creation time and short enough to type: 20261202-180822-a1b2c3d4.
+    # 32 random bits per second make a collision a non-event.
+    return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(4)}"
 
 
 class SessionStore:
@@ -151,6 +91,8 @@ class SessionStore:
             self._init_schema()
         except sqlite3.DatabaseError as exc:
             self._conn.close()
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise self._translate(exc) from exc
             raise SessionError(
                 f"{self.path} is not a usable sessions database ({exc}); move it aside and silcrow "
                 "will create a fresh one"
@@ -173,7 +115,7 @@ class SessionStore:
         # One script, one transaction: two processes creating the file at once
         # queue on BEGIN IMMEDIATE and the loser finds everything in place.
         script = (
-            "BEGIN IMMEDIATE;" + _SCHEMA
+            "BEGIN IMMEDIATE;" + SCHEMA
             + f"INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', '{SCHEMA_VERSION}');"
             + f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
         )
@@ -190,21 +132,40 @@ class SessionStore:
                 ) from exc
             raise
 
+    def _translate(self, exc: sqlite3.Error) -> SessionError:
+        text = str(exc)
+        if isinstance(exc, sqlite3.ProgrammingError) and "closed" in text:
+            return SessionError(f"the session store for {self.path} is closed; open a new SessionStore")
+        if "locked" in text or "busy" in text:
+            return SessionError(
+                f"{self.path} stayed locked by another process for too long ({text}); try again"
+            )
+        return SessionError(f"sessions database {self.path} failed: {text}; check the disk and the file")
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection, under the lock, with SQLite errors turned into SessionError."""
+        with self._lock:
+            try:
+                yield self._conn
+            except sqlite3.Error as exc:
+                raise self._translate(exc) from exc
+
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """A write transaction; IMMEDIATE so concurrent writers queue, not deadlock."""
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
+        with self._reading() as conn:
+            conn.execute("BEGIN IMMEDIATE")
             try:
-                yield self._conn
+                yield conn
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                conn.execute("ROLLBACK")
                 raise
-            self._conn.execute("COMMIT")
+            conn.execute("COMMIT")
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        with self._lock:
-            return self._conn.execute(sql, params).fetchall()
+        with self._reading() as conn:
+            return conn.execute(sql, params).fetchall()
 
     def _require(self, conn: sqlite3.Connection, sid: str) -> sqlite3.Row:
         row = conn.execute("SELECT * FROM sessions WHERE id = ?", (sid,)).fetchone()
@@ -237,9 +198,9 @@ class SessionStore:
         )
 
     def get(self, sid: str) -> SessionInfo:
-        with self._lock:
-            row = self._require(self._conn, sid)
-            count = self._conn.execute(
+        with self._reading() as conn:
+            row = self._require(conn, sid)
+            count = conn.execute(
                 "SELECT COUNT(*) FROM messages WHERE session_id = ? AND compacted = 0", (sid,)
             ).fetchone()[0]
         return self._info(row, count)
@@ -347,9 +308,9 @@ class SessionStore:
 
     def messages(self, sid: str) -> builtins.list[dict[str, Any]]:
         """The active transcript, oldest first (compacted messages left out)."""
-        with self._lock:
-            self._require(self._conn, sid)
-            rows = self._conn.execute(
+        with self._reading() as conn:
+            self._require(conn, sid)
+            rows = conn.execute(
                 "SELECT * FROM messages WHERE session_id = ? AND compacted = 0 ORDER BY seq, id", (sid,)
             ).fetchall()
         return [self._as_dict(r) for r in rows]
@@ -357,9 +318,9 @@ class SessionStore:
     def around(self, sid: str, message_id: int, window: int = 3) -> builtins.list[dict[str, Any]]:
         """Up to ``window`` messages either side of one, compacted ones included (flagged)."""
         window = max(0, min(int(window), 50))
-        with self._lock:
-            self._require(self._conn, sid)
-            target = self._conn.execute(
+        with self._reading() as conn:
+            self._require(conn, sid)
+            target = conn.execute(
                 "SELECT seq, id FROM messages WHERE id = ? AND session_id = ?", (message_id, sid)
             ).fetchone()
             if target is None:
@@ -367,12 +328,12 @@ class SessionStore:
                     f"session {sid!r} has no message {message_id!r}; use a message_id from a search result "
                     "of that session"
                 )
-            before = self._conn.execute(
+            before = conn.execute(
                 "SELECT * FROM messages WHERE session_id = ? AND (seq < ? OR (seq = ? AND id < ?))"
                 " ORDER BY seq DESC, id DESC LIMIT ?",
                 (sid, target["seq"], target["seq"], target["id"], window),
             ).fetchall()
-            rest = self._conn.execute(
+            rest = conn.execute(
                 "SELECT * FROM messages WHERE session_id = ? AND (seq > ? OR (seq = ? AND id >= ?))"
                 " ORDER BY seq, id LIMIT ?",
                 (sid, target["seq"], target["seq"], target["id"], window + 1),
@@ -477,47 +438,23 @@ class SessionStore:
                 f"search query {query!r} has no words to search for; give one or more keywords"
             )
         limit = max(1, min(int(limit), 50))
-        placeholders = ",".join("?" for _ in exclude)
-        exclude_sql = f" AND m.session_id NOT IN ({placeholders})" if exclude else ""
-        params: tuple[Any, ...] = (match, *_SEARCHED_ROLES, *exclude)
-        if current_session_id is not None:
-            exclude_sql += (
-                " AND NOT EXISTS (SELECT 1 FROM messages c JOIN sessions cs ON cs.id = c.session_id"
-                " WHERE c.session_id = ? AND c.compacted = 0 AND cs.root_id = s.root_id"
-                " AND c.role = m.role AND c.content = m.content)"
-            )
-            params += (current_session_id,)
-        sql = f"""
-            WITH hits AS (
-                SELECT m.id AS message_id, m.session_id, m.role, m.created_at, s.title, s.root_id,
-                       bm25(messages_fts) AS score,
-                       snippet(messages_fts, 0, '**', '**', '…', 16) AS snippet
-                FROM messages_fts
-                JOIN messages m ON m.id = messages_fts.rowid
-                JOIN sessions s ON s.id = m.session_id
-                WHERE messages_fts MATCH ? AND m.role IN ({",".join("?" for _ in _SEARCHED_ROLES)})
-                {exclude_sql}
-            ), ranked AS (
-                SELECT *, ROW_NUMBER() OVER (PARTITION BY root_id ORDER BY score, message_id) AS r FROM hits
-            )
-            SELECT * FROM ranked WHERE r = 1 ORDER BY score, message_id LIMIT ?
-        """
-        try:
-            rows = self._read(sql, (*params, limit))
-        except sqlite3.OperationalError as exc:  # should not happen with quoted phrases; say so clearly
-            raise SessionError(f"session search failed for {query!r}: {exc}; try plainer keywords") from exc
+        sql, params = search_sql(match, exclude=tuple(exclude), current_session_id=current_session_id)
+        with self._reading() as conn:
+            rows = conn.execute(sql, (*params, limit)).fetchall()
+            # Snippets only for the few rows kept, not for every hit of a common word.
+            snippets = [conn.execute(SNIPPET_SQL, (match, r["message_id"])).fetchone()[0] for r in rows]
         return [
             {
                 "session_id": r["session_id"],
                 "title": r["title"],
                 "date": r["created_at"][:10],
                 "created_at": r["created_at"],
-                "snippet": r["snippet"],
+                "snippet": snippet,
                 "message_id": r["message_id"],
                 "role": r["role"],
                 "score": round(-float(r["score"]), 4),  # higher is better, for readers
             }
-            for r in rows
+            for r, snippet in zip(rows, snippets, strict=True)
         ]
 
     def close(self) -> None:
