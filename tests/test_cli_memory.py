@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -197,6 +198,33 @@ def test_empty_content_is_a_refusal_not_a_crash(
     assert code == 1
     assert err.startswith("error: ")
     assert live(home) == []
+
+
+def test_dash_reads_the_entry_from_stdin(
+    capsys: pytest.CaptureFixture[str], home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("Line one\nline two [x]\n"))
+    code, _, err = mem(capsys, home, "add", "-")
+    assert code == 0, err
+    assert live(home) == ["Line one\nline two [x]"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("Replaced\nfrom stdin\n"))
+    code, _, err = mem(capsys, home, "replace", "line two", "-")
+    assert code == 0, err
+    assert live(home) == ["Replaced\nfrom stdin"]
+
+
+def test_target_is_case_insensitive(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    assert mem(capsys, home, "add", "shouting", "--target", "USER")[0] == 0
+    assert live(home, "user") == ["shouting"]
+
+
+def test_broken_config_toml_is_one_line(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    home.mkdir(parents=True)
+    (home / "config.toml").write_text("memory_char_limit = = 3\n", encoding="utf-8")
+    code, _, err = mem(capsys, home, "show")
+    assert code == 1
+    assert err.startswith("error: cannot read") and "config.toml" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 # --------------------------------------------------------------------------- usage errors

@@ -91,6 +91,11 @@ def _open_store(ctx: typer.Context) -> MemoryStore:
     return store
 
 
+def _argument_text(value: str) -> str:
+    """``-`` means stdin: multi-line entries are awkward to quote in a shell."""
+    return sys.stdin.read() if value == "-" else value
+
+
 def _targets(target: Target | None) -> tuple[str, ...]:
     return TARGETS if target is None else (target.value,)
 
@@ -222,13 +227,13 @@ def show(
 @memory_app.command("add")
 def add(
     ctx: typer.Context,
-    text: str = typer.Argument(..., help="the entry to add (a declarative fact)"),
+    text: str = typer.Argument(..., help="the entry to add (a declarative fact); - reads it from stdin"),
     target: Target = _target_option(Target.memory, _TARGET_HELP),
 ) -> None:
-    """Add an entry."""
+    """Add an entry (an exact duplicate is accepted without adding a second copy)."""
     store = _open_store(ctx)
     with _guarded():
-        result = store.add(target.value, text, origin="cli")
+        result = store.add(target.value, _argument_text(text), origin="cli")
     _report(result)
 
 
@@ -236,13 +241,13 @@ def add(
 def replace(
     ctx: typer.Context,
     old: str = typer.Argument(..., help="a short substring that identifies one entry"),
-    new: str = typer.Argument(..., help="the full new text of that entry"),
+    new: str = typer.Argument(..., help="the full new text of that entry; - reads it from stdin"),
     target: Target = _target_option(Target.memory, _TARGET_HELP),
 ) -> None:
     """Replace the entry containing OLD with NEW."""
     store = _open_store(ctx)
     with _guarded():
-        result = store.replace(target.value, old, new, origin="cli")
+        result = store.replace(target.value, old, _argument_text(new), origin="cli")
     _report(result)
 
 
@@ -268,7 +273,7 @@ def prompt(ctx: typer.Context) -> None:
     if not section:
         # stdout stays empty, exactly like the section; the hint goes to stderr.
         console_err.print(Text("(no curated memory yet: the section is empty; "
-                               "add entries with `silcrow memory add`)", style="dim"))
+                               "add entries with `silcrow memory add`)", style="dim"), soft_wrap=True)
         return
     sys.stdout.write(_safe(section))
     if sys.stdout.isatty() and not section.endswith("\n"):
