@@ -56,8 +56,13 @@ def append(path: Path, record: dict[str, Any]) -> None:
     # ensure_ascii keeps the line pure ASCII, so surrogate-escaped bytes from a
     # damaged file can still be journaled and read back exactly.
     line = (json.dumps(record, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
     try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            # A crash cut the previous record short: start on a fresh line so
+            # only that record is lost, not this one too.
+            line = b"\n" + line
         written = os.write(fd, line)
         if written != len(line):  # a short write would leave a torn line; finish it
             os.write(fd, line[written:])

@@ -1,0 +1,82 @@
+"""The history journal and undo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from silcrow.store import MemoryStore
+
+
+def test_every_committed_mutation_is_journaled(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    store.add("memory", "a")
+    store.add("user", "Name: Sam", origin="cli")
+    store.replace("memory", "a", "b", origin="tool")
+    store.remove("memory", "zzz")  # refused: not journaled
+    store.apply_batch(
+        "memory", [{"action": "add", "content": "c"}, {"action": "remove", "old_text": "b"}]
+    )
+    history = store.history()
+    assert [(r["target"], r["action"], r["origin"]) for r in history] == [
+        ("memory", "add", "api"),
+        ("user", "add", "cli"),
+        ("memory", "replace", "tool"),
+        ("memory", "batch", "api"),
+    ]
+    assert history[2]["before"] == ["a"] and history[2]["after"] == ["b"]
+    assert history[3]["after"] == ["c"]
+    assert [r["action"] for r in store.history("user")] == ["add"]
+    times = [r["time"] for r in history]
+    assert times == sorted(times) and all(t.endswith("Z") for t in times)
+
+
+def test_undo_walks_back_one_mutation_at_a_time(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    store.add("memory", "a")
+    store.add("memory", "b")
+    store.replace("memory", "b", "b2")
+    store.add("user", "Name: Sam")
+    assert store.undo("memory")["success"] is True
+    assert store.entries("memory") == ["a", "b"]
+    assert store.undo("memory")["success"] is True
+    assert store.entries("memory") == ["a"]
+    result = store.undo("memory")
+    assert result["success"] is True and result["entry_count"] == 0
+    assert store.entries("memory") == []
+    nothing = store.undo("memory")
+    assert nothing["success"] is False and "Nothing to undo" in nothing["error"]
+    # The other target is untouched, and undos are journaled too.
+    assert store.entries("user") == ["Name: Sam"]
+    assert [r["action"] for r in store.history("memory")][-3:] == ["undo", "undo", "undo"]
+
+
+def test_undo_after_a_new_change_reverts_that_change(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    store.add("memory", "a")
+    store.add("memory", "b")
+    store.undo("memory")
+    store.add("memory", "c")
+    store.undo("memory")
+    assert store.entries("memory") == ["a"]
+
+
+def test_undo_refuses_to_discard_a_change_made_outside_silcrow(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    store.add("memory", "a")
+    store.path("memory").write_text("a\n§\nhand-written", encoding="utf-8")
+    result = store.undo("memory")
+    assert result["success"] is False
+    assert "changed since then outside silcrow" in result["error"]
+    assert store.entries("memory") == ["a", "hand-written"]
+
+
+def test_a_torn_journal_line_is_skipped(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    store.add("memory", "a")
+    journal = tmp_path / "memories" / ".journal.jsonl"
+    with open(journal, "a", encoding="utf-8") as handle:
+        handle.write('{"id": "torn", "target": "mem')  # a crash mid-append
+    store.add("memory", "b")
+    assert [r["after"] for r in store.history("memory")] == [["a"], ["a", "b"]]
+    assert store.undo("memory")["success"] is True
+    assert store.entries("memory") == ["a"]
