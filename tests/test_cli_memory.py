@@ -515,3 +515,24 @@ def test_lock_held_by_another_process_gives_one_line(
     assert code == 1
     assert err.startswith("error: could not lock") and len(err.strip().splitlines()) == 1
     assert live(home) == ["before the lock"]
+
+
+def test_file_with_invalid_utf8_never_crashes_the_cli(
+    capsys: pytest.CaptureFixture[str], home: Path
+) -> None:
+    path = home / "memories" / "MEMORY.md"
+    path.parent.mkdir(parents=True)
+    raw = b"Latin-1 caf\xe9 note\n\xc2\xa7\nplain entry"
+    path.write_bytes(raw)
+    code, out, _ = mem(capsys, home, "show", "-t", "memory")
+    assert code == 0 and "plain entry" in out and "caf" in out
+    code, out, _ = mem(capsys, home, "doctor")
+    assert code == 1 and "UTF-8" in out
+    code, _, err = mem(capsys, home, "add", "new entry")
+    assert code == 0, err
+    assert path.read_bytes().startswith(raw)  # the undecodable byte is kept, not rewritten
+    for args in (("history",), ("history", "--json"), ("show", "--json"), ("prompt",)):
+        code, out, err = mem(capsys, home, *args)
+        assert code == 0, (args, err)
+    _, out, _ = mem(capsys, home, "history", "--json")
+    assert json.loads(out)[0]["action"] == "add"
