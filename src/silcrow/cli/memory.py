@@ -76,7 +76,8 @@ def _guarded() -> Iterator[None]:
 def _open_store(ctx: typer.Context) -> MemoryStore:
     """The store of the selected home/profile, loaded from disk, limits from config.toml."""
     try:
-        home = state(ctx).resolved_home()
+        # Absolute, so that paths in messages (backups, doctor) can be used from anywhere.
+        home = state(ctx).resolved_home().absolute()
     except ConfigError as exc:
         # A bad --profile is a bad option value: report it the way Typer reports usage errors.
         raise typer.BadParameter(str(exc), param_hint="'--profile'") from None
@@ -312,6 +313,9 @@ def doctor(
                 console.print(Text(f"    backup: {report['backup']}", style="yellow"),
                               soft_wrap=True)
     if not healthy:
+        if not as_json:
+            console.print(Text("Fix the files marked ✗ (the backups keep their current text), "
+                               "then run `silcrow memory doctor` again.", style="bold"), soft_wrap=True)
         raise typer.Exit(EXIT_REFUSED)
 
 
