@@ -28,7 +28,7 @@ from typing import Any
 
 import filelock
 
-from silcrow.errors import LockTimeoutError
+from silcrow.errors import LockTimeoutError, StoreError
 from silcrow.store import journal
 from silcrow.store.backend import StoreBackend, Transaction
 
@@ -117,11 +117,24 @@ class FileBackend(StoreBackend):
         return str(self.path(target_file))
 
     def read(self, target_file: str, *, strict: bool = False) -> str:
-        return _read_text(self.path(target_file), "surrogateescape" if strict else "replace")
+        path = self.path(target_file)
+        try:
+            return _read_text(path, "surrogateescape" if strict else "replace")
+        except OSError as exc:
+            raise StoreError(
+                f"cannot read {path}: {exc.strerror or exc}. Check that the memory directory "
+                f"{self.directory} is a readable directory (see --home / SILCROW_HOME)"
+            ) from exc
 
     @contextlib.contextmanager
     def transaction(self, target_file: str) -> Iterator[Transaction]:
-        self.directory.mkdir(parents=True, exist_ok=True)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot use the memory directory {self.directory}: {exc.strerror or exc}. "
+                "Check that the path (and --home / SILCROW_HOME) points to a writable directory"
+            ) from exc
         path = self.path(target_file)
         lock_path = path.with_name(path.name + ".lock")
         lock = filelock.FileLock(lock_path, timeout=self.lock_timeout)
@@ -133,9 +146,20 @@ class FileBackend(StoreBackend):
                 f"it and holds {lock_path}. Retry in a moment; if it persists, find the holder "
                 f"with `fuser {lock_path}` (a crashed holder releases the lock by itself)"
             ) from exc
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the lock file {lock_path}: {exc.strerror or exc}. Check the permissions "
+                f"of {self.directory}"
+            ) from exc
         try:
             self._remove_leftovers(target_file)
             yield FileTransaction(self, path)
+        except OSError as exc:
+            raise StoreError(
+                f"could not update {path}: {exc.strerror or exc}. The file is either unchanged or fully "
+                f"updated, never partly written; check free disk space and the permissions of "
+                f"{self.directory}, then retry"
+            ) from exc
         finally:
             lock.release()
 
