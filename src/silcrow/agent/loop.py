@@ -169,10 +169,10 @@ class Agent:
         return [dict(m) for m in self._messages]
 
     # -- requests ----------------------------------------------------------
-    def _api_view(self, message: dict[str, Any]) -> dict[str, Any]:
+    def _api_view(self, message: dict[str, Any], *, replay: bool = True) -> dict[str, Any]:
         role = message["role"]
         out: dict[str, Any] = {"role": role, "content": message.get("content")}
-        if role == "user" and self.replay_recall and message.get("recall_block"):
+        if replay and role == "user" and self.replay_recall and message.get("recall_block"):
             out["content"] = f"{message.get('content') or ''}\n\n{message['recall_block']}"
         if role == "assistant" and message.get("tool_calls"):
             out["tool_calls"] = message["tool_calls"]
@@ -180,6 +180,9 @@ class Agent:
         if role == "tool":
             out["tool_call_id"] = message.get("tool_call_id")
         return out
+
+    def _plain(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [self._api_view(m, replay=False) for m in messages]
 
     def _request_messages(self) -> list[dict[str, Any]]:
         return [{"role": "system", "content": self._system_prompt},
@@ -347,9 +350,10 @@ class Agent:
             return False
         self._flush("compressed")
         middle = self._messages[split.keep_head:len(self._messages) - split.keep_tail]
-        notes = self.manager.on_pre_compress([self._api_view(m) for m in self._messages])
-        completion = self.llm.complete(_compress.build_summary_request(
-            [self._api_view(m) for m in middle], notes))
+        # Summaries and providers get the conversation itself, never replayed recall blocks:
+        # recalled text would otherwise be summarised (or re-ingested) as if it had been said.
+        notes = self.manager.on_pre_compress(self._plain(self._messages))
+        completion = self.llm.complete(_compress.build_summary_request(self._plain(middle), notes))
         summary = _compress.format_summary(completion.content)
         self.sessions.compact(self.session_id, split.keep_head, split.keep_tail, summary)
         self._messages = self.sessions.messages(self.session_id)
@@ -359,7 +363,7 @@ class Agent:
 
     def _end_session(self) -> None:
         self._flush("closed")
-        self.manager.on_session_end([self._api_view(m) for m in self._messages])
+        self.manager.on_session_end(self._plain(self._messages))
 
     def new_session(self) -> str:
         """End the current session and start an empty one; returns its id."""

@@ -1,0 +1,97 @@
+"""Recall: prefetched once per user turn, fenced, on the API copy of the user message only;
+replay_recall stores the exact block beside the message and sends it again verbatim."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from agent_support import call, last_user, running_agent
+
+from silcrow.agent.loop import Agent
+from silcrow.safety.fence import FENCE_CLOSE, FENCE_OPEN
+
+EARLIER = "My sourdough starter is called Gerald and I feed it rye flour every morning."
+
+
+def _seed_earlier_session(agent: Agent) -> None:
+    agent.run_turn(EARLIER)
+    agent.run_turn("The bakery course I take is on Thursdays in Lisbon.")
+    agent.manager.flush(10.0)  # sync_turn is background; wait for it before the next session
+    agent.new_session()
+
+
+def _count_prefetch(agent: Agent) -> list[str]:
+    seen: list[str] = []
+    original = agent.manager.prefetch
+
+    def counting(query: str, session_id: str = "") -> str:
+        seen.append(query)
+        return original(query, session_id=session_id)
+
+    agent.manager.prefetch = counting  # type: ignore[method-assign]
+    return seen
+
+
+def test_recall_is_fenced_on_the_api_copy_and_prefetched_once(tmp_path: Path) -> None:
+    with running_agent(tmp_path, flush_min_turns=100) as (agent, server):
+        _seed_earlier_session(agent)
+        queries = _count_prefetch(agent)
+        server.enqueue(call("session_search", query="unrelated words"), {"content": "Gerald, yes."})
+        start = len(server.requests)
+        question = "What is my sourdough starter called again?"
+        reply = agent.run_turn(question)
+        assert reply == "Gerald, yes."
+        requests = server.requests[start:]
+        assert len(requests) == 2  # the tool round trip and the answer
+        assert queries == [question]  # once per user turn, not per model call
+        sent = last_user(requests[0])
+        assert sent.startswith(question + "\n\n" + FENCE_OPEN)
+        assert sent.rstrip().endswith(FENCE_CLOSE)
+        assert "Gerald" in sent and "NOT new user input" in sent
+        assert last_user(requests[1]) == sent  # reused across the iterations of the turn
+        stored = [m for m in agent.sessions.messages(agent.session_id) if m["role"] == "user"]
+        assert [m["content"] for m in stored] == [question]  # the transcript holds the user's words
+        assert FENCE_OPEN not in json.dumps(stored[0]["content"])
+
+
+def test_replay_on_stores_block_and_keeps_the_previous_request_a_prefix(tmp_path: Path) -> None:
+    with running_agent(tmp_path, replay_recall=True, flush_min_turns=100) as (agent, server):
+        _seed_earlier_session(agent)
+        start = len(server.requests)
+        agent.run_turn("Tell me about my sourdough starter.")
+        agent.run_turn("And which day is the bakery course?")
+        first, second = server.requests[start:start + 2]
+        block = last_user(first).split("\n\n", 1)[1]
+        assert block.startswith(FENCE_OPEN)
+        stored = agent.sessions.messages(agent.session_id)
+        assert stored[0]["content"] == "Tell me about my sourdough starter."
+        assert stored[0]["recall_block"] == block
+        # the second request starts with every message of the first, byte for byte
+        assert second["messages"][:len(first["messages"])] == first["messages"]
+
+
+def test_replay_off_stores_nothing_and_sends_past_messages_plain(tmp_path: Path) -> None:
+    with running_agent(tmp_path, replay_recall=False, flush_min_turns=100) as (agent, server):
+        _seed_earlier_session(agent)
+        start = len(server.requests)
+        agent.run_turn("Tell me about my sourdough starter.")
+        agent.run_turn("And which day is the bakery course?")
+        first, second = server.requests[start:start + 2]
+        assert FENCE_OPEN in last_user(first)
+        stored = agent.sessions.messages(agent.session_id)
+        assert "recall_block" not in stored[0]
+        past = [m for m in second["messages"] if m["role"] == "user"][0]
+        assert past["content"] == "Tell me about my sourdough starter."  # no block replayed
+        assert FENCE_OPEN in last_user(second)  # the current message still gets its recall
+
+
+def test_recall_with_the_real_onnx_embedder(tmp_path: Path) -> None:
+    """The default embedder end to end: a paraphrase with little word overlap is recalled."""
+    with running_agent(tmp_path, embedder="onnx", flush_min_turns=100) as (agent, server):
+        _seed_earlier_session(agent)
+        start = len(server.requests)
+        agent.run_turn("What name did I give the yeast culture for my bread?")
+        sent: Any = last_user(server.requests[start])
+        assert FENCE_OPEN in sent and "Gerald" in sent

@@ -1,0 +1,104 @@
+"""`silcrow chat` as a user runs it: a real subprocess, stdin piped, the stand-in on loopback."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from silcrow.agent.sessions import SessionStore
+from silcrow.store import MemoryStore
+from silcrow.testing import ScriptedModelServer
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _chat(home: Path, stdin: str, *args: str, env_extra: dict[str, str] | None = None,
+          base_url: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"OPENAI_API_KEY", "OPENAI_BASE_URL", "SILCROW_MODEL", "SILCROW_PROVIDER"}}
+    env.update({"SILCROW_HOME": str(home), "HOME": str(home / "user-home"), "COLUMNS": "200"})
+    if base_url:
+        env["OPENAI_BASE_URL"] = base_url
+    env.update(env_extra or {})
+    proc = subprocess.run(
+        [sys.executable, "-c", "from silcrow.cli.main import main; main()", "chat", *args],
+        input=stdin, capture_output=True, text=True, encoding="utf-8", env=env, timeout=120,
+    )
+    proc.stdout = ANSI.sub("", proc.stdout)
+    return proc
+
+
+def _home(tmp_path: Path, config: str = "") -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text('embedder = "none"\n' + config, encoding="utf-8")
+    return home
+
+
+def test_repl_session_with_commands(tmp_path: Path) -> None:
+    home = _home(tmp_path)
+    script = [
+        {"tool_calls": [{"name": "memory", "arguments": {"action": "add", "target": "user",
+                                                          "content": "User's dog is called Bolacha."}}]},
+        {"content": "Saved that Bolacha is your dog."},
+        # a model echoing recalled context: the scrubber must keep it off the screen
+        {"content": "Sure. <memory-context>SECRET-RECALLED-TEXT</memory-context>Bolacha is a good name."},
+    ]
+    stdin = "\n".join([
+        "My dog is called Bolacha.", "Do you like the name?", "/memory", "/sessions", "/branch",
+        "/compress", "/new", "/resume", "/bogus", "/quit",
+    ]) + "\n"
+    with ScriptedModelServer(script, default={"content": "ok"}) as server:
+        proc = _chat(home, stdin, base_url=server.base_url)
+        requests = server.requests
+    out = proc.stdout
+    assert proc.returncode == 0, proc.stderr
+    assert "silcrow chat" in out and "model gpt-4o-mini" in out  # the default model name
+    assert "Saved that Bolacha is your dog." in out
+    assert "Bolacha is a good name." in out and "SECRET-RECALLED-TEXT" not in out
+    assert "User's dog is called Bolacha." in out  # /memory shows what is on disk
+    assert "branched" in out and "nothing to compress yet" in out
+    assert "new session" in out and "resumed session" in out
+    assert "unknown command /bogus" in proc.stderr
+    assert requests[0]["stream"] is True  # the REPL streams
+    assert MemoryStore(home).entries("user") == ["User's dog is called Bolacha."]
+    with SessionStore(home / "sessions.db") as sessions:
+        assert len(sessions.list()) == 3  # the first, its branch, the new one
+
+
+def test_settings_precedence_flag_env_config(tmp_path: Path) -> None:
+    home = _home(tmp_path, 'model = "model-from-config"\n')
+    with ScriptedModelServer(default={"content": "ok"}) as server:
+        _chat(home, "hi there\n", base_url=server.base_url)
+        _chat(home, "hi there\n", base_url=server.base_url, env_extra={"SILCROW_MODEL": "model-from-env"})
+        _chat(home, "hi there\n", "--model", "model-from-flag", base_url=server.base_url,
+              env_extra={"SILCROW_MODEL": "model-from-env"})
+        models = [r["model"] for r in server.requests]
+    assert models == ["model-from-config", "model-from-env", "model-from-flag"]
+
+
+def test_base_url_flag_beats_env(tmp_path: Path) -> None:
+    home = _home(tmp_path)
+    with ScriptedModelServer(default={"content": "from the flag server"}) as server:
+        proc = _chat(home, "hello\n", "--base-url", server.base_url,
+                     base_url="http://127.0.0.1:9/v1")  # env points nowhere
+    assert "from the flag server" in proc.stdout
+
+
+def test_missing_key_is_one_clear_line(tmp_path: Path) -> None:
+    home = _home(tmp_path)
+    proc = _chat(home, "", "--base-url", "https://api.example.com/v1")
+    assert proc.returncode == 1
+    assert "no API key for https://api.example.com/v1" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_unreachable_model_keeps_the_repl_alive(tmp_path: Path) -> None:
+    home = _home(tmp_path, "")
+    proc = _chat(home, "hello\n/sessions\n", base_url="http://127.0.0.1:9/v1")
+    assert proc.returncode == 0
+    assert "model error" in proc.stderr and "cannot reach" in proc.stderr
+    assert "messages" in proc.stdout  # the /sessions table still printed after the error

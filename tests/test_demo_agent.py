@@ -1,0 +1,42 @@
+"""The agent walkthrough of `make demo` runs end to end, offline, away from ~/.silcrow."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from silcrow.demo import agent_walkthrough
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def test_walkthrough_passes_every_check_without_touching_the_user_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    user_home = tmp_path / "user-home"
+    user_home.mkdir()
+    monkeypatch.setenv("HOME", str(user_home))
+    monkeypatch.delenv("SILCROW_HOME", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)  # re-read TMPDIR
+
+    ok = agent_walkthrough.run(Console(width=160, force_terminal=False))
+    out = ANSI.sub("", capsys.readouterr().out)
+    assert ok is True, out
+    assert "SCRIPTED STAND-IN" in out
+    for step in ("1. the model saves", "2. the system prompt stays byte-identical",
+                 "3. a new session", "4. recall of the earlier session", "5. session search"):
+        assert step in out, step
+    assert out.count("✓") == 6 and "FAILED" not in out
+    assert "<memory-context>" in out  # the API copy is shown with its fence
+    assert not (user_home / ".silcrow").exists()
+    assert list(scratch.iterdir()) == []  # the temporary home was cleaned up
