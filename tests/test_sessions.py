@@ -256,7 +256,29 @@ def test_search_special_queries_still_find_words(store: SessionStore) -> None:
     assert store.search("(kubernetes) OR")[0]["session_id"] == sid
     with pytest.raises(SessionError, match="no words"):
         store.search("*** --- ")
-    assert fts_query('say "hi" AND') == '"say" OR """hi""" OR "AND"'
+    assert fts_query('say "hi" AND') == '"say" OR """hi"""'  # "and" is a stopword
+
+
+def test_stopwords_and_repeats_are_dropped_unless_nothing_is_left() -> None:
+    assert fts_query("When did Caroline go to the LGBTQ support group?") == (
+        '"Caroline" OR "go" OR "LGBTQ" OR "support" OR "group?"'
+    )
+    assert fts_query("what is it") == '"what" OR "is" OR "it"'
+    assert fts_query("Tomato tomato TOMATO!") == '"Tomato"'
+
+
+def test_search_stays_exact_when_one_lineage_floods_the_matches(store: SessionStore) -> None:
+    flood = store.create(title="flood")
+    for i in range(450):  # more matches than the first candidate cut (200)
+        store.append(flood, {"role": "user", "content": f"apple apple apple note {i}"})
+    for _ in range(450):  # tool output is not searched, but it still matches in FTS
+        store.append(flood, {"role": "tool", "content": "pear pear pear", "tool_call_id": "t"})
+    quiet = store.create(title="quiet")
+    store.append(quiet, {"role": "user", "content": "a long message that mentions an apple only once, among "
+                                                     "many other words that dilute it quite a lot"})
+    store.append(quiet, {"role": "user", "content": "and a pear, once"})
+    assert [h["session_id"] for h in store.search("apple", limit=2)] == [flood, quiet]
+    assert [h["session_id"] for h in store.search("pear", limit=2)] == [quiet]
 
 
 def test_concurrent_appends_from_threads(store: SessionStore) -> None:

@@ -58,34 +58,57 @@ END;
 """
 
 
+# Function words carry no topic. Left in an OR query they match nearly every
+# message, which costs time (every match is ranked) and buys nothing: bm25
+# already gives them almost no weight. Dropped unless nothing else is left.
+STOPWORDS = frozenset("""
+a about above after again all also am an and any are as at be been before being below between both
+but by can could did do does doing down during each few for from further had has have having he her
+here hers him his how i if in into is it its itself just me more most my no nor not now of off on once
+only or other our ours out over own same she should so some such than that the their theirs them then
+there these they this those through to too under until up us very was we were what when where which
+while who whom why will with would you your yours yourself
+""".split())
+
+
 def fts_query(text: str) -> str:
     """Turn free text into a safe FTS5 query: each word a quoted phrase, OR-ed.
 
     Quoting makes FTS5 operators and punctuation (``AND``, ``*``, ``:``, ``"``,
     ``(``, ``-``) literal; chunks without a letter or digit are dropped since
-    the tokenizer would turn them into nothing. OR plus bm25 ranks sessions
-    that match more of the words first without demanding all of them.
+    the tokenizer would turn them into nothing, and so are repeats and
+    :data:`STOPWORDS` (unless the query has nothing else). OR plus bm25 ranks
+    messages that match more of the words first without demanding all of them.
     """
-    phrases = []
+    words: dict[str, str] = {}
     for chunk in text.split():
         if any(ch.isalnum() for ch in chunk):
-            phrases.append('"' + chunk.replace('"', '""') + '"')
-    return " OR ".join(phrases)
+            key = "".join(ch for ch in chunk.casefold() if ch.isalnum() or ch in "'-_")
+            words.setdefault(key, chunk)
+    topical = [chunk for key, chunk in words.items() if key.strip("'-_") not in STOPWORDS]
+    return " OR ".join('"' + chunk.replace('"', '""') + '"' for chunk in (topical or words.values()))
 
 
-# One hit per lineage (root_id): the best bm25 score, then the earliest message.
+# Ranking every match of a common word is the slow part of a search, so only
+# the best `candidates` matches (FTS5 orders by bm25 itself) are joined and
+# reduced to one hit per lineage (root_id): the best score, then the earliest
+# message. n_candidates tells the caller whether the cut may have hidden a
+# lineage, in which case it asks again with more.
 _SEARCH = """
-WITH hits AS (
-    SELECT m.id AS message_id, m.session_id, m.role, m.created_at, s.title, s.root_id,
-           bm25(messages_fts) AS score
-    FROM messages_fts
-    JOIN messages m ON m.id = messages_fts.rowid
+WITH cand AS (
+    SELECT rowid AS message_id, rank AS score FROM messages_fts
+    WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?
+), hits AS (
+    SELECT c.message_id, c.score, m.session_id, m.role, m.created_at, s.title, s.root_id
+    FROM cand c
+    JOIN messages m ON m.id = c.message_id
     JOIN sessions s ON s.id = m.session_id
-    WHERE messages_fts MATCH ? AND m.role IN ({roles}){extra}
+    WHERE m.role IN ({roles}){extra}
 ), ranked AS (
     SELECT *, ROW_NUMBER() OVER (PARTITION BY root_id ORDER BY score, message_id) AS r FROM hits
 )
-SELECT * FROM ranked WHERE r = 1 ORDER BY score, message_id LIMIT ?
+SELECT *, (SELECT COUNT(*) FROM cand) AS n_candidates
+FROM ranked WHERE r = 1 ORDER BY score, message_id LIMIT ?
 """
 
 # What the current session already shows the model: its active messages and
@@ -103,11 +126,11 @@ SNIPPET_SQL = (
 
 
 def search_sql(
-    match: str, *, exclude: tuple[str, ...] = (), current_session_id: str | None = None
+    match: str, candidates: int, *, exclude: tuple[str, ...] = (), current_session_id: str | None = None
 ) -> tuple[str, tuple[Any, ...]]:
     """The ranked search statement and its parameters (the LIMIT value goes last)."""
     extra = ""
-    params: tuple[Any, ...] = (match, *SEARCHED_ROLES)
+    params: tuple[Any, ...] = (match, candidates, *SEARCHED_ROLES)
     if exclude:
         extra += f"\n    AND m.session_id NOT IN ({','.join('?' for _ in exclude)})"
         params += exclude

@@ -438,9 +438,21 @@ class SessionStore:
                 f"search query {query!r} has no words to search for; give one or more keywords"
             )
         limit = max(1, min(int(limit), 50))
-        sql, params = search_sql(match, exclude=tuple(exclude), current_session_id=current_session_id)
+        candidates = max(200, 40 * limit)
         with self._reading() as conn:
-            rows = conn.execute(sql, (*params, limit)).fetchall()
+            while True:
+                sql, params = search_sql(
+                    match, candidates, exclude=tuple(exclude), current_session_id=current_session_id
+                )
+                rows = conn.execute(sql, (*params, limit)).fetchall()
+                # Exact once the candidates held `limit` lineages (one not seen has
+                # all its hits ranked below the cut) or were every match there is.
+                if len(rows) >= limit:
+                    break
+                seen = rows[0]["n_candidates"] if rows else self._count_matches(conn, match, candidates)
+                if seen < candidates:
+                    break
+                candidates *= 8
             # Snippets only for the few rows kept, not for every hit of a common word.
             snippets = [conn.execute(SNIPPET_SQL, (match, r["message_id"])).fetchone()[0] for r in rows]
         return [
@@ -456,6 +468,13 @@ class SessionStore:
             }
             for r, snippet in zip(rows, snippets, strict=True)
         ]
+
+    @staticmethod
+    def _count_matches(conn: sqlite3.Connection, match: str, cap: int) -> int:
+        return int(conn.execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)",
+            (match, cap),
+        ).fetchone()[0])
 
     def close(self) -> None:
         with self._lock:
