@@ -1,0 +1,228 @@
+"""`silcrow recall ingest|search|stats|forget`: the built-in local recall store from a shell.
+
+These commands work on the local provider's database, ``<home>/recall.db``
+(the Python API of :class:`silcrow.recall.local.LocalProvider`). Reading
+commands on a home without that file say so instead of creating an empty
+database. Stored text is printed as :class:`rich.text.Text`, never as
+markup, since memories routinely contain ``[brackets]``; ``--json`` output
+is written to stdout directly so it survives ``| jq`` byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from silcrow.cli.common import EXIT_REFUSED, EXIT_USAGE, console, console_err, state
+from silcrow.cli.main import app
+from silcrow.config import load_settings
+from silcrow.errors import ConfigError, SilcrowError
+from silcrow.paths import recall_db
+from silcrow.safety.threats import display_safe
+
+if TYPE_CHECKING:
+    from silcrow.recall.local import LocalProvider
+
+recall_app = typer.Typer(
+    help="Long-term recall (local provider): ingest conversations, search, stats, forget.",
+    no_args_is_help=True,
+)
+app.add_typer(recall_app, name="recall")
+
+_EMBEDDER_HELP = "embedder: onnx (offline default), fastembed, openai or none (default: config `embedder`)"
+
+
+def _error(message: str, code: int = EXIT_REFUSED) -> typer.Exit:
+    console_err.print(Text.assemble(("error: ", "bold red"), message), soft_wrap=True)
+    return typer.Exit(code)
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.flush()
+
+
+def _home(ctx: typer.Context) -> Path:
+    try:
+        return state(ctx).resolved_home()
+    except ConfigError as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--profile'") from None
+
+
+@contextmanager
+def _provider(ctx: typer.Context, embedder: str | None, *, create: bool) -> Iterator[LocalProvider]:
+    """An initialised local provider for the selected home, shut down afterwards.
+
+    With ``create=False`` a home that has no recall database is an error
+    that tells the user how to make one, and nothing is written.
+    """
+    home = _home(ctx)
+    if not create and not recall_db(home).exists():
+        raise _error(
+            f"no recall database at {recall_db(home)}; add memories first with "
+            "`silcrow recall ingest FILE` (or chat with the local provider)"
+        )
+    from silcrow.recall.local import LocalProvider
+
+    settings = load_settings(home)
+    provider = LocalProvider(home, embedder=embedder or settings.embedder)
+    try:
+        if not provider.is_available():
+            raise _error(f"the local recall provider cannot run: {provider.unavailable_reason()}")
+        provider.initialize("cli", home=home)
+        yield provider
+    except SilcrowError as exc:
+        raise _error(str(exc)) from None
+    finally:
+        provider.shutdown()
+
+
+@recall_app.command("ingest")
+def ingest(
+    ctx: typer.Context,
+    file: Path = typer.Argument(
+        ..., help="LoCoMo conversation JSON, or JSONL of {role, content, timestamp, session_id}"
+    ),
+    embedder: str = typer.Option(None, "--embedder", help=_EMBEDDER_HELP),
+    as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
+) -> None:
+    """Load a conversation file into long-term recall (duplicates are skipped)."""
+    from silcrow.recall.formats import load_records
+
+    if not file.is_file():
+        raise _error(f"{file} is not a file; pass a LoCoMo .json or a .jsonl of messages", EXIT_USAGE)
+    try:
+        records = load_records(file)
+    except SilcrowError as exc:
+        raise _error(str(exc)) from None
+    if not records:
+        raise _error(f"{file} holds no messages to ingest; check that it is the right file")
+    with _provider(ctx, embedder, create=True) as provider:
+        start = time.perf_counter()
+        with Progress(
+            TextColumn("[bold]ingesting[/]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            console=console_err, transient=True, disable=as_json or not console_err.is_terminal,
+        ) as bar:
+            task = bar.add_task("ingest", total=len(records))
+            stored = provider.ingest(records, progress=lambda done: bar.update(task, completed=done))
+        elapsed = time.perf_counter() - start
+        db = str(recall_db(_home(ctx)))
+    result = {
+        "file": str(file), "records": len(records), "stored": stored,
+        "duplicates": len(records) - stored, "seconds": round(elapsed, 3),
+        "records_per_s": round(len(records) / elapsed, 1) if elapsed > 0 else None, "db": db,
+    }
+    if as_json:
+        _print_json(result)
+        return
+    console.print(Text(
+        f"stored {stored} of {len(records)} records from {file} "
+        f"({len(records) - stored} duplicates skipped) in {elapsed:.1f}s "
+        f"({result['records_per_s']} records/s) -> {db}"
+    ))
+
+
+@recall_app.command("search")
+def search(
+    ctx: typer.Context,
+    query: str = typer.Argument(..., help="what to look for, in plain words"),
+    k: int = typer.Option(10, "-k", "--k", min=1, max=200, help="how many results"),
+    embedder: str = typer.Option(None, "--embedder", help=_EMBEDDER_HELP),
+    as_json: bool = typer.Option(False, "--json", help="print the results as JSON"),
+) -> None:
+    """Search long-term recall (hybrid: full-text + embeddings)."""
+    if not query.strip():
+        raise _error("the query is empty; say what to look for", EXIT_USAGE)
+    with _provider(ctx, embedder, create=False) as provider:
+        hits = provider.search(query, k=k)
+    if as_json:
+        _print_json([hit.to_dict() for hit in hits])
+        return
+    if not hits:
+        console.print("no memories matched")
+        return
+    table = Table(show_lines=False)
+    for column, style in (("id", "cyan"), ("score", ""), ("date", "green"), ("speaker", "magenta"),
+                          ("text", "")):
+        table.add_column(column, style=style or None, overflow="fold")
+    for hit in hits:
+        date = hit.timestamp.strftime("%Y-%m-%d %H:%M") if hit.timestamp else ""
+        text = display_safe(" ".join(hit.text.split()))
+        table.add_row(str(hit.id), f"{hit.score:.3f}", date, Text(hit.speaker), Text(text[:300]))
+    console.print(table)
+
+
+@recall_app.command("stats")
+def stats(
+    ctx: typer.Context,
+    as_json: bool = typer.Option(False, "--json", help="print the statistics as JSON"),
+) -> None:
+    """Show what the recall database holds."""
+    with _provider(ctx, "none", create=False) as provider:
+        # Counting rows needs no embedding model, so none is loaded (loading one could
+        # start re-embedding). Report the model the stored vectors belong to instead.
+        data = provider.stats()
+        data.update(_stored_embedder(recall_db(_home(ctx))))
+    if as_json:
+        _print_json(data)
+        return
+    table = Table(show_header=False)
+    table.add_column("key", style="bold")
+    table.add_column("value")
+    for key, value in data.items():
+        shown = ", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else str(value)
+        table.add_row(key, Text(shown))
+    console.print(table)
+
+
+def _stored_embedder(path: Path) -> dict[str, Any]:
+    from silcrow.recall.local import db
+
+    conn = db.connect(path)
+    try:
+        ident = db.get_meta(conn, "embedder")  # "<name>/<dim>", written when vectors were made
+    finally:
+        conn.close()
+    if not ident:
+        return {"embedder": "none (lexical only)", "dim": 0}
+    name, _, dim = ident.rpartition("/")
+    return {"embedder": name or ident, "dim": int(dim) if dim.isdigit() else dim}
+
+
+@recall_app.command("forget")
+def forget(
+    ctx: typer.Context,
+    target: str = typer.Argument(
+        ..., metavar="ID_OR_QUERY", help="a memory id (see `recall search`) or text found in memories"
+    ),
+    yes: bool = typer.Option(False, "--yes", "-y", help="do not ask for confirmation"),
+    as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
+) -> None:
+    """Delete one memory by id, or every memory whose text contains the given text."""
+    needle = target.strip()
+    if not needle:
+        raise _error("say which memory to forget: an id or some of its text", EXIT_USAGE)
+    what = f"memory #{needle}" if needle.isdigit() else f"every memory containing {needle!r}"
+    if not yes:
+        if not sys.stdin.isatty():
+            raise _error(f"this would delete {what}; re-run with --yes to confirm", EXIT_USAGE)
+        if not typer.confirm(f"Delete {what}?", default=False):
+            raise _error("nothing deleted")
+    with _provider(ctx, "none", create=False) as provider:
+        removed = provider.forget(int(needle) if needle.isdigit() else needle)
+    if as_json:
+        _print_json({"target": needle, "removed": removed})
+        return
+    if removed == 0:
+        raise _error(f"no memory matched {needle!r}; find ids with `silcrow recall search QUERY`")
+    console.print(Text(f"deleted {removed} memor{'y' if removed == 1 else 'ies'} ({what})"))
