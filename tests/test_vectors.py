@@ -97,11 +97,16 @@ def test_allowed_filter_equals_brute_force_on_the_subset() -> None:
     ids = np.arange(2000, dtype=np.int64)
     index = VectorIndex(24)
     index.add(ids, mat)
-    allowed = rng.choice(2000, 150, replace=False).astype(np.int64)
-    allowed_plus_unknown = np.concatenate([allowed, [99_999, -5]])
     q = rng.standard_normal(24).astype(np.float32)
-    want = _reference(allowed, mat[allowed], q, 10)
-    _assert_same(index.search(q, 10, allowed=allowed_plus_unknown), want)
+    for size in (150, 1200):  # gathered rows (small set) and a masked full scan (large set)
+        allowed = rng.choice(2000, size, replace=False).astype(np.int64)
+        allowed_plus_unknown = np.concatenate([allowed, [99_999, -5], allowed[:3]])
+        want = _reference(allowed, mat[allowed], q, 10)
+        _assert_same(index.search(q, 10, allowed=allowed_plus_unknown), want)
+    index.remove(range(0, 2000, 2))  # rows moved by removal are still found through the id map
+    odd = np.arange(1, 2000, 2, dtype=np.int64)
+    few = odd[::9]
+    _assert_same(index.search(q, 10, allowed=few), _reference(few, mat[few], q, 10))
 
 
 def test_growth_by_single_rows() -> None:
@@ -159,10 +164,10 @@ def test_ivf_mode_allowed_remove_and_replace() -> None:
     n, dim = 5000, 16
     mat = _clustered(rng, n, dim)
     ids = np.arange(n, dtype=np.int64)
-    index = VectorIndex(dim, exact_limit=1000, probe=0.05, allowed_exact_limit=300)
+    index = VectorIndex(dim, exact_limit=1000, probe=0.05)
     index.add(ids, mat)
     q = _clustered(rng, 1, dim)[0]
-    small = rng.choice(n, 200, replace=False).astype(np.int64)  # searched exactly
+    small = rng.choice(n, 200, replace=False).astype(np.int64)  # < 1/8 of the rows: gathered, exact
     _assert_same(index.search(q, 10, allowed=small), _reference(small, mat[small], q, 10))
     large = np.arange(0, n, 3, dtype=np.int64)  # probed, filtered, widened until k are found
     got = index.search(q, 25, allowed=large)
@@ -207,6 +212,9 @@ def test_random_operation_sequences_match_a_dict_model(
             keys = np.array(sorted(model), dtype=np.int64)
             want = _reference(keys, np.array([model[i] for i in keys]), q, count) if model else []
             _assert_same(index.search(q, count), want)
+            some = keys[:: max(1, start % 11)]  # a tenant's share of the ids, from a few to all
+            want = _reference(some, np.array([model[i] for i in some]), q, count) if len(some) else []
+            _assert_same(index.search(q, count, allowed=np.append(some, 10_000)), want)
         assert len(index) == len(model)
 
 

@@ -44,7 +44,9 @@ class _Bucket:
         self.ids = np.empty(capacity, dtype=np.int64)
         self.n = 0
 
-    def append(self, ids: np.ndarray, vecs: np.ndarray) -> None:
+    def append(self, ids: np.ndarray, vecs: np.ndarray) -> int:
+        """Append rows; returns the slot of the first one."""
+        start = self.n
         need = self.n + len(ids)
         if need > len(self.ids):
             # Growth by 1.5x keeps appends amortised O(1) with modest slack at 1M rows.
@@ -57,15 +59,23 @@ class _Bucket:
         self.mat[self.n : need] = vecs
         self.ids[self.n : need] = ids
         self.n = need
+        return start
 
-    def remove(self, ids: np.ndarray) -> None:
-        """Delete rows by id: the last rows move into the holes, so rows stay contiguous."""
-        for slot in sorted(np.flatnonzero(np.isin(self.ids[: self.n], ids)).tolist(), reverse=True):
+    def remove(self, slots: list[int]) -> list[tuple[int, int]]:
+        """Delete rows by slot; the last row moves into each hole so rows stay contiguous.
+
+        Returns ``(id, new_slot)`` for every row that moved. Going from the
+        highest slot down means the row moved in is never one still to delete.
+        """
+        moved = []
+        for slot in sorted(slots, reverse=True):
             last = self.n - 1
             if slot != last:
                 self.mat[slot] = self.mat[last]
                 self.ids[slot] = self.ids[last]
+                moved.append((int(self.ids[slot]), slot))
             self.n = last
+        return moved
 
     def view(self) -> tuple[np.ndarray, np.ndarray]:
         return self.ids[: self.n], self.mat[: self.n]
@@ -82,7 +92,8 @@ class VectorIndex:
 
     ``exact_limit``: rows searched exactly before the IVF index is trained.
     ``probe``: fraction of buckets scanned per IVF search (at least 8 buckets).
-    ``allowed_exact_limit``: an ``allowed`` set up to this size is searched exactly.
+    ``gather_fraction``: an ``allowed`` set smaller than this fraction of the rows is
+    searched exactly by gathering just its rows; a larger one filters a normal search.
     """
 
     def __init__(
@@ -92,7 +103,7 @@ class VectorIndex:
         exact_limit: int = 100_000,
         probe: float = 0.05,
         retrain_growth: float = 4.0,
-        allowed_exact_limit: int = 50_000,
+        gather_fraction: float = 0.125,
         seed: int = 0,
     ) -> None:
         if dim < 0:
@@ -103,21 +114,22 @@ class VectorIndex:
         self.exact_limit = exact_limit
         self.probe = probe
         self.retrain_growth = retrain_growth
-        self.allowed_exact_limit = allowed_exact_limit
+        self.gather_fraction = gather_fraction
         self._rng = np.random.default_rng(seed)
         self._lock = threading.RLock()
         self._buckets: list[_Bucket] = [_Bucket(dim)]
         self._centroids: np.ndarray | None = None  # (nlist, dim) once trained
         self._trained_at = 0
-        self._where: dict[int, int] = {}  # id -> bucket number
+        # id -> bucket << 32 | slot. One packed int per row keeps this map near 60 bytes a row.
+        self._loc: dict[int, int] = {}
 
     # -- properties --------------------------------------------------------------------
 
     def __len__(self) -> int:
-        return len(self._where)
+        return len(self._loc)
 
     def __contains__(self, item: object) -> bool:
-        return isinstance(item, int | np.integer) and int(item) in self._where
+        return isinstance(item, int | np.integer) and int(item) in self._loc
 
     @property
     def is_exact(self) -> bool:
@@ -144,11 +156,11 @@ class VectorIndex:
             return
         vecs = _normalise(vecs)
         with self._lock:
-            present = [i for i in id_arr.tolist() if i in self._where]
+            present = [i for i in id_arr.tolist() if i in self._loc]
             if present:
                 self._remove_locked(present)
             self._insert_locked(id_arr, vecs)
-            n = len(self._where)
+            n = len(self._loc)
             if self._centroids is None and n > self.exact_limit:
                 self._train_locked()
             elif self._centroids is not None and n > self._trained_at * self.retrain_growth:
@@ -159,27 +171,30 @@ class VectorIndex:
         with self._lock:
             return self._remove_locked([int(i) for i in ids])
 
+    def _put(self, b: int, ids: np.ndarray, vecs: np.ndarray) -> None:
+        start = self._buckets[b].append(ids, vecs)
+        packed = (b << 32) + np.arange(start, start + len(ids), dtype=np.int64)
+        self._loc.update(zip(ids.tolist(), packed.tolist(), strict=True))
+
     def _insert_locked(self, ids: np.ndarray, vecs: np.ndarray) -> None:
         if self._centroids is None:
-            self._buckets[0].append(ids, vecs)
-            self._where.update(dict.fromkeys(ids.tolist(), 0))
+            self._put(0, ids, vecs)
             return
         assign = self._assign(vecs)
         order = np.argsort(assign, kind="stable")
         cuts = np.flatnonzero(np.diff(assign[order])) + 1
         for group in np.split(order, cuts):
-            b = int(assign[group[0]])
-            self._buckets[b].append(ids[group], vecs[group])
-            self._where.update(dict.fromkeys(ids[group].tolist(), b))
+            self._put(int(assign[group[0]]), ids[group], vecs[group])
 
     def _remove_locked(self, ids: list[int]) -> int:
         by_bucket: dict[int, list[int]] = {}
         for i in ids:
-            b = self._where.pop(i, None)
-            if b is not None:
-                by_bucket.setdefault(b, []).append(i)
-        for b, group in by_bucket.items():
-            self._buckets[b].remove(np.asarray(group, dtype=np.int64))
+            packed = self._loc.pop(i, None)
+            if packed is not None:
+                by_bucket.setdefault(packed >> 32, []).append(packed & 0xFFFFFFFF)
+        for b, slots in by_bucket.items():
+            for moved_id, slot in self._buckets[b].remove(slots):
+                self._loc[moved_id] = (b << 32) | slot
         return sum(len(g) for g in by_bucket.values())
 
     # -- IVF training ------------------------------------------------------------------
@@ -210,7 +225,7 @@ class VectorIndex:
             cents = _normalise(sums)
         self._centroids = cents
         self._buckets = [_Bucket(self.dim, capacity=0) for _ in range(nlist)]
-        self._where = {}
+        self._loc = {}
         self._insert_locked(ids, mat)
         self._trained_at = n
 
@@ -229,12 +244,12 @@ class VectorIndex:
         q = _normalise(q)
         allow = None if allowed is None else np.asarray(allowed, dtype=np.int64).ravel()
         with self._lock:
-            if not self._where or (allow is not None and len(allow) == 0):
+            if not self._loc or (allow is not None and len(allow) == 0):
                 return []
-            if self._centroids is None:
+            if allow is not None and len(allow) < self.gather_fraction * len(self._loc):
+                ids, scores = self._gather(q, allow)
+            elif self._centroids is None:
                 ids, scores = self._scan([0], q, allow)
-            elif allow is not None and len(allow) <= self.allowed_exact_limit:
-                ids, scores = self._scan_ids(q, allow)
             else:
                 ids, scores = self._probe(q, k, allow)
         return _top_k(ids, scores, k)
@@ -257,10 +272,20 @@ class VectorIndex:
             return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32)
         return np.concatenate(id_parts), np.concatenate(score_parts)
 
-    def _scan_ids(self, q: np.ndarray, allow: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Exact search restricted to a small allowed set: only the buckets that hold them."""
-        buckets = {self._where[i] for i in allow.tolist() if i in self._where}
-        return self._scan(sorted(buckets), q, allow)
+    def _gather(self, q: np.ndarray, allow: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Exact search over a small allowed set: score only its rows, wherever they are."""
+        loc = self._loc
+        found = [(i, loc[i]) for i in np.unique(allow).tolist() if i in loc]
+        if not found:
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32)
+        ids = np.fromiter((i for i, _ in found), dtype=np.int64, count=len(found))
+        packed = np.fromiter((p for _, p in found), dtype=np.int64, count=len(found))
+        buckets, slots = packed >> 32, packed & 0xFFFFFFFF
+        scores = np.empty(len(found), dtype=np.float32)
+        order = np.argsort(buckets, kind="stable")
+        for sel in np.split(order, np.flatnonzero(np.diff(buckets[order])) + 1):
+            scores[sel] = self._buckets[int(buckets[sel[0]])].mat[slots[sel]] @ q
+        return ids, scores
 
     def _probe(self, q: np.ndarray, k: int, allow: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         assert self._centroids is not None
