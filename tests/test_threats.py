@@ -96,6 +96,7 @@ ORDINARY = [
     "api_key = os.environ['OPENAI_API_KEY'] is read at startup",
     "The act of forgetting previous meetings annoys the user",
     "Tests: pytest -q tests/; lint: ruff check src",
+    "python -m venv .env; source .env/bin/activate",
 ]
 
 

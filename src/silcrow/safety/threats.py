@@ -118,7 +118,7 @@ _SECRET_VAR = (
     r"\$\{?[a-z0-9_]*(?:key|token|secret|passw(?:or)?d|pwd|credential|auth|cookie|session)[a-z0-9_]*\}?"
 )
 _SECRET_FILE = (
-    r"(?:(?<![\w.-])\.env(?![\w.-])|\.ssh/|id_(?:rsa|dsa|ecdsa|ed25519)(?!\.pub)\b|\.aws/credentials"
+    r"(?:(?<![\w.-])\.env(?![\w./-])|\.ssh/|id_(?:rsa|dsa|ecdsa|ed25519)(?!\.pub)\b|\.aws/credentials"
     r"|\.aws/config|\.config/gcloud|application_default_credentials|\.azure/|\.kube/config"
     r"|\.docker/config\.json|\.netrc|\.pgpass|\.git-credentials|/etc/shadow|/etc/passwd|keychain)"
 )
@@ -196,7 +196,7 @@ _BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
     ("secret_read.env_file", SECRET_READ, "reads a .env file",
      r"\b(?:cat|less|more|head|tail|bat|type|source|strings|xxd|base64|grep|awk|cp|scp|rsync|print"
      r"|show|dump|reveal|output|display|leak|share|paste|send|upload|copy|read\s+(?:out\s+)?the\s+contents?"
-     r"\s+of|contents?\s+of)\b[^\n]{0,60}?(?<![\w.-])(?:\S*/)?\.env(?![\w.-])"),
+     r"\s+of|contents?\s+of)\b[^\n]{0,60}?(?<![\w.-])(?:\S*/)?\.env(?![\w./-])"),
     ("secret_read.ssh_key", SECRET_READ, "reads SSH private keys",
      r"\b(?:cat|less|more|head|tail|type|strings|xxd|base64|cp|scp|rsync|tar|zip|print|show|dump|reveal"
      r"|output|display|leak|share|paste|send|upload|copy|read|include|exfiltrate)\b[^\n]{0,60}?"
