@@ -79,6 +79,7 @@ class MemoryManager:
         self._inflight = 0
         self._worker: threading.Thread | None = None
         self._closed = False
+        self._count_lock = threading.Lock()
         self.counters: dict[str, int] = {
             "prefetch_calls": 0, "prefetch_trivial_skips": 0, "provider_failures": 0,
             "provider_timeouts": 0, "queued_jobs": 0, "dropped_jobs": 0,
@@ -128,8 +129,12 @@ class MemoryManager:
             return False
         return True
 
+    def _count(self, key: str) -> None:
+        with self._count_lock:  # bumped from the worker and timed-call threads too
+            self.counters[key] += 1
+
     def _failed(self, hook: str, exc: BaseException) -> None:
-        self.counters["provider_failures"] += 1
+        self._count("provider_failures")
         log.warning("recall provider %r failed in %s: %s: %s; skipped", self._name(), hook,
                     type(exc).__name__, exc)
 
@@ -139,7 +144,7 @@ class MemoryManager:
         """Run ``fn`` on a daemon thread; ``(True, value)`` or ``(False, None)`` after logging."""
         with self._lock:
             if self._inflight >= self._max_stuck:
-                self.counters["provider_timeouts"] += 1
+                self._count("provider_timeouts")
                 log.warning("recall provider %r: %d earlier calls are still stuck; %s skipped",
                             self._name(), self._inflight, hook)
                 return False, None
@@ -159,7 +164,7 @@ class MemoryManager:
 
         threading.Thread(target=run, name=f"silcrow-recall-{hook}", daemon=True).start()
         if not done.wait(timeout):
-            self.counters["provider_timeouts"] += 1
+            self._count("provider_timeouts")
             log.warning("recall provider %r did not finish %s within %.1fs; skipped",
                         self._name(), hook, timeout)
             return False, None
@@ -175,16 +180,16 @@ class MemoryManager:
         if provider is None or self._closed:
             return ""
         if is_trivial_prompt(query):
-            self.counters["prefetch_trivial_skips"] += 1
+            self._count("prefetch_trivial_skips")
             return ""
-        self.counters["prefetch_calls"] += 1
+        self._count("prefetch_calls")
         ok, value = self._timed(
             "prefetch", lambda: provider.prefetch(query, session_id=session_id), self.prefetch_timeout
         )
         if not ok:
             return ""
         if not isinstance(value, str):
-            self.counters["provider_failures"] += 1
+            self._count("provider_failures")
             log.warning("recall provider %r returned %s from prefetch instead of str; skipped",
                         provider.name, type(value).__name__)
             return ""
@@ -278,17 +283,17 @@ class MemoryManager:
         with self._idle:
             if self._closed:
                 log.warning("MemoryManager is shut down; %s dropped", label)
-                self.counters["dropped_jobs"] += 1
+                self._count("dropped_jobs")
                 return False
             try:
                 self._queue.put_nowait((label, job))
             except queue.Full:
-                self.counters["dropped_jobs"] += 1
+                self._count("dropped_jobs")
                 log.error("recall provider %r is %d jobs behind; %s dropped", self._name(),
                           self._queue.qsize(), label)
                 return False
             self._pending += 1
-            self.counters["queued_jobs"] += 1
+            self._count("queued_jobs")
             if self._worker is None:
                 self._worker = threading.Thread(target=self._work, name="silcrow-recall-sync", daemon=True)
                 self._worker.start()
