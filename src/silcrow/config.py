@@ -49,10 +49,13 @@ class Settings:
         known = {f.name for f in fields(cls)} - {"extra"}
         kwargs = {k: v for k, v in flat.items() if k in known}
         extra = {k: v for k, v in flat.items() if k not in known}
-        try:
-            return cls(**kwargs, extra=extra)
-        except TypeError as exc:
-            raise ConfigError(f"bad setting in {path}: {exc}") from exc
+        for f in fields(cls):
+            if f.name in kwargs and not _type_ok(kwargs[f.name], f.default):
+                raise ConfigError(
+                    f"bad setting {f.name} = {kwargs[f.name]!r} in {path}: expected "
+                    f"{type(f.default).__name__ if f.default is not None else 'a string'}; fix the file"
+                )
+        return cls(**kwargs, extra=extra)
 
     def with_env(self, environ: dict[str, str] | None = None) -> Settings:
         """Overlay SILCROW_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY."""
@@ -71,6 +74,16 @@ class Settings:
     def with_overrides(self, **overrides: Any) -> Settings:
         """Overlay explicit values (flags); None means 'not given'."""
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def _type_ok(value: Any, default: Any) -> bool:
+    if default is None:
+        return isinstance(value, str)
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool) and value > 0
+    return isinstance(value, type(default))
 
 
 def load_settings(home: Path, **overrides: Any) -> Settings:

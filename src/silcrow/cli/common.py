@@ -9,6 +9,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from silcrow.errors import SilcrowError
 from silcrow.paths import resolve_home
@@ -37,7 +38,7 @@ def state(ctx: typer.Context) -> AppState:
 
 def fail(message: str, code: int = EXIT_REFUSED) -> None:
     """Print one clear error line and exit with ``code``."""
-    console_err.print(f"[bold red]error:[/] {message}", highlight=False, markup=True)
+    console_err.print(Text.assemble(("error: ", "bold red"), message), highlight=False)
     raise typer.Exit(code)
 
 
@@ -54,15 +55,17 @@ def run_app(app: typer.Typer, argv: list[str]) -> int:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else EXIT_REFUSED)
     except SilcrowError as exc:
-        console_err.print(f"[bold red]error:[/] {exc}", highlight=False)
+        console_err.print(Text.assemble(("error: ", "bold red"), str(exc)), highlight=False)
         return EXIT_REFUSED
     except KeyboardInterrupt:
         console_err.print("interrupted")
         return 130
     except Exception as exc:  # last resort: still no traceback for the user
         console_err.print(
-            f"[bold red]internal error:[/] {type(exc).__name__}: {exc} "
-            "(please report this; set SILCROW_DEBUG=1 for details)",
+            Text.assemble(
+                ("internal error: ", "bold red"),
+                f"{type(exc).__name__}: {exc} (please report this; set SILCROW_DEBUG=1 for details)",
+            ),
             highlight=False,
         )
         if os.environ.get("SILCROW_DEBUG"):
