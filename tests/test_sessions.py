@@ -101,8 +101,15 @@ def test_unknown_ids_and_bad_messages_explain_themselves(store: SessionStore) ->
         store.append(sid, {"role": "wizard", "content": "x"})
     with pytest.raises(SessionError, match="unknown message fields"):
         store.append(sid, {"role": "user", "contents": "typo"})
+    with pytest.raises(SessionError, match="content must be a string"):
+        store.append(sid, {"role": "user", "content": 42})
+    with pytest.raises(SessionError, match="tool_calls must be a list"):
+        store.append(sid, {"role": "assistant", "tool_calls": "memory()"})
+    with pytest.raises(SessionError, match="cannot be stored as JSON"):
+        store.append(sid, {"role": "assistant", "tool_calls": [{"f": object()}]})
     with pytest.raises(SessionError, match="has no message"):
         store.around(sid, 999)
+    assert store.messages(sid) == []  # nothing half-stored
 
 
 def test_resolve_prefix(store: SessionStore) -> None:

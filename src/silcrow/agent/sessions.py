@@ -18,52 +18,29 @@ PostgreSQL backend can mirror it.
 from __future__ import annotations
 
 import builtins
-import json
-import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from silcrow.agent.session_records import (
+    ROLES,
+    SUMMARY_MARKER,
+    SessionInfo,
+    info_from_row,
+    message_dict,
+    message_values,
+    new_session_id,
+    now_iso,
+)
 from silcrow.agent.session_sql import SCHEMA, SCHEMA_VERSION, SNIPPET_SQL, fts_query, search_sql
 from silcrow.errors import SessionError
 
 __all__ = ["SCHEMA_VERSION", "SUMMARY_MARKER", "SessionInfo", "SessionStore", "fts_query"]
 
-# The first line of every compaction summary, so both the model and a human
-# reading the transcript can tell a summary from real turns.
-SUMMARY_MARKER = "[silcrow: summary of earlier conversation, {n} messages compacted]"
-_ROLES = {"system", "user", "assistant", "tool"}
-_FIELDS = ("role", "content", "tool_calls", "tool_call_id", "name", "recall_block")
-# Keys a caller may hand back from messages() that we ignore on append.
-_IGNORED = {"id", "created_at", "summary", "compacted"}
 _LIST_HINT = "list sessions with `silcrow sessions list`"
-
-
-@dataclass(frozen=True)
-class SessionInfo:
-    id: str
-    parent_id: str | None
-    title: str | None
-    created_at: str
-    updated_at: str
-    system_prompt: str | None
-    message_count: int  # active (non-compacted) messages
-    root_id: str = ""
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-def _new_id() -> str:
-    # Sortable by creation time and short enough to type: 20261202-180822-a1b2c3d4.
-    # 32 random bits per second make a collision a non-event.
-    return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(4)}"
 
 
 class SessionStore:
@@ -177,8 +154,8 @@ class SessionStore:
     def create(
         self, *, parent_id: str | None = None, title: str | None = None, system_prompt: str | None = None
     ) -> str:
-        sid = _new_id()
-        now = _now()
+        sid = new_session_id()
+        now = now_iso()
         with self._write() as conn:
             root = sid
             if parent_id is not None:
@@ -190,20 +167,13 @@ class SessionStore:
             )
         return sid
 
-    def _info(self, row: sqlite3.Row, count: int) -> SessionInfo:
-        return SessionInfo(
-            id=row["id"], parent_id=row["parent_id"], title=row["title"], created_at=row["created_at"],
-            updated_at=row["updated_at"], system_prompt=row["system_prompt"], message_count=count,
-            root_id=row["root_id"],
-        )
-
     def get(self, sid: str) -> SessionInfo:
         with self._reading() as conn:
             row = self._require(conn, sid)
             count = conn.execute(
                 "SELECT COUNT(*) FROM messages WHERE session_id = ? AND compacted = 0", (sid,)
             ).fetchone()[0]
-        return self._info(row, count)
+        return info_from_row(row, count)
 
     def resolve(self, id_or_prefix: str) -> str:
         """The full id of the one session whose id starts with ``id_or_prefix``."""
@@ -233,7 +203,9 @@ class SessionStore:
     def set_title(self, sid: str, title: str | None) -> None:
         with self._write() as conn:
             self._require(conn, sid)
-            conn.execute("UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?", (title, _now(), sid))
+            conn.execute(
+                "UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?", (title, now_iso(), sid)
+            )
 
     def list(self, limit: int = 20) -> list[SessionInfo]:
         """The most recently active sessions first."""
@@ -242,39 +214,21 @@ class SessionStore:
             " AS n FROM sessions s ORDER BY s.updated_at DESC, s.id DESC LIMIT ?",
             (max(0, int(limit)),),
         )
-        return [self._info(r, r["n"]) for r in rows]
+        return [info_from_row(r, r["n"]) for r in rows]
 
     def latest(self) -> str | None:
         rows = self._read("SELECT id FROM sessions ORDER BY updated_at DESC, id DESC LIMIT 1")
         return str(rows[0]["id"]) if rows else None
 
     # -- messages ------------------------------------------------------------
-    @staticmethod
-    def _row_values(message: dict[str, Any]) -> tuple[Any, ...]:
-        if not isinstance(message, dict):
-            raise SessionError(f"a message must be a dict with a 'role', got {type(message).__name__}")
-        unknown = set(message) - set(_FIELDS) - _IGNORED
-        if unknown:
-            raise SessionError(f"unknown message fields {sorted(unknown)}; allowed: {list(_FIELDS)}")
-        role = message.get("role")
-        if role not in _ROLES:
-            raise SessionError(f"message role must be one of {sorted(_ROLES)}, got {role!r}")
-        content = message.get("content")
-        if content is not None and not isinstance(content, str):
-            raise SessionError(f"message content must be a string or None, got {type(content).__name__}")
-        calls = message.get("tool_calls")
-        calls_json = json.dumps(calls, ensure_ascii=False) if calls else None
-        return (role, content, calls_json, message.get("tool_call_id"), message.get("name"),
-                message.get("recall_block"))
-
     def append(self, sid: str, message: dict[str, Any]) -> int:
         """Store one message at the end of a session; returns its id.
 
         The first user message also names an untitled session, so that
         ``silcrow sessions list`` shows something recognisable.
         """
-        values = self._row_values(message)
-        now = _now()
+        values = message_values(message)
+        now = now_iso()
         with self._write() as conn:
             session = self._require(conn, sid)
             seq = conn.execute(
@@ -291,21 +245,6 @@ class SessionStore:
             conn.execute("UPDATE sessions SET updated_at = ?, title = ? WHERE id = ?", (now, title, sid))
             return int(cur.lastrowid or 0)
 
-    @staticmethod
-    def _as_dict(row: sqlite3.Row, *, raw: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": row["id"]}
-        for field in _FIELDS:
-            value = row[field]
-            if value is None:
-                continue
-            out[field] = json.loads(value) if field == "tool_calls" else value
-        out["created_at"] = row["created_at"]
-        if row["is_summary"]:
-            out["summary"] = True
-        if raw and row["compacted"]:
-            out["compacted"] = True
-        return out
-
     def messages(self, sid: str) -> builtins.list[dict[str, Any]]:
         """The active transcript, oldest first (compacted messages left out)."""
         with self._reading() as conn:
@@ -313,7 +252,7 @@ class SessionStore:
             rows = conn.execute(
                 "SELECT * FROM messages WHERE session_id = ? AND compacted = 0 ORDER BY seq, id", (sid,)
             ).fetchall()
-        return [self._as_dict(r) for r in rows]
+        return [message_dict(r) for r in rows]
 
     def around(self, sid: str, message_id: int, window: int = 3) -> builtins.list[dict[str, Any]]:
         """Up to ``window`` messages either side of one, compacted ones included (flagged)."""
@@ -338,7 +277,7 @@ class SessionStore:
                 " ORDER BY seq, id LIMIT ?",
                 (sid, target["seq"], target["seq"], target["id"], window + 1),
             ).fetchall()
-        return [self._as_dict(r, raw=True) for r in [*reversed(before), *rest]]
+        return [message_dict(r, raw=True) for r in [*reversed(before), *rest]]
 
     # -- compaction and branches ---------------------------------------------
     def compact(
@@ -354,8 +293,8 @@ class SessionStore:
         """
         if keep_head < 0 or keep_tail < 0:
             raise SessionError(f"keep_head and keep_tail must be >= 0, got {keep_head} and {keep_tail}")
-        if role not in _ROLES:
-            raise SessionError(f"summary role must be one of {sorted(_ROLES)}, got {role!r}")
+        if role not in ROLES:
+            raise SessionError(f"summary role must be one of {sorted(ROLES)}, got {role!r}")
         with self._write() as conn:
             self._require(conn, sid)
             rows = conn.execute(
@@ -377,7 +316,7 @@ class SessionStore:
             conn.executemany(
                 "UPDATE messages SET compacted = 1 WHERE id = ?", [(r["id"],) for r in middle]
             )
-            now = _now()
+            now = now_iso()
             conn.execute(
                 "INSERT INTO messages(session_id, seq, role, content, created_at, is_summary)"
                 " VALUES (?, ?, ?, ?, ?, 1)",
@@ -392,8 +331,8 @@ class SessionStore:
         The cached system prompt is not copied: a branch is a cache-breaking
         event, so the agent rebuilds it from the memory on disk.
         """
-        new_id = _new_id()
-        now = _now()
+        new_id = new_session_id()
+        now = now_iso()
         with self._write() as conn:
             parent = self._require(conn, sid)
             conn.execute(
