@@ -17,6 +17,11 @@ as sorted-key JSON); its cacheable part is the longest byte-identical prefix it
 shares with the previous request. ``cacheable_share`` is the cacheable
 characters over all prompt characters of the measured requests (the first
 request counts as 0 cacheable). ``prompt_chars`` is the total characters sent.
+``uncached_chars`` is what a provider bills at the full price, and
+``billed_chars`` weighs cached characters at 10% and 50% of that price (the
+usual range of prefix-cache discounts): a higher share bought by sending more
+characters is not a saving, which is how the Agent's replay_recall default
+was chosen (``default`` in the output names the system that is silcrow's default).
 
 Systems, in the same run:
   silcrow_replay     Agent(replay_recall=True): recall blocks stored and replayed verbatim
@@ -38,6 +43,7 @@ from rich.console import Console
 
 from silcrow.agent import Agent
 from silcrow.agent.llm import LLMClient
+from silcrow.agent.loop import DEFAULT_REPLAY_RECALL
 from silcrow.agent.prompt import build_system_prompt
 from silcrow.recall.local import LocalProvider
 from silcrow.recall.manager import MemoryManager
@@ -117,9 +123,12 @@ def measure(requests: list[dict[str, Any]]) -> dict[str, Any]:
     cached = [0] + [common_prefix(texts[i - 1], texts[i]) for i in range(1, len(texts))]
     total = sum(len(t) for t in texts)
     per_request = [c / len(t) for c, t in zip(cached, texts, strict=True)]
+    uncached = total - sum(cached)
     return {
         "cacheable_share": round(sum(cached) / total, 4),
         "prompt_chars": total,
+        "uncached_chars": uncached,
+        "billed_chars": {f"cache_price_{p}": round(uncached + p * sum(cached)) for p in (0.1, 0.5)},
         "requests": len(texts),
         "median_request_share": round(sorted(per_request)[len(per_request) // 2], 4),
         "recall_blocks_seen": sum("<memory-context>" in (r["messages"][-1].get("content") or "")
@@ -224,8 +233,10 @@ def main() -> None:
         systems["naive"] = measure(run_naive(args.turns, progress("naive")))
     for name, figures in systems.items():
         err.print(f"{name:18} cacheable share {figures['cacheable_share']:.3f}  "
-                  f"prompt chars {figures['prompt_chars']:,}")
-    json.dump({"turns": args.turns, "memory_writes": writes, "systems": systems}, sys.stdout)
+                  f"prompt chars {figures['prompt_chars']:,}  uncached {figures['uncached_chars']:,}")
+    default = "silcrow_replay" if DEFAULT_REPLAY_RECALL else "silcrow_no_replay"
+    json.dump({"turns": args.turns, "memory_writes": writes, "systems": systems, "default": default},
+              sys.stdout)
     sys.stdout.write("\n")
 
 
