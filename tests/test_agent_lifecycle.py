@@ -126,7 +126,7 @@ def test_compression_summarises_the_middle_with_the_provider_note(tmp_path: Path
         assert not any(r["messages"][0]["content"].startswith("You compress") for r in server.requests)
         # Shrink the window so that the next turn's request crosses the threshold.
         size = estimate_tokens(server.requests[-1]["messages"], agent.tools)
-        agent.context_window = int(size / agent.compress_threshold)
+        agent.context_window = int(0.8 * size / agent.compress_threshold)
         server.enqueue({"content": "nothing to save"},
                        {"content": "SUMMARY: the user asked about tulip bulbs repeatedly."},
                        {"content": "Plant them now."})
