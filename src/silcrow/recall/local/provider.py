@@ -1,0 +1,280 @@
+"""LocalProvider: the built-in recall provider, one SQLite file per home.
+
+It turns the :class:`MemoryProvider` hooks into :class:`RecallStore` calls:
+completed turns are stored (``sync_turn``), curated-memory writes are
+mirrored as facts, ``prefetch`` formats the best hits compactly with their
+dates, and three tools let the model search, add and forget.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from silcrow.errors import EmbedderUnavailableError, RecallError
+from silcrow.paths import recall_db, resolve_home
+from silcrow.recall.embedders import Embedder, get_embedder
+from silcrow.recall.local.records import RecallHit, RecallRecord
+from silcrow.recall.local.store import RecallStore, Scope
+from silcrow.recall.provider import MemoryProvider
+
+log = logging.getLogger(__name__)
+
+PREFETCH_K = 6
+PREFETCH_CHARS = 1800  # keeps the fenced block small next to the user's message
+HIT_CHARS = 300
+
+_TOOLS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "recall_search",
+            "description": "Search long-term memory (past conversations and saved facts). "
+            "Returns the best matching memories with their ids and dates.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "What to look for, in plain words."},
+                    "k": {"type": "integer", "description": "How many results (1-50, default 8)."},
+                },
+                "required": ["query"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "recall_add",
+            "description": "Save one durable fact to long-term memory (not the prompt notes).",
+            "parameters": {
+                "type": "object",
+                "properties": {"fact": {"type": "string", "description": "The fact, one sentence."}},
+                "required": ["fact"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "recall_forget",
+            "description": "Delete memories: pass a memory id from recall_search, or text; every "
+            "memory containing that text is deleted.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "integer", "description": "A memory id from recall_search."},
+                    "query": {"type": "string", "description": "Text contained in the memories to delete."},
+                },
+            },
+        },
+    },
+]
+
+
+TOOL_NAMES = tuple(t["function"]["name"] for t in _TOOLS)
+
+
+class LocalProvider(MemoryProvider):
+    """Hybrid (FTS5 + vectors) recall over ``<home>/recall.db``."""
+
+    name = "local"
+
+    def __init__(self, home: Path | str | None = None, *, embedder: str | Embedder | None = None) -> None:
+        self._home = Path(home).expanduser() if home is not None else None
+        self._embedder_spec: str | Embedder = embedder if embedder is not None else "onnx"
+        self._store: RecallStore | None = None
+        self._open_lock = threading.Lock()
+        self._session_id = ""
+        self._scope: Scope = (None, None)
+        self._why_not = ""
+
+    # -- setup -----------------------------------------------------------------------------
+
+    def is_available(self) -> bool:
+        if isinstance(self._embedder_spec, Embedder):
+            return True
+        try:
+            get_embedder(self._embedder_spec)  # constructing checks installed packages; no I/O
+        except EmbedderUnavailableError as exc:
+            self._why_not = str(exc)
+            return False
+        return True
+
+    def unavailable_reason(self) -> str:
+        return self._why_not if not self.is_available() else ""
+
+    def initialize(self, session_id: str, **context: Any) -> None:
+        home = context.get("home")
+        with self._open_lock:
+            if home is not None and self._store is None:
+                self._home = Path(home).expanduser()
+            self._session_id = session_id or ""
+            self._scope = (context.get("user_id"), context.get("agent_id"))
+        self._get_store()  # open now so a bad home or model fails here, not mid-turn
+
+    @property
+    def store(self) -> RecallStore:
+        return self._get_store()
+
+    def _get_store(self) -> RecallStore:
+        with self._open_lock:
+            if self._store is None:
+                home = self._home if self._home is not None else resolve_home()
+                spec = self._embedder_spec
+                embedder = spec if isinstance(spec, Embedder) else get_embedder(spec)
+                self._store = RecallStore(recall_db(home), embedder)
+            return self._store
+
+    def shutdown(self) -> None:
+        with self._open_lock:
+            if self._store is not None:
+                self._store.close()
+                self._store = None  # a later call reopens: shutdown is idempotent
+
+    # -- the Python API --------------------------------------------------------------------
+
+    def ingest(
+        self, records: Sequence[RecallRecord], *, progress: Callable[[int], None] | None = None
+    ) -> int:
+        """Store ``records`` in batches; returns how many were new (duplicates are skipped)."""
+        added, _ = self.store.ingest(list(records), self._scope, progress)
+        return added
+
+    def search(self, query: str, k: int = 10, *, mode: str = "hybrid") -> list[RecallHit]:
+        """Best ``k`` memories for ``query`` in this provider's user/agent scope."""
+        if mode not in ("hybrid", "lexical", "dense"):
+            raise RecallError(f"unknown search mode {mode!r}; use hybrid, lexical or dense")
+        return self.store.search(query, k, self._scope, mode=mode)
+
+    def add_fact(self, text: str, *, metadata: dict[str, Any] | None = None) -> int:
+        """Save a fact; returns its id (the existing id if the same fact is already stored)."""
+        record = RecallRecord(text=text, kind="fact", session_id=self._session_id, metadata=metadata or {})
+        _, ids = self.store.ingest([record], self._scope)
+        return ids[0]
+
+    def forget(self, id_or_query: int | str) -> int:
+        """Delete one memory by id, or every memory in scope whose text contains the given text."""
+        store = self.store
+        if isinstance(id_or_query, int) and not isinstance(id_or_query, bool):
+            ids = store.find_ids("id = ?", [id_or_query], self._scope)
+        elif isinstance(id_or_query, str):
+            needle = id_or_query.strip()
+            if needle.isdigit():
+                ids = store.find_ids("id = ?", [int(needle)], self._scope)
+            elif len(needle) < 3:
+                raise RecallError(
+                    f"forget needs a memory id or at least 3 characters of text, got {id_or_query!r}"
+                )
+            else:
+                ids = store.find_ids("instr(lower(text), lower(?)) > 0", [needle], self._scope)
+        else:
+            raise RecallError(f"forget takes a memory id or text, not {type(id_or_query).__name__}")
+        return store.delete(ids)
+
+    def stats(self) -> dict[str, Any]:
+        return self.store.stats(self._scope)
+
+    # -- hooks -----------------------------------------------------------------------------
+
+    def system_prompt_block(self) -> str:
+        return (
+            "You have long-term memory of past conversations. Relevant memories may appear in a "
+            "<memory-context> block; use recall_search to look further, recall_add to keep a fact."
+        )
+
+    def prefetch(self, query: str, *, session_id: str = "") -> str:
+        if not query.strip():
+            return ""
+        return format_hits(self.search(query, PREFETCH_K))
+
+    def sync_turn(self, user: str, assistant: str, *, session_id: str = "") -> None:
+        session = session_id or self._session_id
+        records = [
+            RecallRecord(text=text, kind="turn", session_id=session, speaker=speaker)
+            for speaker, text in (("user", user), ("assistant", assistant))
+            if text and text.strip()
+        ]
+        if records:
+            self.ingest(records)
+
+    def on_memory_write(self, action: str, target: str, content: str) -> None:
+        if not content.strip():
+            return
+        if action in ("add", "replace"):
+            self.add_fact(content, metadata={"source": "curated", "target": target})
+        elif action == "remove":
+            # The curated tool removes by a substring of the entry: drop the mirrored facts
+            # holding it, never conversation turns.
+            ids = self.store.find_ids(
+                "kind = 'fact' AND instr(lower(text), lower(?)) > 0", [content.strip()], self._scope
+            )
+            self.store.delete(ids)
+
+    def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
+        text = " ".join(str(m.get("content") or "") for m in messages[-4:] if m.get("role") == "user")
+        return format_hits(self.search(text[-2000:], PREFETCH_K)) if text.strip() else ""
+
+    def on_session_end(self, messages: list[dict[str, Any]]) -> None:
+        """Turns were stored as they happened (sync_turn); nothing is left to do."""
+
+    # -- tools -----------------------------------------------------------------------------
+
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        return json.loads(json.dumps(_TOOLS))  # a copy: callers may mutate it
+
+    def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
+        try:
+            if name == "recall_search":
+                query = str(args.get("query") or "").strip()
+                if not query:
+                    return _error("recall_search needs a non-empty 'query'")
+                k = max(1, min(int(args.get("k") or 8), 50))
+                hits = self.search(query, k)
+                results = [h.to_dict() for h in hits]
+                return json.dumps({"success": True, "results": results}, ensure_ascii=False)
+            if name == "recall_add":
+                fact = str(args.get("fact") or "").strip()
+                if not fact:
+                    return _error("recall_add needs a non-empty 'fact'")
+                return json.dumps({"success": True, "id": self.add_fact(fact, metadata={"source": "tool"})})
+            if name == "recall_forget":
+                target = args.get("id") if args.get("id") not in (None, "") else args.get("query")
+                if target is None or (isinstance(target, str) and not target.strip()):
+                    return _error("recall_forget needs an 'id' (from recall_search) or a 'query' text")
+                if not isinstance(target, int | str):
+                    return _error(f"recall_forget: 'id' must be an integer, got {target!r}")
+                return json.dumps({"success": True, "removed": self.forget(target)})
+        except (RecallError, ValueError, TypeError) as exc:
+            return _error(f"{name} failed: {exc}")
+        return _error(f"unknown tool {name!r}; the local provider has {', '.join(TOOL_NAMES)}")
+
+
+def _error(message: str) -> str:
+    return json.dumps({"success": False, "error": message})
+
+
+def format_hits(hits: Sequence[RecallHit], *, limit: int = PREFETCH_CHARS) -> str:
+    """One line per memory with its date, ``[2023-05-08] Caroline: ...``.
+
+    The best hits are kept within ``limit`` characters, then shown oldest first
+    so the model reads them as a timeline.
+    """
+    kept: list[tuple[float, int, str]] = []
+    used = 0
+    for hit in hits:  # best first
+        text = " ".join(hit.text.split())
+        if len(text) > HIT_CHARS:
+            text = text[: HIT_CHARS - 1] + "…"
+        date = hit.timestamp.strftime("%Y-%m-%d") if hit.timestamp else "undated"
+        who = f"{hit.speaker}: " if hit.speaker else ("fact: " if hit.kind == "fact" else "")
+        line = f"[{date}] {who}{text}"
+        if used + len(line) > limit and kept:
+            break
+        when = hit.timestamp.timestamp() if hit.timestamp else float("inf")
+        kept.append((when, hit.id, line))
+        used += len(line) + 1
+    return "\n".join(line for _, _, line in sorted(kept))

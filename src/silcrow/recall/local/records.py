@@ -1,0 +1,86 @@
+"""What goes into the local recall store and what comes back out."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+KINDS = ("turn", "fact", "summary")
+
+
+@dataclass
+class RecallRecord:
+    """One thing to remember.
+
+    ``timestamp`` is when it happened (a naive value is taken as UTC; None
+    means now). ``external_id`` keeps an id from the source, e.g. LoCoMo's
+    ``"D1:3"``.
+    """
+
+    text: str
+    kind: str = "turn"
+    session_id: str = ""
+    speaker: str = ""
+    timestamp: datetime | None = None
+    user_id: str | None = None
+    agent_id: str | None = None
+    external_id: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RecallHit:
+    """One search result; ``score`` is only comparable within one search."""
+
+    id: int
+    text: str
+    score: float
+    kind: str
+    session_id: str
+    speaker: str
+    timestamp: datetime | None
+    external_id: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "text": self.text,
+            "score": round(self.score, 4),
+            "kind": self.kind,
+            "session_id": self.session_id,
+            "speaker": self.speaker,
+            "date": self.timestamp.isoformat() if self.timestamp else None,
+            "external_id": self.external_id,
+        }
+
+
+def to_epoch(when: datetime | None) -> float | None:
+    if when is None:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.timestamp()
+
+
+def from_epoch(ts: float | None) -> datetime | None:
+    return None if ts is None else datetime.fromtimestamp(ts, tz=UTC)
+
+
+def content_hash(
+    record: RecallRecord, ts: float | None, user_id: str | None, agent_id: str | None
+) -> str:
+    """Identity used for "exact duplicates are not stored twice".
+
+    A turn is the same turn only if it was said by the same speaker, in the
+    same session, at the same time (two "thanks!" on different days are two
+    memories). A fact or summary is the same if its text and scope are.
+    """
+    if record.kind == "turn":
+        parts: list[Any] = [record.kind, record.text, record.session_id, record.speaker, ts,
+                            record.external_id, user_id, agent_id]
+    else:
+        parts = [record.kind, " ".join(record.text.split()).casefold(), user_id, agent_id]
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode("utf-8")).hexdigest()

@@ -1,0 +1,131 @@
+"""Hybrid retrieval: how memories are indexed, queried and scored.
+
+What each piece is for (measured on LoCoMo conversation 26, evidence recall
+over dialog turns; see ``bench/recall.py`` and the report for the table):
+
+- A turn is indexed as ``"speaker: text"``: questions about people name them,
+  and a bare "I went there yesterday" does not.
+- A turn is also indexed with the *preceding* turns of its session as a
+  separate, down-weighted FTS5 column, and embedded together with them. In
+  dialogue the answer ("yes, last Sunday!") often carries none of the words
+  of what it answers ("did you go to the pride parade?"); the question it
+  answers sits just before it. Only the turn itself is returned.
+- The date it happened is a third, lightly weighted column, so "in May 2023"
+  in a query can match.
+- Lexical (BM25) and dense (cosine) scores are fused on a common scale:
+  BM25 divided by the best BM25 score of the query, cosine min-max scaled
+  over the candidate pool. Score fusion beat reciprocal-rank fusion here
+  because it keeps how *much* better the best hits are, which RRF throws away.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+
+#: How many preceding turns of the same session index and embed with a turn.
+CONTEXT_TURNS = 2
+#: FTS5 bm25() column weights for (body, context, dated).
+COLUMN_WEIGHTS = (1.0, 0.5, 0.2)
+#: Weight of the dense score in the fusion; 1 - ALPHA goes to BM25.
+ALPHA = 0.4
+#: How many candidates each retriever contributes before fusion.
+POOL = 50
+#: Query terms kept (longest first) so pathological prompts stay cheap.
+MAX_TERMS = 32
+
+# Function words carry no topic; BM25 already down-weights frequent words,
+# but an OR query over them would pull in almost every row as a candidate.
+STOPWORDS = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been before being
+    below between both but by can could did do does doing done down during each either else ever every
+    few for from further get gets got had has have having he her here hers herself him himself his how
+    i if in into is it its itself just let like may me might mine more most much must my myself no nor
+    not now of off often on once one only or other ought our ours ourselves out over own per please
+    quite rather really said same say says shall she should since so some such than that the their
+    theirs them themselves then there these they this those through thus to too under until up upon us
+    very was we were what whatever when whenever where whereas wherever whether which while who whom
+    whose why will with within without would yes yet you your yours yourself yourselves
+    s t d ll m re ve don didn doesn isn aren wasn weren won wouldn shouldn couldn hasn haven hadn
+    """.split()
+)
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_MONTHS = (
+    "January February March April May June July August September October November December".split()
+)
+_DAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
+
+
+def query_terms(text: str) -> list[str]:
+    """Content words of ``text``: lower-cased, stopwords and 1-letter words dropped, unique."""
+    seen: dict[str, None] = {}
+    for word in _WORD.findall(text.casefold()):
+        if len(word) > 1 and word not in STOPWORDS and "_" not in word:
+            seen.setdefault(word, None)
+    terms = list(seen)
+    if len(terms) > MAX_TERMS:
+        terms = sorted(terms, key=len, reverse=True)[:MAX_TERMS]
+    return terms
+
+
+def build_match_query(text: str) -> str | None:
+    """An FTS5 MATCH expression OR-ing the content words of ``text``, or None if it has none.
+
+    Every term is double-quoted, which makes it a plain string to FTS5: user
+    text such as ``NEAR(``, ``AND``, ``col:`` or ``*`` can never become
+    query syntax.
+    """
+    terms = query_terms(text)
+    if not terms:
+        return None
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+
+
+def body_text(text: str, speaker: str) -> str:
+    """What a memory is indexed and embedded as: its text, prefixed by who said it."""
+    return f"{speaker}: {text}" if speaker else text
+
+
+def dated_text(ts: float | None) -> str:
+    """The date in words ("Monday 8 May 2023"), so queries naming a date or month match."""
+    if ts is None:
+        return ""
+    when = datetime.fromtimestamp(ts, tz=UTC)
+    return f"{_DAYS[when.weekday()]} {when.day} {_MONTHS[when.month - 1]} {when.year}"
+
+
+def embedding_text(body: str, context: str) -> str:
+    """The text embedded for a memory: its preceding turns, then itself."""
+    return f"{context}\n{body}" if context else body
+
+
+def fuse(
+    lexical: Sequence[tuple[int, float]],
+    dense: Mapping[int, float],
+    *,
+    alpha: float = ALPHA,
+) -> list[tuple[int, float]]:
+    """Combine BM25 and cosine scores of the candidate pool; best first.
+
+    ``lexical`` holds (id, bm25) with larger = better; ``dense`` maps every
+    candidate that has a vector to its cosine. A candidate missing from one
+    side gets 0 from it.
+    """
+    ids = list(dict.fromkeys([i for i, _ in lexical] + list(dense)))
+    if not ids:
+        return []
+    best_lex = max((s for _, s in lexical), default=0.0)
+    lex = {i: (s / best_lex if best_lex > 0 else 0.0) for i, s in lexical}
+    if dense:
+        lo, hi = min(dense.values()), max(dense.values())
+        span = hi - lo
+        cos = {i: ((s - lo) / span if span > 1e-9 else 1.0) for i, s in dense.items()}
+        weight = alpha
+    else:
+        cos, weight = {}, 0.0  # lexical-only store or embedder "none"
+    scored = [(i, weight * cos.get(i, 0.0) + (1.0 - weight) * lex.get(i, 0.0)) for i in ids]
+    scored.sort(key=lambda pair: (-pair[1], pair[0]))
+    return scored

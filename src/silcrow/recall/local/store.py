@@ -1,0 +1,374 @@
+"""RecallStore: memories in SQLite, their vectors in memory, hybrid search over both.
+
+SQLite is the source of truth (text, FTS5 index and float32 vectors); the
+:class:`VectorIndex` is rebuilt from it on open. Other processes may write
+the same file: before every search the store looks at ``PRAGMA
+data_version`` (which changes only when *another* connection commits) and,
+if it moved, loads the rows it has not seen and drops the ones deleted.
+
+One connection and one re-entrant lock per store make it safe to share
+between threads (the manager's background worker calls ``sync_turn`` while
+the agent thread searches).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from silcrow.errors import RecallError
+from silcrow.recall.embedders import Embedder
+from silcrow.recall.local import db, retrieval
+from silcrow.recall.local.records import KINDS, RecallHit, RecallRecord, content_hash, from_epoch, to_epoch
+from silcrow.recall.local.vectors import VectorIndex
+
+Scope = tuple[str | None, str | None]  # (user_id, agent_id)
+BATCH = 256  # rows embedded and committed per transaction during ingest
+
+
+class RecallStore:
+    def __init__(self, path: Path, embedder: Embedder) -> None:
+        self.path = path
+        self.embedder = embedder
+        self._lock = threading.RLock()
+        self._conn = db.connect(path)
+        self._index = VectorIndex(embedder.dim) if embedder.dim > 0 else None
+        self._scopes: dict[int, Scope] = {}  # every live id -> its scope
+        self._by_scope: dict[Scope, set[int]] = {}
+        self._allowed_cache: dict[Scope, np.ndarray] = {}
+        self._floor = 0  # every id <= floor has been looked at
+        self._data_version: int | None = None
+        with self._lock:
+            self._prepare_vectors()
+            self._refresh(force=True)
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._conn
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    def _prepare_vectors(self) -> None:
+        """Make stored vectors match the embedder: re-embed after a model change, fill gaps."""
+        if self._index is None:
+            return  # lexical only: leave any stored vectors alone for a later dense run
+        ident = f"{self.embedder.name}/{self.embedder.dim}"
+        stored = db.get_meta(self._conn, "embedder")
+        if stored != ident:
+            with self._tx() as conn:
+                if stored is not None:
+                    conn.execute("DELETE FROM embeddings")  # other model's space: meaningless here
+                db.set_meta(conn, "embedder", ident)
+        while True:
+            rows = self._conn.execute(
+                "SELECT m.id, m.text, m.speaker, m.context FROM memories m"
+                " LEFT JOIN embeddings e ON e.memory_id = m.id WHERE e.memory_id IS NULL"
+                " ORDER BY m.id LIMIT ?",
+                (BATCH,),
+            ).fetchall()
+            if not rows:
+                return
+            vecs = self.embedder.embed(
+                [retrieval.embedding_text(retrieval.body_text(t, s), c) for _, t, s, c in rows]
+            )
+            with self._tx() as conn:
+                conn.executemany(
+                    "INSERT OR REPLACE INTO embeddings (memory_id, vector) VALUES (?, ?)",
+                    [(r[0], v.astype("<f4").tobytes()) for r, v in zip(rows, vecs, strict=True)],
+                )
+
+    # -- in-memory view of the table -----------------------------------------------------
+
+    def _track(self, ids: Sequence[int], scopes: Sequence[Scope], vectors: np.ndarray | None) -> None:
+        for i, scope in zip(ids, scopes, strict=True):
+            self._scopes[i] = scope
+            self._by_scope.setdefault(scope, set()).add(i)
+            self._allowed_cache.pop(scope, None)
+        if self._index is not None and vectors is not None and len(ids):
+            self._index.add(np.asarray(ids, dtype=np.int64), vectors)
+
+    def _untrack(self, ids: Sequence[int]) -> None:
+        for i in ids:
+            scope = self._scopes.pop(i, None)
+            if scope is not None:
+                self._by_scope.get(scope, set()).discard(i)
+                self._allowed_cache.pop(scope, None)
+        if self._index is not None and ids:
+            self._index.remove(ids)
+
+    def _refresh(self, *, force: bool = False) -> None:
+        """Catch up with commits made by other connections (processes)."""
+        version = int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+        if not force and version == self._data_version:
+            return
+        self._data_version = version
+        rows = self._conn.execute(
+            "SELECT m.id, m.user_id, m.agent_id, e.vector FROM memories m"
+            " LEFT JOIN embeddings e ON e.memory_id = m.id WHERE m.id > ? ORDER BY m.id",
+            (self._floor,),
+        ).fetchall()
+        new = [r for r in rows if r[0] not in self._scopes]
+        with_vec = [r for r in new if r[3] is not None and self._index is not None]
+        without = [r for r in new if r[3] is None or self._index is None]
+        if with_vec:
+            assert self._index is not None
+            mat = np.vstack([np.frombuffer(r[3], dtype="<f4") for r in with_vec])
+            if mat.shape[1] != self._index.dim:
+                raise RecallError(
+                    f"{self.path} holds vectors of dimension {mat.shape[1]} but the embedder "
+                    f"{self.embedder.name} makes {self._index.dim}; reopen with the same embedder"
+                )
+            self._track([r[0] for r in with_vec], [(r[1], r[2]) for r in with_vec], mat)
+        self._track([r[0] for r in without], [(r[1], r[2]) for r in without], None)
+        if rows:
+            self._floor = max(self._floor, rows[-1][0])
+        live = int(self._conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+        if live != len(self._scopes):  # someone deleted rows: find which
+            present = {r[0] for r in self._conn.execute("SELECT id FROM memories")}
+            self._untrack([i for i in self._scopes if i not in present])
+
+    def _allowed(self, scope: Scope) -> np.ndarray | None:
+        """Ids a search in ``scope`` may return; None when that is every row."""
+        mine = self._by_scope.get(scope, set())
+        if len(mine) == len(self._scopes):
+            return None
+        cached = self._allowed_cache.get(scope)
+        if cached is None:
+            cached = np.fromiter(mine, dtype=np.int64, count=len(mine))
+            self._allowed_cache[scope] = cached
+        return cached
+
+    # -- writing -------------------------------------------------------------------------
+
+    def ingest(
+        self,
+        records: Sequence[RecallRecord],
+        scope: Scope,
+        progress: Callable[[int], None] | None = None,
+    ) -> tuple[int, list[int]]:
+        """Store ``records``; returns (how many were new, the id of each record in order)."""
+        for n, rec in enumerate(records):
+            if not isinstance(rec, RecallRecord):
+                raise RecallError(f"record {n} is a {type(rec).__name__}, expected RecallRecord")
+            if not isinstance(rec.text, str) or not rec.text.strip():
+                raise RecallError(f"record {n} has empty text; every memory needs some text")
+            if rec.kind not in KINDS:
+                raise RecallError(f"record {n} has kind {rec.kind!r}; use one of {', '.join(KINDS)}")
+        added, ids = 0, []
+        recent: dict[tuple[str, Scope], deque[str]] = {}
+        for start in range(0, len(records), BATCH):
+            with self._lock:
+                new, chunk_ids = self._ingest_chunk(records[start : start + BATCH], scope, recent)
+            added += new
+            ids.extend(chunk_ids)
+            if progress is not None:
+                progress(min(start + BATCH, len(records)))
+        return added, ids
+
+    def _context_for(
+        self, rec: RecallRecord, rscope: Scope, recent: dict[tuple[str, Scope], deque[str]]
+    ) -> str:
+        """The preceding turns of ``rec``'s session (up to CONTEXT_TURNS), then remember ``rec``."""
+        if rec.kind != "turn" or not rec.session_id:
+            return ""
+        key = (rec.session_id, rscope)
+        window = recent.get(key)
+        if window is None:
+            rows = self._conn.execute(
+                "SELECT speaker, text FROM memories WHERE session_id = ? AND kind = 'turn'"
+                " AND user_id IS ? AND agent_id IS ? ORDER BY id DESC LIMIT ?",
+                (rec.session_id, rscope[0], rscope[1], retrieval.CONTEXT_TURNS),
+            ).fetchall()
+            window = deque(
+                (retrieval.body_text(t, s) for s, t in reversed(rows)), maxlen=retrieval.CONTEXT_TURNS
+            )
+            recent[key] = window
+        context = "\n".join(window)
+        window.append(retrieval.body_text(rec.text, rec.speaker))
+        return context
+
+    def _ingest_chunk(
+        self, chunk: Sequence[RecallRecord], scope: Scope, recent: dict[tuple[str, Scope], deque[str]]
+    ) -> tuple[int, list[int]]:
+        self._refresh()
+        now = time.time()
+        prepared: list[dict[str, Any]] = []
+        for rec in chunk:
+            rscope: Scope = (rec.user_id if rec.user_id is not None else scope[0],
+                             rec.agent_id if rec.agent_id is not None else scope[1])
+            ts = to_epoch(rec.timestamp)
+            ts = now if ts is None else ts
+            prepared.append({
+                "rec": rec, "scope": rscope, "ts": ts,
+                "context": self._context_for(rec, rscope, recent),
+                "hash": content_hash(rec, ts, rscope[0], rscope[1]),
+            })
+        hashes = list({p["hash"] for p in prepared})
+        known = dict(self._conn.execute(
+            f"SELECT content_hash, id FROM memories WHERE content_hash IN ({db.placeholders(hashes)})",
+            hashes,
+        ).fetchall())
+        fresh: list[dict[str, Any]] = []
+        for p in prepared:
+            if p["hash"] not in known:
+                known[p["hash"]] = -1  # claimed by this chunk: later copies are duplicates
+                fresh.append(p)
+        vectors = None
+        if self._index is not None and fresh:
+            vectors = self.embedder.embed([
+                retrieval.embedding_text(retrieval.body_text(p["rec"].text, p["rec"].speaker), p["context"])
+                for p in fresh
+            ])
+        with self._tx() as conn:
+            for n, p in enumerate(fresh):
+                rec = p["rec"]
+                cur = conn.execute(
+                    "INSERT INTO memories (kind, text, session_id, speaker, ts, user_id, agent_id,"
+                    " external_id, context, metadata, content_hash, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (rec.kind, rec.text, rec.session_id, rec.speaker, p["ts"], p["scope"][0], p["scope"][1],
+                     rec.external_id, p["context"], json.dumps(rec.metadata, ensure_ascii=False, default=str),
+                     p["hash"], now),
+                )
+                p["id"] = known[p["hash"]] = int(cur.lastrowid or 0)
+                conn.execute(
+                    "INSERT INTO memories_fts (rowid, body, context, dated) VALUES (?, ?, ?, ?)",
+                    (p["id"], retrieval.body_text(rec.text, rec.speaker), p["context"],
+                     retrieval.dated_text(p["ts"])),
+                )
+                if vectors is not None:
+                    conn.execute(
+                        "INSERT INTO embeddings (memory_id, vector) VALUES (?, ?)",
+                        (p["id"], vectors[n].astype("<f4").tobytes()),
+                    )
+        self._track([p["id"] for p in fresh], [p["scope"] for p in fresh], vectors)
+        return len(fresh), [known[p["hash"]] for p in prepared]
+
+    def delete(self, ids: Sequence[int]) -> int:
+        if not ids:
+            return 0
+        with self._lock, self._tx() as conn:
+            marks = db.placeholders(ids)
+            gone = [r[0] for r in conn.execute(f"SELECT id FROM memories WHERE id IN ({marks})", list(ids))]
+            if gone:
+                marks = db.placeholders(gone)
+                conn.execute(f"DELETE FROM memories_fts WHERE rowid IN ({marks})", gone)
+                conn.execute(f"DELETE FROM memories WHERE id IN ({marks})", gone)  # embeddings cascade
+            self._untrack(gone)
+            return len(gone)
+
+    def find_ids(self, where: str, params: Sequence[Any], scope: Scope) -> list[int]:
+        """Ids in ``scope`` matching an SQL condition over ``memories`` (internal callers only)."""
+        with self._lock:
+            rows = self._conn.execute(
+                f"SELECT id FROM memories WHERE user_id IS ? AND agent_id IS ? AND ({where})",
+                [scope[0], scope[1], *params],
+            )
+            return [int(r[0]) for r in rows]
+
+    # -- reading -------------------------------------------------------------------------
+
+    def search(self, query: str, k: int, scope: Scope, *, mode: str = "hybrid") -> list[RecallHit]:
+        """Best ``k`` memories for ``query`` in ``scope``; mode is hybrid, lexical or dense."""
+        if k <= 0 or not query.strip():
+            return []
+        qvec = None
+        if self._index is not None and mode != "lexical":
+            qvec = self.embedder.embed_query(query)  # outside the lock: the slow part
+        with self._lock:
+            self._refresh()
+            lexical: list[tuple[int, float]] = []
+            match = retrieval.build_match_query(query)
+            if match is not None and mode != "dense":
+                w = ", ".join(str(x) for x in retrieval.COLUMN_WEIGHTS)
+                lexical = [(int(i), float(s)) for i, s in self._conn.execute(
+                    f"SELECT m.id, -bm25(memories_fts, {w}) AS s FROM memories_fts"
+                    " JOIN memories m ON m.id = memories_fts.rowid"
+                    " WHERE memories_fts MATCH ? AND m.user_id IS ? AND m.agent_id IS ?"
+                    " ORDER BY s DESC LIMIT ?",
+                    (match, scope[0], scope[1], max(k, retrieval.POOL)),
+                )]
+            dense: dict[int, float] = {}
+            if qvec is not None and self._index is not None:
+                allowed = self._allowed(scope)
+                dense = dict(self._index.search(qvec, max(k, retrieval.POOL), allowed))
+                missing = [i for i, _ in lexical if i not in dense and i in self._index]
+                if missing:  # score the lexical candidates too, so fusion sees both sides
+                    dense.update(self._index.search(qvec, len(missing), np.asarray(missing, dtype=np.int64)))
+            if mode == "dense":
+                ranked = sorted(dense.items(), key=lambda p: (-p[1], p[0]))
+            else:
+                ranked = retrieval.fuse(lexical, dense, alpha=retrieval.ALPHA if mode == "hybrid" else 0.0)
+            top = ranked[:k]
+            return self._hits(top)
+
+    def _hits(self, ranked: Sequence[tuple[int, float]]) -> list[RecallHit]:
+        if not ranked:
+            return []
+        ids = [i for i, _ in ranked]
+        rows = {
+            r[0]: r
+            for r in self._conn.execute(
+                "SELECT id, text, kind, session_id, speaker, ts, external_id FROM memories"
+                f" WHERE id IN ({db.placeholders(ids)})",
+                ids,
+            )
+        }
+        return [
+            RecallHit(id=i, text=r[1], score=s, kind=r[2], session_id=r[3], speaker=r[4],
+                      timestamp=from_epoch(r[5]), external_id=r[6])
+            for i, s in ranked
+            if (r := rows.get(i)) is not None
+        ]
+
+    def stats(self, scope: Scope) -> dict[str, Any]:
+        with self._lock:
+            self._refresh()
+            kinds = dict(self._conn.execute(
+                "SELECT kind, count(*) FROM memories WHERE user_id IS ? AND agent_id IS ? GROUP BY kind",
+                scope,
+            ).fetchall())
+            sessions = self._conn.execute(
+                "SELECT count(DISTINCT session_id) FROM memories WHERE user_id IS ? AND agent_id IS ?", scope
+            ).fetchone()[0]
+            total = self._conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+            embedded = self._conn.execute("SELECT count(*) FROM embeddings").fetchone()[0]
+            first, last = self._conn.execute(
+                "SELECT min(ts), max(ts) FROM memories WHERE user_id IS ? AND agent_id IS ?", scope
+            ).fetchone()
+            migrations = db.applied_migrations(self._conn)
+        size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file())
+        return {
+            "memories": sum(kinds.values()),
+            "by_kind": {kind: int(kinds.get(kind, 0)) for kind in KINDS},
+            "sessions": int(sessions),
+            "first": from_epoch(first).isoformat() if first is not None else None,  # type: ignore[union-attr]
+            "last": from_epoch(last).isoformat() if last is not None else None,  # type: ignore[union-attr]
+            "all_scopes_memories": int(total),
+            "embedded": int(embedded),
+            "embedder": self.embedder.name,
+            "dim": self.embedder.dim,
+            "index_rows": len(self._index) if self._index is not None else 0,
+            "schema_version": migrations[-1][0] if migrations else 0,
+            "db_path": str(self.path),
+            "db_bytes": size,
+        }

@@ -1,0 +1,111 @@
+"""Reading LoCoMo JSON and JSONL message files into RecallRecords."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from silcrow.errors import RecallError
+from silcrow.recall.formats import load_records, parse_locomo_datetime
+
+
+def _conversation(sample_id: str | None = None) -> dict[str, object]:
+    conv: dict[str, object] = {
+        "speaker_a": "Ana",
+        "speaker_b": "Ben",
+        "session_1_date_time": "1:56 pm on 8 May, 2023",
+        "session_1": [
+            {"speaker": "Ana", "dia_id": "D1:1", "text": "Hi Ben!"},
+            {"speaker": "Ben", "dia_id": "D1:2", "text": "Look at this.",
+             "blip_caption": "a photo of a bowl"},
+        ],
+        "session_2_date_time": "10:05 am on 12 June, 2023",
+        "session_2": [{"speaker": "Ben", "dia_id": "D2:1", "text": "Back again."}],
+        "session_3_date_time": "9:00 am on 1 July, 2023",  # dated but never held: ignored
+    }
+    if sample_id:
+        conv["sample_id"] = sample_id
+    return conv
+
+
+def test_locomo_datetime_parses_12_hour_clock() -> None:
+    assert parse_locomo_datetime("1:56 pm on 8 May, 2023") == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    assert parse_locomo_datetime("12:09 am on 13 September, 2023") == datetime(2023, 9, 13, 0, 9, tzinfo=UTC)
+    assert parse_locomo_datetime("12:30 pm on 1 Jan 2024").hour == 12
+    with pytest.raises(ValueError, match="1:56 pm on 8 May, 2023"):
+        parse_locomo_datetime("yesterday")
+
+
+def test_locomo_single_conversation(tmp_path: Path) -> None:
+    path = tmp_path / "conv.json"
+    path.write_text(json.dumps(_conversation("conv-9")), encoding="utf-8")
+    records = load_records(path)
+    assert [r.external_id for r in records] == ["D1:1", "D1:2", "D2:1"]
+    assert [r.speaker for r in records] == ["Ana", "Ben", "Ben"]
+    assert records[0].session_id == "conv-9/session_1" and records[2].session_id == "conv-9/session_2"
+    assert records[0].timestamp == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    assert records[1].timestamp is not None and records[1].timestamp > records[0].timestamp  # order kept
+    assert records[1].text == "Look at this. [shared a photo: a photo of a bowl]"
+    assert all(r.kind == "turn" for r in records)
+
+
+def test_locomo_list_and_nested_layout(tmp_path: Path) -> None:
+    nested = {"sample_id": "x", "conversation": _conversation(), "qa": []}
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps([_conversation(), nested]), encoding="utf-8")
+    records = load_records(path)
+    assert len(records) == 6
+    assert {r.session_id.split("/")[0] for r in records} == {"conv0", "x"}
+
+
+def test_jsonl_messages(tmp_path: Path) -> None:
+    lines = [
+        {"role": "user", "content": "I moved to Lyon.", "timestamp": "2024-03-01T10:00:00Z",
+         "session_id": "s1"},
+        {"role": "system", "content": "You are helpful.", "session_id": "s1"},
+        {"role": "assistant", "content": "Nice!", "timestamp": 1709287260, "session_id": "s1"},
+        {"role": "user", "content": "No time given"},
+    ]
+    path = tmp_path / "chat.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n\n", encoding="utf-8")
+    records = load_records(path)
+    assert [r.speaker for r in records] == ["user", "assistant", "user"]  # system prompt skipped
+    assert records[0].timestamp == datetime(2024, 3, 1, 10, 0, tzinfo=UTC)
+    assert records[1].timestamp == datetime.fromtimestamp(1709287260, tz=UTC)
+    assert records[2].timestamp is None and records[2].session_id == ""
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"role": "user", "content": "ok"}\n{"role": "user"', "line 2: not valid JSON"),
+        ('{"role": "user", "content": "a"}\n{"content": "b"}', "line 2: field 'role'"),
+        ('{"role": "user", "content": 5}', "line 1: field 'content'"),
+        ('{"role": "user", "content": "a", "timestamp": "May 5th"}',
+         "line 1: 'timestamp' 'May 5th' is not ISO"),
+        ('{"role": "user", "content": "a"}\n[1, 2]', "line 2: expected an object"),
+        ("   \n", "the file is empty"),
+        ('{"speaker_b": "x"}', "not a LoCoMo conversation"),
+        ('{"speaker_a": "A", "session_1": []}', "'session_1_date_time' is missing"),
+        ('{"speaker_a": "A", "session_1_date_time": "soon", "session_1": []}',
+         "'session_1_date_time': expected"),
+        ('{"speaker_a": "A", "session_1_date_time": "1:00 pm on 1 May, 2023", "session_1": [{"text": "x"}]}',
+         "session_1[0] needs string 'speaker' and 'text'"),
+        ('[{"speaker_a": "A"}, 3]', "conversation 0: no session_N"),
+    ],
+)
+def test_bad_input_names_the_problem(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(RecallError) as info:
+        load_records(path)
+    assert message in str(info.value)
+    assert str(path) in str(info.value)
+
+
+def test_missing_file_says_what_to_pass(tmp_path: Path) -> None:
+    with pytest.raises(RecallError, match="no such file"):
+        load_records(tmp_path / "nope.json")
