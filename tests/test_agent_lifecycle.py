@@ -163,3 +163,33 @@ def test_branch_and_resume_carry_history(tmp_path: Path) -> None:
         assert "I ride a Vespa." in contents and "branch-only message" not in contents
         with pytest.raises(SessionError, match="no session"):
             agent.resume("no-such-session")
+
+
+def test_session_end_hands_the_plain_transcript_to_the_provider(tmp_path: Path) -> None:
+    with running_agent(tmp_path, replay_recall=True, flush_min_turns=100) as (agent, _):
+        ended: list[list[dict[str, Any]]] = []
+        original = agent.manager.on_session_end
+        agent.manager.on_session_end = (  # type: ignore[method-assign]
+            lambda messages: (ended.append(messages), original(messages))[-1])
+        agent.run_turn("The lighthouse keeper is named Joaquim.")
+        agent.new_session()
+        agent.run_turn("What is the lighthouse keeper called?")
+        agent.close()
+        assert [[m["content"] for m in msgs] for msgs in ended] == [
+            ["The lighthouse keeper is named Joaquim.", "ok"],
+            ["What is the lighthouse keeper called?", "ok"],  # no recall block, even with replay on
+        ]
+
+
+def test_an_unavailable_provider_never_costs_the_curated_notes(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # fastembed is not installed here: the local provider reports itself unavailable.
+    script = [remember("User's bike is red."), {"content": "Saved."}]
+    with running_agent(tmp_path, script, embedder="fastembed") as (agent, server):
+        assert agent.provider is None
+        assert "fastembed" in caplog.text and "continuing without long-term recall" in caplog.text
+        assert [t["function"]["name"] for t in agent.tools] == ["memory", "session_search"]
+        assert agent.run_turn("My bike is red.") == "Saved."
+        assert agent.store.entries("user") == ["User's bike is red."]
+        assert all("<memory-context>" not in last_user(r) for r in server.requests)
