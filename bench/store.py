@@ -75,7 +75,9 @@ def _expected(worker: int, count: int) -> set[str]:
 
 def _naive_apply(path: Path, action: str, old: str, new: str) -> bool:
     try:
-        with open(path, encoding="utf-8") as handle:
+        # errors="replace": a naive writer may read a file another one is
+        # halfway through writing, cut in the middle of a character.
+        with open(path, encoding="utf-8", errors="replace") as handle:
             current = E.parse(handle.read())
     except FileNotFoundError:
         current = []
@@ -103,7 +105,10 @@ def _writer(kind: str, home: str, worker: int, count: int, start: Any, done: Any
     began = time.perf_counter()
     for action, old, new in ops:
         if kind == "naive":
-            ok = _naive_apply(path, action, old, new)
+            try:
+                ok = _naive_apply(path, action, old, new)
+            except OSError:
+                ok = False
         else:
             store.reset_turn()
             if action == "add":
@@ -139,7 +144,9 @@ def run_contention(kind: str, procs: int, ops: int, readers: int, progress: Prog
         done = CTX.Value("i", 0)
         out: Any = CTX.Queue()
         path = str(setup.path("memory"))
-        reader_procs = [CTX.Process(target=_reader, args=(path, stop, out)) for _ in range(readers)]
+        reader_procs = [
+            CTX.Process(target=_reader, args=(path, stop, out), daemon=True) for _ in range(readers)
+        ]
         writers = [
             CTX.Process(target=_writer, args=(kind, home, w, ops, start, done, out))
             for w in range(procs)

@@ -25,20 +25,27 @@ from silcrow.safety import threats
 from silcrow.store import entries as E
 from silcrow.store import render
 from silcrow.store.backend import StoreBackend, Transaction
+from silcrow.store.edits import (
+    Edit,
+    Result,
+    Where,
+    add_edit,
+    batch_edit,
+    checked_content,
+    checked_old_text,
+    refusal,
+    remove_edit,
+    replace_edit,
+)
 from silcrow.store.files import DEFAULT_LOCK_TIMEOUT, FileBackend
 from silcrow.store.journal import new_record
 
 TARGET_FILES = {"memory": "MEMORY.md", "user": "USER.md"}
 MAX_FAILED_ATTEMPTS = 3
 
-Result = dict[str, Any]
-# What an edit computes from the current entries: the new entries and a
-# message, or a refusal.
-Edit = Callable[[list[str]], "tuple[list[str], str] | Result"]
 
-
-def _refusal(error: str, **extra: Any) -> Result:
-    return {"success": False, "error": error, **extra}
+def _unknown_target(target: Any) -> Result:
+    return refusal(f"unknown target {target!r}: use 'memory' (your notes) or 'user' (the user profile)")
 
 
 class MemoryStore:
@@ -191,7 +198,7 @@ class MemoryStore:
         # A model that keeps failing to consolidate a full memory would loop
         # forever; after three failures in a row it is told to stop.
         if self._failed_attempts >= MAX_FAILED_ATTEMPTS:
-            return self._terminal(_refusal("memory updates are paused for the rest of this turn"))
+            return self._terminal(refusal("memory updates are paused for the rest of this turn"))
         result = operation()
         if result.get("success"):
             self._failed_attempts = 0
@@ -212,198 +219,56 @@ class MemoryStore:
             ),
         }
 
-    def _validate_target(self, target: Any) -> Result | None:
+    def _where(self, target: str) -> Where:
+        return Where(TARGET_FILES[target], self._limits[target])
+
+    def _add(self, target: Any, content: Any, origin: str) -> Result:
         if target not in TARGET_FILES:
-            return _refusal(
-                f"unknown target {target!r}: use 'memory' (your notes) or 'user' (the user profile)"
-            )
-        return None
+            return _unknown_target(target)
+        text = checked_content(content, "give the fact to save as 'content'")
+        if isinstance(text, dict):
+            return text
+        return self._commit(target, "add", origin, add_edit(text), append=text)
 
-    def _scan(self, content: str) -> Result | None:
-        hits = threats.scan(content)
-        if not hits:
-            return None
-        ids = list(dict.fromkeys(h.pattern_id for h in hits))
-        reasons = "; ".join(
-            dict.fromkeys(f"{h.pattern_id} ({h.category}): {h.description}" for h in hits)
+    def _replace(self, target: Any, old_text: Any, new_content: Any, origin: str) -> Result:
+        if target not in TARGET_FILES:
+            return _unknown_target(target)
+        old = checked_old_text(old_text, "replace")
+        if isinstance(old, dict):
+            return old
+        text = checked_content(
+            new_content, "give the new text of the entry as 'content' (to delete it, use remove)"
         )
-        return _refusal(
-            f"Refused: the content matched threat pattern(s) {', '.join(ids)} — {reasons}. Memory "
-            "entries are placed in the system prompt, so they must not contain instructions to the "
-            "model, secrets, or hidden text. Save the underlying fact as plain declarative text. "
-            f"Content as received (sanitized): {threats.display_safe(content)!r}",
-            patterns=ids,
-        )
+        if isinstance(text, dict):
+            return text
+        return self._commit(target, "replace", origin, replace_edit(self._where(target), old, text))
 
-    def _check_content(
-        self, content: Any, field: str, hint: str
-    ) -> tuple[str, None] | tuple[None, Result]:
-        if not isinstance(content, str) or not content.strip():
-            return None, _refusal(f"'{field}' is missing or empty: {hint}")
-        text = E.normalize_entry(content)
-        refusal = self._scan(text)
-        return (None, refusal) if refusal else (text, None)
+    def _remove(self, target: Any, old_text: Any, origin: str) -> Result:
+        if target not in TARGET_FILES:
+            return _unknown_target(target)
+        old = checked_old_text(old_text, "remove")
+        if isinstance(old, dict):
+            return old
+        return self._commit(target, "remove", origin, remove_edit(self._where(target), old))
 
-    def _add(self, target: str, content: Any, origin: str) -> Result:
-        bad = self._validate_target(target)
-        if bad:
-            return bad
-        text, bad = self._check_content(content, "content", "give the fact to save as 'content'")
-        if bad:
-            return bad
-        assert text is not None
-
-        def edit(current: list[str]) -> tuple[list[str], str] | Result:
-            if text in current:
-                return current, "Entry already exists; nothing added."
-            return [*current, text], "Entry added."
-
-        return self._commit(target, "add", origin, edit, append=text)
-
-    def _replace(self, target: str, old_text: Any, new_content: Any, origin: str) -> Result:
-        bad = self._validate_target(target)
-        if bad:
-            return bad
-        if not isinstance(old_text, str) or not old_text.strip():
-            return _refusal(
-                "'old_text' is missing or empty: give a short substring of the entry to replace"
-            )
-        text, bad = self._check_content(
-            new_content,
-            "content",
-            "give the new text of the entry as 'content' (to delete it, use remove)",
-        )
-        if bad:
-            return bad
-        assert text is not None
-        return self._commit(
-            target, "replace", origin, lambda cur: self._replaced(target, cur, old_text, text)
-        )
-
-    def _replaced(
-        self, target: str, current: list[str], old_text: str, text: str
-    ) -> tuple[list[str], str] | Result:
-        index = self._locate(target, current, old_text, new_content=text)
-        if isinstance(index, dict):
-            return index
-        if current[index] == text:
-            return current, "Entry already has this content; nothing changed."
-        updated = list(current)
-        if text in current:
-            # The new text is already an entry of its own: keep one copy.
-            del updated[index]
-            return updated, "Entry replaced (the new content already existed, so the two were merged)."
-        updated[index] = text
-        return updated, "Entry replaced."
-
-    def _remove(self, target: str, old_text: Any, origin: str) -> Result:
-        bad = self._validate_target(target)
-        if bad:
-            return bad
-        if not isinstance(old_text, str) or not old_text.strip():
-            return _refusal(
-                "'old_text' is missing or empty: give a short substring of the entry to remove"
-            )
-        return self._commit(target, "remove", origin, lambda cur: self._removed(target, cur, old_text))
-
-    def _removed(self, target: str, current: list[str], old_text: str) -> tuple[list[str], str] | Result:
-        index = self._locate(target, current, old_text)
-        if isinstance(index, dict):
-            return index
-        return current[:index] + current[index + 1 :], "Entry removed."
-
-    def _locate(
-        self, target: str, current: list[str], old_text: str, new_content: str | None = None
-    ) -> int | Result:
-        match = E.find(current, old_text)
-        file_name = TARGET_FILES[target]
-        if not match.found:
-            return _refusal(
-                f"No entry in {file_name} contains {threats.display_safe(old_text)!r}. Copy a short "
-                "substring exactly from one of the current entries listed here and retry.",
-                current_entries=current,
-                usage=E.format_usage(E.char_count(current), self._limits[target]),
-            )
-        if match.ambiguous:
-            error = (
-                f"Multiple entries matched {threats.display_safe(old_text)!r} ({len(match.distinct)} "
-                "different entries). Be more specific: use a longer substring found in only one of them."
-            )
-            if new_content is not None and new_content in current:
-                error += (
-                    " Note: the new content already exists verbatim as an entry, so it may already be saved."
-                )
-            return _refusal(error, matches=[E.preview(e) for e in match.distinct])
-        return match.indexes[0]
-
-    def _batch(self, target: str, operations: Any, origin: str) -> Result:
-        bad = self._validate_target(target)
-        if bad:
-            return bad
-        if not isinstance(operations, list) or not operations:
-            return _refusal(
-                '\'operations\' must be a non-empty list of {"action": "add"|"replace"|"remove", '
-                '"content"?, "old_text"?} objects'
-            )
-        steps: list[Callable[[list[str]], tuple[list[str], str] | Result]] = []
-        for number, op in enumerate(operations, start=1):
-            step = self._batch_step(target, op)
-            if isinstance(step, dict):
-                return _batch_failure(number, op, step)
-            steps.append(step)
-
-        def edit(current: list[str]) -> tuple[list[str], str] | Result:
-            state = list(current)
-            for number, (op, step) in enumerate(zip(operations, steps, strict=True), start=1):
-                outcome = step(state)
-                if isinstance(outcome, dict):
-                    return _batch_failure(number, op, outcome)
-                state = outcome[0]
-            return state, f"Batch of {len(steps)} operation(s) applied."
-
+    def _batch(self, target: Any, operations: Any, origin: str) -> Result:
+        if target not in TARGET_FILES:
+            return _unknown_target(target)
+        edit = batch_edit(self._where(target), operations)
+        if isinstance(edit, dict):
+            return edit
         return self._commit(target, "batch", origin, edit)
 
-    def _batch_step(
-        self, target: str, op: Any
-    ) -> Callable[[list[str]], tuple[list[str], str] | Result] | Result:
-        if not isinstance(op, dict):
-            return _refusal("each operation must be an object with an 'action'")
-        action = op.get("action")
-        old_text = op.get("old_text")
-        if action == "add":
-            text, bad = self._check_content(op.get("content"), "content", "give the fact to add")
-            if bad:
-                return bad
-            assert text is not None
-            entry: str = text
-            return lambda cur: (cur, "exists") if entry in cur else ([*cur, entry], "added")
-        if action in ("replace", "remove"):
-            if not isinstance(old_text, str) or not old_text.strip():
-                return _refusal(
-                    f"'old_text' is missing or empty: give a short substring of the entry to {action}"
-                )
-            if action == "remove":
-                return lambda cur: self._removed(target, cur, old_text)
-            text, bad = self._check_content(
-                op.get("content"), "content", "give the new text of the entry"
-            )
-            if bad:
-                return bad
-            assert text is not None
-            return lambda cur: self._replaced(target, cur, old_text, text)
-        return _refusal(f"unknown action {action!r}: use 'add', 'replace' or 'remove'")
-
-    def _undo(self, target: str, origin: str) -> Result:
-        bad = self._validate_target(target)
-        if bad:
-            return bad
+    def _undo(self, target: Any, origin: str) -> Result:
+        if target not in TARGET_FILES:
+            return _unknown_target(target)
         file_name = TARGET_FILES[target]
         with self.backend.transaction(file_name) as tx:
             raw = tx.read()
             current = E.parse(raw)
             problems = E.shape_problems(raw, self._limits[target])
             if problems:
-                return self._drift_refusal(tx, target, raw, problems)
+                return self._driftrefusal(tx, target, raw, problems)
             pending: list[dict[str, Any]] = []
             for record in self.backend.journal_records():
                 if record.get("target") != target:
@@ -413,12 +278,12 @@ class MemoryStore:
                 else:
                     pending.append(record)
             if not pending:
-                return _refusal(
+                return refusal(
                     f"Nothing to undo in {file_name}: no committed change is left in its history."
                 )
             last = pending[-1]
             if current != last["after"]:
-                return _refusal(
+                return refusal(
                     f"Cannot undo the last {last['action']} of {file_name} ({last['time']}): the file has "
                     "changed since then outside silcrow's history, and undo would discard that change. "
                     "Nothing was changed; edit the file directly or use replace/remove.",
@@ -450,7 +315,7 @@ class MemoryStore:
             **extra,
         }
 
-    def _drift_refusal(self, tx: Transaction, target: str, raw: str, problems: list[str]) -> Result:
+    def _driftrefusal(self, tx: Transaction, target: str, raw: str, problems: list[str]) -> Result:
         file_name = TARGET_FILES[target]
         backup = tx.backup(raw)
         error = DriftError(
@@ -460,7 +325,7 @@ class MemoryStore:
             "oversized entries), then retry; `silcrow memory doctor` re-checks it. "
             "Adding entries still works."
         )
-        return _refusal(str(error), target=target, backup=backup, problems=problems)
+        return refusal(str(error), target=target, backup=backup, problems=problems)
 
     def _commit(
         self, target: str, action: str, origin: str, edit: Edit, append: str | None = None
@@ -472,7 +337,7 @@ class MemoryStore:
             raw = tx.read()
             problems = E.shape_problems(raw, limit)
             if problems and append is None:
-                return self._drift_refusal(tx, target, raw, problems)
+                return self._driftrefusal(tx, target, raw, problems)
             current = E.parse(raw)
             outcome = edit(current)
             if isinstance(outcome, dict):
@@ -484,7 +349,7 @@ class MemoryStore:
             # A change that does not grow the file is always allowed, so a file
             # that is over budget can be consolidated step by step.
             if used_after > limit and used_after > used_before:
-                return _refusal(
+                return refusal(
                     f"{file_name} would be {used_after:,}/{limit:,} chars after this {action}, over its "
                     "limit; nothing was saved. Consolidate now: merge related entries with replace, shorten "
                     "wordy ones, remove what no longer matters, then retry."
@@ -511,13 +376,3 @@ class MemoryStore:
                 new_record(target=target, action=action, origin=origin, before=current, after=updated)
             )
         return self._success(target, updated, message)
-
-
-def _batch_failure(number: int, op: Any, result: Result) -> Result:
-    action = op.get("action") if isinstance(op, dict) else None
-    return {
-        **result,
-        "error": f"Operation {number} ({action}) failed: {result['error']} Nothing was changed: a batch is "
-        "all-or-nothing.",
-        "failed_operation": number,
-    }

@@ -1,0 +1,180 @@
+"""The edits a mutation applies to a list of entries, and their refusals.
+
+Pure functions, no I/O: the store validates a request up front (target,
+fields, threat scan) into an :data:`Edit`, then runs that edit on the entries
+it re-read under the lock. An edit returns the new entries and a message, or
+a refusal dict that tells the model what was wrong and what to do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from silcrow.safety import threats
+from silcrow.store import entries as E
+
+Result = dict[str, Any]
+Outcome = tuple[list[str], str] | Result
+Edit = Callable[[list[str]], Outcome]
+
+
+@dataclass(frozen=True)
+class Where:
+    """The file an edit applies to, for messages."""
+
+    file_name: str
+    limit: int
+
+
+def refusal(error: str, **extra: Any) -> Result:
+    return {"success": False, "error": error, **extra}
+
+
+def scan_refusal(content: str) -> Result | None:
+    """A refusal naming the threat patterns ``content`` matched, or None when it is clean."""
+    hits = threats.scan(content)
+    if not hits:
+        return None
+    ids = list(dict.fromkeys(h.pattern_id for h in hits))
+    reasons = "; ".join(dict.fromkeys(f"{h.pattern_id} ({h.category}): {h.description}" for h in hits))
+    return refusal(
+        f"Refused: the content matched threat pattern(s) {', '.join(ids)} — {reasons}. Memory "
+        "entries are placed in the system prompt, so they must not contain instructions to the "
+        "model, secrets, or hidden text. Save the underlying fact as plain declarative text. "
+        f"Content as received (sanitized): {threats.display_safe(content)!r}",
+        patterns=ids,
+    )
+
+
+def checked_content(content: Any, hint: str) -> str | Result:
+    """The normalized entry text, or a refusal when it is missing, empty or a threat."""
+    if not isinstance(content, str) or not content.strip():
+        return refusal(f"'content' is missing or empty: {hint}")
+    text = E.normalize_entry(content)
+    return scan_refusal(text) or text
+
+
+def checked_old_text(old_text: Any, action: str) -> str | Result:
+    if not isinstance(old_text, str) or not old_text.strip():
+        return refusal(
+            f"'old_text' is missing or empty: give a short substring of the entry to {action}"
+        )
+    return old_text
+
+
+def locate(
+    where: Where, current: list[str], old_text: str, new_content: str | None = None
+) -> int | Result:
+    """Index of the one entry ``old_text`` designates, or a refusal."""
+    match = E.find(current, old_text)
+    if not match.found:
+        return refusal(
+            f"No entry in {where.file_name} contains {threats.display_safe(old_text)!r}. Copy a short "
+            "substring exactly from one of the current entries listed here and retry.",
+            current_entries=current,
+            usage=E.format_usage(E.char_count(current), where.limit),
+        )
+    if match.ambiguous:
+        error = (
+            f"Multiple entries matched {threats.display_safe(old_text)!r} ({len(match.distinct)} "
+            "different entries). Be more specific: use a longer substring found in only one of them."
+        )
+        if new_content is not None and new_content in current:
+            error += (
+                " Note: the new content already exists verbatim as an entry, so it may already be saved."
+            )
+        return refusal(error, matches=[E.preview(e) for e in match.distinct])
+    return match.indexes[0]
+
+
+def add_edit(text: str) -> Edit:
+    def edit(current: list[str]) -> Outcome:
+        if text in current:
+            return current, "Entry already exists; nothing added."
+        return [*current, text], "Entry added."
+
+    return edit
+
+
+def replace_edit(where: Where, old_text: str, text: str) -> Edit:
+    def edit(current: list[str]) -> Outcome:
+        index = locate(where, current, old_text, new_content=text)
+        if isinstance(index, dict):
+            return index
+        if current[index] == text:
+            return current, "Entry already has this content; nothing changed."
+        updated = list(current)
+        if text in current:
+            # The new text is already an entry of its own: keep one copy.
+            del updated[index]
+            return updated, "Entry replaced (the new content already existed, so the two were merged)."
+        updated[index] = text
+        return updated, "Entry replaced."
+
+    return edit
+
+
+def remove_edit(where: Where, old_text: str) -> Edit:
+    def edit(current: list[str]) -> Outcome:
+        index = locate(where, current, old_text)
+        if isinstance(index, dict):
+            return index
+        return current[:index] + current[index + 1 :], "Entry removed."
+
+    return edit
+
+
+def _batch_failure(number: int, op: Any, result: Result) -> Result:
+    action = op.get("action") if isinstance(op, dict) else None
+    return {
+        **result,
+        "error": f"Operation {number} ({action}) failed: {result['error']} Nothing was changed: a batch "
+        "is all-or-nothing.",
+        "failed_operation": number,
+    }
+
+
+def _batch_step(where: Where, op: Any) -> Edit | Result:
+    if not isinstance(op, dict):
+        return refusal("each operation must be an object with an 'action'")
+    action = op.get("action")
+    if action == "add":
+        text = checked_content(op.get("content"), "give the fact to add")
+        return text if isinstance(text, dict) else add_edit(text)
+    if action in ("replace", "remove"):
+        old_text = checked_old_text(op.get("old_text"), action)
+        if isinstance(old_text, dict):
+            return old_text
+        if action == "remove":
+            return remove_edit(where, old_text)
+        text = checked_content(op.get("content"), "give the new text of the entry")
+        return text if isinstance(text, dict) else replace_edit(where, old_text, text)
+    return refusal(f"unknown action {action!r}: use 'add', 'replace' or 'remove'")
+
+
+def batch_edit(where: Where, operations: Any) -> Edit | Result:
+    """One edit applying every operation in order; the first failure refuses the whole batch."""
+    if not isinstance(operations, list) or not operations:
+        return refusal(
+            '\'operations\' must be a non-empty list of {"action": "add"|"replace"|"remove", '
+            '"content"?, "old_text"?} objects'
+        )
+    steps: list[Edit] = []
+    for number, op in enumerate(operations, start=1):
+        step = _batch_step(where, op)
+        if isinstance(step, dict):
+            return _batch_failure(number, op, step)
+        steps.append(step)
+
+    def edit(current: list[str]) -> Outcome:
+        state = list(current)
+        for number, (op, step) in enumerate(zip(operations, steps, strict=True), start=1):
+            outcome = step(state)
+            if isinstance(outcome, dict):
+                return _batch_failure(number, op, outcome)
+            state = outcome[0]
+        return state, f"Batch of {len(steps)} operation(s) applied."
+
+    return edit
