@@ -54,6 +54,14 @@ def test_block_shape() -> None:
         ("note: " + SYSTEM_NOTE + " end", "note:  end"),
         ("note: " + SYSTEM_NOTE.upper().replace(" ", "\n  ") + " end", "note:  end"),
         ("a < b and c > d, <memory> <context>", "a < b and c > d, <memory> <context>"),
+        ("x ＜ｍｅｍｏｒｙ－ｃｏｎｔｅｘｔ＞y", "x y"),  # full width
+        ("x ＜／ＭＥＭＯＲＹ＿ＣＯＮＴＥＸＴ＞y", "x y"),
+        ("x <mеmоry-cоntеxt>y", "x y"),  # Cyrillic е and о
+        ("x </memory\u200b-con\u2060text>y", "x y"),  # split by invisible characters
+        ("x <\u200b/memory-context\ufeff>y", "x y"),
+        ("x <memory\u2014context>y", "x y"),  # em dash
+        ("<memory-＜memory-context＞context>z", "z"),
+        ("memory-context and memorycontext stay", "memory-context and memorycontext stay"),
     ],
 )
 def test_sanitize_context(raw: str, expected: str) -> None:
@@ -127,6 +135,17 @@ STREAM = (
     "is 4 < 5 and <b>bold</b>. < MEMORY_context >hidden</ memory-context >Done."
 )
 STREAM_EXPECTED = "Sure! The answer is 4 < 5 and <b>bold</b>. Done."
+
+DISGUISED = (
+    "a＜ｍｅｍｏｒｙ－ｃｏｎｔｅｘｔ＞hidden<\u200b/mеmоry context>b"
+    "<memory\u200b_context >c</memory-context>d"
+)
+
+
+def test_stream_disguised_tags_at_every_split_point() -> None:
+    for i in range(len(DISGUISED) + 1):
+        assert _scrub_chunks([DISGUISED[:i], DISGUISED[i:]]) == "abd", i
+    assert _scrub_chunks(list(DISGUISED)) == "abd"
 
 
 def test_stream_every_single_split_point() -> None:

@@ -69,7 +69,9 @@ _INVISIBLE_CLASSES: tuple[tuple[str, str, str], ...] = (
     ("invisible.control_char", "control character", "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"),
 )
 _INVISIBLE_RES = tuple((pid, desc, re.compile(f"[{cls}]")) for pid, desc, cls in _INVISIBLE_CLASSES)
-_ANY_INVISIBLE = re.compile("[" + "".join(cls for _, _, cls in _INVISIBLE_CLASSES) + "]")
+#: A regex character class matching every invisible or control character refused above.
+INVISIBLE_CLASS = "[" + "".join(cls for _, _, cls in _INVISIBLE_CLASSES) + "]"
+_ANY_INVISIBLE = re.compile(INVISIBLE_CLASS)
 _ZWJ = "\u200d"
 
 
@@ -91,7 +93,7 @@ def _emoji_joiner(text: str, index: int) -> bool:
 # --- look-alike folding -------------------------------------------------------
 
 # Lower-case only: the text is case-folded before this table is applied.
-_CONFUSABLES = str.maketrans({
+LOOKALIKES: dict[str, str] = {
     # Cyrillic
     "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
     "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i",
@@ -101,7 +103,8 @@ _CONFUSABLES = str.maketrans({
     "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
     "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "γ": "y", "ϲ": "c", "ϳ": "j", "ζ": "z",
     "μ": "u", "ω": "w",
-})
+}
+_CONFUSABLES = str.maketrans(LOOKALIKES)
 
 
 def normalize(text: str) -> str:
