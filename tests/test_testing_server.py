@@ -235,3 +235,20 @@ def test_wait_for_requests_from_a_background_thread() -> None:
         assert [r["messages"][0]["content"] for r in got] == ["0", "1", "2"]
         with pytest.raises(TimeoutError, match="expected 4 requests within 0.1s, got 3"):
             server.wait_for_requests(4, timeout=0.1)
+
+
+def test_streaming_error_then_retry_and_overrides() -> None:
+    usage = {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}
+    script = [{"error": {"status": 503, "message": "overloaded", "retry_after_ms": 5}},
+              {"content": "cut sh", "finish_reason": "length", "usage": usage}]
+    with ScriptedModelServer(script) as server:
+        stream = _client(server, max_retries=1).chat.completions.create(
+            model="m", messages=[{"role": "user", "content": "x"}], stream=True,
+            stream_options={"include_usage": True},
+        )
+        chunks = list(stream)
+        assert len(server.requests) == 2 and all(r["stream"] for r in server.requests)
+    text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    assert text == "cut sh"
+    assert [c.choices[0].finish_reason for c in chunks if c.choices][-1] == "length"
+    assert chunks[-1].usage is not None and chunks[-1].usage.total_tokens == 10
