@@ -101,3 +101,12 @@ class NetworkProbe(KeywordProvider):
 def test_contract_catches_broken_providers(provider: MemoryProvider, message: str, tmp_path: Path) -> None:
     with pytest.raises((AssertionError, ValueError), match=message):
         check_provider_contract(provider, tmp_path)
+
+
+@pytest.mark.parametrize("embedder", ["none", "onnx"])
+def test_contract_passes_for_the_builtin_local_provider(embedder: str, tmp_path: Path) -> None:
+    from silcrow.recall import load_provider
+
+    provider = load_provider("local", home=tmp_path, embedder=embedder)
+    check_provider_contract(provider, tmp_path)
+    assert (tmp_path / "recall.db").exists()
