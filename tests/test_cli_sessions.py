@@ -63,6 +63,8 @@ def test_empty_home_has_no_sessions_and_creates_nothing(capsys: pytest.CaptureFi
     assert code == 0 and "no sessions yet" in out
     code, out, _ = cli(capsys, home, "list", "--json")
     assert code == 0 and json.loads(out) == []
+    code, out, _ = cli(capsys, home, "search", "tea")
+    assert code == 0 and "no sessions yet" in out
     code, out, err = cli(capsys, home, "show", "abc")
     assert code == 1 and "no sessions yet" in err and len(err.strip().splitlines()) == 1
     assert not (home / "sessions.db").exists()

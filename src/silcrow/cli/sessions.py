@@ -191,7 +191,8 @@ def search(
         _print_json(hits)
         return
     if not hits:
-        console.print(Text(f"no session matched {query!r}", style="dim"))
+        console.print(Text(_no_sessions(ctx) if store is None else f"no session matched {query!r}",
+                           style="dim"))
         return
     table = Table(title=f"sessions matching {query!r}", title_justify="left")
     table.add_column("date", no_wrap=True)
