@@ -15,24 +15,22 @@ What makes it cache-friendly:
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from silcrow.agent import compress as _compress
-from silcrow.agent.llm import Completion, LLMClient, StreamCallback, ToolCall
+from silcrow.agent.llm import Completion, LLMClient, StreamCallback
 from silcrow.agent.prompt import build_system_prompt
-from silcrow.agent.search_tool import handle_session_search, session_search_schema
 from silcrow.agent.sessions import SessionStore
+from silcrow.agent.tools import MEMORY_TOOL, ToolRouter, error_result
 from silcrow.errors import SessionError
 from silcrow.paths import resolve_home, sessions_db
 from silcrow.recall.manager import MemoryManager
 from silcrow.recall.provider import MemoryProvider
 from silcrow.safety.fence import sanitize_context
 from silcrow.store import MemoryStore
-from silcrow.tool import handle_memory_call, memory_tool_schema
 
 log = logging.getLogger(__name__)
 
@@ -52,12 +50,6 @@ FLUSH_TEXT = (
     "environment facts). If nothing is worth saving, reply 'nothing to save'.]"
 )
 MIN_TURNS_BETWEEN_COMPRESSIONS = 3
-MEMORY_TOOL = "memory"
-SEARCH_TOOL = "session_search"
-
-
-def _error_result(message: str) -> str:
-    return json.dumps({"success": False, "error": message}, ensure_ascii=False)
 
 
 class Agent:
@@ -101,6 +93,7 @@ class Agent:
         self.sessions = SessionStore(sessions_db(self.home))
         self.manager = MemoryManager()
         self.provider = self._attach_provider(provider, embedder)
+        self.router = ToolRouter(self.store, self.sessions, self.manager)
         self._tools: list[dict[str, Any]] = []
         self._system_prompt = ""
         self._messages: list[dict[str, Any]] = []
@@ -153,8 +146,7 @@ class Agent:
         """Drop the cached prompt, reload memory from disk, rebuild and store the prompt."""
         self.store.load()
         self._system_prompt = build_system_prompt(self.store, self.manager)
-        self._tools = [memory_tool_schema(fmt="openai"), session_search_schema(),
-                       *self.manager.tool_schemas()]
+        self._tools = self.router.schemas()
         self.sessions.set_system_prompt(self.session_id, self._system_prompt)
 
     @property
@@ -237,9 +229,9 @@ class Agent:
             assistant = self._store("assistant", completion.content or None, tool_calls=calls)
             request.append(self._api_view(assistant))
             for call in completion.tool_calls:
-                result, did_write = self._dispatch(call)
-                wrote = wrote or did_write
-                tool_msg = self._store("tool", result, tool_call_id=call.id)
+                outcome = self.router.dispatch(call, session_id=self.session_id)
+                wrote = wrote or outcome.wrote_memory
+                tool_msg = self._store("tool", outcome.content, tool_call_id=call.id)
                 request.append(self._api_view(tool_msg))
         # Out of tool iterations: ask for an answer with the same tools offered (the
         # prefix stays intact) but tool use switched off.
@@ -263,60 +255,11 @@ class Agent:
                 answered = {m.get("tool_call_id") for m in self._messages if m["role"] == "tool"}
                 for call in message["tool_calls"]:
                     if call["id"] not in answered:
-                        self._store("tool", _error_result("interrupted before this tool ran"),
+                        self._store("tool", error_result("interrupted before this tool ran"),
                                     tool_call_id=call["id"])
                 return
             if message["role"] == "user":
                 return
-
-    # -- tools -------------------------------------------------------------
-    def _dispatch(self, call: ToolCall, *, allowed: set[str] | None = None) -> tuple[str, bool]:
-        """Run one tool call; returns (JSON result, whether curated memory changed). Never raises."""
-        if allowed is not None and call.name not in allowed:
-            offered = ", ".join(sorted(allowed))
-            return _error_result(f"tool {call.name!r} is not available now; use only {offered}"), False
-        try:
-            args = json.loads(call.arguments or "{}")
-        except json.JSONDecodeError as exc:
-            return _error_result(f"arguments of {call.name!r} are not valid JSON ({exc}); "
-                                 "send a JSON object"), False
-        if not isinstance(args, dict):
-            return _error_result(f"arguments of {call.name!r} must be a JSON object"), False
-        try:
-            if call.name == MEMORY_TOOL:
-                return self._memory_call(args)
-            if call.name == SEARCH_TOOL:
-                return handle_session_search(self.sessions, args, current_session_id=self.session_id), False
-            if call.name in self._provider_tool_names():
-                return self.manager.handle_tool_call(call.name, args), False
-        except Exception as exc:  # a failing tool is the model's problem to read, not a crash
-            log.warning("tool %s failed: %s", call.name, exc, exc_info=True)
-            return _error_result(f"tool {call.name!r} failed: {type(exc).__name__}: {exc}"), False
-        names = sorted(t["function"]["name"] for t in self._tools)
-        return _error_result(f"unknown tool {call.name!r}; available tools: {', '.join(names)}"), False
-
-    def _provider_tool_names(self) -> set[str]:
-        return {t["function"]["name"] for t in self._tools[2:]}
-
-    def _memory_call(self, args: dict[str, Any]) -> tuple[str, bool]:
-        result = handle_memory_call(self.store, args)
-        try:
-            ok = bool(json.loads(result).get("success"))
-        except (json.JSONDecodeError, AttributeError):
-            ok = False
-        if ok:
-            self._mirror_write(args)
-        return result, ok
-
-    def _mirror_write(self, args: dict[str, Any]) -> None:
-        target = str(args.get("target", "memory"))
-        ops = args.get("operations") or [args]
-        for op in ops:
-            if not isinstance(op, dict):
-                continue
-            action = str(op.get("action", ""))
-            content = op.get("content") if action != "remove" else op.get("old_text")
-            self.manager.on_memory_write(action, target, str(content or ""))
 
     # -- flush, compression, session events --------------------------------
     def _flush(self, why: str) -> int:
@@ -327,14 +270,14 @@ class Agent:
         self.store.reset_turn()
         request = [*self._request_messages(), {"role": "user", "content": FLUSH_TEXT.format(why=why)}]
         try:
-            completion = self.llm.complete(request, tools=[memory_tool_schema(fmt="openai")])
+            completion = self.llm.complete(request, tools=self.router.memory_only())
         except Exception as exc:  # losing a flush must not lose the session
             log.warning("memory flush before %s failed: %s", why, exc)
             return 0
         writes = 0
         for call in completion.tool_calls:
-            _, wrote = self._dispatch(call, allowed={MEMORY_TOOL})
-            writes += int(wrote)
+            outcome = self.router.dispatch(call, session_id=self.session_id, allowed={MEMORY_TOOL})
+            writes += int(outcome.wrote_memory)
         return writes
 
     def _maybe_compress(self, incoming: str) -> None:

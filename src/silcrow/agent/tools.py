@@ -1,0 +1,105 @@
+"""The tools the agent offers the model, and the one place that runs them.
+
+The memory tool goes straight to the :class:`~silcrow.store.MemoryStore`
+(never through the provider: notes must not depend on a plugin), and each
+successful write is mirrored to the provider with ``on_memory_write``.
+``session_search`` reads the sessions database; every other tool name the
+provider declared is routed through the :class:`MemoryManager`. Whatever
+happens, a call produces a JSON result for the model and never raises.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from silcrow.agent.llm import ToolCall
+from silcrow.agent.search_tool import handle_session_search, session_search_schema
+from silcrow.agent.sessions import SessionStore
+from silcrow.recall.manager import MemoryManager
+from silcrow.store import MemoryStore
+from silcrow.tool import handle_memory_call, memory_tool_schema
+
+log = logging.getLogger(__name__)
+
+MEMORY_TOOL = "memory"
+SEARCH_TOOL = "session_search"
+
+
+def error_result(message: str) -> str:
+    return json.dumps({"success": False, "error": message}, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    content: str          # the JSON result the model reads
+    wrote_memory: bool    # a curated write was committed
+
+
+class ToolRouter:
+    """Schemas and dispatch for memory, session_search and the provider's tools."""
+
+    def __init__(self, store: MemoryStore, sessions: SessionStore, manager: MemoryManager) -> None:
+        self.store = store
+        self.sessions = sessions
+        self.manager = manager
+        self._provider_tools: set[str] = set()
+
+    def schemas(self) -> list[dict[str, Any]]:
+        """The tool list of a session, in a fixed order (it is part of the cached prefix)."""
+        provider = [s for s in self.manager.tool_schemas()
+                    if s.get("function", {}).get("name") not in (MEMORY_TOOL, SEARCH_TOOL)]
+        self._provider_tools = {s["function"]["name"] for s in provider}
+        return [memory_tool_schema(fmt="openai"), session_search_schema(), *provider]
+
+    @staticmethod
+    def memory_only() -> list[dict[str, Any]]:
+        return [memory_tool_schema(fmt="openai")]
+
+    def dispatch(self, call: ToolCall, *, session_id: str, allowed: set[str] | None = None) -> ToolOutcome:
+        if allowed is not None and call.name not in allowed:
+            offered = ", ".join(sorted(allowed))
+            return ToolOutcome(error_result(f"tool {call.name!r} is not available now; use only {offered}"),
+                               False)
+        try:
+            args = json.loads(call.arguments or "{}")
+        except json.JSONDecodeError as exc:
+            return ToolOutcome(error_result(f"arguments of {call.name!r} are not valid JSON ({exc}); "
+                                            "send a JSON object"), False)
+        if not isinstance(args, dict):
+            return ToolOutcome(error_result(f"arguments of {call.name!r} must be a JSON object"), False)
+        try:
+            if call.name == MEMORY_TOOL:
+                return self._memory(args)
+            if call.name == SEARCH_TOOL:
+                return ToolOutcome(handle_session_search(self.sessions, args, current_session_id=session_id),
+                                   False)
+            if call.name in self._provider_tools:
+                return ToolOutcome(self.manager.handle_tool_call(call.name, args), False)
+        except Exception as exc:  # a failing tool is the model's problem to read, not a crash
+            log.warning("tool %s failed: %s", call.name, exc, exc_info=True)
+            return ToolOutcome(error_result(f"tool {call.name!r} failed: {type(exc).__name__}: {exc}"), False)
+        names = ", ".join(sorted({MEMORY_TOOL, SEARCH_TOOL, *self._provider_tools}))
+        return ToolOutcome(error_result(f"unknown tool {call.name!r}; available tools: {names}"), False)
+
+    def _memory(self, args: dict[str, Any]) -> ToolOutcome:
+        result = handle_memory_call(self.store, args)
+        try:
+            ok = bool(json.loads(result).get("success"))
+        except (json.JSONDecodeError, AttributeError):
+            ok = False
+        if ok:
+            self._mirror(args)
+        return ToolOutcome(result, ok)
+
+    def _mirror(self, args: dict[str, Any]) -> None:
+        target = str(args.get("target", "memory"))
+        operations = args.get("operations") or [args]
+        for op in operations:
+            if not isinstance(op, dict):
+                continue
+            action = str(op.get("action", ""))
+            content = op.get("old_text") if action == "remove" else op.get("content")
+            self.manager.on_memory_write(action, target, str(content or ""))
