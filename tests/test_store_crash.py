@@ -141,3 +141,18 @@ def test_a_stale_temp_file_is_ignored_and_cleaned_up(tmp_path: Path) -> None:
     store.add("memory", "second")
     assert not stale.exists()
     assert store.entries("memory") == ["real entry", "second"]
+
+
+def test_a_symlinked_memory_file_stays_a_symlink(tmp_path: Path) -> None:
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    real = dotfiles / "MEMORY.md"
+    real.write_text("kept in git", encoding="utf-8")
+    (tmp_path / "home" / "memories").mkdir(parents=True)
+    link = tmp_path / "home" / "memories" / "MEMORY.md"
+    link.symlink_to(real)
+    store = MemoryStore(tmp_path / "home")
+    assert store.add("memory", "new fact")["success"]
+    assert link.is_symlink()
+    assert real.read_text(encoding="utf-8") == "kept in git\n§\nnew fact"
+    assert store.backend.leftovers("MEMORY.md") == []

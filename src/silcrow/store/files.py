@@ -69,21 +69,21 @@ class FileTransaction(Transaction):
         return _read_text(self._path, "surrogateescape")
 
     def write(self, text: str) -> None:
-        directory = self._path.parent
-        temp = (
-            directory
-            / f"{_temp_prefix(self._path.name)}{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
-        )
+        # A MEMORY.md symlinked into, say, a dotfiles repository stays a
+        # symlink: the file replaced is the real one, from its own directory.
+        path = Path(os.path.realpath(self._path))
+        directory = path.parent
+        temp = directory / f"{_temp_prefix(path.name)}{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
         mode = 0o600
         with contextlib.suppress(FileNotFoundError):
-            mode = os.stat(self._path).st_mode & 0o777
+            mode = os.stat(path).st_mode & 0o777
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         try:
             with open(fd, "w", encoding="utf-8", errors="surrogateescape", newline="") as handle:
                 handle.write(text)
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.replace(temp, self._path)
+            os.replace(temp, path)
         except BaseException:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(temp)
@@ -164,14 +164,20 @@ class FileBackend(StoreBackend):
             lock.release()
 
     def leftovers(self, target_file: str) -> list[str]:
-        prefix = _temp_prefix(target_file)
-        try:
-            names = os.listdir(self.directory)
-        except FileNotFoundError:
-            return []
-        return sorted(
-            str(self.directory / n) for n in names if n.startswith(prefix) and n.endswith(TEMP_SUFFIX)
-        )
+        real = Path(os.path.realpath(self.path(target_file)))
+        found: set[str] = set()
+        for directory, prefix in {
+            (self.directory, _temp_prefix(target_file)),
+            (real.parent, _temp_prefix(real.name)),
+        }:
+            try:
+                names = os.listdir(directory)
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            found.update(
+                str(directory / n) for n in names if n.startswith(prefix) and n.endswith(TEMP_SUFFIX)
+            )
+        return sorted(found)
 
     def _remove_leftovers(self, target_file: str) -> None:
         # Only called with the target's lock held, so every temp file of this
