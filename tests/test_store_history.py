@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from silcrow.store import MemoryStore
+import pytest
+
+from silcrow.store import MemoryStore, journal
 
 
 def test_every_committed_mutation_is_journaled(tmp_path: Path) -> None:
@@ -80,3 +82,22 @@ def test_a_torn_journal_line_is_skipped(tmp_path: Path) -> None:
     assert [r["after"] for r in store.history("memory")] == [["a"], ["a", "b"]]
     assert store.undo("memory")["success"] is True
     assert store.entries("memory") == ["a"]
+
+
+def test_the_journal_is_compacted_to_its_newest_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(journal, "MAX_BYTES", 20_000)
+    monkeypatch.setattr(journal, "KEEP_BYTES", 10_000)
+    store = MemoryStore(tmp_path, memory_char_limit=10**6)
+    for i in range(40):
+        assert store.add("memory", f"fact number {i:02d}")["success"]
+    size = (tmp_path / "memories" / ".journal.jsonl").stat().st_size
+    assert size <= 20_000
+    history = store.history("memory")
+    assert 0 < len(history) < 40
+    # What is kept is the newest, whole and in order; undo still works on it.
+    assert history[-1]["after"] == store.entries("memory")
+    assert all(a["after"] == b["before"] for a, b in zip(history, history[1:], strict=False))
+    assert store.undo("memory")["success"] is True
+    assert len(store.entries("memory")) == 39

@@ -9,11 +9,13 @@ Every committed mutation (and every undo) is one record::
 Keeping whole before/after lists (the files are a few KB at most) makes undo
 a plain restore and lets anyone audit what an agent changed and why.
 
-Appends use one ``write`` on an ``O_APPEND`` descriptor followed by
-``fsync``: both memory targets share the journal but take different locks,
-and on a local file system an O_APPEND write lands whole at the end. A record
-torn by a crash can only be the last line; readers skip lines that do not
-parse.
+Both memory targets share the journal but take different locks, so appends
+also take the journal's own sidecar lock (always after a target lock, never
+before one: no lock-order deadlock). Each append is one write plus fsync; a
+record torn by a crash can only be the last line, and readers skip lines
+that do not parse. When the journal outgrows ``MAX_BYTES`` the oldest records
+are dropped, keeping about ``KEEP_BYTES`` of the newest: history and undo
+reach back that far, and the file cannot grow without bound.
 """
 
 from __future__ import annotations
@@ -26,7 +28,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import filelock
+
+from silcrow.errors import LockTimeoutError
+
 JOURNAL_NAME = ".journal.jsonl"
+MAX_BYTES = 4 * 1024 * 1024
+KEEP_BYTES = 2 * 1024 * 1024
+LOCK_TIMEOUT = 30.0
 
 
 def new_record(
@@ -52,20 +61,58 @@ def new_record(
 
 
 def append(path: Path, record: dict[str, Any]) -> None:
-    """Append ``record`` as one line and make it durable."""
+    """Append ``record`` as one line and make it durable; compact the journal when it is too big."""
     # ensure_ascii keeps the line pure ASCII, so surrogate-escaped bytes from a
     # damaged file can still be journaled and read back exactly.
     line = (json.dumps(record, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    lock = filelock.FileLock(path.with_name(path.name + ".lock"), timeout=LOCK_TIMEOUT)
     try:
-        size = os.fstat(fd).st_size
-        if size and os.pread(fd, 1, size - 1) != b"\n":
-            # A crash cut the previous record short: start on a fresh line so
-            # only that record is lost, not this one too.
-            line = b"\n" + line
-        written = os.write(fd, line)
-        if written != len(line):  # a short write would leave a torn line; finish it
-            os.write(fd, line[written:])
+        lock.acquire(poll_interval=0.002)
+    except filelock.Timeout as exc:
+        raise LockTimeoutError(
+            f"could not lock the history journal {path} within {LOCK_TIMEOUT:g}s; the memory file itself "
+            "was updated, but this change is missing from `silcrow memory history`"
+        ) from exc
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                # A crash cut the previous record short: start on a fresh line so
+                # only that record is lost, not this one too.
+                line = b"\n" + line
+            written = os.write(fd, line)
+            if written != len(line):  # a short write would leave a torn line; finish it
+                os.write(fd, line[written:])
+            os.fsync(fd)
+            size += len(line)
+        finally:
+            os.close(fd)
+        if size > MAX_BYTES:
+            _compact(path, KEEP_BYTES)
+    finally:
+        lock.release()
+
+
+def _compact(path: Path, keep_bytes: int) -> None:
+    """Keep the newest whole records that fit in ``keep_bytes``; called with the journal lock held."""
+    with open(path, "rb") as handle:
+        lines = [line for line in handle.read().split(b"\n") if line.strip()]
+    kept: list[bytes] = []
+    total = 0
+    for line in reversed(lines):
+        total += len(line) + 1
+        if total > keep_bytes and kept:
+            break
+        kept.append(line)
+    temp = path.with_name(f".{path.name}.{os.getpid()}.compact.tmp")
+    with open(temp, "wb") as handle:
+        handle.write(b"".join(line + b"\n" for line in reversed(kept)))
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temp, path)
+    fd = os.open(path.parent, os.O_RDONLY)
+    try:
         os.fsync(fd)
     finally:
         os.close(fd)
