@@ -7,8 +7,10 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from silcrow.agent.sessions import SessionStore
+from silcrow.errors import ConfigError
 from silcrow.store import MemoryStore
 from silcrow.testing import ScriptedModelServer
 
@@ -69,13 +71,26 @@ def test_repl_session_with_commands(tmp_path: Path) -> None:
         assert len(sessions.list()) == 3  # the first, its branch, the new one
 
 
+def _invoke(home: Path, stdin: str, *args: str, **env: str | None) -> Any:
+    """Run `silcrow chat` in-process with Typer's runner (no interpreter start-up to wait for)."""
+    from typer.testing import CliRunner
+
+    from silcrow.cli.main import _register, app
+
+    _register()
+    clean: dict[str, str | None] = {"SILCROW_HOME": str(home), "OPENAI_API_KEY": None,
+                                    "OPENAI_BASE_URL": None, "SILCROW_MODEL": None, "SILCROW_PROVIDER": None}
+    return CliRunner().invoke(app, ["chat", *args], input=stdin, env={**clean, **env})
+
+
 def test_settings_precedence_flag_env_config(tmp_path: Path) -> None:
     home = _home(tmp_path, 'model = "model-from-config"\n')
     with ScriptedModelServer(default={"content": "ok"}) as server:
-        _chat(home, "hi there\n", base_url=server.base_url)
-        _chat(home, "hi there\n", base_url=server.base_url, env_extra={"SILCROW_MODEL": "model-from-env"})
-        _chat(home, "hi there\n", "--model", "model-from-flag", base_url=server.base_url,
-              env_extra={"SILCROW_MODEL": "model-from-env"})
+        for args, env_model in (((), None), ((), "model-from-env"),
+                                (("--model", "model-from-flag"), "model-from-env")):
+            result = _invoke(home, "hi there\n", *args, OPENAI_BASE_URL=server.base_url,
+                             SILCROW_MODEL=env_model)
+            assert result.exit_code == 0, result.output
         models = [r["model"] for r in server.requests]
     assert models == ["model-from-config", "model-from-env", "model-from-flag"]
 
@@ -83,9 +98,9 @@ def test_settings_precedence_flag_env_config(tmp_path: Path) -> None:
 def test_base_url_flag_beats_env(tmp_path: Path) -> None:
     home = _home(tmp_path)
     with ScriptedModelServer(default={"content": "from the flag server"}) as server:
-        proc = _chat(home, "hello\n", "--base-url", server.base_url,
-                     base_url="http://127.0.0.1:9/v1")  # env points nowhere
-    assert "from the flag server" in proc.stdout
+        result = _invoke(home, "hello\n", "--base-url", server.base_url,
+                         OPENAI_BASE_URL="http://127.0.0.1:9/v1")  # env points nowhere
+    assert "from the flag server" in result.output
 
 
 def test_missing_key_is_one_clear_line(tmp_path: Path) -> None:
@@ -102,3 +117,17 @@ def test_unreachable_model_keeps_the_repl_alive(tmp_path: Path) -> None:
     assert proc.returncode == 0
     assert "model error" in proc.stderr and "cannot reach" in proc.stderr
     assert "messages" in proc.stdout  # the /sessions table still printed after the error
+
+
+def test_loop_settings_from_config_toml(tmp_path: Path) -> None:
+    home = _home(tmp_path, "[agent]\nnudge_interval = 1\nreplay_recall = true\n")
+    with ScriptedModelServer(default={"content": "ok"}) as server:
+        result = _invoke(home, "first message here\nsecond message here\n", OPENAI_BASE_URL=server.base_url)
+        requests = server.requests
+    assert result.exit_code == 0, result.output
+    assert "[silcrow reminder" in requests[1]["messages"][-1]["content"]  # nudged after one turn
+    (tmp_path / "bad").mkdir()
+    bad = _home(tmp_path / "bad", "[agent]\nnudge_interval = \"often\"\n")
+    result = _invoke(bad, "")
+    assert isinstance(result.exception, ConfigError)
+    assert "nudge_interval must be a whole number" in str(result.exception)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.table import Table
@@ -19,7 +19,7 @@ from rich.text import Text
 from silcrow.cli.common import console, console_err, state
 from silcrow.cli.main import app
 from silcrow.config import load_settings
-from silcrow.errors import ModelError, SilcrowError
+from silcrow.errors import ConfigError, ModelError, SilcrowError
 from silcrow.safety.fence import StreamingFenceScrubber
 
 if TYPE_CHECKING:
@@ -57,6 +57,7 @@ def chat(
         settings.model, base_url=settings.base_url, api_key=settings.api_key, home=home,
         provider=settings.provider, embedder=settings.embedder,
         memory_char_limit=settings.memory_char_limit, user_char_limit=settings.user_char_limit,
+        **agent_options(settings.extra),
     )
     try:
         console.print(Text.assemble(
@@ -69,6 +70,30 @@ def chat(
             agent.close()
         except SilcrowError as exc:
             console_err.print(Text(f"warning: closing the session failed: {exc}"))
+
+
+# Loop settings a user may put in config.toml (top level or an [agent] table).
+_AGENT_KEYS: dict[str, type] = {
+    "replay_recall": bool, "nudge_interval": int, "max_tool_iterations": int,
+    "context_window": int, "compress_threshold": float, "flush_min_turns": int,
+}
+
+
+def agent_options(extra: dict[str, Any]) -> dict[str, Any]:
+    """The Agent keyword arguments found in config.toml, type-checked."""
+    options: dict[str, Any] = {}
+    for key, kind in _AGENT_KEYS.items():
+        if key not in extra:
+            continue
+        value = extra[key]
+        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value, ok = float(value), True
+        if not ok:
+            noun = {bool: "true or false", int: "a whole number", float: "a number"}[kind]
+            raise ConfigError(f"config.toml: {key} must be {noun}, got {value!r}; fix that line")
+        options[key] = value
+    return options
 
 
 def _read(prompt: str) -> str | None:
