@@ -10,6 +10,11 @@ over dialog turns; see ``bench/recall.py`` and the report for the table):
   dialogue the answer ("yes, last Sunday!") often carries none of the words
   of what it answers ("did you go to the pride parade?"); the question it
   answers sits just before it. Only the turn itself is returned.
+- The stored vector mixes the embedding of turn-plus-context with that of the
+  turn alone (OWN_WEIGHT), both unit length, then renormalised. Context alone
+  dilutes a turn: its follower ("Lisbon is beautiful!") would outrank the
+  turn that says it ("my sister moved to Lisbon"), whose vector also carries
+  two turns about something else.
 - The date it happened is a third, lightly weighted column, so "in May 2023"
   in a query can match.
 - Lexical (BM25) and dense (cosine) scores are fused on a common scale:
@@ -24,8 +29,14 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
+import numpy as np
+
+from silcrow.recall.embedders import Embedder
+
 #: How many preceding turns of the same session index and embed with a turn.
 CONTEXT_TURNS = 2
+#: Share of the turn-alone embedding in a turn's stored vector (the rest: turn with context).
+OWN_WEIGHT = 0.4
 #: FTS5 bm25() column weights for (body, context, dated).
 COLUMN_WEIGHTS = (1.0, 0.5, 0.2)
 #: Weight of the dense score in the fusion; 1 - ALPHA goes to BM25.
@@ -100,6 +111,18 @@ def dated_text(ts: float | None) -> str:
 def embedding_text(body: str, context: str) -> str:
     """The text embedded for a memory: its preceding turns, then itself."""
     return f"{context}\n{body}" if context else body
+
+
+def memory_vectors(embedder: Embedder, bodies: Sequence[str], contexts: Sequence[str]) -> np.ndarray:
+    """Unit vectors to store for memories (see OWN_WEIGHT); one embedding call per kind of text."""
+    vecs = embedder.embed(list(bodies))
+    with_ctx = [i for i, c in enumerate(contexts) if c]
+    if with_ctx and OWN_WEIGHT < 1.0:
+        ctx = embedder.embed([embedding_text(bodies[i], contexts[i]) for i in with_ctx])
+        mixed = OWN_WEIGHT * vecs[with_ctx] + (1.0 - OWN_WEIGHT) * ctx
+        norms = np.maximum(np.linalg.norm(mixed, axis=1, keepdims=True), 1e-12)
+        vecs[with_ctx] = mixed / norms
+    return np.ascontiguousarray(vecs, dtype=np.float32)
 
 
 def fuse(

@@ -87,8 +87,8 @@ class RecallStore:
             ).fetchall()
             if not rows:
                 return
-            vecs = self.embedder.embed(
-                [retrieval.embedding_text(retrieval.body_text(t, s), c) for _, t, s, c in rows]
+            vecs = retrieval.memory_vectors(
+                self.embedder, [retrieval.body_text(t, s) for _, t, s, _ in rows], [r[3] for r in rows]
             )
             with self._tx() as conn:
                 conn.executemany(
@@ -234,10 +234,11 @@ class RecallStore:
                 fresh.append(p)
         vectors = None
         if self._index is not None and fresh:
-            vectors = self.embedder.embed([
-                retrieval.embedding_text(retrieval.body_text(p["rec"].text, p["rec"].speaker), p["context"])
-                for p in fresh
-            ])
+            vectors = retrieval.memory_vectors(
+                self.embedder,
+                [retrieval.body_text(p["rec"].text, p["rec"].speaker) for p in fresh],
+                [p["context"] for p in fresh],
+            )
         with self._tx() as conn:
             for n, p in enumerate(fresh):
                 rec = p["rec"]

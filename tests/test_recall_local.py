@@ -1,0 +1,224 @@
+"""The local recall provider with the real offline embedding model and a real SQLite file."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from provider_contract import check_provider_contract
+
+from silcrow.errors import RecallError
+from silcrow.recall.embedders import Embedder, get_embedder
+from silcrow.recall.local import LocalProvider, RecallRecord
+from silcrow.recall.local import db as recall_db_module
+
+DAY1 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+DAY2 = datetime(2023, 6, 12, 10, 5, tzinfo=UTC)
+
+# A small two-person conversation. Several answers do not repeat the words of the
+# question they answer, which is what indexing a turn with its preceding turns is for.
+DIALOG: list[tuple[str, str, str, datetime]] = [
+    ("s1", "Ana", "Hi Ben! How was your weekend?", DAY1),
+    ("s1", "Ben", "Great! I finally went to the pottery workshop downtown.", DAY1),
+    ("s1", "Ana", "Oh fun, what did you make there?", DAY1),
+    ("s1", "Ben", "A blue bowl and a tiny vase for my mum.", DAY1),
+    ("s1", "Ana", "Lovely. I adopted a puppy last week, her name is Pixel.", DAY1),
+    ("s1", "Ben", "Congratulations! What breed is she?", DAY1),
+    ("s1", "Ana", "A border collie, very energetic.", DAY1),
+    ("s2", "Ben", "I'm training for the city marathon in October.", DAY2),
+    ("s2", "Ana", "Wow. How many kilometres do you run each week?", DAY2),
+    ("s2", "Ben", "About forty, split over four runs.", DAY2),
+    ("s2", "Ana", "My sister Clara just moved to Lisbon for a new job.", DAY2),
+    ("s2", "Ben", "Lisbon is beautiful, she will love the food.", DAY2),
+]
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return get_embedder("onnx")  # the real model, loaded once for this module
+
+
+def _records() -> list[RecallRecord]:
+    return [
+        RecallRecord(text=text, session_id=s, speaker=who, timestamp=when + timedelta(minutes=i),
+                     external_id=f"T{i}")
+        for i, (s, who, text, when) in enumerate(DIALOG)
+    ]
+
+
+@pytest.fixture()
+def provider(tmp_path: Path, embedder: Embedder) -> Iterator[LocalProvider]:
+    p = LocalProvider(tmp_path, embedder=embedder)
+    p.initialize("test-session")
+    assert p.ingest(_records()) == len(DIALOG)
+    yield p
+    p.shutdown()
+
+
+def _top_ids(p: LocalProvider, query: str, k: int, mode: str = "hybrid") -> list[str | None]:
+    return [h.external_id for h in p.search(query, k, mode=mode)]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("What did Ben make at the pottery workshop?", "T3"),  # answer shares no content word
+        ("What is the name of Ana's dog?", "T4"),
+        ("What breed is Pixel?", "T6"),
+        ("How far does Ben run per week?", "T9"),
+        ("Where did Clara move?", "T10"),
+    ],
+)
+def test_recall_of_an_ingested_conversation(provider: LocalProvider, query: str, expected: str) -> None:
+    assert expected in _top_ids(provider, query, 3), provider.search(query, 5)
+
+
+def test_hits_carry_the_turn_fields(provider: LocalProvider) -> None:
+    hit = provider.search("Clara moved to Lisbon", 1)[0]
+    assert hit.external_id == "T10" and hit.speaker == "Ana" and hit.session_id == "s2"
+    assert hit.kind == "turn" and hit.text == DIALOG[10][2]
+    assert hit.timestamp == DAY2 + timedelta(minutes=10)
+
+
+def test_exact_duplicates_are_not_stored_twice(provider: LocalProvider) -> None:
+    assert provider.ingest(_records()) == 0
+    assert provider.stats()["memories"] == len(DIALOG)
+    # Same words said again later is a new memory; the same fact twice is not.
+    again = RecallRecord(text=DIALOG[0][2], session_id="s3", speaker="Ana", timestamp=DAY2)
+    assert provider.ingest([again, again]) == 1
+    first = provider.add_fact("Ana's favourite colour is green.")
+    assert provider.add_fact("Ana's  favourite colour is GREEN.") == first
+    assert provider.stats()["by_kind"] == {"turn": len(DIALOG) + 1, "fact": 1, "summary": 0}
+
+
+def test_forget_by_id_and_by_text(provider: LocalProvider) -> None:
+    hit = provider.search("puppy named Pixel", 1)[0]
+    assert provider.forget(hit.id) == 1
+    assert "T4" not in _top_ids(provider, "puppy named Pixel", 12)
+    assert provider.forget(hit.id) == 0  # already gone
+    assert provider.forget("lisbon") == 2  # case-insensitive, every memory containing it
+    assert all("Lisbon" not in h.text for h in provider.search("Lisbon", 12))
+    with pytest.raises(RecallError, match="at least 3 characters"):
+        provider.forget("a")
+    assert provider.stats()["memories"] == len(DIALOG) - 3
+
+
+def test_tools_search_add_forget(provider: LocalProvider) -> None:
+    names = [t["function"]["name"] for t in provider.get_tool_schemas()]
+    assert names == ["recall_search", "recall_add", "recall_forget"]
+    added = json.loads(provider.handle_tool_call("recall_add", {"fact": "Ben's mum lives in Porto."}))
+    assert added["success"] is True and isinstance(added["id"], int)
+    args = {"query": "Where does Ben's mother live?", "k": 3}
+    found = json.loads(provider.handle_tool_call("recall_search", args))
+    assert found["success"] is True and len(found["results"]) == 3
+    assert found["results"][0]["id"] == added["id"] and found["results"][0]["kind"] == "fact"
+    gone = json.loads(provider.handle_tool_call("recall_forget", {"id": added["id"]}))
+    assert gone == {"success": True, "removed": 1}
+    bad = json.loads(provider.handle_tool_call("recall_search", {"query": "  "}))
+    assert bad["success"] is False and "query" in bad["error"]
+    bad = json.loads(provider.handle_tool_call("recall_forget", {}))
+    assert bad["success"] is False and "'id'" in bad["error"]
+    bad = json.loads(provider.handle_tool_call("recall_nope", {}))
+    assert bad["success"] is False and "recall_search" in bad["error"]
+
+
+def test_prefetch_is_compact_and_dated(provider: LocalProvider) -> None:
+    text = provider.prefetch("What is Ana's sister called and where did she move?")
+    lines = text.splitlines()
+    assert 1 <= len(lines) <= 6 and len(text) <= 1800
+    assert all(re.match(r"^\[\d{4}-\d{2}-\d{2}\] (Ana|Ben): ", line) for line in lines), lines
+    assert "[2023-06-12] Ana: My sister Clara just moved to Lisbon for a new job." in lines
+    dates = [line[1:11] for line in lines]
+    assert dates == sorted(dates)  # shown as a timeline
+    assert provider.prefetch("   ") == ""
+
+
+def test_tenant_scope_filters_search(tmp_path: Path, embedder: Embedder) -> None:
+    alice = LocalProvider(tmp_path, embedder=embedder)
+    alice.initialize("s", user_id="alice")
+    bob = LocalProvider(tmp_path, embedder=embedder)
+    bob.initialize("s", user_id="bob")
+    alice.add_fact("My locker code is 4417.")
+    bob.add_fact("I keep my bike in the garage.")
+    assert [h.text for h in alice.search("locker code", 5)] == ["My locker code is 4417."]
+    assert all("4417" not in h.text for h in bob.search("locker code", 5))
+    assert bob.forget("locker") == 0  # cannot delete another tenant's memories
+    assert alice.stats()["memories"] == 1 and alice.stats()["all_scopes_memories"] == 2
+    alice.shutdown()
+    bob.shutdown()
+
+
+def test_sync_turn_and_curated_mirror(tmp_path: Path, embedder: Embedder) -> None:
+    p = LocalProvider(tmp_path, embedder=embedder)
+    p.initialize("chat-1")
+    p.sync_turn("I started learning the cello.", "How exciting! How long have you played?")
+    hits = p.search("What instrument is the user learning?", 2)
+    assert hits[0].speaker == "user" and hits[0].session_id == "chat-1" and "cello" in hits[0].text
+    p.on_memory_write("add", "user", "Prefers tea over coffee")
+    assert p.search("tea or coffee", 1)[0].kind == "fact"
+    p.on_memory_write("remove", "user", "tea over")
+    assert all(h.kind != "fact" for h in p.search("tea or coffee", 5))
+    assert "cello" in p.on_pre_compress([{"role": "user", "content": "remind me about the cello"}])
+    p.shutdown()
+
+
+def test_lexical_only_mode(tmp_path: Path, embedder: Embedder) -> None:
+    p = LocalProvider(tmp_path, embedder="none")
+    p.initialize("s")
+    p.ingest(_records())
+    assert p.stats()["embedded"] == 0
+    assert _top_ids(p, "pottery workshop", 1) == ["T1"]
+    assert p.search("zzz qqq", 5) == []
+    p.shutdown()
+    # Reopened with the model, the store embeds what it lacks and dense search works.
+    dense = LocalProvider(tmp_path, embedder=embedder)
+    dense.initialize("s")
+    assert dense.stats()["embedded"] == len(DIALOG)
+    assert "T4" in _top_ids(dense, "a young dog", 3, mode="dense")
+    dense.shutdown()
+
+
+def test_migrations_are_recorded_in_the_database(provider: LocalProvider, tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "recall.db")
+    rows = conn.execute("SELECT version, name FROM schema_migrations").fetchall()
+    assert rows == [(v, n) for v, n, _ in recall_db_module.MIGRATIONS]
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+    assert provider.stats()["schema_version"] == recall_db_module.SCHEMA_VERSION
+
+
+def test_newer_schema_is_refused(tmp_path: Path, embedder: Embedder) -> None:
+    LocalProvider(tmp_path, embedder="none").initialize("s")
+    conn = sqlite3.connect(tmp_path / "recall.db")
+    conn.execute("INSERT INTO schema_migrations VALUES (999, 'from the future', 0)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(RecallError, match="newer than this silcrow knows"):
+        LocalProvider(tmp_path, embedder="none").initialize("s")
+
+
+def test_not_a_database_is_explained(tmp_path: Path) -> None:
+    (tmp_path / "recall.db").write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(RecallError, match="move it aside"):
+        LocalProvider(tmp_path, embedder="none").initialize("s")
+
+
+def test_bad_records_are_refused(provider: LocalProvider) -> None:
+    with pytest.raises(RecallError, match="record 1 has empty text"):
+        provider.ingest([RecallRecord(text="fine"), RecallRecord(text="  ")])
+    with pytest.raises(RecallError, match="kind 'note'"):
+        provider.ingest([RecallRecord(text="x", kind="note")])
+
+
+def test_fts_syntax_in_queries_is_plain_text(provider: LocalProvider) -> None:
+    for query in ['"unbalanced', "NEAR(pottery", "body:vase OR", "*", "AND OR NOT", "pottery^"]:
+        provider.search(query, 3)  # must not raise an FTS5 syntax error
+
+
+def test_provider_contract(tmp_path: Path, embedder: Embedder) -> None:
+    check_provider_contract(LocalProvider(embedder=embedder), tmp_path)
