@@ -60,6 +60,7 @@ def test_repl_session_with_commands(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "silcrow chat" in out and "model gpt-4o-mini" in out  # the default model name
     assert "Saved that Bolacha is your dog." in out
+    assert "[memory add user User's dog is called Bolacha.] ok" in out  # tool activity is shown
     assert "Bolacha is a good name." in out and "SECRET-RECALLED-TEXT" not in out
     assert "User's dog is called Bolacha." in out  # /memory shows what is on disk
     assert "branched" in out and "nothing to compress yet" in out

@@ -8,6 +8,7 @@ shows it. Lines read with ``input()`` so the REPL also works on piped stdin.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -57,7 +58,7 @@ def chat(
         settings.model, base_url=settings.base_url, api_key=settings.api_key, home=home,
         provider=settings.provider, embedder=settings.embedder,
         memory_char_limit=settings.memory_char_limit, user_char_limit=settings.user_char_limit,
-        **agent_options(settings.extra),
+        on_tool_call=_show_tool_call, **agent_options(settings.extra),
     )
     try:
         console.print(Text.assemble(
@@ -134,6 +135,22 @@ def _turn(agent: Agent, text: str) -> None:
     except ModelError as exc:
         console.print()
         console_err.print(Text.assemble(("model error: ", "bold red"), str(exc)))
+
+
+def _show_tool_call(name: str, arguments: str, result: str) -> None:
+    """One dim line per tool call, so the user sees what the model saved or looked up."""
+    try:
+        args = json.loads(arguments)
+        outcome = json.loads(result)
+    except json.JSONDecodeError:
+        args, outcome = {}, {}
+    ok = isinstance(outcome, dict) and outcome.get("success", True) is not False
+    detail = ""
+    if isinstance(args, dict):
+        detail = " ".join(str(args[k]) for k in ("action", "target", "query", "content", "old_text")
+                          if args.get(k))
+    status = "ok" if ok else f"refused: {str(outcome.get('error', ''))[:120]}"
+    console.print(Text(f"\n  [{name} {detail[:100]}] {status}", style="dim"), soft_wrap=True)
 
 
 def _writer() -> Callable[[str], None]:
