@@ -193,3 +193,20 @@ def test_an_unavailable_provider_never_costs_the_curated_notes(
         assert agent.run_turn("My bike is red.") == "Saved."
         assert agent.store.entries("user") == ["User's bike is red."]
         assert all("<memory-context>" not in last_user(r) for r in server.requests)
+
+
+def test_a_failed_automatic_compression_does_not_block_the_turn(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with running_agent(tmp_path, flush_min_turns=100) as (agent, server):
+        for i in range(6):
+            agent.run_turn(f"message number {i} about the weather in Faro")
+        agent.context_window = 10  # everything is over the threshold now
+        server.enqueue({"error": {"status": 400, "message": "context too long for the summary"}},
+                       {"content": "answered anyway"})
+        assert agent.run_turn("and tomorrow?") == "answered anyway"
+        assert "automatic compression failed" in caplog.text
+        assert not any(m.get("summary") for m in agent.sessions.messages(agent.session_id))
+        agent.run_turn("and the day after?")  # no new attempt right away
+        summaries = [r for r in server.requests if r["messages"][0]["content"].startswith("You compress")]
+        assert len(summaries) == 1  # only the one that failed

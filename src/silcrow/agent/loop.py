@@ -26,7 +26,7 @@ from silcrow.agent.llm import Completion, LLMClient, StreamCallback
 from silcrow.agent.prompt import build_system_prompt
 from silcrow.agent.sessions import SessionStore
 from silcrow.agent.tools import MEMORY_TOOL, ToolRouter, error_result
-from silcrow.errors import SessionError
+from silcrow.errors import ModelError, SessionError
 from silcrow.paths import resolve_home, sessions_db
 from silcrow.recall.manager import MemoryManager
 from silcrow.recall.provider import MemoryProvider
@@ -295,7 +295,12 @@ class Agent:
             return
         pending = [*self._request_messages(), {"role": "user", "content": incoming}]
         if _compress.estimate_tokens(pending, self._tools) > self.compress_threshold * self.context_window:
-            self.compress()
+            try:
+                self.compress()
+            except ModelError as exc:
+                # The turn may still fit; a summary that failed must not block every turn after it.
+                log.warning("automatic compression failed, continuing uncompressed: %s", exc)
+                self._turns_since_compress = 0
 
     def compress(self) -> bool:
         """Summarise the middle of the conversation; returns False when there is nothing to fold."""
