@@ -19,12 +19,14 @@ DESCRIPTION = """\
 Your long-lived memory across sessions. Two small stores are shown at the top of your system prompt:
 - target "memory": your own notes (facts about the environment, projects, conventions, tools);
 - target "user": what you know about the user (name, role, preferences, how they like to work).
-What you save appears in every future session; the copy in your prompt is refreshed only when a new \
-session starts, and the result of each call tells you the current state.
+What you save appears in every future session. The copy in your prompt is refreshed only when a new \
+session starts, so something you saved a moment ago is not shown there yet: do not save it again; the \
+result of each call tells you the current state.
 
 Save, most important first:
 1. preferences and corrections the user gives you ("prefers pytest over unittest", "call me Sam", \
-"don't use emojis in commit messages") — a correction saved now avoids repeating a mistake forever;
+"don't use emojis in commit messages"); save these in the same turn, without being asked — a \
+correction saved now avoids repeating a mistake in every later session;
 2. durable facts about the environment (OS, paths, services, versions, how to run the tests);
 3. project conventions and decisions, and quirks of tools that cost you time to discover.
 
