@@ -19,7 +19,8 @@ Texts:
   persistence, hidden content, encoded execution, hard-coded secrets);
 * ``evasions``: every behavioural attack rewritten five ways (full-width
   letters, Cyrillic/Greek look-alikes, zero-width characters between
-  letters, a bidi override in the middle, random case and spacing);
+  letters, a bidi override in the middle, random case and spacing), and
+  the natural-language ones also letter-spaced and in leetspeak;
 * ``benign``: every dialog turn and QA text of the LoCoMo conversation
   (ordinary chat, so any hit is a false positive) plus ordinary developer
   notes that mention curl, .env.example, ssh config, tokens and so on.
@@ -114,10 +115,17 @@ def _case_space(text: str, rng: random.Random) -> str:
     return "".join((c.upper() if rng.random() < 0.5 else c) + ("  " if c == " " else "") for c in text)
 
 
+_LEET = str.maketrans({"o": "0", "i": "1", "e": "3", "a": "4", "s": "5", "t": "7"})
+
+
 def evasions(rng: random.Random) -> list[str]:
     out: list[str] = []
     for text in ATTACKS:
         out += [_fullwidth(text), _homoglyph(text), _zero_width(text), _bidi(text), _case_space(text, rng)]
+    # Letter spacing and leetspeak keep prose readable to a model but break commands,
+    # so they are applied to the natural-language attacks only.
+    for text in ATTACKS[:7]:
+        out += [" ".join(text), text.lower().translate(_LEET)]
     return out
 
 

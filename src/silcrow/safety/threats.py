@@ -117,6 +117,8 @@ def normalize(text: str) -> str:
 # --- behavioural patterns (matched on normalize(text)) -----------------------
 
 _W = r"(?:[\w'-]+\s+)"  # one filler word, for "ignore ALL OF THE previous ..."
+# "don't forget the previous rules" is advice, not an attack.
+_NOT_NEGATED = r"(?<!\bnot\s)(?<!n't\s)(?<!n\u2019t\s)(?<!never\s)"
 _SECRET_VAR = (
     r"\$\{?[a-z0-9_]*(?:key|token|secret|passw(?:or)?d|pwd|credential|auth|cookie|session)[a-z0-9_]*\}?"
 )
@@ -144,7 +146,7 @@ _WRITE_VERB = (
 _BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
     # instruction override
     ("override.ignore_previous", OVERRIDE, "asks to ignore or override earlier instructions",
-     rf"\b(?:ignore|disregard|forget|override|bypass|abandon|drop)\s+{_W}{{0,3}}"
+     rf"{_NOT_NEGATED}\b(?:ignore|disregard|forget|override|bypass|abandon|drop)\s+{_W}{{0,3}}"
      r"(?:previous|prior|above|earlier|preceding|original|initial|existing|system|safety|developer|all|your)"
      rf"\s+{_W}{{0,2}}(?:instructions?|prompts?|directives?|guidelines|guardrails|programming|rules)\b"),
     ("override.new_instructions", OVERRIDE, "announces replacement instructions for the agent",
@@ -264,10 +266,35 @@ _SECRETS: tuple[tuple[str, str, str], ...] = (
 )
 _SECRET_RES = tuple((pid, desc, re.compile(rx)) for pid, desc, rx in _SECRETS)
 
+# --- letter-spaced and leetspeak phrases ---------------------------------------
+
+# "i g n o r e  p r e v i o u s", "1gn0r3 pr3v10u5", "ignore.previous.instructions":
+# with everything but letters removed (after folding digits/symbols used as
+# letters) a few unmistakable phrases still read the same. Only long phrases
+# are listed, so they cannot be assembled by accident from ordinary words.
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s",
+                       "!": "i", "|": "l", "+": "t"})
+_NON_LETTERS = re.compile(r"[^a-z]+")
+_NOT_SQUASHED = "(?<!dont)(?<!donot)(?<!never)"
+_SQUASHED: tuple[tuple[str, str, str, str], ...] = (
+    ("override.obfuscated", OVERRIDE, "an instruction override hidden by letter spacing or leetspeak",
+     rf"{_NOT_SQUASHED}(?:ignore|disregard|forget|override|bypass)(?:all|allthe|the|your|allyour|any)?"
+     r"(?:previous|prior|above|earlier|system|original)(?:instructions?|prompt|directives)"
+     r"|(?:donot|dont|stop|never)(?:follow|obey)(?:your|the)(?:system|previous|prior|original)"
+     r"(?:instructions?|prompt|rules)"),
+    ("role.obfuscated", ROLE, "a role hijack hidden by letter spacing or leetspeak",
+     r"(?:youarenow|pretendtobe(?:an?)?|actas(?:an?)?)(?:unrestricted|jailbroken|uncensored|unfiltered)"),
+    ("leak.obfuscated", LEAK, "a system-prompt leak request hidden by letter spacing or leetspeak",
+     r"(?:reveal|print|show|showme|output|repeat|dump|leak|tellme)(?:your|the)(?:full|entire)?systemprompt"
+     r"|repeat(?:everything|allthetext|thetext|thewords)(?:above|before)"),
+)
+_SQUASHED_RES = tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in _SQUASHED)
+
 #: Every pattern id this module can report, for docs and tests.
 PATTERN_IDS: tuple[str, ...] = (
     tuple(pid for pid, _, _ in _INVISIBLE_CLASSES)
     + tuple(pid for pid, _, _, _ in _BEHAVIOUR)
+    + tuple(pid for pid, _, _, _ in _SQUASHED)
     + tuple(pid for pid, _, _ in _SECRETS)
 )
 
@@ -292,6 +319,11 @@ def scan(text: str) -> list[ThreatHit]:
     normal = normalize(text)
     for pid, cat, desc, rx in _BEHAVIOUR_RES:
         if rx.search(normal):
+            hits.append(ThreatHit(pid, cat, desc))
+    squashed = _NON_LETTERS.sub("", normal.translate(_LEET))
+    for pid, cat, desc, rx in _SQUASHED_RES:
+        # Only when the readable patterns missed it: one hit per category is enough.
+        if all(h.category != cat for h in hits) and rx.search(squashed):
             hits.append(ThreatHit(pid, cat, desc))
     nfkc = _ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
     for pid, desc, rx in _SECRET_RES:
