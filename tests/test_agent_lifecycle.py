@@ -157,7 +157,7 @@ def test_branch_and_resume_carry_history(tmp_path: Path) -> None:
         assert agent.sessions.get(child).parent_id == parent
         agent.run_turn("branch-only message")
         assert any(m["content"] == "I ride a Vespa." for m in server.requests[-1]["messages"])
-        agent.resume(parent)
+        assert agent.resume(parent[:-2]) == parent  # a unique prefix is enough
         agent.run_turn("back on the main line")
         contents = [m["content"] for m in server.requests[-1]["messages"]]
         assert "I ride a Vespa." in contents and "branch-only message" not in contents

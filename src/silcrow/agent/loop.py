@@ -110,7 +110,7 @@ class Agent:
         self.session_id = ""
         # Process start is a cache-breaking event like any other.
         if session_id is not None:
-            self._open(session_id, fresh=False)
+            self._open(self.sessions.resolve(session_id), fresh=False)
         else:
             self._open(self.sessions.create(), fresh=True)
 
@@ -331,12 +331,14 @@ class Agent:
         self._open(self.sessions.create(), fresh=True)
         return self.session_id
 
-    def resume(self, session_id: str) -> None:
-        """End the current session and continue an earlier one with its history."""
+    def resume(self, session_id: str) -> str:
+        """End the current session and continue an earlier one (id or unique id prefix) with its
+        history; returns the full id."""
         self._require_open()
-        self.sessions.get(session_id)
+        full_id = self.sessions.resolve(session_id)  # unknown or ambiguous: SessionError, nothing ended
         self._end_session()
-        self._open(session_id, fresh=False)
+        self._open(full_id, fresh=False)
+        return full_id
 
     def branch(self) -> str:
         """Fork the current session into a new id carrying its history; returns the new id."""
