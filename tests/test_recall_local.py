@@ -91,9 +91,13 @@ def test_exact_duplicates_are_not_stored_twice(provider: LocalProvider) -> None:
     # Same words said again later is a new memory; the same fact twice is not.
     again = RecallRecord(text=DIALOG[0][2], session_id="s3", speaker="Ana", timestamp=DAY2)
     assert provider.ingest([again, again]) == 1
+    twin = RecallRecord(text="Twice in one batch", session_id="s3", speaker="Ben", timestamp=DAY2)
+    added, ids = provider.store.ingest([twin, twin], (None, None))
+    assert added == 1 and ids[0] == ids[1] > 0
+    assert provider.store.ingest([twin], (None, None)) == (0, ids[:1])
     first = provider.add_fact("Ana's favourite colour is green.")
     assert provider.add_fact("Ana's  favourite colour is GREEN.") == first
-    assert provider.stats()["by_kind"] == {"turn": len(DIALOG) + 1, "fact": 1, "summary": 0}
+    assert provider.stats()["by_kind"] == {"turn": len(DIALOG) + 2, "fact": 1, "summary": 0}
 
 
 def test_forget_by_id_and_by_text(provider: LocalProvider) -> None:

@@ -173,13 +173,22 @@ class RecallStore:
                 raise RecallError(f"record {n} has empty text; every memory needs some text")
             if rec.kind not in KINDS:
                 raise RecallError(f"record {n} has kind {rec.kind!r}; use one of {', '.join(KINDS)}")
-        added, ids = 0, []
+        added, ids = 0, list[int]()
         recent: dict[tuple[str, Scope], deque[str]] = {}
         for start in range(0, len(records), BATCH):
             with self._lock:
-                new, chunk_ids = self._ingest_chunk(records[start : start + BATCH], scope, recent)
-            added += new
-            ids.extend(chunk_ids)
+                prepared, fresh = self._prepare(records[start : start + BATCH], scope, recent)
+            # Embedding is the slow part: searches and other writers proceed meanwhile.
+            vectors = None
+            if self._index is not None and fresh:
+                vectors = retrieval.memory_vectors(
+                    self.embedder,
+                    [retrieval.body_text(p["rec"].text, p["rec"].speaker) for p in fresh],
+                    [p["context"] for p in fresh],
+                )
+            with self._lock:
+                added += self._write(fresh, vectors)
+            ids.extend(p["twin"]["id"] if "twin" in p else p["id"] for p in prepared)
             if progress is not None:
                 progress(min(start + BATCH, len(records)))
         return added, ids
@@ -203,12 +212,14 @@ class RecallStore:
             )
             recent[key] = window
         context = "\n".join(window)
-        window.append(retrieval.body_text(rec.text, rec.speaker))
+        if window.maxlen:
+            window.append(retrieval.body_text(rec.text, rec.speaker))
         return context
 
-    def _ingest_chunk(
+    def _prepare(
         self, chunk: Sequence[RecallRecord], scope: Scope, recent: dict[tuple[str, Scope], deque[str]]
-    ) -> tuple[int, list[int]]:
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Scope, time, context and identity of each record; which of them are new."""
         self._refresh()
         now = time.time()
         prepared: list[dict[str, Any]] = []
@@ -218,7 +229,7 @@ class RecallStore:
             ts = to_epoch(rec.timestamp)
             ts = now if ts is None else ts
             prepared.append({
-                "rec": rec, "scope": rscope, "ts": ts,
+                "rec": rec, "scope": rscope, "ts": ts, "created": now, "id": 0,
                 "context": self._context_for(rec, rscope, recent),
                 "hash": content_hash(rec, ts, rscope[0], rscope[1]),
             })
@@ -228,29 +239,37 @@ class RecallStore:
             hashes,
         ).fetchall())
         fresh: list[dict[str, Any]] = []
+        first: dict[str, dict[str, Any]] = {}
         for p in prepared:
-            if p["hash"] not in known:
-                known[p["hash"]] = -1  # claimed by this chunk: later copies are duplicates
+            if p["hash"] in known:
+                p["id"] = int(known[p["hash"]])
+            elif p["hash"] in first:
+                p["twin"] = first[p["hash"]]  # a copy within this chunk: gets the first one's id
+            else:
+                first[p["hash"]] = p
                 fresh.append(p)
-        vectors = None
-        if self._index is not None and fresh:
-            vectors = retrieval.memory_vectors(
-                self.embedder,
-                [retrieval.body_text(p["rec"].text, p["rec"].speaker) for p in fresh],
-                [p["context"] for p in fresh],
-            )
+        return prepared, fresh
+
+    def _write(self, fresh: list[dict[str, Any]], vectors: np.ndarray | None) -> int:
+        """Insert the new rows in one transaction; returns how many were really new."""
+        stored: list[int] = []
         with self._tx() as conn:
             for n, p in enumerate(fresh):
                 rec = p["rec"]
                 cur = conn.execute(
                     "INSERT INTO memories (kind, text, session_id, speaker, ts, user_id, agent_id,"
                     " external_id, context, metadata, content_hash, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (content_hash) DO NOTHING",
                     (rec.kind, rec.text, rec.session_id, rec.speaker, p["ts"], p["scope"][0], p["scope"][1],
                      rec.external_id, p["context"], json.dumps(rec.metadata, ensure_ascii=False, default=str),
-                     p["hash"], now),
+                     p["hash"], p["created"]),
                 )
-                p["id"] = known[p["hash"]] = int(cur.lastrowid or 0)
+                if cur.rowcount == 0:  # another thread or process stored it since _prepare
+                    row = conn.execute("SELECT id FROM memories WHERE content_hash = ?", (p["hash"],))
+                    p["id"] = int(row.fetchone()[0])
+                    continue
+                p["id"] = int(cur.lastrowid or 0)
+                stored.append(n)
                 conn.execute(
                     "INSERT INTO memories_fts (rowid, body, context, dated) VALUES (?, ?, ?, ?)",
                     (p["id"], retrieval.body_text(rec.text, rec.speaker), p["context"],
@@ -261,8 +280,12 @@ class RecallStore:
                         "INSERT INTO embeddings (memory_id, vector) VALUES (?, ?)",
                         (p["id"], vectors[n].astype("<f4").tobytes()),
                     )
-        self._track([p["id"] for p in fresh], [p["scope"] for p in fresh], vectors)
-        return len(fresh), [known[p["hash"]] for p in prepared]
+        self._track(
+            [fresh[n]["id"] for n in stored],
+            [fresh[n]["scope"] for n in stored],
+            vectors[stored] if vectors is not None else None,
+        )
+        return len(stored)
 
     def delete(self, ids: Sequence[int]) -> int:
         if not ids:
