@@ -45,6 +45,10 @@ def _temp_prefix(name: str) -> str:
 
 
 def _fsync_dir(directory: Path) -> None:
+    # Makes the rename itself durable. Windows cannot open a directory for
+    # fsync; there the rename's durability is left to NTFS's metadata journal.
+    if os.name == "nt":
+        return
     fd = os.open(directory, os.O_RDONLY)
     try:
         os.fsync(fd)

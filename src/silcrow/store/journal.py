@@ -111,6 +111,8 @@ def _compact(path: Path, keep_bytes: int) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temp, path)
+    if os.name == "nt":  # no directory fsync there
+        return
     fd = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(fd)
