@@ -31,7 +31,7 @@ from typing import Any
 
 from silcrow.errors import ProviderConflictError, RecallError
 from silcrow.recall.provider import MemoryProvider
-from silcrow.safety.fence import build_memory_context_block, sanitize_context
+from silcrow.safety.fence import build_memory_context_block, filter_recalled, sanitize_context
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +123,8 @@ class MemoryManager:
             provider.initialize(session_id, **context)
         except Exception as exc:
             self._failed("initialize", exc)
-            log.error("recall provider %r disabled for this session: initialize failed", provider.name)
+            log.error("recall provider %r disabled: initialize failed; the agent continues without "
+                      "long-term recall until the error above is fixed and it is restarted", provider.name)
             with self._lock:
                 self._provider = None
             return False
@@ -204,7 +205,7 @@ class MemoryManager:
             "on_pre_compress", lambda: provider.on_pre_compress(messages), self.prefetch_timeout
         )
         if ok and isinstance(value, str):
-            return sanitize_context(value)
+            return filter_recalled(value)  # recalled text, so the same threat filter as prefetch
         if ok:
             log.warning("recall provider %r returned %s from on_pre_compress; ignored",
                         provider.name, type(value).__name__)

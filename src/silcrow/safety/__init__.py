@@ -8,6 +8,7 @@ from silcrow.safety.fence import (
     SYSTEM_NOTE,
     StreamingFenceScrubber,
     build_memory_context_block,
+    filter_recalled,
     sanitize_context,
 )
 from silcrow.safety.threats import ThreatHit, describe, display_safe, normalize, scan
@@ -21,6 +22,7 @@ __all__ = [
     "build_memory_context_block",
     "describe",
     "display_safe",
+    "filter_recalled",
     "normalize",
     "sanitize_context",
     "scan",

@@ -130,11 +130,21 @@ def _drop_threats(text: str) -> str:
     return joined
 
 
-def build_memory_context_block(raw: str) -> str:
-    """The fenced block for recalled ``raw`` text, or ``""`` when nothing is left to recall."""
+def filter_recalled(raw: str) -> str:
+    """Recalled ``raw`` text made safe to show a model: fence-free, threat items dropped.
+
+    This is the body of :func:`build_memory_context_block`; it is also used
+    where recalled text goes into a prompt other than the fenced block
+    (e.g. a provider's contribution to a compression summary).
+    """
     if not raw or not raw.strip():
         return ""
-    body = _drop_threats(sanitize_context(raw)).strip()
+    return _drop_threats(sanitize_context(raw)).strip()
+
+
+def build_memory_context_block(raw: str) -> str:
+    """The fenced block for recalled ``raw`` text, or ``""`` when nothing is left to recall."""
+    body = filter_recalled(raw)
     if not body:
         return ""
     return f"{FENCE_OPEN}\n{SYSTEM_NOTE}\n\n{body}\n{FENCE_CLOSE}"
