@@ -45,6 +45,7 @@ from silcrow.agent import Agent
 from silcrow.agent.llm import LLMClient
 from silcrow.agent.loop import DEFAULT_REPLAY_RECALL
 from silcrow.agent.prompt import build_system_prompt
+from silcrow.agent.search_tool import session_search_schema
 from silcrow.recall.local import LocalProvider
 from silcrow.recall.manager import MemoryManager
 from silcrow.store import MemoryStore
@@ -183,7 +184,8 @@ def run_naive(turns: int, progress: Callable[[str], None]) -> list[dict[str, Any
         manager = MemoryManager()
         manager.add_provider(LocalProvider(home, embedder="onnx"))
         llm = LLMClient("stand-in", base_url=server.base_url)
-        tools = [memory_tool_schema(fmt="openai")]
+        # The same tools the Agent offers, so that only where memory and recall go differs.
+        tools = [memory_tool_schema(fmt="openai"), session_search_schema(), *manager.tool_schemas()]
 
         def turn(history: list[dict[str, Any]], text: str, sid: str) -> None:
             store.load()  # the naive part: re-read memory into the prompt every turn
