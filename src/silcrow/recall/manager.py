@@ -16,6 +16,9 @@ Isolation rules, in one place:
 * ``shutdown(timeout)`` drains that queue with a bound, then calls the
   provider's own ``shutdown`` on the worker (same thread as its writes).
 * Tool calls are answered with JSON whatever happens; they never raise.
+  Strings in a tool result are screened like prefetched text (a threat is
+  replaced by a ``[BLOCKED: ...]`` placeholder), as they reach the model
+  outside the fence.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from typing import Any
 from silcrow.errors import ProviderConflictError, RecallError
 from silcrow.recall.provider import MemoryProvider
 from silcrow.safety.fence import build_memory_context_block, filter_recalled, sanitize_context
+from silcrow.safety.threats import scan
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +54,28 @@ def is_trivial_prompt(query: str) -> bool:
         return True
     words = _PUNCT.sub(" ", text.casefold()).strip()
     return not words or words in _TRIVIAL
+
+
+def _screen(value: Any) -> Any:
+    """A tool result with every recalled string made safe for the model.
+
+    Tool results reach the model outside the fence, so each string in them
+    gets the same treatment as prefetched text: fence tags stripped, and a
+    string that matches a threat pattern replaced by a placeholder naming
+    the pattern (the memory stays stored; the user can find and forget it).
+    """
+    if isinstance(value, str):
+        hits = scan(value)
+        if hits:
+            ids = ", ".join(dict.fromkeys(h.pattern_id for h in hits))
+            log.warning("recall tool result withheld (%s): %.80r", ids, value)
+            return f"[BLOCKED: recalled text matched {ids}]"
+        return sanitize_context(value)
+    if isinstance(value, list):
+        return [_screen(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _screen(v) for k, v in value.items()}
+    return value
 
 
 def _json_error(message: str, **extra: Any) -> str:
@@ -271,10 +297,10 @@ class MemoryManager:
         if not isinstance(value, str):
             return _json_error(f"recall tool {name!r} returned {type(value).__name__}, not JSON")
         try:
-            json.loads(value)
+            parsed = json.loads(value)
         except json.JSONDecodeError:
-            return json.dumps({"success": True, "result": value}, ensure_ascii=False)
-        return value
+            parsed = {"success": True, "result": value}
+        return json.dumps(_screen(parsed), ensure_ascii=False)
 
     # --- the background worker -------------------------------------------------
 
