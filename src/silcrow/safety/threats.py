@@ -16,14 +16,19 @@ How a text is checked:
    Cyrillic/Greek look-alike letters folded to Latin -- so that
    ``ＩＧＮＯＲＥ``, ``іgnоrе`` (Cyrillic) and ``ig<ZWSP>nore`` all read
    ``ignore``. Behavioural patterns run on that form.
-3. Secret-shaped tokens (``sk-...``, ``AKIA...``, ``ghp_...``, private key
+3. If no behavioural pattern of a category fired, a few long, unmistakable
+   phrases are looked for in that form with digits/symbols read as letters
+   and everything but letters removed, which catches ``i g n o r e ...``
+   and ``1gn0r3 pr3v10u5 1n5truct10n5``.
+4. Secret-shaped tokens (``sk-...``, ``AKIA...``, ``ghp_...``, private key
    headers) are matched on the NFKC text with case kept, since their shape
    is case-sensitive.
 
 Patterns aim at instructions aimed *at the agent*; they deliberately leave
 ordinary notes alone ("deploys with curl to staging", "the .env.example file
-documents settings"). Every regex is compiled once at import and bounded
-(no unbounded ``.*`` between two alternatives), so scanning stays linear.
+documents settings"); ``bench/safety.py`` measures both sides. Every regex
+is compiled once at import and every gap inside one is bounded (no ``.*``),
+so a scan costs well under a millisecond for a typical note.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class ThreatHit:
+    """One pattern a text matched: ``pattern_id`` like ``"override.ignore_previous"``."""
+
     pattern_id: str
     category: str
     description: str
