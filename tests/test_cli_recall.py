@@ -233,3 +233,15 @@ def test_console_script_in_a_subprocess(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert proc.stderr.strip().startswith("error: no recall database")
     assert "Traceback" not in proc.stderr
+
+
+def test_embedder_settings_from_config_toml_are_used(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text('embedder = "onnx"\nembedder_model = "not-a-real-model"\n',
+                                      encoding="utf-8")
+    path = write_jsonl(tmp_path / "c.jsonl", MESSAGES[:1])
+    code, _, err = run("--home", str(home), "recall", "ingest", str(path))
+    assert code == 1 and "only runs all-MiniLM-L6-v2" in " ".join(err.split())
+    # An explicit --embedder is not mixed with another embedder's settings.
+    assert run("--home", str(home), "recall", "ingest", str(path), "--embedder", "none")[0] == 0
