@@ -142,13 +142,17 @@ _SENSITIVE_OBJ = (
 )
 _AGENT_FILES = (
     r"(?:\.silcrow\b|memory\.md|user\.md|agents\.md|claude\.md|gemini\.md|\.cursorrules|\.clinerules"
-    r"|\.hermes\b|soul\.md|\.github/workflows|\.bashrc|\.zshrc|\.bash_profile|\.profile\b|crontab"
-    r"|/etc/cron|\.config/autostart|launchagents|systemd/user)"
+    r"|\.hermes\b|soul\.md)"
 )
-_WRITE_VERB = (
-    r"(?:modify|overwrite|rewrite|(?:append|add|write|inject|insert|put)(?:\s+[\w'-]+){0,3}\s+(?:to|into)"
-    r"|edit|sed\s+-i|>>|tee(?:\s+-a)?)"
+_STARTUP_FILES = (
+    r"(?:\.bashrc|\.zshrc|\.bash_profile|\.zprofile|\.profile\b|crontab|/etc/cron|\.config/autostart"
+    r"|launchagents|systemd/user|/etc/rc\.local)"
 )
+_APPEND = r"(?:append|add|write|inject|insert|put|echo)(?:\s+[\w'-]+){0,3}\s+(?:to|into|in)\b|>>?|\btee\b"
+# Agent instruction files: any edit is a persistence attempt. Shell start-up files are
+# edited by people all the time ("User edits ~/.zshrc for aliases"), so only writing
+# into them is flagged.
+_AGENT_WRITE = rf"(?:\b(?:modify|overwrite|rewrite|edit|sed\s+-i)|{_APPEND})"
 
 _BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
     # instruction override
@@ -226,9 +230,11 @@ _BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
     # persistence
     ("persist.authorized_keys", PERSIST, "adds an SSH key to authorized_keys",
      r"(?:>>?|\btee\b|\b(?:add|append|write|insert|put|copy|cp|echo)\b)[^\n]{0,120}?authorized_keys"),
-    ("persist.agent_config", PERSIST, "edits agent instruction or shell start-up files",
-     rf"(?:\b|(?=>)){_WRITE_VERB}[^\n]{{0,80}}?{_AGENT_FILES}"
-     r"|\bcrontab\s+(?:-[a-z]*\s+)*-\s*$|\bcrontab\s+-r\b|\(crontab\s+-l"),
+    ("persist.agent_config", PERSIST, "edits the agent's own instruction or memory files",
+     rf"{_AGENT_WRITE}[^\n]{{0,80}}?{_AGENT_FILES}"),
+    ("persist.startup_files", PERSIST, "writes into shell start-up files, cron or autostart",
+     rf"(?:\b{_APPEND})[^\n]{{0,80}}?{_STARTUP_FILES}"
+     r"|\bcrontab\s+(?:-[a-z]*\s+)*-\s*$|\(crontab\s+-l"),
     # hidden content
     ("hidden.html_comment", HIDDEN, "contains an HTML comment (hidden when rendered)", r"<!--"),
     ("hidden.css_hidden", HIDDEN, "contains CSS that hides text",
