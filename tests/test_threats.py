@@ -112,6 +112,8 @@ ORDINARY = [
     "User edits ~/.zshrc for aliases; prefers vim",
     "The repo's AGENTS.md describes conventions; config lives in pyproject.toml",
     "Runs a nightly crontab job for backups",
+    "User said you are now allowed to use British spelling",
+    "User asked how to show the system prompt in the OpenAI playground",
     "Edit config.toml to change the port; edit .github/workflows/ci.yml to add a lint step",
     "The library can be used without any restrictions (MIT licence)",
     "We ignore all prior art in this draft; the system prompts users for a password",

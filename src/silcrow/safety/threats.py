@@ -173,7 +173,7 @@ _BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
     # role hijack
     ("role.you_are_now", ROLE, "tries to give the agent a new identity",
      r"\byou\s+are\s+(?:now|no\s+longer)\s+(?:a|an|the|my|in\s+\w+\s+mode|dan\b|unrestricted|unfiltered"
-     r"|jailbroken|uncensored|free\b|bound\b|an?\s+ai\s+without)"),
+     r"|jailbroken|uncensored|free|bound|an?\s+ai\s+without)\b"),
     ("role.no_restrictions", ROLE, "asks the agent to act without its safety rules",
      r"\b(?:pretend|act|behave|roleplay|respond|answer|reply|operate)\w*\s+"
      rf"{_W}{{0,4}}(?:without|with\s+no|free\s+of|free\s+from)\s+(?:any\s+)?"
@@ -189,7 +189,7 @@ _BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
      r"|(?m:^\s*(?:#+\s*)?(?:system|developer)\s*(?:message|prompt)?\s*:\s*(?:you\b|ignore\b|from\s+now))"),
     # system-prompt leak
     ("leak.reveal_prompt", LEAK, "asks the agent to reveal its system prompt or instructions",
-     r"\b(?:reveal|print|show|output|repeat|display|dump|leak|disclose|tell\s+me|echo|share|give\s+me"
+     r"(?<!how\sto\s)\b(?:reveal|print|show|output|repeat|display|dump|leak|disclose|tell\s+me|echo|share|give\s+me"
      rf"|write\s+out|spell\s+out)\s+{_W}{{0,3}}(?:system\s+prompt|initial\s+(?:prompt|instructions)"
      r"|hidden\s+(?:prompt|instructions)|your\s+(?:instructions|prompt|rules|guidelines)|developer\s+message"
      r"|system\s+message|prompt\s+above)"),
@@ -298,7 +298,8 @@ _SQUASHED: tuple[tuple[str, str, str, str], ...] = (
     ("role.obfuscated", ROLE, "a role hijack hidden by letter spacing or leetspeak",
      r"(?:youarenow|pretendtobe(?:an?)?|actas(?:an?)?)(?:unrestricted|jailbroken|uncensored|unfiltered)"),
     ("leak.obfuscated", LEAK, "a system-prompt leak request hidden by letter spacing or leetspeak",
-     r"(?:reveal|print|show|showme|output|repeat|dump|leak|tellme)(?:your|the)(?:full|entire)?systemprompt"
+     r"(?<!howto)(?:reveal|print|show|showme|output|repeat|dump|leak|tellme)(?:your|the)(?:full|entire)?"
+     r"systemprompt"
      r"|repeat(?:everything|allthetext|thetext|thewords)(?:above|before)"),
 )
 _SQUASHED_RES = tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in _SQUASHED)
