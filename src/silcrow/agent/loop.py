@@ -57,7 +57,22 @@ MIN_TURNS_BETWEEN_COMPRESSIONS = 3
 
 
 class Agent:
-    """A chat agent with curated memory, one recall provider and persistent sessions."""
+    """A chat agent with curated memory, one recall provider and persistent sessions.
+
+    ``model``/``base_url``/``api_key``: any OpenAI-compatible endpoint (the key
+    and URL fall back to OPENAI_API_KEY / OPENAI_BASE_URL; local URLs need no
+    key). ``home``: the silcrow directory (default $SILCROW_HOME or
+    ~/.silcrow). ``provider``: a registered provider name, an instance, or
+    None/"none"; ``embedder`` is passed to it ("onnx", "none", ...).
+    ``replay_recall``: store each recall block beside its message and send it
+    again verbatim (default off, see DEFAULT_REPLAY_RECALL). ``nudge_interval``:
+    user turns without a memory write before a reminder (0 disables).
+    ``context_window`` x ``compress_threshold``: estimated prompt tokens that
+    trigger compression. ``flush_min_turns``: turns a session needs before a
+    memory flush is worth a model call. ``on_delta`` receives streamed text;
+    ``on_tool_call(name, arguments, result)`` each tool call. ``session_id``
+    resumes that session (id or unique prefix) instead of starting a new one.
+    """
 
     def __init__(
         self,
