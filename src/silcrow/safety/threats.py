@@ -167,6 +167,13 @@ _BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
      r"\b(?:do\s+not|don't|stop|never)\s+(?:follow|obey|comply\s+with|listen\s+to)\s+"
      rf"{_W}{{0,2}}(?:system|previous|prior|original|developer|your|safety)\s+{_W}{{0,1}}"
      r"(?:instructions?|prompts?|rules|guidelines|policy|policies)"),
+    ("override.forget_everything", OVERRIDE, "asks the agent to drop everything it was told",
+     rf"{_NOT_NEGATED}\b(?:forget|disregard|ignore)\s+(?:about\s+)?(?:everything|all(?:\s+of)?\s+(?:that|this|it))"
+     r"\s+(?:you\s+(?:were|have\s+been)\s+told|you\s+know|above|before\s+this|(?:said|written)\s+(?:before|above)"
+     r"|previously)"),
+    ("override.fake_authority", OVERRIDE, "claims system or admin authority to give new orders",
+     r"\b(?:system|admin|administrator|developer|root|security)\s+(?:override|command|directive|notice|update)"
+     r"\s*:|(?m:^\s*\[(?:system|admin|developer)\]\s*:?)"),
     ("override.priority_claim", OVERRIDE, "claims priority over the system prompt",
      r"\b(?:takes?|have|has)\s+(?:priority|precedence)\s+over\s+(?:all\s+|any\s+|the\s+|your\s+)*"
      r"(?:system|previous|other|prior)\b|\bhighest[- ]priority\s+(?:instruction|directive|command)"),
@@ -225,7 +232,7 @@ _BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
      r"|\.kube/config|\.docker/config\.json|\.netrc|\.pgpass|\.git-credentials|/etc/shadow)"),
     ("secret_read.env_dump", SECRET_READ, "dumps environment variables or stored secrets",
      r"\b(?:print|dump|list|show|output|echo|reveal|send|leak|share|tell\s+me)\s+"
-     rf"{_W}{{0,3}}(?:environment\s+variables|env\s+vars|api\s+keys|secret\s+keys|access\s+tokens"
+     rf"{_W}{{0,4}}(?:environment\s+variables|env\s+vars|api\s+keys|secret\s+keys|access\s+tokens"
      r"|credentials|passwords)\b|\bprintenv\b\s*(?:\||>)|(?:^|[;&|]\s*)env\s*\|"),
     # persistence
     ("persist.authorized_keys", PERSIST, "adds an SSH key to authorized_keys",
