@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from silcrow.safety.threats import PATTERN_IDS, ThreatHit, describe, display_safe, normalize, scan
 
@@ -200,3 +202,14 @@ def test_pathological_input_does_not_backtrack() -> None:
     start = time.perf_counter()
     scan(text)
     assert time.perf_counter() - start < 2.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400))
+def test_any_text_scans_and_display_safe_leaves_nothing_invisible(text: str) -> None:
+    hits = scan(text)
+    assert all(isinstance(h, ThreatHit) and h.pattern_id in PATTERN_IDS for h in hits)
+    shown = display_safe(text)
+    assert not any(h.category == "invisible_unicode" for h in scan(shown))
+    if "\u200d" not in text:  # an emoji joiner is shown but not refused
+        assert ("invisible_unicode" in {h.category for h in hits}) == (shown != text)
