@@ -105,6 +105,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     ks = sorted({int(x) for x in args.k.split(",") if x.strip()})
     kmax = max(ks)
     embedder = get_embedder(args.embedder)
+    embedder.embed(["warm up"])  # load the model now: the ingest rate should not include it
     systems = ["bm25", "dense", "silcrow", "silcrow_lexical", "silcrow_dense"]
     scores: dict[str, dict[int, list[float]]] = {s: defaultdict(list) for s in systems}
     by_cat: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))

@@ -8,13 +8,14 @@ import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from provider_contract import check_provider_contract
 
 from silcrow.errors import RecallError
 from silcrow.recall.embedders import Embedder, get_embedder
-from silcrow.recall.local import LocalProvider, RecallRecord
+from silcrow.recall.local import LocalProvider, RecallRecord, retrieval
 from silcrow.recall.local import db as recall_db_module
 
 DAY1 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
@@ -226,3 +227,48 @@ def test_fts_syntax_in_queries_is_plain_text(provider: LocalProvider) -> None:
 
 def test_provider_contract(tmp_path: Path, embedder: Embedder) -> None:
     check_provider_contract(LocalProvider(embedder=embedder), tmp_path)
+
+
+def test_common_terms_are_skipped_on_large_stores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Scaled down: a term in more than 20% of >= 10 rows counts as too common to score.
+    monkeypatch.setattr(retrieval, "DF_FLOOR", 10)
+    monkeypatch.setattr(retrieval, "DF_FRACTION", 0.2)
+    p = LocalProvider(tmp_path, embedder="none")
+    p.initialize("s")
+    p.ingest([RecallRecord(text=f"the weather report number {i} says rain") for i in range(40)]
+             + [RecallRecord(text="the weather report mentions a rainbow over Lyon")])
+    hits = p.search("weather report about Lyon", 5)
+    assert [h.text for h in hits] == ["the weather report mentions a rainbow over Lyon"]
+    assert p.store._common == {"weather": (True, 41), "report": (True, 41), "lyon": (False, 41)}
+    assert len(p.search("weather report", 5)) == 5  # only common words: lexical-only still answers
+    p.shutdown()
+
+
+def test_initialize_with_another_home_reopens(tmp_path: Path) -> None:
+    p = LocalProvider(tmp_path / "one", embedder="none")
+    p.initialize("s")
+    p.add_fact("Fact kept in home one.")
+    p.initialize("s", home=tmp_path / "two")
+    assert p.search("fact kept", 5) == [] and p.stats()["db_path"] == str(tmp_path / "two" / "recall.db")
+    p.initialize("s", home=tmp_path / "one")
+    assert len(p.search("fact kept", 5)) == 1
+    p.shutdown()
+
+
+def test_queue_prefetch_warms_the_query_cache(
+    provider: LocalProvider, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    query = "what did Ben make at the workshop"
+    embedder = provider.store.embedder
+    calls: list[list[str]] = []
+    real = embedder._embed_batch
+
+    def counting(texts: list[str]) -> Any:
+        calls.append(texts)
+        return real(texts)
+
+    monkeypatch.setattr(embedder, "_embed_batch", counting)
+    provider.queue_prefetch(query)
+    assert calls == [[query]]
+    assert "blue bowl" in provider.prefetch(query)
+    assert calls == [[query]]  # prefetch found the query vector ready

@@ -110,8 +110,12 @@ class LocalProvider(MemoryProvider):
     def initialize(self, session_id: str, **context: Any) -> None:
         home = context.get("home")
         with self._open_lock:
-            if home is not None and self._store is None:
-                self._home = Path(home).expanduser()
+            if home is not None:
+                new_home = Path(home).expanduser()
+                if self._store is not None and new_home != self._home:
+                    self._store.close()  # a new home (e.g. another profile): reopen there
+                    self._store = None
+                self._home = new_home
             self._session_id = session_id or ""
             self._scope = (context.get("user_id"), context.get("agent_id"))
         self._get_store()  # open now so a bad home or model fails here, not mid-turn
@@ -190,6 +194,12 @@ class LocalProvider(MemoryProvider):
         if not query.strip():
             return ""
         return format_hits(self.search(query, PREFETCH_K))
+
+    def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
+        """Embed the query ahead of time (the embedder caches it), so ``prefetch`` only searches."""
+        store = self.store
+        if query.strip() and store.embedder.dim > 0:
+            store.embedder.embed_query(query)
 
     def sync_turn(self, user: str, assistant: str, *, session_id: str = "") -> None:
         session = session_id or self._session_id
