@@ -239,7 +239,7 @@ def test_common_terms_are_skipped_on_large_stores(tmp_path: Path, monkeypatch: p
              + [RecallRecord(text="the weather report mentions a rainbow over Lyon")])
     hits = p.search("weather report about Lyon", 5)
     assert [h.text for h in hits] == ["the weather report mentions a rainbow over Lyon"]
-    assert p.store._common == {"weather": (True, 41), "report": (True, 41), "lyon": (False, 41)}
+    assert p.store.lexical.common == {"weather": (True, 41), "report": (True, 41), "lyon": (False, 41)}
     assert len(p.search("weather report", 5)) == 5  # only common words: lexical-only still answers
     p.shutdown()
 

@@ -18,8 +18,8 @@ from typing import Any
 from silcrow.errors import EmbedderUnavailableError, RecallError
 from silcrow.paths import recall_db, resolve_home
 from silcrow.recall.embedders import Embedder, get_embedder
-from silcrow.recall.local.records import RecallHit, RecallRecord
-from silcrow.recall.local.store import RecallStore, Scope
+from silcrow.recall.local.records import RecallHit, RecallRecord, Scope
+from silcrow.recall.local.store import RecallStore
 from silcrow.recall.provider import MemoryProvider
 
 log = logging.getLogger(__name__)

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 KINDS = ("turn", "fact", "summary")
+Scope = tuple[str | None, str | None]  # (user_id, agent_id) a memory belongs to
 
 
 @dataclass

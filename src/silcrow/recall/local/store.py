@@ -28,10 +28,18 @@ import numpy as np
 from silcrow.errors import RecallError
 from silcrow.recall.embedders import Embedder
 from silcrow.recall.local import db, retrieval
-from silcrow.recall.local.records import KINDS, RecallHit, RecallRecord, content_hash, from_epoch, to_epoch
+from silcrow.recall.local.lexical import LexicalSearch
+from silcrow.recall.local.records import (
+    KINDS,
+    RecallHit,
+    RecallRecord,
+    Scope,
+    content_hash,
+    from_epoch,
+    to_epoch,
+)
 from silcrow.recall.local.vectors import VectorIndex
 
-Scope = tuple[str | None, str | None]  # (user_id, agent_id)
 BATCH = 256  # rows embedded and committed per transaction during ingest
 
 
@@ -41,12 +49,12 @@ class RecallStore:
         self.embedder = embedder
         self._lock = threading.RLock()
         self._conn = db.connect(path)
+        self.lexical = LexicalSearch(self._conn)
         self._index = VectorIndex(embedder.dim) if embedder.dim > 0 else None
         self._scopes: dict[int, Scope] = {}  # every live id -> its scope
         self._by_scope: dict[Scope, set[int]] = {}
         self._allowed_cache: dict[Scope, np.ndarray] = {}
         self._floor = 0  # every id <= floor has been looked at
-        self._common: dict[str, tuple[bool, int]] = {}  # term -> (too common?, rows when checked)
         self._data_version: int | None = None
         with self._lock:
             self._prepare_vectors()
@@ -325,7 +333,10 @@ class RecallStore:
             self._refresh()
             lexical: list[tuple[int, float]] = []
             if mode != "dense":
-                lexical = self._lexical(query, max(k, retrieval.POOL), scope, need_some=qvec is None)
+                lexical = self.lexical.search(
+                    query, max(k, retrieval.POOL), scope, total=len(self._scopes),
+                    whole_store=self._allowed(scope) is None, need_some=qvec is None,
+                )
             dense: dict[int, float] = {}
             if qvec is not None and self._index is not None:
                 allowed = self._allowed(scope)
@@ -339,52 +350,6 @@ class RecallStore:
                 ranked = retrieval.fuse(lexical, dense, alpha=retrieval.ALPHA if mode == "hybrid" else 0.0)
             top = ranked[:k]
             return self._hits(top)
-
-    def _selective(self, terms: list[str], need_some: bool) -> list[str]:
-        """``terms`` without those too common to be worth scoring (see retrieval.DF_FRACTION)."""
-        total = len(self._scopes)
-        cutoff = max(retrieval.DF_FLOOR, int(retrieval.DF_FRACTION * total))
-        if total <= cutoff:
-            return terms
-        if len(self._common) > 100_000:
-            self._common.clear()
-        keep = []
-        for term in terms:
-            cached = self._common.get(term)
-            if cached is None or abs(total - cached[1]) > 0.1 * cached[1]:
-                # Reading just past the cutoff in the posting list is cheap; counting it all is not.
-                row = self._conn.execute(
-                    "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1 OFFSET ?",
-                    (retrieval.quote_term(term), cutoff),
-                ).fetchone()
-                cached = (row is not None, total)
-                self._common[term] = cached
-            if not cached[0]:
-                keep.append(term)
-        # Only common words: the dense side ranks better than near-zero idf; lexical-only keeps all.
-        return keep if keep or not need_some else terms
-
-    def _lexical(self, query: str, limit: int, scope: Scope, *, need_some: bool) -> list[tuple[int, float]]:
-        """(id, bm25) of the best FTS5 matches in ``scope``, larger is better."""
-        match = retrieval.match_expression(self._selective(retrieval.query_terms(query), need_some))
-        if match is None:
-            return []
-        w = ", ".join(str(x) for x in retrieval.COLUMN_WEIGHTS)
-        if self._allowed(scope) is None:  # one tenant holds every row: no join needed
-            rows = self._conn.execute(
-                f"SELECT rowid, -bm25(memories_fts, {w}) AS s FROM memories_fts"
-                " WHERE memories_fts MATCH ? ORDER BY s DESC LIMIT ?",
-                (match, limit),
-            )
-        else:
-            rows = self._conn.execute(
-                f"SELECT m.id, -bm25(memories_fts, {w}) AS s FROM memories_fts"
-                " JOIN memories m ON m.id = memories_fts.rowid"
-                " WHERE memories_fts MATCH ? AND +m.user_id IS ? AND +m.agent_id IS ?"
-                " ORDER BY s DESC LIMIT ?",
-                (match, scope[0], scope[1], limit),
-            )
-        return [(int(i), float(s)) for i, s in rows]
 
     def _hits(self, ranked: Sequence[tuple[int, float]]) -> list[RecallHit]:
         if not ranked:

@@ -1,0 +1,75 @@
+"""The lexical side of retrieval: FTS5 BM25 over the memories, within a tenant scope.
+
+Terms found in a large share of a big store are left out of the query (see
+:data:`retrieval.DF_FRACTION`): their idf is near zero, but FTS5 would have
+to score every row holding them, which is what makes OR queries slow at
+100k+ rows. Whether a term is that common is learnt by reading just past the
+cut-off in its posting list (cheap) and cached until the store grows or
+shrinks by a tenth.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from silcrow.recall.local import retrieval
+from silcrow.recall.local.records import Scope
+
+
+class LexicalSearch:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self.common: dict[str, tuple[bool, int]] = {}  # term -> (too common?, rows when checked)
+
+    def selective(self, terms: list[str], total: int, *, need_some: bool) -> list[str]:
+        """``terms`` without those too common to be worth scoring in a store of ``total`` rows."""
+        cutoff = max(retrieval.DF_FLOOR, int(retrieval.DF_FRACTION * total))
+        if total <= cutoff:
+            return terms
+        if len(self.common) > 100_000:
+            self.common.clear()
+        keep = []
+        for term in terms:
+            cached = self.common.get(term)
+            if cached is None or abs(total - cached[1]) > 0.1 * cached[1]:
+                row = self._conn.execute(
+                    "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1 OFFSET ?",
+                    (retrieval.quote_term(term), cutoff),
+                ).fetchone()
+                cached = (row is not None, total)
+                self.common[term] = cached
+            if not cached[0]:
+                keep.append(term)
+        # Only common words left: with vectors, the dense side ranks better than near-zero
+        # idf scores; lexical-only search keeps them all rather than return nothing.
+        return keep if keep or not need_some else terms
+
+    def search(
+        self, query: str, limit: int, scope: Scope, *, total: int, whole_store: bool, need_some: bool
+    ) -> list[tuple[int, float]]:
+        """(id, bm25) of the best matches in ``scope``, larger is better.
+
+        ``whole_store``: the scope holds every row, so no join with ``memories``
+        is needed to filter (the common single-user case, and the fast one).
+        """
+        terms = self.selective(retrieval.query_terms(query), total, need_some=need_some)
+        match = retrieval.match_expression(terms)
+        if match is None:
+            return []
+        w = ", ".join(str(x) for x in retrieval.COLUMN_WEIGHTS)
+        if whole_store:
+            rows = self._conn.execute(
+                f"SELECT rowid, -bm25(memories_fts, {w}) AS s FROM memories_fts"
+                " WHERE memories_fts MATCH ? ORDER BY s DESC LIMIT ?",
+                (match, limit),
+            )
+        else:
+            # "+" keeps the planner from driving the query by the scope index.
+            rows = self._conn.execute(
+                f"SELECT m.id, -bm25(memories_fts, {w}) AS s FROM memories_fts"
+                " JOIN memories m ON m.id = memories_fts.rowid"
+                " WHERE memories_fts MATCH ? AND +m.user_id IS ? AND +m.agent_id IS ?"
+                " ORDER BY s DESC LIMIT ?",
+                (match, scope[0], scope[1], limit),
+            )
+        return [(int(i), float(s)) for i, s in rows]
