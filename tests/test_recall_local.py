@@ -126,6 +126,14 @@ def test_tools_search_add_forget(provider: LocalProvider) -> None:
     assert gone == {"success": True, "removed": 1}
     bad = json.loads(provider.handle_tool_call("recall_search", {"query": "  "}))
     assert bad["success"] is False and "query" in bad["error"]
+    too_broad = json.loads(provider.handle_tool_call("recall_forget", {"query": "a"}))
+    assert too_broad["success"] is False and "at least 3 characters" in too_broad["error"]
+    provider.ingest([RecallRecord(text=f"Weekly chore number {i}", session_id="c") for i in range(25)])
+    too_broad = json.loads(provider.handle_tool_call("recall_forget", {"query": "weekly chore"}))
+    assert too_broad["success"] is False and "matches 25 memories" in too_broad["error"]
+    assert provider.stats()["memories"] == len(DIALOG) + 25  # nothing deleted
+    one = json.loads(provider.handle_tool_call("recall_forget", {"query": "chore number 7"}))
+    assert one == {"success": True, "removed": 1}
     bad = json.loads(provider.handle_tool_call("recall_forget", {}))
     assert bad["success"] is False and "'id'" in bad["error"]
     bad = json.loads(provider.handle_tool_call("recall_nope", {}))

@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 PREFETCH_K = 6
 PREFETCH_CHARS = 1800  # keeps the fenced block small next to the user's message
 HIT_CHARS = 300
+TOOL_FORGET_LIMIT = 20  # recall_forget by text deletes at most this many memories at once
 
 _TOOLS: list[dict[str, Any]] = [
     {
@@ -160,8 +161,13 @@ class LocalProvider(MemoryProvider):
         _, ids = self.store.ingest([record], self._scope)
         return ids[0]
 
-    def forget(self, id_or_query: int | str) -> int:
-        """Delete one memory by id, or every memory in scope whose text contains the given text."""
+    def forget(self, id_or_query: int | str, *, max_matches: int | None = None) -> int:
+        """Delete one memory by id, or every memory in scope whose text contains the given text.
+
+        Text matching ignores ASCII case. With ``max_matches``, text that matches more
+        memories than that deletes nothing and raises instead (the model's tool uses
+        this, so one careless word cannot wipe the store).
+        """
         store = self.store
         if isinstance(id_or_query, int) and not isinstance(id_or_query, bool):
             ids = store.find_ids("id = ?", [id_or_query], self._scope)
@@ -175,6 +181,11 @@ class LocalProvider(MemoryProvider):
                 )
             else:
                 ids = store.find_ids("instr(lower(text), lower(?)) > 0", [needle], self._scope)
+                if max_matches is not None and len(ids) > max_matches:
+                    raise RecallError(
+                        f"{needle!r} matches {len(ids)} memories (more than {max_matches}); "
+                        "nothing was deleted: use a longer phrase or the ids from recall_search"
+                    )
         else:
             raise RecallError(f"forget takes a memory id or text, not {type(id_or_query).__name__}")
         return store.delete(ids)
@@ -257,7 +268,8 @@ class LocalProvider(MemoryProvider):
                     return _error("recall_forget needs an 'id' (from recall_search) or a 'query' text")
                 if not isinstance(target, int | str):
                     return _error(f"recall_forget: 'id' must be an integer, got {target!r}")
-                return json.dumps({"success": True, "removed": self.forget(target)})
+                removed = self.forget(target, max_matches=TOOL_FORGET_LIMIT)
+                return json.dumps({"success": True, "removed": removed})
         except (RecallError, ValueError, TypeError) as exc:
             return _error(f"{name} failed: {exc}")
         return _error(f"unknown tool {name!r}; the local provider has {', '.join(TOOL_NAMES)}")
