@@ -28,7 +28,7 @@ Systems, measured in the same run on the same turns:
 - ``silcrow_lexical`` / ``silcrow_dense``: the provider's index searched by one
   side only (ablations: shows what each side and the fusion contribute).
 
-``--alpha``, ``--context-turns``, ``--own-weight`` and ``--weights`` override the retrieval
+``--alpha``, ``--context-turns``, ``--own-weight``, ``--weights`` and ``--fusion`` override the retrieval
 settings for ablation runs; the defaults are the shipped ones.
 """
 
@@ -172,6 +172,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "own_weight": retrieval.OWN_WEIGHT,
             "column_weights": list(retrieval.COLUMN_WEIGHTS),
             "pool": retrieval.POOL,
+            "fusion": retrieval.FUSION,
             "conversations": len(conversations),
         },
     }
@@ -185,12 +186,15 @@ def main() -> None:
     parser.add_argument("--alpha", type=float, help="ablation: dense weight in the fusion")
     parser.add_argument("--context-turns", type=int, help="ablation: preceding turns indexed with a turn")
     parser.add_argument("--own-weight", type=float, help="ablation: turn-alone share of a turn's vector")
+    parser.add_argument("--fusion", choices=["score", "rrf"], help="ablation: how the two sides combine")
     parser.add_argument("--weights", help="ablation: FTS5 weights body,context,dated e.g. 1,0.5,0.2")
     args = parser.parse_args()
     if args.alpha is not None:
         retrieval.ALPHA = args.alpha
     if args.context_turns is not None:
         retrieval.CONTEXT_TURNS = args.context_turns
+    if args.fusion:
+        retrieval.FUSION = args.fusion
     if args.own_weight is not None:
         retrieval.OWN_WEIGHT = args.own_weight
     if args.weights:

@@ -42,6 +42,8 @@ OWN_WEIGHT = 0.4
 COLUMN_WEIGHTS = (1.0, 0.5, 0.2)
 #: Weight of the dense score in the fusion; 1 - ALPHA goes to BM25.
 ALPHA = 0.4
+#: "score" (see fuse) or "rrf" (reciprocal-rank fusion, for comparison only).
+FUSION = "score"
 #: How many candidates each retriever contributes before fusion.
 POOL = 50
 #: Query terms kept (longest first) so pathological prompts stay cheap.
@@ -173,3 +175,19 @@ def fuse(
     scored = [(i, weight * cos.get(i, 0.0) + (1.0 - weight) * lex.get(i, 0.0)) for i in ids]
     scored.sort(key=lambda pair: (-pair[1], pair[0]))
     return scored
+
+
+def rrf(
+    lexical: Sequence[tuple[int, float]], dense: Mapping[int, float], *, alpha: float = ALPHA, k0: int = 60
+) -> list[tuple[int, float]]:
+    """Reciprocal-rank fusion, kept for comparison (``bench/recall.py --fusion rrf``).
+
+    Each side adds ``weight / (k0 + rank)``; the weights are ``1 - alpha`` and
+    ``alpha`` as in :func:`fuse`. Measured worse than score fusion here.
+    """
+    scores: dict[int, float] = {}
+    dense_ranked = sorted(dense.items(), key=lambda p: (-p[1], p[0])) if alpha > 0 else []
+    for weight, ranked in ((1.0 - alpha, lexical), (alpha, dense_ranked)):
+        for rank, (i, _) in enumerate(ranked, start=1):
+            scores[i] = scores.get(i, 0.0) + weight / (k0 + rank)
+    return sorted(scores.items(), key=lambda p: (-p[1], p[0]))

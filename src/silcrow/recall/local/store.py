@@ -347,7 +347,8 @@ class RecallStore:
             if mode == "dense":
                 ranked = sorted(dense.items(), key=lambda p: (-p[1], p[0]))
             else:
-                ranked = retrieval.fuse(lexical, dense, alpha=retrieval.ALPHA if mode == "hybrid" else 0.0)
+                combine = retrieval.rrf if retrieval.FUSION == "rrf" else retrieval.fuse
+                ranked = combine(lexical, dense, alpha=retrieval.ALPHA if mode == "hybrid" else 0.0)
             top = ranked[:k]
             return self._hits(top)
 

@@ -1,0 +1,83 @@
+"""The pure pieces of hybrid retrieval: query terms, FTS5 escaping, dates, fusion, turn vectors."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+import pytest
+
+from silcrow.recall.embedders import Embedder
+from silcrow.recall.local import retrieval
+
+
+def test_query_terms_drop_function_words_and_repeats() -> None:
+    assert retrieval.query_terms("When did Caroline go to the LGBTQ support group? The group!") == [
+        "caroline", "go", "lgbtq", "support", "group",
+    ]
+    assert retrieval.query_terms("what is it?") == []
+    assert retrieval.query_terms("Zoë's café in São Paulo") == ["zoë", "café", "são", "paulo"]
+
+
+def test_match_query_is_always_valid_fts5() -> None:
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE t USING fts5(body)")
+    conn.execute("INSERT INTO t VALUES ('he said \"near\" and body: OR NOT')")
+    for text in ['"quoted', 'NEAR(a b)', "body:x", "a* OR b", "AND OR NOT", "x^y", "(((", "'; DROP"]:
+        match = retrieval.build_match_query(text)
+        if match is not None:
+            conn.execute("SELECT rowid FROM t WHERE t MATCH ?", (match,)).fetchall()
+    assert retrieval.build_match_query("NOT near") == '"near"'  # "not" is a stopword, NEAR a plain word
+    assert retrieval.build_match_query("the and of") is None
+
+
+def test_dated_text_spells_out_the_day() -> None:
+    assert retrieval.dated_text(1683554160.0) == "Monday 8 May 2023"  # 2023-05-08 13:56 UTC
+    assert retrieval.dated_text(None) == ""
+
+
+def test_fuse_scales_both_sides() -> None:
+    lexical = [(1, 10.0), (2, 5.0)]
+    dense = {2: 0.9, 3: 0.5, 1: 0.1}
+    fused = dict(retrieval.fuse(lexical, dense, alpha=0.5))
+    assert fused[1] == pytest.approx(0.5 * 0.0 + 0.5 * 1.0)
+    assert fused[2] == pytest.approx(0.5 * 1.0 + 0.5 * 0.5)
+    assert fused[3] == pytest.approx(0.5 * 0.5)
+    assert [i for i, _ in retrieval.fuse(lexical, dense, alpha=0.5)] == [2, 1, 3]
+    assert [i for i, _ in retrieval.fuse(lexical, {}, alpha=0.5)] == [1, 2]  # no vectors: lexical only
+    assert retrieval.fuse([], {}) == []
+
+
+def test_rrf_uses_ranks_only() -> None:
+    fused = retrieval.rrf([(1, 100.0), (2, 1.0)], {2: 0.9, 1: 0.8}, alpha=0.5, k0=0)
+    assert fused[0][1] == pytest.approx(fused[1][1])  # each first once, second once: a tie
+
+
+class _Axes(Embedder):
+    """Each known text is one axis: makes the vector arithmetic checkable by hand."""
+
+    name = "axes"
+    dim = 3
+    AXES = {"a": 0, "b": 1, "c": 2}
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), 3), dtype=np.float32)
+        for row, text in enumerate(texts):
+            out[row, self.AXES[text]] = 1.0
+        return out
+
+
+def test_turn_vectors_keep_their_own_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(retrieval, "OWN_WEIGHT", 0.4)
+    emb = _Axes()
+    calls: list[list[str]] = []
+    real = emb._embed_batch
+    monkeypatch.setattr(emb, "_embed_batch", lambda texts: calls.append(texts) or real(texts))
+    vecs = retrieval.memory_vectors(emb, ["a", "b", "c"], ["", "a", "a\nb"])
+    assert calls == [["a", "b", "c"]]  # every distinct text embedded once
+    assert np.allclose(vecs[0], [1, 0, 0])
+    window = np.array([1, 1, 0]) / np.sqrt(2)
+    expected = 0.4 * np.array([0, 1, 0]) + 0.6 * window
+    assert np.allclose(vecs[1], expected / np.linalg.norm(expected), atol=1e-6)
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0)
+    assert vecs[2][2] == max(vecs[2])  # the turn itself still dominates its vector
