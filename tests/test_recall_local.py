@@ -280,3 +280,42 @@ def test_queue_prefetch_warms_the_query_cache(
     assert calls == [[query]]
     assert "blue bowl" in provider.prefetch(query)
     assert calls == [[query]]  # prefetch found the query vector ready
+
+
+class _LetterCounts(Embedder):
+    """A tiny deterministic embedder (letter histogram), standing in for "another model"."""
+
+    name = "letter-counts"
+    dim = 26
+
+    def _embed_batch(self, texts: list[str]) -> Any:
+        import numpy as np
+
+        out = np.zeros((len(texts), 26), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for ch in text.lower():
+                if "a" <= ch <= "z":
+                    out[row, ord(ch) - 97] += 1.0
+        out[:, 0] += 1e-3  # no all-zero rows
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+def test_changing_the_embedder_re_embeds(tmp_path: Path, embedder: Embedder) -> None:
+    p = LocalProvider(tmp_path, embedder=embedder)
+    p.initialize("s")
+    p.ingest(_records())
+    p.shutdown()
+    other = LocalProvider(tmp_path, embedder=_LetterCounts())
+    other.initialize("s")
+    stats = other.stats()
+    assert stats["embedded"] == len(DIALOG) and stats["dim"] == 26 and stats["index_rows"] == len(DIALOG)
+    conn = sqlite3.connect(tmp_path / "recall.db")
+    assert conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()[0] == "letter-counts/26"
+    assert {len(v) for (v,) in conn.execute("SELECT vector FROM embeddings")} == {26 * 4}
+    conn.close()
+    other.shutdown()
+    back = LocalProvider(tmp_path, embedder=embedder)
+    back.initialize("s")
+    assert back.stats()["embedded"] == len(DIALOG)
+    assert "T4" in _top_ids(back, "a young dog", 3, mode="dense")  # MiniLM vectors again
+    back.shutdown()

@@ -14,6 +14,7 @@ the agent thread searches).
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -40,6 +41,7 @@ from silcrow.recall.local.records import (
 )
 from silcrow.recall.local.vectors import VectorIndex
 
+log = logging.getLogger(__name__)
 BATCH = 256  # rows embedded and committed per transaction during ingest
 
 
@@ -85,17 +87,22 @@ class RecallStore:
         if stored != ident:
             with self._tx() as conn:
                 if stored is not None:
-                    conn.execute("DELETE FROM embeddings")  # other model's space: meaningless here
+                    # Vectors of another model live in another space: useless for this one's queries.
+                    log.warning("recall: %s holds %s vectors; re-embedding with %s", self.path, stored, ident)
+                    conn.execute("DELETE FROM embeddings")
                 db.set_meta(conn, "embedder", ident)
+        last = 0
         while True:
             rows = self._conn.execute(
                 "SELECT m.id, m.text, m.speaker, m.context FROM memories m"
-                " LEFT JOIN embeddings e ON e.memory_id = m.id WHERE e.memory_id IS NULL"
+                " LEFT JOIN embeddings e ON e.memory_id = m.id WHERE m.id > ? AND e.memory_id IS NULL"
                 " ORDER BY m.id LIMIT ?",
-                (BATCH,),
+                (last, BATCH),
             ).fetchall()
             if not rows:
                 return
+            last = rows[-1][0]
+            log.info("recall: embedding %d stored memories that have no vector yet", len(rows))
             vecs = retrieval.memory_vectors(
                 self.embedder, [retrieval.body_text(t, s) for _, t, s, _ in rows], [r[3] for r in rows]
             )
@@ -392,8 +399,8 @@ class RecallStore:
             "memories": sum(kinds.values()),
             "by_kind": {kind: int(kinds.get(kind, 0)) for kind in KINDS},
             "sessions": int(sessions),
-            "first": from_epoch(first).isoformat() if first is not None else None,  # type: ignore[union-attr]
-            "last": from_epoch(last).isoformat() if last is not None else None,  # type: ignore[union-attr]
+            "first": _iso(first),
+            "last": _iso(last),
             "all_scopes_memories": int(total),
             "embedded": int(embedded),
             "embedder": self.embedder.name,
@@ -403,3 +410,8 @@ class RecallStore:
             "db_path": str(self.path),
             "db_bytes": size,
         }
+
+
+def _iso(ts: float | None) -> str | None:
+    when = from_epoch(ts)
+    return when.isoformat() if when is not None else None
