@@ -28,8 +28,9 @@ Systems, measured in the same run on the same turns:
 - ``silcrow_lexical`` / ``silcrow_dense``: the provider's index searched by one
   side only (ablations: shows what each side and the fusion contribute).
 
-``--alpha``, ``--context-turns``, ``--own-weight``, ``--weights`` and ``--fusion`` override the retrieval
-settings for ablation runs; the defaults are the shipped ones.
+``--alpha``, ``--context-turns``, ``--own-weight``, ``--weights``,
+``--speaker-boost`` and ``--fusion`` override the retrieval settings for
+ablation runs; the defaults are the shipped ones.
 """
 
 from __future__ import annotations
@@ -173,6 +174,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "column_weights": list(retrieval.COLUMN_WEIGHTS),
             "pool": retrieval.POOL,
             "fusion": retrieval.FUSION,
+            "speaker_boost": retrieval.SPEAKER_BOOST,
             "conversations": len(conversations),
         },
     }
@@ -186,6 +188,7 @@ def main() -> None:
     parser.add_argument("--alpha", type=float, help="ablation: dense weight in the fusion")
     parser.add_argument("--context-turns", type=int, help="ablation: preceding turns indexed with a turn")
     parser.add_argument("--own-weight", type=float, help="ablation: turn-alone share of a turn's vector")
+    parser.add_argument("--speaker-boost", type=float, help="ablation: boost of turns by a named speaker")
     parser.add_argument("--fusion", choices=["score", "rrf"], help="ablation: how the two sides combine")
     parser.add_argument("--weights", help="ablation: FTS5 weights body,context,dated e.g. 1,0.5,0.2")
     args = parser.parse_args()
@@ -193,6 +196,8 @@ def main() -> None:
         retrieval.ALPHA = args.alpha
     if args.context_turns is not None:
         retrieval.CONTEXT_TURNS = args.context_turns
+    if args.speaker_boost is not None:
+        retrieval.SPEAKER_BOOST = args.speaker_boost
     if args.fusion:
         retrieval.FUSION = args.fusion
     if args.own_weight is not None:

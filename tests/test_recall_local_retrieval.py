@@ -81,3 +81,15 @@ def test_turn_vectors_keep_their_own_share(monkeypatch: pytest.MonkeyPatch) -> N
     assert np.allclose(vecs[1], expected / np.linalg.norm(expected), atol=1e-6)
     assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0)
     assert vecs[2][2] == max(vecs[2])  # the turn itself still dominates its vector
+
+
+def test_speaker_named_in_the_query_is_boosted() -> None:
+    scored = [(1, 1.0), (2, 0.9), (3, 0.85), (4, 0.5)]
+    speakers = {1: "Ben", 2: "Ana Lima", 3: "Ana", 4: ""}
+    boosted = retrieval.boost_named_speakers(scored, speakers, "What did ana lima say?", boost=0.2)
+    assert boosted == [(2, pytest.approx(1.08)), (3, pytest.approx(1.02)), (1, 1.0), (4, 0.5)]
+    # Every word of a speaker's name must appear: "Ana" alone does not name "Ana Lima".
+    boosted = retrieval.boost_named_speakers(scored, speakers, "what about Ana", boost=0.2)
+    assert [i for i, _ in boosted] == [3, 1, 2, 4]
+    assert retrieval.boost_named_speakers(scored, speakers, "anything", boost=0.2) == scored
+    assert retrieval.boost_named_speakers(scored, speakers, "ana", boost=0.0) == scored

@@ -18,6 +18,10 @@ over dialog turns; see ``bench/recall.py`` and the report for the table):
   from outranking the turn that says it ("my sister moved to Lisbon").
 - The date it happened is a third, lightly weighted column, so "in May 2023"
   in a query can match.
+- A question that names someone is mostly answered by what that person said
+  ("what does Ana do to relax?" -> Ana's own turns), so turns whose speaker
+  the query names get a mild multiplicative boost (SPEAKER_BOOST). With
+  speakers "user"/"assistant" it only acts when a query says "user".
 - Lexical (BM25) and dense (cosine) scores are fused on a common scale:
   BM25 divided by the best BM25 score of the query, cosine min-max scaled
   over the candidate pool. Score fusion beat reciprocal-rank fusion here
@@ -42,6 +46,8 @@ OWN_WEIGHT = 0.4
 COLUMN_WEIGHTS = (1.0, 0.5, 0.2)
 #: Weight of the dense score in the fusion; 1 - ALPHA goes to BM25.
 ALPHA = 0.4
+#: Fused scores of turns whose speaker the query names are multiplied by 1 + SPEAKER_BOOST.
+SPEAKER_BOOST = 0.2
 #: "score" (see fuse) or "rrf" (reciprocal-rank fusion, for comparison only).
 FUSION = "score"
 #: How many candidates each retriever contributes before fusion.
@@ -191,3 +197,27 @@ def rrf(
         for rank, (i, _) in enumerate(ranked, start=1):
             scores[i] = scores.get(i, 0.0) + weight / (k0 + rank)
     return sorted(scores.items(), key=lambda p: (-p[1], p[0]))
+
+
+def boost_named_speakers(
+    scored: Sequence[tuple[int, float]],
+    speakers: Mapping[int, str],
+    query: str,
+    *,
+    boost: float | None = None,
+) -> list[tuple[int, float]]:
+    """Re-rank ``scored`` with the speaker boost; a speaker is named if all its words are in the query."""
+    boost = SPEAKER_BOOST if boost is None else boost
+    if boost <= 0:
+        return list(scored)
+    words = set(_WORD.findall(query.casefold()))
+    named: dict[str, bool] = {}
+    out = []
+    for i, score in scored:
+        who = speakers.get(i, "")
+        if who not in named:
+            parts = _WORD.findall(who.casefold())
+            named[who] = bool(parts) and all(p in words for p in parts)
+        out.append((i, score * (1.0 + boost) if named[who] else score))
+    out.sort(key=lambda pair: (-pair[1], pair[0]))
+    return out

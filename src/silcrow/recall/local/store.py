@@ -356,6 +356,12 @@ class RecallStore:
             else:
                 combine = retrieval.rrf if retrieval.FUSION == "rrf" else retrieval.fuse
                 ranked = combine(lexical, dense, alpha=retrieval.ALPHA if mode == "hybrid" else 0.0)
+                if mode == "hybrid" and ranked and retrieval.SPEAKER_BOOST > 0:
+                    ids = [i for i, _ in ranked]
+                    speakers = dict(self._conn.execute(
+                        f"SELECT id, speaker FROM memories WHERE id IN ({db.placeholders(ids)})", ids
+                    ).fetchall())
+                    ranked = retrieval.boost_named_speakers(ranked, speakers, query)
             top = ranked[:k]
             return self._hits(top)
 
