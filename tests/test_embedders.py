@@ -91,6 +91,27 @@ def test_embed_query_is_cached_and_read_only(onnx: Embedder) -> None:
         first[0] = 1.0
 
 
+def test_repeated_texts_are_embedded_once(onnx: Embedder) -> None:
+    class Counting(Embedder):
+        name, dim = "counting", 384
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: list[str] = []
+
+        def _embed_batch(self, texts: list[str]) -> np.ndarray:
+            self.seen.extend(texts)
+            return onnx.embed(texts)
+
+    emb = Counting()
+    texts = ["thanks!", "see you at the lake", "thanks!", "ok", "thanks!"]
+    vecs = emb.embed(texts)
+    assert emb.seen == ["thanks!", "see you at the lake", "ok"]
+    assert vecs.shape == (5, 384) and vecs.flags.c_contiguous
+    np.testing.assert_array_equal(vecs[0], vecs[4])
+    np.testing.assert_allclose(vecs, onnx.embed(texts), atol=1e-6)
+
+
 def test_embed_rejects_a_bare_string(onnx: Embedder) -> None:
     with pytest.raises(TypeError, match="embed_query"):
         onnx.embed("not a list")

@@ -86,11 +86,16 @@ class Embedder(abc.ABC):
                 raise TypeError(f"embed() item {i} is {type(text).__name__}, expected str")
         if not items:
             return np.zeros((0, self.dim), dtype=np.float32)
-        out = self._embed_batch(items)
-        if out.shape != (len(items), self.dim):
+        # Conversations repeat themselves ("ok", "thanks!"): embed each distinct text once.
+        distinct = list(dict.fromkeys(items))
+        out = self._embed_batch(distinct)
+        if out.shape != (len(distinct), self.dim):
             raise RecallError(
-                f"embedder {self.name} returned shape {out.shape}, expected {(len(items), self.dim)}"
+                f"embedder {self.name} returned shape {out.shape}, expected {(len(distinct), self.dim)}"
             )
+        if len(distinct) < len(items):
+            row = {text: i for i, text in enumerate(distinct)}
+            out = out[[row[text] for text in items]]
         return out
 
     def embed_query(self, text: str) -> np.ndarray:
