@@ -26,9 +26,9 @@ def _count_prefetch(agent: Agent) -> list[str]:
     seen: list[str] = []
     original = agent.manager.prefetch
 
-    def counting(query: str, session_id: str = "") -> str:
+    def counting(query: str, session_id: str = "", **kwargs: Any) -> str:
         seen.append(query)
-        return original(query, session_id=session_id)
+        return original(query, session_id=session_id, **kwargs)
 
     agent.manager.prefetch = counting  # type: ignore[method-assign]
     return seen
@@ -70,6 +70,19 @@ def test_replay_on_stores_block_and_keeps_the_previous_request_a_prefix(tmp_path
         assert stored[0]["recall_block"] == block
         # the second request starts with every message of the first, byte for byte
         assert second["messages"][:len(first["messages"])] == first["messages"]
+
+
+def test_replay_sends_each_memory_once_while_its_block_is_replayed(tmp_path: Path) -> None:
+    with running_agent(tmp_path, replay_recall=True, flush_min_turns=100) as (agent, server):
+        _seed_earlier_session(agent)
+        start = len(server.requests)
+        agent.run_turn("Tell me about my sourdough starter Gerald.")
+        agent.run_turn("What does Gerald, my sourdough starter, eat?")
+        first, second = server.requests[start:start + 2]
+        assert EARLIER in last_user(first)
+        # still visible in the replayed first block, so the second block does not repeat it
+        assert EARLIER not in last_user(second)
+        assert EARLIER in json.dumps(second["messages"][:-1])
 
 
 def test_replay_off_stores_nothing_and_sends_past_messages_plain(tmp_path: Path) -> None:

@@ -121,7 +121,7 @@ def test_unreachable_model_keeps_the_repl_alive(tmp_path: Path) -> None:
 
 
 def test_loop_settings_from_config_toml(tmp_path: Path) -> None:
-    home = _home(tmp_path, "[agent]\nnudge_interval = 1\nreplay_recall = true\n")
+    home = _home(tmp_path, "[agent]\nnudge_interval = 1\nreplay_recall = false\n")
     with ScriptedModelServer(default={"content": "ok"}) as server:
         result = _invoke(home, "first message here\nsecond message here\n", OPENAI_BASE_URL=server.base_url)
         requests = server.requests

@@ -151,6 +151,29 @@ def test_prefetch_is_compact_and_dated(provider: LocalProvider) -> None:
     assert provider.prefetch("   ") == ""
 
 
+def test_prefetch_leaves_out_what_the_conversation_still_shows(tmp_path: Path, embedder: Embedder) -> None:
+    p = LocalProvider(tmp_path, embedder=embedder)
+    p.initialize("s2")  # the current session: its turns are in the model's context
+    p.ingest(_records())
+    text = p.prefetch("Where did Ana's sister Clara move for her job?")
+    assert "Clara" not in text and "Lisbon" not in text  # s2's own turns are not repeated
+    p.add_fact("Ana's sister Clara works as an architect.")  # saved by a tool call of this session
+    assert "architect" not in p.prefetch("What does Clara work as?")
+    assert "Clara" in p.prefetch("Where did Ana's sister Clara move?", session_id="other")
+    p.on_pre_compress([{"role": "user", "content": "Tell me about Clara"}])
+    # once compression folded them into a summary, this session's memories come back
+    after = p.prefetch("Where did Ana's sister Clara move for her job?")
+    assert "My sister Clara just moved to Lisbon for a new job." in after
+    p.shutdown()
+
+
+def test_prefetch_leaves_out_memories_unrelated_to_the_message(provider: LocalProvider) -> None:
+    assert provider.prefetch("How do I configure TLS on the Kubernetes ingress controller?") == ""
+    assert "Pixel" in provider.prefetch("What is the name of Ana's puppy?")
+    # search (the model's recall_search tool) still ranks everything it was asked to
+    assert len(provider.search("How do I configure TLS on the Kubernetes ingress controller?", 3)) == 3
+
+
 def test_tenant_scope_filters_search(tmp_path: Path, embedder: Embedder) -> None:
     alice = LocalProvider(tmp_path, embedder=embedder)
     alice.initialize("s", user_id="alice")

@@ -109,6 +109,10 @@ def _walk(console: Console, home: Path, server: ScriptedModelServer) -> list[tup
         console.print(Panel(Text(_clip(sent)), title="the user message as sent to the model",
                             title_align="left", border_style="yellow"))
         console.print(Text(f"  stored in the transcript: {stored['content']!r}"), soft_wrap=True)
+        if stored.get("recall_block"):
+            console.print(Text("  the block is kept beside it (not in it) and replayed verbatim in later "
+                               "requests (replay_recall), so this request stays a cacheable prefix"),
+                          soft_wrap=True)
         recalled = sent.split(FENCE_OPEN, 1)[1] if FENCE_OPEN in sent else ""
         checks.append(("recall fenced in the API copy", "Lagos" in recalled))
         checks.append(("transcript holds only the user's words", stored["content"] == BEACHES))

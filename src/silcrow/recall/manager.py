@@ -29,7 +29,7 @@ import queue
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from silcrow.errors import ProviderConflictError, RecallError
@@ -201,8 +201,13 @@ class MemoryManager:
             return False, None
         return True, box.get("value")
 
-    def prefetch(self, query: str, session_id: str = "") -> str:
-        """The fenced ``<memory-context>`` block recalled for ``query``, or ``""``."""
+    def prefetch(self, query: str, session_id: str = "", *, exclude_lines: Collection[str] = ()) -> str:
+        """The fenced ``<memory-context>`` block recalled for ``query``, or ``""``.
+
+        Lines of the provider's text equal (after stripping) to one of
+        ``exclude_lines`` are dropped first: the caller passes what the model can
+        still see from earlier blocks, so a memory is not sent twice.
+        """
         provider = self._provider
         if provider is None or self._closed:
             return ""
@@ -220,6 +225,10 @@ class MemoryManager:
             log.warning("recall provider %r returned %s from prefetch instead of str; skipped",
                         provider.name, type(value).__name__)
             return ""
+        if exclude_lines:
+            seen = {line.strip() for line in exclude_lines}
+            kept = (line for line in value.splitlines() if not line.strip() or line.strip() not in seen)
+            value = "\n".join(kept)
         return build_memory_context_block(value)
 
     def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:

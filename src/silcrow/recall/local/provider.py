@@ -25,6 +25,11 @@ from silcrow.recall.provider import MemoryProvider
 log = logging.getLogger(__name__)
 
 PREFETCH_K = 6
+PREFETCH_POOL = 4 * PREFETCH_K  # searched before turns already in the conversation are dropped
+# Prefetch leaves out memories sharing no word with the message and with a cosine below this.
+# all-MiniLM-L6-v2 on LoCoMo conv-26: 0.99 of evidence turns score >= 0.2 against their question,
+# while unrelated small talk ("thanks, see you") about a different topic scores ~0.0-0.15.
+PREFETCH_MIN_COSINE = 0.25
 PREFETCH_CHARS = 1800  # keeps the fenced block small next to the user's message
 HIT_CHARS = 300
 TOOL_FORGET_LIMIT = 20  # recall_forget by text deletes at most this many memories at once
@@ -92,6 +97,9 @@ class LocalProvider(MemoryProvider):
         self._session_id = ""
         self._scope: Scope = (None, None)
         self._why_not = ""
+        # Per session: the highest turn id folded into a compression summary. Turns of the
+        # current session above it are still in the model's context, so prefetch skips them.
+        self._summarised_upto: dict[str, int] = {}
 
     # -- setup -----------------------------------------------------------------------------
 
@@ -202,9 +210,22 @@ class LocalProvider(MemoryProvider):
         )
 
     def prefetch(self, query: str, *, session_id: str = "") -> str:
+        """The best memories for this turn, leaving out what the conversation still shows.
+
+        Turns of ``session_id`` (default: the session given to ``initialize``), and
+        facts saved during it (the tool call that saved them is in the transcript),
+        are already in the model's context unless a compression summarised them
+        away; recalling them again only repeats text and enlarges every request.
+        """
         if not query.strip():
             return ""
-        return format_hits(self.search(query, PREFETCH_K))
+        session = session_id or self._session_id
+        hits = self.store.search(query, PREFETCH_POOL if session else PREFETCH_K, self._scope,
+                                 min_similarity=PREFETCH_MIN_COSINE)
+        if session:
+            floor = self._summarised_upto.get(session, 0)
+            hits = [h for h in hits if not (h.session_id == session and h.id > floor)]
+        return format_hits(hits[:PREFETCH_K])
 
     def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
         """Embed the query ahead of time (the embedder caches it), so ``prefetch`` only searches."""
@@ -236,6 +257,10 @@ class LocalProvider(MemoryProvider):
             self.store.delete(ids)
 
     def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
+        if self._session_id:  # what is stored of this session so far is about to be summarised
+            ids = self.store.find_ids("session_id = ?", [self._session_id], self._scope)
+            if ids:
+                self._summarised_upto[self._session_id] = max(ids)
         text = " ".join(str(m.get("content") or "") for m in messages[-4:] if m.get("role") == "user")
         return format_hits(self.search(text[-2000:], PREFETCH_K)) if text.strip() else ""
 

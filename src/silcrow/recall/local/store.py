@@ -329,8 +329,16 @@ class RecallStore:
 
     # -- reading -------------------------------------------------------------------------
 
-    def search(self, query: str, k: int, scope: Scope, *, mode: str = "hybrid") -> list[RecallHit]:
-        """Best ``k`` memories for ``query`` in ``scope``; mode is hybrid, lexical or dense."""
+    def search(
+        self, query: str, k: int, scope: Scope, *, mode: str = "hybrid", min_similarity: float | None = None
+    ) -> list[RecallHit]:
+        """Best ``k`` memories for ``query`` in ``scope``; mode is hybrid, lexical or dense.
+
+        With ``min_similarity``, a candidate that shares no word with the query and
+        whose cosine to it is below that value is left out: the fused scores are
+        relative to the pool, so without this gate the "best" hits of a query about
+        something never discussed are still returned. (No effect without vectors.)
+        """
         if k <= 0 or not query.strip():
             return []
         qvec = None
@@ -362,6 +370,9 @@ class RecallStore:
                         f"SELECT id, speaker FROM memories WHERE id IN ({db.placeholders(ids)})", ids
                     ).fetchall())
                     ranked = retrieval.boost_named_speakers(ranked, speakers, query)
+            if min_similarity is not None and qvec is not None:
+                matched = {i for i, _ in lexical}
+                ranked = [(i, sc) for i, sc in ranked if i in matched or dense.get(i, -1.0) >= min_similarity]
             top = ranked[:k]
             return self._hits(top)
 
