@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from silcrow.config import load_settings
+from silcrow.config import Settings, load_settings
 from silcrow.errors import ConfigError
 
 
@@ -25,3 +25,18 @@ def test_bad_settings_are_config_errors(tmp_path: Path, body: str) -> None:
     (tmp_path / "config.toml").write_text(body + "\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="config.toml"):
         load_settings(tmp_path)
+
+
+def test_embedder_spec_builds_the_configured_embedder_with_its_settings() -> None:
+    from silcrow.recall.embedders import OpenAIEmbedder
+
+    plain = Settings(embedder="onnx")
+    assert plain.embedder_spec() == "onnx" and plain.embedder_spec("none") == "none"
+    remote = Settings(embedder="openai", embedder_model="nomic-embed-text",
+                      embedder_url="http://127.0.0.1:11434/v1", api_key="sk-test")
+    built = remote.embedder_spec()
+    assert isinstance(built, OpenAIEmbedder)  # constructing it makes no request
+    assert built.name == "openai:nomic-embed-text"
+    assert built._url == "http://127.0.0.1:11434/v1/embeddings"
+    assert built._client.headers["Authorization"] == "Bearer sk-test"
+    assert remote.embedder_spec("none") == "none"  # another embedder does not get these settings

@@ -11,10 +11,13 @@ import os
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from silcrow.errors import ConfigError
 from silcrow.paths import config_file
+
+if TYPE_CHECKING:
+    from silcrow.recall.embedders import Embedder
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,19 @@ class Settings:
     memory_char_limit: int = 2200
     user_char_limit: int = 1375
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def embedder_spec(self, name: str | None = None) -> str | Embedder:
+        """What to hand a provider as its embedder: ``name`` (default: the configured one),
+        built with ``embedder_model`` / ``embedder_url`` and the API key when they apply."""
+        name = name or self.embedder
+        if name != self.embedder or not (self.embedder_model or self.embedder_url):
+            return name
+        from silcrow.recall.embedders import get_embedder
+
+        options: dict[str, Any] = {"model": self.embedder_model}
+        if name.strip().lower() == "openai":
+            options.update(base_url=self.embedder_url, api_key=self.api_key)
+        return get_embedder(name, **options)
 
     @classmethod
     def from_toml(cls, home: Path) -> Settings:

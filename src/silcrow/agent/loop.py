@@ -20,7 +20,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from silcrow.agent import compress as _compress
 from silcrow.agent.llm import Completion, LLMClient, StreamCallback
@@ -33,6 +33,9 @@ from silcrow.recall.manager import MemoryManager
 from silcrow.recall.provider import MemoryProvider
 from silcrow.safety.fence import sanitize_context
 from silcrow.store import MemoryStore
+
+if TYPE_CHECKING:
+    from silcrow.recall.embedders import Embedder
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +89,7 @@ class Agent:
         api_key: str | None = None,
         home: str | Path | None = None,
         provider: str | MemoryProvider | None = "local",
-        embedder: str | None = None,
+        embedder: str | Embedder | None = None,
         replay_recall: bool | None = None,
         nudge_interval: int = 10,
         max_tool_iterations: int = 8,
@@ -134,7 +137,7 @@ class Agent:
             self._open(self.sessions.create(), fresh=True)
 
     # -- setup -------------------------------------------------------------
-    def _attach_provider(self, provider: str | MemoryProvider | None, embedder: str | None
+    def _attach_provider(self, provider: str | MemoryProvider | None, embedder: str | Embedder | None
                          ) -> MemoryProvider | None:
         if provider is None or provider == "none":
             return None
@@ -144,7 +147,7 @@ class Agent:
             from silcrow.recall import load_provider
 
             kwargs: dict[str, Any] = {"home": self.home}
-            if embedder:
+            if embedder is not None and embedder != "":
                 kwargs["embedder"] = embedder
             instance = load_provider(provider, **kwargs)
         if not instance.is_available():

@@ -56,7 +56,7 @@ def chat(
     settings = load_settings(home, model=model, base_url=base_url, provider=provider)
     agent = Agent(
         settings.model, base_url=settings.base_url, api_key=settings.api_key, home=home,
-        provider=settings.provider, embedder=settings.embedder,
+        provider=settings.provider, embedder=settings.embedder_spec(),
         memory_char_limit=settings.memory_char_limit, user_char_limit=settings.user_char_limit,
         on_tool_call=_show_tool_call, **agent_options(settings.extra),
     )

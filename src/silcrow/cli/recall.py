@@ -25,13 +25,12 @@ from rich.text import Text
 
 from silcrow.cli.common import EXIT_REFUSED, EXIT_USAGE, console, console_err, state
 from silcrow.cli.main import app
-from silcrow.config import Settings, load_settings
+from silcrow.config import load_settings
 from silcrow.errors import ConfigError, SilcrowError
 from silcrow.paths import recall_db
 from silcrow.safety.threats import display_safe
 
 if TYPE_CHECKING:
-    from silcrow.recall.embedders import Embedder
     from silcrow.recall.local import LocalProvider
 
 recall_app = typer.Typer(
@@ -78,7 +77,7 @@ def _provider(ctx: typer.Context, embedder: str | None, *, create: bool) -> Iter
     settings = load_settings(home)
     name = embedder or settings.embedder
     try:
-        provider = LocalProvider(home, embedder=_embedder(name, settings))
+        provider = LocalProvider(home, embedder=settings.embedder_spec(name))
     except SilcrowError as exc:
         raise _error(str(exc)) from None
     try:
@@ -90,18 +89,6 @@ def _provider(ctx: typer.Context, embedder: str | None, *, create: bool) -> Iter
         raise _error(str(exc)) from None
     finally:
         provider.shutdown()
-
-
-def _embedder(name: str, settings: Settings) -> str | Embedder:
-    """The embedder spec for ``name``, with the model/URL settings when they belong to it."""
-    if name != settings.embedder or not (settings.embedder_model or settings.embedder_url):
-        return name
-    from silcrow.recall.embedders import get_embedder
-
-    options: dict[str, Any] = {"model": settings.embedder_model}
-    if name == "openai":
-        options["base_url"] = settings.embedder_url
-    return get_embedder(name, **options)
 
 
 @recall_app.command("ingest")
