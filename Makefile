@@ -25,10 +25,14 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest -q
 
+# Each benchmark prints one JSON object on stdout (progress on stderr).
 bench: $(STAMP)
 	$(BIN)/python bench/store.py
+	$(BIN)/python bench/safety.py
 	$(BIN)/python bench/recall.py --dataset ../shared/data/locomo-conv-26.json
+	$(BIN)/python bench/session_search.py
 	$(BIN)/python bench/prefix_cache.py
+	$(BIN)/python bench/recall_scale.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

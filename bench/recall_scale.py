@@ -9,8 +9,8 @@ what is synthetic (also written into the JSON under "method"):
   activities, dates), grouped into sessions of 20 turns between two speakers.
 - Ingestion rate with embeddings is measured for real: ``--ingest-turns``
   turns through ``LocalProvider.ingest`` with the offline ONNX MiniLM model, in
-  a fresh home (so it includes the neighbouring-turn context, FTS5 and SQLite
-  writes).
+  a fresh home (so it includes blending each turn's vector with its
+  neighbouring turns' vectors, the FTS5 context columns and the SQLite writes).
 - Embedding 1M texts for real would take about an hour on two cores, so for
   the 10k/100k/1M stores each row's vector is *derived*: ``--real-texts``
   distinct synthetic texts are embedded for real once, and a row gets the real
@@ -310,8 +310,8 @@ def measure_real_ingest(turns: int, seed: int, scratch: Path) -> dict[str, Any]:
         "target_turns_per_s": 300,
         "met": added / dt >= 300,
         "db_mb": db_mb(home),
-        "note": "LocalProvider.ingest with the real ONNX model; embedded text includes the "
-        "provider's neighbouring-turn context",
+        "note": "LocalProvider.ingest with the real ONNX model: each turn embedded once, alone; its "
+        "stored vector blends in the preceding turns' vectors, and FTS5 indexes them as context",
     }
 
 
