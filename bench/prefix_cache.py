@@ -48,6 +48,7 @@ from silcrow.agent.prompt import build_system_prompt
 from silcrow.agent.search_tool import session_search_schema
 from silcrow.recall.local import LocalProvider
 from silcrow.recall.manager import MemoryManager
+from silcrow.safety.fence import SYSTEM_NOTE
 from silcrow.store import MemoryStore
 from silcrow.testing import ScriptedModelServer
 from silcrow.tool import handle_memory_call, memory_tool_schema
@@ -132,8 +133,9 @@ def measure(requests: list[dict[str, Any]]) -> dict[str, Any]:
         "billed_chars": {f"cache_price_{p}": round(uncached + p * sum(cached)) for p in (0.1, 0.5)},
         "requests": len(texts),
         "median_request_share": round(sorted(per_request)[len(per_request) // 2], 4),
-        "recall_blocks_seen": sum("<memory-context>" in (r["messages"][-1].get("content") or "")
-                                  or "<memory-context>" in r["messages"][0]["content"] for r in requests
+        # user turns whose request carried a recall block (its note, not the prompt's mention of the tag)
+        "recall_blocks_seen": sum(SYSTEM_NOTE in (r["messages"][-1].get("content") or "")
+                                  or SYSTEM_NOTE in r["messages"][0]["content"] for r in requests
                                   if r["messages"][-1]["role"] == "user"),
     }
 

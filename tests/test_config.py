@@ -40,3 +40,17 @@ def test_embedder_spec_builds_the_configured_embedder_with_its_settings() -> Non
     assert built._url == "http://127.0.0.1:11434/v1/embeddings"
     assert built._client.headers["Authorization"] == "Bearer sk-test"
     assert remote.embedder_spec("none") == "none"  # another embedder does not get these settings
+
+
+def test_the_readme_config_example_is_valid(tmp_path: Path) -> None:
+    from silcrow.cli.chat import agent_options
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    example = readme.split("```toml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "config.toml").write_text(example, encoding="utf-8")
+    settings = Settings.from_toml(tmp_path)
+    assert settings.provider == "local" and settings.embedder == "onnx"
+    assert settings.base_url == "http://localhost:11434/v1"
+    options = agent_options(settings.extra)
+    assert options["replay_recall"] is True and options["compress_threshold"] == 0.75
+    assert set(settings.extra) == set(options)  # every other key is a known setting
