@@ -28,6 +28,9 @@ class _DictTransaction(Transaction):
     def journal(self, record: dict[str, Any]) -> None:
         self.backend.records.append(record)
 
+    def last_record(self, target: str) -> dict[str, Any] | None:
+        return next((r for r in reversed(self.backend.records) if r["target"] == target), None)
+
     def backup(self, text: str) -> str:
         self.backend.backups.append(text)
         return f"backups[{len(self.backend.backups) - 1}]"

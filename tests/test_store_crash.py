@@ -124,6 +124,8 @@ def test_sigkill_at_random_moments_leaves_a_state_before_or_after_an_operation(t
     # The next write (any writer) clears what crashed writers left behind.
     _apply(store, store.entries("memory"))
     assert store.backend.leftovers("MEMORY.md") == []
+    # ... and journals any change a killed writer made without journaling it: history catches up.
+    assert store.history("memory")[-1]["after"] == store.entries("memory")
     print(f"temp files left by killed writers: {leftovers_seen}")
 
 

@@ -72,6 +72,22 @@ def test_undo_refuses_to_discard_a_change_made_outside_silcrow(tmp_path: Path) -
     assert store.entries("memory") == ["a", "hand-written"]
 
 
+def test_a_change_the_journal_missed_is_recorded_at_the_next_write(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    store.add("memory", "a")
+    # a hand edit, or a writer killed between its atomic rename and its journal append
+    store.path("memory").write_text("a\n§\nhand-written", encoding="utf-8")
+    assert store.add("memory", "b")["success"]
+    outside, added = store.history("memory")[-2:]
+    assert (outside["action"], outside["origin"]) == ("outside_edit", "disk")
+    assert (outside["before"], outside["after"]) == (["a"], ["a", "hand-written"])
+    assert added["before"] == ["a", "hand-written"] and added["after"] == ["a", "hand-written", "b"]
+    assert store.undo("memory")["success"] and store.entries("memory") == ["a", "hand-written"]
+    assert store.undo("memory")["success"] and store.entries("memory") == ["a"]  # steps back through it
+    store.add("memory", "c")
+    assert store.history("memory")[-1]["action"] == "add"  # nothing missed: no extra record
+
+
 def test_a_torn_journal_line_is_skipped(tmp_path: Path) -> None:
     store = MemoryStore(tmp_path)
     store.add("memory", "a")
@@ -101,3 +117,18 @@ def test_the_journal_is_compacted_to_its_newest_records(
     assert all(a["after"] == b["before"] for a, b in zip(history, history[1:], strict=False))
     assert store.undo("memory")["success"] is True
     assert len(store.entries("memory")) == 39
+
+
+def test_last_record_reads_the_journal_backwards_across_chunks(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path, memory_char_limit=10**5, user_char_limit=10**5)
+    for i in range(30):
+        store.add("memory" if i % 3 else "user", f"fact number {i} " + "x" * (i * 7))
+    path = tmp_path / "memories" / ".journal.jsonl"
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write('{"id": "torn", "target": "us')  # a torn last line is skipped
+    for target in ("memory", "user"):
+        newest = [r for r in journal.read(path) if r["target"] == target][-1]
+        for chunk in (7, 100, 4096, 1 << 20):
+            assert journal.last_record(path, target, chunk=chunk) == newest
+    assert journal.last_record(path, "nothing") is None
+    assert journal.last_record(tmp_path / "missing.jsonl", "memory") is None

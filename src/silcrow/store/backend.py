@@ -37,6 +37,10 @@ class Transaction(ABC):
         """Append one record to the history journal, durably, before the lock is released."""
 
     @abstractmethod
+    def last_record(self, target: str) -> dict[str, Any] | None:
+        """The newest journal record of ``target`` (None when it has none)."""
+
+    @abstractmethod
     def backup(self, text: str) -> str:
         """Keep a copy of ``text`` somewhere a person can find it; return where."""
 

@@ -97,6 +97,9 @@ class FileTransaction(Transaction):
     def journal(self, record: dict[str, Any]) -> None:
         journal.append(self._backend.journal_path, record)
 
+    def last_record(self, target: str) -> dict[str, Any] | None:
+        return journal.last_record(self._backend.journal_path, target)
+
     def backup(self, text: str) -> str:
         return str(self._backend.backup(self._path, text))
 

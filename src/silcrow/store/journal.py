@@ -6,6 +6,10 @@ Every committed mutation (and every undo) is one record::
      "action": "replace", "origin": "tool", "before": [...], "after": [...],
      "undoes": null}
 
+A change the journal missed (a hand edit, or a writer killed between its
+atomic rename and its append) is recorded by the next write as an
+``outside_edit`` record (origin ``disk``), so history stays complete.
+
 Keeping whole before/after lists (the files are a few KB at most) makes undo
 a plain restore and lets anyone audit what an agent changed and why.
 
@@ -123,17 +127,48 @@ def _compact(path: Path, keep_bytes: int) -> None:
 def read(path: Path) -> Iterator[dict[str, Any]]:
     """Records in the order they were appended; unparsable lines are skipped."""
     try:
-        handle = open(path, encoding="utf-8", errors="replace")
+        handle = open(path, "rb")
     except FileNotFoundError:
         return
     with handle:
         for line in handle:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # the tail of a write cut short by a crash
-            if isinstance(record, dict) and "target" in record and "after" in record:
+            record = _parse(line)  # None for the tail of a write cut short by a crash
+            if record is not None:
                 yield record
+
+
+def last_record(path: Path, target: str, *, chunk: int = 64 * 1024) -> dict[str, Any] | None:
+    """The newest record of ``target``, reading the journal backwards (it is usually near the end)."""
+    try:
+        handle = open(path, "rb")
+    except FileNotFoundError:
+        return None
+    with handle:
+        end = handle.seek(0, os.SEEK_END)
+        tail = b""
+        while end > 0:
+            start = max(0, end - chunk)
+            handle.seek(start)
+            data = handle.read(end - start) + tail
+            lines = data.split(b"\n")
+            # Unless the start of the file was reached, the first piece may be a partial line.
+            tail, complete = (lines[0], lines[1:]) if start > 0 else (b"", lines)
+            for line in reversed(complete):
+                record = _parse(line)
+                if record is not None and record.get("target") == target:
+                    return record
+            end = start
+    return None
+
+
+def _parse(line: bytes) -> dict[str, Any] | None:
+    line = line.strip()
+    if not line:
+        return None
+    try:
+        record = json.loads(line.decode("utf-8", errors="replace"))
+    except json.JSONDecodeError:
+        return None
+    if isinstance(record, dict) and "target" in record and "after" in record:
+        return record
+    return None

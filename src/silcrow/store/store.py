@@ -327,6 +327,15 @@ class MemoryStore:
         )
         return refusal(str(error), target=target, backup=backup, problems=problems)
 
+    def _journal_outside_change(self, tx: Transaction, target: str, current: list[str]) -> None:
+        """Record a change the journal missed (a hand edit, or a writer killed after its atomic
+        rename but before its journal append), so history stays complete and undo can step
+        back through it."""
+        last = tx.last_record(target)
+        if last is not None and last.get("after") != current:
+            tx.journal(new_record(target=target, action="outside_edit", origin="disk",
+                                  before=list(last["after"]), after=current))
+
     def _commit(
         self, target: str, action: str, origin: str, edit: Edit, append: str | None = None
     ) -> Result:
@@ -339,6 +348,7 @@ class MemoryStore:
             if problems and append is None:
                 return self._driftrefusal(tx, target, raw, problems)
             current = E.parse(raw)
+            self._journal_outside_change(tx, target, current)
             outcome = edit(current)
             if isinstance(outcome, dict):
                 return {"target": target, **outcome}
