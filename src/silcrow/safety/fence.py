@@ -62,10 +62,19 @@ def _word(word: str) -> str:
 
 
 _NAME = f"{_word('memory')}{_INV}{_SEP}{_INV}{_word('context')}"
-_OPEN_RX = rf"{_LT}\s*{_INV}{_NAME}{_INV}\s*{_GT}"
-_CLOSE_RX = rf"{_LT}\s*{_INV}{_SLASH}\s*{_INV}{_NAME}{_INV}\s*{_GT}"
+# What may follow the name inside the brackets: nothing, whitespace, or attributes and a
+# self-closing slash (`<memory-context id=1>`, `</memory-context/>`), which a model reads as
+# the same tag; the attribute text itself cannot hold a bracket.
+_NOT_BRACKET = "[^<>\uff1c\uff1e\ufe64\ufe65]"
+_ATTRS = rf"(?:[\s/\uff0f]{_NOT_BRACKET}*)?"
+_OPEN_RX = rf"{_LT}\s*{_INV}{_NAME}{_INV}{_ATTRS}{_GT}"
+_CLOSE_RX = rf"{_LT}\s*{_INV}{_SLASH}\s*{_INV}{_NAME}{_INV}{_ATTRS}{_GT}"
 _BLOCK = re.compile(rf"{_OPEN_RX}.*?{_CLOSE_RX}", re.IGNORECASE | re.DOTALL)
-_TAG = re.compile(rf"{_LT}\s*{_INV}{_SLASH}?\s*{_INV}{_NAME}{_INV}\s*{_GT}", re.IGNORECASE)
+_TAG = re.compile(rf"{_LT}\s*{_INV}{_SLASH}?\s*{_INV}{_NAME}{_INV}{_ATTRS}{_GT}", re.IGNORECASE)
+# A whole tag name followed by the start of attributes, still waiting for its closing bracket.
+_UNCLOSED_WITH_ATTRS = re.compile(
+    rf"{_LT}\s*{_INV}{_SLASH}?\s*{_INV}{_NAME}{_INV}[\s/\uff0f]{_NOT_BRACKET}*", re.IGNORECASE
+)
 _NOTE = re.compile(r"\s+".join(re.escape(word) for word in SYSTEM_NOTE.split()), re.IGNORECASE)
 
 
@@ -164,6 +173,8 @@ _MAX_PARTIAL = 256
 
 def _folded_partial_name(candidate: str) -> str | None:
     """For text starting with a `<`, the folded tag name it could begin, or None."""
+    if _UNCLOSED_WITH_ATTRS.fullmatch(candidate):
+        return _FOLDED_NAME  # the whole name, then attributes: a tag waiting for its bracket
     m = _PARTIAL.fullmatch(normalize(candidate))
     if not m:
         return None
