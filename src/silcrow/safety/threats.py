@@ -99,7 +99,8 @@ def _emoji_joiner(text: str, index: int) -> bool:
 
 # --- look-alike folding -------------------------------------------------------
 
-# Lower-case only: the text is case-folded before this table is applied.
+# Lower-case: the text is case-folded before this table is applied (capitals
+# have their own table, CAPITAL_LOOKALIKES, applied before case folding).
 LOOKALIKES: dict[str, str] = {
     # Cyrillic
     "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
@@ -113,12 +114,27 @@ LOOKALIKES: dict[str, str] = {
 }
 _CONFUSABLES = str.maketrans(LOOKALIKES)
 
+# Capitals are folded to Latin capitals *before* case folding: lowered first,
+# Greek "Ν" (Nu) would become "ν" and read as "v", "Η" (Eta) as "n", "Υ" as "u".
+CAPITAL_LOOKALIKES: dict[str, str] = {
+    # Greek
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
+    "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C", "Ϳ": "J",
+    # Cyrillic
+    "А": "A", "В": "B", "Е": "E", "Ѐ": "E", "Ё": "E", "К": "K", "М": "M", "Н": "H",
+    "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X", "У": "Y", "Ү": "Y", "Ѕ": "S",
+    "І": "I", "Ї": "I", "Ј": "J", "Ԁ": "D", "Ԛ": "Q", "Ԝ": "W", "Һ": "H", "Ӏ": "I",
+    # Armenian
+    "Օ": "O", "Ս": "U",
+}
+_CAPITAL_CONFUSABLES = str.maketrans(CAPITAL_LOOKALIKES)
+
 
 def normalize(text: str) -> str:
     """The form behavioural patterns are matched against (see module doc)."""
     folded = unicodedata.normalize("NFKC", text)
     folded = _ANY_INVISIBLE.sub("", folded)
-    return folded.casefold().translate(_CONFUSABLES)
+    return folded.translate(_CAPITAL_CONFUSABLES).casefold().translate(_CONFUSABLES)
 
 
 # --- behavioural patterns (matched on normalize(text)) -----------------------
@@ -128,6 +144,21 @@ _W = r"(?:[\w'-]+\s+)"  # one filler word, for "ignore ALL OF THE previous ..."
 _NOT_NEGATED = r"(?<!\bnot\s)(?<!n't\s)(?<!n\u2019t\s)(?<!never\s)"
 _SECRET_VAR = (
     r"\$\{?[a-z0-9_]*(?:key|token|secret|passw(?:or)?d|pwd|credential|auth|cookie|session)[a-z0-9_]*\}?"
+)
+_SECRET_NAME = r"[a-z0-9_]*(?:key|token|secret|passw(?:or)?d|pwd|credential|auth|cookie|session)[a-z0-9_]*"
+# A secret-looking environment variable read in code: process.env.API_KEY,
+# os.environ["GITHUB_TOKEN"], os.getenv("DB_PASSWORD"), Deno.env.get(...).
+_CODE_SECRET_ENV = (
+    rf"(?:process\.env\.|process\.env\[\s*['\"`]|os\.environ\[\s*['\"]|os\.environ\.get\(\s*['\"]"
+    rf"|os\.getenv\(\s*['\"]|deno\.env\.get\(\s*['\"]){_SECRET_NAME}\b"
+)
+# An HTTP call in code, up to its argument list; the gap to the secret stays
+# inside that argument list (one level of nested parentheses), so a note that
+# calls fetch() and later mentions process.env.API_KEY is not a hit.
+_CODE_HTTP_CALL = (
+    r"\b(?:fetch|axios(?:\.(?:get|post|put|patch|request))?|requests\.(?:get|post|put|patch|request)"
+    r"|httpx\.(?:get|post|put|patch|request)|urlopen|navigator\.sendbeacon|\$\.(?:ajax|get|post))\s*\("
+    r"(?:[^\n()]|\([^\n()]{0,80}\)){0,200}?"
 )
 _SECRET_FILE = (
     r"(?:(?<![\w.-])\.env(?![\w./-])|\.ssh/|id_(?:rsa|dsa|ecdsa|ed25519)(?!\.pub)\b|\.aws/credentials"
@@ -206,7 +237,7 @@ _BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
     # exfiltration
     ("exfil.http_secret_var", EXFIL, "an HTTP client call carrying a secret-looking variable",
      rf"\b(?:curl|wget|fetch|invoke-webrequest|iwr|httpie|http|axios|requests\.(?:get|post)|nc|ncat)\b"
-     rf"[^\n]{{0,200}}?{_SECRET_VAR}"),
+     rf"[^\n]{{0,200}}?{_SECRET_VAR}|{_CODE_HTTP_CALL}{_CODE_SECRET_ENV}"),
     ("exfil.http_secret_file", EXFIL, "an HTTP client uploading a secret file",
      rf"\b(?:curl|wget|httpie|http)\b[^\n]{{0,200}}?(?:@|<\s*|--post-file[= ]|--upload-file\s+|-t\s+)"
      rf"\S{{0,40}}?{_SECRET_FILE}"),
@@ -358,10 +389,15 @@ def describe(hits: Iterable[ThreatHit]) -> str:
     return "; ".join(f"{h.pattern_id} ({h.description})" for h in hits)
 
 
+_SHOWN_AS_CODE = re.compile(f"{INVISIBLE_CLASS}|[\ud800-\udfff]")
+
+
 def display_safe(text: str) -> str:
     """``text`` with every invisible or control character shown as ``<U+XXXX>``.
 
-    Newlines and tabs are kept. The result can be echoed in an error message
-    or a terminal without hiding anything from the person reading it.
+    Newlines and tabs are kept. Lone surrogates (undecodable bytes of a
+    damaged file, or an invalid string) are shown the same way, so the result
+    also always encodes as UTF-8. It can be echoed in an error message, a tool
+    result or a terminal without hiding anything from the person reading it.
     """
-    return _ANY_INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+    return _SHOWN_AS_CODE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
