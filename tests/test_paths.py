@@ -16,3 +16,10 @@ def test_home_from_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def test_profile_names_are_validated(bad: str, tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="invalid profile name"):
         resolve_home(tmp_path, bad)
+
+
+@pytest.mark.parametrize("bad", ["abc\n", "work\n", "a\nb"])
+def test_profile_name_with_a_trailing_newline_is_refused(bad: str, tmp_path: Path) -> None:
+    # A "^...$" regex with re.match accepts "abc\n": "$" matches before a final newline.
+    with pytest.raises(ConfigError, match="invalid profile name"):
+        resolve_home(tmp_path, bad)

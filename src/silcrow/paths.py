@@ -14,7 +14,7 @@ from pathlib import Path
 from silcrow.errors import ConfigError
 
 HOME_ENV = "SILCROW_HOME"
-_PROFILE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_PROFILE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
 def default_home() -> Path:
@@ -25,7 +25,8 @@ def default_home() -> Path:
 
 def validate_profile(name: str) -> str:
     """Return ``name`` if it is a safe profile name, else raise ConfigError."""
-    if not _PROFILE_RE.match(name) or ".." in name:
+    # fullmatch, not match with "$": "$" also matches before a trailing newline.
+    if not isinstance(name, str) or not _PROFILE_RE.fullmatch(name) or ".." in name:
         raise ConfigError(
             f"invalid profile name {name!r}: use 1-64 letters, digits, '_', '-' or '.', "
             "starting with a letter or digit (no path separators, no '..')"
