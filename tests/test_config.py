@@ -54,3 +54,12 @@ def test_the_readme_config_example_is_valid(tmp_path: Path) -> None:
     options = agent_options(settings.extra)
     assert options["replay_recall"] is True and options["compress_threshold"] == 0.75
     assert set(settings.extra) == set(options)  # every other key is a known setting
+
+
+@pytest.mark.parametrize("body", ["memory_char_limit = 0", "user_char_limit = -5", "memory_char_limit = 2.5",
+                                  "memory_char_limit = true"])
+def test_a_bad_limit_says_it_must_be_a_positive_whole_number(tmp_path: Path, body: str) -> None:
+    (tmp_path / "config.toml").write_text(body + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="must be a positive whole number") as info:
+        load_settings(tmp_path)
+    assert "expected int" not in str(info.value)

@@ -68,8 +68,8 @@ class Settings:
         for f in fields(cls):
             if f.name in kwargs and not _type_ok(kwargs[f.name], f.default):
                 raise ConfigError(
-                    f"bad setting {f.name} = {kwargs[f.name]!r} in {path}: expected "
-                    f"{type(f.default).__name__ if f.default is not None else 'a string'}; fix the file"
+                    f"bad setting {f.name} = {kwargs[f.name]!r} in {path}: {_expected(f.default)}; "
+                    "fix the file"
                 )
         return cls(**kwargs, extra=extra)
 
@@ -90,6 +90,16 @@ class Settings:
     def with_overrides(self, **overrides: Any) -> Settings:
         """Overlay explicit values (flags); None means 'not given'."""
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def _expected(default: Any) -> str:
+    if default is None:
+        return "expected a string"
+    if isinstance(default, bool):
+        return "expected true or false"
+    if isinstance(default, int):
+        return "it must be a positive whole number (e.g. 2200)"
+    return f"expected {type(default).__name__}"
 
 
 def _type_ok(value: Any, default: Any) -> bool:
