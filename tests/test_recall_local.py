@@ -101,6 +101,26 @@ def test_exact_duplicates_are_not_stored_twice(provider: LocalProvider) -> None:
     assert provider.stats()["by_kind"] == {"turn": len(DIALOG) + 2, "fact": 1, "summary": 0}
 
 
+def test_undated_records_from_a_source_are_not_stored_twice(tmp_path: Path) -> None:
+    p = LocalProvider(tmp_path, embedder="none")
+    p.initialize("s")
+    records = [RecallRecord(text="hello", session_id="f", speaker="user", external_id=f"L{i}")
+               for i in (1, 2)]
+    assert p.ingest(records) == 2  # same words on two lines of the file: two messages
+    assert p.ingest(records) == 0
+    assert p.stats()["memories"] == 2
+    p.shutdown()
+
+
+def test_live_turns_without_a_time_are_stored_every_time(tmp_path: Path) -> None:
+    p = LocalProvider(tmp_path, embedder="none")
+    p.initialize("chat")
+    p.sync_turn("ok", "ok")
+    p.sync_turn("ok", "ok")  # said twice in one session: two exchanges, four memories
+    assert p.stats()["memories"] == 4
+    p.shutdown()
+
+
 def test_forget_by_id_and_by_text(provider: LocalProvider) -> None:
     hit = provider.search("puppy named Pixel", 1)[0]
     assert provider.forget(hit.id) == 1

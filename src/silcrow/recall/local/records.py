@@ -77,7 +77,11 @@ def content_hash(
 
     A turn is the same turn only if it was said by the same speaker, in the
     same session, at the same time (two "thanks!" on different days are two
-    memories). A fact or summary is the same if its text and scope are.
+    memories), with the same ``external_id``. ``ts`` is the time the caller
+    gave; the store passes None for an undated record that has an
+    ``external_id`` (so re-ingesting an undated file stores nothing new) and
+    the time of storing for an undated live turn. A fact or summary is the
+    same if its text and scope are.
     """
     if record.kind == "turn":
         parts: list[Any] = [record.kind, record.text, record.session_id, record.speaker, ts,

@@ -244,12 +244,16 @@ class RecallStore:
         for rec in chunk:
             rscope: Scope = (rec.user_id if rec.user_id is not None else scope[0],
                              rec.agent_id if rec.agent_id is not None else scope[1])
-            ts = to_epoch(rec.timestamp)
-            ts = now if ts is None else ts
+            given = to_epoch(rec.timestamp)
+            ts = now if given is None else given
+            # A record from a source (it has an external id) is identified by what the source
+            # says, so re-reading an undated file finds the same records; a live turn without
+            # a time is a new utterance each time, even the same "ok" twice.
+            ident_ts = given if rec.external_id is not None else ts
             prepared.append({
                 "rec": rec, "scope": rscope, "ts": ts, "created": now, "id": 0,
                 "context": self._context_for(rec, rscope, recent),
-                "hash": content_hash(rec, ts, rscope[0], rscope[1]),
+                "hash": content_hash(rec, ident_ts, rscope[0], rscope[1]),
             })
         hashes = list({p["hash"] for p in prepared})
         known = dict(self._conn.execute(
