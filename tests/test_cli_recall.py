@@ -113,6 +113,19 @@ def test_ingest_again_skips_duplicates(ingested: Path, tmp_path: Path) -> None:
     assert json.loads(out)["stored"] == 0 and json.loads(out)["duplicates"] == 2
 
 
+def test_ingesting_an_undated_file_twice_stores_nothing_new(tmp_path: Path) -> None:
+    home = str(tmp_path / "home")
+    undated = [{k: v for k, v in m.items() if k != "timestamp"} for m in MESSAGES]
+    undated.append(dict(undated[0]))  # the same words again later in the file: a second memory
+    path = write_jsonl(tmp_path / "undated.jsonl", undated)
+    code, out, err = run("--home", home, "recall", "ingest", str(path), "--json", "--embedder", "none")
+    assert code == 0, err
+    assert json.loads(out)["stored"] == len(undated)
+    code, out, err = run("--home", home, "recall", "ingest", str(path), "--json", "--embedder", "none")
+    assert code == 0, err
+    assert json.loads(out)["stored"] == 0 and json.loads(out)["duplicates"] == len(undated)
+
+
 def test_stats(ingested: Path) -> None:
     code, out, err = run("--home", str(ingested), "recall", "stats", "--json")
     assert code == 0, err

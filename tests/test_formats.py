@@ -109,3 +109,35 @@ def test_bad_input_names_the_problem(tmp_path: Path, content: str, message: str)
 def test_missing_file_says_what_to_pass(tmp_path: Path) -> None:
     with pytest.raises(RecallError, match="no such file"):
         load_records(tmp_path / "nope.json")
+
+
+def test_jsonl_messages_without_an_id_get_their_line_number(tmp_path: Path) -> None:
+    path = tmp_path / "chat.jsonl"
+    path.write_text('{"role": "user", "content": "a"}\n\n{"role": "user", "content": "b", "id": 7}\n'
+                    '{"role": "assistant", "content": "c"}\n', encoding="utf-8")
+    assert [r.external_id for r in load_records(path)] == ["L1", "7", "L4"]
+
+
+def test_a_broken_pretty_printed_document_names_its_real_line(tmp_path: Path) -> None:
+    conv = _conversation()
+    text = json.dumps(conv, indent=2)
+    lines = text.splitlines()
+    broken = next(n for n, line in enumerate(lines) if '"Back again."' in line)
+    lines[broken] += ","  # a trailing comma deep inside the document: not JSONL
+    path = tmp_path / "conv.json"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(RecallError) as info:
+        load_records(path)
+    message = str(info.value)
+    assert f"line {broken + 2} column" in message, message  # the "}" after the comma
+    assert "line 1:" not in message and "not valid JSON" in message
+
+
+def test_json_errors_do_not_say_at_at(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"role": "user", "content": "ok"}\n{"role": "user", "content": "unterminated\n',
+                    encoding="utf-8")
+    with pytest.raises(RecallError) as info:
+        load_records(path)
+    assert "line 2: not valid JSON (Unterminated string starting at column 29)" in str(info.value)
+    assert "at at" not in str(info.value)

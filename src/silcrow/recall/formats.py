@@ -10,7 +10,10 @@ Two formats, told apart by content (not by file name):
   published). A turn's ``blip_caption`` (the caption of a shared photo) is
   kept in its text, since it is part of what was said.
 - **JSONL messages**: one ``{"role", "content", "timestamp", "session_id"}``
-  object per line (``timestamp`` ISO 8601 or unix seconds, optional).
+  object per line (``timestamp`` ISO 8601 or unix seconds, optional; ``id``
+  optional). A message without an ``id`` gets ``"L<line number>"`` as its
+  external id, so ingesting the same file again (dated or not) stores
+  nothing twice.
 
 Any problem raises :class:`RecallError` naming the line or field.
 """
@@ -57,11 +60,31 @@ def load_records(path: str | Path) -> list[RecallRecord]:
         raise RecallError(f"{file}: the file is empty; expected LoCoMo JSON or JSONL messages")
     try:
         data = json.loads(raw)
-    except json.JSONDecodeError:
+    except json.JSONDecodeError as exc:
+        if raw.lstrip().startswith(("{", "[")) and not _first_line_is_json(raw):
+            # A (pretty-printed) JSON document that is broken: say where, not "line 1 of JSONL".
+            raise RecallError(
+                f"{file}: not valid JSON ({_json_problem(exc)}, line {exc.lineno} column {exc.colno})"
+            ) from exc
         return parse_jsonl(raw, source=str(file))  # not one JSON document: try one per line
     if isinstance(data, dict) and "role" in data and "content" in data:
         return parse_jsonl(raw, source=str(file))  # a one-line JSONL file
     return parse_locomo(data, source=str(file))
+
+
+def _first_line_is_json(raw: str) -> bool:
+    """Whether the first non-blank line is a JSON value by itself (as in JSONL)."""
+    first = next((line for line in raw.splitlines() if line.strip()), "")
+    try:
+        json.loads(first)
+    except json.JSONDecodeError:
+        return False
+    return True
+
+
+def _json_problem(exc: json.JSONDecodeError) -> str:
+    """The decoder's message without a dangling "at" (``"Unterminated string starting at"``)."""
+    return exc.msg.removesuffix(" at")
 
 
 def parse_locomo_datetime(value: str) -> datetime:
@@ -171,7 +194,8 @@ def parse_jsonl(raw: str, *, source: str = "<data>") -> list[RecallRecord]:
         try:
             msg = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise RecallError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from exc
+            problem = f"{_json_problem(exc)} at column {exc.colno}"
+            raise RecallError(f"{where}: not valid JSON ({problem})") from exc
         if not isinstance(msg, dict):
             raise RecallError(f"{where}: expected an object with role and content, got {type(msg).__name__}")
         role, content = msg.get("role"), msg.get("content")
@@ -191,7 +215,9 @@ def parse_jsonl(raw: str, *, source: str = "<data>") -> list[RecallRecord]:
                 session_id=str(session),
                 speaker=role,
                 timestamp=_parse_timestamp(msg.get("timestamp"), where),
-                external_id=str(msg["id"]) if msg.get("id") is not None else None,
+                # The line number stands in for a missing id: with the session, speaker and
+                # text it identifies the message again when the file is read a second time.
+                external_id=str(msg["id"]) if msg.get("id") is not None else f"L{lineno}",
             )
         )
     if not records:
