@@ -126,8 +126,11 @@ def test_provider_tools_are_offered_and_routed_through_the_manager(tmp_path: Pat
 
 
 def test_reset_turn_gives_each_turn_fresh_failure_budget(tmp_path: Path) -> None:
+    # Only failed consolidation counts: an add refused for the size limit, then failures after it.
+    full = call("memory", action="add", target="user", content="B" * 50)
     bad = call("memory", action="replace", target="user", old_text="absent", content="x")
-    with running_agent(tmp_path, [bad, bad, bad, OK, bad, OK]) as (agent, _):
+    with running_agent(tmp_path, [full, bad, full, OK, full, OK], user_char_limit=120) as (agent, _):
+        assert agent.store.add("user", "A" * 100)["success"]
         agent.run_turn("turn one")
         first = _tool_results(agent)
         assert [r.get("terminal", False) for r in first] == [False, False, True]

@@ -149,6 +149,35 @@ def test_three_failures_in_a_turn_give_a_terminal_result(store: MemoryStore) -> 
     assert store.add("user", "short")["success"] is True
 
 
+def test_failures_outside_consolidation_never_become_terminal(store: MemoryStore) -> None:
+    # Typos and bad arguments are not consolidation attempts: a library user who never calls
+    # reset_turn() must not be locked out by them.
+    store.add("memory", "a")
+    for _ in range(10):
+        assert not store.remove("memory", "zzz").get("terminal")
+        assert not store.add("nowhere", "x").get("terminal")
+        assert not store.add("memory", "").get("terminal")
+    assert store.add("memory", "b")["success"] is True
+
+
+def test_counting_starts_at_a_size_refusal_and_ends_at_a_success(store: MemoryStore) -> None:
+    store.add("user", "A" * 100)
+    assert not store.remove("user", "typo").get("terminal")  # before any size refusal: not counted
+    assert not store.add("user", "B" * 30).get("terminal")  # 1: refused for size
+    assert store.add("user", "short")["success"] is True  # a success ends the streak
+    assert not store.add("user", "C" * 30).get("terminal")  # 1 again
+    assert not store.remove("user", "typo").get("terminal")  # 2
+    assert store.remove("user", "typo")["terminal"] is True  # 3
+
+
+def test_reset_turn_ends_consolidation_mode(store: MemoryStore) -> None:
+    store.add("user", "A" * 100)
+    assert not store.add("user", "B" * 30).get("terminal")
+    store.reset_turn()
+    for _ in range(5):
+        assert not store.remove("user", "typo").get("terminal")
+
+
 def test_a_success_resets_the_failure_count(store: MemoryStore) -> None:
     store.add("memory", "a")
     for _ in range(5):
@@ -252,3 +281,57 @@ def test_lock_timeout_raises_a_clear_error(tmp_path: Path) -> None:
         release.set()
         holder.join(30)
     assert store.add("memory", "after")["success"]
+
+
+def test_memory_file_that_is_a_directory_is_named_with_the_fix(tmp_path: Path) -> None:
+    from silcrow.errors import StoreError
+
+    store = MemoryStore(tmp_path)
+    store.path("memory").mkdir(parents=True)
+    for attempt in (lambda: store.entries("memory"), store.load,
+                    lambda: store.add("memory", "x"), store.doctor):
+        with pytest.raises(StoreError) as info:
+            attempt()
+        message = str(info.value)
+        assert f"{store.path('memory')}: it is a directory, not a file" in message
+        assert "Move or rename that directory" in message
+        assert "memory directory" not in message  # the directory is fine; the file is not
+
+
+def test_unreadable_memory_file_is_named_with_the_fix(tmp_path: Path) -> None:
+    import os
+
+    from silcrow.errors import StoreError
+
+    store = MemoryStore(tmp_path)
+    assert store.add("memory", "Uses zsh")["success"]
+    path = store.path("memory")
+    path.chmod(0o000)
+    try:
+        if os.access(path, os.R_OK):
+            pytest.skip("running with privileges that ignore file permissions (root)")
+        with pytest.raises(StoreError) as info:
+            store.entries("memory")
+        message = str(info.value)
+        assert f"cannot read {path}: permission denied" in message
+        assert f"chmod u+rw {path}" in message and "memory directory" not in message
+    finally:
+        path.chmod(0o600)
+
+
+def test_permission_denied_message_even_as_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # chmod has no effect for root, so the denial is simulated where the file is opened.
+    from silcrow.errors import StoreError
+    from silcrow.store import files
+
+    store = MemoryStore(tmp_path)
+    assert store.add("memory", "Uses zsh")["success"]
+    path = store.path("memory")
+
+    def denied(file: object, *args: object, **kwargs: object) -> object:
+        raise PermissionError(13, "Permission denied", str(file))
+
+    monkeypatch.setattr(files, "open", denied, raising=False)
+    with pytest.raises(StoreError, match=r"permission denied\. Give your user read and write access") as info:
+        store.entries("memory")
+    assert str(path) in str(info.value) and f"chmod u+rw {path}" in str(info.value)

@@ -124,3 +124,25 @@ def test_usage_and_limits(tmp_path: Path) -> None:
     store.add("user", "x" * 249)
     assert store.usage("user") == "49% — 249/500 chars"
     assert store.usage("memory") == "0% — 0/1,000 chars"
+
+
+def test_over_budget_note_asks_to_consolidate_when_replace_and_remove_work(tmp_path: Path) -> None:
+    _write(tmp_path, "MEMORY.md", "\n§\n".join(f"entry {i:03d} " + "x" * 40 for i in range(60)))
+    store = MemoryStore(tmp_path, memory_char_limit=1000)
+    block = store.snapshot_block("memory")
+    assert block is not None
+    assert "consolidate it with the memory tool (replace or remove entries)" in block
+
+
+def test_over_budget_note_for_a_drifted_file_asks_for_the_user_not_a_consolidation(
+    tmp_path: Path,
+) -> None:
+    # One entry larger than the whole limit (pasted by hand): replace/remove refuse this file,
+    # so the prompt must not send the model into a loop of refused consolidations.
+    _write(tmp_path, "MEMORY.md", "Uses zsh\n§\n" + "pasted log line\n" * 200)
+    store = MemoryStore(tmp_path, memory_char_limit=1000)
+    block = store.snapshot_block("memory")
+    assert block is not None and "⚠ OVER BUDGET" in block
+    assert "replace or remove" not in block and "consolidate it with" not in block
+    assert "ask the user to fix MEMORY.md" in block and "silcrow memory doctor" in block
+    assert store.remove("memory", "zsh")["success"] is False  # the refusal the note avoids

@@ -8,12 +8,14 @@ a refusal dict that tells the model what was wrong and what to do.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from silcrow.safety import threats
 from silcrow.store import entries as E
+from silcrow.store import render
 
 Result = dict[str, Any]
 Outcome = tuple[list[str], str] | Result
@@ -28,8 +30,40 @@ class Where:
     limit: int
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def refusal(error: str, **extra: Any) -> Result:
     return {"success": False, "error": error, **extra}
+
+
+def safe_entries(entries: list[str], file_name: str) -> list[str]:
+    """Entries as a result may echo them: a threat becomes the ``[BLOCKED: ...]`` placeholder,
+    invisible characters show as ``<U+XXXX>``. Results go back to the model, so a hand-edited
+    entry must reach it in the same form as in the prompt, not verbatim."""
+    return [render.safe_entry(entry, file_name) for entry in entries]
+
+
+def safe_shape_problems(raw: str, where: Where) -> list[str]:
+    """:func:`entries.shape_problems` with offending entries named in a form safe for the model."""
+
+    def show(entry: str) -> str:
+        shown = render.safe_preview(entry, where.file_name, 40)
+        return shown if shown.startswith("[BLOCKED: ") else repr(shown)
+
+    return E.shape_problems(raw, where.limit, show=show)
+
+
+def invalid_character_refusal(field: str, value: str) -> Result | None:
+    """A refusal when ``value`` holds a lone surrogate, which no file can store as UTF-8."""
+    found = _SURROGATE.search(value)
+    if found is None:
+        return None
+    return refusal(
+        f"'{field}' contains an invalid character (a lone UTF-16 surrogate, U+{ord(found.group()):04X} "
+        f"at character {found.start()}; bytes that are not valid UTF-8, e.g. in a command-line "
+        "argument, arrive as these); remove it and retry. Nothing was changed."
+    )
 
 
 def scan_refusal(content: str) -> Result | None:
@@ -52,6 +86,9 @@ def checked_content(content: Any, hint: str) -> str | Result:
     """The normalized entry text, or a refusal when it is missing, empty or a threat."""
     if not isinstance(content, str) or not content.strip():
         return refusal(f"'content' is missing or empty: {hint}")
+    invalid = invalid_character_refusal("content", content)
+    if invalid is not None:
+        return invalid
     text = E.normalize_entry(content)
     return scan_refusal(text) or text
 
@@ -61,7 +98,7 @@ def checked_old_text(old_text: Any, action: str) -> str | Result:
         return refusal(
             f"'old_text' is missing or empty: give a short substring of the entry to {action}"
         )
-    return old_text
+    return invalid_character_refusal("old_text", old_text) or old_text
 
 
 def locate(
@@ -73,7 +110,7 @@ def locate(
         return refusal(
             f"No entry in {where.file_name} contains {threats.display_safe(old_text)!r}. Copy a short "
             "substring exactly from one of the current entries listed here and retry.",
-            current_entries=current,
+            current_entries=safe_entries(current, where.file_name),
             usage=E.format_usage(E.char_count(current), where.limit),
         )
     if match.ambiguous:
@@ -85,7 +122,7 @@ def locate(
             error += (
                 " Note: the new content already exists verbatim as an entry, so it may already be saved."
             )
-        return refusal(error, matches=[E.preview(e) for e in match.distinct])
+        return refusal(error, matches=[render.safe_preview(e, where.file_name) for e in match.distinct])
     return match.indexes[0]
 
 

@@ -23,6 +23,7 @@ come from a hand edit, and :func:`shape_problems` reports it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 ENTRY_DELIMITER = "\n§\n"
@@ -120,7 +121,19 @@ def find(entries: list[str], needle: str) -> Match:
     return Match(indexes=indexes, distinct=distinct)
 
 
-def shape_problems(raw: str, char_limit: int) -> list[str]:
+def quoted_preview(text: str) -> str:
+    """How :func:`shape_problems` names an entry by default: its first 40 chars, quoted."""
+    return repr(preview(text, 40))
+
+
+def replace_undecodable(raw: str) -> str:
+    """``raw`` with undecodable bytes (surrogate escapes) shown as U+FFFD, as a lenient read gives."""
+    return raw.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def shape_problems(
+    raw: str, char_limit: int, *, show: Callable[[str], str] = quoted_preview
+) -> list[str]:
     """Why ``raw`` would not survive a parse/serialize cycle unchanged in meaning.
 
     Whitespace around entries and empty entries are harmless (the parse rule
@@ -133,6 +146,9 @@ def shape_problems(raw: str, char_limit: int) -> list[str]:
     * a bare ``§`` line left inside an entry by consecutive delimiters, which a
       rewrite would turn into an escaped ``\\§``;
     * an entry larger than the whole file's limit (text appended by hand).
+
+    ``show`` names an offending entry in the messages; messages that go to a
+    model pass one that hides flagged text.
     """
     problems: list[str] = []
     bad_bytes = [i for i, ch in enumerate(raw) if "\udc80" <= ch <= "\udcff"]
@@ -153,7 +169,7 @@ def shape_problems(raw: str, char_limit: int) -> list[str]:
         )
         if odd == "§":
             problems.append(
-                f"an entry starting {preview(stripped, 40)!r} contains a bare '§' line (two delimiters "
+                f"an entry starting {show(stripped)} contains a bare '§' line (two delimiters "
                 "in a row?); rewriting the file would change it"
             )
         else:
@@ -166,7 +182,7 @@ def shape_problems(raw: str, char_limit: int) -> list[str]:
         if len(entry) > char_limit:
             problems.append(
                 f"an entry of {len(entry):,} chars is larger than the whole {char_limit:,}-char limit "
-                f"(starts {preview(entry, 40)!r}); it was probably appended by hand"
+                f"(starts {show(entry)}); it was probably appended by hand"
             )
             break
     return problems

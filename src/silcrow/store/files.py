@@ -62,6 +62,34 @@ def _read_text(path: Path, errors: str) -> str:
             return handle.read()
     except FileNotFoundError:
         return ""
+    except OSError as exc:
+        raise StoreError(unusable_file_message(path, exc)) from exc
+
+
+def unusable_file_message(path: Path, exc: OSError) -> str:
+    """What is wrong with a memory file that cannot be read, and what to do about it."""
+    directory = path.parent
+    if isinstance(exc, NotADirectoryError):
+        return (
+            f"cannot read {path}: {directory} (or a folder above it) is a file, not a directory. "
+            "Point --home / SILCROW_HOME at a directory, or move that file out of the way"
+        )
+    if isinstance(exc, IsADirectoryError) or path.is_dir():
+        return (
+            f"cannot read {path}: it is a directory, not a file. Move or rename that directory "
+            f"(silcrow creates {path.name} again on the next write), then retry"
+        )
+    if isinstance(exc, PermissionError):
+        if not os.access(directory, os.R_OK | os.X_OK):
+            return (
+                f"cannot read {path}: permission denied on the memory directory {directory}. "
+                f"Give your user access to it (e.g. `chmod u+rwx {directory}`)"
+            )
+        return (
+            f"cannot read {path}: permission denied. Give your user read and write access to the "
+            f"file (e.g. `chmod u+rw {path}`)"
+        )
+    return f"cannot read {path}: {exc.strerror or exc}. Check that it is a readable file"
 
 
 class FileTransaction(Transaction):
@@ -124,14 +152,7 @@ class FileBackend(StoreBackend):
         return str(self.path(target_file))
 
     def read(self, target_file: str, *, strict: bool = False) -> str:
-        path = self.path(target_file)
-        try:
-            return _read_text(path, "surrogateescape" if strict else "replace")
-        except OSError as exc:
-            raise StoreError(
-                f"cannot read {path}: {exc.strerror or exc}. Check that the memory directory "
-                f"{self.directory} is a readable directory (see --home / SILCROW_HOME)"
-            ) from exc
+        return _read_text(self.path(target_file), "surrogateescape" if strict else "replace")
 
     @contextlib.contextmanager
     def transaction(self, target_file: str) -> Iterator[Transaction]:

@@ -18,7 +18,7 @@ to its head and tail so it cannot flood the prompt.
 from __future__ import annotations
 
 from silcrow.safety import threats
-from silcrow.store.entries import ENTRY_DELIMITER, escape_entry, format_usage
+from silcrow.store.entries import ENTRY_DELIMITER, escape_entry, format_usage, preview
 
 RULE = "═" * 46
 TITLES = {
@@ -41,7 +41,21 @@ def shown_entry(entry: str, file_name: str) -> str:
     return entry
 
 
-def _head_and_tail(body: str, budget: int, file_name: str) -> str:
+def safe_entry(entry: str, file_name: str) -> str:
+    """The entry as a tool result may echo it: the placeholder when it is a threat, else
+    with invisible characters and undecodable bytes shown as ``<U+XXXX>``."""
+    return threats.display_safe(shown_entry(entry, file_name))
+
+
+def safe_preview(entry: str, file_name: str, width: int = 80) -> str:
+    """A one-line preview of :func:`safe_entry` (a placeholder is kept whole, never cut)."""
+    hits = threats.scan(entry)
+    if hits:
+        return blocked_placeholder(file_name, [hit.pattern_id for hit in hits])
+    return preview(threats.display_safe(entry), width)
+
+
+def _head_and_tail(body: str, budget: int, file_name: str, drifted: bool) -> str:
     # Keep the start (oldest, usually most settled notes) and the end (most
     # recent) and say plainly what was cut and how to fix it.
     half = max(budget // 2, 1)
@@ -53,15 +67,27 @@ def _head_and_tail(body: str, budget: int, file_name: str) -> str:
     if "\n" in tail[: half // 2]:
         tail = tail[tail.index("\n") + 1 :]
     omitted = len(body) - len(head) - len(tail)
-    note = (
-        f"[… {omitted:,} chars of {file_name} omitted: it is over its {budget:,}-char budget; "
-        "consolidate it with the memory tool (replace or remove entries) …]"
-    )
+    if drifted:
+        # replace/remove refuse a file in this shape, so telling the model to
+        # consolidate would only start a loop of refusals.
+        fix = (
+            "it was edited by hand into a shape the memory tool will not rewrite, so do not try to "
+            f"consolidate it; ask the user to fix {file_name} (`silcrow memory doctor` shows what is wrong)"
+        )
+    else:
+        fix = "consolidate it with the memory tool (replace or remove entries)"
+    note = f"[… {omitted:,} chars of {file_name} omitted: it is over its {budget:,}-char budget; {fix} …]"
     return f"{head}\n{note}\n{tail}"
 
 
-def render_block(target: str, entries: list[str], limit: int, file_name: str) -> str | None:
-    """The block for one target, or None when it has no entries."""
+def render_block(
+    target: str, entries: list[str], limit: int, file_name: str, *, drifted: bool = False
+) -> str | None:
+    """The block for one target, or None when it has no entries.
+
+    ``drifted``: the file has a shape replace/remove refuse (e.g. one entry
+    larger than the whole limit), which changes what the truncation note asks for.
+    """
     if not entries:
         return None
     used = len(ENTRY_DELIMITER.join(escape_entry(e) for e in entries))
@@ -70,5 +96,5 @@ def render_block(target: str, entries: list[str], limit: int, file_name: str) ->
     if used > limit:
         header = f"{header} {OVER_BUDGET}"
         if len(body) > limit:
-            body = _head_and_tail(body, limit, file_name)
+            body = _head_and_tail(body, limit, file_name, drifted)
     return f"{RULE}\n{header}\n{RULE}\n{body}"

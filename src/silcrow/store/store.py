@@ -36,6 +36,8 @@ from silcrow.store.edits import (
     refusal,
     remove_edit,
     replace_edit,
+    safe_entries,
+    safe_shape_problems,
 )
 from silcrow.store.files import DEFAULT_LOCK_TIMEOUT, FileBackend
 from silcrow.store.journal import new_record
@@ -44,8 +46,14 @@ TARGET_FILES = {"memory": "MEMORY.md", "user": "USER.md"}
 MAX_FAILED_ATTEMPTS = 3
 
 
+def _known_target(target: Any) -> bool:
+    # isinstance first: an unhashable target (a list, a dict) must not raise TypeError.
+    return isinstance(target, str) and target in TARGET_FILES
+
+
 def _unknown_target(target: Any) -> Result:
-    return refusal(f"unknown target {target!r}: use 'memory' (your notes) or 'user' (the user profile)")
+    shown = threats.display_safe(repr(target)[:80])
+    return refusal(f"unknown target {shown}: use 'memory' (your notes) or 'user' (the user profile)")
 
 
 class MemoryStore:
@@ -70,13 +78,18 @@ class MemoryStore:
         self.backend = backend or FileBackend(memories_dir(self.home), lock_timeout=lock_timeout)
         self._limits = {"memory": memory_char_limit, "user": user_char_limit}
         self._snapshot: dict[str, str | None] | None = None
+        # Consolidation guard (see _guarded): consecutive failures since a write
+        # was refused for the size limit in this turn.
+        self._consolidating = False
         self._failed_attempts = 0
+        self._refused_for_size = False
 
     # ----------------------------------------------------------------- reads
 
     def _check_target(self, target: str) -> str:
-        if target not in TARGET_FILES:
-            raise StoreError(f"unknown memory target {target!r}: use 'memory' or 'user'")
+        if not _known_target(target):
+            shown = threats.display_safe(repr(target)[:80])
+            raise StoreError(f"unknown memory target {shown}: use 'memory' or 'user'")
         return TARGET_FILES[target]
 
     def path(self, target: str) -> Path:
@@ -99,8 +112,14 @@ class MemoryStore:
         """Read both files and capture the frozen snapshot for the system prompt."""
         snapshot: dict[str, str | None] = {}
         for target, file_name in TARGET_FILES.items():
+            raw = self.backend.read(file_name, strict=True)
+            limit = self._limits[target]
             snapshot[target] = render.render_block(
-                target, self.entries(target), self._limits[target], file_name
+                target,
+                E.parse(E.replace_undecodable(raw)),
+                limit,
+                file_name,
+                drifted=bool(E.shape_problems(raw, limit)),
             )
         self._snapshot = snapshot
 
@@ -171,7 +190,8 @@ class MemoryStore:
     # ------------------------------------------------------------- mutations
 
     def reset_turn(self) -> None:
-        """Start a new agent turn: forget the failed attempts of the previous one."""
+        """Start a new agent turn: forget the failed consolidation attempts of the previous one."""
+        self._consolidating = False
         self._failed_attempts = 0
 
     def add(self, target: str, content: str, *, origin: str = "api") -> Result:
@@ -196,12 +216,23 @@ class MemoryStore:
 
     def _guarded(self, operation: Callable[[], Result]) -> Result:
         # A model that keeps failing to consolidate a full memory would loop
-        # forever; after three failures in a row it is told to stop.
+        # forever. Counting starts when a write is refused for the size limit;
+        # that refusal and the failures right after it are the consolidation
+        # attempts, and after three in a row the model is told to stop for the
+        # rest of the turn. Other failures (a typo in old_text, a bad target)
+        # outside consolidation never count, so a library user who never calls
+        # reset_turn() is not blocked by them.
         if self._failed_attempts >= MAX_FAILED_ATTEMPTS:
             return self._terminal(refusal("memory updates are paused for the rest of this turn"))
+        self._refused_for_size = False
         result = operation()
         if result.get("success"):
+            self._consolidating = False
             self._failed_attempts = 0
+            return result
+        if self._refused_for_size:
+            self._consolidating = True
+        if not self._consolidating:
             return result
         self._failed_attempts += 1
         if self._failed_attempts >= MAX_FAILED_ATTEMPTS:
@@ -223,7 +254,7 @@ class MemoryStore:
         return Where(TARGET_FILES[target], self._limits[target])
 
     def _add(self, target: Any, content: Any, origin: str) -> Result:
-        if target not in TARGET_FILES:
+        if not _known_target(target):
             return _unknown_target(target)
         text = checked_content(content, "give the fact to save as 'content'")
         if isinstance(text, dict):
@@ -231,7 +262,7 @@ class MemoryStore:
         return self._commit(target, "add", origin, add_edit(text), append=text)
 
     def _replace(self, target: Any, old_text: Any, new_content: Any, origin: str) -> Result:
-        if target not in TARGET_FILES:
+        if not _known_target(target):
             return _unknown_target(target)
         old = checked_old_text(old_text, "replace")
         if isinstance(old, dict):
@@ -244,7 +275,7 @@ class MemoryStore:
         return self._commit(target, "replace", origin, replace_edit(self._where(target), old, text))
 
     def _remove(self, target: Any, old_text: Any, origin: str) -> Result:
-        if target not in TARGET_FILES:
+        if not _known_target(target):
             return _unknown_target(target)
         old = checked_old_text(old_text, "remove")
         if isinstance(old, dict):
@@ -252,7 +283,7 @@ class MemoryStore:
         return self._commit(target, "remove", origin, remove_edit(self._where(target), old))
 
     def _batch(self, target: Any, operations: Any, origin: str) -> Result:
-        if target not in TARGET_FILES:
+        if not _known_target(target):
             return _unknown_target(target)
         edit = batch_edit(self._where(target), operations)
         if isinstance(edit, dict):
@@ -260,13 +291,13 @@ class MemoryStore:
         return self._commit(target, "batch", origin, edit)
 
     def _undo(self, target: Any, origin: str) -> Result:
-        if target not in TARGET_FILES:
+        if not _known_target(target):
             return _unknown_target(target)
         file_name = TARGET_FILES[target]
         with self.backend.transaction(file_name) as tx:
             raw = tx.read()
             current = E.parse(raw)
-            problems = E.shape_problems(raw, self._limits[target])
+            problems = safe_shape_problems(raw, self._where(target))
             if problems:
                 return self._driftrefusal(tx, target, raw, problems)
             pending: list[dict[str, Any]] = []
@@ -287,7 +318,7 @@ class MemoryStore:
                     f"Cannot undo the last {last['action']} of {file_name} ({last['time']}): the file has "
                     "changed since then outside silcrow's history, and undo would discard that change. "
                     "Nothing was changed; edit the file directly or use replace/remove.",
-                    current_entries=current,
+                    current_entries=safe_entries(current, file_name),
                 )
             restored = list(last["before"])
             tx.write(E.serialize(restored))
@@ -344,7 +375,7 @@ class MemoryStore:
         limit = self._limits[target]
         with self.backend.transaction(file_name) as tx:
             raw = tx.read()
-            problems = E.shape_problems(raw, limit)
+            problems = safe_shape_problems(raw, self._where(target))
             if problems and append is None:
                 return self._driftrefusal(tx, target, raw, problems)
             current = E.parse(raw)
@@ -359,13 +390,14 @@ class MemoryStore:
             # A change that does not grow the file is always allowed, so a file
             # that is over budget can be consolidated step by step.
             if used_after > limit and used_after > used_before:
+                self._refused_for_size = True
                 return refusal(
                     f"{file_name} would be {used_after:,}/{limit:,} chars after this {action}, over its "
                     "limit; nothing was saved. Consolidate now: merge related entries with replace, shorten "
                     "wordy ones, remove what no longer matters, then retry."
                     + (f" Note: {'; '.join(problems)}." if problems else ""),
                     target=target,
-                    current_entries=current,
+                    current_entries=safe_entries(current, file_name),
                     usage=E.format_usage(used_before, limit),
                 )
             if problems and append is not None:
