@@ -6,10 +6,11 @@ import sys
 
 import typer
 
-from silcrow.cli.common import AppState, console_err, run_app
+from silcrow.cli.common import AppState, OneLineErrorsGroup, console_err, run_app
 
 app = typer.Typer(
     name="silcrow",
+    cls=OneLineErrorsGroup,  # usage errors are one line, exit 2, for every command group
     help="Memory for LLM agents: curated notes, long-term recall, and an agent loop.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,

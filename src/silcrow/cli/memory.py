@@ -27,6 +27,7 @@ from silcrow.cli.common import EXIT_REFUSED, console, console_err, state
 from silcrow.cli.main import app
 from silcrow.config import load_settings
 from silcrow.errors import ConfigError, SilcrowError
+from silcrow.safety.threats import display_safe
 from silcrow.store import MemoryStore
 
 memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
@@ -93,8 +94,19 @@ def _open_store(ctx: typer.Context) -> MemoryStore:
 
 
 def _argument_text(value: str) -> str:
-    """``-`` means stdin: multi-line entries are awkward to quote in a shell."""
-    return sys.stdin.read() if value == "-" else value
+    """``-`` means stdin: multi-line entries are awkward to quote in a shell.
+
+    Bytes that are not UTF-8 (in an argument or on stdin) arrive as lone
+    surrogates; the store refuses those with a message that says so.
+    """
+    if value != "-":
+        return value
+    try:
+        return sys.stdin.read()
+    except UnicodeDecodeError as exc:
+        _error(f"standard input is not valid UTF-8 ({exc.reason} at byte {exc.start}); "
+               "convert it to UTF-8 and retry")
+        raise typer.Exit(EXIT_REFUSED) from None
 
 
 def _targets(target: Target | None) -> tuple[str, ...]:
@@ -106,7 +118,10 @@ def _safe(text: str) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        try:
+            return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        except UnicodeEncodeError:  # a surrogate that is not an escaped byte
+            return text.encode("utf-8", "replace").decode("utf-8")
     return text
 
 
@@ -126,7 +141,11 @@ def _abbreviated(entry: str, limit: int = 300) -> str:
 
 
 def _numbered(out: Console, entries: Sequence[str], indent: str = "  ") -> None:
-    """Entries numbered from 1; continuation lines of multi-line entries are indented."""
+    """Entries numbered from 1; continuation lines of multi-line entries are indented.
+
+    Invisible and bidi characters are shown as ``<U+XXXX>``: a terminal would
+    hide them, and they are exactly what the user needs to see to remove them.
+    """
     if not entries:
         out.print(Text(f"{indent}(no entries)", style="dim"))
         return
@@ -134,7 +153,7 @@ def _numbered(out: Console, entries: Sequence[str], indent: str = "  ") -> None:
     for number, entry in enumerate(entries, start=1):
         prefix = f"{indent}{number:>{width}}. "
         pad = " " * len(prefix)
-        lines = _safe(entry).split("\n")
+        lines = display_safe(_safe(entry)).split("\n")
         text = Text(prefix, style="cyan")
         text.append(lines[0])
         for line in lines[1:]:
@@ -314,8 +333,11 @@ def doctor(
                               soft_wrap=True)
     if not healthy:
         if not as_json:
-            console.print(Text("Fix the files marked ✗ (the backups keep their current text), "
-                               "then run `silcrow memory doctor` again.", style="bold"), soft_wrap=True)
+            # Only a file silcrow would not rewrite is backed up; say so only when one was made.
+            kept = " (the backups listed keep their current text)" if any(
+                report.get("backup") for report in reports) else ""
+            console.print(Text(f"Fix the files marked ✗{kept}, then run `silcrow memory doctor` "
+                               "again.", style="bold"), soft_wrap=True)
         raise typer.Exit(EXIT_REFUSED)
 
 
@@ -331,7 +353,7 @@ def _changes(record: dict[str, Any]) -> list[str]:
 
 
 def _preview(text: str, limit: int = 80) -> str:
-    flat = " ".join(_safe(text).split())
+    flat = " ".join(display_safe(_safe(text)).split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
