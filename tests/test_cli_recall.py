@@ -237,6 +237,35 @@ def test_providers_warns_about_an_unknown_configured_provider(tmp_path: Path) ->
     assert json.loads(out)[0]["selected"] is False
 
 
+@pytest.mark.parametrize(
+    ("config", "reason"),
+    [
+        ('embedder = "bogus"\n', "unknown embedder 'bogus'"),
+        ('embedder = "fastembed"\n', "pip install silcrow[fastembed]"),
+        ('embedder = "openai"\n', "needs a base URL"),
+        ('embedder = "openai"\nembedder_model = "text-embedding-3-small"\n', "needs a base URL"),
+    ],
+)
+def test_providers_checks_the_configured_embedder(tmp_path: Path, config: str, reason: str) -> None:
+    if "fastembed" in config:
+        try:
+            import fastembed  # noqa: F401
+        except ImportError:
+            pass
+        else:
+            pytest.skip("fastembed is installed here")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text(config, encoding="utf-8")
+    code, out, err = run("--home", str(home), "providers", "--json")
+    assert code == 0, err
+    local = {r["name"]: r for r in json.loads(out)}["local"]
+    assert local["available"] is False and reason in local["reason"], local
+    code, out, _ = run("--home", str(home), "providers")
+    assert code == 0 and re.search(r"local\s*│\s*no\b", out), out
+    assert not (home / "recall.db").exists()
+
+
 def test_console_script_in_a_subprocess(tmp_path: Path) -> None:
     exe = Path(sys.executable).with_name("silcrow")
     proc = subprocess.run(

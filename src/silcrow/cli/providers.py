@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -12,7 +13,7 @@ from rich.text import Text
 from silcrow.cli.common import console, state
 from silcrow.cli.main import app
 from silcrow.config import load_settings
-from silcrow.errors import ConfigError
+from silcrow.errors import ConfigError, SilcrowError
 from silcrow.recall import ENTRY_POINT_GROUP, available_providers
 
 
@@ -26,9 +27,20 @@ def providers(
         home = state(ctx).resolved_home()
     except ConfigError as exc:
         raise typer.BadParameter(str(exc), param_hint="'--profile'") from None
-    selected = load_settings(home).provider
-    # Providers get the home so none of them looks at (or creates) the default one.
-    rows = available_providers(home=home)
+    settings = load_settings(home)
+    selected = settings.provider
+    # Providers get what `silcrow chat` gives them: the home (so none of them looks at, or
+    # creates, the default one) and the configured embedder, so an embedder that cannot run
+    # here shows as the reason rather than as "yes" followed by a failing `recall ingest`.
+    kwargs: dict[str, Any] = {"home": home}
+    embedder_error = ""
+    try:
+        kwargs["embedder"] = settings.embedder_spec()
+    except SilcrowError as exc:  # e.g. embedder_model/embedder_url the backend refuses
+        embedder_error = f"the configured embedder {settings.embedder!r} cannot be built: {exc}"
+    rows = available_providers(**kwargs)
+    if embedder_error:
+        rows = [(n, False, embedder_error) if n == "local" else (n, ok, why) for n, ok, why in rows]
     if as_json:
         data = [{"name": n, "available": ok, "reason": why, "selected": n == selected} for n, ok, why in rows]
         sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
