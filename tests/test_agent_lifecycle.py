@@ -210,3 +210,18 @@ def test_a_failed_automatic_compression_does_not_block_the_turn(
         agent.run_turn("and the day after?")  # no new attempt right away
         summaries = [r for r in server.requests if r["messages"][0]["content"].startswith("You compress")]
         assert len(summaries) == 1  # only the one that failed
+
+
+def test_a_session_left_without_a_message_is_not_kept(tmp_path: Path) -> None:
+    with running_agent(tmp_path) as (agent, _server):
+        empty = agent.session_id
+        agent.new_session()  # nothing was said in the first one
+        ids = [s.id for s in agent.sessions.list()]
+        assert empty not in ids and agent.session_id in ids
+        agent.run_turn("hello there")
+        kept = agent.session_id
+        agent.new_session()
+        last_empty = agent.session_id
+    with running_agent(tmp_path) as (agent, _server):
+        listed = [s.id for s in agent.sessions.list()]
+        assert kept in listed and last_empty not in listed  # close() dropped the empty one too

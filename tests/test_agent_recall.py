@@ -108,3 +108,32 @@ def test_recall_with_the_real_onnx_embedder(tmp_path: Path) -> None:
         agent.run_turn("What name did I give the yeast culture for my bread?")
         sent: Any = last_user(server.requests[start])
         assert FENCE_OPEN in sent and "Gerald" in sent
+
+
+def test_a_branch_does_not_recall_the_history_it_carries(tmp_path: Path) -> None:
+    with running_agent(tmp_path, flush_min_turns=100) as (agent, server):
+        agent.run_turn("The lighthouse keeper on Berlenga island is named Joaquim.")
+        agent.run_turn("Joaquim has kept the Berlenga lighthouse for twenty years.")
+        agent.manager.flush(10.0)
+        agent.branch()
+        start = len(server.requests)
+        agent.run_turn("Who keeps the lighthouse on Berlenga?")
+        sent = server.requests[start]
+        assert FENCE_OPEN not in last_user(sent)  # the branch shows those turns already
+        assert any("Joaquim" in (m.get("content") or "") for m in sent["messages"][:-1])
+        agent.new_session()  # a later, unrelated session does recall them
+        start = len(server.requests)
+        agent.run_turn("Who keeps the lighthouse on Berlenga?")
+        assert "Joaquim" in last_user(server.requests[start])
+
+
+def test_assistant_text_beside_tool_calls_is_stored_without_fence_spans(tmp_path: Path) -> None:
+    script = [{"content": "Saving <memory-context>LEAKED-RECALL</memory-context> now.",
+               "tool_calls": [{"name": "memory", "arguments": {"action": "add", "target": "user",
+                                                               "content": "User likes figs."}}]},
+              {"content": "Saved."}]
+    with running_agent(tmp_path, script, flush_min_turns=100) as (agent, _server):
+        agent.run_turn("I like figs, remember that.")
+        stored = agent.sessions.messages(agent.session_id)
+        assert "LEAKED-RECALL" not in json.dumps(stored)
+        assert any(m.get("tool_calls") and m["content"] == "Saving  now." for m in stored)

@@ -136,3 +136,14 @@ def test_reset_turn_gives_each_turn_fresh_failure_budget(tmp_path: Path) -> None
         assert [r.get("terminal", False) for r in first] == [False, False, True]
         agent.run_turn("turn two")
         assert _tool_results(agent)[-1].get("terminal", False) is False
+
+
+def test_a_failing_tool_callback_does_not_lose_the_turn(tmp_path: Path, caplog: Any) -> None:
+    def broken(name: str, arguments: str, result: str) -> None:
+        raise AttributeError("display bug")
+
+    with running_agent(tmp_path, [remember("User likes figs."), {"content": "Saved."}],
+                       on_tool_call=broken, flush_min_turns=100) as (agent, _server):
+        assert agent.run_turn("I like figs.") == "Saved."
+        assert agent.store.entries("user") == ["User likes figs."]
+    assert "on_tool_call callback failed for memory" in caplog.text

@@ -69,7 +69,8 @@ def test_repl_session_with_commands(tmp_path: Path) -> None:
     assert requests[0]["stream"] is True  # the REPL streams
     assert MemoryStore(home).entries("user") == ["User's dog is called Bolacha."]
     with SessionStore(home / "sessions.db") as sessions:
-        assert len(sessions.list()) == 3  # the first, its branch, the new one
+        # the first and its branch; the new one, left without a message for /resume, is not kept
+        assert len(sessions.list()) == 2
 
 
 def _invoke(home: Path, stdin: str, *args: str, **env: str | None) -> Any:
@@ -132,3 +133,15 @@ def test_loop_settings_from_config_toml(tmp_path: Path) -> None:
     result = _invoke(bad, "")
     assert isinstance(result.exception, ConfigError)
     assert "nudge_interval must be a whole number" in str(result.exception)
+
+
+def test_tool_call_lines_report_failures_and_survive_odd_results(capsys: Any) -> None:
+    from silcrow.cli.chat import _show_tool_call
+
+    _show_tool_call("recall_search", '{"query": "dogs"}', '["hit one", "hit two"]')  # a list result
+    _show_tool_call("memory", "{not json", '{"success": false, "error": "bad arguments"}')
+    _show_tool_call("memory", '{"action": "add", "content": "x"}', '{"success": true}')
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert lines == ["[recall_search dogs] ok",
+                     "[memory (arguments were not valid JSON)] refused: bad arguments",
+                     "[memory add x] ok"]

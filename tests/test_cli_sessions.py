@@ -151,3 +151,15 @@ def test_real_subprocess_json(home: Path) -> None:
     )
     assert proc.returncode == 1 and proc.stdout == ""
     assert len(proc.stderr.strip().splitlines()) == 1 and "no session with id" in proc.stderr
+
+
+def test_a_query_without_words_is_refused_even_before_any_session_exists(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "empty-home"
+    home.mkdir()
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--home", str(home), "sessions", "search", "  ***  "])
+    assert exit_info.value.code == 1
+    assert "has no words to search for" in capsys.readouterr().err
+    assert not (home / "sessions.db").exists()

@@ -39,4 +39,6 @@ def test_walkthrough_passes_every_check_without_touching_the_user_home(
     assert out.count("✓") == 6 and "FAILED" not in out
     assert "<memory-context>" in out  # the API copy is shown with its fence
     assert not (user_home / ".silcrow").exists()
-    assert list(scratch.iterdir()) == []  # the temporary home was cleaned up
+    # The temporary home was cleaned up. (Importing onnxruntime 1.32 writes its own 51-byte
+    # telemetry session file `.ses` into TMPDIR when it is the first import in the process.)
+    assert [p.name for p in scratch.iterdir() if p.name != ".ses"] == []

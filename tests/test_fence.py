@@ -68,7 +68,7 @@ def test_block_shape() -> None:
         ("<memory-context foo='bar'>x", "x"),
         ("a</memory-context/>b<memory-context/>c", "abc"),
         ("a< memory-context\tid=2 >b</memory-context >c", "ac"),
-        ("<memory-contextual> and <memory-context-x> stay", "<memory-contextual> and <memory-context-x> stay"),
+        ("<memory-contextual> or <memory-context-x>", "<memory-contextual> or <memory-context-x>"),
     ],
 )
 def test_sanitize_context(raw: str, expected: str) -> None:

@@ -167,7 +167,9 @@ class Agent:
         self._turns_since_write = 0
         self._turns_since_flush = 0
         self._turns_since_compress = MIN_TURNS_BETWEEN_COMPRESSIONS
-        self.manager.initialize(session_id, home=str(self.home))
+        # A branch carries its parents' history: the provider need not recall those turns either.
+        self.manager.initialize(session_id, home=str(self.home),
+                                ancestor_session_ids=self.sessions.ancestors(session_id))
         self._invalidate()
 
     def _invalidate(self) -> None:
@@ -262,13 +264,17 @@ class Agent:
             if not completion.tool_calls:
                 return self._finish(completion), wrote
             calls = [c.to_message() for c in completion.tool_calls]
-            assistant = self._store("assistant", completion.content or None, tool_calls=calls)
+            said = sanitize_context(completion.content or "").strip()  # as in _finish
+            assistant = self._store("assistant", said or None, tool_calls=calls)
             request.append(self._api_view(assistant))
             for call in completion.tool_calls:
                 outcome = self.router.dispatch(call, session_id=self.session_id)
                 wrote = wrote or outcome.wrote_memory
                 if self.on_tool_call is not None:
-                    self.on_tool_call(call.name, call.arguments, outcome.content)
+                    try:
+                        self.on_tool_call(call.name, call.arguments, outcome.content)
+                    except Exception:  # a display callback must not lose the turn
+                        log.exception("on_tool_call callback failed for %s", call.name)
                 tool_msg = self._store("tool", outcome.content, tool_call_id=call.id)
                 request.append(self._api_view(tool_msg))
         # Out of tool iterations: ask for an answer with the same tools offered (the
@@ -353,6 +359,8 @@ class Agent:
     def _end_session(self) -> None:
         self._flush("closed")
         self.manager.on_session_end(self._plain(self._messages))
+        if not self._messages:  # opened and left without a word: do not keep an empty session
+            self.sessions.delete_if_empty(self.session_id)
 
     def new_session(self) -> str:
         """End the current session and start an empty one; returns its id."""

@@ -325,6 +325,27 @@ class SessionStore:
             conn.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now, sid))
             return len(middle)
 
+    def ancestors(self, sid: str) -> builtins.list[str]:
+        """The ids of the sessions ``sid`` was branched from, nearest first."""
+        out: builtins.list[str] = []
+        parent = self.get(sid).parent_id
+        while parent is not None and parent not in out:
+            out.append(parent)
+            parent = self.get(parent).parent_id
+        return out
+
+    def delete_if_empty(self, sid: str) -> bool:
+        """Remove a session that holds no message and has no branches (e.g. a chat that was only
+        opened and quit); returns whether it was removed."""
+        with self._write() as conn:
+            busy = conn.execute(
+                "SELECT EXISTS(SELECT 1 FROM messages WHERE session_id = ?)"
+                " OR EXISTS(SELECT 1 FROM sessions WHERE parent_id = ?)", (sid, sid)
+            ).fetchone()[0]
+            if busy:
+                return False
+            return conn.execute("DELETE FROM sessions WHERE id = ?", (sid,)).rowcount > 0
+
     def branch(self, sid: str, *, title: str | None = None) -> str:
         """Fork a session: a new id whose parent is ``sid``, with a copy of its active history.
 

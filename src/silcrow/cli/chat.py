@@ -22,6 +22,7 @@ from silcrow.cli.main import app
 from silcrow.config import load_settings
 from silcrow.errors import ConfigError, ModelError, SilcrowError
 from silcrow.safety.fence import StreamingFenceScrubber
+from silcrow.safety.threats import display_safe
 
 if TYPE_CHECKING:
     from silcrow.agent.loop import Agent
@@ -70,7 +71,7 @@ def chat(
         try:
             agent.close()
         except SilcrowError as exc:
-            console_err.print(Text(f"warning: closing the session failed: {exc}"))
+            console_err.print(Text(f"warning: closing the session failed: {exc}"), soft_wrap=True)
 
 
 # Loop settings a user may put in config.toml (top level or an [agent] table).
@@ -134,23 +135,32 @@ def _turn(agent: Agent, text: str) -> None:
         console_err.print(Text("interrupted; this turn was not saved to long-term recall", style="yellow"))
     except ModelError as exc:
         console.print()
-        console_err.print(Text.assemble(("model error: ", "bold red"), str(exc)))
+        console_err.print(Text.assemble(("model error: ", "bold red"), str(exc)), soft_wrap=True)
+    except SilcrowError as exc:  # e.g. a locked sessions.db: report it, keep the REPL
+        console.print()
+        console_err.print(Text.assemble(("error: ", "bold red"), str(exc)), soft_wrap=True)
 
 
 def _show_tool_call(name: str, arguments: str, result: str) -> None:
     """One dim line per tool call, so the user sees what the model saved or looked up."""
-    try:
-        args = json.loads(arguments)
-        outcome = json.loads(result)
-    except json.JSONDecodeError:
-        args, outcome = {}, {}
-    ok = isinstance(outcome, dict) and outcome.get("success", True) is not False
+    args, outcome = _json_or_none(arguments), _json_or_none(result)
+    failed = isinstance(outcome, dict) and outcome.get("success") is False
     detail = ""
     if isinstance(args, dict):
         detail = " ".join(str(args[k]) for k in ("action", "target", "query", "content", "old_text")
                           if args.get(k))
-    status = "ok" if ok else f"refused: {str(outcome.get('error', ''))[:120]}"
+    elif arguments.strip():
+        detail = "(arguments were not valid JSON)"
+    error = str(outcome.get("error", "")) if isinstance(outcome, dict) else ""
+    status = f"refused: {error[:120]}" if failed else "ok"
     console.print(Text(f"\n  [{name} {detail[:100]}] {status}", style="dim"), soft_wrap=True)
+
+
+def _json_or_none(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, TypeError):
+        return None
 
 
 def _writer() -> Callable[[str], None]:
@@ -198,9 +208,10 @@ def _command(agent: Agent, line: str) -> bool:
         else:
             console_err.print(Text(f"unknown command {name}; type /help"))
     except ModelError as exc:
-        console_err.print(Text.assemble(("model error: ", "bold red"), str(exc)))
+        console_err.print(Text.assemble(("model error: ", "bold red"), str(exc)), soft_wrap=True)
     except SilcrowError as exc:
-        console_err.print(Text.assemble(("error: ", "bold red"), str(exc)))
+        message = str(exc).replace("`silcrow sessions list`", "/sessions")  # the REPL's own hint
+        console_err.print(Text.assemble(("error: ", "bold red"), message), soft_wrap=True)
     return True
 
 
@@ -216,7 +227,7 @@ def _show_memory(agent: Agent) -> None:
         entries = agent.store.entries(target)
         console.print(Text(f"{label} [{agent.store.usage(target)}]", style="bold"))
         for i, entry in enumerate(entries, 1):
-            console.print(Text(f"  {i}. {entry}"))
+            console.print(Text(f"  {i}. {display_safe(entry)}"), soft_wrap=True)
         if not entries:
             console.print(Text("  (empty)", style="dim"))
     console.print(Text("(on disk now; the model's prompt shows them from the next session on)", style="dim"))
@@ -224,6 +235,8 @@ def _show_memory(agent: Agent) -> None:
 
 def _show_sessions(agent: Agent) -> None:
     table = Table("id", "title", "updated", "messages")
+    table.columns[0].no_wrap = True  # ids are typed back into /resume: never cut them
+    table.columns[1].overflow = "ellipsis"
     for info in agent.sessions.list(limit=15):
         mark = " *" if info.id == agent.session_id else ""
         table.add_row(Text(info.id + mark), Text(info.title or ""), info.updated_at[:16].replace("T", " "),

@@ -19,6 +19,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from silcrow.agent.session_sql import fts_query
 from silcrow.agent.sessions import SessionInfo, SessionStore
 from silcrow.cli.common import EXIT_REFUSED, console, console_err, state
 from silcrow.cli.main import app
@@ -100,15 +101,15 @@ def list_sessions(
         return
     table = Table(title="sessions (most recent first)", title_justify="left")
     table.add_column("id", style="cyan", no_wrap=True)
-    table.add_column("title")
+    table.add_column("title", min_width=16, ratio=1, overflow="fold")
     table.add_column("updated (UTC)", no_wrap=True)
     table.add_column("msgs", justify="right")
-    table.add_column("branch of", style="dim", no_wrap=True)
+    # Fits 80 columns: a branch is marked in its title; the parent id is in `sessions show` and --json.
     for info in infos:
-        table.add_row(
-            info.id, Text(info.title or "(untitled)"), _when(info.updated_at), str(info.message_count),
-            info.parent_id or "",
-        )
+        title = Text(info.title or "(untitled)")
+        if info.parent_id:
+            title = Text.assemble(("⑂ ", "dim"), title, (f" (branch of {info.parent_id})", "dim"))
+        table.add_row(info.id, title, _when(info.updated_at), str(info.message_count))
     console.print(table)
 
 
@@ -185,6 +186,9 @@ def search(
     as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ) -> None:
     """Full-text search of past sessions, best match first, one hit per branch family."""
+    if not fts_query(query):  # the same answer whether or not a database exists yet
+        _error(f"search query {query!r} has no words to search for; give one or more keywords")
+        raise typer.Exit(EXIT_REFUSED)
     with _open(ctx) as store:
         hits = store.search(query, limit=limit) if store is not None else []
     if as_json:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import importlib
+import sys
 
 
 def main() -> None:
-    # Each walkthrough is a module with run(); they are shown in this order.
+    # Each walkthrough is a module with run() -> bool (every check passed); shown in this order.
+    failed = []
     for name in ("memory_walkthrough", "agent_walkthrough"):
         try:
             module = importlib.import_module(f"silcrow.demo.{name}")
@@ -14,7 +16,11 @@ def main() -> None:
             if exc.name != f"silcrow.demo.{name}":
                 raise
             continue
-        module.run()
+        if module.run() is False:
+            failed.append(name)
+    if failed:
+        print(f"demo: a check failed in {', '.join(failed)} (see the table above)", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -100,6 +100,7 @@ class LocalProvider(MemoryProvider):
         # Per session: the highest turn id folded into a compression summary. Turns of the
         # current session above it are still in the model's context, so prefetch skips them.
         self._summarised_upto: dict[str, int] = {}
+        self._ancestors: frozenset[str] = frozenset()
 
     # -- setup -----------------------------------------------------------------------------
 
@@ -127,6 +128,8 @@ class LocalProvider(MemoryProvider):
                 self._home = new_home
             self._session_id = session_id or ""
             self._scope = (context.get("user_id"), context.get("agent_id"))
+            # Sessions this one was branched from: their turns came along into its history.
+            self._ancestors = frozenset(str(s) for s in context.get("ancestor_session_ids") or ())
         self._get_store()  # open now so a bad home or model fails here, not mid-turn
 
     @property
@@ -215,7 +218,9 @@ class LocalProvider(MemoryProvider):
         Turns of ``session_id`` (default: the session given to ``initialize``), and
         facts saved during it (the tool call that saved them is in the transcript),
         are already in the model's context unless a compression summarised them
-        away; recalling them again only repeats text and enlarges every request.
+        away; so are those of the sessions it was branched from
+        (``ancestor_session_ids`` given to ``initialize``). Recalling them again
+        only repeats text and enlarges every request.
         """
         if not query.strip():
             return ""
@@ -224,7 +229,9 @@ class LocalProvider(MemoryProvider):
                                  min_similarity=PREFETCH_MIN_COSINE)
         if session:
             floor = self._summarised_upto.get(session, 0)
-            hits = [h for h in hits if not (h.session_id == session and h.id > floor)]
+            ancestors = self._ancestors if session == self._session_id else frozenset()
+            hits = [h for h in hits
+                    if not ((h.session_id == session and h.id > floor) or h.session_id in ancestors)]
         return format_hits(hits[:PREFETCH_K])
 
     def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
