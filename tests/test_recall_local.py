@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from provider_contract import check_provider_contract
 
 from silcrow.errors import RecallError
+from silcrow.recall.contract import check_provider_contract
 from silcrow.recall.embedders import Embedder, get_embedder
 from silcrow.recall.local import LocalProvider, RecallRecord, retrieval
 from silcrow.recall.local import db as recall_db_module
