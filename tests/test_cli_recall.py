@@ -134,6 +134,50 @@ def test_stats(ingested: Path) -> None:
     assert data["embedder"].startswith("onnx") and data["dim"] == 384  # the model the vectors came from
     code, out, _ = run("--home", str(ingested), "recall", "stats")
     assert code == 0 and "memories" in out and "384" in out
+    # stats loads no model, so it has no vector index to count: it must not claim 0 rows
+    assert data["embedded"] == len(MESSAGES) and data.get("index_rows", len(MESSAGES)) == len(MESSAGES)
+
+
+def test_a_failed_first_ingest_leaves_no_database(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text(
+        f'embedder = "openai"\nembedder_url = "http://127.0.0.1:{port}/v1"\nembedder_model = "m"\n',
+        encoding="utf-8",
+    )
+    path = write_jsonl(tmp_path / "c.jsonl", MESSAGES)
+    code, _, err = run("--home", str(home), "recall", "ingest", str(path))
+    assert code == 1 and "cannot reach the embeddings endpoint" in " ".join(err.split())
+    assert not list(home.glob("recall.db*"))
+    code, _, err = run("--home", str(home), "recall", "search", "Pixel")
+    assert code == 1 and "no recall database" in err
+
+
+def test_an_ingest_failing_mid_way_removes_the_database_it_created(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from silcrow.errors import RecallError
+    from silcrow.recall.local import LocalProvider
+
+    def broken(self: LocalProvider, records: object, **_kw: object) -> int:
+        self.store  # the database is open (created) by now  # noqa: B018
+        raise RecallError("embeddings endpoint answered HTTP 500")
+
+    monkeypatch.setattr(LocalProvider, "ingest", broken)
+    home = tmp_path / "home"
+    path = write_jsonl(tmp_path / "c.jsonl", MESSAGES)
+    code, _, err = run("--home", str(home), "recall", "ingest", str(path), "--embedder", "none")
+    assert code == 1 and "HTTP 500" in err
+    assert not list(home.glob("recall.db*"))
+    monkeypatch.undo()
+    assert run("--home", str(home), "recall", "ingest", str(path), "--embedder", "none")[0] == 0
+    code, _, err = run("--home", str(home), "recall", "ingest", str(path), "--embedder", "none")
+    assert code == 0 and (home / "recall.db").exists()  # an existing database is never removed
 
 
 def test_forget_by_text_and_by_id(tmp_path: Path) -> None:
@@ -156,6 +200,9 @@ def test_forget_by_text_and_by_id(tmp_path: Path) -> None:
 
     code, _, err = run("--home", str(home), "recall", "forget", str(target["id"]), "--yes")
     assert code == 1 and "no memory matched" in err
+    code, out, err = run("--home", str(home), "recall", "forget", "zebra crossing", "--yes", "--json")
+    assert code == 1 and json.loads(out) == {"target": "zebra crossing", "removed": 0}
+    assert "no memory matched" in err
 
 
 def test_locomo_file_keeps_speakers_and_dates(tmp_path: Path) -> None:

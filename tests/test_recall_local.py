@@ -160,6 +160,20 @@ def test_tools_search_add_forget(provider: LocalProvider) -> None:
     assert bad["success"] is False and "recall_search" in bad["error"]
 
 
+@pytest.mark.parametrize("bad_id", ["abc", "Lisbon", True, 2.5, [3], {"id": 3}])
+def test_recall_forget_refuses_an_id_that_is_not_a_memory_id(provider: LocalProvider, bad_id: Any) -> None:
+    result = json.loads(provider.handle_tool_call("recall_forget", {"id": bad_id}))
+    assert result["success"] is False and "'id' must be a memory id" in result["error"], result
+    assert provider.stats()["memories"] == len(DIALOG)  # never taken as text to delete
+
+
+def test_recall_forget_takes_an_id_sent_as_digits(provider: LocalProvider) -> None:
+    hit = provider.search("Clara moved to Lisbon", 1)[0]
+    assert json.loads(provider.handle_tool_call("recall_forget", {"id": str(hit.id)}))["removed"] == 1
+    bad = json.loads(provider.handle_tool_call("recall_forget", {"query": 42.5}))
+    assert bad["success"] is False and "'query' must be text" in bad["error"]
+
+
 def test_prefetch_is_compact_and_dated(provider: LocalProvider) -> None:
     text = provider.prefetch("What is Ana's sister called and where did she move?")
     lines = text.splitlines()

@@ -111,16 +111,25 @@ def ingest(
         raise _error(str(exc)) from None
     if not records:
         raise _error(f"{file} holds no messages to ingest; check that it is the right file")
-    with _provider(ctx, embedder, create=True) as provider:
-        start = time.perf_counter()
-        with Progress(
-            TextColumn("[bold]ingesting[/]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-            console=console_err, transient=True, disable=as_json or not console_err.is_terminal,
-        ) as bar:
-            task = bar.add_task("ingest", total=len(records))
-            stored = provider.ingest(records, progress=lambda done: bar.update(task, completed=done))
-        elapsed = time.perf_counter() - start
-        db = str(recall_db(_home(ctx)))
+    db_path = recall_db(_home(ctx))
+    existed = db_path.exists()
+    try:
+        with _provider(ctx, embedder, create=True) as provider:
+            start = time.perf_counter()
+            with Progress(
+                TextColumn("[bold]ingesting[/]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                console=console_err, transient=True, disable=as_json or not console_err.is_terminal,
+            ) as bar:
+                task = bar.add_task("ingest", total=len(records))
+                stored = provider.ingest(records, progress=lambda done: bar.update(task, completed=done))
+            elapsed = time.perf_counter() - start
+    except BaseException:
+        if not existed:
+            # A first ingest that failed (e.g. the embedder is unreachable) leaves no empty
+            # database behind: later commands would report an empty store, not the real cause.
+            _remove_if_empty(db_path)
+        raise
+    db = str(db_path)
     result = {
         "file": str(file), "records": len(records), "stored": stored,
         "duplicates": len(records) - stored, "seconds": round(elapsed, 3),
@@ -189,6 +198,25 @@ def stats(
     console.print(table)
 
 
+def _remove_if_empty(path: Path) -> None:
+    """Delete the recall database at ``path`` (and its WAL files) if it holds no memories."""
+    import sqlite3
+
+    if not path.exists():
+        return
+    try:
+        conn = sqlite3.connect(path)
+        try:
+            empty = conn.execute("SELECT count(*) FROM memories").fetchone()[0] == 0
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:  # no memories table yet: nothing was ever stored
+        empty = "no such table" in str(exc)
+    if empty:
+        for part in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            part.unlink(missing_ok=True)
+
+
 def _stored_embedder(path: Path) -> dict[str, Any]:
     from silcrow.recall.local import db
 
@@ -226,7 +254,8 @@ def forget(
         removed = provider.forget(int(needle) if needle.isdigit() else needle)
     if as_json:
         _print_json({"target": needle, "removed": removed})
-        return
-    if removed == 0:
+    if removed == 0:  # an error with --json too: a script must not take "nothing" for success
         raise _error(f"no memory matched {needle!r}; find ids with `silcrow recall search QUERY`")
+    if as_json:
+        return
     console.print(Text(f"deleted {removed} memor{'y' if removed == 1 else 'ies'} ({what})"))

@@ -295,11 +295,22 @@ class LocalProvider(MemoryProvider):
                     return _error("recall_add needs a non-empty 'fact'")
                 return json.dumps({"success": True, "id": self.add_fact(fact, metadata={"source": "tool"})})
             if name == "recall_forget":
-                target = args.get("id") if args.get("id") not in (None, "") else args.get("query")
-                if target is None or (isinstance(target, str) and not target.strip()):
+                raw_id, query = args.get("id"), args.get("query")
+                target: int | str
+                if raw_id not in (None, ""):
+                    memory_id = _memory_id(raw_id)
+                    if memory_id is None:
+                        return _error(
+                            f"recall_forget: 'id' must be a memory id (an integer from recall_search), "
+                            f"got {raw_id!r}; to delete by text pass it as 'query'"
+                        )
+                    target = memory_id
+                elif isinstance(query, str) and query.strip():
+                    target = query
+                elif query not in (None, ""):
+                    return _error(f"recall_forget: 'query' must be text, got {query!r}")
+                else:
                     return _error("recall_forget needs an 'id' (from recall_search) or a 'query' text")
-                if not isinstance(target, int | str):
-                    return _error(f"recall_forget: 'id' must be an integer, got {target!r}")
                 removed = self.forget(target, max_matches=TOOL_FORGET_LIMIT)
                 return json.dumps({"success": True, "removed": removed})
         except (RecallError, ValueError, TypeError) as exc:
@@ -309,6 +320,19 @@ class LocalProvider(MemoryProvider):
 
 def _error(message: str) -> str:
     return json.dumps({"success": False, "error": message})
+
+
+def _memory_id(value: Any) -> int | None:
+    """A memory id from a tool argument: an integer, or its digits as text (models send both)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
 
 
 def format_hits(hits: Sequence[RecallHit], *, limit: int = PREFETCH_CHARS) -> str:

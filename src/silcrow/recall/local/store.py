@@ -49,18 +49,25 @@ class RecallStore:
     def __init__(self, path: Path, embedder: Embedder) -> None:
         self.path = path
         self.embedder = embedder
+        # Asked first: an embedder that cannot answer (e.g. an unreachable endpoint probing its
+        # dimension) fails before an empty database file is created.
+        dim = embedder.dim
         self._lock = threading.RLock()
         self._conn = db.connect(path)
         self.lexical = LexicalSearch(self._conn)
-        self._index = VectorIndex(embedder.dim) if embedder.dim > 0 else None
+        self._index = VectorIndex(dim) if dim > 0 else None
         self._scopes: dict[int, Scope] = {}  # every live id -> its scope
         self._by_scope: dict[Scope, set[int]] = {}
         self._allowed_cache: dict[Scope, np.ndarray] = {}
         self._floor = 0  # every id <= floor has been looked at
         self._data_version: int | None = None
-        with self._lock:
-            self._prepare_vectors()
-            self._refresh(force=True)
+        try:
+            with self._lock:
+                self._prepare_vectors()
+                self._refresh(force=True)
+        except BaseException:
+            self._conn.close()
+            raise
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -426,7 +433,9 @@ class RecallStore:
             "embedded": int(embedded),
             "embedder": self.embedder.name,
             "dim": self.embedder.dim,
-            "index_rows": len(self._index) if self._index is not None else 0,
+            # Rows of the in-memory vector index; absent when this store was opened without
+            # an embedder (then "embedded" still counts the stored vectors).
+            **({"index_rows": len(self._index)} if self._index is not None else {}),
             "schema_version": migrations[-1][0] if migrations else 0,
             "db_path": str(self.path),
             "db_bytes": size,
