@@ -295,7 +295,7 @@ class LocalProvider(MemoryProvider):
                     return _error("recall_add needs a non-empty 'fact'")
                 return json.dumps({"success": True, "id": self.add_fact(fact, metadata={"source": "tool"})})
             if name == "recall_forget":
-                raw_id, query = args.get("id"), args.get("query")
+                raw_id, raw_query = args.get("id"), args.get("query")
                 target: int | str
                 if raw_id not in (None, ""):
                     memory_id = _memory_id(raw_id)
@@ -305,10 +305,10 @@ class LocalProvider(MemoryProvider):
                             f"got {raw_id!r}; to delete by text pass it as 'query'"
                         )
                     target = memory_id
-                elif isinstance(query, str) and query.strip():
-                    target = query
-                elif query not in (None, ""):
-                    return _error(f"recall_forget: 'query' must be text, got {query!r}")
+                elif isinstance(raw_query, str) and raw_query.strip():
+                    target = raw_query
+                elif raw_query not in (None, ""):
+                    return _error(f"recall_forget: 'query' must be text, got {raw_query!r}")
                 else:
                     return _error("recall_forget needs an 'id' (from recall_search) or a 'query' text")
                 removed = self.forget(target, max_matches=TOOL_FORGET_LIMIT)
