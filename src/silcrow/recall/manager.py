@@ -65,12 +65,13 @@ def _screen(value: Any) -> Any:
     the pattern (the memory stays stored; the user can find and forget it).
     """
     if isinstance(value, str):
-        hits = scan(value)
+        cleaned = sanitize_context(value)  # fence tags go first, as in filter_recalled
+        hits = scan(cleaned)
         if hits:
             ids = ", ".join(dict.fromkeys(h.pattern_id for h in hits))
             log.warning("recall tool result withheld (%s): %.80r", ids, value)
             return f"[BLOCKED: recalled text matched {ids}]"
-        return sanitize_context(value)
+        return cleaned
     if isinstance(value, list):
         return [_screen(v) for v in value]
     if isinstance(value, dict):

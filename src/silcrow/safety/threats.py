@@ -275,6 +275,8 @@ _BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
      r"|\bcrontab\s+(?:-[a-z]*\s+)*-\s*$|\(crontab\s+-l"),
     # hidden content
     ("hidden.html_comment", HIDDEN, "contains an HTML comment (hidden when rendered)", r"<!--"),
+    ("hidden.fence_tag", HIDDEN, "imitates the <memory-context> fence of recalled text",
+     r"<\s*/?\s*memory[\s_\-\u2010-\u2015\u2212]*context(?![a-z])"),
     ("hidden.css_hidden", HIDDEN, "contains CSS that hides text",
      r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])"
      r"|opacity\s*:\s*0(?![.\d]*[1-9])|\[//\]:\s*#"),
