@@ -43,7 +43,7 @@ def state(ctx: typer.Context) -> AppState:
 
 def fail(message: str, code: int = EXIT_REFUSED) -> None:
     """Print one clear error line and exit with ``code``."""
-    console_err.print(Text.assemble(("error: ", "bold red"), message), highlight=False)
+    console_err.print(Text.assemble(("error: ", "bold red"), message), highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -122,7 +122,7 @@ def run_app(app: typer.Typer, argv: Sequence[str]) -> int:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else EXIT_REFUSED)
     except SilcrowError as exc:
-        console_err.print(Text.assemble(("error: ", "bold red"), str(exc)), highlight=False)
+        console_err.print(Text.assemble(("error: ", "bold red"), str(exc)), highlight=False, soft_wrap=True)
         return EXIT_REFUSED
     except KeyboardInterrupt:
         console_err.print("interrupted")
@@ -134,6 +134,7 @@ def run_app(app: typer.Typer, argv: Sequence[str]) -> int:
                 f"{type(exc).__name__}: {exc} (please report this; set SILCROW_DEBUG=1 for details)",
             ),
             highlight=False,
+            soft_wrap=True,
         )
         if os.environ.get("SILCROW_DEBUG"):
             raise
