@@ -7,10 +7,14 @@ One command::
 prints ONE JSON object on stdout (progress goes to stderr)::
 
     {"questions": N,
-     "systems": {"bm25": {"recall@5": x, "recall@10": y}, "dense": {...}, "silcrow": {...},
-                 "silcrow_lexical": {...}, "silcrow_dense": {...}},
-     "by_category": {"silcrow": {"1": {...}, ...}},
-     "ingest_turns_per_s": r, "prefetch_ms": {"p50": a, "p95": b}, "config": {...}}
+     "systems": {"bm25": {"recall@5": x, "recall@10": y}, "dense": {...}, "silcrow": {...}},
+     "ingest_turns_per_s": r, "prefetch_ms": {"p50": a, "p95": b},
+     "ablations": {"silcrow_lexical": {...}, "silcrow_dense": {...}},
+     "by_category": {"silcrow": {"1": {...}, ...}}, "config": {...}}
+
+The first four keys are the contract of issue 3 (``systems`` holds exactly
+the three systems below); ``ablations``, ``by_category`` and ``config`` are
+extra.
 
 ``--dataset`` holds one LoCoMo conversation or a JSON list of them. Each
 conversation is ingested into its own fresh home through the public
@@ -25,8 +29,15 @@ Systems, measured in the same run on the same turns:
 - ``dense``: plain baseline, cosine over the same embedder's vectors of each
   turn's ``speaker: text`` alone.
 - ``silcrow``: the provider's default hybrid search.
-- ``silcrow_lexical`` / ``silcrow_dense``: the provider's index searched by one
-  side only (ablations: shows what each side and the fusion contribute).
+
+Ablations (under ``"ablations"``): ``silcrow_lexical`` / ``silcrow_dense``, the
+provider's index searched by one side only, show what each side and the
+fusion contribute.
+
+``prefetch_ms`` times what an agent turn waits for:
+``MemoryManager.prefetch(question)`` with the provider behind it, so the
+query embedding, the search, the formatting, the fence and the threat
+filter are all included (the first call for each question: nothing cached).
 
 ``--alpha``, ``--context-turns``, ``--own-weight``, ``--weights``,
 ``--speaker-boost`` and ``--fusion`` override the retrieval settings for
@@ -50,6 +61,7 @@ import numpy as np
 from rich.console import Console
 from rich.progress import Progress
 
+from silcrow.recall import MemoryManager
 from silcrow.recall.embedders import Embedder, get_embedder
 from silcrow.recall.formats import parse_locomo
 from silcrow.recall.local import LocalProvider, RecallRecord, retrieval
@@ -107,8 +119,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     kmax = max(ks)
     embedder = get_embedder(args.embedder)
     embedder.embed(["warm up"])  # load the model now: the ingest rate should not include it
-    systems = ["bm25", "dense", "silcrow", "silcrow_lexical", "silcrow_dense"]
-    scores: dict[str, dict[int, list[float]]] = {s: defaultdict(list) for s in systems}
+    systems = ["bm25", "dense", "silcrow"]
+    ablations = ["silcrow_lexical", "silcrow_dense"]
+    scores: dict[str, dict[int, list[float]]] = {s: defaultdict(list) for s in systems + ablations}
     by_cat: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     ingest_turns, ingest_seconds = 0, 0.0
     prefetch_ms: list[float] = []
@@ -125,11 +138,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             ingest_seconds += time.perf_counter() - start
             ingest_turns += len(records)
             baselines = PlainBaselines(records, embedder)
+            manager = MemoryManager(prefetch_timeout=30.0)
+            manager.add_provider(provider)
             task = bar.add_task(f"conv {n}: {len(qa)} questions", total=len(qa))
             for q in qa:
                 question, evidence = str(q["question"]), evidence_ids(q)
                 start = time.perf_counter()
-                provider.prefetch(question)  # first call for this text: includes embedding the query
+                manager.prefetch(question)  # first call for this text: includes embedding the query
                 prefetch_ms.append((time.perf_counter() - start) * 1000)
                 ranked = {
                     "bm25": baselines.bm25(question, kmax),
@@ -145,7 +160,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     by_cat[str(q["category"])][k].append(recall_at(ranked["silcrow"], evidence, k))
                 questions += 1
                 bar.advance(task)
-            provider.shutdown()
+            manager.shutdown()  # shuts the provider down too
 
     def mean(values: list[float]) -> float:
         return round(sum(values) / len(values), 4) if values else 0.0
@@ -156,16 +171,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         ordered = sorted(values)
         return round(ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))], 2)
 
+    def figures(system: str) -> dict[str, float]:
+        return {f"recall@{k}": mean(scores[system][k]) for k in ks}
+
     return {
         "questions": questions,
-        "systems": {s: {f"recall@{k}": mean(scores[s][k]) for k in ks} for s in systems},
+        "systems": {s: figures(s) for s in systems},
+        "ingest_turns_per_s": round(ingest_turns / ingest_seconds, 1) if ingest_seconds else 0.0,
+        "prefetch_ms": {"p50": round(statistics.median(prefetch_ms), 2) if prefetch_ms else 0.0,
+                        "p95": pct(prefetch_ms, 0.95)},
+        "ablations": {s: figures(s) for s in ablations},
         "by_category": {
             "silcrow": {c: {f"recall@{k}": mean(v[k]) for k in ks} | {"n": len(v[ks[0]])}
                         for c, v in sorted(by_cat.items())}
         },
-        "ingest_turns_per_s": round(ingest_turns / ingest_seconds, 1) if ingest_seconds else 0.0,
-        "prefetch_ms": {"p50": round(statistics.median(prefetch_ms), 2) if prefetch_ms else 0.0,
-                        "p95": pct(prefetch_ms, 0.95)},
         "config": {
             "embedder": embedder.name,
             "alpha": retrieval.ALPHA,
@@ -206,7 +225,7 @@ def main() -> None:
         body, context, dated = (float(x) for x in args.weights.split(","))
         retrieval.COLUMN_WEIGHTS = (body, context, dated)
     result = run(args)
-    err.print(result["systems"])
+    err.print(result["systems"], result["ablations"])
     sys.stdout.write(json.dumps(result) + "\n")
 
 

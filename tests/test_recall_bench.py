@@ -1,0 +1,54 @@
+"""bench/recall.py keeps the JSON shape issue 3 fixes, on a tiny LoCoMo conversation."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "recall.py"
+
+CONVERSATION = {
+    "sample_id": "tiny",
+    "conversation": {
+        "speaker_a": "Ana", "speaker_b": "Ben",
+        "session_1_date_time": "1:56 pm on 8 May, 2023",
+        "session_1": [
+            {"speaker": "Ana", "dia_id": "D1:1", "text": "I adopted a border collie called Pixel."},
+            {"speaker": "Ben", "dia_id": "D1:2", "text": "I am training for the Lisbon marathon."},
+        ],
+        "session_2_date_time": "10:05 am on 12 June, 2023",
+        "session_2": [
+            {"speaker": "Ana", "dia_id": "D2:1", "text": "My sister Clara moved to Porto."},
+        ],
+    },
+    "qa": [
+        {"question": "What is the name of Ana's dog?", "evidence": ["D1:1"], "category": 4},
+        {"question": "Which marathon is Ben training for?", "evidence": ["D1:2"], "category": 1},
+        {"question": "Where did Clara move?", "evidence": ["D2:1"], "category": 4},
+        {"question": "Adversarial, not asked", "evidence": ["D1:1"], "category": 5},
+    ],
+}
+
+
+def test_bench_prints_the_contract_shape(tmp_path: Path) -> None:
+    dataset = tmp_path / "tiny.json"
+    dataset.write_text(json.dumps(CONVERSATION), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, str(BENCH), "--dataset", str(dataset), "--embedder", "none"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert len(lines) == 1  # one JSON object on stdout; progress goes to stderr
+    result = json.loads(lines[0])
+    assert result["questions"] == 3
+    assert set(result["systems"]) == {"bm25", "dense", "silcrow"}
+    for figures in result["systems"].values():
+        assert set(figures) == {"recall@5", "recall@10"}
+        assert all(0.0 <= v <= 1.0 for v in figures.values())
+    assert result["systems"]["silcrow"]["recall@10"] == 1.0  # three turns: all of them are in the top 10
+    assert set(result["ablations"]) == {"silcrow_lexical", "silcrow_dense"}
+    assert result["ingest_turns_per_s"] > 0
+    assert set(result["prefetch_ms"]) == {"p50", "p95"} and result["prefetch_ms"]["p50"] > 0
