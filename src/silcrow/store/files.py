@@ -26,17 +26,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import filelock
-
 from silcrow.errors import LockTimeoutError, StoreError
-from silcrow.store import journal
+from silcrow.store import journal, locking
 from silcrow.store.backend import StoreBackend, Transaction
 
 TEMP_SUFFIX = ".tmp"
 DEFAULT_LOCK_TIMEOUT = 10.0
-# Waiting writers poll the lock; filelock's default of 50 ms would leave the
-# lock idle most of the time when several processes contend for it.
-LOCK_POLL_INTERVAL = 0.002
 
 
 def _temp_prefix(name: str) -> str:
@@ -165,10 +160,10 @@ class FileBackend(StoreBackend):
             ) from exc
         path = self.path(target_file)
         lock_path = path.with_name(path.name + ".lock")
-        lock = filelock.FileLock(lock_path, timeout=self.lock_timeout)
+        lock = locking.ExclusiveLock(lock_path, self.lock_timeout)
         try:
-            lock.acquire(poll_interval=LOCK_POLL_INTERVAL)
-        except filelock.Timeout as exc:
+            lock.acquire()
+        except locking.LockWaitTimeout as exc:
             raise LockTimeoutError(
                 f"could not lock {path} within {self.lock_timeout:g}s: another process is writing "
                 f"it and holds {lock_path}. Retry in a moment; if it persists, find the holder "

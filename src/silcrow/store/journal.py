@@ -32,9 +32,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import filelock
-
 from silcrow.errors import LockTimeoutError
+from silcrow.store import locking
 
 JOURNAL_NAME = ".journal.jsonl"
 MAX_BYTES = 4 * 1024 * 1024
@@ -69,10 +68,10 @@ def append(path: Path, record: dict[str, Any]) -> None:
     # ensure_ascii keeps the line pure ASCII, so surrogate-escaped bytes from a
     # damaged file can still be journaled and read back exactly.
     line = (json.dumps(record, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
-    lock = filelock.FileLock(path.with_name(path.name + ".lock"), timeout=LOCK_TIMEOUT)
+    lock = locking.ExclusiveLock(path.with_name(path.name + ".lock"), LOCK_TIMEOUT)
     try:
-        lock.acquire(poll_interval=0.002)
-    except filelock.Timeout as exc:
+        lock.acquire()
+    except locking.LockWaitTimeout as exc:
         raise LockTimeoutError(
             f"could not lock the history journal {path} within {LOCK_TIMEOUT:g}s; the memory file itself "
             "was updated, but this change is missing from `silcrow memory history`"

@@ -1,0 +1,105 @@
+"""An exclusive lock on a sidecar file, with a bounded wait and no polling.
+
+``filelock`` waits by retrying a non-blocking lock every few milliseconds:
+when several processes contend, the lock sits idle between a release and the
+next poll, and the pollers burn CPU. Here a waiter blocks in the kernel
+(``flock(LOCK_EX)``) in a helper thread, so it is woken the moment the
+holder releases; the caller waits for that thread at most ``timeout``
+seconds. A waiter that gave up leaves its thread to release the lock as soon
+as it gets it, so a timeout never leaks a held lock. A lock held by a process
+that dies is released by the kernel.
+
+Where ``fcntl`` does not exist (Windows) the ``filelock`` library is used.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+
+class LockWaitTimeout(Exception):
+    """The lock was not free within the timeout."""
+
+
+class ExclusiveLock:
+    """``acquire()`` / ``release()`` (or ``with``) an exclusive lock on ``path``, created if missing."""
+
+    def __init__(self, path: Path, timeout: float) -> None:
+        self.path = path
+        self.timeout = timeout
+        self._fd: int | None = None
+        self._fallback: object | None = None
+
+    def acquire(self) -> None:
+        """Wait at most ``timeout`` seconds; raises LockWaitTimeout, or OSError for a bad path."""
+        if fcntl is None:  # pragma: no cover - Windows
+            import filelock
+
+            lock = filelock.FileLock(self.path, timeout=self.timeout)
+            try:
+                lock.acquire(poll_interval=0.002)
+            except filelock.Timeout as exc:
+                raise LockWaitTimeout(str(self.path)) from exc
+            self._fallback = lock
+            return
+        self._fd = _acquire(self.path, self.timeout)
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)  # closing the only descriptor of this open file releases its flock
+        elif self._fallback is not None:  # pragma: no cover - Windows
+            lock, self._fallback = self._fallback, None
+            lock.release()  # type: ignore[attr-defined]
+
+    def __enter__(self) -> ExclusiveLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _acquire(path: Path, timeout: float) -> int:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return fd
+    except BlockingIOError:
+        pass
+    except BaseException:
+        os.close(fd)
+        raise
+    got = threading.Event()
+    guard = threading.Lock()
+    state: dict[str, object] = {"abandoned": False, "error": None}
+
+    def wait() -> None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError as exc:
+            state["error"] = exc
+        with guard:
+            if state["abandoned"]:
+                os.close(fd)  # the caller gave up: release at once
+                return
+            got.set()
+
+    threading.Thread(target=wait, name=f"lock-wait:{path.name}", daemon=True).start()
+    got.wait(timeout)
+    with guard:
+        if not got.is_set():
+            state["abandoned"] = True
+            raise LockWaitTimeout(str(path))
+    error = state["error"]
+    if isinstance(error, OSError):
+        os.close(fd)
+        raise error
+    return fd
