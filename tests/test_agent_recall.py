@@ -137,3 +137,25 @@ def test_assistant_text_beside_tool_calls_is_stored_without_fence_spans(tmp_path
         stored = agent.sessions.messages(agent.session_id)
         assert "LEAKED-RECALL" not in json.dumps(stored)
         assert any(m.get("tool_calls") and m["content"] == "Saving  now." for m in stored)
+
+
+def test_a_resumed_compressed_session_recalls_what_only_its_summary_keeps(tmp_path: Path) -> None:
+    facts = ["The boat is moored at pier seven in Cascais.", "My cousin Ines plays the cello.",
+             "The attic needs new insulation panels.", "Our wifi router sits behind the bookshelf.",
+             "The bakery on Rua Augusta opens at six.", "I renewed my passport in March.",
+             "The tram to Belem leaves every twelve minutes.", "My bike has a squeaky rear brake."]
+    with running_agent(tmp_path, flush_min_turns=100) as (agent, server):
+        for fact in facts:
+            agent.run_turn(fact)
+        agent.manager.flush(10.0)
+        server.enqueue({"content": "SUMMARY: small talk about the user's week."})
+        assert agent.compress()
+        session = agent.session_id
+        kept = [m["content"] for m in agent.messages if m["role"] == "user"]
+    assert facts[1] not in kept and facts[-1] in kept  # the middle went into the summary
+    with running_agent(tmp_path, session_id=session, flush_min_turns=100) as (agent, server):
+        agent.run_turn("Which instrument does my cousin Ines play?")
+        sent = last_user(server.requests[-1])
+        assert "cello" in sent.split(FENCE_OPEN, 1)[-1]  # summarised away, so recalled again
+        agent.run_turn("What is wrong with my bike brake?")
+        assert "squeaky" not in last_user(server.requests[-1])  # still in the transcript: not recalled

@@ -167,9 +167,13 @@ class Agent:
         self._turns_since_write = 0
         self._turns_since_flush = 0
         self._turns_since_compress = MIN_TURNS_BETWEEN_COMPRESSIONS
-        # A branch carries its parents' history: the provider need not recall those turns either.
-        self.manager.initialize(session_id, home=str(self.home),
-                                ancestor_session_ids=self.sessions.ancestors(session_id))
+        # What the provider need not recall because the model sees it: a branch carries its
+        # parents' history; a resumed, compressed session shows only what follows its summary.
+        context: dict[str, Any] = {"ancestor_session_ids": self.sessions.ancestors(session_id)}
+        since = _summarised_before(self._messages)
+        if since:
+            context["summarised_before"] = since
+        self.manager.initialize(session_id, home=str(self.home), **context)
         self._invalidate()
 
     def _invalidate(self) -> None:
@@ -405,6 +409,15 @@ class Agent:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
+
+
+def _summarised_before(messages: list[dict[str, Any]]) -> str | None:
+    """When the part of a transcript that follows its latest compaction summary begins (ISO time)."""
+    for i in range(len(messages) - 1, -1, -1):
+        if messages[i].get("summary"):
+            after = messages[i + 1] if i + 1 < len(messages) else messages[i]
+            return str(after.get("created_at") or "") or None
+    return None
 
 
 __all__ = ["Agent"]

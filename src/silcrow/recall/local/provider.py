@@ -12,6 +12,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -130,7 +131,14 @@ class LocalProvider(MemoryProvider):
             self._scope = (context.get("user_id"), context.get("agent_id"))
             # Sessions this one was branched from: their turns came along into its history.
             self._ancestors = frozenset(str(s) for s in context.get("ancestor_session_ids") or ())
-        self._get_store()  # open now so a bad home or model fails here, not mid-turn
+        store = self._get_store()  # open now so a bad home or model fails here, not mid-turn
+        since = _epoch(context.get("summarised_before"))
+        if self._session_id and since is not None:
+            # A resumed session that was compressed: its turns from before that point live on
+            # only in the summary, so they may be recalled again.
+            ids = store.find_ids("session_id = ? AND ts < ?", [self._session_id, since], self._scope)
+            if ids:
+                self._summarised_upto[self._session_id] = max(ids)
 
     @property
     def store(self) -> RecallStore:
@@ -316,6 +324,17 @@ class LocalProvider(MemoryProvider):
         except (RecallError, ValueError, TypeError) as exc:
             return _error(f"{name} failed: {exc}")
         return _error(f"unknown tool {name!r}; the local provider has {', '.join(TOOL_NAMES)}")
+
+
+def _epoch(value: Any) -> float | None:
+    """Seconds since the epoch of an ISO 8601 time (naive = UTC), or None when it is not one."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        when = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
 
 
 def _error(message: str) -> str:
