@@ -23,7 +23,14 @@ class MemoryProvider(abc.ABC):
 
     @abc.abstractmethod
     def initialize(self, session_id: str, **context: Any) -> None:
-        """Prepare for a session. ``context`` may hold home, user_id, agent_id, platform."""
+        """Prepare for a session. ``context`` may hold home, user_id, agent_id, platform.
+
+        The Agent also passes what the model already sees, so a provider can
+        avoid recalling it: ``ancestor_session_ids`` (the sessions a branch was
+        forked from, whose history it carries) and, for a resumed session that
+        was compressed, ``summarised_before`` (ISO time: what was said before
+        it survives only in the summary). Unknown keys must be ignored.
+        """
 
     def unavailable_reason(self) -> str:
         """Why :meth:`is_available` is False (shown by ``silcrow providers``)."""
