@@ -28,8 +28,9 @@ log = logging.getLogger(__name__)
 PREFETCH_K = 6
 PREFETCH_POOL = 4 * PREFETCH_K  # searched before turns already in the conversation are dropped
 # Prefetch leaves out memories sharing no word with the message and with a cosine below this.
-# all-MiniLM-L6-v2 on LoCoMo conv-26: 0.99 of evidence turns score >= 0.2 against their question,
-# while unrelated small talk ("thanks, see you") about a different topic scores ~0.0-0.15.
+# Measured with all-MiniLM-L6-v2 against the stored (context-blended) vectors of LoCoMo conv-26:
+# 0.99 of evidence turns score >= 0.25 against their question (0.995 >= 0.2, 0.97 >= 0.3), while
+# a question about something never discussed ("What's the capital of Mongolia?") peaks at 0.16.
 PREFETCH_MIN_COSINE = 0.25
 PREFETCH_CHARS = 1800  # keeps the fenced block small next to the user's message
 HIT_CHARS = 300
