@@ -71,6 +71,9 @@ class Embedder(abc.ABC):
     name: str
     dim: int
     query_cache_size: int = 256
+    #: Cosine below which a memory sharing no word with a message is too unrelated to
+    #: prefetch. Cosine scales differ between models, so it is set only where measured.
+    relevance_floor: float | None = None
 
     def __init__(self) -> None:
         self._query_cache: OrderedDict[str, np.ndarray] = OrderedDict()
@@ -186,6 +189,10 @@ class OnnxMiniLMEmbedder(Embedder):
 
     name = "onnx:all-MiniLM-L6-v2-int8"
     dim = 384
+    # LoCoMo conv-26, stored (context-blended) vectors: 0.99 of evidence turns score >= 0.25
+    # against their question (0.995 >= 0.2, 0.97 >= 0.3); a question about something never
+    # discussed ("What's the capital of Mongolia?") peaks at 0.16.
+    relevance_floor = 0.25
 
     def __init__(
         self,

@@ -27,11 +27,6 @@ log = logging.getLogger(__name__)
 
 PREFETCH_K = 6
 PREFETCH_POOL = 4 * PREFETCH_K  # searched before turns already in the conversation are dropped
-# Prefetch leaves out memories sharing no word with the message and with a cosine below this.
-# Measured with all-MiniLM-L6-v2 against the stored (context-blended) vectors of LoCoMo conv-26:
-# 0.99 of evidence turns score >= 0.25 against their question (0.995 >= 0.2, 0.97 >= 0.3), while
-# a question about something never discussed ("What's the capital of Mongolia?") peaks at 0.16.
-PREFETCH_MIN_COSINE = 0.25
 PREFETCH_CHARS = 1800  # keeps the fenced block small next to the user's message
 HIT_CHARS = 300
 TOOL_FORGET_LIMIT = 20  # recall_forget by text deletes at most this many memories at once
@@ -234,8 +229,11 @@ class LocalProvider(MemoryProvider):
         if not query.strip():
             return ""
         session = session_id or self._session_id
-        hits = self.store.search(query, PREFETCH_POOL if session else PREFETCH_K, self._scope,
-                                 min_similarity=PREFETCH_MIN_COSINE)
+        store = self.store
+        # Memories that share no word with the message and are not close to it in meaning are
+        # left out (where the embedder knows its scale, see Embedder.relevance_floor).
+        hits = store.search(query, PREFETCH_POOL if session else PREFETCH_K, self._scope,
+                            min_similarity=store.embedder.relevance_floor)
         if session:
             floor = self._summarised_upto.get(session, 0)
             ancestors = self._ancestors if session == self._session_id else frozenset()
