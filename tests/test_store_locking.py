@@ -85,3 +85,45 @@ def test_a_holder_killed_mid_hold_frees_the_lock(tmp_path: Path) -> None:
     holder.wait(10)
     with ExclusiveLock(path, 5.0):
         pass
+
+
+def test_an_interrupted_wait_does_not_leave_the_lock_behind(tmp_path: Path) -> None:
+    import signal
+
+    path = tmp_path / "MEMORY.md.lock"
+    holder = _holder(path)
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        with pytest.raises(KeyboardInterrupt):
+            ExclusiveLock(path, 30.0).acquire()  # Ctrl-C while waiting for the holder
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        holder.communicate("go\n", timeout=10)
+    other = subprocess.run([sys.executable, "-c", TRY, str(path)], capture_output=True, text=True,
+                           timeout=30)
+    assert other.stdout.strip() == "got"  # the given-up waiter released what it got
+
+
+def test_a_forked_child_does_not_keep_the_parents_lock(tmp_path: Path) -> None:
+    import os
+
+    path = tmp_path / "MEMORY.md.lock"
+    lock = ExclusiveLock(path, 5.0)
+    lock.acquire()
+    pid = os.fork()
+    if pid == 0:  # the child: outlive the parent's hold for a while, then leave
+        time.sleep(3)
+        os._exit(0)
+    try:
+        lock.release()
+        other = subprocess.run([sys.executable, "-c", TRY.replace("+ 10", "+ 1"), str(path)],
+                               capture_output=True, text=True, timeout=30)
+        assert other.stdout.strip() == "got"  # not held by the sleeping child
+    finally:
+        os.waitpid(pid, 0)

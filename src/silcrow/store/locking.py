@@ -5,9 +5,11 @@ when several processes contend, the lock sits idle between a release and the
 next poll, and the pollers burn CPU. Here a waiter blocks in the kernel
 (``flock(LOCK_EX)``) in a helper thread, so it is woken the moment the
 holder releases; the caller waits for that thread at most ``timeout``
-seconds. A waiter that gave up leaves its thread to release the lock as soon
-as it gets it, so a timeout never leaks a held lock. A lock held by a process
-that dies is released by the kernel.
+seconds. A waiter that gave up (timeout, or an exception such as Ctrl-C
+during the wait) leaves its thread to release the lock as soon as it gets
+it, so giving up never leaks a held lock. A lock held by a process that dies
+is released by the kernel, and a child forked without exec closes its
+inherited copies at once, so it never keeps its parent's lock alive.
 
 Where ``fcntl`` does not exist (Windows) the ``filelock`` library is used.
 """
@@ -54,7 +56,7 @@ class ExclusiveLock:
     def release(self) -> None:
         if self._fd is not None:
             fd, self._fd = self._fd, None
-            os.close(fd)  # closing the only descriptor of this open file releases its flock
+            _close(fd)  # closing the only descriptor of this open file releases its flock
         elif self._fallback is not None:  # pragma: no cover - Windows
             lock, self._fallback = self._fallback, None
             lock.release()  # type: ignore[attr-defined]
@@ -67,15 +69,45 @@ class ExclusiveLock:
         self.release()
 
 
+# Every descriptor this module has open (held or still waiting). A child forked without exec
+# inherits them, and an flock lives until every descriptor of its open file is closed: the
+# child closes its copies at once, so only the parent holds (or waits for) the lock.
+_OPEN_FDS: set[int] = set()
+_OPEN_FDS_LOCK = threading.Lock()
+
+
+def _close(fd: int) -> None:
+    with _OPEN_FDS_LOCK:
+        _OPEN_FDS.discard(fd)
+    os.close(fd)
+
+
+def _close_inherited() -> None:
+    global _OPEN_FDS_LOCK
+    _OPEN_FDS_LOCK = threading.Lock()  # another thread may have held it at the fork
+    for fd in list(_OPEN_FDS):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _OPEN_FDS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_close_inherited)
+
+
 def _acquire(path: Path, timeout: float) -> int:
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    with _OPEN_FDS_LOCK:
+        _OPEN_FDS.add(fd)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         return fd
     except BlockingIOError:
         pass
     except BaseException:
-        os.close(fd)
+        _close(fd)
         raise
     got = threading.Event()
     guard = threading.Lock()
@@ -88,18 +120,26 @@ def _acquire(path: Path, timeout: float) -> int:
             state["error"] = exc
         with guard:
             if state["abandoned"]:
-                os.close(fd)  # the caller gave up: release at once
+                _close(fd)  # the caller gave up: release at once
                 return
             got.set()
 
     threading.Thread(target=wait, name=f"lock-wait:{path.name}", daemon=True).start()
-    got.wait(timeout)
+    try:
+        got.wait(timeout)
+    except BaseException:  # e.g. Ctrl-C while waiting: give up without leaving the lock behind
+        with guard:
+            if got.is_set():
+                _close(fd)
+            else:
+                state["abandoned"] = True
+        raise
     with guard:
         if not got.is_set():
             state["abandoned"] = True
             raise LockWaitTimeout(str(path))
     error = state["error"]
     if isinstance(error, OSError):
-        os.close(fd)
+        _close(fd)
         raise error
     return fd
