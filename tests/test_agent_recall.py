@@ -159,3 +159,29 @@ def test_a_resumed_compressed_session_recalls_what_only_its_summary_keeps(tmp_pa
         assert "cello" in sent.split(FENCE_OPEN, 1)[-1]  # summarised away, so recalled again
         agent.run_turn("What is wrong with my bike brake?")
         assert "squeaky" not in last_user(server.requests[-1])  # still in the transcript: not recalled
+
+
+def test_a_branch_recalls_what_its_parent_said_after_the_fork(tmp_path: Path) -> None:
+    with running_agent(tmp_path, flush_min_turns=100) as (agent, server):
+        agent.run_turn("The lighthouse keeper on Berlenga island is named Joaquim.")
+        parent = agent.session_id
+        agent.manager.flush(10.0)
+        child = agent.branch()
+        agent.resume(parent)  # the parent goes on without the branch
+        agent.run_turn("Joaquim's lighthouse got a new foghorn from Sweden.")
+        agent.manager.flush(10.0)
+        agent.resume(child)
+        start = len(server.requests)
+        agent.run_turn("Where did the Berlenga lighthouse foghorn come from?")
+        block = last_user(server.requests[start]).split(FENCE_OPEN, 1)[-1]
+        assert "Sweden" in block  # said in the parent after the fork: news to the branch
+        assert "is named Joaquim" not in block  # carried into the branch's own history
+
+
+def test_resuming_the_current_session_reloads_it(tmp_path: Path) -> None:
+    with running_agent(tmp_path, flush_min_turns=100) as (agent, _server):
+        empty = agent.session_id
+        assert agent.resume(empty) == empty  # an empty current session is not ended and dropped
+        assert agent.sessions.get(empty).id == empty
+        agent.run_turn("hello again")
+        assert agent.session_id == empty

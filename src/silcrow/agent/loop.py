@@ -169,7 +169,9 @@ class Agent:
         self._turns_since_compress = MIN_TURNS_BETWEEN_COMPRESSIONS
         # What the provider need not recall because the model sees it: a branch carries its
         # parents' history; a resumed, compressed session shows only what follows its summary.
-        context: dict[str, Any] = {"ancestor_session_ids": self.sessions.ancestors(session_id)}
+        ancestors = self.sessions.ancestors(session_id)
+        context: dict[str, Any] = {"ancestor_session_ids": [a for a, _ in ancestors],
+                                   "ancestor_forked_at": dict(ancestors)}
         since = _summarised_before(self._messages)
         if since:
             context["summarised_before"] = since
@@ -378,7 +380,8 @@ class Agent:
         history; returns the full id."""
         self._require_open()
         full_id = self.sessions.resolve(session_id)  # unknown or ambiguous: SessionError, nothing ended
-        self._end_session()
+        if full_id != self.session_id:  # resuming the current session only reloads it
+            self._end_session()
         self._open(full_id, fresh=False)
         return full_id
 

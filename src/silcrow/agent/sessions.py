@@ -325,13 +325,14 @@ class SessionStore:
             conn.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now, sid))
             return len(middle)
 
-    def ancestors(self, sid: str) -> builtins.list[str]:
-        """The ids of the sessions ``sid`` was branched from, nearest first."""
-        out: builtins.list[str] = []
-        parent = self.get(sid).parent_id
-        while parent is not None and parent not in out:
-            out.append(parent)
-            parent = self.get(parent).parent_id
+    def ancestors(self, sid: str) -> builtins.list[tuple[str, str]]:
+        """The sessions ``sid`` was branched from, nearest first, each with the time the
+        lineage left it (when its child branch was created): ``[(id, iso time), ...]``."""
+        out: builtins.list[tuple[str, str]] = []
+        child = self.get(sid)
+        while child.parent_id is not None and all(child.parent_id != a for a, _ in out):
+            out.append((child.parent_id, child.created_at))
+            child = self.get(child.parent_id)
         return out
 
     def delete_if_empty(self, sid: str) -> bool:

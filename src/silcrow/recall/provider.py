@@ -27,9 +27,11 @@ class MemoryProvider(abc.ABC):
 
         The Agent also passes what the model already sees, so a provider can
         avoid recalling it: ``ancestor_session_ids`` (the sessions a branch was
-        forked from, whose history it carries) and, for a resumed session that
-        was compressed, ``summarised_before`` (ISO time: what was said before
-        it survives only in the summary). Unknown keys must be ignored.
+        forked from, whose history it carries) with ``ancestor_forked_at``
+        (ancestor id -> ISO time the branch left it: later turns of the
+        ancestor are not in the branch) and, for a session whose history holds
+        a compression summary, ``summarised_before`` (ISO time: what was said
+        before it survives only in the summary). Unknown keys must be ignored.
         """
 
     def unavailable_reason(self) -> str:

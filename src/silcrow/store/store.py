@@ -14,12 +14,13 @@ the result, so each error says what was wrong and what to do next.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from silcrow.errors import DriftError, StoreError
+from silcrow.errors import DriftError, LockTimeoutError, StoreError
 from silcrow.paths import default_home, memories_dir
 from silcrow.safety import threats
 from silcrow.store import entries as E
@@ -41,6 +42,8 @@ from silcrow.store.edits import (
 )
 from silcrow.store.files import DEFAULT_LOCK_TIMEOUT, FileBackend
 from silcrow.store.journal import new_record
+
+log = logging.getLogger(__name__)
 
 TARGET_FILES = {"memory": "MEMORY.md", "user": "USER.md"}
 MAX_FAILED_ATTEMPTS = 3
@@ -364,8 +367,11 @@ class MemoryStore:
         back through it."""
         last = tx.last_record(target)
         if last is not None and last.get("after") != current:
-            tx.journal(new_record(target=target, action="outside_edit", origin="disk",
-                                  before=list(last["after"]), after=current))
+            try:
+                tx.journal(new_record(target=target, action="outside_edit", origin="disk",
+                                      before=list(last["after"]), after=current))
+            except LockTimeoutError as exc:  # nothing is written yet: go on without this record
+                log.warning("could not journal an outside edit of %s: %s", target, exc)
 
     def _commit(
         self, target: str, action: str, origin: str, edit: Edit, append: str | None = None

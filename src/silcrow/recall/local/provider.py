@@ -97,7 +97,8 @@ class LocalProvider(MemoryProvider):
         # Per session: the highest turn id folded into a compression summary. Turns of the
         # current session above it are still in the model's context, so prefetch skips them.
         self._summarised_upto: dict[str, int] = {}
-        self._ancestors: frozenset[str] = frozenset()
+        self._ancestors: dict[str, float | None] = {}  # ancestor session -> when the lineage left it
+        self._lineage_since: float | None = None  # before this, the history is only a summary
 
     # -- setup -----------------------------------------------------------------------------
 
@@ -125,10 +126,16 @@ class LocalProvider(MemoryProvider):
                 self._home = new_home
             self._session_id = session_id or ""
             self._scope = (context.get("user_id"), context.get("agent_id"))
-            # Sessions this one was branched from: their turns came along into its history.
-            self._ancestors = frozenset(str(s) for s in context.get("ancestor_session_ids") or ())
+            # Sessions this one was branched from: their turns up to the fork came along into its
+            # history (to the fork time when it is given, else all of them).
+            forked = context.get("ancestor_forked_at")
+            forked = forked if isinstance(forked, dict) else {}
+            self._ancestors = {
+                str(a): _epoch(forked.get(a)) for a in context.get("ancestor_session_ids") or ()
+            }
+            self._lineage_since = _epoch(context.get("summarised_before"))
         store = self._get_store()  # open now so a bad home or model fails here, not mid-turn
-        since = _epoch(context.get("summarised_before"))
+        since = self._lineage_since
         if self._session_id and since is not None:
             # A resumed session that was compressed: its turns from before that point live on
             # only in the summary, so they may be recalled again.
@@ -236,10 +243,22 @@ class LocalProvider(MemoryProvider):
                             min_similarity=store.embedder.relevance_floor)
         if session:
             floor = self._summarised_upto.get(session, 0)
-            ancestors = self._ancestors if session == self._session_id else frozenset()
+            ancestors = self._ancestors if session == self._session_id else {}
             hits = [h for h in hits
-                    if not ((h.session_id == session and h.id > floor) or h.session_id in ancestors)]
+                    if not ((h.session_id == session and h.id > floor) or self._carried(h, ancestors))]
         return format_hits(hits[:PREFETCH_K])
+
+    def _carried(self, hit: RecallHit, ancestors: dict[str, float | None]) -> bool:
+        """Whether a branch shows ``hit`` already: said in an ancestor before the fork, and not
+        folded into a compression summary the branch inherited."""
+        if hit.session_id not in ancestors:
+            return False
+        when = hit.timestamp.timestamp() if hit.timestamp else None
+        forked = ancestors[hit.session_id]
+        if when is None or forked is None:
+            return True
+        since = self._lineage_since
+        return when < forked and (since is None or when >= since)
 
     def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
         """Embed the query ahead of time (the embedder caches it), so ``prefetch`` only searches."""
