@@ -28,8 +28,16 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 
-from silcrow.safety.threats import INVISIBLE_CLASS, LOOKALIKES, describe, display_safe, normalize, scan
+from silcrow.safety.threats import (
+    CAPITAL_LOOKALIKES,
+    INVISIBLE_CLASS,
+    LOOKALIKES,
+    describe,
+    display_safe,
+    scan,
+)
 
 log = logging.getLogger(__name__)
 
@@ -43,38 +51,59 @@ SYSTEM_NOTE = (
 
 # The tag name is matched loosely, because a model reads `<Memory_Context>`,
 # `< / memory context >`, `＜ｍｅｍｏｒｙ－ｃｏｎｔｅｘｔ＞` (full width),
-# `<mеmоry-context>` (Cyrillic е, о) or a name split by zero-width characters
-# as the same tag: any case, whitespace inside the brackets, any of
-# space/_/dashes between the words, and per letter its full-width form and
-# the look-alikes the threat scanner folds.
+# `<mеmоry-context>` (Cyrillic е, о), `<𝗆𝖾𝗆𝗈𝗋𝗒-𝖼𝗈𝗇𝗍𝖾𝗑𝗍>` (mathematical letters) or
+# a name split by zero-width characters as the same tag: any case, whitespace
+# inside the brackets, any of space/_/dashes between the words, and per letter
+# every compatibility form (what NFKC folds to it) and every look-alike the
+# threat scanner folds, lower or upper case.
 _INV = f"{INVISIBLE_CLASS}*"
 _LT, _GT, _SLASH = "[<\uff1c\ufe64]", "[>\uff1e\ufe65]", "[/\uff0f]"
 _SEP = "[\\s_\\-\u2010-\u2015\u2212\ufe63\uff0d\uff3f]*"
+# Blocks holding letter-like compatibility characters (full width, mathematical
+# alphanumerics, enclosed and squared letters, letterlike symbols, modifiers).
+_COMPAT_BLOCKS = ((0x1D2C, 0x1D6B), (0x2070, 0x20A0), (0x2100, 0x2150), (0x2460, 0x2500),
+                  (0xFF00, 0xFFF0), (0x1D400, 0x1D800), (0x1F130, 0x1F18A))
+
+
+def _variants(ch: str) -> set[str]:
+    """Every character a reader takes for the Latin letter ``ch`` (lower case)."""
+    out = {ch, ch.upper()}
+    out |= {k for k, v in LOOKALIKES.items() if v == ch}
+    out |= {k for k, v in CAPITAL_LOOKALIKES.items() if v.lower() == ch}
+    for start, end in _COMPAT_BLOCKS:
+        out |= {c for c in map(chr, range(start, end)) if unicodedata.normalize("NFKC", c).lower() == ch}
+    return out
+
+
+_LETTERS = {ch: _variants(ch) for ch in set("memorycontext")}
 
 
 def _letter(ch: str) -> str:
-    variants = {ch, chr(ord(ch) - ord("a") + 0xFF41)} | {k for k, v in LOOKALIKES.items() if v == ch}
-    return "[" + "".join(sorted(variants)) + "]"
+    return "[" + "".join(re.escape(c) for c in sorted(_LETTERS[ch])) + "]"
 
 
-def _word(word: str) -> str:
-    return _INV.join(_letter(ch) for ch in word)
+def _name_parts() -> list[str]:
+    """The name as a sequence of regex pieces (letters, and the separator between the words)."""
+    return [*(_letter(c) for c in "memory"), _SEP, *(_letter(c) for c in "context")]
 
 
-_NAME = f"{_word('memory')}{_INV}{_SEP}{_INV}{_word('context')}"
+_NAME = _INV.join(_name_parts())
 # What may follow the name inside the brackets: nothing, whitespace, or attributes and a
 # self-closing slash (`<memory-context id=1>`, `</memory-context/>`), which a model reads as
 # the same tag; the attribute text itself cannot hold a bracket.
 _NOT_BRACKET = "[^<>\uff1c\uff1e\ufe64\ufe65]"
 _ATTRS = rf"(?:[\s/\uff0f]{_NOT_BRACKET}*)?"
+_START = rf"{_LT}\s*{_INV}{_SLASH}?\s*{_INV}"
 _OPEN_RX = rf"{_LT}\s*{_INV}{_NAME}{_INV}{_ATTRS}{_GT}"
 _CLOSE_RX = rf"{_LT}\s*{_INV}{_SLASH}\s*{_INV}{_NAME}{_INV}{_ATTRS}{_GT}"
 _BLOCK = re.compile(rf"{_OPEN_RX}.*?{_CLOSE_RX}", re.IGNORECASE | re.DOTALL)
-_TAG = re.compile(rf"{_LT}\s*{_INV}{_SLASH}?\s*{_INV}{_NAME}{_INV}{_ATTRS}{_GT}", re.IGNORECASE)
-# A whole tag name followed by the start of attributes, still waiting for its closing bracket.
-_UNCLOSED_WITH_ATTRS = re.compile(
-    rf"{_LT}\s*{_INV}{_SLASH}?\s*{_INV}{_NAME}{_INV}[\s/\uff0f]{_NOT_BRACKET}*", re.IGNORECASE
-)
+_TAG = re.compile(rf"{_START}{_NAME}{_INV}{_ATTRS}{_GT}", re.IGNORECASE)
+# The start of a tag still waiting for its closing bracket: a prefix of the name (built from
+# the same pieces, so it agrees with _TAG on every character), or the whole name followed by
+# the start of attributes.
+_PREFIXES = "|".join(_INV.join(_name_parts()[:k]) for k in range(len(_name_parts()), -1, -1))
+_UNCLOSED_PREFIX = re.compile(rf"{_START}(?:{_PREFIXES}){_INV}\s*", re.IGNORECASE)
+_UNCLOSED_NAME = re.compile(rf"{_START}{_NAME}{_INV}(?:\s*|[\s/\uff0f]{_NOT_BRACKET}*)", re.IGNORECASE)
 _NOTE = re.compile(r"\s+".join(re.escape(word) for word in SYSTEM_NOTE.split()), re.IGNORECASE)
 
 
@@ -163,22 +192,12 @@ def build_memory_context_block(raw: str) -> str:
 
 _OPEN_TAG = re.compile(_OPEN_RX, re.IGNORECASE)
 _CLOSE_TAG = re.compile(_CLOSE_RX, re.IGNORECASE)
-_PARTIAL = re.compile(r"<\s*/?\s*([a-z_\s\-\u2010-\u2015\u2212]*)")
-_FOLDED_NAME = "memorycontext"
 _LT_CHARS = re.compile(_LT)
-# A held-back partial tag longer than this is treated as ordinary text, so
-# a stream of "<" plus endless spaces cannot make the scrubber buffer forever.
-_MAX_PARTIAL = 256
-
-
-def _folded_partial_name(candidate: str) -> str | None:
-    """For text starting with a `<`, the folded tag name it could begin, or None."""
-    if _UNCLOSED_WITH_ATTRS.fullmatch(candidate):
-        return _FOLDED_NAME  # the whole name, then attributes: a tag waiting for its bracket
-    m = _PARTIAL.fullmatch(normalize(candidate))
-    if not m:
-        return None
-    return re.sub(r"[\s_\-\u2010-\u2015\u2212]", "", m.group(1))
+# How much trailing text may be held back as a possible tag. A tag cut off inside its
+# attributes may be long; beyond this it is released as the ordinary text it must be, so a
+# stream of "<memory-context " and endless attribute text cannot make the scrubber buffer
+# forever.
+_MAX_PARTIAL = 4096
 
 
 def _partial_tag_start(buf: str) -> int:
@@ -187,8 +206,8 @@ def _partial_tag_start(buf: str) -> int:
     if not starts:
         return -1
     idx = starts[-1]
-    name = _folded_partial_name(buf[idx:])
-    return idx if name is not None and _FOLDED_NAME.startswith(name) else -1
+    tail = buf[idx:]
+    return idx if _UNCLOSED_PREFIX.fullmatch(tail) or _UNCLOSED_NAME.fullmatch(tail) else -1
 
 
 class StreamingFenceScrubber:
@@ -247,6 +266,6 @@ class StreamingFenceScrubber:
             log.warning("model output ended inside an unterminated <memory-context> span; dropped it")
             self._depth = 0
             return ""
-        if _LT_CHARS.match(rest) and _folded_partial_name(rest) == _FOLDED_NAME:
-            return ""  # "<memory-context" cut off by the end of the stream
+        if _UNCLOSED_NAME.fullmatch(rest):
+            return ""  # "<memory-context" (maybe with attributes) cut off by the end of the stream
         return rest

@@ -374,6 +374,8 @@ def scan(text: str) -> list[ThreatHit]:
     for pid, cat, desc, rx in _BEHAVIOUR_RES:
         if rx.search(normal):
             hits.append(ThreatHit(pid, cat, desc))
+    if all(h.pattern_id != _FENCE_ID for h in hits) and _fence_tag_in(text):
+        hits.append(ThreatHit(_FENCE_ID, HIDDEN, _FENCE_DESC))  # a disguise the regex above missed
     squashed = _NON_LETTERS.sub("", normal.translate(_LEET))
     for pid, cat, desc, rx in _SQUASHED_RES:
         # Only when the readable patterns missed it: one hit per category is enough.
@@ -384,6 +386,18 @@ def scan(text: str) -> list[ThreatHit]:
         if rx.search(nfkc):
             hits.append(ThreatHit(pid, SECRET, desc))
     return hits
+
+
+_FENCE_ID = "hidden.fence_tag"
+_FENCE_DESC = next(desc for pid, _, desc, _ in _BEHAVIOUR if pid == _FENCE_ID)
+
+
+def _fence_tag_in(text: str) -> bool:
+    """Whether ``text`` holds a fence tag as the fence itself recognises one, in any disguise
+    (look-alike letters of either case, compatibility forms, attributes)."""
+    from silcrow.safety.fence import sanitize_context  # imported here: fence imports this module
+
+    return sanitize_context(text) != text
 
 
 def describe(hits: Iterable[ThreatHit]) -> str:
