@@ -12,14 +12,14 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from silcrow.errors import EmbedderUnavailableError, RecallError
 from silcrow.paths import recall_db, resolve_home
 from silcrow.recall.embedders import Embedder, get_embedder
-from silcrow.recall.local.records import RecallHit, RecallRecord, Scope
+from silcrow.recall.local.records import RecallHit, RecallRecord, Scope, to_epoch
 from silcrow.recall.local.store import RecallStore
 from silcrow.recall.provider import MemoryProvider
 
@@ -134,14 +134,12 @@ class LocalProvider(MemoryProvider):
                 str(a): _epoch(forked.get(a)) for a in context.get("ancestor_session_ids") or ()
             }
             self._lineage_since = _epoch(context.get("summarised_before"))
-        store = self._get_store()  # open now so a bad home or model fails here, not mid-turn
+        self._get_store()  # open now so a bad home or model fails here, not mid-turn
         since = self._lineage_since
         if self._session_id and since is not None:
             # A resumed session that was compressed: its turns from before that point live on
             # only in the summary, so they may be recalled again.
-            ids = store.find_ids("session_id = ? AND ts < ?", [self._session_id, since], self._scope)
-            if ids:
-                self._summarised_upto[self._session_id] = max(ids)
+            self._mark_summarised("session_id = ? AND ts < ?", [self._session_id, since])
 
     @property
     def store(self) -> RecallStore:
@@ -248,6 +246,12 @@ class LocalProvider(MemoryProvider):
                     if not ((h.session_id == session and h.id > floor) or self._carried(h, ancestors))]
         return format_hits(hits[:PREFETCH_K])
 
+    def _mark_summarised(self, where: str, params: list[Any]) -> None:
+        """Record that this session's memories matching ``where`` now live only in a summary."""
+        ids = self.store.find_ids(where, params, self._scope)
+        if ids:
+            self._summarised_upto[self._session_id] = max(ids)
+
     def _carried(self, hit: RecallHit, ancestors: dict[str, float | None]) -> bool:
         """Whether a branch shows ``hit`` already: said in an ancestor before the fork, and not
         folded into a compression summary the branch inherited."""
@@ -291,9 +295,7 @@ class LocalProvider(MemoryProvider):
 
     def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
         if self._session_id:  # what is stored of this session so far is about to be summarised
-            ids = self.store.find_ids("session_id = ?", [self._session_id], self._scope)
-            if ids:
-                self._summarised_upto[self._session_id] = max(ids)
+            self._mark_summarised("session_id = ?", [self._session_id])
         text = " ".join(str(m.get("content") or "") for m in messages[-4:] if m.get("role") == "user")
         return format_hits(self.search(text[-2000:], PREFETCH_K)) if text.strip() else ""
 
@@ -349,10 +351,9 @@ def _epoch(value: Any) -> float | None:
     if not isinstance(value, str) or not value.strip():
         return None
     try:
-        when = datetime.fromisoformat(value.strip())
+        return to_epoch(datetime.fromisoformat(value.strip()))
     except ValueError:
         return None
-    return (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
 
 
 def _error(message: str) -> str:
