@@ -42,7 +42,7 @@ from typing import Any
 
 from rich.console import Console
 
-from silcrow.safety import threats
+from silcrow.safety import threats, worstcase
 
 err = Console(stderr=True)
 
@@ -197,6 +197,9 @@ def main() -> None:
             threats.scan(text)
             timings.append((time.perf_counter() - start) * 1e6)
     timings.sort()
+    err.print("worst cases: every regex at 1,300 and 20,000 characters, entry points at 2,200")
+    patterns = worstcase.slowest()
+    entry = worstcase.slowest_entry_points(((2_200, 1),)) + worstcase.slowest_entry_points(((20_000, 6),))
     result = {
         "attacks": len(attacks),
         "evasions": len(evaded),
@@ -207,6 +210,19 @@ def main() -> None:
             "p50": round(statistics.median(timings), 1),
             "p95": round(timings[int(0.95 * (len(timings) - 1))], 1),
             "mean_chars": round(statistics.mean(len(t) for t in benign), 1),
+            "max": round(timings[-1], 1),
+        },
+        # The slowest single regex search found on generated worst cases, and the slowest
+        # scan / fence / streaming scrub of a whole text of the largest entry size (2,200
+        # characters, the MEMORY.md budget) and of 20,000 characters.
+        "worst_case": {
+            "slowest_patterns_ms": [
+                {"pattern": name, "chars": length, "ms": round(sec * 1000, 2)}
+                for sec, name, length, _ in patterns[:5]
+            ],
+            "entry_points_ms": [
+                {"entry": name, "chars": length, "ms": round(sec * 1000, 2)} for sec, name, length, _ in entry
+            ],
         },
     }
     sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")

@@ -38,6 +38,18 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from silcrow.safety.confusables import (
+    ANY_INVISIBLE,
+    CAPITAL_CONFUSABLES,
+    CONFUSABLES,
+    INVISIBLE_CLASS,
+    INVISIBLE_CLASSES,
+    ZWJ,
+    is_emoji,
+)
+from silcrow.safety.near import Near
+from silcrow.safety.tags import tags
+
 
 @dataclass(frozen=True)
 class ThreatHit:
@@ -61,80 +73,24 @@ HIDDEN = "hidden_content"
 EXEC = "encoded_execution"
 SECRET = "hardcoded_secret"
 
-# --- invisible characters (checked on the raw text) -------------------------
-
-# (pattern_id, description, character class). Variation selectors are left
-# out on purpose: emoji such as "❤️" carry U+FE0F.
-_INVISIBLE_CLASSES: tuple[tuple[str, str, str], ...] = (
-    ("invisible.zero_width", "zero-width character",
-     "\u200b\u200c\u200d\u180e\u00ad\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0"),
-    ("invisible.bidi_control", "bidirectional text control",
-     "\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069"),
-    ("invisible.word_joiner", "word joiner or invisible operator", "\u2060-\u2064\u206a-\u206f"),
-    ("invisible.bom", "byte-order mark (zero-width no-break space)", "\ufeff"),
-    ("invisible.tag_char", "Unicode tag character (invisible ASCII copy)", "\U000e0000-\U000e007f"),
-    ("invisible.control_char", "control character", "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"),
-)
-_INVISIBLE_RES = tuple((pid, desc, re.compile(f"[{cls}]")) for pid, desc, cls in _INVISIBLE_CLASSES)
-#: A regex character class matching every invisible or control character refused above.
-INVISIBLE_CLASS = "[" + "".join(cls for _, _, cls in _INVISIBLE_CLASSES) + "]"
-_ANY_INVISIBLE = re.compile(INVISIBLE_CLASS)
-_ZWJ = "\u200d"
-
-
-def _is_emoji(ch: str) -> bool:
-    cp = ord(ch)
-    return cp >= 0x1F000 or 0x2600 <= cp <= 0x27BF or cp == 0xFE0F or 0x1F3FB <= cp <= 0x1F3FF
+_INVISIBLE_RES = tuple((pid, desc, re.compile(f"[{cls}]")) for pid, desc, cls in INVISIBLE_CLASSES)
 
 
 def _emoji_joiner(text: str, index: int) -> bool:
     """A ZWJ between two emoji (family, profession sequences) is legitimate."""
     return (
-        text[index] == _ZWJ
+        text[index] == ZWJ
         and 0 < index < len(text) - 1
-        and _is_emoji(text[index - 1])
-        and _is_emoji(text[index + 1])
+        and is_emoji(text[index - 1])
+        and is_emoji(text[index + 1])
     )
-
-
-# --- look-alike folding -------------------------------------------------------
-
-# Lower-case: the text is case-folded before this table is applied (capitals
-# have their own table, CAPITAL_LOOKALIKES, applied before case folding).
-LOOKALIKES: dict[str, str] = {
-    # Cyrillic
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
-    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i",
-    "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "ɡ": "g", "ь": "b",
-    "п": "n", "г": "r", "ո": "n", "ս": "u", "օ": "o",  # last three Armenian
-    # Greek
-    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
-    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "γ": "y", "ϲ": "c", "ϳ": "j", "ζ": "z",
-    "μ": "u", "ω": "w",
-}
-_CONFUSABLES = str.maketrans(LOOKALIKES)
-
-# Capitals are folded to Latin capitals *before* case folding: lowered first,
-# Greek "Ν" (Nu) would become "ν" and read as "v", "Η" (Eta) as "n", "Υ" as "u".
-CAPITAL_LOOKALIKES: dict[str, str] = {
-    # Greek
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
-    "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C", "Ϳ": "J",
-    # Cyrillic
-    "А": "A", "В": "B", "Е": "E", "Ѐ": "E", "Ё": "E", "К": "K", "М": "M", "Н": "H",
-    "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X", "У": "Y", "Ү": "Y", "Ѕ": "S",
-    "І": "I", "Ї": "I", "Ј": "J", "Ԁ": "D", "Ԛ": "Q", "Ԝ": "W", "Һ": "H", "Ӏ": "I",
-    # Armenian
-    "Օ": "O", "Ս": "U",
-}
-_CAPITAL_CONFUSABLES = str.maketrans(CAPITAL_LOOKALIKES)
 
 
 def normalize(text: str) -> str:
     """The form behavioural patterns are matched against (see module doc)."""
     folded = unicodedata.normalize("NFKC", text)
-    folded = _ANY_INVISIBLE.sub("", folded)
-    return folded.translate(_CAPITAL_CONFUSABLES).casefold().translate(_CONFUSABLES)
+    folded = ANY_INVISIBLE.sub("", folded)
+    return folded.translate(CAPITAL_CONFUSABLES).casefold().translate(CONFUSABLES)
 
 
 # --- behavioural patterns (matched on normalize(text)) -----------------------
@@ -185,7 +141,7 @@ _APPEND = r"(?:append|add|write|inject|insert|put|echo)(?:\s+[\w'-]+){0,3}\s+(?:
 # into them is flagged.
 _AGENT_WRITE = rf"(?:\b(?:modify|overwrite|rewrite|edit|sed\s+-i)|{_APPEND})"
 
-_BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
+_BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
     # instruction override
     ("override.ignore_previous", OVERRIDE, "asks to ignore or override earlier instructions",
      rf"{_NOT_NEGATED}\b(?:ignore|disregard|forget|override|bypass|abandon|drop)\s+{_W}{{0,3}}"
@@ -204,7 +160,7 @@ _BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
      r"|previously)"),
     ("override.fake_authority", OVERRIDE, "claims system or admin authority to give new orders",
      r"\b(?:system|admin|administrator|developer|root|security)\s+(?:override|command|directive|notice|update)"
-     r"\s*:|(?m:^\s*\[(?:system|admin|developer)\]\s*:?)"),
+     r"\s*+:|(?m:^[ \t]*+\[(?:system|admin|developer)\])"),
     ("override.priority_claim", OVERRIDE, "claims priority over the system prompt",
      r"\b(?:takes?|have|has)\s+(?:priority|precedence)\s+over\s+(?:all\s+|any\s+|the\s+|your\s+)*"
      r"(?:system|previous|other|prior)\b|\bhighest[- ]priority\s+(?:instruction|directive|command)"),
@@ -224,7 +180,8 @@ _BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
     ("role.fake_turn", ROLE, "contains chat-template role markers that fake a new turn",
      r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\s*\|>"
      r"|\[/?inst\]|<<\s*/?sys\s*>>"
-     r"|(?m:^\s*(?:#+\s*)?(?:system|developer)\s*(?:message|prompt)?\s*:\s*(?:you\b|ignore\b|from\s+now))"),
+     r"|(?m:^[ \t]*+(?:#++[ \t]*+)?(?:system|developer)[ \t]*+(?:(?:message|prompt)[ \t]*+)?:\s*+"
+     r"(?:you\b|ignore\b|from\s+now))"),
     # system-prompt leak
     ("leak.reveal_prompt", LEAK, "asks the agent to reveal its system prompt or instructions",
      r"(?<!how\sto\s)\b(?:reveal|print|show|output|repeat|display|dump|leak|disclose|tell\s+me|echo|share|give\s+me"
@@ -250,7 +207,7 @@ _BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
     ("secret_read.env_file", SECRET_READ, "reads a .env file",
      r"\b(?:cat|less|more|head|tail|bat|type|source|strings|xxd|base64|grep|awk|cp|scp|rsync|print"
      r"|show|dump|reveal|output|display|leak|share|paste|send|upload|copy|read\s+(?:out\s+)?the\s+contents?"
-     r"\s+of|contents?\s+of)\b[^\n]{0,60}?(?<![\w.-])(?:\S*/)?\.env(?![\w./-])"),
+     r"\s+of|contents?\s+of)\b[^\n]{0,60}?(?<![\w.-])\.env(?![\w./-])"),
     ("secret_read.ssh_key", SECRET_READ, "reads SSH private keys",
      r"\b(?:cat|less|more|head|tail|type|strings|xxd|base64|cp|scp|rsync|tar|zip|print|show|dump|reveal"
      r"|output|display|leak|share|paste|send|upload|copy|read|include|exfiltrate)\b[^\n]{0,60}?"
@@ -267,16 +224,13 @@ _BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
      r"|credentials|passwords)\b|\bprintenv\b\s*(?:\||>)|(?:^|[;&|]\s*)env\s*\|"),
     # persistence
     ("persist.authorized_keys", PERSIST, "adds an SSH key to authorized_keys",
-     r"(?:>>?|\btee\b|\b(?:add|append|write|insert|put|copy|cp|echo)\b)[^\n]{0,120}?authorized_keys"),
+     Near(r">>?|\btee\b|\b(?:add|append|write|insert|put|copy|cp|echo)\b", 120, "authorized_keys")),
     ("persist.agent_config", PERSIST, "edits the agent's own instruction or memory files",
-     rf"{_AGENT_WRITE}[^\n]{{0,80}}?{_AGENT_FILES}"),
+     Near(_AGENT_WRITE, 80, _AGENT_FILES)),
     ("persist.startup_files", PERSIST, "writes into shell start-up files, cron or autostart",
-     rf"(?:\b{_APPEND})[^\n]{{0,80}}?{_STARTUP_FILES}"
-     r"|\bcrontab\s+(?:-[a-z]*\s+)*-\s*$|\(crontab\s+-l"),
+     Near(rf"\b{_APPEND}", 80, _STARTUP_FILES, also=r"\bcrontab\s++(?:-[a-z]*+\s++)*+-\s*+$|\(crontab\s+-l")),
     # hidden content
     ("hidden.html_comment", HIDDEN, "contains an HTML comment (hidden when rendered)", r"<!--"),
-    ("hidden.fence_tag", HIDDEN, "imitates the <memory-context> fence of recalled text",
-     r"<\s*/?\s*memory[\s_\-\u2010-\u2015\u2212]*context(?![a-z])"),
     ("hidden.css_hidden", HIDDEN, "contains CSS that hides text",
      r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])"
      r"|opacity\s*:\s*0(?![.\d]*[1-9])|\[//\]:\s*#"),
@@ -296,7 +250,10 @@ _BEHAVIOUR: tuple[tuple[str, str, str, str], ...] = (
      r"|\bpty\.spawn\s*\(|socket\.socket\([^\n]{0,200}(?:subprocess|os\.dup2)"),
 )
 
-_BEHAVIOUR_RES = tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in _BEHAVIOUR)
+_FENCE_ID, _FENCE_DESC = "hidden.fence_tag", "imitates the <memory-context> fence of recalled text"
+_BEHAVIOUR_RES = tuple(
+    (pid, cat, desc, rx if isinstance(rx, Near) else re.compile(rx)) for pid, cat, desc, rx in _BEHAVIOUR
+)
 
 # --- secret shapes (matched on the NFKC text, case kept) ---------------------
 
@@ -312,7 +269,8 @@ _SECRETS: tuple[tuple[str, str, str], ...] = (
     ("secret.slack_token", "a Slack token (xox.-)", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
     ("secret.google_api_key", "a Google API key (AIza...)", r"\bAIza[0-9A-Za-z_-]{35}\b"),
     ("secret.stripe_key", "a Stripe secret key", r"\b[rs]k_live_[A-Za-z0-9]{16,}\b"),
-    ("secret.jwt", "a JSON web token", r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
+    ("secret.jwt", "a JSON web token",
+     r"(?<![\w-])eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
     ("secret.assignment", "a secret assigned inline (password/api_key/token = ...)",
      r"(?i:\b(?:api[_-]?key|secret[_-]?key|client[_-]?secret|access[_-]?token|auth[_-]?token|password"
      r"|passwd)\b)\s*[:=]\s*['\"]?(?=[A-Za-z0-9/+_.-]{16,})(?=[^\s'\"]*\d)[A-Za-z0-9/+_.-]{16,}"),
@@ -346,15 +304,16 @@ _SQUASHED_RES = tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in
 
 #: Every pattern id this module can report, for docs and tests.
 PATTERN_IDS: tuple[str, ...] = (
-    tuple(pid for pid, _, _ in _INVISIBLE_CLASSES)
+    tuple(pid for pid, _, _ in INVISIBLE_CLASSES)
     + tuple(pid for pid, _, _, _ in _BEHAVIOUR)
+    + (_FENCE_ID,)
     + tuple(pid for pid, _, _, _ in _SQUASHED)
     + tuple(pid for pid, _, _ in _SECRETS)
 )
 
 
 def _invisible_hits(text: str) -> Iterable[ThreatHit]:
-    if not _ANY_INVISIBLE.search(text):
+    if not ANY_INVISIBLE.search(text):
         return
     for pid, desc, rx in _INVISIBLE_RES:
         found = sorted({
@@ -374,30 +333,18 @@ def scan(text: str) -> list[ThreatHit]:
     for pid, cat, desc, rx in _BEHAVIOUR_RES:
         if rx.search(normal):
             hits.append(ThreatHit(pid, cat, desc))
-    if all(h.pattern_id != _FENCE_ID for h in hits) and _fence_tag_in(text):
-        hits.append(ThreatHit(_FENCE_ID, HIDDEN, _FENCE_DESC))  # a disguise the regex above missed
+    if tags(text):
+        hits.append(ThreatHit(_FENCE_ID, HIDDEN, _FENCE_DESC))
     squashed = _NON_LETTERS.sub("", normal.translate(_LEET))
     for pid, cat, desc, rx in _SQUASHED_RES:
         # Only when the readable patterns missed it: one hit per category is enough.
         if all(h.category != cat for h in hits) and rx.search(squashed):
             hits.append(ThreatHit(pid, cat, desc))
-    nfkc = _ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+    nfkc = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
     for pid, desc, rx in _SECRET_RES:
         if rx.search(nfkc):
             hits.append(ThreatHit(pid, SECRET, desc))
     return hits
-
-
-_FENCE_ID = "hidden.fence_tag"
-_FENCE_DESC = next(desc for pid, _, desc, _ in _BEHAVIOUR if pid == _FENCE_ID)
-
-
-def _fence_tag_in(text: str) -> bool:
-    """Whether ``text`` holds a fence tag as the fence itself recognises one, in any disguise
-    (look-alike letters of either case, compatibility forms, attributes)."""
-    from silcrow.safety.fence import sanitize_context  # imported here: fence imports this module
-
-    return sanitize_context(text) != text
 
 
 def describe(hits: Iterable[ThreatHit]) -> str:

@@ -1,0 +1,43 @@
+"""``Near``: "a verb, then within N characters on the same line, an object", in linear time.
+
+A regex like ``verb[^\\n]{0,80}?object`` tries the object at up to 80 places after
+every verb: on a text that repeats the verb (``>>>>>>...``) that is 80 attempts per
+character. ``Near`` finds every verb and every object once each and pairs them up.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Near:
+    """Matches where ``second`` starts at most ``gap`` characters after ``first`` ends,
+    with no newline between; or where the optional ``also`` regex matches."""
+
+    first: str
+    gap: int
+    second: str
+    also: str = ""
+    patterns: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        compiled = [re.compile(self.first), re.compile(self.second)]
+        if self.also:
+            compiled.append(re.compile(self.also))
+        object.__setattr__(self, "patterns", tuple(compiled))
+
+    def search(self, text: str) -> bool:
+        first, second, *also = self.patterns
+        if also and also[0].search(text):
+            return True
+        ends = [m.end() for m in first.finditer(text)]
+        if not ends:
+            return False
+        for m in second.finditer(text):
+            i = bisect_right(ends, m.start()) - 1  # the closest first-match before this one
+            if i >= 0 and m.start() - ends[i] <= self.gap and "\n" not in text[ends[i]:m.start()]:
+                return True
+        return False
