@@ -145,8 +145,8 @@ def locomo_texts(path: Path) -> list[str]:
 
 def no_normalisation(text: str) -> bool:
     low = text.lower()
-    return any(rx.search(low) for _, _, _, rx in threats._BEHAVIOUR_RES) or any(
-        rx.search(text) for _, _, rx in threats._SECRET_RES
+    return any(rx.search(low) for _, _, _, rx in threats.compiled().behaviour) or any(
+        rx.search(text) for _, _, rx in threats.compiled().secrets
     )
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -21,13 +22,11 @@ class Near:
     gap: int
     second: str
     also: str = ""
-    patterns: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        compiled = [re.compile(self.first), re.compile(self.second)]
-        if self.also:
-            compiled.append(re.compile(self.also))
-        object.__setattr__(self, "patterns", tuple(compiled))
+    @cached_property
+    def patterns(self) -> tuple[re.Pattern[str], ...]:
+        """The compiled parts, on first use."""
+        return tuple(re.compile(rx) for rx in (self.first, self.second, self.also) if rx)
 
     def search(self, text: str) -> bool:
         first, second, *also = self.patterns

@@ -37,6 +37,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
 
 from silcrow.safety.confusables import (
     ANY_INVISIBLE,
@@ -73,7 +75,6 @@ HIDDEN = "hidden_content"
 EXEC = "encoded_execution"
 SECRET = "hardcoded_secret"
 
-_INVISIBLE_RES = tuple((pid, desc, re.compile(f"[{cls}]")) for pid, desc, cls in INVISIBLE_CLASSES)
 
 
 def _emoji_joiner(text: str, index: int) -> bool:
@@ -251,9 +252,7 @@ _BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
 )
 
 _FENCE_ID, _FENCE_DESC = "hidden.fence_tag", "imitates the <memory-context> fence of recalled text"
-_BEHAVIOUR_RES = tuple(
-    (pid, cat, desc, rx if isinstance(rx, Near) else re.compile(rx)) for pid, cat, desc, rx in _BEHAVIOUR
-)
+
 
 # --- secret shapes (matched on the NFKC text, case kept) ---------------------
 
@@ -275,7 +274,6 @@ _SECRETS: tuple[tuple[str, str, str], ...] = (
      r"(?i:\b(?:api[_-]?key|secret[_-]?key|client[_-]?secret|access[_-]?token|auth[_-]?token|password"
      r"|passwd)\b)\s*[:=]\s*['\"]?(?=[A-Za-z0-9/+_.-]{16,})(?=[^\s'\"]*\d)[A-Za-z0-9/+_.-]{16,}"),
 )
-_SECRET_RES = tuple((pid, desc, re.compile(rx)) for pid, desc, rx in _SECRETS)
 
 # --- letter-spaced and leetspeak phrases ---------------------------------------
 
@@ -285,7 +283,7 @@ _SECRET_RES = tuple((pid, desc, re.compile(rx)) for pid, desc, rx in _SECRETS)
 # are listed, so they cannot be assembled by accident from ordinary words.
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s",
                        "!": "i", "|": "l", "+": "t"})
-_NON_LETTERS = re.compile(r"[^a-z]+")
+_NON_LETTERS = r"[^a-z]+"
 _NOT_SQUASHED = "(?<!dont)(?<!donot)(?<!never)"
 _SQUASHED: tuple[tuple[str, str, str, str], ...] = (
     ("override.obfuscated", OVERRIDE, "an instruction override hidden by letter spacing or leetspeak",
@@ -300,7 +298,31 @@ _SQUASHED: tuple[tuple[str, str, str, str], ...] = (
      r"systemprompt"
      r"|repeat(?:everything|allthetext|thetext|thewords)(?:above|before)"),
 )
-_SQUASHED_RES = tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in _SQUASHED)
+
+
+class _Compiled(NamedTuple):
+    invisible: tuple[tuple[str, str, re.Pattern[str]], ...]
+    behaviour: tuple[tuple[str, str, str, re.Pattern[str] | Near], ...]
+    squashed: tuple[tuple[str, str, str, re.Pattern[str]], ...]
+    secrets: tuple[tuple[str, str, re.Pattern[str]], ...]
+    non_letters: re.Pattern[str]
+
+
+@cache
+def compiled() -> _Compiled:
+    """The pattern tables, compiled on the first scan (not at import: ``import silcrow`` stays cheap)."""
+    return _Compiled(
+        invisible=tuple((pid, desc, re.compile(f"[{cls}]")) for pid, desc, cls in INVISIBLE_CLASSES),
+        behaviour=tuple((pid, cat, desc, rx if isinstance(rx, Near) else re.compile(rx))
+                        for pid, cat, desc, rx in _BEHAVIOUR),
+        squashed=tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in _SQUASHED),
+        secrets=tuple((pid, desc, re.compile(rx)) for pid, desc, rx in _SECRETS),
+        non_letters=re.compile(_NON_LETTERS),
+    )
+
+
+#: What silcrow.safety.worstcase fuzzes in this module (the tables are compiled lazily).
+__regexes__ = compiled
 
 #: Every pattern id this module can report, for docs and tests.
 PATTERN_IDS: tuple[str, ...] = (
@@ -315,7 +337,7 @@ PATTERN_IDS: tuple[str, ...] = (
 def _invisible_hits(text: str) -> Iterable[ThreatHit]:
     if not ANY_INVISIBLE.search(text):
         return
-    for pid, desc, rx in _INVISIBLE_RES:
+    for pid, desc, rx in compiled().invisible:
         found = sorted({
             f"U+{ord(m.group()):04X}" for m in rx.finditer(text) if not _emoji_joiner(text, m.start())
         })
@@ -328,20 +350,21 @@ def scan(text: str) -> list[ThreatHit]:
     """Every pattern ``text`` matches, at most one hit per pattern id; ``[]`` means clean."""
     if not text:
         return []
+    tables = compiled()
     hits = list(_invisible_hits(text))
     normal = normalize(text)
-    for pid, cat, desc, rx in _BEHAVIOUR_RES:
+    for pid, cat, desc, rx in tables.behaviour:
         if rx.search(normal):
             hits.append(ThreatHit(pid, cat, desc))
     if tags(text):
         hits.append(ThreatHit(_FENCE_ID, HIDDEN, _FENCE_DESC))
-    squashed = _NON_LETTERS.sub("", normal.translate(_LEET))
-    for pid, cat, desc, rx in _SQUASHED_RES:
+    squashed = tables.non_letters.sub("", normal.translate(_LEET))
+    for pid, cat, desc, rx in tables.squashed:
         # Only when the readable patterns missed it: one hit per category is enough.
         if all(h.category != cat for h in hits) and rx.search(squashed):
             hits.append(ThreatHit(pid, cat, desc))
     nfkc = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
-    for pid, desc, rx in _SECRET_RES:
+    for pid, desc, rx in tables.secrets:
         if rx.search(nfkc):
             hits.append(ThreatHit(pid, SECRET, desc))
     return hits

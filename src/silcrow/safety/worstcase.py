@@ -128,9 +128,12 @@ def untrusted_patterns(packages: Iterable[str] = ("silcrow",)) -> list[tuple[str
             if modname.endswith("__main__") or ".demo" in modname:
                 continue
             module = importlib.import_module(modname)
-            for attr, value in vars(module).items():
+            members = dict(vars(module))
+            if callable(members.get("__regexes__")):  # tables a module compiles on first use
+                members["__regexes__"] = tuple(members["__regexes__"]())
+            for attr, value in members.items():
                 for name, rx in _patterns_in(value, f"{modname}.{attr}"):
-                    if getattr(module, attr) is value and rx not in found.values():
+                    if rx not in found.values():
                         found[name] = rx
     return sorted(found.items())
 
