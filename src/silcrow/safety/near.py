@@ -15,28 +15,33 @@ from functools import cached_property
 
 @dataclass(frozen=True)
 class Near:
-    """Matches where ``second`` starts at most ``gap`` characters after ``first`` ends,
-    with no newline between; or where the optional ``also`` regex matches."""
+    """Matches where ``second`` starts at most ``gap`` characters after ``first`` ends
+    (with no newline between when ``same_line``), or where the optional ``also`` regex matches."""
 
     first: str
     gap: int
     second: str
     also: str = ""
+    same_line: bool = True
 
     @cached_property
     def patterns(self) -> tuple[re.Pattern[str], ...]:
         """The compiled parts, on first use."""
         return tuple(re.compile(rx) for rx in (self.first, self.second, self.also) if rx)
 
-    def search(self, text: str) -> bool:
+    def search(self, text: str) -> re.Match[str] | None:
+        """The match of ``first`` that starts a hit (or of ``also``), else None."""
         first, second, *also = self.patterns
-        if also and also[0].search(text):
-            return True
-        ends = [m.end() for m in first.finditer(text)]
-        if not ends:
-            return False
+        if also and (hit := also[0].search(text)):
+            return hit
+        firsts = list(first.finditer(text))
+        if not firsts:
+            return None
+        ends = [m.end() for m in firsts]
         for m in second.finditer(text):
             i = bisect_right(ends, m.start()) - 1  # the closest first-match before this one
-            if i >= 0 and m.start() - ends[i] <= self.gap and "\n" not in text[ends[i]:m.start()]:
-                return True
-        return False
+            if i >= 0 and m.start() - ends[i] <= self.gap and not (
+                self.same_line and "\n" in text[ends[i]:m.start()]
+            ):
+                return firsts[i]
+        return None

@@ -24,6 +24,8 @@ PERSIST = "persistence"
 HIDDEN = "hidden_content"
 EXEC = "encoded_execution"
 SECRET = "hardcoded_secret"
+DECEPTION = "deception"
+REMOTE_CONTROL = "remote_control"
 
 
 
@@ -63,7 +65,7 @@ _SENSITIVE_OBJ = (
 )
 _AGENT_FILES = (
     r"(?:\.silcrow\b|memory\.md|user\.md|agents\.md|claude\.md|gemini\.md|\.cursorrules|\.clinerules"
-    r"|\.hermes\b|soul\.md)"
+    r"|\.windsurfrules|copilot-instructions\.md|\.hermes\b|soul\.md|system[_-]prompt\.(?:md|txt))"
 )
 _STARTUP_FILES = (
     r"(?:\.bashrc|\.zshrc|\.bash_profile|\.zprofile|\.profile\b|crontab|/etc/cron|\.config/autostart"
@@ -73,14 +75,18 @@ _APPEND = r"(?:append|add|write|inject|insert|put|echo)(?:\s+[\w'-]+){0,3}\s+(?:
 # Agent instruction files: any edit is a persistence attempt. Shell start-up files are
 # edited by people all the time ("User edits ~/.zshrc for aliases"), so only writing
 # into them is flagged.
-_AGENT_WRITE = rf"(?:\b(?:modify|overwrite|rewrite|edit|sed\s+-i)|{_APPEND})"
+_AGENT_WRITE = (
+    rf"(?:\b(?:modify|overwrite|rewrite|edit|update|change|replace|patch|delete|remove|rm|truncate|sed\s+-i)\b"
+    rf"|{_APPEND})"
+)
 
 BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
     # instruction override
     ("override.ignore_previous", OVERRIDE, "asks to ignore or override earlier instructions",
      rf"{_NOT_NEGATED}\b(?:ignore|disregard|forget|override|bypass|abandon|drop)\s+{_W}{{0,3}}"
-     r"(?:previous|prior|above|earlier|preceding|original|initial|existing|system|safety|developer|all|your)"
-     rf"\s+{_W}{{0,2}}(?:instructions?|prompts?|directives?|guidelines|guardrails|programming|rules)\b"),
+     r"(?:previous|prior|above|earlier|preceding|original|initial|system|safety|developer|all|your|any)"
+     rf"\s+(?:{_W}{{0,2}}(?:instructions?|prompts?|directives?|guidelines|guardrails|programming)\b"
+     r"|(?:(?:previous|prior|system|safety|other)\s+)?(?:rules|restrictions|policies)\b)"),
     ("override.new_instructions", OVERRIDE, "announces replacement instructions for the agent",
      r"\b(?:your|the)\s+(?:new|real|actual|updated|true)\s+(?:instructions?|directives?|orders|task|objective"
      r"|system prompt)\s+(?:is|are|:)|\bnew\s+system\s+prompt\s*:|\bupdated\s+instructions\s*:"),
@@ -95,6 +101,14 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
     ("override.fake_authority", OVERRIDE, "claims system or admin authority to give new orders",
      r"\b(?:system|admin|administrator|developer|root|security)\s+(?:override|command|directive|notice|update)"
      r"\s*+:|(?m:^[ \t]*+\[(?:system|admin|developer)\])"),
+    ("override.rules_void", OVERRIDE, "claims the agent's rules or system prompt no longer apply",
+     r"\b(?:your|the|all|previous|prior|earlier|original|safety|system)\s+(?:\w+\s+)?(?:instructions|rules"
+     r"|guidelines|restrictions|policies|guardrails|filters|system\s+prompt)\s+(?:(?:are|is|have\s+been|has\s+been"
+     r"|were|was)\s+)?(?:no\s+longer\s+(?:apply|valid|in\s+effect|active)|(?:now\s+)?(?:void|revoked|lifted"
+     r"|suspended|disabled|overridden|cancelled|canceled|obsolete|replaced|removed))\b"
+     r"|\bsystem\s+prompt\s+(?:override|overridden|has\s+been\s+(?:replaced|updated|changed))"
+     r"|\byou\s+(?:have\s+been|were|are\s+now)\s+(?:\w+\s+)?(?:updated|upgraded|patched|reprogrammed"
+     r"|unlocked|freed|liberated)\b"),
     ("override.priority_claim", OVERRIDE, "claims priority over the system prompt",
      r"\b(?:takes?|have|has)\s+(?:priority|precedence)\s+over\s+(?:all\s+|any\s+|the\s+|your\s+)*"
      r"(?:system|previous|other|prior)\b|\bhighest[- ]priority\s+(?:instruction|directive|command)"),
@@ -107,10 +121,17 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
      rf"{_W}{{0,4}}(?:without|with\s+no|free\s+of|free\s+from)\s+(?:any\s+)?"
      r"(?:restrictions|filters?|filtering|limitations|censorship|guardrails|safety|rules|ethics)"
      r"|\b(?:act|pretend|roleplay)\s+(?:as|to\s+be)\s+(?:an?\s+)?(?:unrestricted|unfiltered|jailbroken"
-     r"|uncensored|evil)\b"),
+     r"|uncensored|evil)\b"
+     r"|\bact\s+as\s+(?:if|though)\s+(?:\w+\s+){0,2}you\s+(?:have\s+no|don't\s+have|do\s+not\s+have|had\s+no)"
+     r"\s+(?:\w+\s+)?(?:restrictions|limits|limitations|rules|guidelines|filters)"),
     ("role.jailbreak_mode", ROLE, "invokes a jailbreak persona or mode",
-     r"\b(?:dan|developer|god|jailbreak|unrestricted)\s+mode\s+(?:enabled|activated|on)\b"
-     r"|\bjailbreak(?:ed)?\b|\bdo\s+anything\s+now\b"),
+     r"\b(?:dan|developer|god|jailbreak|unrestricted|evil|chaos)\s+mode\s+(?:is\s+)?(?:enabled|activated|on"
+     r"|engaged)\b|\b(?:enter|enable|activate|switch\s+to|turn\s+on)\s+(?:\w+\s+)?(?:dan|developer|god"
+     r"|jailbreak|unrestricted)\s+mode\b|\byou\s+are\s+(?:now\s+)?jailbroken\b|\bdo\s+anything\s+now\b"),
+    ("role.persona", ROLE, "asks the agent to take on another identity",
+     r"\bpretend\s+(?:that\s+)?(?:you\s+are|you're|to\s+be)\s+(?!(?:a\s+)?(?:user|customer|beginner)\b)"
+     r"|\b(?:name|call)\s+yourself\s+\w+|\bfrom\s+now\s+on,?\s+you\s+(?:are|will\s+be|answer\s+as|respond\s+as)\b"
+     r"|\b(?:roleplay|role-play)\s+as\s+(?:an?\s+)?(?:ai|assistant|model|chatbot)\s+(?:without|with\s+no|that)\b"),
     ("role.fake_turn", ROLE, "contains chat-template role markers that fake a new turn",
      r"<\|\s*(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\s*\|>"
      r"|\[/?inst\]|<<\s*/?sys\s*>>"
@@ -125,6 +146,11 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
     ("leak.repeat_above", LEAK, "asks the agent to repeat the text above it verbatim",
      r"\brepeat\s+(?:\w+\s+){0,3}?(?:everything|all|the\s+text|the\s+words|what\s+is\s+written)\s+"
      r"(?:above|before|that\s+came\s+before)|\bverbatim\b[^\n]{0,40}\b(?:instructions|system\s+prompt)"),
+    ("leak.dump_context", LEAK, "asks the agent to dump the whole conversation or context",
+     r"\b(?:include|output|print|share|dump|paste|repeat|reveal|leak|copy|write\s+out|append|attach)\s+"
+     r"(?:[\w'-]+\s+){0,3}?(?:(?:entire|full|whole|complete)\s+(?:conversation|chat|context|transcript|history"
+     r"|context\s+window|prompt)|conversation\s+history|chat\s+history|previous\s+messages"
+     r"|all\s+(?:prior|previous|earlier)\s+messages|context\s+window)\b"),
     # exfiltration
     ("exfil.http_secret_var", EXFIL, "an HTTP client call carrying a secret-looking variable",
      rf"\b(?:curl|wget|fetch|invoke-webrequest|iwr|httpie|http|axios|requests\.(?:get|post)|nc|ncat)\b"
@@ -139,9 +165,11 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
      r"!\[[^\]]{0,100}\]\(\s*https?://[^)\s]{0,200}\?[^)\s]{0,200}(?:\{|\$|%7b|=\s*\[)"),
     # secret reading
     ("secret_read.env_file", SECRET_READ, "reads a .env file",
-     r"\b(?:cat|less|more|head|tail|bat|type|source|strings|xxd|base64|grep|awk|cp|scp|rsync|print"
-     r"|show|dump|reveal|output|display|leak|share|paste|send|upload|copy|read\s+(?:out\s+)?the\s+contents?"
-     r"\s+of|contents?\s+of)\b[^\n]{0,60}?(?<![\w.-])\.env(?![\w./-])"),
+     r"\b(?:cat|less|more|head|tail|bat|type|source|strings|xxd|base64|grep|awk|print|open|load|view"
+     r"|show|dump|reveal|output|display|leak|share|paste|send|upload|summari[sz]e|extract|exfiltrate"
+     r"|read\s+(?:out\s+)?the\s+contents?\s+of|contents?\s+of|what'?s\s+in)\b[^\n]{0,60}?"
+     r"(?<![\w.-])\.env(?![\w./-])"
+     r"|\b(?:cp|scp|rsync|copy|mv|tar|zip)\s+(?:-\S+\s+)*+\S*(?<![\w.-])\.env(?![\w./-])\s"),
     ("secret_read.ssh_key", SECRET_READ, "reads SSH private keys",
      r"\b(?:cat|less|more|head|tail|type|strings|xxd|base64|cp|scp|rsync|tar|zip|print|show|dump|reveal"
      r"|output|display|leak|share|paste|send|upload|copy|read|include|exfiltrate)\b[^\n]{0,60}?"
@@ -149,9 +177,10 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
      r"(?!\.pub)\b)"),
     ("secret_read.cloud_credentials", SECRET_READ, "reads cloud or tool credentials",
      r"\b(?:cat|less|more|head|tail|type|strings|base64|cp|scp|print|show|dump|reveal|output|display"
-     r"|leak|share|paste|send|upload|copy|read|exfiltrate)\b[^\n]{0,60}?"
+     r"|leak|share|paste|send|upload|copy|read|open|load|view|source|extract|exfiltrate|include)\b[^\n]{0,60}?"
      r"(?:\.aws/credentials|\.aws/config|\.config/gcloud|application_default_credentials|\.azure/"
-     r"|\.kube/config|\.docker/config\.json|\.netrc|\.pgpass|\.git-credentials|/etc/shadow)"),
+     r"|\.kube/config|\.docker/config\.json|\.netrc|\.pgpass|\.git-credentials|/etc/shadow|\.npmrc|\.pypirc"
+     r"|\.gem/credentials|\.cargo/credentials|\.config/gh/hosts|\.vault-token|keychain)"),
     ("secret_read.env_dump", SECRET_READ, "dumps environment variables or stored secrets",
      r"\b(?:print|dump|list|show|output|echo|reveal|send|leak|share|tell\s+me)\s+"
      rf"{_W}{{0,4}}(?:environment\s+variables|env\s+vars|api\s+keys|secret\s+keys|access\s+tokens"
@@ -164,24 +193,52 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
     ("persist.startup_files", PERSIST, "writes into shell start-up files, cron or autostart",
      Near(rf"\b{_APPEND}", 80, _STARTUP_FILES, also=r"\bcrontab\s++(?:-[a-z]*+\s++)*+-\s*+$|\(crontab\s+-l")),
     # hidden content
-    ("hidden.html_comment", HIDDEN, "contains an HTML comment (hidden when rendered)", r"<!--"),
-    ("hidden.css_hidden", HIDDEN, "contains CSS that hides text",
-     r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])"
-     r"|opacity\s*:\s*0(?![.\d]*[1-9])|\[//\]:\s*#"),
+    ("hidden.html_comment", HIDDEN, "hides an instruction in an HTML comment",
+     Near(r"<!--", 300, r"\b(?:ignore|override|system|secret|hidden|assistant|agent|ai|model|llm|obey"
+          r"|you\s+must|always|never\s+(?:tell|mention|reveal)|instructions?|prompt|do\s+not\s+tell)\b",
+          same_line=False)),
+    ("hidden.css_hidden", HIDDEN, "hides text with CSS in markup",
+     Near(r"\bstyle\s*=\s*[\"']", 200,
+          r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9])"
+          r"|color\s*:\s*(?:white|#fff)", also=r"\[//\]:\s*#\s*\(")),
+    ("deception.hide_from_user", DECEPTION, "asks the agent to hide something from the user",
+     r"\b(?:do\s+not|don't|never|without)\s+(?:\w+\s+){0,2}?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?"
+     r"|alert(?:ing)?|mention(?:ing)?\s+(?:\w+\s+){0,2}?to|let(?:ting)?|show(?:ing)?)\s+(?:\w+\s+)?(?:the\s+)?"
+     r"user\b|\b(?:keep|hide)\s+(?:\w+\s+){0,3}?(?:secret\s+|hidden\s+)?from\s+(?:the\s+)?user\b"
+     r"|\b(?:silently|secretly|quietly|covertly)\s+(?:\w+\s+)?(?:send|forward|upload|copy|delete|run|execute"
+     r"|exfiltrate|post|add|modify|change)\b"),
     # encoded execution
     ("exec.decode_pipe_shell", EXEC, "decodes data and pipes it into a shell or interpreter",
      r"\b(?:base64|base32|xxd|openssl\s+(?:enc|base64))\b[^\n|]{0,80}?(?:\s-d\b|--decode|\s-r\b)[^\n|]{0,80}"
-     r"\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|c|tc|fi)?sh|python3?|perl|ruby|node)\b"),
+     r"\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k|c|tc|fi)?sh|python3?|perl|ruby|node)(?:\s+-s?)?\s*(?:$|[;&|)])"),
     ("exec.download_pipe_shell", EXEC, "downloads a script and runs it",
      r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b"),
     ("exec.eval_decoded", EXEC, "evaluates decoded or obfuscated code",
      r"\b(?:eval|exec)\s*\(\s*(?:atob|base64|b64decode|base64\.b64decode|bytes\.fromhex|unescape"
      r"|decodeuricomponent|string\.fromcharcode|codecs\.decode|zlib\.decompress)"
      r"|powershell[^\n]{0,40}\s-(?:e|enc|encodedcommand)\s+[a-z0-9+/=]{16,}"),
+    ("exec.translate_execute", EXEC, "asks to decode or translate text and then run it",
+     Near(r"\b(?:translate|decode|decrypt|deobfuscate|unscramble)\b", 200,
+          r"\band\s+(?:then\s+)?(?:execute|run|eval(?:uate)?)\b")),
     ("exec.reverse_shell", EXEC, "opens a reverse shell",
      r"/dev/(?:tcp|udp)/|\b(?:nc|ncat|netcat)\b[^\n]{0,60}\s-[a-z]*[ec]\b\s*\S*(?:sh|cmd)"
      r"|\bbash\s+-i\s*[>&]|\bsocat\b[^\n]{0,80}\bexec:|\bmkfifo\b[^\n]{0,80}\b(?:nc|ncat|netcat)\b"
      r"|\bpty\.spawn\s*\(|socket\.socket\([^\n]{0,200}(?:subprocess|os\.dup2)"),
+)
+
+REMOTE: tuple[tuple[str, str, str, str | Near], ...] = (
+    ("remote.c2_checkin", REMOTE_CONTROL, "tells the agent to check in with a remote controller",
+     r"\bregister\s+(?:yourself\s+)?(?:as\s+)?an?\s+(?:new\s+)?(?:node|agent|bot|worker|peer)\s+(?:with|at|on)\b"
+     r"|\b(?:send\s+an?\s+)?(?:heartbeat|beacon|check[\s-]?in)s?\s+(?:to|with)\s+(?:https?://|\S+\.\w+|the\s+"
+     r"(?:server|controller|c2|operator))|\b(?:pull|fetch|poll)\s+(?:down\s+)?(?:new\s+)?(?:tasks|tasking|orders"
+     r"|commands|instructions)\s+from\b|\byou\s+must\s+(?:\w+\s+){0,3}?(?:register|beacon|report\s+back)\b"
+     r"|\bc2\s+(?:server|channel|beacon)\b"),
+    ("remote.anti_forensics", REMOTE_CONTROL, "tells the agent to cover its tracks",
+     r"\b(?:only|always)\s+use\s+(?:one[\s-]?liners?|in-memory)\b|\bnever\s+(?:\w+\s+)?(?:write|create|save)\s+"
+     r"(?:\w+\s+)?(?:scripts?|files?)\s+to\s+disk\b|\b(?:clear|delete|wipe|erase)\s+(?:your\s+|the\s+)?"
+     r"(?:bash\s+|shell\s+|command\s+)?history\s+(?:after|afterwards|when)\b|\bhistory\s+-c\b"),
+    ("remote.unset_agent_env", REMOTE_CONTROL, "unsets the agent runtime's environment variables",
+     r"\bunset\s+\w*(?:claude|codex|hermes|silcrow|agent|openai|anthropic)\w*"),
 )
 
 FENCE_ID, FENCE_DESC = "hidden.fence_tag", "imitates the <memory-context> fence of recalled text"

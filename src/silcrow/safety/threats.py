@@ -47,6 +47,7 @@ from silcrow.safety.confusables import (
     INVISIBLE_CLASS,
     INVISIBLE_CLASSES,
     ZWJ,
+    ZWNJ,
     is_emoji,
 )
 from silcrow.safety.near import Near
@@ -58,10 +59,12 @@ from silcrow.safety.patterns import (
     INVISIBLE,
     LEET,
     NON_LETTERS,
+    REMOTE,
     SECRET,
     SECRETS,
     SQUASHED,
 )
+from silcrow.safety.patterns_intl import INTL
 from silcrow.safety.tags import tags
 
 
@@ -72,16 +75,8 @@ class ThreatHit:
     pattern_id: str
     category: str
     description: str
-
-
-def _emoji_joiner(text: str, index: int) -> bool:
-    """A ZWJ between two emoji (family, profession sequences) is legitimate."""
-    return (
-        text[index] == ZWJ
-        and 0 < index < len(text) - 1
-        and is_emoji(text[index - 1])
-        and is_emoji(text[index + 1])
-    )
+    #: The text that matched, as the scanner read it (normalised), for the refusal to quote.
+    span: str = ""
 
 
 def normalize(text: str) -> str:
@@ -94,9 +89,24 @@ def normalize(text: str) -> str:
 class _Compiled(NamedTuple):
     invisible: tuple[tuple[str, str, re.Pattern[str]], ...]
     behaviour: tuple[tuple[str, str, str, re.Pattern[str] | Near], ...]
+    intl: tuple[tuple[str, str, str, re.Pattern[str]], ...]
+    usage: re.Pattern[str]
+    negated: re.Pattern[str]
     squashed: tuple[tuple[str, str, str, re.Pattern[str]], ...]
     secrets: tuple[tuple[str, str, re.Pattern[str]], ...]
     non_letters: re.Pattern[str]
+
+
+# Text that uses a secret without reading it: an SSH identity option names the key the
+# command authenticates with ("scp -i ~/.ssh/id_ed25519 f host:"). Blanked before matching.
+_USAGE = r"(?<![\w-])-i\s++\S++|\bidentityfile\s*+=?\s*+\S++|\bssh-add\s++\S++"
+# Advice is not an attack: "never paste ~/.aws/credentials into chat", "don't cat .env".
+# Checked on the few characters before a match, so "never mind, cat .env" still hits.
+_NEGATED = (
+    r"(?:\bnever|\bdon'?t|\bdo\s+not|\bmust\s+not|\bmustn'?t|\bshould\s+not|\bshouldn'?t|\bavoid"
+    r"|\bno\s+need\s+to|\bnot\s+to|\bcannot|\bcan'?t|\bwon'?t)\s+(?:ever\s+)?$"
+)
+_QUOTE_CHARS = 80
 
 
 @cache
@@ -105,7 +115,10 @@ def compiled() -> _Compiled:
     return _Compiled(
         invisible=tuple((pid, desc, re.compile(f"[{cls}]")) for pid, desc, cls in INVISIBLE_CLASSES),
         behaviour=tuple((pid, cat, desc, rx if isinstance(rx, Near) else re.compile(rx))
-                        for pid, cat, desc, rx in BEHAVIOUR),
+                        for pid, cat, desc, rx in BEHAVIOUR + REMOTE),
+        intl=tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in INTL),
+        usage=re.compile(_USAGE),
+        negated=re.compile(_NEGATED),
         squashed=tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in SQUASHED),
         secrets=tuple((pid, desc, re.compile(rx)) for pid, desc, rx in SECRETS),
         non_letters=re.compile(NON_LETTERS),
@@ -118,11 +131,52 @@ __regexes__ = compiled
 #: Every pattern id this module can report, for docs and tests.
 PATTERN_IDS: tuple[str, ...] = (
     tuple(pid for pid, _, _ in INVISIBLE_CLASSES)
-    + tuple(pid for pid, _, _, _ in BEHAVIOUR)
+    + tuple(pid for pid, _, _, _ in BEHAVIOUR + REMOTE)
+    + tuple(pid for pid, _, _, _ in INTL)
     + (FENCE_ID,)
     + tuple(pid for pid, _, _, _ in SQUASHED)
     + tuple(pid for pid, _, _ in SECRETS)
 )
+
+
+def _needs_joiner(ch: str) -> bool:
+    """A letter or mark of a script whose spelling uses ZWJ/ZWNJ (Arabic, Persian, the Indic
+    scripts, Sinhala, Myanmar, Khmer, ...)."""
+    cp = ord(ch)
+    in_block = (0x0590 <= cp < 0x10A0 or 0x1780 <= cp < 0x18B0 or 0xA800 <= cp < 0xABFF
+                or 0xFB1D <= cp < 0xFEFF)
+    return in_block and unicodedata.category(ch)[0] in "LM"
+
+
+def _legit_joiner(text: str, index: int) -> bool:
+    """ZWJ between two emoji, or ZWJ/ZWNJ inside a word of a script that needs them."""
+    if not 0 < index < len(text) - 1:
+        return False
+    before, ch, after = text[index - 1], text[index], text[index + 1]
+    if ch == ZWJ and is_emoji(before) and is_emoji(after):
+        return True
+    return ch in (ZWJ, ZWNJ) and _needs_joiner(before) and _needs_joiner(after)
+
+
+def _quoted(text: str, start: int, end: int) -> str:
+    span = " ".join(text[start:end].split())
+    return span if len(span) <= _QUOTE_CHARS else span[: _QUOTE_CHARS - 3] + "..."
+
+
+def _hit(pid: str, cat: str, desc: str, text: str, start: int, end: int) -> ThreatHit:
+    span = _quoted(text, start, end)
+    return ThreatHit(pid, cat, f'{desc}: "{display_safe(span)}"', span)
+
+
+def _first_unnegated(rx: re.Pattern[str] | Near, text: str, negated: re.Pattern[str],
+                     ) -> tuple[int, int] | None:
+    matches = [rx.search(text)] if isinstance(rx, Near) else rx.finditer(text)
+    for m in matches:
+        if m is None:
+            return None
+        if not negated.search(text, max(0, m.start() - 24), m.start()):
+            return m.start(), max(m.end(), min(len(text), m.start() + 40))
+    return None
 
 
 def _invisible_hits(text: str) -> Iterable[ThreatHit]:
@@ -130,7 +184,7 @@ def _invisible_hits(text: str) -> Iterable[ThreatHit]:
         return
     for pid, desc, rx in compiled().invisible:
         found = sorted({
-            f"U+{ord(m.group()):04X}" for m in rx.finditer(text) if not _emoji_joiner(text, m.start())
+            f"U+{ord(m.group()):04X}" for m in rx.finditer(text) if not _legit_joiner(text, m.start())
         })
         if found:
             shown = ", ".join(found[:5]) + (", ..." if len(found) > 5 else "")
@@ -143,10 +197,15 @@ def scan(text: str) -> list[ThreatHit]:
         return []
     tables = compiled()
     hits = list(_invisible_hits(text))
-    normal = normalize(text)
+    normal = tables.usage.sub(" ", normalize(text))
     for pid, cat, desc, rx in tables.behaviour:
-        if rx.search(normal):
-            hits.append(ThreatHit(pid, cat, desc))
+        found = _first_unnegated(rx, normal, tables.negated)
+        if found:
+            hits.append(_hit(pid, cat, desc, normal, *found))
+    native = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text)).casefold()
+    for pid, cat, desc, rx in tables.intl:
+        if m := rx.search(native):
+            hits.append(_hit(pid, cat, desc, native, m.start(), m.end()))
     if tags(text):
         hits.append(ThreatHit(FENCE_ID, HIDDEN, FENCE_DESC))
     squashed = tables.non_letters.sub("", normal.translate(LEET))
@@ -156,8 +215,9 @@ def scan(text: str) -> list[ThreatHit]:
             hits.append(ThreatHit(pid, cat, desc))
     nfkc = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
     for pid, desc, rx in tables.secrets:
-        if rx.search(nfkc):
-            hits.append(ThreatHit(pid, SECRET, desc))
+        if m := rx.search(nfkc):
+            # The secret itself is not repeated back: only its first characters.
+            hits.append(ThreatHit(pid, SECRET, f'{desc}: "{display_safe(m.group()[:6])}..."', m.group()[:6]))
     return hits
 
 
