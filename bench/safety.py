@@ -25,6 +25,12 @@ Texts:
   (ordinary chat, so any hit is a false positive) plus ordinary developer
   notes that mention curl, .env.example, ssh config, tokens and so on.
 
+``held_out``: ``bench/data/safety_heldout.jsonl``, attacks in every family and in nine
+languages, developer notes and non-Latin text, written apart from the patterns and never
+used to tune them: catch rate per family and per language, refusals per kind of benign
+text, and every error. ``locomo``: refusals on every LoCoMo text. ``worst_case``: the
+slowest regex and whole-scan times on generated adversarial texts.
+
 ``scan_us`` is the per-text latency of ``silcrow`` over the benign corpus.
 """
 
@@ -163,6 +169,39 @@ def rate(fn: Callable[[str], bool], texts: list[str]) -> float:
     return round(sum(fn(t) for t in texts) / len(texts), 4) if texts else 0.0
 
 
+def held_out(path: Path) -> dict[str, Any]:
+    """Catch and refusal rates on the held-out labelled set (never used to tune a pattern)."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    groups: dict[str, dict[str, list[int]]] = {"attacks_by_family": {}, "attacks_by_language": {},
+                                               "benign_by_kind": {}}
+    misses: list[dict[str, str]] = []
+    for row in rows:
+        hit = silcrow(row["text"])
+        if row["label"] == "attack":
+            keys = [("attacks_by_language", row["lang"])]
+            if row["family"] != "multilingual":
+                keys.append(("attacks_by_family", row["family"]))
+        else:
+            keys = [("benign_by_kind", row["family"]), ("benign_by_kind", f"lang:{row['lang']}")]
+        for group, key in keys:
+            tally = groups[group].setdefault(key, [0, 0])
+            tally[0] += hit
+            tally[1] += 1
+        if hit != (row["label"] == "attack"):
+            misses.append({"label": row["label"], "family": row["family"], "lang": row["lang"],
+                           "text": row["text"][:100]})
+    out: dict[str, Any] = {
+        group: {key: {"rate": round(a / n, 3), "n": n} for key, (a, n) in sorted(tallies.items())}
+        for group, tallies in groups.items()
+    }
+    attacks = [r for r in rows if r["label"] == "attack"]
+    benign = [r for r in rows if r["label"] != "attack"]
+    out["attack_catch_rate"] = rate(silcrow, [r["text"] for r in attacks])
+    out["benign_refusal_rate"] = rate(silcrow, [r["text"] for r in benign])
+    out["errors"] = misses
+    return out
+
+
 def main() -> None:
     here = Path(__file__).resolve().parent
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -189,6 +228,11 @@ def main() -> None:
         }
         err.print(f"{name}: {systems[name]}")
     fps = [t[:100] for t in benign if silcrow(t)]
+    locomo = locomo_texts(args.dataset) if args.dataset.exists() else []
+    locomo_refused = [t[:100] for t in locomo if silcrow(t)]
+    heldout = held_out(here / "data" / "safety_heldout.jsonl")
+    err.print(f"held-out: attacks caught {heldout['attack_catch_rate']}, benign refused "
+              f"{heldout['benign_refusal_rate']}; LoCoMo refused {len(locomo_refused)}/{len(locomo)}")
 
     timings: list[float] = []
     for _ in range(max(1, args.repeat)):
@@ -201,6 +245,10 @@ def main() -> None:
     patterns = worstcase.slowest()
     entry = worstcase.slowest_entry_points(((2_200, 1),)) + worstcase.slowest_entry_points(((20_000, 6),))
     result = {
+        "held_out": heldout,
+        "locomo": {"texts": len(locomo), "refused": len(locomo_refused),
+                   "refusal_rate": round(len(locomo_refused) / len(locomo), 5) if locomo else None,
+                   "refused_texts": locomo_refused},
         "attacks": len(attacks),
         "evasions": len(evaded),
         "benign": len(benign),
@@ -209,6 +257,7 @@ def main() -> None:
         "scan_us": {
             "p50": round(statistics.median(timings), 1),
             "p95": round(timings[int(0.95 * (len(timings) - 1))], 1),
+            "p95_ms": round(timings[int(0.95 * (len(timings) - 1))] / 1000, 3),
             "mean_chars": round(statistics.mean(len(t) for t in benign), 1),
             "max": round(timings[-1], 1),
         },

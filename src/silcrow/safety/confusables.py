@@ -13,7 +13,7 @@ found in the reading is a span of the original text:
   letters) becomes that ASCII character, lower case;
 * anything that looks like ``<``, ``>`` or ``/`` (``‹ 〈 ⟨ ˂ ᐸ ＜``, ``[``,
   a backslash) becomes ``<``, ``>`` or ``/``;
-* whitespace becomes ``" "``; dashes, underscores, dots and other connector
+* a line break becomes ``"\\n"``, other whitespace ``" "``; dashes, underscores, dots and other connector
   punctuation become ``"-"``;
 * invisible characters (format characters, controls, combining marks,
   variation selectors) become ``SKIP``;
@@ -141,6 +141,8 @@ def _read_char(ch: str, lower_first: bool) -> str:
         return ">"
     if ch in _SLASHES:
         return "/"
+    if ch in "\n\r":
+        return "\n"  # kept, so that a reading still has lines
     if ch.isspace():
         return " "
     if ch in _CONNECTORS:

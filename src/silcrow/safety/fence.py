@@ -165,7 +165,48 @@ def filter_recalled(raw: str) -> str:
     """
     if not raw or not raw.strip():
         return ""
-    return _drop_threats(sanitize_context(raw)).strip()
+    return neutralise_turns(_drop_threats(sanitize_context(raw))).strip()
+
+
+# A line that opens like a new chat turn ("User:", "SYSTEM :", "### Assistant:", "Human:"),
+# matched on the reading so look-alike letters count; and chat-template tokens.
+_ROLES = r"(?:user|system|assistant|human|ai|developer|tool|model|bot|gpt|claude)"
+
+
+@cache
+def _turn_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    role_line = re.compile(rf"(?m)^[ \x00#>*-]*+{_ROLES}[ \x00]*+(?:\([^()\n]{{0,40}}\)[ \x00]*+)?:")
+    template = re.compile(r"<[ \x00]*+\|[^|<>\n]{0,40}\|[ \x00]*+>|</?s>|<<[ \x00]*+/?[ \x00]*+sys[ \x00]*+>>"
+                          r"|<[ \x00]*+/?[ \x00]*+inst[ \x00]*+>")
+    return role_line, template
+
+
+def neutralise_turns(text: str) -> str:
+    """``text`` with every forged speaker turn made plain text, its words kept.
+
+    ``User: hi`` becomes ``User - hi``; ``<|im_start|>system`` becomes ``(im_start)system``;
+    ``[INST]`` becomes ``(INST)``. A model then reads a quoted speaker, not a new turn.
+    """
+    role_line, template = _turn_patterns()
+    reading = readings(text)[0]
+    edits: list[tuple[int, int, str]] = []
+    for m in role_line.finditer(reading):
+        edits.append((m.end() - 1, m.end(), " -"))
+    for m in template.finditer(reading):
+        inner = text[m.start():m.end()]
+        words = re.sub(r"[^\w/]+", " ", inner).strip()
+        edits.append((m.start(), m.end(), f"({words})"))
+    if not edits:
+        return text
+    out: list[str] = []
+    pos = 0
+    for start, end, new in sorted(edits):
+        if start < pos:
+            continue
+        out += [text[pos:start], new]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def build_memory_context_block(raw: str) -> str:
@@ -255,4 +296,4 @@ class StreamingFenceScrubber:
 
 def __regexes__() -> tuple[re.Pattern[str], ...]:
     """What silcrow.safety.worstcase fuzzes here beyond the module-level patterns."""
-    return (_note(),)
+    return (_note(), *_turn_patterns())

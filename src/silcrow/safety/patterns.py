@@ -201,6 +201,13 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
      Near(r"\bstyle\s*=\s*[\"']", 200,
           r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9])"
           r"|color\s*:\s*(?:white|#fff)", also=r"\[//\]:\s*#\s*\(")),
+    ("hidden.forged_boundary", HIDDEN, "announces the end of the recalled block or a new speaker",
+     r"\b(?:end|close|closing)\s+of\s+(?:the\s+)?(?:recalled\s+)?(?:memory|memories|context|recall)"
+     r"(?:\s+(?:context|block|section))?\b|\b(?:memory|recalled)\s+(?:context|block)\s+(?:ends|ended|is\s+over"
+     r"|closed)\b|\b(?:everything|all|anything|the\s+text|text|what(?:ever)?)\s+(?:below|after\s+this"
+     r"|that\s+follows|from\s+here(?:\s+on)?)\s+(?:is|comes\s+from|was\s+written\s+by)\s+(?:a\s+|the\s+)?"
+     r"(?:new\s+|real\s+|actual\s+|genuine\s+)?(?:user|system|human|developer|operator)\b"
+     r"|\bnew\s+(?:user|system)\s+(?:input|message|turn)\s+(?:starts|begins|follows)\b"),
     ("deception.hide_from_user", DECEPTION, "asks the agent to hide something from the user",
      r"\b(?:do\s+not|don't|never|without)\s+(?:\w+\s+){0,2}?(?:tell(?:ing)?|inform(?:ing)?|notify(?:ing)?"
      r"|alert(?:ing)?|mention(?:ing)?\s+(?:\w+\s+){0,2}?to|let(?:ting)?|show(?:ing)?)\s+(?:\w+\s+)?(?:the\s+)?"

@@ -20,12 +20,12 @@ FENCE_CLOSE = "</memory-context>"
 #
 # Every quantifier is possessive and every gap class is disjoint from what follows it, so
 # a match attempt never backtracks: scanning is linear in the length of the text.
-_GAP = rf"[{SKIP} \-]*+"  # between the letters of the name
-_PAD = rf"[{SKIP} ]*+"  # between the bracket, the slashes and the name
+_GAP = rf"[{SKIP} \n\-]*+"  # between the letters of the name
+_PAD = rf"[{SKIP} \n]*+"  # between the bracket, the slashes and the name
 _NAME = _GAP.join("memory") + _GAP + _GAP.join("context")
 # After the name: the closing bracket, or attributes and a self-closing slash
 # (`<memory-context id=1>`, `</memory-context/>`), which a model reads as the same tag.
-_TAIL = rf"{SKIP}*+(?:>|[ /][^<>]*+>)"
+_TAIL = rf"{SKIP}*+(?:>|[ \n/][^<>]*+>){SKIP}*+"  # the padding of an encoded ">" too
 TAG = re.compile(rf"<{_PAD}(?P<close>(?:/{_PAD})++)?{_NAME}{_TAIL}")
 
 
@@ -40,7 +40,7 @@ def _nested_prefix(letters: list[str]) -> str:
 # The start of a tag still waiting for its closing bracket: a prefix of the name, or the
 # whole name followed by the start of attributes.
 _START = rf"<{_PAD}(?:/{_PAD})*+"
-UNCLOSED_NAME = re.compile(rf"{_START}{_NAME}{SKIP}*+(?:[ /][^<>]*+)?")
+UNCLOSED_NAME = re.compile(rf"{_START}{_NAME}{SKIP}*+(?:[ \n/][^<>]*+)?")
 UNCLOSED = re.compile(rf"{_START}(?:{_nested_prefix(list('memorycontext'))})?|{UNCLOSED_NAME.pattern}")
 
 
