@@ -65,6 +65,7 @@ from silcrow.safety.patterns import (
     SQUASHED,
 )
 from silcrow.safety.patterns_intl import INTL
+from silcrow.safety.prefilter import first_literals, may_match
 from silcrow.safety.tags import tags
 
 
@@ -90,6 +91,10 @@ class _Compiled(NamedTuple):
     invisible: tuple[tuple[str, str, re.Pattern[str]], ...]
     behaviour: tuple[tuple[str, str, str, re.Pattern[str] | Near], ...]
     intl: tuple[tuple[str, str, str, re.Pattern[str]], ...]
+    #: Per behavioural and per international pattern: literals one of which must occur for it
+    #: to match (None: always run). Most notes contain none, so most patterns are skipped.
+    gates: tuple[tuple[str, ...] | None, ...]
+    intl_gates: tuple[tuple[str, ...] | None, ...]
     usage: re.Pattern[str]
     negated: re.Pattern[str]
     squashed: tuple[tuple[str, str, str, re.Pattern[str]], ...]
@@ -109,14 +114,24 @@ _NEGATED = (
 _QUOTE_CHARS = 80
 
 
+def _gate(rx: re.Pattern[str] | Near) -> tuple[str, ...] | None:
+    if isinstance(rx, Near):
+        return None if rx.also else first_literals(rx.patterns[0])
+    return first_literals(rx)
+
+
 @cache
 def compiled() -> _Compiled:
     """The pattern tables, compiled on the first scan (not at import: ``import silcrow`` stays cheap)."""
+    behaviour = tuple((pid, cat, desc, rx if isinstance(rx, Near) else re.compile(rx))
+                      for pid, cat, desc, rx in BEHAVIOUR + REMOTE)
+    intl = tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in INTL)
     return _Compiled(
+        gates=tuple(_gate(rx) for _, _, _, rx in behaviour),
+        intl_gates=tuple(first_literals(rx) for _, _, _, rx in intl),
         invisible=tuple((pid, desc, re.compile(f"[{cls}]")) for pid, desc, cls in INVISIBLE_CLASSES),
-        behaviour=tuple((pid, cat, desc, rx if isinstance(rx, Near) else re.compile(rx))
-                        for pid, cat, desc, rx in BEHAVIOUR + REMOTE),
-        intl=tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in INTL),
+        behaviour=behaviour,
+        intl=intl,
         usage=re.compile(_USAGE),
         negated=re.compile(_NEGATED),
         squashed=tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in SQUASHED),
@@ -198,13 +213,15 @@ def scan(text: str) -> list[ThreatHit]:
     tables = compiled()
     hits = list(_invisible_hits(text))
     normal = tables.usage.sub(" ", normalize(text))
-    for pid, cat, desc, rx in tables.behaviour:
+    for (pid, cat, desc, rx), gate in zip(tables.behaviour, tables.gates, strict=True):
+        if not may_match(gate, normal):
+            continue
         found = _first_unnegated(rx, normal, tables.negated)
         if found:
             hits.append(_hit(pid, cat, desc, normal, *found))
     native = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text)).casefold()
-    for pid, cat, desc, rx in tables.intl:
-        if m := rx.search(native):
+    for (pid, cat, desc, rx), gate in zip(tables.intl, tables.intl_gates, strict=True):
+        if may_match(gate, native) and (m := rx.search(native)):
             hits.append(_hit(pid, cat, desc, native, m.start(), m.end()))
     if tags(text):
         hits.append(ThreatHit(FENCE_ID, HIDDEN, FENCE_DESC))
