@@ -244,17 +244,29 @@ def show(
         _numbered(console, view["entries"])
 
 
+_FORCE_HELP = "save it even if the threat scanner objects (you confirm its findings; the journal records it)"
+
+
+def _with_force_hint(result: Any) -> Any:
+    """A threat refusal at the CLI also says how a person can confirm the write."""
+    if isinstance(result, dict) and not result.get("success") and result.get("patterns"):
+        return {**result, "error": f"{result['error']} If you wrote this yourself and it is safe, "
+                                   "run the same command with --force (recorded in the journal)."}
+    return result
+
+
 @memory_app.command("add")
 def add(
     ctx: typer.Context,
     text: str = typer.Argument(..., help="the entry to add (a declarative fact); - reads it from stdin"),
     target: Target = _target_option(Target.memory, _TARGET_HELP),
+    force: bool = typer.Option(False, "--force", help=_FORCE_HELP),
 ) -> None:
     """Add an entry (an exact duplicate is accepted without adding a second copy)."""
     store = _open_store(ctx)
     with _guarded():
-        result = store.add(target.value, _argument_text(text), origin="cli")
-    _report(result)
+        result = store.add(target.value, _argument_text(text), origin="cli", force=force)
+    _report(_with_force_hint(result))
 
 
 @memory_app.command("replace")
@@ -263,12 +275,13 @@ def replace(
     old: str = typer.Argument(..., help="a short substring that identifies one entry"),
     new: str = typer.Argument(..., help="the full new text of that entry; - reads it from stdin"),
     target: Target = _target_option(Target.memory, _TARGET_HELP),
+    force: bool = typer.Option(False, "--force", help=_FORCE_HELP),
 ) -> None:
     """Replace the entry containing OLD with NEW."""
     store = _open_store(ctx)
     with _guarded():
-        result = store.replace(target.value, old, _argument_text(new), origin="cli")
-    _report(result)
+        result = store.replace(target.value, old, _argument_text(new), origin="cli", force=force)
+    _report(_with_force_hint(result))
 
 
 @memory_app.command("remove")

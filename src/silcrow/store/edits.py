@@ -82,15 +82,16 @@ def scan_refusal(content: str) -> Result | None:
     )
 
 
-def checked_content(content: Any, hint: str) -> str | Result:
-    """The normalized entry text, or a refusal when it is missing, empty or a threat."""
+def checked_content(content: Any, hint: str, force: bool = False) -> str | Result:
+    """The normalized entry text, or a refusal when it is missing, empty or (unless a person
+    confirmed it with ``force``) a threat."""
     if not isinstance(content, str) or not content.strip():
         return refusal(f"'content' is missing or empty: {hint}")
     invalid = invalid_character_refusal("content", content)
     if invalid is not None:
         return invalid
     text = E.normalize_entry(content)
-    return scan_refusal(text) or text
+    return text if force else scan_refusal(text) or text
 
 
 def checked_old_text(old_text: Any, action: str) -> str | Result:

@@ -49,9 +49,13 @@ def new_record(
     before: list[str],
     after: list[str],
     undoes: str | None = None,
+    confirmed_threats: list[str] | None = None,
 ) -> dict[str, Any]:
-    """A journal record for one committed change of ``target``."""
+    """A journal record for one committed change of ``target``; ``confirmed_threats`` are the
+    threat patterns a person saw and confirmed (``--force``) for this change."""
+    extra = {"confirmed_threats": list(confirmed_threats)} if confirmed_threats else {}
     return {
+        **extra,
         "id": uuid.uuid4().hex,
         "time": datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z"),
         "target": target,

@@ -59,6 +59,17 @@ def _unknown_target(target: Any) -> Result:
     return refusal(f"unknown target {shown}: use 'memory' (your notes) or 'user' (the user profile)")
 
 
+# Writes from the model; a threat hit refuses them whatever ``force`` says.
+MODEL_ORIGIN = "tool"
+
+
+def _confirmed(text: str, force: bool) -> list[str] | None:
+    """The threat pattern ids a forced write confirmed (for the journal), or None."""
+    if not force:
+        return None
+    return [h.pattern_id for h in threats.scan(text)] or None
+
+
 class MemoryStore:
     """Curated notes that live in the system prompt. See the module docstring."""
 
@@ -197,13 +208,18 @@ class MemoryStore:
         self._consolidating = False
         self._failed_attempts = 0
 
-    def add(self, target: str, content: str, *, origin: str = "api") -> Result:
-        """Append an entry (an exact duplicate succeeds without adding)."""
-        return self._guarded(lambda: self._add(target, content, origin))
+    def add(self, target: str, content: str, *, origin: str = "api", force: bool = False) -> Result:
+        """Append an entry (an exact duplicate succeeds without adding).
 
-    def replace(self, target: str, old_text: str, new_content: str, *, origin: str = "api") -> Result:
-        """Replace the entry that contains ``old_text`` with ``new_content``."""
-        return self._guarded(lambda: self._replace(target, old_text, new_content, origin))
+        ``force``: a person has seen the threat findings for ``content`` and saves it anyway;
+        the journal records which. Ignored for writes from the model (origin ``tool``).
+        """
+        return self._guarded(lambda: self._add(target, content, origin, force))
+
+    def replace(self, target: str, old_text: str, new_content: str, *, origin: str = "api",
+                force: bool = False) -> Result:
+        """Replace the entry that contains ``old_text`` with ``new_content`` (``force`` as in add)."""
+        return self._guarded(lambda: self._replace(target, old_text, new_content, origin, force))
 
     def remove(self, target: str, old_text: str, *, origin: str = "api") -> Result:
         """Remove the entry that contains ``old_text``."""
@@ -256,26 +272,31 @@ class MemoryStore:
     def _where(self, target: str) -> Where:
         return Where(TARGET_FILES[target], self._limits[target])
 
-    def _add(self, target: Any, content: Any, origin: str) -> Result:
+    def _add(self, target: Any, content: Any, origin: str, force: bool = False) -> Result:
         if not _known_target(target):
             return _unknown_target(target)
-        text = checked_content(content, "give the fact to save as 'content'")
+        force = force and origin != MODEL_ORIGIN
+        text = checked_content(content, "give the fact to save as 'content'", force)
         if isinstance(text, dict):
             return text
-        return self._commit(target, "add", origin, add_edit(text), append=text)
+        return self._commit(target, "add", origin, add_edit(text), append=text,
+                            confirmed=_confirmed(text, force))
 
-    def _replace(self, target: Any, old_text: Any, new_content: Any, origin: str) -> Result:
+    def _replace(self, target: Any, old_text: Any, new_content: Any, origin: str,
+                 force: bool = False) -> Result:
         if not _known_target(target):
             return _unknown_target(target)
         old = checked_old_text(old_text, "replace")
         if isinstance(old, dict):
             return old
+        force = force and origin != MODEL_ORIGIN
         text = checked_content(
-            new_content, "give the new text of the entry as 'content' (to delete it, use remove)"
+            new_content, "give the new text of the entry as 'content' (to delete it, use remove)", force
         )
         if isinstance(text, dict):
             return text
-        return self._commit(target, "replace", origin, replace_edit(self._where(target), old, text))
+        return self._commit(target, "replace", origin, replace_edit(self._where(target), old, text),
+                            confirmed=_confirmed(text, force))
 
     def _remove(self, target: Any, old_text: Any, origin: str) -> Result:
         if not _known_target(target):
@@ -374,7 +395,8 @@ class MemoryStore:
                 log.warning("could not journal an outside edit of %s: %s", target, exc)
 
     def _commit(
-        self, target: str, action: str, origin: str, edit: Edit, append: str | None = None
+        self, target: str, action: str, origin: str, edit: Edit, append: str | None = None,
+        confirmed: list[str] | None = None,
     ) -> Result:
         """Lock, re-read, apply ``edit``, check the budget, write atomically, journal."""
         file_name = TARGET_FILES[target]
@@ -420,7 +442,6 @@ class MemoryStore:
             else:
                 text = E.serialize(updated)
             tx.write(text)
-            tx.journal(
-                new_record(target=target, action=action, origin=origin, before=current, after=updated)
-            )
+            tx.journal(new_record(target=target, action=action, origin=origin, before=current, after=updated,
+                                  confirmed_threats=confirmed))
         return self._success(target, updated, message)
