@@ -169,14 +169,18 @@ def rate(fn: Callable[[str], bool], texts: list[str]) -> float:
     return round(sum(fn(t) for t in texts) / len(texts), 4) if texts else 0.0
 
 
-def held_out(path: Path) -> dict[str, Any]:
+def with_semantic(text: str) -> bool:
+    return bool(threats.scan(text, semantic=True))
+
+
+def held_out(path: Path, fn: Callable[[str], bool]) -> dict[str, Any]:
     """Catch and refusal rates on the held-out labelled set (never used to tune a pattern)."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     groups: dict[str, dict[str, list[int]]] = {"attacks_by_family": {}, "attacks_by_language": {},
                                                "benign_by_kind": {}}
     misses: list[dict[str, str]] = []
     for row in rows:
-        hit = silcrow(row["text"])
+        hit = fn(row["text"])
         if row["label"] == "attack":
             keys = [("attacks_by_language", row["lang"])]
             if row["family"] != "multilingual":
@@ -196,8 +200,8 @@ def held_out(path: Path) -> dict[str, Any]:
     }
     attacks = [r for r in rows if r["label"] == "attack"]
     benign = [r for r in rows if r["label"] != "attack"]
-    out["attack_catch_rate"] = rate(silcrow, [r["text"] for r in attacks])
-    out["benign_refusal_rate"] = rate(silcrow, [r["text"] for r in benign])
+    out["attack_catch_rate"] = rate(fn, [r["text"] for r in attacks])
+    out["benign_refusal_rate"] = rate(fn, [r["text"] for r in benign])
     out["errors"] = misses
     return out
 
@@ -230,7 +234,17 @@ def main() -> None:
     fps = [t[:100] for t in benign if silcrow(t)]
     locomo = locomo_texts(args.dataset) if args.dataset.exists() else []
     locomo_refused = [t[:100] for t in locomo if silcrow(t)]
-    heldout = held_out(here / "data" / "safety_heldout.jsonl")
+    heldout = held_out(here / "data" / "safety_heldout.jsonl", silcrow)
+    err.print("second stage (MiniLM nearest neighbours) on the held-out set and LoCoMo")
+    heldout_sem = held_out(here / "data" / "safety_heldout.jsonl", with_semantic)
+    sem_times: list[float] = []
+    locomo_sem_refused: list[str] = []
+    for t in locomo:
+        start = time.perf_counter()
+        if with_semantic(t):
+            locomo_sem_refused.append(t[:100])
+        sem_times.append((time.perf_counter() - start) * 1000)
+    sem_times.sort()
     err.print(f"held-out: attacks caught {heldout['attack_catch_rate']}, benign refused "
               f"{heldout['benign_refusal_rate']}; LoCoMo refused {len(locomo_refused)}/{len(locomo)}")
 
@@ -246,6 +260,12 @@ def main() -> None:
     entry = worstcase.slowest_entry_points(((2_200, 1),)) + worstcase.slowest_entry_points(((20_000, 6),))
     result = {
         "held_out": heldout,
+        "held_out_with_semantic": heldout_sem,
+        "semantic": {
+            "locomo_refused": len(locomo_sem_refused), "locomo_refused_texts": locomo_sem_refused,
+            "scan_ms_p95": round(sem_times[int(0.95 * (len(sem_times) - 1))], 2) if sem_times else None,
+            "scan_ms_max": round(sem_times[-1], 2) if sem_times else None,
+        },
         "locomo": {"texts": len(locomo), "refused": len(locomo_refused),
                    "refusal_rate": round(len(locomo_refused) / len(locomo), 5) if locomo else None,
                    "refused_texts": locomo_refused},

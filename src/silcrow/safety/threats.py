@@ -206,8 +206,12 @@ def _invisible_hits(text: str) -> Iterable[ThreatHit]:
             yield ThreatHit(pid, INVISIBLE, f"{desc} ({shown})")
 
 
-def scan(text: str) -> list[ThreatHit]:
-    """Every pattern ``text`` matches, at most one hit per pattern id; ``[]`` means clean."""
+def scan(text: str, semantic: bool = False) -> list[ThreatHit]:
+    """Every pattern ``text`` matches, at most one hit per pattern id; ``[]`` means clean.
+
+    With ``semantic``, a text no pattern caught also goes to the meaning-based second stage
+    (:mod:`silcrow.safety.semantic`, the offline MiniLM model, loaded on first use).
+    """
     if not text:
         return []
     tables = compiled()
@@ -235,6 +239,14 @@ def scan(text: str) -> list[ThreatHit]:
         if m := rx.search(nfkc):
             # The secret itself is not repeated back: only its first characters.
             hits.append(ThreatHit(pid, SECRET, f'{desc}: "{display_safe(m.group()[:6])}..."', m.group()[:6]))
+    if semantic and not hits:
+        from silcrow.safety.semantic import judge
+
+        verdict = judge(text)
+        if verdict.attack:
+            hits.append(_hit("semantic.nearest_attack", verdict.family,
+                             f"reads like a known attack ({verdict.family}; nearest example: "
+                             f"{verdict.nearest[:60]!r})", text, 0, len(text)))
     return hits
 
 
