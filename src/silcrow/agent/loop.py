@@ -26,13 +26,14 @@ from silcrow.agent import compress as _compress
 from silcrow.agent.llm import Completion, LLMClient, StreamCallback
 from silcrow.agent.prompt import build_system_prompt
 from silcrow.agent.sessions import SessionStore
-from silcrow.agent.tools import MEMORY_TOOL, ToolRouter, error_result
+from silcrow.agent.tools import MEMORY_TOOL, ToolRouter
 from silcrow.errors import ModelError, SessionError
 from silcrow.paths import resolve_home, sessions_db
 from silcrow.recall.manager import MemoryManager
 from silcrow.recall.provider import MemoryProvider
 from silcrow.safety.fence import sanitize_context
 from silcrow.store import MemoryStore
+from silcrow.toolcall import error_json
 
 if TYPE_CHECKING:
     from silcrow.recall.embedders import Embedder
@@ -305,7 +306,7 @@ class Agent:
                 answered = {m.get("tool_call_id") for m in self._messages if m["role"] == "tool"}
                 for call in message["tool_calls"]:
                     if call["id"] not in answered:
-                        self._store("tool", error_result("interrupted before this tool ran"),
+                        self._store("tool", error_json("interrupted before this tool ran"),
                                     tool_call_id=call["id"])
                 return
             if message["role"] == "user":

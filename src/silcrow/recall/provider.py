@@ -11,6 +11,8 @@ from __future__ import annotations
 import abc
 from typing import Any
 
+from silcrow.toolcall import error_json
+
 
 class MemoryProvider(abc.ABC):
     """Base class of every long-term recall backend."""
@@ -58,9 +60,7 @@ class MemoryProvider(abc.ABC):
 
     def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
         """Run one of :meth:`get_tool_schemas`; returns JSON."""
-        import json
-
-        return json.dumps({"success": False, "error": f"provider {self.name!r} has no tool {name!r}"})
+        return error_json(f"provider {self.name!r} has no tool {name!r}")
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         """The session ended; ``messages`` is its transcript."""
