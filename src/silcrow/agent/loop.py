@@ -27,6 +27,7 @@ from silcrow.agent.llm import Completion, LLMClient, StreamCallback
 from silcrow.agent.prompt import build_system_prompt
 from silcrow.agent.sessions import SessionStore
 from silcrow.agent.tools import MEMORY_TOOL, ToolRouter
+from silcrow.config import DEFAULT_MODEL, MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
 from silcrow.errors import ModelError, SessionError
 from silcrow.paths import resolve_home, sessions_db
 from silcrow.recall.manager import MemoryManager
@@ -84,7 +85,7 @@ class Agent:
 
     def __init__(
         self,
-        model: str = "gpt-4o-mini",
+        model: str = DEFAULT_MODEL,
         *,
         base_url: str | None = None,
         api_key: str | None = None,
@@ -102,8 +103,8 @@ class Agent:
         session_id: str | None = None,
         timeout: float = 120.0,
         max_retries: int = 3,
-        memory_char_limit: int = 2200,
-        user_char_limit: int = 1375,
+        memory_char_limit: int = MEMORY_CHAR_LIMIT,
+        user_char_limit: int = USER_CHAR_LIMIT,
     ) -> None:
         self.home = resolve_home(home)
         self.home.mkdir(parents=True, exist_ok=True)
