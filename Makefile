@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/session_search.py
 	$(BIN)/python bench/prefix_cache.py
 	$(BIN)/python bench/recall_scale.py
+	$(BIN)/python bench/startup.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
