@@ -39,6 +39,7 @@ correction saved now avoids repeating a mistake in every later session;
 
 Do NOT save: progress on the current task, temporary state, todo lists, things that will be stale \
 within a week, whole files or logs, or anything you could simply look up again.
+For what happened in earlier conversations, call `session_search`; do not keep a diary here.
 
 Write each entry as one short, self-contained, declarative fact in the third person \
 ("The user deploys with `make release`", not "I should remember to..."). No instructions to yourself, \

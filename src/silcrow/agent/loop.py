@@ -130,6 +130,7 @@ class Agent:
         self._turns_since_write = 0
         self._turns_since_flush = 0
         self._turns_since_compress = MIN_TURNS_BETWEEN_COMPRESSIONS
+        self._user_turns = 0
         self._closed = False
         self.session_id = ""
         # Process start is a cache-breaking event like any other.
@@ -166,6 +167,7 @@ class Agent:
             self.sessions.get(session_id)  # raises SessionError for an unknown id
         self.session_id = session_id
         self._messages = [] if fresh else self.sessions.messages(session_id)
+        self._user_turns = sum(1 for m in self._messages if m.get("role") == "user")
         self._turns_since_write = 0
         self._turns_since_flush = 0
         self._turns_since_compress = MIN_TURNS_BETWEEN_COMPRESSIONS
@@ -242,6 +244,8 @@ class Agent:
         stream = on_delta if on_delta is not None else self.on_delta
         self.store.reset_turn()
         self._maybe_compress(text)
+        self._user_turns += 1
+        self.manager.on_turn_start(self._user_turns, text)
         # Recall once, before the loop; every iteration of this turn reuses the same block.
         recall = self.manager.prefetch(text, session_id=self.session_id,
                                        exclude_lines=self._replayed_lines())
