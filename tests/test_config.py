@@ -1,9 +1,9 @@
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import pytest
-from pydantic import BaseModel, ConfigDict
 
-from silcrow.config import ENV_VARS, AgentSettings, Settings, env_value, load_settings
+from silcrow.config import ENV_VARS, AgentSettings, PositiveInt, Settings, env_value, load_settings
 from silcrow.errors import ConfigError
 
 
@@ -52,7 +52,7 @@ def test_the_readme_config_example_is_valid(tmp_path: Path) -> None:
     assert settings.base_url == "http://localhost:11434/v1"
     options = settings.agent.kwargs()
     assert options["replay_recall"] is True and options["compress_threshold"] == 0.75
-    assert set(options) == set(AgentSettings.model_fields)  # the example shows every agent option
+    assert set(options) == {f.name for f in fields(AgentSettings)}  # the example shows every option
     assert settings.tables == {}  # every key is a modelled setting
 
 
@@ -88,13 +88,13 @@ def test_a_bad_value_names_the_key_and_what_it_must_be(tmp_path: Path, body: str
     assert message in str(info.value) and str(tmp_path / "config.toml") in str(info.value)
 
 
-class StorageSection(BaseModel):
+@dataclass(frozen=True)
+class StorageSection:
     """A section another module owns, as such a module would declare it."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
     backend: str = "files"
     dsn: str | None = None
-    pool_size: int = 4
+    pool_size: PositiveInt = 4
 
 
 def test_other_tables_are_kept_raw_for_the_module_that_reads_them(
@@ -114,7 +114,13 @@ def test_other_tables_are_kept_raw_for_the_module_that_reads_them(
     monkeypatch.setenv("SILCROW_DATABASE_URL", "postgresql://db/silcrow")
     assert load_settings(tmp_path).section("storage", StorageSection).dsn == "postgresql://db/silcrow"
     (tmp_path / "config.toml").write_text('[storage]\npool_size = "many"\n', encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"storage\.pool_size .*'many'.*config\.toml"):
+    with pytest.raises(ConfigError, match=r"storage\.pool_size must be a positive whole number \(e\.g\. 2200\), got 'many'"):
+        load_settings(tmp_path).section("storage", StorageSection)
+    (tmp_path / "config.toml").write_text('[storage]\nbackend = 5\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"storage\.backend must be a string, got 5 \(in .*config\.toml\)"):
+        load_settings(tmp_path).section("storage", StorageSection)
+    (tmp_path / "config.toml").write_text('[storage]\nport = 1\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"unknown setting 'storage\.port' in .*config\.toml"):
         load_settings(tmp_path).section("storage", StorageSection)
 
 
