@@ -114,7 +114,8 @@ def test_other_tables_are_kept_raw_for_the_module_that_reads_them(
     monkeypatch.setenv("SILCROW_DATABASE_URL", "postgresql://db/silcrow")
     assert load_settings(tmp_path).section("storage", StorageSection).dsn == "postgresql://db/silcrow"
     (tmp_path / "config.toml").write_text('[storage]\npool_size = "many"\n', encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"storage\.pool_size must be a positive whole number \(e\.g\. 2200\), got 'many'"):
+    expected = r"storage\.pool_size must be a positive whole number \(e\.g\. 2200\), got 'many'"
+    with pytest.raises(ConfigError, match=expected):
         load_settings(tmp_path).section("storage", StorageSection)
     (tmp_path / "config.toml").write_text('[storage]\nbackend = 5\n', encoding="utf-8")
     with pytest.raises(ConfigError, match=r"storage\.backend must be a string, got 5 \(in .*config\.toml\)"):
