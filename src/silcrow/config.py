@@ -1,9 +1,10 @@
 """Settings: one typed object for what silcrow reads from config.toml and the environment.
 
 Precedence: explicit arguments/flags, then the environment (only the
-variables in :data:`ENV_VARS`, read at entry points by :meth:`Settings.with_env`),
-then ``<home>/config.toml``, then the defaults below, which are the only
-copy of them (the store and the agent take theirs from here).
+variables in :data:`ENV_VARS`, read only here: :meth:`Settings.with_env` at
+entry points, :func:`env_value` for the Python API's fallbacks), then
+``<home>/config.toml``, then the defaults below, which are the only copy
+of them (the store and the agent take theirs from here).
 
 ``config.toml`` keeps its keys at the top level or in the ``[model]``,
 ``[recall]``, ``[memory]`` and ``[agent]`` tables; a key means the same
@@ -19,9 +20,10 @@ Each field's type says what a valid value is (:class:`Rule` in its
 ``Annotated`` metadata, e.g. :data:`PositiveInt`): TOML values are checked
 strictly (``"3"`` is not a number, ``true`` is not 1) and a bad one is
 reported with its key, its value and what it must be. These are plain
-dataclasses rather than pydantic models: building pydantic's schemas costs
-more than the whole budget of a quick ``silcrow memory show``, which reads
-its limits from here.
+dataclasses rather than pydantic models because every CLI start reads its
+limits from here, and building pydantic's schemas made importing this
+module 150-400 ms slower (``python -X importtime``, on a busy machine)
+against a 300 ms budget for ``silcrow memory show``.
 """
 
 from __future__ import annotations
