@@ -225,7 +225,8 @@ def scan(text: str, semantic: bool = False) -> list[ThreatHit]:
             hits.append(_hit(pid, cat, desc, normal, *found))
     native = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text)).casefold()
     for (pid, cat, desc, rx), gate in zip(tables.intl, tables.intl_gates, strict=True):
-        if may_match(gate, native) and (m := rx.search(native)):
+        # English and French share "ignore ... instructions": one hit per category is enough.
+        if all(h.category != cat for h in hits) and may_match(gate, native) and (m := rx.search(native)):
             hits.append(_hit(pid, cat, desc, native, m.start(), m.end()))
     if tags(text):
         hits.append(ThreatHit(FENCE_ID, HIDDEN, FENCE_DESC))
