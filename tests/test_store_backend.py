@@ -31,6 +31,9 @@ class _DictTransaction(Transaction):
     def last_record(self, target: str) -> dict[str, Any] | None:
         return next((r for r in reversed(self.backend.records) if r["target"] == target), None)
 
+    def records(self, target: str) -> list[dict[str, Any]]:
+        return [r for r in self.backend.records if r["target"] == target]
+
     def backup(self, text: str) -> str:
         self.backend.backups.append(text)
         return f"backups[{len(self.backend.backups) - 1}]"

@@ -17,7 +17,7 @@ def store(tmp_path: Path) -> MemoryStore:
     return MemoryStore(tmp_path, memory_char_limit=200, user_char_limit=120)
 
 
-def test_success_shape(store: MemoryStore) -> None:
+def test_success_shape(store: MemoryStore, tmp_path: Path) -> None:
     result = store.add("memory", "  The user runs Fedora 40  ")
     assert result == {
         "success": True,
@@ -27,7 +27,8 @@ def test_success_shape(store: MemoryStore) -> None:
         "message": "Entry added.",
     }
     assert store.entries("memory") == ["The user runs Fedora 40"]
-    assert store.path("memory") == store.home / "memories" / "MEMORY.md"
+    assert store.path("memory") == tmp_path / "memories" / "MEMORY.md"
+    assert store.location("memory") == str(tmp_path / "memories" / "MEMORY.md")
     assert store.path("user").name == "USER.md"
 
 

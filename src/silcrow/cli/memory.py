@@ -223,7 +223,7 @@ def show(
     with _guarded():
         views: dict[str, dict[str, Any]] = {
             name: {
-                "path": str(store.path(name)),
+                "path": store.location(name),
                 "usage": store.usage(name),
                 "char_limit": store.char_limit(name),
                 "entry_count": len(entries),

@@ -7,7 +7,11 @@ table) can replace the files without changing any behaviour:
 * read the raw text of a target without locking (readers never block);
 * a locked read-modify-write transaction that re-reads the text under the
   lock, may replace it atomically, and may append to the journal;
-* read the journal.
+* read the journal (for history, without locking).
+
+Undo reads the journal *inside* the transaction (``Transaction.records``),
+so the record it reverts cannot change under it, and every journal record
+is written through the transaction that made the change.
 
 Texts are ``str``; a backend that stores bytes decodes them with
 ``surrogateescape`` so undecodable bytes survive an append unchanged.
@@ -39,6 +43,11 @@ class Transaction(ABC):
     @abstractmethod
     def last_record(self, target: str) -> dict[str, Any] | None:
         """The newest journal record of ``target`` (None when it has none)."""
+
+    @abstractmethod
+    def records(self, target: str) -> list[dict[str, Any]]:
+        """Every journal record of ``target``, oldest first, read under this transaction's lock
+        (damaged records are skipped)."""
 
     @abstractmethod
     def backup(self, text: str) -> str:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import LockTimeoutError, StoreError
+from silcrow.paths import default_home, memories_dir
 from silcrow.store import journal, locking
 from silcrow.store.backend import StoreBackend, Transaction
 
@@ -122,6 +123,9 @@ class FileTransaction(Transaction):
 
     def last_record(self, target: str) -> dict[str, Any] | None:
         return journal.last_record(self._backend.journal_path, target)
+
+    def records(self, target: str) -> list[dict[str, Any]]:
+        return [r for r in journal.read(self._backend.journal_path) if r.get("target") == target]
 
     def backup(self, text: str) -> str:
         return str(self._backend.backup(self._path, text))
@@ -231,3 +235,11 @@ class FileBackend(StoreBackend):
 
     def journal_records(self) -> Iterator[dict[str, Any]]:
         return journal.read(self.journal_path)
+
+
+def open_backend(
+    home: str | os.PathLike[str] | None = None, *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT
+) -> StoreBackend:
+    """The backend of a silcrow home (the default home when None): its memories directory."""
+    root = Path(home).expanduser() if home is not None else default_home()
+    return FileBackend(memories_dir(root), lock_timeout=lock_timeout)

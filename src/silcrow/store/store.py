@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import DriftError, LockTimeoutError, StoreError
-from silcrow.paths import default_home, memories_dir
 from silcrow.safety import threats
 from silcrow.store import entries as E
 from silcrow.store import render
@@ -40,7 +39,7 @@ from silcrow.store.edits import (
     safe_entries,
     safe_shape_problems,
 )
-from silcrow.store.files import DEFAULT_LOCK_TIMEOUT, FileBackend
+from silcrow.store.files import DEFAULT_LOCK_TIMEOUT, FileBackend, open_backend
 from silcrow.store.journal import new_record
 
 log = logging.getLogger(__name__)
@@ -77,8 +76,9 @@ class MemoryStore:
         ):
             if value <= 0:
                 raise StoreError(f"{name} must be a positive number of characters, got {value}")
-        self.home = Path(home).expanduser() if home is not None else default_home()
-        self.backend = backend or FileBackend(memories_dir(self.home), lock_timeout=lock_timeout)
+        if backend is not None and home is not None:
+            raise StoreError("give MemoryStore a home or a backend, not both")
+        self.backend = backend if backend is not None else open_backend(home, lock_timeout=lock_timeout)
         self._limits = {"memory": memory_char_limit, "user": user_char_limit}
         self._snapshot: dict[str, str | None] | None = None
         # Consolidation guard (see _guarded): consecutive failures since a write
@@ -95,9 +95,19 @@ class MemoryStore:
             raise StoreError(f"unknown memory target {shown}: use 'memory' or 'user'")
         return TARGET_FILES[target]
 
+    def location(self, target: str) -> str:
+        """Where ``target`` lives, for people: a path, or a row of a database."""
+        return self.backend.location(self._check_target(target))
+
     def path(self, target: str) -> Path:
-        """Where ``target`` lives on disk (for the file backend)."""
-        return Path(self.backend.location(self._check_target(target)))
+        """The file of ``target``; only a store on files has one (StoreError otherwise)."""
+        file_name = self._check_target(target)
+        if not isinstance(self.backend, FileBackend):
+            raise StoreError(
+                f"{file_name} is not a file in this store ({self.backend.location(file_name)}); "
+                "use location() to name it"
+            )
+        return self.backend.path(file_name)
 
     def char_limit(self, target: str) -> int:
         self._check_target(target)
@@ -304,9 +314,7 @@ class MemoryStore:
             if problems:
                 return self._driftrefusal(tx, target, raw, problems)
             pending: list[dict[str, Any]] = []
-            for record in self.backend.journal_records():
-                if record.get("target") != target:
-                    continue
+            for record in tx.records(target):
                 if record.get("action") == "undo":
                     pending = [r for r in pending if r.get("id") != record.get("undoes")]
                 else:
