@@ -326,6 +326,8 @@ def doctor(
                           soft_wrap=True)
             for problem in report.get("problems") or []:
                 console.print(Text(f"    problem: {problem}", style="red"), soft_wrap=True)
+            for note in report.get("notes") or []:
+                console.print(Text(f"    note: {note}", style="yellow"), soft_wrap=True)
             for leftover in report.get("cleaned") or []:
                 console.print(Text(f"    cleaned up: {leftover}", style="dim"), soft_wrap=True)
             if report.get("backup"):
