@@ -33,6 +33,7 @@ from silcrow.store.backend import StoreBackend, Transaction
 
 TEMP_SUFFIX = ".tmp"
 DEFAULT_LOCK_TIMEOUT = 10.0
+OUTSIDE_HOME_ENV = "SILCROW_MEMORY_OUTSIDE_HOME"
 
 
 def _temp_prefix(name: str) -> str:
@@ -132,13 +133,40 @@ class FileTransaction(Transaction):
 
 
 class FileBackend(StoreBackend):
-    """MEMORY.md / USER.md in one directory, with sidecar locks and a JSONL journal."""
+    """MEMORY.md / USER.md in one directory, with sidecar locks and a JSONL journal.
+
+    A memory file that resolves (through symlinks) to a place outside
+    ``home`` (by default the directory's parent, the silcrow home) is refused
+    for reading and writing unless ``allow_outside_home``: a link to, say,
+    ``/etc/passwd`` would otherwise go into the system prompt and be rewritten.
+    """
 
     def __init__(
-        self, directory: str | os.PathLike[str], *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT
+        self,
+        directory: str | os.PathLike[str],
+        *,
+        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+        home: str | os.PathLike[str] | None = None,
+        allow_outside_home: bool = False,
     ) -> None:
         self.directory = Path(directory)
         self.lock_timeout = lock_timeout
+        self.home = Path(home) if home is not None else self.directory.parent
+        self.allow_outside_home = allow_outside_home
+
+    def _checked(self, target_file: str) -> Path:
+        path = self.path(target_file)
+        if self.allow_outside_home:
+            return path
+        real = Path(os.path.realpath(path))
+        root = Path(os.path.realpath(self.home))
+        if real == root or root in real.parents:
+            return path
+        raise StoreError(
+            f"{path} resolves to {real}, outside the silcrow home {self.home}; silcrow does not read "
+            "or write memory files elsewhere (a link could put any file into the prompt). Move the "
+            f"file into {self.home}, or set {OUTSIDE_HOME_ENV}=1 to allow it"
+        )
 
     @property
     def journal_path(self) -> Path:
@@ -151,7 +179,7 @@ class FileBackend(StoreBackend):
         return str(self.path(target_file))
 
     def read(self, target_file: str, *, strict: bool = False) -> str:
-        return _read_text(self.path(target_file), "surrogateescape" if strict else "replace")
+        return _read_text(self._checked(target_file), "surrogateescape" if strict else "replace")
 
     @contextlib.contextmanager
     def transaction(self, target_file: str) -> Iterator[Transaction]:
@@ -162,7 +190,7 @@ class FileBackend(StoreBackend):
                 f"cannot use the memory directory {self.directory}: {exc.strerror or exc}. "
                 "Check that the path (and --home / SILCROW_HOME) points to a writable directory"
             ) from exc
-        path = self.path(target_file)
+        path = self._checked(target_file)
         lock_path = path.with_name(path.name + ".lock")
         lock = locking.ExclusiveLock(lock_path, self.lock_timeout)
         try:
@@ -242,4 +270,7 @@ def open_backend(
 ) -> StoreBackend:
     """The backend of a silcrow home (the default home when None): its memories directory."""
     root = Path(home).expanduser() if home is not None else default_home()
-    return FileBackend(memories_dir(root), lock_timeout=lock_timeout)
+    allow = os.environ.get(OUTSIDE_HOME_ENV, "").strip().lower() in ("1", "true", "yes")
+    return FileBackend(
+        memories_dir(root), lock_timeout=lock_timeout, home=root, allow_outside_home=allow
+    )
