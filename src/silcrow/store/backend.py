@@ -38,7 +38,12 @@ class Transaction(ABC):
 
     @abstractmethod
     def journal(self, record: dict[str, Any]) -> None:
-        """Append one record to the history journal, durably, before the lock is released."""
+        """Append one record to the history journal as part of this transaction.
+
+        The record must be in the journal before the lock is released (journal
+        order is commit order). It need not be durable on its own: a record
+        lost to a power cut is bridged by the next write's ``outside_edit``.
+        """
 
     @abstractmethod
     def last_record(self, target: str) -> dict[str, Any] | None:
@@ -71,7 +76,11 @@ class StoreBackend(ABC):
 
     @abstractmethod
     def transaction(self, target_file: str) -> AbstractContextManager[Transaction]:
-        """Exclusive access to one target; raises LockTimeoutError when it cannot be had in time."""
+        """Exclusive access to one target; raises LockTimeoutError when it cannot be had in time.
+
+        When the block ends normally, what it wrote is durable; when it ends
+        with an exception, nothing it did need be kept.
+        """
 
     @abstractmethod
     def journal_records(self) -> Iterator[dict[str, Any]]:

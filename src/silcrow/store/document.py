@@ -40,6 +40,14 @@ def _dominant_newline(raw: str) -> str:
     return max(("\n", "\r\n", "\r"), key=lambda newline: counts[newline])
 
 
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # surrogate escapes of bytes that were not UTF-8
+        return False
+    return True
+
+
 def _fuses(span: str) -> bool:
     """Whether ``span`` ends in a line holding only '§': a delimiter after it would read
     that line as a delimiter and move it to the next entry."""
@@ -63,27 +71,24 @@ class Document:
 
     @classmethod
     def parse(cls, raw: str) -> Document:
+        if "\r" in raw:
+            found = list(_DELIMITER.finditer(raw))
+            starts = [0, *(m.end() for m in found)]
+            pieces = [raw[a:b] for a, b in zip(starts, [m.start() for m in found] + [len(raw)], strict=True)]
+        else:
+            pieces = raw.split(E.ENTRY_DELIMITER)
+            starts = []
+        stripped = [piece.strip() for piece in pieces]
         entries: list[str] = []
         spans: dict[str, str] = {}
         section_pieces: list[str] = []
         duplicates = 0
-        end = 0
-        if "\r" in raw:
-            starts = [0, *(m.end() for m in _DELIMITER.finditer(raw))]
-            stops = [m.start() for m in _DELIMITER.finditer(raw)] + [len(raw)]
-            pieces = [(raw[a:b], a) for a, b in zip(starts, stops, strict=True)]
-        else:
-            pieces = []
-            offset = 0
-            for piece in raw.split(E.ENTRY_DELIMITER):
-                pieces.append((piece, offset))
-                offset += len(piece) + len(E.ENTRY_DELIMITER)
-        for piece, offset in pieces:
-            span = piece.strip()
+        last = -1
+        for index, span in enumerate(stripped):
             if not span:
                 continue
-            end = offset + len(piece.rstrip())
-            text = _universal(span)
+            last = index
+            text = _universal(span) if starts else span
             if "§" in text:
                 section_pieces.append(text)
                 text = E.unescape_entry(text)
@@ -92,6 +97,13 @@ class Document:
                 continue
             spans[text] = span
             entries.append(text)
+        end = 0
+        if last >= 0:
+            if starts:
+                start = starts[last]
+            else:
+                start = sum(map(len, pieces[:last])) + len(E.ENTRY_DELIMITER) * last
+            end = start + len(pieces[last].rstrip())
         return cls(raw, entries, spans, section_pieces, _dominant_newline(raw), duplicates, end)
 
     def _fresh(self, entry: str) -> str:
@@ -100,12 +112,19 @@ class Document:
 
     def render(self, updated: list[str]) -> str:
         """The file text for ``updated``: kept entries byte for byte, new ones fresh."""
-        if updated[: len(self.entries)] == self.entries and len(updated) == len(self.entries) + 1:
+        if len(updated) == len(self.entries) + 1 and updated[:-1] == self.entries:
             return self.append(updated[-1])
         parts = [self.spans.get(entry) or self._fresh(entry) for entry in updated]
         delimiter = f"{self.newline}§{self.newline}"
-        return delimiter.join(f"{p} " if _fuses(p) and i < len(parts) - 1 else p
-                              for i, p in enumerate(parts))
+        text = delimiter.join(parts)
+        if f"\n§{delimiter}" in text or f"\r§{delimiter}" in text:
+            # Rare (a hand-written entry ending in a '§' line): pad that line so the
+            # delimiter after it stays a delimiter of its own.
+            text = delimiter.join(
+                f"{part} " if _fuses(part) and index < len(parts) - 1 else part
+                for index, part in enumerate(parts)
+            )
+        return text
 
     def append(self, entry: str) -> str:
         """The file text with ``entry`` added at the end; every byte before it stays."""
@@ -120,7 +139,7 @@ class Document:
     def problems(self, char_limit: int, show: Callable[[str], str] = E.quoted_preview) -> list[str]:
         """Why a rewrite could change what this text means (see :func:`entries.shape_problems`)."""
         problems: list[str] = []
-        bad = _UNDECODABLE.search(self.raw)
+        bad = None if self.raw.isascii() or _encodes(self.raw) else _UNDECODABLE.search(self.raw)
         if bad is not None:
             count = len(_UNDECODABLE.findall(self.raw))
             problems.append(
@@ -142,11 +161,10 @@ class Document:
                     "a delimiter is a line containing only '§'"
                 )
             break
-        for entry in self.entries:
-            if len(entry) > char_limit:
-                problems.append(
-                    f"an entry of {len(entry):,} chars is larger than the whole {char_limit:,}-char "
-                    f"limit (starts {show(entry)}); it was probably appended by hand"
-                )
-                break
+        if max(map(len, self.entries), default=0) > char_limit:
+            entry = next(e for e in self.entries if len(e) > char_limit)
+            problems.append(
+                f"an entry of {len(entry):,} chars is larger than the whole {char_limit:,}-char "
+                f"limit (starts {show(entry)}); it was probably appended by hand"
+            )
         return problems

@@ -121,9 +121,8 @@ def find(entries: list[str], needle: str) -> Match:
     never be named alone.
     """
     whole = normalize_entry(needle)
-    indexes = [i for i, entry in enumerate(entries) if entry == whole]
-    if indexes:
-        return Match(indexes=indexes, distinct=[whole])
+    if whole in entries:
+        return Match(indexes=[i for i, entry in enumerate(entries) if entry == whole], distinct=[whole])
     indexes = [i for i, entry in enumerate(entries) if needle in entry]
     distinct: list[str] = []
     for i in indexes:

@@ -15,9 +15,11 @@ a plain restore and lets anyone audit what an agent changed and why.
 
 Both memory targets share the journal but take different locks, so appends
 also take the journal's own sidecar lock (always after a target lock, never
-before one: no lock-order deadlock). Each append is one write plus fsync; a
-record torn by a crash can only be the last line, and readers skip lines
-that do not parse. When the journal outgrows ``MAX_BYTES`` the oldest records
+before one: no lock-order deadlock). Each append is one write, not fsynced
+(the memory file's own fsyncs make the change durable; see ``files``): a
+record torn or lost by a crash can only be at the end, readers skip lines
+that do not parse, and the next write bridges a lost record with an
+``outside_edit`` record. When the journal outgrows ``MAX_BYTES`` the oldest records
 are dropped, keeping about ``KEEP_BYTES`` of the newest: history and undo
 reach back that far, and the file cannot grow without bound.
 """
@@ -64,7 +66,7 @@ def new_record(
 
 
 def append(path: Path, record: dict[str, Any]) -> None:
-    """Append ``record`` as one line and make it durable; compact the journal when it is too big."""
+    """Append ``record`` as one line; compact the journal when it is too big."""
     # ensure_ascii keeps the line pure ASCII, so surrogate-escaped bytes from a
     # damaged file can still be journaled and read back exactly.
     line = (json.dumps(record, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
@@ -87,7 +89,6 @@ def append(path: Path, record: dict[str, Any]) -> None:
             written = os.write(fd, line)
             if written != len(line):  # a short write would leave a torn line; finish it
                 os.write(fd, line[written:])
-            os.fsync(fd)
             size += len(line)
         finally:
             os.close(fd)
