@@ -136,10 +136,14 @@ class FileTransaction(Transaction):
         self.renamed_in = directory
 
     def journal(self, record: dict[str, Any]) -> None:
-        journal.append(self._backend.journal_path, record)
+        target = record["target"]
+        self._backend.remember(target, *journal.append(
+            self._backend.journal_path, record, self._backend.recall(target)
+        ))
 
     def last_record(self, target: str) -> dict[str, Any] | None:
-        return journal.last_record(self._backend.journal_path, target)
+        found = self._backend.recall(target)
+        return found.record if found is not None else None
 
     def records(self, target: str) -> list[dict[str, Any]]:
         return [r for r in journal.read(self._backend.journal_path) if r.get("target") == target]
@@ -169,6 +173,7 @@ class FileBackend(StoreBackend):
         self.lock_timeout = lock_timeout
         self.home = Path(home) if home is not None else self.directory.parent
         self.allow_outside_home = allow_outside_home
+        self._newest: dict[str, tuple[journal.Stamp, journal.Last]] = {}
 
     def _checked(self, target_file: str) -> Path:
         path = self.path(target_file)
@@ -187,6 +192,19 @@ class FileBackend(StoreBackend):
     @property
     def journal_path(self) -> Path:
         return self.directory / journal.JOURNAL_NAME
+
+    def remember(self, target: str, last: journal.Last, stamp: journal.Stamp) -> None:
+        """Keep the record this process just appended, to skip reading it back next time."""
+        self._newest[target] = (stamp, last)
+
+    def recall(self, target: str) -> journal.Last | None:
+        """The newest journal record of ``target``: the one remembered when nobody appended
+        since (the journal ends where it ended then), else read from the journal."""
+        remembered = self._newest.get(target)
+        if remembered is not None and remembered[0] == journal.stamp(self.journal_path):
+            return remembered[1]
+        self._newest.pop(target, None)
+        return journal.last(self.journal_path, target)
 
     def path(self, target_file: str) -> Path:
         return self.directory / target_file
