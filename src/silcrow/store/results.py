@@ -9,7 +9,7 @@ apart from entries.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Required, TypedDict
+from typing import Required, TypedDict, cast
 
 from silcrow.errors import StoreError
 
@@ -50,26 +50,19 @@ class Refusal:
     over_limit: bool = False
 
     def result(self) -> MemoryResult:
-        out: MemoryResult = {"success": False, "error": self.error}
-        if self.target is not None:
-            out["target"] = self.target
-        if self.current_entries is not None:
-            out["current_entries"] = self.current_entries
-        if self.usage is not None:
-            out["usage"] = self.usage
-        if self.matches is not None:
-            out["matches"] = self.matches
-        if self.patterns is not None:
-            out["patterns"] = self.patterns
-        if self.failed_operation is not None:
-            out["failed_operation"] = self.failed_operation
-        if self.backup is not None:
-            out["backup"] = self.backup
-        if self.problems is not None:
-            out["problems"] = self.problems
+        out: dict[str, object] = {"success": False, "error": self.error}
+        for name in _SHOWN_WHEN_SET:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
         if self.terminal:
             out["terminal"] = True
-        return out
+        return cast(MemoryResult, out)
+
+
+_SHOWN_WHEN_SET = (
+    "target", "current_entries", "usage", "matches", "patterns", "failed_operation", "backup", "problems",
+)
 
 
 class Refused(StoreError):
