@@ -342,3 +342,23 @@ def test_permission_denied_message_even_as_root(tmp_path: Path, monkeypatch: pyt
     with pytest.raises(StoreError, match=r"permission denied\. Give your user read and write access") as info:
         store.entries("memory")
     assert str(path) in str(info.value) and f"chmod u+rw {path}" in str(info.value)
+
+
+def test_results_carry_only_memory_result_keys(store: MemoryStore) -> None:
+    from typing import get_type_hints
+
+    from silcrow.store.results import MemoryResult
+
+    fields = set(get_type_hints(MemoryResult))
+    results = [
+        store.add("memory", "Uses zsh"),
+        store.remove("memory", "fish"),
+        store.replace("memory", "zsh", ""),
+        store.apply_batch("memory", [{"action": "add", "content": "ok"}, {"action": "nope"}]),
+        store.add("elsewhere", "x"),
+        store.undo("user"),
+    ]
+    assert results[0]["success"] is True and all(r["success"] is False for r in results[1:])
+    for result in results:
+        assert set(result) <= fields, result
+    assert results[3]["failed_operation"] == 2

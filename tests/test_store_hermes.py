@@ -216,3 +216,13 @@ def test_silcrow_memory_show_reads_a_hermes_home(tmp_path: Path, newline: str | 
     delimiter = "\r\n§\r\n" if newline else "\n§\n"
     joined = delimiter.join(n.replace("\n", newline or "\n") for n in notes)
     assert raw == joined + delimiter + "Deploys on Fridays are frozen"
+
+
+def test_doctor_says_repeated_entries_are_read_once(tmp_path: Path) -> None:
+    (_memories(tmp_path) / "MEMORY.md").write_text("same\n§\nother\n§\nsame", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", "from silcrow.cli.main import main; main()", "memory", "doctor"],
+        env={**os.environ, "SILCROW_HOME": str(tmp_path)}, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "note: 1 repeated entry: each is read once" in done.stdout
