@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -148,7 +148,7 @@ def _usage_bar(usage: str, width: int = 30) -> Text:
     )
 
 
-def _report(result: dict[str, Any]) -> None:
+def _report(result: Mapping[str, Any]) -> None:
     """Print a mutation result; a refusal exits 1 after saying why and what is there."""
     if result.get("success"):
         line = Text.assemble(("✓ ", "bold green"), safe_text(str(result.get("message", "done"))))
