@@ -254,6 +254,8 @@ def last(path: Path, target: str, *, chunk: int = 64 * 1024) -> Last | None:
     except FileNotFoundError:
         return None
     chain: list[dict[str, Any]] = []
+    # Every line of this target holds its name as a JSON string: others are not parsed.
+    named = json.dumps(target, ensure_ascii=True).encode("ascii")
     with handle:
         end = handle.seek(0, os.SEEK_END)
         tail = b""
@@ -265,7 +267,7 @@ def last(path: Path, target: str, *, chunk: int = 64 * 1024) -> Last | None:
             # Unless the start of the file was reached, the first piece may be a partial line.
             tail, complete = (lines[0], lines[1:]) if start > 0 else (b"", lines)
             for line in reversed(complete):
-                stored = _parse(line)
+                stored = _parse(line) if named in line else None
                 if stored is not None and stored.get("target") == target:
                     chain.append(stored)
                     if "base" not in stored:
