@@ -19,6 +19,15 @@ $(WHEELHOUSE)/.complete: pyproject.toml | $(STAMP)
 	$(BIN)/python -m pip download --quiet --dest $(WHEELHOUSE) .
 	touch $@
 
+# The real Hermes agent (pinned) with this silcrow, in a virtualenv of its own: the Hermes
+# integration tests drive it as a subprocess. Built once; delete it to rebuild.
+HERMES_VERSION := 0.19.0
+HERMES_VENV := $(VENV)/hermes
+$(HERMES_VENV)/.installed: | $(STAMP)
+	test -x $(HERMES_VENV)/bin/python || $(PYTHON) -m venv $(HERMES_VENV)
+	$(HERMES_VENV)/bin/python -m pip install --quiet 'hermes-agent==$(HERMES_VERSION)' -e .
+	touch $@
+
 demo: $(STAMP)
 	$(BIN)/python -m silcrow.demo
 
@@ -26,7 +35,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src
 
-test: lint $(WHEELHOUSE)/.complete
+test: lint $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed
 	$(BIN)/python -m pytest -q
 
 # Each benchmark prints one JSON object on stdout (progress on stderr).
