@@ -33,7 +33,7 @@ TARGETS_MS = {"import_silcrow": 80.0, "memory_show": 300.0}
 def _commands(home: Path) -> dict[str, list[str]]:
     python = sys.executable
     script = str(Path(python).with_name("silcrow"))
-    cli = [script] if Path(script).exists() else [python, "-m", "silcrow.cli.main"]
+    cli = [script] if Path(script).exists() else [python, "-c", "from silcrow.cli.main import main; main()"]
     return {
         "baseline": [python, "-c", "pass"],
         "import_silcrow": [python, "-c", "import silcrow"],
