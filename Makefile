@@ -19,11 +19,12 @@ $(WHEELHOUSE)/.complete: pyproject.toml | $(STAMP)
 	$(BIN)/python -m pip download --quiet --dest $(WHEELHOUSE) .
 	touch $@
 
-# The real Hermes agent (pinned) with this silcrow, in a virtualenv of its own: the Hermes
-# integration tests drive it as a subprocess. Built once; delete it to rebuild.
+# The real Hermes agent (pinned) with this silcrow (editable), in a virtualenv of its own that
+# the Hermes integration tests drive as a subprocess. Outside .venv so that .ci/run's fresh
+# .venv keeps it: made once, only re-checked by pip when pyproject.toml changes.
 HERMES_VERSION := 0.19.0
-HERMES_VENV := $(VENV)/hermes
-$(HERMES_VENV)/.installed: | $(STAMP)
+HERMES_VENV := .venv-hermes
+$(HERMES_VENV)/.installed: pyproject.toml
 	test -x $(HERMES_VENV)/bin/python || $(PYTHON) -m venv $(HERMES_VENV)
 	$(HERMES_VENV)/bin/python -m pip install --quiet 'hermes-agent==$(HERMES_VERSION)' -e .
 	touch $@
@@ -49,4 +50,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/startup.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(HERMES_VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -147,3 +147,15 @@ def test_unavailable_provider_is_reported_not_raised(hermes_home: Path) -> None:
     assert "no recall provider named 'no-such-provider'" in bridge.unavailable_reason()
     with pytest.raises(ConfigError, match="no-such-provider"):
         bridge.initialize("s1", hermes_home=str(hermes_home))
+
+
+def test_setup_wizard_hooks_write_the_plugin_settings(hermes_home: Path, tmp_path: Path) -> None:
+    bridge = HermesBridge()
+    schema = {field["key"]: field for field in bridge.get_config_schema()}
+    assert schema["silcrow_home"]["default"] == str(hermes_home / "silcrow")
+    assert "local" in schema["provider"]["choices"]
+    assert bridge.backup_paths() == []  # inside the Hermes home, which Hermes backs up itself
+    data = str(tmp_path / "recall-data")
+    bridge.save_config({"silcrow_home": data, "provider": "local"}, str(hermes_home))
+    assert plugin_settings(hermes_home) == {"silcrow_home": data, "provider": "local"}
+    assert bridge.backup_paths() == [data]

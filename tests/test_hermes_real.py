@@ -1,6 +1,6 @@
 """silcrow inside the real Hermes agent (hermes-agent, pinned in the Makefile), in its own virtualenv.
 
-`make test` builds `.venv/hermes` (hermes-agent + this silcrow, editable) once; each test runs a
+`make test` builds `.venv-hermes` (hermes-agent + this silcrow, editable) once; each test runs a
 script from tests/hermes_support with that interpreter. The model is silcrow's
 ScriptedModelServer over loopback HTTP (no hosted LLM here); everything else is real.
 """
@@ -20,7 +20,7 @@ from silcrow.integrations.hermes import install
 from silcrow.store import MemoryStore
 
 ROOT = Path(__file__).resolve().parents[1]
-HERMES_PYTHON = ROOT / ".venv" / "hermes" / "bin" / "python"
+HERMES_PYTHON = ROOT / ".venv-hermes" / "bin" / "python"
 SUPPORT = Path(__file__).with_name("hermes_support")
 HERMES_VERSION = "0.19.0"
 
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.hermes
 @pytest.fixture(scope="module", autouse=True)
 def _hermes_venv() -> None:
     if not (HERMES_PYTHON.parent.parent / ".installed").exists():
-        pytest.fail("the Hermes virtualenv is missing: run `make .venv/hermes/.installed` (or `make test`)")
+        pytest.fail("the Hermes virtualenv is missing: run `make .venv-hermes/.installed` (or `make test`)")
     code = "import importlib.metadata as m; print(m.version('hermes-agent'))"
     version = subprocess.run([str(HERMES_PYTHON), "-c", code], capture_output=True, text=True, timeout=120)
     assert version.stdout.strip() == HERMES_VERSION, version.stderr
