@@ -27,7 +27,8 @@ def _root(
     ),
     profile: str = typer.Option(None, "--profile", help="use <home>/profiles/NAME"),
 ) -> None:
-    ctx.obj = AppState(home=home, profile=profile)
+    # Resolved here, once, so a bad --home/--profile is the same usage error for every command.
+    ctx.obj = AppState.resolve(home, profile)
 
 
 GROUPS = ("memory", "recall", "providers", "chat", "sessions", "hermes")

@@ -33,10 +33,11 @@ import time
 from collections.abc import Callable, Collection
 from typing import Any
 
-from silcrow.errors import ProviderConflictError, RecallError
+from silcrow.errors import ProviderConflictError, RecallError, ToolCallError
 from silcrow.recall.provider import MemoryProvider, as_openai_tool
 from silcrow.safety.fence import build_memory_context_block, filter_recalled, sanitize_context
 from silcrow.safety.threats import scan
+from silcrow.toolcall import error_json, parse_arguments, result_json
 
 log = logging.getLogger(__name__)
 
@@ -78,10 +79,6 @@ def screen_tool_result(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: screen_tool_result(v) for k, v in value.items()}
     return value
-
-
-def _json_error(message: str, **extra: Any) -> str:
-    return json.dumps({"success": False, "error": message, **extra}, ensure_ascii=False)
 
 
 class MemoryManager:
@@ -306,31 +303,27 @@ class MemoryManager:
         """Route a tool call to the provider; always returns JSON, never raises."""
         provider = self._provider
         if provider is None:
-            return _json_error(f"no recall provider is active, so tool {name!r} is unavailable")
+            return error_json(f"no recall provider is active, so tool {name!r} is unavailable")
         if not self._tool_names:
             self.tool_schemas()
         if name not in self._tool_names:
-            return _json_error(f"unknown recall tool {name!r}; available: {sorted(self._tool_names)}")
-        if isinstance(args, str):
-            try:
-                args = json.loads(args) if args.strip() else {}
-            except json.JSONDecodeError as exc:
-                return _json_error(f"arguments for {name!r} are not valid JSON ({exc}); send an object")
-        if not isinstance(args, dict):
-            return _json_error(f"arguments for {name!r} must be a JSON object, got {type(args).__name__}")
-        call_args = args
+            return error_json(f"unknown recall tool {name!r}; available: {sorted(self._tool_names)}")
+        try:
+            call_args = parse_arguments(args, tool=name)
+        except ToolCallError as exc:
+            return error_json(str(exc))
         ok, value = self._timed(
             f"tool:{name}", lambda: provider.handle_tool_call(name, call_args), self.tool_timeout
         )
         if not ok:
-            return _json_error(f"recall tool {name!r} failed or timed out; answer without it")
+            return error_json(f"recall tool {name!r} failed or timed out; answer without it")
         if not isinstance(value, str):
-            return _json_error(f"recall tool {name!r} returned {type(value).__name__}, not JSON")
+            return error_json(f"recall tool {name!r} returned {type(value).__name__}, not JSON")
         try:
             parsed = json.loads(value)
         except json.JSONDecodeError:
             parsed = {"success": True, "result": value}
-        return json.dumps(screen_tool_result(parsed), ensure_ascii=False)
+        return result_json(screen_tool_result(parsed))
 
     # --- the background worker -------------------------------------------------
 

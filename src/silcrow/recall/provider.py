@@ -15,6 +15,8 @@ from __future__ import annotations
 import abc
 from typing import Any
 
+from silcrow.toolcall import convert_schema, error_json, schema_name
+
 
 def as_openai_tool(schema: object) -> dict[str, Any] | None:
     """``schema`` in OpenAI function format, or None when it names no tool.
@@ -24,16 +26,10 @@ def as_openai_tool(schema: object) -> dict[str, Any] | None:
     the bare one is wrapped. Anything else (no usable ``name``) gives None so
     the caller can say what it dropped.
     """
-    if not isinstance(schema, dict):
+    if schema_name(schema) is None:
         return None
-    if schema.get("type") == "function" and isinstance(schema.get("function"), dict):
-        fn = schema["function"]
-        wrapped = schema
-    else:
-        fn = schema
-        wrapped = {"type": "function", "function": schema}
-    name = fn.get("name")
-    return wrapped if isinstance(name, str) and name else None
+    assert isinstance(schema, dict)
+    return convert_schema(schema, "openai")
 
 
 class MemoryProvider(abc.ABC):
@@ -101,9 +97,7 @@ class MemoryProvider(abc.ABC):
 
     def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
         """Run one of :meth:`get_tool_schemas`; returns JSON."""
-        import json
-
-        return json.dumps({"success": False, "error": f"provider {self.name!r} has no tool {name!r}"})
+        return error_json(f"provider {self.name!r} has no tool {name!r}")
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         """The session ended; ``messages`` is its transcript."""
