@@ -63,6 +63,8 @@ def doctor_cmd(
     from silcrow.integrations.hermes import doctor
 
     checks = doctor(_hermes_home(hermes_home))
+    if checks[0].name == "hermes" and not checks[0].ok:  # nothing else can be checked from here
+        fail(f"{checks[0].detail}: {checks[0].fix}")
     ok = all(check.ok for check in checks)
     if as_json:
         sys.stdout.write(json.dumps({"ok": ok, "checks": [c.as_dict() for c in checks]},

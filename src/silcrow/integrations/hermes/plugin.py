@@ -111,7 +111,7 @@ def uninstall(hermes_home: Path, *, force: bool = False) -> list[Path]:
     target = plugin_dir(Path(hermes_home).expanduser())
     init = target / "__init__.py"
     if not target.is_dir():
-        raise ConfigError(f"silcrow's Hermes plugin is not installed at {target}; nothing to remove")
+        raise ConfigError(f"no silcrow plugin installed at {target}; nothing to remove")
     if init.exists() and not force and init.read_text(encoding="utf-8", errors="replace") != SHIM:
         raise ConfigError(f"{init} is not silcrow's plugin (it was changed or replaced); nothing was "
                           "removed. Pass --force to remove it anyway")
@@ -179,7 +179,7 @@ def doctor(hermes_home: Path) -> list[Check]:
     here = f"{sys.executable} (silcrow {silcrow.__version__})"
     if version is None:
         checks.append(Check(
-            "hermes", False, f"hermes-agent is not importable from {here}",
+            "hermes", False, f"no hermes-agent importable from {here}",
             "run this command with Hermes's own Python, or install silcrow there: "
             "`<hermes venv>/bin/python -m pip install silcrow`"))
         return checks
