@@ -63,6 +63,15 @@ def _script(name: str, hermes_home: Path, *args: str, timeout: float = 300) -> d
     return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
 
 
+def _hermes_entries(hermes_home: Path) -> list[str]:
+    """MEMORY.md's entries as Hermes's own MemoryStore reads them."""
+    read = ("import json, sys; from pathlib import Path; from tools.memory_tool import MemoryStore; "
+            "print(json.dumps(MemoryStore._read_file(Path(sys.argv[1]))))")
+    proc = _run([str(HERMES_PYTHON), "-c", read, str(hermes_home / "memories" / "MEMORY.md")], hermes_home)
+    assert proc.returncode == 0, proc.stderr
+    return list(json.loads(proc.stdout))
+
+
 def test_doctor_asks_the_real_hermes(hermes_home: Path) -> None:
     silcrow = str(HERMES_PYTHON.with_name("silcrow"))
     proc = _run([silcrow, "hermes", "doctor", "--json", "--hermes-home", str(hermes_home)], hermes_home)
@@ -155,9 +164,28 @@ def test_hermes_and_silcrow_writers_share_one_memories_dir(hermes_home: Path) ->
     silcrow_entries = MemoryStore(hermes_home, memory_char_limit=1_000_000).entries("memory")
     assert set(silcrow_entries) == expected and len(silcrow_entries) == len(expected)
     # ...and Hermes's own reader.
-    read = ("import json, sys; from pathlib import Path; from tools.memory_tool import MemoryStore; "
-            "print(json.dumps(MemoryStore._read_file(Path(sys.argv[1]))))")
-    proc = _run([str(HERMES_PYTHON), "-c", read, str(hermes_home / "memories" / "MEMORY.md")], hermes_home)
-    assert proc.returncode == 0, proc.stderr
-    hermes_entries = json.loads(proc.stdout)
+    hermes_entries = _hermes_entries(hermes_home)
     assert set(hermes_entries) == expected and len(hermes_entries) == len(expected)
+
+
+def test_silcrow_manages_the_notes_hermes_wrote_in_place(hermes_home: Path) -> None:
+    entries = ["The user's name is Zoë; she prefers tabs.",
+               "Deploys: `make release` on the build host\nthen `make verify`.",
+               "Ports: 8080 (API), 5432 (PostgreSQL)."]
+    write = ("import json, sys; from tools.memory_tool import MemoryStore; s = MemoryStore(); "
+             "print(json.dumps([s.add('memory', e)['success'] for e in json.loads(sys.argv[1])] "
+             "+ [s.add('user', 'The user works in Lisbon.')['success']]))")
+    proc = _run([str(HERMES_PYTHON), "-c", write, json.dumps(entries)], hermes_home)
+    assert proc.returncode == 0 and json.loads(proc.stdout) == [True] * 4, proc.stderr
+    cli = [sys.executable, "-c", "from silcrow.cli.main import main; main()"]
+    env = {**_env(hermes_home), "SILCROW_HOME": str(hermes_home)}
+    shown = subprocess.run([*cli, "memory", "show", "--json"], capture_output=True, text=True,
+                           encoding="utf-8", env=env, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    report = json.loads(shown.stdout)
+    assert report["memory"]["entries"] == entries
+    assert report["user"]["entries"] == ["The user works in Lisbon."]
+    removed = subprocess.run([*cli, "memory", "remove", "Ports: 8080"], capture_output=True, text=True,
+                             encoding="utf-8", env=env, timeout=120)
+    assert removed.returncode == 0, removed.stderr
+    assert _hermes_entries(hermes_home) == entries[:2]
