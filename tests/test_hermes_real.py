@@ -116,13 +116,17 @@ def test_full_lifecycle_through_hermes_loader_and_memory_manager(hermes_home: Pa
 def test_a_whole_hermes_agent_recalls_session_one_in_session_two(hermes_home: Path) -> None:
     out = _script("agent_run.py", hermes_home)
     assert out["first"]["provider_active"] and out["second"]["provider_active"]
-    first, second = out["last_user_messages"]
+    assert out["requests"] == 3 and out["second"]["final"] == "She lives in Porto."
+    first, second, _after_tool = out["last_user_messages"]
     assert first == "Remember this: my sister Ana moved to Porto last spring."
     question, _, recalled = second.partition("\n\n<memory-context>\n")
     assert question == "Where does my sister Ana live now?"
     assert "user: Remember this: my sister Ana moved to Porto last spring." in recalled
     assert recalled.endswith("</memory-context>")
     assert all({"recall_search", "memory"} <= set(tools) for tools in out["tools"])
+    # The model's recall_search call went through Hermes's dispatch to silcrow and back.
+    (tool_result,) = out["tool_results"]
+    assert json.loads(tool_result)["success"] is True and "Porto" in tool_result
     # What Hermes stored through the plugin is silcrow's: the silcrow CLI finds it.
     cli = [sys.executable, "-c", "from silcrow.cli.main import main; main()"]
     proc = _run([*cli, "--home", str(hermes_home / "silcrow"), "recall", "search", "sister Porto", "--json"],

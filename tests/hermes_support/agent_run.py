@@ -32,12 +32,16 @@ def run(server: ScriptedModelServer, session_id: str, text: str) -> dict[str, ob
     return {"final": result.get("final_response"), "provider_active": agent._memory_manager is not None}  # noqa: SLF001
 
 
-script = [{"content": "Noted: your sister Ana lives in Porto."}, {"content": "She lives in Porto."}]
+# Session 2's model also calls silcrow's recall_search tool through Hermes's tool dispatch.
+script = [{"content": "Noted: your sister Ana lives in Porto."},
+          {"tool_calls": [{"name": "recall_search", "arguments": {"query": "sister Ana"}}]},
+          {"content": "She lives in Porto."}]
 with ScriptedModelServer(script, default={"content": "ok"}) as server:
     first = run(server, "hermes-session-1", "Remember this: my sister Ana moved to Porto last spring.")
     second = run(server, "hermes-session-2", "Where does my sister Ana live now?")
     requests = server.requests
 last_users = [[m for m in r["messages"] if m["role"] == "user"][-1]["content"] for r in requests]
 tools = [sorted(t["function"]["name"] for t in r.get("tools") or []) for r in requests]
+tool_results = [m["content"] for r in requests for m in r["messages"] if m["role"] == "tool"]
 print(json.dumps({"first": first, "second": second, "last_user_messages": last_users,
-                  "tools": tools, "requests": len(requests)}))
+                  "tools": tools, "tool_results": tool_results, "requests": len(requests)}))
