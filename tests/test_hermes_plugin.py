@@ -76,6 +76,7 @@ def test_cli_install_uninstall_and_one_line_errors(hermes_home: Path, tmp_path: 
     result = _cli("hermes", "install", "--hermes-home", str(hermes_home))
     assert result.exit_code == 0, result.output
     assert "memory: {provider: silcrow}" in result.output
+    assert "only if silcrow is installed in Hermes's own Python" in " ".join(result.output.split())
     result = _cli("hermes", "install", "--hermes-home", str(tmp_path / "nope"))
     assert result.exit_code == 1 and "error: no Hermes home at" in result.output
     assert "Traceback" not in result.output

@@ -37,7 +37,7 @@ def install_cmd(
     force: bool = typer.Option(False, "--force", help="replace a changed plugin and reset its settings"),
 ) -> None:
     """Write the silcrow plugin into <hermes-home>/plugins/silcrow/."""
-    from silcrow.integrations.hermes import install, plugin_settings
+    from silcrow.integrations.hermes import hermes_importable, install, plugin_settings
 
     home = _hermes_home(hermes_home)
     try:
@@ -48,6 +48,10 @@ def install_cmd(
     for path in written:
         console.print(f"wrote {path}", highlight=False)
     console.print(f"recall data: {settings['silcrow_home']}", highlight=False)
+    if not hermes_importable():
+        console.print(Text(f"note: hermes-agent does not import in {sys.executable}; Hermes loads this "
+                           "plugin only if silcrow is installed in Hermes's own Python "
+                           "(`<hermes python> -m pip install silcrow`)", style="yellow"), highlight=False)
     console.print(Text.assemble(
         "next: in ", (str(home / "config.yaml"), "bold"), " set ",
         ("memory: {provider: silcrow}", "bold"), ", then check with ",

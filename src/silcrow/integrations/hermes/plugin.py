@@ -169,6 +169,11 @@ def _hermes_version() -> str | None:
         return "unknown (Hermes run from a source checkout)"
 
 
+def hermes_importable() -> bool:
+    """True when this interpreter can import Hermes (so Hermes's interpreter can import silcrow)."""
+    return _hermes_version() is not None
+
+
 def doctor(hermes_home: Path) -> list[Check]:
     """Every check, in order; later ones are skipped (not run) when Hermes is missing."""
     import silcrow
