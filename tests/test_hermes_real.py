@@ -114,6 +114,7 @@ def test_full_lifecycle_through_hermes_loader_and_memory_manager(hermes_home: Pa
 
 
 def test_a_whole_hermes_agent_recalls_session_one_in_session_two(hermes_home: Path) -> None:
+    (hermes_home / "silcrow" / "config.toml").unlink()  # silcrow's defaults: the real ONNX embedder
     out = _script("agent_run.py", hermes_home)
     assert out["first"]["provider_active"] and out["second"]["provider_active"]
     assert out["requests"] == 3 and out["second"]["final"] == "She lives in Porto."
