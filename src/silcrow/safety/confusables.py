@@ -24,11 +24,9 @@ found in the reading is a span of the original text:
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from functools import cache
-from importlib import resources
 
 #: The reading of an invisible character (and the padding after a decoded entity).
 SKIP = "\x00"
@@ -115,6 +113,9 @@ def uts39_prototypes() -> dict[str, str]:
     The data is ``confusables.json`` of the confusable-homoglyphs package (Unicode's
     confusables.txt), reduced to single ASCII targets and shipped as package data.
     """
+    import json  # here, not at import: importlib.resources alone costs ~20 ms to import
+    from importlib import resources
+
     data = resources.files("silcrow.safety").joinpath("data/confusables_ascii.json")
     raw = data.read_text(encoding="utf-8")
     table: dict[str, str] = json.loads(raw)
