@@ -165,7 +165,11 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1") -> Fas
 
     @app.delete("/v1/recall/{memory_id}")
     def recall_forget(request: Request, memory_id: int) -> JSONResponse:
-        return _reply(_tenant(request).call("recall_forget", {"id": memory_id}))
+        result = _tenant(request).call("recall_forget", {"id": memory_id})
+        if result.get("success") and result.get("removed") == 0:  # the tool's "nothing", as HTTP says it
+            return JSONResponse({**result, "success": False, "error": f"no memory #{memory_id} in this "
+                                 "profile; find ids with POST /v1/recall/search"}, status_code=404)
+        return _reply(result)
 
     @app.get("/v1/sessions/search")
     def sessions_search(request: Request, q: str = Query(description="Keywords."),
