@@ -115,7 +115,8 @@ def test_refusals_are_422_with_the_tool_result(served: tuple[ServerProcess, dict
     (b'{"content": "x", "extra": 1}', "extra"),
     (b'["content"]', "body"),
 ])
-def test_malformed_bodies_are_400(served: tuple[ServerProcess, dict[str, str]], body: bytes, why: str) -> None:
+def test_malformed_bodies_are_400(served: tuple[ServerProcess, dict[str, str]], body: bytes,
+                                  why: str) -> None:
     server, keys = served
     api = Api(server.url, keys["a"])
     response = api("POST", "/v1/memory/memory", content=body, headers={"content-type": "application/json"})

@@ -74,7 +74,8 @@ def list_(
         sys.stdout.write(json.dumps([r.public() for r in records], indent=2) + "\n")
         return
     if not records:
-        console.print(Text("no tokens yet: create one with `silcrow tokens create --profile NAME`", style="dim"))
+        console.print(Text("no tokens yet: create one with `silcrow tokens create --profile NAME`",
+                           style="dim"))
         return
     table = Table()
     for column in ("id", "name", "profile", "scope", "created (UTC)"):

@@ -14,11 +14,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
 
+from silcrow.errors import LockTimeoutError, SilcrowError
 from silcrow.serve.auth import TokenGate, access_of
 from silcrow.serve.mcp_server import SilcrowMCP
 from silcrow.serve.tenant import Tenant, Tenants
@@ -111,6 +113,12 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1") -> Fas
         hint = "send a JSON object with 'Content-Type: application/json'; " if in_body else ""
         return JSONResponse({"success": False, "error": f"malformed request ({problems}); {hint}see /docs"},
                             status_code=400)
+
+    @app.exception_handler(SilcrowError)
+    async def _ours(_request: Request, exc: SilcrowError) -> JSONResponse:
+        # Only reads that return text (prompt, history) raise; tool-shaped calls answer 422.
+        status = 503 if isinstance(exc, LockTimeoutError) else 409
+        return JSONResponse({"success": False, "error": str(exc)}, status_code=status)
 
     @app.exception_handler(HTTPException)
     async def _http_error(_request: Request, exc: HTTPException) -> JSONResponse:

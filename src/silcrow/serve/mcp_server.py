@@ -31,12 +31,13 @@ from mcp_types import (
     ToolAnnotations,
 )
 
+from silcrow import tool as memory_tool
 from silcrow.agent import search_tool
+from silcrow.errors import SilcrowError
 from silcrow.safety.fence import build_memory_context_block
 from silcrow.serve.tenant import RECALL_TOOLS, Tenant, is_read_only_call
 from silcrow.store.entries import ENTRY_DELIMITER
 from silcrow.store.store import TARGET_FILES
-from silcrow import tool as memory_tool
 
 PROMPT_URI = "silcrow://prompt"
 MEMORY_URIS = {f"silcrow://memory/{file_name}": target for target, file_name in TARGET_FILES.items()}
@@ -168,7 +169,10 @@ class SilcrowMCP(MCPServer):
         address = str(uri)
         tenant = self._caller(context).tenant
         if address == PROMPT_URI:
-            text = await anyio.to_thread.run_sync(tenant.prompt_section)
+            try:
+                text = await anyio.to_thread.run_sync(tenant.prompt_section)
+            except SilcrowError as exc:
+                raise ResourceError(str(exc)) from exc
             return [ReadResourceContents(content=text, mime_type="text/plain")]
         target = MEMORY_URIS.get(address)
         if target is None:
@@ -190,8 +194,8 @@ class SilcrowMCP(MCPServer):
             raise ValueError(f"unknown prompt {name!r}; the only prompt is {PROMPT_NAME!r}")
         tenant = self._caller(context).tenant
         text = await anyio.to_thread.run_sync(tenant.memory_context)
-        return GetPromptResult(description="silcrow memory context",
-                               messages=[PromptMessage(role="user", content=TextContent(type="text", text=text))])
+        message = PromptMessage(role="user", content=TextContent(type="text", text=text))
+        return GetPromptResult(description="silcrow memory context", messages=[message])
 
 
 def stdio_server(tenant: Tenant) -> SilcrowMCP:

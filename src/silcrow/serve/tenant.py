@@ -13,12 +13,14 @@ settings; a storage backend chosen by configuration plugs in there.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from silcrow.agent.llm import ToolCall
 from silcrow.agent.prompt import build_system_prompt
@@ -26,7 +28,7 @@ from silcrow.agent.search_tool import TOOL_NAME as SESSION_SEARCH
 from silcrow.agent.sessions import SessionStore
 from silcrow.agent.tools import ToolRouter
 from silcrow.config import Settings, load_settings
-from silcrow.errors import SilcrowError
+from silcrow.errors import SilcrowError, StoreError
 from silcrow.paths import sessions_db
 from silcrow.recall.manager import MemoryManager
 from silcrow.store import MemoryStore
@@ -42,6 +44,23 @@ READ_ONLY_TOOLS = frozenset({SESSION_SEARCH, "recall_search"})
 SERVER_SESSION = "silcrow-serve"  # the session id the provider is initialised with
 
 Result = dict[str, Any]
+T = TypeVar("T")
+
+
+def disk_errors(fn: Callable[..., T]) -> Callable[..., T]:
+    """An OSError of the files under a home (a directory where a file should be, a full disk...)
+    becomes a StoreError that says what to check, so every edge reports it as ours."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> T:
+        try:
+            return fn(*args, **kwargs)
+        except OSError as exc:
+            where = f" {exc.filename}" if exc.filename else ""
+            raise StoreError(f"cannot access{where}: {exc.strerror or exc}; check that file and its "
+                             "permissions (`silcrow memory doctor` explains what it finds)") from exc
+
+    return wrapper
 
 
 def refusal(message: str) -> Result:
@@ -106,6 +125,9 @@ class Tenant:
             return result if isinstance(result, dict) else {"success": True, "result": result}
         except SilcrowError as exc:
             return refusal(str(exc))
+        except OSError as exc:
+            return refusal(f"cannot access {exc.filename or self.home}: {exc.strerror or exc}; check that "
+                           "file and its permissions")
         except Exception as exc:  # a server answers every call; the log keeps the details
             log.exception("tool %s failed", name)
             return refusal(f"tool {name!r} failed unexpectedly ({type(exc).__name__}: {exc}); try again")
@@ -114,11 +136,15 @@ class Tenant:
         """The live entries and usage of ``target``, entries shown as a tool result may echo them."""
         if target not in TARGET_FILES:
             return refusal(f"unknown memory target {target!r}: use 'memory' or 'user'")
-        store = self.store()
         try:
-            entries = store.entries(target)
+            return self._read(target)
         except SilcrowError as exc:
             return refusal(str(exc))
+
+    @disk_errors
+    def _read(self, target: str) -> Result:
+        store = self.store()
+        entries = store.entries(target)
         return {
             "success": True, "target": target, "entries": safe_entries(entries, TARGET_FILES[target]),
             "entry_count": len(entries), "usage": store.usage(target),
@@ -142,24 +168,27 @@ class Tenant:
         return refusal(f"recall provider {manager.provider.name!r} has no {name!r} tool; use its own "
                        f"tools ({', '.join(self.provider_tool_names()) or 'none'})")
 
+    @disk_errors
     def prompt_section(self) -> str:
         """The curated section of the system prompt, exactly as an agent gets it now."""
         store = self.store()
         store.load()
         return store.system_prompt_section()
 
+    @disk_errors
     def memory_context(self) -> str:
         """A whole memory system prompt for a client that has none of its own."""
         store = self.store()
         store.load()
         return build_system_prompt(store, self.manager, identity=CLIENT_IDENTITY)
 
+    @disk_errors
     def history(self, target: str | None) -> list[dict[str, Any]]:
         return self.store().history(target)
 
     def undo(self, target: str) -> Result:
         try:
-            return self.store().undo(target, origin="api")
+            return disk_errors(self.store().undo)(target, origin="api")
         except SilcrowError as exc:
             return refusal(str(exc))
 
