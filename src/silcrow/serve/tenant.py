@@ -41,7 +41,8 @@ log = logging.getLogger(__name__)
 RECALL_TOOLS = ("recall_search", "recall_add", "recall_forget")
 # Calls a read-only token may make; every other tool can change something.
 READ_ONLY_TOOLS = frozenset({SESSION_SEARCH, "recall_search"})
-SERVER_SESSION = "silcrow-serve"  # the session id the provider is initialised with
+SERVER_SESSION = "silcrow-serve"
+SERVER_CONCURRENT_CALLS = 64  # the session id the provider is initialised with
 
 Result = dict[str, Any]
 T = TypeVar("T")
@@ -207,7 +208,9 @@ CLIENT_IDENTITY = ("You have a persistent memory (silcrow) that outlives this co
 
 def _recall_manager(home: Path, settings: Settings) -> MemoryManager:
     """The home's configured provider in a manager, as the agent attaches it (none if unavailable)."""
-    manager = MemoryManager()
+    # One agent has one call in flight; a server has one per concurrent client, so the bound on
+    # unfinished provider calls (there to stop a hung provider piling up threads) is per server.
+    manager = MemoryManager(max_stuck_calls=SERVER_CONCURRENT_CALLS)
     if settings.provider in ("", "none"):
         return manager
     from silcrow.recall import load_provider
