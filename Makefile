@@ -33,6 +33,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/session_search.py
 	$(BIN)/python bench/prefix_cache.py
 	$(BIN)/python bench/recall_scale.py
+	$(BIN)/python bench/serve.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
