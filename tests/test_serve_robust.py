@@ -18,7 +18,8 @@ from silcrow.serve.running import ServerProcess
 from silcrow.store import MemoryStore
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "t", "version": "1"}}}
 MCP_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 
 
@@ -80,8 +81,9 @@ def test_stdio_client_gone_mid_call(tmp_path: Path) -> None:
     server.send(json.dumps(INIT))
     assert server.reply() is not None
     server.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-    server.send(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-        "name": "memory", "arguments": {"action": "add", "target": "memory", "content": "Written at exit."}}}))
+    add = {"action": "add", "target": "memory", "content": "Written at exit."}
+    server.send(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                            "params": {"name": "memory", "arguments": add}}))
     assert server.proc.stdin is not None
     server.proc.stdin.close()  # gone before the answer
     assert server.proc.wait(timeout=30) == 0

@@ -35,9 +35,10 @@ from silcrow import tool as memory_tool
 from silcrow.agent import search_tool
 from silcrow.errors import SilcrowError
 from silcrow.safety.fence import build_memory_context_block
-from silcrow.serve.tenant import RECALL_TOOLS, Tenant, is_read_only_call
+from silcrow.serve.tenant import READ_ONLY_TOOLS, RECALL_TOOLS, Tenant, is_read_only_call
 from silcrow.store.entries import ENTRY_DELIMITER
 from silcrow.store.store import TARGET_FILES
+from silcrow.toolcall import convert_schema, schema_name
 
 PROMPT_URI = "silcrow://prompt"
 MEMORY_URIS = {f"silcrow://memory/{file_name}": target for target, file_name in TARGET_FILES.items()}
@@ -81,22 +82,21 @@ def _memory_tool() -> Tool:
 
 
 def _function_tool(schema: dict[str, Any]) -> Tool:
-    fn = schema["function"]
-    read_only = fn["name"] in ("recall_search", search_tool.TOOL_NAME)
-    return Tool(name=fn["name"], description=fn.get("description", ""),
-                input_schema=fn.get("parameters") or {"type": "object", "properties": {}},
-                annotations=ToolAnnotations(read_only_hint=read_only))
+    bare = convert_schema(schema, "bare")
+    return Tool(name=bare["name"], description=bare.get("description") or "",
+                input_schema=bare.get("parameters") or {"type": "object", "properties": {}},
+                annotations=ToolAnnotations(read_only_hint=bare["name"] in READ_ONLY_TOOLS))
 
 
 def _recall_schemas(tenant: Tenant) -> list[dict[str, Any]]:
     """The provider's tools; recall_* come from the built-in provider when it lacks them."""
     declared = tenant.manager.tool_schemas()
-    names = {s["function"]["name"] for s in declared}
+    names = {schema_name(s) for s in declared}
     if all(name in names for name in RECALL_TOOLS):
         return declared
     from silcrow.recall.local import LocalProvider
 
-    generic = [s for s in LocalProvider().get_tool_schemas() if s["function"]["name"] not in names]
+    generic = [s for s in LocalProvider().get_tool_schemas() if schema_name(s) not in names]
     return generic + declared
 
 

@@ -24,7 +24,6 @@ from typing import Any, TypeVar
 
 from silcrow.agent.llm import ToolCall
 from silcrow.agent.prompt import build_system_prompt
-from silcrow.agent.search_tool import TOOL_NAME as SESSION_SEARCH
 from silcrow.agent.sessions import SessionStore
 from silcrow.agent.tools import ToolRouter
 from silcrow.config import Settings, load_settings
@@ -34,7 +33,9 @@ from silcrow.recall.manager import MemoryManager
 from silcrow.store import MemoryStore
 from silcrow.store.edits import safe_entries
 from silcrow.store.store import TARGET_FILES
-from silcrow.tool import TOOL_NAME as MEMORY
+from silcrow.toolcall import MEMORY_TOOL_NAME as MEMORY
+from silcrow.toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
+from silcrow.toolcall import schema_name
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +154,7 @@ class Tenant:
         }
 
     def provider_tool_names(self) -> list[str]:
-        return [s["function"]["name"] for s in self.manager.tool_schemas()]
+        return [name for s in self.manager.tool_schemas() if (name := schema_name(s))]
 
     def _recall_without_tool(self, name: str, arguments: dict[str, Any]) -> Result:
         """recall_* on a provider that does not declare it: search through prefetch, else refuse."""
