@@ -149,6 +149,8 @@ class SilcrowMCP(MCPServer):
             if not access.can_write and not is_read_only_call(name, arguments):
                 result = {"success": False, "error": f"this token is read-only, so {name!r} was refused; "
                           "use a token created with --scope write"}
+            elif name == memory_tool.TOOL_NAME and arguments.get("action") == "read":
+                result = access.tenant.call(name, arguments)  # one small file read, no lock: inline
             else:
                 result = await anyio.to_thread.run_sync(access.tenant.call, name, arguments)
         return CallToolResult(content=[TextContent(type="text", text=_result_text(name, result))],

@@ -78,9 +78,9 @@ def is_read_only_call(name: str, arguments: dict[str, Any]) -> bool:
 class Tenant:
     """The memory of one home/profile, shared by every request that names it."""
 
-    def __init__(self, home: Path, settings: Settings) -> None:
+    def __init__(self, home: Path, parts: Parts) -> None:
         self.home = home
-        self.settings = settings
+        self._parts = parts
         self._lock = threading.Lock()
         self._manager: MemoryManager | None = None
         self._sessions: SessionStore | None = None
@@ -88,21 +88,20 @@ class Tenant:
     # -- the library objects (built lazily: a memory-only client never loads a model) ----------
 
     def store(self) -> MemoryStore:
-        return MemoryStore(self.home, memory_char_limit=self.settings.memory_char_limit,
-                           user_char_limit=self.settings.user_char_limit)
+        return self._parts.store()
 
     @property
     def sessions(self) -> SessionStore:
         with self._lock:
             if self._sessions is None:
-                self._sessions = SessionStore(sessions_db(self.home))
+                self._sessions = self._parts.sessions()
             return self._sessions
 
     @property
     def manager(self) -> MemoryManager:
         with self._lock:
             if self._manager is None:
-                self._manager = _recall_manager(self.home, self.settings)
+                self._manager = self._parts.manager()
             return self._manager
 
     def _router(self) -> ToolRouter:
@@ -226,11 +225,27 @@ def _recall_manager(home: Path, settings: Settings) -> MemoryManager:
     return manager
 
 
+@dataclass(frozen=True)
+class Parts:
+    """How a tenant makes its library objects (see :func:`open_tenant`)."""
+
+    store: Callable[[], MemoryStore]
+    sessions: Callable[[], SessionStore]
+    manager: Callable[[], MemoryManager]
+
+
 def open_tenant(home: Path) -> Tenant:
-    """The one place a served home's objects are built from its settings."""
+    """The one place a served home's objects are built from its settings (a storage backend
+    chosen in config.toml is picked here)."""
     home = home.absolute()
     home.mkdir(parents=True, exist_ok=True)
-    return Tenant(home, load_settings(home))
+    settings = load_settings(home)
+    return Tenant(home, Parts(
+        store=lambda: MemoryStore(home, memory_char_limit=settings.memory_char_limit,
+                                  user_char_limit=settings.user_char_limit),
+        sessions=lambda: SessionStore(sessions_db(home)),
+        manager=lambda: _recall_manager(home, settings),
+    ))
 
 
 @dataclass
