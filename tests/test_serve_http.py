@@ -179,3 +179,17 @@ def test_revoked_token_is_refused_at_the_next_request(tmp_path: Path) -> None:
         revoke_token(home, "b")
         assert api("GET", "/v1/memory/user").status_code == 401
         assert Api(server.url, keys["a"])("GET", "/v1/memory/user").status_code == 200
+
+
+def test_without_any_token_loopback_is_open_until_the_first_token(tmp_path: Path) -> None:
+    home = make_home(tmp_path / "home", profiles=("a",))
+    with ServerProcess(home, "--profile", "a") as server:
+        assert "no tokens yet" in server.output()
+        anonymous = Api(server.url, None)
+        wrote = anonymous("POST", "/v1/memory/user", {"content": "Local caller wrote this."})
+        assert wrote.status_code == 200
+        assert MemoryStore(resolve_home(home, "a")).entries("user") == ["Local caller wrote this."]
+        token = tokens(home)["a"]
+        assert anonymous("GET", "/v1/memory/user").status_code == 401  # authentication is on now
+        assert Api(server.url, token)("GET", "/v1/memory/user").json()["entries"] == [
+            "Local caller wrote this."]

@@ -248,11 +248,10 @@ def open_tenant(home: Path) -> Tenant:
     ))
 
 
-@dataclass
 class Tenants:
     """The tenants of one server process, opened on first use and kept until it stops."""
 
-    def __post_init__(self) -> None:
+    def __init__(self) -> None:
         self._open: dict[Path, Tenant] = {}
         self._lock = threading.Lock()
 
