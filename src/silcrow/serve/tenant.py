@@ -32,6 +32,7 @@ from silcrow.paths import sessions_db
 from silcrow.recall.manager import MemoryManager
 from silcrow.store import MemoryStore
 from silcrow.store.edits import safe_entries
+from silcrow.store.entries import char_count, format_usage
 from silcrow.store.store import TARGET_FILES
 from silcrow.toolcall import MEMORY_TOOL_NAME as MEMORY
 from silcrow.toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
@@ -114,42 +115,40 @@ class Tenant:
     def call(self, name: str, arguments: dict[str, Any]) -> Result:
         """Run one tool call and return its result JSON as a dict (never raises)."""
         try:
-            if name == MEMORY and arguments.get("action") == "read":
-                return self.read(arguments.get("target"))
-            if name in RECALL_TOOLS and name not in self.provider_tool_names():
-                return self._recall_without_tool(name, arguments)
-            outcome = self._router().dispatch(
-                ToolCall(id="serve", name=name, arguments=json.dumps(arguments, ensure_ascii=False)),
-                session_id=SERVER_SESSION,
-            )
-            result = json.loads(outcome.content)
-            return result if isinstance(result, dict) else {"success": True, "result": result}
+            return self._call(name, arguments)
         except SilcrowError as exc:
             return refusal(str(exc))
-        except OSError as exc:
-            return refusal(f"cannot access {exc.filename or self.home}: {exc.strerror or exc}; check that "
-                           "file and its permissions")
         except Exception as exc:  # a server answers every call; the log keeps the details
             log.exception("tool %s failed", name)
             return refusal(f"tool {name!r} failed unexpectedly ({type(exc).__name__}: {exc}); try again")
 
-    def read(self, target: Any) -> Result:
-        """The live entries and usage of ``target``, entries shown as a tool result may echo them."""
-        if target not in TARGET_FILES:
-            return refusal(f"unknown memory target {target!r}: use 'memory' or 'user'")
-        try:
-            return self._read(target)
-        except SilcrowError as exc:
-            return refusal(str(exc))
+    def read(self, target: str) -> Result:
+        """The ``memory`` tool's ``read``: live entries and usage of ``target``."""
+        return self.call(MEMORY, {"action": "read", "target": target})
 
     @disk_errors
-    def _read(self, target: str) -> Result:
+    def _call(self, name: str, arguments: dict[str, Any]) -> Result:
+        if name == MEMORY and arguments.get("action") == "read":
+            return self._read(arguments.get("target"))
+        if name in RECALL_TOOLS and name not in self.provider_tool_names():
+            return self._recall_without_tool(name, arguments)
+        outcome = self._router().dispatch(
+            ToolCall(id="serve", name=name, arguments=json.dumps(arguments, ensure_ascii=False)),
+            session_id=SERVER_SESSION,
+        )
+        result = json.loads(outcome.content)
+        return result if isinstance(result, dict) else {"success": True, "result": result}
+
+    def _read(self, target: Any) -> Result:
+        if target not in TARGET_FILES:
+            return refusal(f"unknown memory target {target!r}: use 'memory' or 'user'")
         store = self.store()
-        entries = store.entries(target)
+        entries = store.entries(target)  # one read: entries and usage describe the same version
+        limit = store.char_limit(target)
         return {
             "success": True, "target": target, "entries": safe_entries(entries, TARGET_FILES[target]),
-            "entry_count": len(entries), "usage": store.usage(target),
-            "char_limit": store.char_limit(target),
+            "entry_count": len(entries), "usage": format_usage(char_count(entries), limit),
+            "char_limit": limit,
         }
 
     def provider_tool_names(self) -> list[str]:
