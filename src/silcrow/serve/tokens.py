@@ -117,6 +117,8 @@ def list_tokens(home: Path) -> list[TokenRecord]:
 def revoke_token(home: Path, id_or_name: str) -> TokenRecord:
     """Delete the token with that id or name; ConfigError when there is none."""
     path = tokens_path(home)
+    if not path.exists():  # nothing to revoke, and nothing to create on the way
+        raise ConfigError(f"no token with id or name {id_or_name!r}: {home} has no tokens yet")
     with _locked(path):
         records = _read(path)
         found = [r for r in records if id_or_name in (r.id, r.name)]
