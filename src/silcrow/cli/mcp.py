@@ -31,11 +31,20 @@ def mcp(
     profile: str = typer.Option(None, "--profile", help=_PROFILE_HELP),
 ) -> None:
     """Serve memory over MCP on stdin/stdout (for Claude Code, Claude Desktop, Cursor, ...)."""
+    import anyio
+
     from silcrow.serve.mcp_server import stdio_server
     from silcrow.serve.tenant import open_tenant
 
     tenant = open_tenant(served_home(ctx, home, profile))
     try:
-        stdio_server(tenant).run("stdio")
+        # uvloop where it is installed: every message crosses the event loop several times.
+        anyio.run(stdio_server(tenant).run_stdio_async, backend_options={"use_uvloop": _has_uvloop()})
     finally:
         tenant.close()
+
+
+def _has_uvloop() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("uvloop") is not None
