@@ -188,7 +188,7 @@ class Tenant:
 
     def undo(self, target: str) -> Result:
         try:
-            return disk_errors(self.store().undo)(target, origin="api")
+            return dict(disk_errors(self.store().undo)(target, origin="api"))
         except SilcrowError as exc:
             return refusal(str(exc))
 
