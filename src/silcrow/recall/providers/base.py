@@ -155,6 +155,10 @@ class HostedProvider(MemoryProvider):
         self.outbox.put(kind, payload)
         self.flush_outbox()
 
+    def on_turn_start(self, turn_number: int, message: str, **_context: Any) -> None:
+        """A new turn: first deliver what an outage left queued, so it reaches the service in order."""
+        self.flush_outbox()
+
     def flush_outbox(self) -> int:
         """Deliver queued writes until one fails; returns how many went out. Never raises ServiceError."""
         if self.resilient.is_open:
