@@ -18,6 +18,7 @@ recorded in ``violations``. Failures are scripted per request:
 from __future__ import annotations
 
 from silcrow.testing_services.base import STAND_IN_HEADER, StandInService
+from silcrow.testing_services.openviking import OpenVikingStandIn
 from silcrow.testing_services.retaindb import RetainDBStandIn
 
-__all__ = ["STAND_IN_HEADER", "RetainDBStandIn", "StandInService"]
+__all__ = ["STAND_IN_HEADER", "OpenVikingStandIn", "RetainDBStandIn", "StandInService"]
