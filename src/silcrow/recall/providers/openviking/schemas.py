@@ -11,9 +11,9 @@ _URI = {"type": "string", "description": "A viking:// URI."}
 SCHEMAS: list[dict[str, Any]] = [
     function_schema(
         "viking_search",
-        "Search the OpenViking knowledge base by meaning. Returns ranked viking:// URIs with short abstracts; "
-        "read the strongest ones with viking_read. mode 'fast' for a simple lookup, 'deep' for questions "
-        "that need several sources.",
+        "Search the OpenViking knowledge base by meaning. Returns ranked viking:// URIs with short "
+        "abstracts; read the strongest ones with viking_read. mode 'fast' for a simple lookup, "
+        "'deep' for questions that need several sources.",
         {
             "query": {"type": "string", "description": "What to look for."},
             "mode": {
