@@ -20,5 +20,6 @@ from __future__ import annotations
 from silcrow.testing_services.base import STAND_IN_HEADER, StandInService
 from silcrow.testing_services.openviking import OpenVikingStandIn
 from silcrow.testing_services.retaindb import RetainDBStandIn
+from silcrow.testing_services.supermemory import SupermemoryStandIn
 
-__all__ = ["STAND_IN_HEADER", "OpenVikingStandIn", "RetainDBStandIn", "StandInService"]
+__all__ = ["STAND_IN_HEADER", "OpenVikingStandIn", "RetainDBStandIn", "StandInService", "SupermemoryStandIn"]

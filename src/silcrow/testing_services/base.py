@@ -214,10 +214,10 @@ class StandInService:
                     self.check_auth(req)
                     with self._lock:
                         return 200, handler(req), {}
-                except Reply as reply:
-                    return reply.status, reply.body, reply.headers
-        reply = self.violation(404, f"unknown route {req.method} {req.path}")
-        return reply.status, reply.body, {}
+                except Reply as refused:
+                    return refused.status, refused.body, refused.headers
+        unknown = self.violation(404, f"unknown route {req.method} {req.path}")
+        return unknown.status, unknown.body, {}
 
 
 class _QuietServer(ThreadingHTTPServer):

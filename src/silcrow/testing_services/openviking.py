@@ -96,7 +96,7 @@ class OpenVikingStandIn(StandInService):
         body = self.body_fields(req, "query")
         scope = str(body.get("target_uri") or "viking://")
         limit = int(body.get("limit") or 10)
-        hits = []
+        hits: list[dict[str, Any]] = []
         for uri, text in self.files.items():
             score = overlap_score(body["query"], text)
             if uri.startswith(scope) and score > 0:

@@ -65,8 +65,10 @@ def service_error(service: str, exc: BaseException, *, key_hint: str = "") -> Se
     response = getattr(exc, "response", None)
     if status is None and response is not None:
         status = getattr(response, "status_code", None)
+    if isinstance(status, int) and status < 400:  # an SDK that could not parse a 2xx body
+        return ServiceError(f"{service} answered a malformed response (HTTP {status}): {str(exc)[:160]}")
     if isinstance(status, int):
-        headers = getattr(response, "headers", None)
+        headers = getattr(exc, "headers", None) or getattr(response, "headers", None)
         body = getattr(exc, "body", None) or getattr(exc, "message", None) or str(exc)
         return status_error(service, status, str(body), headers, key_hint=key_hint)
     name = type(exc).__name__
