@@ -215,7 +215,9 @@ class SupermemoryProvider(HostedProvider):
         if not content:
             raise ValueError("content is required")
         given = args["metadata"] if isinstance(args.get("metadata"), dict) else {}
-        metadata = {k: v for k, v in given.items() if isinstance(v, str | int | float | bool) and k != "source"}
+        metadata = {
+            k: v for k, v in given.items() if isinstance(v, str | int | float | bool) and k != "source"
+        }
         metadata.setdefault("type", _category(content))
         tag = self._tag(args)
         doc_id = self.call(
