@@ -18,8 +18,16 @@ recorded in ``violations``. Failures are scripted per request:
 from __future__ import annotations
 
 from silcrow.testing_services.base import STAND_IN_HEADER, StandInService
+from silcrow.testing_services.honcho import HonchoStandIn
 from silcrow.testing_services.openviking import OpenVikingStandIn
 from silcrow.testing_services.retaindb import RetainDBStandIn
 from silcrow.testing_services.supermemory import SupermemoryStandIn
 
-__all__ = ["STAND_IN_HEADER", "OpenVikingStandIn", "RetainDBStandIn", "StandInService", "SupermemoryStandIn"]
+__all__ = [
+    "STAND_IN_HEADER",
+    "HonchoStandIn",
+    "OpenVikingStandIn",
+    "RetainDBStandIn",
+    "StandInService",
+    "SupermemoryStandIn",
+]

@@ -53,6 +53,7 @@ class HostedProvider(MemoryProvider):
     modules: tuple[str, ...] = ()
     defaults: Mapping[str, Any] = {}
     env: Mapping[str, str | tuple[str, ...]] = {}
+    key_setting = "api_key"  # the config key of the API key (named in "refused key" advice)
 
     def __init__(self, home: Path | str | None = None, *, environ: Mapping[str, str] | None = None,
                  **_context: Any) -> None:
@@ -125,7 +126,7 @@ class HostedProvider(MemoryProvider):
     def resilient(self) -> Resilient:
         if self._resilient is None:
             cfg = self.config
-            hint = self.key_hint("api_key") if "api_key" in self.env else ""
+            hint = self.key_hint(self.key_setting) if self.key_setting in self.env else ""
             self._resilient = Resilient(
                 self.name, timeout=float(cfg["timeout"]), threshold=int(cfg["failure_threshold"]),
                 cooldown=float(cfg["cooldown"]),
