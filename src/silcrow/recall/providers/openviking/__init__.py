@@ -284,6 +284,9 @@ class OpenVikingProvider(HostedProvider):
         uris = list(dict.fromkeys(u.strip() for u in raw if isinstance(u, str) and u.strip()))
         if not uris:
             raise ValueError("uri or uris is required")
+        wrong = [u for u in uris if not u.startswith("viking://")]
+        if wrong:
+            raise ValueError(f"viking_read takes viking:// URIs (from viking_search or viking_browse), not {wrong[0]!r}")
         if len(uris) == 1 and not args.get("uris"):
             return self._read_one(uris[0], level)
         results = []
@@ -304,6 +307,8 @@ class OpenVikingProvider(HostedProvider):
         action = args.get("action") or "list"
         path = {"tree": "/fs/tree", "list": "/fs/ls", "stat": "/fs/stat"}.get(action, "/fs/ls")
         where = str(args.get("path") or "viking://")
+        if not where.startswith("viking://"):
+            raise ValueError(f"path must be a viking:// URI, not {where!r}")
         result = self.call("browse", lambda: self._api("GET", path, params={"uri": where}))
         if action == "stat":
             return {"path": where, "stat": as_dict(self.name, "fs/stat result", result)}
