@@ -286,7 +286,7 @@ class OpenVikingProvider(HostedProvider):
             raise ValueError("uri or uris is required")
         wrong = [u for u in uris if not u.startswith("viking://")]
         if wrong:
-            raise ValueError(f"viking_read takes viking:// URIs (from viking_search or viking_browse), not {wrong[0]!r}")
+            raise ValueError(f"viking_read takes viking:// URIs (from viking_search), not {wrong[0]!r}")
         if len(uris) == 1 and not args.get("uris"):
             return self._read_one(uris[0], level)
         results = []
