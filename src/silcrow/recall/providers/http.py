@@ -10,6 +10,7 @@ official SDKs (honcho-ai, supermemory, ...) alike without importing them.
 from __future__ import annotations
 
 import email.utils
+import json
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -57,21 +58,42 @@ def status_error(service: str, status: int, detail: str, headers: Mapping[str, s
     )
 
 
+def _decode_failure(exc: BaseException) -> bool:
+    """True when ``exc`` or what caused it is a JSON decoding error."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, json.JSONDecodeError) or str(current).startswith("Expecting value: line"):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
 def service_error(service: str, exc: BaseException, *, key_hint: str = "") -> ServiceError:
     """Translate any client/SDK exception into a ServiceError (see module doc)."""
     if isinstance(exc, ServiceError):
         return exc
     status = getattr(exc, "status_code", None)
+    if not isinstance(status, int):
+        status = getattr(exc, "status", None)  # honcho-ai's errors; 0 there means "no response"
     response = getattr(exc, "response", None)
-    if status is None and response is not None:
+    if not status and response is not None:
         status = getattr(response, "status_code", None)
-    if isinstance(status, int) and status < 400:  # an SDK that could not parse a 2xx body
+    if isinstance(status, int) and 0 < status < 400:  # an SDK that could not parse a 2xx body
         return ServiceError(f"{service} answered a malformed response (HTTP {status}): {str(exc)[:160]}")
-    if isinstance(status, int):
+    if isinstance(status, int) and status:
         headers = getattr(exc, "headers", None) or getattr(response, "headers", None)
         body = getattr(exc, "body", None) or getattr(exc, "message", None) or str(exc)
-        return status_error(service, status, str(body), headers, key_hint=key_hint)
+        error = status_error(service, status, str(body), headers, key_hint=key_hint)
+        retry = getattr(exc, "retry_after", None)
+        if error.retry_after is None and isinstance(retry, int | float):
+            error.retry_after = float(retry)
+        return error
     name = type(exc).__name__
+    if _decode_failure(exc):  # e.g. honcho-ai reports a body that is not JSON as a ConnectionError
+        return ServiceError(f"{service} answered a malformed response (not JSON: {exc}); the endpoint may "
+                            "not be this service's API (check the URL)")
     if isinstance(exc, httpx.TimeoutException | TimeoutError) or "Timeout" in name:
         return ServiceError(f"{service} did not answer in time ({name}); the service may be overloaded")
     if isinstance(exc, httpx.TransportError | ConnectionError | OSError) or "Connection" in name:

@@ -94,7 +94,8 @@ class SupermemoryProvider(HostedProvider):
     def api(self) -> SupermemoryApi:
         if self._api is None:
             cfg = self.config
-            timeout = max(0.5, min(15.0, float(cfg["api_timeout"])))
+            # Hermes' api_timeout (0.5-15 s) and silcrow's common timeout: the stricter one wins.
+            timeout = min(max(0.5, min(15.0, float(cfg["api_timeout"]))), float(cfg["timeout"]))
             self.resilient.timeout = timeout
             self._api = SupermemoryApi(
                 str(cfg["api_key"]).strip(), str(cfg["base_url"]).strip(), timeout, str(cfg["search_mode"])
