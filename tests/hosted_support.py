@@ -105,6 +105,13 @@ def serving(case: Case) -> Iterator[StandInService]:
         yield service
 
 
+READS = ("search", "/query", "/context", "/profile", "/chat", "/find", "/ask", "/list")
+
+
 def stored_text(service: StandInService) -> str:
-    """Everything the stand-in received in write requests, as one string (to look for a fact)."""
-    return " ".join(repr(body) for method, _, body in service.requests if method in {"POST", "PUT"})
+    """Every body the stand-in received in write requests, in order, as one string (to look for facts)."""
+    return " ".join(
+        repr(body)
+        for method, path, body in service.requests
+        if method in {"POST", "PUT"} and not any(r in path for r in READS)
+    )

@@ -157,7 +157,8 @@ class HonchoProvider(HostedProvider):
     def send_write(self, kind: str, payload: dict[str, Any]) -> None:
         if kind == "messages":
             ids = {"user": self.honcho.user_id, "ai": self.honcho.ai_id}
-            self.honcho.add_messages([(ids[who], text) for who, text in payload["messages"]])
+            pairs = [(ids[who], text) for who, text in payload["messages"]]
+            self.honcho.add_messages(pairs, payload.get("session_key"))
         elif kind == "conclusion":
             self.honcho.conclude(payload["content"], self.honcho.user_id)
         else:
@@ -192,7 +193,7 @@ class HonchoProvider(HostedProvider):
             ("ai", c) for c in _chunks(assistant, limit)
         ]
         if messages:
-            self.queue_write("messages", {"messages": messages})
+            self.queue_write("messages", {"session_key": self.session_key(), "messages": messages})
 
     def on_memory_write(self, action: str, target: str, content: str) -> None:
         if action == "add" and target == "user" and content.strip():

@@ -41,18 +41,18 @@ class HonchoSession:
         self.client = Honcho(api_key=api_key or None, **kwargs)
         self.session_key, self.user_id, self.ai_id = session_key, user_peer, ai_peer
         self._peers: dict[str, Any] = {}
-        self._session: Any = None
+        self._sessions: dict[str, Any] = {}
 
     def peer(self, peer_id: str) -> Any:
         if peer_id not in self._peers:
             self._peers[peer_id] = self.client.peer(peer_id)
         return self._peers[peer_id]
 
-    @property
-    def session(self) -> Any:
-        if self._session is None:
-            self._session = self.client.session(self.session_key, peers=[self.user_id, self.ai_id])
-        return self._session
+    def session(self, key: str | None = None) -> Any:
+        key = key or self.session_key
+        if key not in self._sessions:
+            self._sessions[key] = self.client.session(key, peers=[self.user_id, self.ai_id])
+        return self._sessions[key]
 
     def resolve(self, peer: Any) -> str:
         """The peer id for a tool's ``peer`` argument: 'user', 'ai' or any id."""
@@ -60,9 +60,9 @@ class HonchoSession:
         return {"user": self.user_id, "ai": self.ai_id}.get(name, name)
 
     # -- writes ----------------------------------------------------------------------------
-    def add_messages(self, messages: list[tuple[str, str]]) -> None:
-        """``(peer id, text)`` pairs, in order, to the session."""
-        self.session.add_messages([self.peer(pid).message(text) for pid, text in messages])
+    def add_messages(self, messages: list[tuple[str, str]], session_key: str | None = None) -> None:
+        """``(peer id, text)`` pairs, in order, to the session (the current one by default)."""
+        self.session(session_key).add_messages([self.peer(pid).message(text) for pid, text in messages])
 
     def conclude(self, content: str, target: str) -> list[dict[str, Any]]:
         made = (
@@ -79,7 +79,7 @@ class HonchoSession:
             kwargs["search_query"] = query[:10000]
         if tokens:
             kwargs["tokens"] = tokens
-        ctx = self.session.context(**kwargs)
+        ctx = self.session().context(**kwargs)
         summary = getattr(ctx, "summary", None)
         return {
             "summary": getattr(summary, "content", "") or "",

@@ -175,12 +175,12 @@ class OpenVikingProvider(HostedProvider):
         self.queue_write("turn", {"session_id": sid, "user": user[:4000], "assistant": assistant[:4000]})
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
-        sid = self.session_id
-        if sid and self._turns.get(sid):
-            self._turns[sid] = 0
-            self.queue_write(
-                "commit", {"session_id": sid}
-            )  # after the session's turns: the outbox is ordered
+        # Every session with uncommitted turns, not only the current one: the next session may
+        # already be initialized when this runs (the manager queues it behind the turns).
+        for sid, count in list(self._turns.items()):
+            if count:
+                self._turns[sid] = 0
+                self.queue_write("commit", {"session_id": sid})  # after its turns: the outbox is ordered
 
     def on_memory_write(self, action: str, target: str, content: str) -> None:
         if action == "add" and content.strip():
