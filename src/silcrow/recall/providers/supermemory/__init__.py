@@ -15,6 +15,7 @@ memories, and ``prefetch`` returns the profile (on the first turn and every
 
 from __future__ import annotations
 
+import importlib.metadata
 import re
 from typing import Any
 
@@ -76,6 +77,14 @@ class SupermemoryProvider(HostedProvider):
         self._turn = 0
 
     def missing_settings(self) -> str:
+        try:
+            installed = importlib.metadata.version("supermemory")
+        except importlib.metadata.PackageNotFoundError:
+            installed = ""
+        if installed and installed.split(".")[0].isdigit() and int(installed.split(".")[0]) < 5:
+            # 3.x/4.x speak the v3/v4 routes (documents, containerTags); silcrow speaks v5 namespaces.
+            return (f"supermemory {installed} is installed, but silcrow needs the 5.x client: "
+                    'pip install "silcrow[supermemory]"')
         if not str(self.config["api_key"]).strip():
             return f"no Supermemory API key: {self.key_hint('api_key')}"
         return ""
