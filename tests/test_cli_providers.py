@@ -10,9 +10,24 @@ from test_cli_recall import run
 
 from silcrow.testing_services import RetainDBStandIn
 
-NINE = {"local", "honcho", "mem0", "hindsight", "supermemory", "openviking", "retaindb", "holographic", "byterover"}
-PROVIDER_VARS = ("RETAINDB_API_KEY", "RETAINDB_BASE_URL", "OPENVIKING_ENDPOINT", "HONCHO_API_KEY",
-                 "SUPERMEMORY_API_KEY")
+NINE = {
+    "local",
+    "honcho",
+    "mem0",
+    "hindsight",
+    "supermemory",
+    "openviking",
+    "retaindb",
+    "holographic",
+    "byterover",
+}
+PROVIDER_VARS = (
+    "RETAINDB_API_KEY",
+    "RETAINDB_BASE_URL",
+    "OPENVIKING_ENDPOINT",
+    "HONCHO_API_KEY",
+    "SUPERMEMORY_API_KEY",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -31,7 +46,9 @@ def test_the_list_shows_all_nine_with_why_not(tmp_path: Path) -> None:
     assert not (tmp_path / "recall_outbox").exists()  # listing touched nothing
 
 
-def test_check_makes_a_round_trip_and_reports_latency(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_makes_a_round_trip_and_reports_latency(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with RetainDBStandIn("k1") as service:
         monkeypatch.setenv("RETAINDB_API_KEY", "k1")
         monkeypatch.setenv("RETAINDB_BASE_URL", service.base_url)

@@ -83,8 +83,10 @@ class SupermemoryProvider(HostedProvider):
             installed = ""
         if installed and installed.split(".")[0].isdigit() and int(installed.split(".")[0]) < 5:
             # 3.x/4.x speak the v3/v4 routes (documents, containerTags); silcrow speaks v5 namespaces.
-            return (f"supermemory {installed} is installed, but silcrow needs the 5.x client: "
-                    'pip install "silcrow[supermemory]"')
+            return (
+                f"supermemory {installed} is installed, but silcrow needs the 5.x client: "
+                'pip install "silcrow[supermemory]"'
+            )
         if not str(self.config["api_key"]).strip():
             return f"no Supermemory API key: {self.key_hint('api_key')}"
         return ""
