@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from silcrow.config import Settings, load_settings
+from silcrow.config import AgentSettings, Settings, load_settings
 from silcrow.errors import ConfigError
 
 
@@ -43,17 +43,16 @@ def test_embedder_spec_builds_the_configured_embedder_with_its_settings() -> Non
 
 
 def test_the_readme_config_example_is_valid(tmp_path: Path) -> None:
-    from silcrow.cli.chat import agent_options
-
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     example = readme.split("```toml\n", 1)[1].split("```", 1)[0]
     (tmp_path / "config.toml").write_text(example, encoding="utf-8")
     settings = Settings.from_toml(tmp_path)
     assert settings.provider == "local" and settings.embedder == "onnx"
     assert settings.base_url == "http://localhost:11434/v1"
-    options = agent_options(settings.extra)
+    options = settings.agent.kwargs()
     assert options["replay_recall"] is True and options["compress_threshold"] == 0.75
-    assert set(settings.extra) == set(options)  # every other key is a known setting
+    assert set(options) == set(AgentSettings.model_fields)  # the example shows every agent option
+    assert settings.tables == {}  # every key is a modelled setting
 
 
 @pytest.mark.parametrize("body", ["memory_char_limit = 0", "user_char_limit = -5", "memory_char_limit = 2.5",

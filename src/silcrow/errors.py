@@ -18,6 +18,7 @@ message says what was wrong and what to do about it.
     │   └── ServiceError       a hosted recall service failed, refused or answered malformed
     │       └── ServiceUnavailableError  its circuit breaker is open: calls paused
     ├── SessionError           sessions.db: unknown ids, bad branches
+    ├── ToolCallError          a tool call's arguments or a tool definition are malformed
     └── ModelError             the LLM endpoint: unreachable, no key, bad reply
 """
 
@@ -85,6 +86,10 @@ class ServiceUnavailableError(ServiceError):
 
 class SessionError(SilcrowError):
     """A session could not be found, created or changed."""
+
+
+class ToolCallError(SilcrowError):
+    """A tool call's arguments, or a tool definition, cannot be used."""
 
 
 class ModelError(SilcrowError):

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import json
-import sys
 import time
 import uuid
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from silcrow.cli.common import console, fail, state
+from silcrow.cli.common import JSON_OPTION, app_home, app_settings, console, error, print_json
 from silcrow.cli.main import app
-from silcrow.config import load_settings
-from silcrow.errors import ConfigError, SilcrowError
+from silcrow.config import Settings
+from silcrow.errors import SilcrowError
 from silcrow.recall import ENTRY_POINT_GROUP, MemoryProvider, available_providers, load_provider
 
 T = TypeVar("T")
@@ -30,18 +27,11 @@ providers_app = typer.Typer(
 app.add_typer(providers_app, name="providers")
 
 
-def _home(ctx: typer.Context) -> Path:
-    try:
-        return state(ctx).resolved_home()
-    except ConfigError as exc:
-        raise typer.BadParameter(str(exc), param_hint="'--profile'") from None
-
-
-def _provider_kwargs(home: Path) -> tuple[dict[str, Any], str]:
+def _provider_kwargs(ctx: typer.Context) -> tuple[dict[str, Any], str]:
     """What `silcrow chat` gives providers: the home (so none of them looks at, or creates, the
     default one) and the configured embedder; an embedder that cannot be built is the reason."""
-    settings = load_settings(home)
-    kwargs: dict[str, Any] = {"home": home}
+    settings: Settings = app_settings(ctx)
+    kwargs: dict[str, Any] = {"home": app_home(ctx)}
     try:
         kwargs["embedder"] = settings.embedder_spec()
     except SilcrowError as exc:  # e.g. embedder_model/embedder_url the backend refuses
@@ -52,20 +42,20 @@ def _provider_kwargs(home: Path) -> tuple[dict[str, Any], str]:
 @providers_app.callback()
 def providers(
     ctx: typer.Context,
-    as_json: bool = typer.Option(False, "--json", help="print the list as JSON"),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """List recall providers and which one is selected (see also `silcrow providers check NAME`)."""
     if ctx.invoked_subcommand is not None:
         return
-    home = _home(ctx)
-    selected = load_settings(home).provider
-    kwargs, embedder_error = _provider_kwargs(home)
+    home, selected = app_home(ctx), app_settings(ctx).provider
+    kwargs, embedder_error = _provider_kwargs(ctx)
     rows = available_providers(**kwargs)
     if embedder_error:
         rows = [(n, False, embedder_error) if n == "local" else (n, ok, why) for n, ok, why in rows]
     if as_json:
-        data = [{"name": n, "available": ok, "reason": why, "selected": n == selected} for n, ok, why in rows]
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        print_json(
+            [{"name": n, "available": ok, "reason": why, "selected": n == selected} for n, ok, why in rows]
+        )
         return
     table = Table(title=f"recall providers (entry-point group {ENTRY_POINT_GROUP})")
     table.add_column("name", style="bold cyan")
@@ -118,22 +108,22 @@ def _round_trip(provider: MemoryProvider, text: str) -> dict[str, Any]:
 def check(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="the provider to try, e.g. honcho"),
-    as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """One real round trip (write, search, forget a probe memory) with latencies, or the service's error."""
-    home = _home(ctx)
-    kwargs, embedder_error = _provider_kwargs(home)
+    home = app_home(ctx)
+    kwargs, embedder_error = _provider_kwargs(ctx)
     if embedder_error and name == "local":
-        fail(embedder_error)
+        raise error(embedder_error)
     provider = load_provider(name, **kwargs)
     if not provider.is_available():
-        fail(f"{name} cannot run here: {provider.unavailable_reason() or 'is_available() is False'}")
+        raise error(f"{name} cannot run here: {provider.unavailable_reason() or 'is_available() is False'}")
     probe = f"silcrow providers check probe {uuid.uuid4().hex[:12]}"
     try:
         provider.initialize("silcrow-providers-check", home=str(home))
         result = _round_trip(provider, probe)
     except SilcrowError as exc:
-        fail(f"{name} round trip failed: {exc}")
+        raise error(f"{name} round trip failed: {exc}") from None
     finally:
         try:
             provider.shutdown()
@@ -141,7 +131,7 @@ def check(
             pass
     result = {"provider": name, "ok": True, **result}
     if as_json:
-        sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        print_json(result)
         return
     found = "found" if result.get("found") else "not found yet (the service may index asynchronously)"
     console.print(

@@ -28,8 +28,8 @@ How a provider uses the shared parts: subclass
 * responses are checked with ``validate.py`` (``as_dict``, ``as_list``,
   ``field``): a malformed answer is a ServiceError, never a crash;
 * tools: ``tools()`` returns ``(schema, handler)`` pairs; ``handle_tool_call``
-  dispatches, and turns every error into a JSON error (``results.py`` is
-  the one place tool JSON is built);
+  dispatches and turns every error into a JSON error (built by
+  :mod:`silcrow.toolcall`, like every other tool's);
 * ``probe_write`` / ``probe_search`` / ``probe_forget`` make
   ``silcrow providers check <name>`` do one real round trip.
 

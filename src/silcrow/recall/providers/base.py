@@ -13,11 +13,11 @@ from typing import Any, TypeVar
 from silcrow.errors import ConfigError, RecallError, ServiceError
 from silcrow.paths import config_file, default_home
 from silcrow.recall.provider import MemoryProvider
-from silcrow.recall.providers import results
 from silcrow.recall.providers.config import load_provider_config
 from silcrow.recall.providers.http import service_error
 from silcrow.recall.providers.outbox import Outbox, outbox_path
 from silcrow.recall.providers.resilience import Resilient
+from silcrow.toolcall import error_json, ok_json
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +31,9 @@ def install_hint(extra: str) -> str:
     return f'pip install "silcrow[{extra}]"'
 
 
-def function_schema(name: str, description: str, properties: dict[str, Any],
-                    required: list[str] | None = None) -> dict[str, Any]:
+def function_schema(
+    name: str, description: str, properties: dict[str, Any], required: list[str] | None = None
+) -> dict[str, Any]:
     """A tool schema in OpenAI function format."""
     params: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
@@ -55,8 +56,9 @@ class HostedProvider(MemoryProvider):
     env: Mapping[str, str | tuple[str, ...]] = {}
     key_setting = "api_key"  # the config key of the API key (named in "refused key" advice)
 
-    def __init__(self, home: Path | str | None = None, *, environ: Mapping[str, str] | None = None,
-                 **_context: Any) -> None:
+    def __init__(
+        self, home: Path | str | None = None, *, environ: Mapping[str, str] | None = None, **_context: Any
+    ) -> None:
         # Extra keyword arguments (e.g. `embedder`, given to every provider) are not for us.
         self._home = Path(home).expanduser() if home is not None else None
         self._environ = environ
@@ -128,7 +130,9 @@ class HostedProvider(MemoryProvider):
             cfg = self.config
             hint = self.key_hint(self.key_setting) if self.key_setting in self.env else ""
             self._resilient = Resilient(
-                self.name, timeout=float(cfg["timeout"]), threshold=int(cfg["failure_threshold"]),
+                self.name,
+                timeout=float(cfg["timeout"]),
+                threshold=int(cfg["failure_threshold"]),
                 cooldown=float(cfg["cooldown"]),
                 translate=lambda exc: service_error(self.name, exc, key_hint=hint),
             )
@@ -165,8 +169,9 @@ class HostedProvider(MemoryProvider):
         if self.resilient.is_open:
             return 0
         try:
-            return self.outbox.drain(lambda kind, payload: self.call(f"write:{kind}",
-                                                                     lambda: self.send_write(kind, payload)))
+            return self.outbox.drain(
+                lambda kind, payload: self.call(f"write:{kind}", lambda: self.send_write(kind, payload))
+            )
         except ServiceError:
             return 0  # kept on disk; logged once by the breaker
 
@@ -197,18 +202,18 @@ class HostedProvider(MemoryProvider):
         handlers = {schema["function"]["name"]: handler for schema, handler in self.tools()}
         handler = handlers.get(name)
         if handler is None:
-            return results.error(f"{self.name} has no tool {name!r}; available: {sorted(handlers)}")
+            return error_json(f"{self.name} has no tool {name!r}; available: {sorted(handlers)}")
         if not isinstance(args, dict):
-            return results.error(f"arguments for {name!r} must be a JSON object")
+            return error_json(f"arguments for {name!r} must be a JSON object")
         try:
-            return results.ok(**handler(args))
+            return ok_json(**handler(args))
         except ServiceError as exc:
-            return results.error(f"{exc}; answer without this memory for now")
+            return error_json(f"{exc}; answer without this memory for now")
         except (RecallError, ValueError) as exc:
-            return results.error(str(exc))
+            return error_json(str(exc))
         except Exception as exc:  # a tool call must never break the agent loop
             log.exception("%s tool %s failed", self.name, name)
-            return results.error(f"{name} failed unexpectedly ({type(exc).__name__}: {exc})")
+            return error_json(f"{name} failed unexpectedly ({type(exc).__name__}: {exc})")
 
     # -- `silcrow providers check` ---------------------------------------------------------
 
@@ -258,7 +263,11 @@ class HostedProvider(MemoryProvider):
             self.flush_outbox()
             pending = len(self.outbox)
             if pending:
-                log.warning("%s: %d writes are still queued in %s; they are sent at the next start",
-                            self.name, pending, self.outbox.path)
+                log.warning(
+                    "%s: %d writes are still queued in %s; they are sent at the next start",
+                    self.name,
+                    pending,
+                    self.outbox.path,
+                )
         self._close_outbox()
         self.close_clients()

@@ -18,30 +18,18 @@ to a file. Values are checked against the type of each key's default.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from silcrow.config import Settings
 from silcrow.errors import ConfigError
 from silcrow.paths import config_file
 
 
 def provider_table(home: Path, name: str) -> dict[str, Any]:
     """The ``[recall.<name>]`` table of ``<home>/config.toml`` ({} when absent)."""
-    path = config_file(home)
-    if not path.exists():
-        return {}
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}; fix or delete the file") from exc
-    recall = data.get("recall", {})
-    table = recall.get(name, {}) if isinstance(recall, dict) else {}
-    if not isinstance(table, dict):
-        raise ConfigError(f"[recall.{name}] in {path} must be a table of settings, got {table!r}; "
-                          "fix the file")
-    return table
+    return Settings.from_toml(home).table(f"recall.{name}")
 
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
