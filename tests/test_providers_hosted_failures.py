@@ -106,7 +106,8 @@ def test_writes_made_during_an_outage_are_replayed_in_order(case: Case, tmp_path
         assert "alpha" not in stored_text(service)
         service.down = False
         time.sleep(0.3)  # the breaker's cooldown
-        provider.on_turn_start(4, "next message")
+        provider.on_turn_start(4, "next message")  # starts the replay on its own thread
+        provider.join_replay(10)
         assert len(provider.outbox) == 0
         text = stored_text(service)
         assert text.index("alpha") < text.index("bravo") < text.index("charlie")
@@ -142,3 +143,20 @@ def test_a_write_refused_for_good_is_set_aside(case: Case, tmp_path: Path) -> No
         assert len(provider.outbox) == 0
         assert "Pixel" in stored_text(service)
         assert [kind for _, kind, _, _ in provider.outbox.dead()] != []
+
+
+@each_case
+def test_a_restarted_provider_replays_at_the_first_turn(case: Case, tmp_path: Path) -> None:
+    with serving(case) as service:
+        first = make(case, tmp_path, service, **FAST)
+        first.initialize("s-1", home=tmp_path)
+        service.down = True
+        first.on_memory_write("add", "user", "The user's dog is called Pixel")
+        first.shutdown()
+        service.down = False
+        second = make(case, tmp_path, service, **FAST)
+        second.initialize("s-2", home=tmp_path)
+        second.on_turn_start(1, "hello again")
+        second.join_replay(10)
+        assert "Pixel" in stored_text(service)
+        assert len(second.outbox) == 0

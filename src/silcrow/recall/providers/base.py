@@ -69,6 +69,7 @@ class HostedProvider(MemoryProvider):
         self.session_id = ""
         self.context: dict[str, Any] = {}
         self._closed = False
+        self._drainer: threading.Thread | None = None
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -156,21 +157,43 @@ class HostedProvider(MemoryProvider):
         raise RecallError(f"provider {self.name!r} queued a {kind!r} write but does not send writes")
 
     def queue_write(self, kind: str, payload: dict[str, Any]) -> None:
-        """Keep the write on disk, then try to deliver everything queued, in order."""
+        """Keep the write on disk, then deliver everything queued, in order (callers are background
+        threads: the manager's worker runs sync_turn and the other write hooks)."""
         self.outbox.put(kind, payload)
-        self.flush_outbox()
+        self.flush_outbox(wait=True)
 
     def on_turn_start(self, turn_number: int, message: str, **_context: Any) -> None:
-        """A new turn: first deliver what an outage left queued, so it reaches the service in order."""
-        self.flush_outbox()
+        """A new turn: what an outage left queued starts going out, on a thread of its own, since
+        the manager calls this on the turn's critical path."""
+        if self._outbox is None and not outbox_path(self.home, self.name).exists():
+            return  # nothing was ever queued here (an earlier process's queue is in that file)
+        if self.resilient.is_open or not len(self.outbox):
+            return
+        with self._setup_lock:
+            if self._drainer is None or not self._drainer.is_alive():
+                self._drainer = threading.Thread(
+                    target=self.flush_outbox, name=f"silcrow-{self.name}-replay", daemon=True
+                )
+                self._drainer.start()
 
-    def flush_outbox(self) -> int:
-        """Deliver queued writes until one fails; returns how many went out. Never raises ServiceError."""
+    def join_replay(self, timeout: float | None = None) -> None:
+        """Wait for a replay that :meth:`on_turn_start` started (tests, shutdown)."""
+        drainer = self._drainer
+        if drainer is not None:
+            drainer.join(timeout)
+
+    def flush_outbox(self, *, wait: bool = False) -> int:
+        """Deliver queued writes until one fails; returns how many went out. Never raises ServiceError.
+
+        With ``wait`` a drain already running elsewhere is waited for (then this one sends what it
+        left); without, that case returns 0 at once.
+        """
         if self.resilient.is_open:
             return 0
         try:
             return self.outbox.drain(
-                lambda kind, payload: self.call(f"write:{kind}", lambda: self.send_write(kind, payload))
+                lambda kind, payload: self.call(f"write:{kind}", lambda: self.send_write(kind, payload)),
+                wait=wait,
             )
         except ServiceError:
             return 0  # kept on disk; logged once by the breaker
@@ -260,7 +283,7 @@ class HostedProvider(MemoryProvider):
             return
         self._closed = True
         if self._outbox is not None:
-            self.flush_outbox()
+            self.flush_outbox(wait=True)
             pending = len(self.outbox)
             if pending:
                 log.warning(

@@ -95,14 +95,15 @@ class Outbox:
         with self._lock:
             return int(self._conn.execute("SELECT count(*) FROM pending").fetchone()[0])
 
-    def drain(self, send: Sender, *, limit: int | None = None) -> int:
+    def drain(self, send: Sender, *, limit: int | None = None, wait: bool = False) -> int:
         """Send queued writes in order until one fails; returns how many were delivered.
 
         A retryable failure stops the drain (later writes must not overtake it)
         and is raised; a permanent one is moved to ``dead`` and the drain goes
-        on. Only one drain runs at a time: a concurrent call returns 0.
+        on. Only one drain runs at a time: a concurrent call returns 0 at once,
+        or with ``wait`` first waits for the running one to finish.
         """
-        if not self._drain_lock.acquire(blocking=False):
+        if not self._drain_lock.acquire(blocking=wait):
             return 0
         delivered = 0
         try:
