@@ -29,6 +29,7 @@ from silcrow.recall.embedders import Embedder, get_embedder
 from silcrow.recall.providers.base import HostedProvider, ToolHandler
 from silcrow.recall.providers.mem0.backends import Backend, LocalBackend, PlatformBackend, translate
 from silcrow.recall.providers.mem0.tools import ADD, DELETE, SEARCH, UPDATE
+from silcrow.recall.providers.warm import WarmPrefetch
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +56,7 @@ class Mem0Provider(HostedProvider):
         self._embedder_spec: str | Embedder = embedder if embedder is not None and embedder != "" else "onnx"
         self._backend: Backend | None = None
         self._backend_lock = threading.Lock()
-        self._warm_lock = threading.Lock()
-        self._warm: dict[str, Any] = {"query": "", "done": threading.Event(), "text": None}
+        self._warm = WarmPrefetch("mem0")
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -140,33 +140,17 @@ class Mem0Provider(HostedProvider):
         lines = [f"- {h['memory']}" for h in found if h["memory"].strip()]
         return "## Mem0 Memory\n" + "\n".join(lines) if lines else ""
 
+    def _warm_recall(self, query: str) -> str:
+        return str(self.call("prefetch", lambda: self.recall(query)))
+
     def on_turn_start(self, turn_number: int, message: str, **_kwargs: Any) -> None:
         """Search for the new message in the background; ``prefetch`` picks the answer up."""
-        if not message.strip() or self.resilient.is_open:
-            return
-        done = threading.Event()
-        with self._warm_lock:
-            self._warm = {"query": message, "done": done, "text": None}
-        warm = self._warm
-
-        def run() -> None:
-            try:
-                warm["text"] = self.call("prefetch", lambda: self.recall(message))
-            except ServiceError:
-                warm["text"] = ""
-            finally:
-                done.set()
-
-        threading.Thread(target=run, name="silcrow-mem0-prefetch", daemon=True).start()
+        if message.strip() and not self.resilient.is_open:
+            self._warm.start(message, self._warm_recall)
 
     def prefetch(self, query: str, *, session_id: str = "") -> str:
-        with self._warm_lock:
-            warm = self._warm
-        if warm["query"] == query and warm["done"].wait(PREFETCH_WAIT) and warm["text"] is not None:
-            with self._warm_lock:
-                self._warm = {"query": "", "done": threading.Event(), "text": None}
-            return str(warm["text"])
-        return super().prefetch(query, session_id=session_id)
+        warmed = self._warm.take(query, PREFETCH_WAIT)
+        return warmed if warmed is not None else super().prefetch(query, session_id=session_id)
 
     # -- writes (through the durable outbox) -----------------------------------------------
 
