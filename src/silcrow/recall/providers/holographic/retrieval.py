@@ -24,6 +24,7 @@ fact's few parts scores 0.25 or more.
 from __future__ import annotations
 
 import math
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -37,6 +38,7 @@ NOISE_FLOOR = 0.12
 CONTRADICTION_THRESHOLD = 0.3
 MAX_CONTRADICT_FACTS = 500  # pairs grow with the square; only the most recent are compared
 
+_FTS_WORD = re.compile(r"\w+", re.UNICODE)
 _STOPWORDS = frozenset(
     "a about above after again all am an and any are as at be because been before being between both "
     "but by can could did do does doing don down during each few for from further had has have having "
@@ -49,8 +51,12 @@ _STOPWORDS = frozenset(
 
 
 def fts_query(text: str) -> str:
-    """Significant words of ``text`` as quoted FTS5 terms joined by OR ("" when none)."""
-    words = [w.replace('"', "") for w in hrr.tokens(text)]
+    """Significant words of ``text`` as quoted FTS5 terms joined by OR ("" when none).
+
+    Words are split the way FTS5's tokenizer splits them ("ana's" is "ana" and "s"), so
+    each term can match a single indexed token.
+    """
+    words = _FTS_WORD.findall(text.lower())
     kept = dict.fromkeys(w for w in words if len(w) > 1 and w not in _STOPWORDS)
     return " OR ".join(f'"{w}"' for w in kept)
 

@@ -159,6 +159,11 @@ class LocalBackend(Backend):
         prepare_import(home)
         from mem0 import Memory
 
+        # Optional mem0 features silcrow does not use (BM25 via fastembed, spaCy lemmas) warn on
+        # every start; what silcrow relies on is reported by silcrow itself.
+        for noisy in ("mem0.vector_stores.qdrant", "mem0.utils.spacy_models", "mem0.memory.main"):
+            logging.getLogger(noisy).setLevel(logging.ERROR)
+
         root = home / "mem0"
         root.mkdir(parents=True, exist_ok=True)
         vector_store = dict(oss.get("vector_store") or {
