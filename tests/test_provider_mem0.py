@@ -205,3 +205,17 @@ def test_end_to_end_through_the_agent_with_local_mem0(tmp_path: Path) -> None:
     assert provider_e2e.OUTAGE_TURN in check.prefetch("Where did my brother Rui move?")
     check.shutdown()
     assert result["provider"] is not check
+
+
+def test_on_turn_start_searches_ahead_and_prefetch_uses_that_answer(
+        tmp_path: Path, platform: Mem0PlatformStandIn) -> None:
+    provider = _platform(tmp_path, platform)
+    provider.initialize("s", home=tmp_path, user_id="u1")
+    provider.sync_turn("My sister Ana lives in Lyon.", "Noted.")
+    def searches() -> int:
+        return platform.paths("POST").count("/v3/memories/search/")
+
+    provider.on_turn_start(2, "Where does my sister Ana live?")
+    assert "Lyon" in provider.prefetch("Where does my sister Ana live?")
+    assert searches() == 1  # prefetch took the search on_turn_start had started
+    assert "Lyon" in provider.prefetch("Remind me where my sister Ana lives")  # another text: searched now
