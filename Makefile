@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/store.py
 	$(BIN)/python bench/safety.py
 	$(BIN)/python bench/recall.py --dataset ../shared/data/locomo-conv-26.json
+	$(BIN)/python bench/providers.py --dataset ../shared/data/locomo-conv-26.json
 	$(BIN)/python bench/session_search.py
 	$(BIN)/python bench/prefix_cache.py
 	$(BIN)/python bench/recall_scale.py

@@ -52,6 +52,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from recall import evidence_ids, recall_at  # bench/recall.py: the same protocol, one definition
 from rich.console import Console
 from rich.progress import Progress
 
@@ -69,18 +70,6 @@ NOT_MEASURED = {
     for name in ("honcho", "supermemory", "openviking", "retaindb", "hindsight", "byterover")
 }
 NOT_MEASURED["mem0-platform"] = NOT_MEASURED["hindsight"]
-
-
-def evidence_ids(question: dict[str, Any]) -> list[str]:
-    ids: list[str] = []
-    for item in question.get("evidence") or []:
-        ids.extend(part.strip() for part in str(item).replace(",", ";").split(";") if part.strip())
-    return list(dict.fromkeys(ids))
-
-
-def recall_at(ranked: list[str], evidence: list[str], k: int) -> float:
-    top = list(dict.fromkeys(ranked))[:k]
-    return sum(e in top for e in evidence) / len(evidence)
 
 
 def turn_text(record: RecallRecord) -> str:

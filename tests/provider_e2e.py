@@ -9,8 +9,8 @@ provider breaks mid-session and the turn must still complete and be kept.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from silcrow.agent.loop import Agent
 from silcrow.recall.provider import MemoryProvider
 from silcrow.safety.fence import FENCE_CLOSE, FENCE_OPEN
 from silcrow.testing import ScriptedModelServer
+from silcrow.testing_services.base import StandInService
 
 FACT_TURN = "Please remember this: my sister Ana lives in Lyon and keeps bees."
 QUESTION = "Where does my sister Ana live?"
@@ -37,6 +38,20 @@ class Scenario:
     fenced: str = "Lyon"                        # text the fenced block of session 2 must contain
     settle: Callable[[MemoryProvider], None] = lambda _p: None  # e.g. wait for async indexing
     outage: Callable[[MemoryProvider], AbstractContextManager[None]] | None = None
+
+
+def service_down(service: StandInService) -> Callable[[MemoryProvider], AbstractContextManager[None]]:
+    """An ``outage`` for a Scenario: the stand-in drops every connection while it lasts."""
+
+    @contextmanager
+    def outage(_provider: MemoryProvider) -> Iterator[None]:
+        service.down = True
+        try:
+            yield
+        finally:
+            service.down = False
+
+    return outage
 
 
 def _tool_names(request: dict[str, Any]) -> set[str]:

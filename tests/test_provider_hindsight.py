@@ -11,7 +11,6 @@ import importlib.util
 import json
 import logging
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -183,16 +182,9 @@ def test_errors_are_reported_and_an_outage_loses_no_turn(
 
 
 def test_end_to_end_through_the_agent(tmp_path: Path, server: HindsightStandIn) -> None:
-    @contextmanager
-    def outage(provider: MemoryProvider) -> Iterator[None]:
-        server.down = True
-        try:
-            yield
-        finally:
-            server.down = False
-
     scenario = provider_e2e.Scenario(make=lambda: _provider(tmp_path, server), tool="hindsight_recall",
-                                     tool_args={"query": "sister Ana"}, expect_in_tool="Lyon", outage=outage)
+                                     tool_args={"query": "sister Ana"}, expect_in_tool="Lyon",
+                                     outage=provider_e2e.service_down(server))
     provider_e2e.run(tmp_path, scenario)
     later = _provider(tmp_path, server)
     later.initialize("s3", home=tmp_path)

@@ -144,15 +144,6 @@ def test_platform_rate_limit_timeout_and_malformed_answers_are_errors_not_crashe
     assert _tool(provider, "mem0_search", query="tea")["success"] is True  # and it recovers
 
 
-@contextmanager
-def _down(srv: Mem0PlatformStandIn) -> Iterator[None]:
-    srv.down = True
-    try:
-        yield
-    finally:
-        srv.down = False
-
-
 def test_end_to_end_through_the_agent_on_the_platform(tmp_path: Path, platform: Mem0PlatformStandIn) -> None:
     made: list[Mem0Provider] = []
 
@@ -160,13 +151,8 @@ def test_end_to_end_through_the_agent_on_the_platform(tmp_path: Path, platform: 
         made.append(_platform(tmp_path, platform))
         return made[-1]
 
-    @contextmanager
-    def outage(provider: MemoryProvider) -> Iterator[None]:
-        with _down(platform):
-            yield
-
     scenario = provider_e2e.Scenario(make=make, tool="mem0_search", tool_args={"query": "sister Ana"},
-                                     expect_in_tool="Lyon", outage=outage)
+                                     expect_in_tool="Lyon", outage=provider_e2e.service_down(platform))
     provider_e2e.run(tmp_path, scenario)
     assert all(m["memory"] != provider_e2e.OUTAGE_TURN for m in platform.memories.values())
     # The turn said during the outage waited in the outbox on disk; the next start delivers it.

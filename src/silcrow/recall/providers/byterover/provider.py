@@ -31,6 +31,7 @@ from typing import Any
 from silcrow.errors import RecallError, ServiceError
 from silcrow.recall.providers.base import HostedProvider, ToolHandler
 from silcrow.recall.providers.byterover.tools import CURATE, QUERY, STATUS
+from silcrow.recall.providers.sdk import required_text
 
 log = logging.getLogger(__name__)
 
@@ -168,15 +169,8 @@ class ByteroverProvider(HostedProvider):
     def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
         return [(QUERY, self._tool_query), (CURATE, self._tool_curate), (STATUS, self._tool_status)]
 
-    @staticmethod
-    def _text(args: dict[str, Any], key: str) -> str:
-        value = args.get(key)
-        if not isinstance(value, str) or not value.strip():
-            raise RecallError(f"{key} is required (a non-empty string)")
-        return value
-
     def _tool_query(self, args: dict[str, Any]) -> dict[str, Any]:
-        query = self._text(args, "query")
+        query = required_text(args, "query")
         output = str(self.call("query", lambda: self._query(query)))
         if len(output) < MIN_OUTPUT:
             return {"result": "No relevant memories found."}
@@ -185,7 +179,7 @@ class ByteroverProvider(HostedProvider):
         return {"result": output}
 
     def _tool_curate(self, args: dict[str, Any]) -> dict[str, Any]:
-        self.queue_write("curate", {"content": self._text(args, "content")})
+        self.queue_write("curate", {"content": required_text(args, "content")})
         if len(self.outbox):
             return {"result": "brv is not answering; the memory is queued on disk and will be curated when "
                               "it is back."}

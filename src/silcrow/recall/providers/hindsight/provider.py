@@ -34,9 +34,10 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import RecallError, ServiceError
-from silcrow.recall.providers.base import HostedProvider, ToolHandler
+from silcrow.recall.providers.base import ToolHandler
 from silcrow.recall.providers.hindsight.client import LoopClient, translate
 from silcrow.recall.providers.hindsight.tools import RECALL, REFLECT, RETAIN
+from silcrow.recall.providers.sdk import SdkProvider, required_text
 from silcrow.recall.providers.validate import as_list
 from silcrow.recall.providers.warm import WarmPrefetch
 
@@ -63,7 +64,7 @@ def _bank_from_template(template: str, fallback: str, **values: str) -> str:
     return filled or fallback
 
 
-class HindsightProvider(HostedProvider):
+class HindsightProvider(SdkProvider):
     name = "hindsight"
     extra = "hindsight"
     modules = ("hindsight_client",)
@@ -154,18 +155,8 @@ class HindsightProvider(HostedProvider):
                                           self.resilient.timeout)
             return self._client
 
-    def call(self, op: str, fn: Any) -> Any:
-        hint = self.key_hint("api_key")
-
-        def guarded() -> Any:
-            try:
-                return fn()
-            except ServiceError:
-                raise
-            except Exception as exc:
-                raise translate(exc, hint) from exc
-
-        return super().call(op, guarded)
+    def translate_error(self, exc: BaseException, key_hint: str) -> ServiceError:
+        return translate(exc, key_hint)
 
     def _appends(self) -> bool:
         """Whether the server appends to a document (asked once; unknown counts as no)."""
@@ -311,15 +302,8 @@ class HindsightProvider(HostedProvider):
             return []
         return [(RETAIN, self._tool_retain), (RECALL, self._tool_recall), (REFLECT, self._tool_reflect)]
 
-    @staticmethod
-    def _text(args: dict[str, Any], key: str) -> str:
-        value = args.get(key)
-        if not isinstance(value, str) or not value.strip():
-            raise RecallError(f"missing required parameter {key!r} (a non-empty string)")
-        return value
-
     def _tool_retain(self, args: dict[str, Any]) -> dict[str, Any]:
-        content = self._text(args, "content")
+        content = required_text(args, "content")
         tags = args.get("tags")
         tags = [str(t) for t in tags] if isinstance(tags, list) else None
         context = args.get("context") if isinstance(args.get("context"), str) else None
@@ -332,14 +316,14 @@ class HindsightProvider(HostedProvider):
         return {"result": "Memory stored successfully."}
 
     def _tool_recall(self, args: dict[str, Any]) -> dict[str, Any]:
-        query = self._text(args, "query")
+        query = required_text(args, "query")
         found = self.call("recall", lambda: self._recall_results(query, list(self.config["recall_types"])))
         if not found:
             return {"result": "No relevant memories found."}
         return {"result": "\n".join(f"{i}. {r.text}" for i, r in enumerate(found, 1))}
 
     def _tool_reflect(self, args: dict[str, Any]) -> dict[str, Any]:
-        query = self._text(args, "query")
+        query = required_text(args, "query")
         return {"result": self.call("reflect", lambda: self._reflect(query)) or "No relevant memories found."}
 
     # -- `silcrow providers check` ---------------------------------------------------------

@@ -21,14 +21,16 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from silcrow.errors import RecallError, ServiceError
 from silcrow.recall.embedders import Embedder, get_embedder
-from silcrow.recall.providers.base import HostedProvider, ToolHandler
+from silcrow.recall.providers.base import ToolHandler
 from silcrow.recall.providers.mem0.backends import Backend, LocalBackend, PlatformBackend, translate
 from silcrow.recall.providers.mem0.tools import ADD, DELETE, SEARCH, UPDATE
+from silcrow.recall.providers.sdk import SdkProvider, required_text
 from silcrow.recall.providers.warm import WarmPrefetch
 
 log = logging.getLogger(__name__)
@@ -37,7 +39,7 @@ DEFAULT_USER = "hermes-user"  # Hermes' default, so a user moving over finds the
 PREFETCH_WAIT = 3.0
 
 
-class Mem0Provider(HostedProvider):
+class Mem0Provider(SdkProvider):
     name = "mem0"
     extra = "mem0"
     modules = ("mem0",)
@@ -116,18 +118,8 @@ class Mem0Provider(HostedProvider):
                                                     timeout=self.resilient.timeout, home=self.home)
             return self._backend
 
-    def call(self, op: str, fn: Any) -> Any:
-        hint = self.key_hint("api_key")
-
-        def guarded() -> Any:
-            try:
-                return fn()
-            except ServiceError:
-                raise
-            except Exception as exc:
-                raise translate(exc, hint) from exc
-
-        return super().call(op, guarded)
+    def translate_error(self, exc: BaseException, key_hint: str) -> ServiceError:
+        return translate(exc, key_hint)
 
     # -- reads -----------------------------------------------------------------------------
 
@@ -174,15 +166,8 @@ class Mem0Provider(HostedProvider):
         return [(SEARCH, self._tool_search), (ADD, self._tool_add), (UPDATE, self._tool_update),
                 (DELETE, self._tool_delete)]
 
-    @staticmethod
-    def _text(args: dict[str, Any], key: str) -> str:
-        value = args.get(key)
-        if not isinstance(value, str) or not value.strip():
-            raise RecallError(f"missing required parameter {key!r} (a non-empty string)")
-        return value
-
     def _tool_search(self, args: dict[str, Any]) -> dict[str, Any]:
-        query = self._text(args, "query")
+        query = required_text(args, "query")
         top_k = max(1, min(int(args.get("top_k", 10)), 50))
         raw = args.get("rerank", self.config["rerank"])
         rerank = raw.strip().lower() not in ("false", "0", "no") if isinstance(raw, str) else bool(raw)
@@ -192,7 +177,7 @@ class Mem0Provider(HostedProvider):
         return {"results": found, "count": len(found)}
 
     def _tool_add(self, args: dict[str, Any]) -> dict[str, Any]:
-        content = self._text(args, "content")
+        content = required_text(args, "content")
         self.queue_write("add", self._add_payload([{"role": "user", "content": content}], infer=False))
         if len(self.outbox):
             return {"result": "mem0 is not answering; the fact is queued on disk and will be stored "
@@ -200,12 +185,12 @@ class Mem0Provider(HostedProvider):
         return {"result": "Fact stored." if self.mode == "oss" else "Fact queued for storage."}
 
     def _tool_update(self, args: dict[str, Any]) -> dict[str, Any]:
-        memory_id, text = self._text(args, "memory_id"), self._text(args, "text")
+        memory_id, text = required_text(args, "memory_id"), required_text(args, "text")
         self.call("update", lambda: self.backend().update(memory_id, text))
         return {"result": "Memory updated.", "memory_id": memory_id}
 
     def _tool_delete(self, args: dict[str, Any]) -> dict[str, Any]:
-        memory_id = self._text(args, "memory_id")
+        memory_id = required_text(args, "memory_id")
         self.call("delete", lambda: self.backend().delete(memory_id))
         return {"result": "Memory deleted.", "memory_id": memory_id}
 
@@ -235,8 +220,9 @@ class Mem0Provider(HostedProvider):
         return bool(self._matching(text))
 
     def probe_forget(self, ref: str) -> None:
+        backend = self.backend()
         for memory_id in self._matching(ref):
-            self.call("check forget", lambda mid=memory_id: self.backend().delete(mid))
+            self.call("check forget", partial(backend.delete, memory_id))
 
     def close_clients(self) -> None:
         with self._backend_lock:
