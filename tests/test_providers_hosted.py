@@ -174,3 +174,37 @@ def test_openviking_auth_headers_per_mode(tmp_path: Path, trusted: bool) -> None
         ]
         assert service.violations == []
     assert CASES  # the shared cases stay importable alongside this direct use
+
+
+def test_retaindb_file_tools_list_read_ingest_delete(tmp_path: Path) -> None:
+    from hosted_support import CASES
+
+    from silcrow.testing_services import RetainDBStandIn
+
+    case = next(c for c in CASES if c.name == "retaindb")
+    with serving(case) as service:
+        assert isinstance(service, RetainDBStandIn)
+        notes = service.add_file(
+            "/notes/trip.md", b"The user flies to Oslo on June 3.\nAisle seat.\n"
+        )
+        blob = service.add_file("/scans/passport.pdf", b"%PDF-1.7 \x00\x01", "application/pdf")
+        provider = make(case, tmp_path, service)
+        provider.initialize("s", home=tmp_path)
+
+        def tool(name: str, **args: object) -> dict[str, object]:
+            result: dict[str, object] = json.loads(provider.handle_tool_call(name, dict(args)))
+            return result
+
+        listed = tool("retaindb_list_files", prefix="/notes/")
+        assert listed["success"] is True and [f["id"] for f in listed["files"]] == [notes]  # type: ignore[union-attr]
+        read = tool("retaindb_read_file", file_id=notes)
+        assert "Oslo" in str(read["content"]) and read["truncated"] is False
+        binary = tool("retaindb_read_file", file_id=blob)
+        assert binary["content"] is None and "ingest" in str(binary["note"])
+        assert tool("retaindb_ingest_file", file_id=notes)["memories"] == 2
+        assert "Oslo" in json.dumps(tool("retaindb_search", query="Oslo flight"))
+        assert tool("retaindb_delete_file", file_id=notes)["deleted"] is True
+        gone = tool("retaindb_read_file", file_id=notes)
+        assert gone["success"] is False and "404" in str(gone["error"])
+        assert "retaindb_upload_file" not in {s["function"]["name"] for s in provider.get_tool_schemas()}
+        assert service.violations == []

@@ -33,6 +33,14 @@ def overlap_score(query: str, text: str) -> float:
     return len(wanted & words(text)) / len(wanted) if wanted else 0.0
 
 
+@dataclass
+class RawBody:
+    """A route's answer that is not JSON (a file's bytes)."""
+
+    data: bytes
+    content_type: str = "application/octet-stream"
+
+
 class Reply(Exception):
     """Raised by a route handler to answer with an error status and body."""
 
@@ -265,7 +273,10 @@ class _Handler(BaseHTTPRequestHandler):
         params = {k: v[-1] for k, v in parse_qs(split.query).items()}
         headers = {k.lower(): v for k, v in self.headers.items()}
         status, payload, extra = service._dispatch(Request(self.command, split.path, params, headers, body))
-        self._send(status, payload, extra)
+        if isinstance(payload, RawBody):
+            self._send_raw(status, payload.data, payload.content_type, extra)
+        else:
+            self._send(status, payload, extra)
 
     def _send(self, status: int, payload: Any, headers: dict[str, str]) -> None:
         data = json.dumps(payload, ensure_ascii=False).encode("utf-8")

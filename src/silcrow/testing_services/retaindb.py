@@ -4,9 +4,12 @@ Routes (the ones silcrow's adapter uses, with the shapes the Hermes RetainDB
 plugin reads): ``POST /v1/memory`` (add), ``POST /v1/memory/search``,
 ``POST /v1/context/query``, ``GET /v1/memory/profile/{user}``,
 ``POST /v1/memory/profile/{user}/ask``, ``POST /v1/memory/ingest/session``,
-``DELETE /v1/memory/{id}``. Every request needs ``Authorization: Bearer KEY``
-and, on ``/v1/memory*`` and ``/v1/context*``, ``X-API-Key: KEY`` too; a
-missing ``project``, ``user_id`` or ``query`` is refused with 422.
+``DELETE /v1/memory/{id}``, and the file store: ``GET /v1/files``,
+``GET /v1/files/{id}``, ``GET /v1/files/{id}/content``,
+``POST /v1/files/{id}/ingest``, ``DELETE /v1/files/{id}`` (files are put in
+with :meth:`RetainDBStandIn.add_file`; uploads are not modelled). Every
+request needs ``Authorization: Bearer KEY`` and ``X-API-Key: KEY``; a missing
+``project``, ``user_id`` or ``query`` is refused with 422.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from silcrow.testing_services.base import Reply, Request, StandInService, overlap_score
+from silcrow.testing_services.base import RawBody, Reply, Request, StandInService, overlap_score
 
 
 class RetainDBStandIn(StandInService):
@@ -32,6 +35,26 @@ class RetainDBStandIn(StandInService):
         self.route("POST", r"/v1/memory/profile/([^/]+)/ask", self._ask)
         self.route("POST", r"/v1/memory/ingest/session", self._ingest)
         self.route("DELETE", r"/v1/memory/([^/]+)", self._delete)
+        self.files: dict[str, dict[str, Any]] = {}
+        self.route("GET", r"/v1/files", self._list_files)
+        self.route("GET", r"/v1/files/([^/]+)", self._file)
+        self.route("GET", r"/v1/files/([^/]+)/content", self._file_content)
+        self.route("POST", r"/v1/files/([^/]+)/ingest", self._ingest_file)
+        self.route("DELETE", r"/v1/files/([^/]+)", self._delete_file)
+
+    def add_file(self, path: str, data: bytes, mime_type: str = "text/plain") -> str:
+        """Put a file in the stand-in's store (as an upload would); returns its id."""
+        file_id = f"file_{next(self._ids)}"
+        self.files[file_id] = {
+            "id": file_id,
+            "name": path.rsplit("/", 1)[-1],
+            "path": path,
+            "rdb_uri": f"rdb://default{path}",
+            "mime_type": mime_type,
+            "size": len(data),
+            "data": data,
+        }
+        return file_id
 
     def error_body(self, status: int, message: str) -> Any:
         return {"error": message, "status": status}
@@ -124,4 +147,37 @@ class RetainDBStandIn(StandInService):
     def _delete(self, req: Request) -> Any:
         if self.memories.pop(req.groups[0], None) is None:
             raise Reply(404, self.error_body(404, f"memory {req.groups[0]} not found"))
+        return {"deleted": True, "id": req.groups[0]}
+
+    def _file_info(self, file_id: str) -> dict[str, Any]:
+        info = self.files.get(file_id)
+        if info is None:
+            raise Reply(404, self.error_body(404, f"file {file_id} not found"))
+        return {k: v for k, v in info.items() if k != "data"}
+
+    def _list_files(self, req: Request) -> Any:
+        prefix = req.params.get("prefix", "")
+        found = [self._file_info(i) for i, f in self.files.items() if f["path"].startswith(prefix)]
+        return {"files": found[: int(req.params.get("limit") or 50)], "count": len(found)}
+
+    def _file(self, req: Request) -> Any:
+        return {"file": self._file_info(req.groups[0])}
+
+    def _file_content(self, req: Request) -> Any:
+        info = self._file_info(req.groups[0])
+        return RawBody(self.files[info["id"]]["data"], info["mime_type"])
+
+    def _ingest_file(self, req: Request) -> Any:
+        info = self._file_info(req.groups[0])
+        body = req.body if isinstance(req.body, dict) else {}
+        lines = [
+            line.strip() for line in self.files[info["id"]]["data"].decode("utf-8", "replace").splitlines()
+        ]
+        for line in filter(None, lines):
+            self._store("default", str(body.get("user_id") or "default"), "file", line, "factual", 0.5)
+        return {"status": "ingested", "file_id": info["id"], "memories": len([x for x in lines if x])}
+
+    def _delete_file(self, req: Request) -> Any:
+        self._file_info(req.groups[0])
+        del self.files[req.groups[0]]
         return {"deleted": True, "id": req.groups[0]}

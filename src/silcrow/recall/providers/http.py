@@ -111,9 +111,9 @@ class JsonHttp:
         self._client = httpx.Client(base_url=base_url.rstrip("/"), headers=dict(headers or {}),
                                     timeout=timeout, follow_redirects=False)
 
-    def request(self, method: str, path: str, *, json: Any = None,
-                params: Mapping[str, Any] | None = None) -> Any:
-        """The decoded JSON body of a 2xx answer (None for an empty one)."""
+    def raw(self, method: str, path: str, *, json: Any = None,
+            params: Mapping[str, Any] | None = None) -> bytes:
+        """The body of a 2xx answer as bytes; every failure is a ServiceError."""
         try:
             response = self._client.request(method, path, json=json, params=params)
         except httpx.HTTPError as exc:
@@ -121,9 +121,15 @@ class JsonHttp:
         if response.status_code >= 400:
             raise status_error(self.service, response.status_code, response.text, response.headers,
                                key_hint=self.key_hint)
-        if not response.content.strip():
+        return response.content
+
+    def request(self, method: str, path: str, *, json: Any = None,
+                params: Mapping[str, Any] | None = None) -> Any:
+        """The decoded JSON body of a 2xx answer (None for an empty one)."""
+        content = self.raw(method, path, json=json, params=params)
+        if not content.strip():
             return None
-        return parse_json(self.service, f"{method} {path} response", response.content)
+        return parse_json(self.service, f"{method} {path} response", content)
 
     def close(self) -> None:
         self._client.close()

@@ -19,6 +19,7 @@ from urllib.parse import quote
 from silcrow.errors import ServiceError
 from silcrow.recall.providers.base import HostedProvider, ToolHandler, function_schema
 from silcrow.recall.providers.http import JsonHttp
+from silcrow.recall.providers.retaindb.files import FileTools
 from silcrow.recall.providers.validate import as_dict, as_list, field, text_of
 
 DEFAULT_BASE_URL = "https://api.retaindb.com"
@@ -309,6 +310,7 @@ class RetainDBProvider(HostedProvider):
                 ),
                 self._tool_forget,
             ),
+            *FileTools(lambda: self.http, self.call, lambda: self.user_id).tools(),
         ]
 
     @staticmethod
