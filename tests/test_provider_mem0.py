@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -205,3 +206,29 @@ def test_on_turn_start_searches_ahead_and_prefetch_uses_that_answer(
     assert "Lyon" in provider.prefetch("Where does my sister Ana live?")
     assert searches() == 1  # prefetch took the search on_turn_start had started
     assert "Lyon" in provider.prefetch("Remind me where my sister Ana lives")  # another text: searched now
+
+
+def test_local_mem0_takes_writes_and_searches_from_several_threads(tmp_path: Path) -> None:
+    provider = _local(tmp_path)
+    provider.initialize("s", home=tmp_path, user_id="u1")
+    backend = provider.backend()
+    errors: list[BaseException] = []
+
+    def writer(n: int) -> None:
+        try:
+            for i in range(5):
+                backend.add([{"role": "user", "content": f"Writer {n} fact {i} about gardening"}],
+                            user_id="u1", agent_id="a", infer=False, metadata={})
+                backend.search("gardening", filters={"user_id": "u1"}, top_k=5, rerank=False)
+        except BaseException as exc:  # reported below, on the test's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == []
+    found = backend.search("Writer fact about gardening", filters={"user_id": "u1"}, top_k=50, rerank=False)
+    assert len(found) == 15
+    provider.shutdown()

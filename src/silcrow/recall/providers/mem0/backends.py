@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -192,31 +193,40 @@ class LocalBackend(Backend):
         self._memory = Memory.from_config(config)
         if own_embedder is None and embedder is not None:
             self._memory.embedding_model = _SilcrowEmbedding(embedder)
+        # Writes come from the manager's worker while prefetches run on other threads; Qdrant's
+        # local mode and mem0's SQLite history are not meant to be used from several at once.
+        self._lock = threading.Lock()
 
     def search(self, query: str, *, filters: dict[str, Any], top_k: int, rerank: bool) -> list[Hit]:
-        return hits(self._memory.search(query, filters=filters, top_k=top_k), "local search answer")
+        with self._lock:
+            answer = self._memory.search(query, filters=filters, top_k=top_k)
+        return hits(answer, "local search answer")
 
     def add(self, messages: list[dict[str, str]], *, user_id: str, agent_id: str, infer: bool,
             metadata: dict[str, Any]) -> dict[str, Any]:
-        answer = self._memory.add(messages, user_id=user_id, agent_id=agent_id, infer=infer and self.infer,
-                                  metadata=metadata or None)
+        with self._lock:
+            answer = self._memory.add(messages, user_id=user_id, agent_id=agent_id,
+                                      infer=infer and self.infer, metadata=metadata or None)
         return as_dict(SERVICE, "local add answer", answer)
 
     def update(self, memory_id: str, text: str) -> None:
-        self._memory.update(memory_id, text=text)
+        with self._lock:
+            self._memory.update(memory_id, text=text)
 
     def delete(self, memory_id: str) -> None:
-        self._memory.delete(memory_id)
+        with self._lock:
+            self._memory.delete(memory_id)
 
     def close(self) -> None:
         # Qdrant's local mode holds a lock on its directory until its client is closed.
-        store = getattr(self._memory, "vector_store", None)
-        client = getattr(store, "client", None)
-        if client is not None and hasattr(client, "close"):
-            client.close()
-        db = getattr(self._memory, "db", None)
-        if db is not None and hasattr(db, "close"):
-            db.close()
+        with self._lock:
+            store = getattr(self._memory, "vector_store", None)
+            client = getattr(store, "client", None)
+            if client is not None and hasattr(client, "close"):
+                client.close()
+            db = getattr(self._memory, "db", None)
+            if db is not None and hasattr(db, "close"):
+                db.close()
 
 
 __all__ = ["Backend", "LocalBackend", "PlatformBackend", "hits", "prepare_import", "translate"]
