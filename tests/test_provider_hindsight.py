@@ -1,8 +1,9 @@
 """hindsight: the real ``hindsight-client`` against the loopback Hindsight stand-in.
 
-The open-source server (hindsight-api-slim) was not run here: it needs PostgreSQL with
-pgvector (not installed), and its dependencies (litellm, several LLM SDKs, protobuf 7)
-conflict with mem0's in one environment. See the README.
+The open-source server (hindsight-api-slim) was not run here: it needs PostgreSQL with the
+pgvector extension (not installed, and not in the Debian package lists this machine reaches),
+and its dependencies (litellm, several LLM SDKs, protobuf 7) conflict with mem0's in one
+environment. See the README.
 """
 
 from __future__ import annotations
