@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import time
 from pathlib import Path
 from typing import Any
 
@@ -188,3 +190,31 @@ def test_status_and_sdk_errors_are_translated() -> None:
     assert "did not answer in time" in str(service_error("svc", TimeoutError()))
     assert retry_after_seconds({"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}) == 0.0
     assert retry_after_seconds({}) is None
+
+
+def _drain_into(path: str, log: str) -> None:
+    """A subprocess's drain: each delivery is appended to ``log`` (slowly, to overlap the other)."""
+    def send(kind: str, payload: dict[str, Any]) -> None:
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{payload['i']}\n")
+        time.sleep(0.01)
+
+    Outbox(Path(path)).drain(send, wait=True)
+
+
+def test_two_processes_draining_one_outbox_deliver_each_write_once(tmp_path: Path) -> None:
+    path = tmp_path / "recall_outbox" / "demo.db"
+    box = Outbox(path)
+    for i in range(30):
+        box.put("turn", {"i": i})
+    log = tmp_path / "delivered.txt"
+    ctx = multiprocessing.get_context("spawn")
+    workers = [ctx.Process(target=_drain_into, args=(str(path), str(log))) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+        assert worker.exitcode == 0
+    delivered = [int(line) for line in log.read_text(encoding="utf-8").split()]
+    assert delivered == list(range(30))  # once each, in order
+    assert len(box) == 0

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import RecallError, ServiceError
+from silcrow.store.locking import ExclusiveLock, LockWaitTimeout
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,7 @@ CREATE TABLE IF NOT EXISTS dead (
 """
 
 Sender = Callable[[str, dict[str, Any]], None]
+DRAIN_WAIT = 300.0  # seconds a waiting drain waits for another process's (each send has its own timeout)
 
 
 def outbox_path(home: Path, name: str) -> Path:
@@ -100,11 +102,23 @@ class Outbox:
 
         A retryable failure stops the drain (later writes must not overtake it)
         and is raised; a permanent one is moved to ``dead`` and the drain goes
-        on. Only one drain runs at a time: a concurrent call returns 0 at once,
-        or with ``wait`` first waits for the running one to finish.
+        on. Only one drain runs at a time, across threads and processes (a
+        sidecar lock file): a concurrent call returns 0 at once, or with
+        ``wait`` first waits for the running one to finish.
         """
         if not self._drain_lock.acquire(blocking=wait):
             return 0
+        sidecar = ExclusiveLock(self.path.with_suffix(".drain.lock"), DRAIN_WAIT if wait else 0.0)
+        try:
+            sidecar.acquire()
+        except LockWaitTimeout:
+            self._drain_lock.release()
+            return 0  # another process is delivering these writes
+        except OSError as exc:
+            self._drain_lock.release()
+            raise RecallError(
+                f"cannot lock the recall outbox {self.path}: {exc}; check the directory"
+            ) from exc
         delivered = 0
         try:
             while limit is None or delivered < limit:
@@ -125,8 +139,13 @@ class Outbox:
                                 (str(exc), row_id),
                             )
                         raise
-                    log.error("recall outbox %s: %s write %d refused for good (%s); kept in the dead table",
-                              self.path.name, kind, row_id, exc)
+                    log.error(
+                        "recall outbox %s: %s write %d refused for good (%s); kept in the dead table",
+                        self.path.name,
+                        kind,
+                        row_id,
+                        exc,
+                    )
                     with self._lock:
                         self._conn.execute("BEGIN IMMEDIATE")
                         self._conn.execute(
@@ -141,6 +160,7 @@ class Outbox:
                     self._conn.execute("DELETE FROM pending WHERE id = ?", (row_id,))
                 delivered += 1
         finally:
+            sidecar.release()
             self._drain_lock.release()
         return delivered
 
