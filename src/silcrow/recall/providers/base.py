@@ -119,6 +119,7 @@ class HostedProvider(MemoryProvider):
         self.context = dict(context)
         self._closed = False
         self.setup()
+        self.replay_soon()  # writes an earlier process could not deliver go out now, not at the next write
 
     def setup(self) -> None:
         """Open clients for the current config (called by initialize). No network needed."""
@@ -165,6 +166,11 @@ class HostedProvider(MemoryProvider):
     def on_turn_start(self, turn_number: int, message: str, **_context: Any) -> None:
         """A new turn: what an outage left queued starts going out, on a thread of its own, since
         the manager calls this on the turn's critical path."""
+        self.replay_soon()
+
+    def replay_soon(self) -> None:
+        """Start delivering queued writes on a background thread (if any are queued, here or by an
+        earlier process, and the service is not paused)."""
         if self._outbox is None and not outbox_path(self.home, self.name).exists():
             return  # nothing was ever queued here (an earlier process's queue is in that file)
         if self.resilient.is_open or not len(self.outbox):
@@ -287,7 +293,8 @@ class HostedProvider(MemoryProvider):
             pending = len(self.outbox)
             if pending:
                 log.warning(
-                    "%s: %d writes are still queued in %s; they are sent at the next start",
+                    "%s: %d writes are still queued in %s; they are sent when the service answers again "
+                    "(next start or next write)",
                     self.name,
                     pending,
                     self.outbox.path,
