@@ -1,36 +1,41 @@
 """Settings: one typed object for what silcrow reads from config.toml and the environment.
 
 Precedence: explicit arguments/flags, then the environment (only the
-variables in :data:`ENV_VARS`, read at entry points by :meth:`Settings.with_env`),
-then ``<home>/config.toml``, then the defaults below, which are the only
-copy of them (the store and the agent take theirs from here).
+variables in :data:`ENV_VARS`, read only here: :meth:`Settings.with_env` at
+entry points, :func:`env_value` for the Python API's fallbacks), then
+``<home>/config.toml``, then the defaults below, which are the only copy
+of them (the store and the agent take theirs from here).
 
 ``config.toml`` keeps its keys at the top level or in the ``[model]``,
 ``[recall]``, ``[memory]`` and ``[agent]`` tables; a key means the same
 wherever it stands, so moving a line between tables changes nothing. Every
 other table (``[storage]``, ``[serve]``, ``[recall.<provider>]`` ...) belongs
 to the module that reads it: it is kept raw in :attr:`Settings.tables`, and
-that module validates it with its own pydantic model through
+that module reads it as its own dataclass through
 :meth:`Settings.section`, which reports a bad value the same way as the
 settings modelled here. A module that also takes an environment variable
 adds it to :data:`ENV_VARS` with the dotted key it sets (``"storage.dsn"``).
 
-pydantic does the typing (strict: ``"3"`` is not a number, ``true`` is not
-1); pydantic-settings was not used because silcrow's variable names
-(``OPENAI_BASE_URL`` beside ``SILCROW_MODEL``) and its flat-or-table TOML
-do not follow that library's prefix and nesting rules.
+Each field's type says what a valid value is (:class:`Rule` in its
+``Annotated`` metadata, e.g. :data:`PositiveInt`): TOML values are checked
+strictly (``"3"`` is not a number, ``true`` is not 1) and a bad one is
+reported with its key, its value and what it must be. These are plain
+dataclasses rather than pydantic models because every CLI start reads its
+limits from here, and building pydantic's schemas made importing this
+module 150-400 ms slower (``python -X importtime``, on a busy machine)
+against a 300 ms budget for ``silcrow memory show``.
 """
 
 from __future__ import annotations
 
+import copy
 import os
 import tomllib
-from collections.abc import Mapping
+import types
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar, get_args
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from pydantic.fields import FieldInfo
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from silcrow.errors import ConfigError
 from silcrow.paths import config_file
@@ -68,20 +73,33 @@ _MODELLED_TABLES = ("model", "recall", "memory", "agent")
 # Fields of Settings that are not keys of config.toml.
 _NOT_KEYS = {"agent", "tables", "source"}
 
-_M = TypeVar("_M", bound=BaseModel)
-
-PositiveInt = Annotated[int, Field(gt=0, description="a positive whole number (e.g. 2200)")]
-Count = Annotated[int, Field(ge=0, description="a whole number (0 or more)")]
-Fraction = Annotated[float, Field(gt=0, le=1, description="a number above 0 and at most 1 (e.g. 0.75)")]
-Flag = Annotated[bool, Field(description="true or false")]
-Text = Annotated[str, Field(description="a string")]
+_T = TypeVar("_T")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, frozen=True, extra="forbid")
+@dataclass(frozen=True)
+class Rule:
+    """What a setting's value must be: ``accepts`` decides, ``description`` says it in words."""
+
+    description: str
+    accepts: Callable[[Any], bool]
+    convert: Callable[[Any], Any] = lambda value: value
 
 
-class AgentSettings(_Strict):
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+PositiveInt = Annotated[int, Rule("a positive whole number (e.g. 2200)", lambda v: _whole(v) and v > 0)]
+Count = Annotated[int, Rule("a whole number (0 or more)", lambda v: _whole(v) and v >= 0)]
+Fraction = Annotated[float, Rule("a number above 0 and at most 1 (e.g. 0.75)",
+                                 lambda v: (_whole(v) or isinstance(v, float)) and 0 < v <= 1, float)]
+Flag = Annotated[bool, Rule("true or false", lambda v: isinstance(v, bool))]
+Text = Annotated[str, Rule("a string", lambda v: isinstance(v, str))]
+Table = Annotated[dict[str, Any], Rule("a table", lambda v: isinstance(v, dict))]
+
+
+@dataclass(frozen=True)
+class AgentSettings:
     """Agent-loop options; None leaves the :class:`~silcrow.agent.Agent` default."""
 
     replay_recall: Flag | None = None
@@ -93,10 +111,11 @@ class AgentSettings(_Strict):
 
     def kwargs(self) -> dict[str, Any]:
         """The options that were set, as :class:`~silcrow.agent.Agent` keyword arguments."""
-        return self.model_dump(exclude_none=True)
+        return {f.name: value for f in fields(self) if (value := getattr(self, f.name)) is not None}
 
 
-class Settings(_Strict):
+@dataclass(frozen=True)
+class Settings:
     """Everything silcrow's entry points need, typed; see the module doc for the sources."""
 
     model: Text = DEFAULT_MODEL
@@ -108,11 +127,11 @@ class Settings(_Strict):
     embedder_url: Text | None = None
     memory_char_limit: PositiveInt = MEMORY_CHAR_LIMIT
     user_char_limit: PositiveInt = USER_CHAR_LIMIT
-    agent: AgentSettings = AgentSettings()
+    agent: AgentSettings = field(default_factory=AgentSettings)
     # Tables this module does not model, as parsed from TOML (plus their ENV_VARS).
-    tables: dict[str, Any] = Field(default_factory=dict)
+    tables: Table = field(default_factory=dict)
     # The file the values came from, named in error messages; None for defaults only.
-    source: Path | None = None
+    source: Path | None = field(default=None, compare=False)
 
     # -- sections owned by other modules ---------------------------------------------------
 
@@ -123,9 +142,10 @@ class Settings(_Strict):
             node = node.get(part) if isinstance(node, dict) else None
         return dict(node) if isinstance(node, dict) else {}
 
-    def section(self, name: str, model: type[_M]) -> _M:
-        """Table ``name`` validated by ``model``; a bad value raises a ConfigError naming it."""
-        return _validate(model, self.table(name), self.source, prefix=f"{name}.")
+    def section(self, name: str, model: type[_T]) -> _T:
+        """Table ``name`` as an instance of the dataclass ``model``, checked like the settings
+        here (annotate its fields with :class:`Rule` types); a bad value raises a ConfigError."""
+        return _build(model, self.table(name), _where(self.source), prefix=f"{name}.")
 
     @property
     def extra(self) -> dict[str, Any]:
@@ -160,7 +180,7 @@ class Settings(_Strict):
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise ConfigError(f"cannot read {path}: {exc}; fix or delete the file") from exc
-        return _validate(cls, _arrange(data, path), path)
+        return replace(_build(cls, _arrange(data, path), _where(path)), source=path)
 
     def with_env(self, environ: Mapping[str, str] | None = None) -> Settings:
         """Overlay the non-empty variables of :data:`ENV_VARS`."""
@@ -174,22 +194,22 @@ class Settings(_Strict):
     def _with(self, changes: dict[str, Any], where: str) -> Settings:
         if not changes:
             return self
-        data = self.model_dump(exclude={"source"})
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _NOT_KEYS}
+        agent = AgentSettings.kwargs(self.agent)
+        tables = copy.deepcopy(self.tables)
         for key, value in changes.items():
             section, _, leaf = key.rpartition(".")
             if section:
-                node = data["tables"]
+                node = tables
                 for part in section.split("."):
                     node = node.setdefault(part, {})
                 node[leaf] = value
-            elif key in AgentSettings.model_fields:
-                data["agent"][key] = value
+            elif key in _AGENT_KEYS:
+                agent[key] = value
             else:
                 data[key] = value
-        try:
-            return type(self)(**data, source=self.source)
-        except ValidationError as exc:
-            raise ConfigError(_describe(exc, type(self), f"the {where}")) from None
+        built = _build(type(self), {**data, "agent": agent, "tables": tables}, f"the {where}")
+        return replace(built, source=self.source)
 
 
 def _arrange(data: dict[str, Any], path: Path) -> dict[str, Any]:
@@ -207,60 +227,73 @@ def _arrange(data: dict[str, Any], path: Path) -> dict[str, Any]:
             tables[key] = value
         else:
             flat[key] = value
-    agent = {k: flat.pop(k) for k in list(flat) if k in AgentSettings.model_fields}
-    allowed = set(Settings.model_fields) - _NOT_KEYS
+    agent = {k: flat.pop(k) for k in list(flat) if k in _AGENT_KEYS}
+    allowed = {f.name for f in fields(Settings)} - _NOT_KEYS
     unknown = sorted(set(flat) - allowed)
     if unknown:
-        known = ", ".join(sorted(allowed | set(AgentSettings.model_fields)))
+        known = ", ".join(sorted(allowed | _AGENT_KEYS))
         raise ConfigError(f"unknown setting {unknown[0]!r} in {path}: the settings are {known}; "
                           "fix or remove that line")
     return {**flat, "agent": agent, "tables": tables}
 
 
-def _validate(model: type[_M], data: dict[str, Any], path: Path | None, prefix: str = "") -> _M:
-    try:
-        if "source" in model.model_fields:
-            return model(**data, source=path)
-        return model(**data)
-    except ValidationError as exc:
-        where = str(path) if path is not None else "the settings"
-        raise ConfigError(f"{_describe(exc, model, where, prefix)}; fix that line") from None
+_AGENT_KEYS = {f.name for f in fields(AgentSettings)}
 
 
-def _describe(exc: ValidationError, model: type[BaseModel], where: str, prefix: str = "") -> str:
-    """The first problem of a validation error as one line: which key, its value, what it must be."""
-    error = exc.errors()[0]
-    loc = [str(part) for part in error["loc"]]
-    # A key of Settings means the same in any of its tables, so it is named without one.
-    key = prefix + (loc[-1] if model is Settings and loc else ".".join(loc))
-    if error["type"] == "extra_forbidden":
-        return f"unknown setting {key!r} in {where}"
-    expected = _description(model, loc) or str(error["msg"]).lower()
-    return f"{key} must be {expected}, got {error['input']!r} (in {where})"
+def _where(path: Path | None) -> str:
+    return str(path) if path is not None else "the settings"
 
 
-def _description(model: type[BaseModel], loc: list[str]) -> str | None:
-    """The ``description`` of the field at ``loc``: what a valid value looks like."""
-    current: Any = model
-    for part in loc:
-        fields = getattr(current, "model_fields", None)
-        if not fields or part not in fields:
-            return None
-        info = fields[part]
-        current = info.annotation
-        if not (isinstance(current, type) and issubclass(current, BaseModel)):
-            return info.description or _annotated_description(current)
-    return None
+def _build(cls: type[_T], data: Mapping[str, Any], where: str, prefix: str = "") -> _T:
+    """An instance of the dataclass ``cls`` from ``data``, every value checked against its field."""
+    if not is_dataclass(cls):
+        raise TypeError(f"{cls!r} is not a dataclass")
+    names = {f.name for f in fields(cls) if f.init}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise ConfigError(f"unknown setting {prefix + unknown[0]!r} in {where}; "
+                          f"the settings there are {', '.join(sorted(names - _NOT_KEYS))}")
+    hints = get_type_hints(cls, include_extras=True)
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        kind, optional = _unwrap(hints[key])
+        if value is None and optional:
+            kwargs[key] = None
+        elif isinstance(kind, type) and is_dataclass(kind):
+            if not isinstance(value, Mapping):
+                raise ConfigError(f"{prefix}{key} must be a table, got {value!r} (in {where}); fix that line")
+            kwargs[key] = _build(kind, value, where, prefix if cls is Settings else f"{prefix}{key}.")
+        else:
+            rule = _rule(kind)
+            if rule is not None and not rule.accepts(value):
+                raise ConfigError(f"{prefix}{key} must be {rule.description}, got {value!r} (in {where}); "
+                                  "fix that line")
+            kwargs[key] = rule.convert(value) if rule is not None else value
+    return cls(**kwargs)
 
 
-def _annotated_description(annotation: Any) -> str | None:
-    # An optional field keeps its Annotated[..., Field(description=...)] inside the union.
-    for arg in get_args(annotation):
-        if isinstance(arg, FieldInfo) and arg.description:
-            return arg.description
-        found = _annotated_description(arg)
-        if found:
-            return found
+def _unwrap(annotation: Any) -> tuple[Any, bool]:
+    """``X | None`` -> (X, True); anything else -> (it, False)."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0], len(args) < len(get_args(annotation))
+    return annotation, False
+
+
+def _rule(annotation: Any) -> Rule | None:
+    """The Rule of an ``Annotated`` type, else a plain isinstance check for simple types."""
+    for meta in getattr(annotation, "__metadata__", ()):
+        if isinstance(meta, Rule):
+            return meta
+    base = get_origin(annotation) or annotation
+    if base is int:
+        return Rule("a whole number", _whole)
+    if base is float:
+        return Rule("a number", lambda v: _whole(v) or isinstance(v, float), float)
+    if base in (str, bool, dict, list):
+        noun = {str: "a string", bool: "true or false", dict: "a table", list: "a list"}[base]
+        return Rule(noun, lambda v: isinstance(v, base))
     return None
 
 

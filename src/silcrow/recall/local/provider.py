@@ -170,11 +170,16 @@ class LocalProvider(MemoryProvider):
         added, _ = self.store.ingest(list(records), self._scope, progress)
         return added
 
-    def search(self, query: str, k: int = 10, *, mode: str = "hybrid") -> list[RecallHit]:
-        """Best ``k`` memories for ``query`` in this provider's user/agent scope."""
+    def search(
+        self, query: str, k: int = 10, *, mode: str = "hybrid", fusion: str = "score"
+    ) -> list[RecallHit]:
+        """Best ``k`` memories for ``query`` in this provider's user/agent scope.
+
+        ``fusion``: how hybrid search combines its sides ("score" or "rrf", an ablation).
+        """
         if mode not in ("hybrid", "lexical", "dense"):
             raise RecallError(f"unknown search mode {mode!r}; use hybrid, lexical or dense")
-        return self.store.search(query, k, self._scope, mode=mode)
+        return self.store.search(query, k, self._scope, mode=mode, fusion=fusion)
 
     def add_fact(self, text: str, *, metadata: dict[str, Any] | None = None) -> int:
         """Save a fact; returns its id (the existing id if the same fact is already stored)."""

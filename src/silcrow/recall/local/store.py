@@ -341,15 +341,21 @@ class RecallStore:
     # -- reading -------------------------------------------------------------------------
 
     def search(
-        self, query: str, k: int, scope: Scope, *, mode: str = "hybrid", min_similarity: float | None = None
+        self, query: str, k: int, scope: Scope, *, mode: str = "hybrid", min_similarity: float | None = None,
+        fusion: str = "score",
     ) -> list[RecallHit]:
         """Best ``k`` memories for ``query`` in ``scope``; mode is hybrid, lexical or dense.
+
+        ``fusion`` names how hybrid search combines its two sides (see
+        ``retrieval.FUSIONS``; the benchmark compares them).
 
         With ``min_similarity``, a candidate that shares no word with the query and
         whose cosine to it is below that value is left out: the fused scores are
         relative to the pool, so without this gate the "best" hits of a query about
         something never discussed are still returned. (No effect without vectors.)
         """
+        if fusion not in retrieval.FUSIONS:
+            raise RecallError(f"unknown fusion {fusion!r}; use {' or '.join(retrieval.FUSIONS)}")
         if k <= 0 or not query.strip():
             return []
         qvec = None
@@ -373,7 +379,7 @@ class RecallStore:
             if mode == "dense":
                 ranked = sorted(dense.items(), key=lambda p: (-p[1], p[0]))
             else:
-                combine = retrieval.rrf if retrieval.FUSION == "rrf" else retrieval.fuse
+                combine = retrieval.FUSIONS[fusion]
                 ranked = combine(lexical, dense, alpha=retrieval.ALPHA if mode == "hybrid" else 0.0)
                 if mode == "hybrid" and ranked and retrieval.SPEAKER_BOOST > 0:
                     ids = [i for i, _ in ranked]
