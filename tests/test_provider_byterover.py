@@ -164,3 +164,18 @@ def test_end_to_end_through_the_agent(tmp_path: Path) -> None:
     later = _provider(tmp_path)
     later.flush_outbox()
     assert any("Rui moved to Porto" in line for line in _curated(tmp_path))  # the outage turn, replayed
+
+
+def test_a_daemon_brv_cannot_reach_is_a_failure_though_brv_exits_0(tmp_path: Path) -> None:
+    provider = _provider(tmp_path)
+    marker = tmp_path / "byterover" / ".brv" / "STAND_IN_NO_DAEMON"
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.touch()
+    provider.sync_turn("My sister Ana lives in Lyon.", "Noted.")
+    assert len(provider.outbox) == 1  # kept: brv's exit status 0 did not count as delivered
+    result = _tool(provider, "brv_query", query="where does Ana live")
+    assert result["success"] is False and "could not reach its daemon" in result["error"]
+    marker.unlink()
+    provider.resilient._open_until = 0.0
+    assert provider.flush_outbox() == 1
+    assert "Lyon" in provider.prefetch("Where does my sister Ana live?")

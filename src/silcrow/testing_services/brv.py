@@ -11,7 +11,8 @@ Strict: an unknown command or flag exits 2 with usage on stderr; a query or
 curate without text exits 1. Test faults live in the working directory:
 ``.brv/STAND_IN_DOWN`` makes every command fail (exit 1, as when its daemon is
 unreachable) and ``.brv/STAND_IN_SLOW`` (a number of seconds) makes it sleep
-first, to trip timeouts. Each command that ran is appended to
+first, to trip timeouts; ``.brv/STAND_IN_NO_DAEMON`` prints what the real brv
+3.14 prints when its daemon cannot start, and exits 0 as it does. Each command that ran is appended to
 ``.brv/stand-in.log`` (one line, newlines escaped).
 """
 
@@ -91,6 +92,9 @@ def main(argv: list[str]) -> int:
     if (faults / "STAND_IN_DOWN").exists():
         print("Error: ByteRover daemon is not reachable (stand-in outage)", file=sys.stderr)
         return 1
+    if (faults / "STAND_IN_NO_DAEMON").exists():  # what the real brv 3.14 printed here, exit status 0
+        print("Connection lost. Restarting daemon... (attempt 2/10)\nFailed to connect to the daemon.")
+        return 0
     if not argv:
         print(USAGE, file=sys.stderr)
         return 2

@@ -40,6 +40,8 @@ MIN_OUTPUT = 20   # shorter answers are "nothing found" messages
 TURN_CHARS = 2000
 TOOL_OUTPUT_CHARS = 8000
 INSTALL = "npm install -g byterover-cli"
+# How brv 3.14 words a daemon it cannot start or reach (seen here: it exits 0 all the same).
+DAEMON_DOWN = ("Failed to connect to the daemon", "Connection error: Failed to start daemon")
 
 
 def _known_locations() -> list[Path]:
@@ -106,7 +108,13 @@ class ByteroverProvider(HostedProvider):
             # Exit 2 is a usage error: the same call would fail again, so do not retry it.
             raise ServiceError(f"byterover: brv {args[0]} exited {done.returncode}: {detail}",
                                permanent=done.returncode == 2)
-        return done.stdout.strip()
+        output = done.stdout.strip()
+        lost = next((line for line in output.splitlines() if line.startswith(DAEMON_DOWN)), None)
+        if lost is not None:
+            # brv 3.x reports a daemon it cannot reach on stdout and still exits 0.
+            raise ServiceError(f"byterover: brv {args[0]} could not reach its daemon ({lost.strip()}); "
+                               "run `brv restart`")
+        return output
 
     def _query(self, text: str) -> str:
         return self.run_brv(["query", "--", text.strip()[:5000]], float(self.config["query_timeout"]))
