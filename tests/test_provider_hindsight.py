@@ -116,6 +116,18 @@ def test_every_n_turns_buffers_and_the_session_end_keeps_the_rest(
     assert _turn_texts(server.retains[-1]["content"]) == ["User: Turn 2 of the talk.", "Assistant: ok"]
 
 
+def test_a_new_session_first_keeps_what_the_previous_one_buffered(
+        tmp_path: Path, server: HindsightStandIn) -> None:
+    provider = _provider(tmp_path, server, retain_every_n_turns=3)
+    provider.initialize("sess-1", home=tmp_path)
+    provider.sync_turn("Only turn of the first session.", "ok")
+    assert server.retains == []
+    provider.initialize("sess-2", home=tmp_path)
+    (kept,) = server.retains
+    assert kept["document_id"] == "sess-1" and "session:sess-1" in kept["tags"]
+    assert _turn_texts(kept["content"]) == ["User: Only turn of the first session.", "Assistant: ok"]
+
+
 def test_recall_prefetch_and_tools(tmp_path: Path, server: HindsightStandIn) -> None:
     provider = _provider(tmp_path, server, bank_id_template="hermes-{user}")
     provider.initialize("s", home=tmp_path, user_id="u1")

@@ -170,9 +170,13 @@ class HindsightProvider(SdkProvider):
 
     # -- sessions --------------------------------------------------------------------------
 
+    def initialize(self, session_id: str, **context: Any) -> None:
+        if self._turns and self._retained < len(self._turns):
+            # Another session starts: what the old one buffered is retained under the old one first.
+            self._retain_buffer(force=True)
+        super().initialize(session_id, **context)
+
     def setup(self) -> None:
-        if self._turns and self._document:
-            self._retain_buffer(force=True)  # a new session: what the old one buffered is kept first
         self._turns, self._retained = [], 0
         self._started = datetime.now(UTC).strftime("%Y%m%d_%H%M%S_%f")
         self._document = f"{self.session_id}-{self._started}"
