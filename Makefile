@@ -26,7 +26,14 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src
 
-test: lint $(WHEELHOUSE)/.complete
+# The 3.x supermemory client (the one Hermes' plugin uses), kept apart from the 5.x one in .venv:
+# a test runs the supermemory provider with it first on PYTHONPATH.
+SUPERMEMORY3 := $(VENV)/supermemory3
+$(SUPERMEMORY3)/.complete: | $(STAMP)
+	$(BIN)/python -m pip install --quiet --no-deps --target $(SUPERMEMORY3) 'supermemory>=3,<4'
+	touch $@
+
+test: lint $(WHEELHOUSE)/.complete $(SUPERMEMORY3)/.complete
 	$(BIN)/python -m pytest -q
 
 # Each benchmark prints one JSON object on stdout (progress on stderr).

@@ -16,7 +16,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from silcrow.testing_services.base import Request, StandInService, overlap_score
+from silcrow.testing_services.base import Reply, Request, StandInService, overlap_score
 
 _MODES = {"hybrid", "memories", "chunks"}
 _USER_PART = re.compile(r"\[role: user\](.*?)\[user:end\]", re.DOTALL)
@@ -35,6 +35,12 @@ class SupermemoryStandIn(StandInService):
         self.route("POST", r"/ns/([^/]+)/search", self._search)
         self.route("POST", r"/ns/([^/]+)/profile", self._profile)
         self.route("DELETE", r"/ns/([^/]+)/memories", self._forget)
+        # The v3/v4 routes of the 3.x client (Hermes' plugin uses it): same store, container tag = namespace.
+        self.route("POST", r"/v3/documents", self._v3_add)
+        self.route("DELETE", r"/v3/documents/([^/]+)", self._v3_delete)
+        self.route("POST", r"/v4/search", self._v4_search)
+        self.route("POST", r"/v4/profile", self._v4_profile)
+        self.route("DELETE", r"/v4/memories", self._v4_forget)
 
     def error_body(self, status: int, message: str) -> Any:
         return {"error": message, "details": f"HTTP {status}"}
@@ -140,3 +146,66 @@ class SupermemoryStandIn(StandInService):
             else:
                 matches.append({"id": mem_id, "memory": memory["memory"]})
         return {"count": len(matches), "errors": errors, "matches": matches}
+
+    # -- the v3/v4 API -------------------------------------------------------------------------
+
+    def _tag(self, req: Request, key: str = "containerTag") -> str:
+        body = self.body_fields(req, key)
+        tag = body[key]
+        if not isinstance(tag, str):
+            raise self.violation(422, f"{req.path}: {key} must be a string")
+        return tag
+
+    def _v3_add(self, req: Request) -> Any:
+        body = self.body_fields(req, "content", "containerTags")
+        tags = body["containerTags"]
+        if not isinstance(tags, list) or len(tags) != 1 or not isinstance(tags[0], str):
+            raise self.violation(422, "v3 documents: containerTags must hold one tag")
+        v5 = {"content": body["content"], "id": body.get("customId"), "metadata": body.get("metadata")}
+        return self._add(Request(req.method, req.path, req.params, req.headers, v5, (tags[0],)))
+
+    def _v3_delete(self, req: Request) -> Any:
+        doc_id = req.groups[0]
+        for ns, known in list(self.documents):
+            if known == doc_id:
+                self._delete_documents(Request("DELETE", req.path, {}, req.headers, {"ids": [doc_id]}, (ns,)))
+                return None
+        raise Reply(404, self.error_body(404, f"document {doc_id} not found"))
+
+    def _v4_search(self, req: Request) -> Any:
+        tag = self._tag(req)
+        body = self.body_fields(req, "q")
+        mode = {"documents": "chunks"}.get(
+            body.get("searchMode") or "hybrid", body.get("searchMode") or "hybrid"
+        )
+        v5 = {"query": body["q"], "searchMode": mode, "limit": body.get("limit")}
+        found = self._search(Request(req.method, req.path, req.params, req.headers, v5, (tag,)))
+        results = [
+            {
+                "id": r["id"],
+                "memory": r.get("memory"),
+                "chunk": r.get("chunk"),
+                "similarity": r["similarity"],
+                "metadata": r["metadata"],
+                "updatedAt": r["system"]["updatedAt"],
+            }
+            for r in found["results"]
+        ]
+        return {"results": results, "timing": 1.0, "total": len(results)}
+
+    def _v4_profile(self, req: Request) -> Any:
+        tag = self._tag(req)
+        profile = self._profile(Request(req.method, req.path, req.params, req.headers, {}, (tag,)))["profile"]
+        return {
+            "profile": {
+                "static": [f["memory"] for f in profile["static"]],
+                "dynamic": [f["memory"] for f in profile["dynamic"]],
+            }
+        }
+
+    def _v4_forget(self, req: Request) -> Any:
+        tag = self._tag(req)
+        mem_id = self.body_fields(req, "id")["id"]
+        if self.memories.pop((tag, mem_id), None) is None:
+            raise Reply(404, self.error_body(404, f"memory {mem_id} not found"))
+        return {"id": mem_id, "forgotten": True}

@@ -1,4 +1,4 @@
-"""Supermemory: hosted semantic memory with a user profile, through the official 5.x SDK.
+"""Supermemory: hosted semantic memory with a user profile, through the official SDK (5.x or 3.x).
 
 Same tools, settings and lifecycle as the Hermes ``supermemory`` plugin:
 ``SUPERMEMORY_API_KEY`` (required), ``SUPERMEMORY_BASE_URL``,
@@ -22,6 +22,7 @@ from typing import Any
 from silcrow.errors import ServiceError
 from silcrow.recall.providers.base import HostedProvider, ToolHandler
 from silcrow.recall.providers.supermemory.api import SupermemoryApi
+from silcrow.recall.providers.supermemory.api_v3 import SupermemoryApiV3
 from silcrow.recall.providers.supermemory.schemas import ALIASES, schemas
 
 DEFAULT_ENTITY_CONTEXT = (
@@ -31,6 +32,16 @@ DEFAULT_ENTITY_CONTEXT = (
     "keep less."
 )
 _TAG_CHARS = re.compile(r"[^A-Za-z0-9_.:-]+")
+
+
+def client_major() -> int | None:
+    """The major version of the installed ``supermemory`` client (None when it is not installed)."""
+    try:
+        version = importlib.metadata.version("supermemory")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    head = version.split(".")[0]
+    return int(head) if head.isdigit() else None
 
 
 def _sanitize_tag(raw: str) -> str:
@@ -73,19 +84,14 @@ class SupermemoryProvider(HostedProvider):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._api: SupermemoryApi | None = None
+        self._api: SupermemoryApi | SupermemoryApiV3 | None = None
         self._turn = 0
 
     def missing_settings(self) -> str:
-        try:
-            installed = importlib.metadata.version("supermemory")
-        except importlib.metadata.PackageNotFoundError:
-            installed = ""
-        if installed and installed.split(".")[0].isdigit() and int(installed.split(".")[0]) < 5:
-            # 3.x/4.x speak the v3/v4 routes (documents, containerTags); silcrow speaks v5 namespaces.
+        if client_major() not in (None, 3, 5):
             return (
-                f"supermemory {installed} is installed, but silcrow needs the 5.x client: "
-                'pip install "silcrow[supermemory]"'
+                f"supermemory {importlib.metadata.version('supermemory')} is installed; silcrow speaks the "
+                '3.x and 5.x clients: pip install "silcrow[supermemory]"'
             )
         if not str(self.config["api_key"]).strip():
             return f"no Supermemory API key: {self.key_hint('api_key')}"
@@ -102,13 +108,15 @@ class SupermemoryProvider(HostedProvider):
         return [self.container, *extra] if self.config["enable_custom_container_tags"] else [self.container]
 
     @property
-    def api(self) -> SupermemoryApi:
+    def api(self) -> SupermemoryApi | SupermemoryApiV3:
         if self._api is None:
             cfg = self.config
             # Hermes' api_timeout (0.5-15 s) and silcrow's common timeout: the stricter one wins.
             timeout = min(max(0.5, min(15.0, float(cfg["api_timeout"]))), float(cfg["timeout"]))
             self.resilient.timeout = timeout
-            self._api = SupermemoryApi(
+            # The 3.x client (Hermes' plugin uses it) speaks the v3/v4 API; 5.x the v5 namespaces.
+            kind = SupermemoryApiV3 if client_major() == 3 else SupermemoryApi
+            self._api = kind(
                 str(cfg["api_key"]).strip(), str(cfg["base_url"]).strip(), timeout, str(cfg["search_mode"])
             )
         return self._api

@@ -17,7 +17,7 @@ SERVICE = "supermemory"
 _MODES = {"hybrid": "hybrid", "memories": "memories", "documents": "chunks", "chunks": "chunks"}
 
 
-def _plain(value: Any, what: str) -> dict[str, Any]:
+def plain(value: Any, what: str) -> dict[str, Any]:
     dump = getattr(value, "model_dump", None)
     return as_dict(SERVICE, what, dump() if callable(dump) else value)
 
@@ -31,12 +31,6 @@ class SupermemoryApi:
                 f'the supermemory package cannot be imported ({exc}): pip install "silcrow[supermemory]"',
                 permanent=True,
             ) from exc
-        if not hasattr(Supermemory, "search") or not hasattr(Supermemory, "profile"):
-            raise ServiceError(
-                "the installed supermemory client is not the 5.x one silcrow speaks: "
-                'pip install "silcrow[supermemory]" (supermemory>=5)',
-                permanent=True,
-            )
         self.mode = _MODES.get(search_mode, "hybrid")
         self._client = Supermemory(
             api_key=api_key,
@@ -62,14 +56,14 @@ class SupermemoryApi:
             kwargs["metadata"] = {"sm_source": "silcrow", **metadata}
         if context:
             kwargs["supporting_context"] = context[:1500]
-        reply = _plain(self._client.add(namespace, **kwargs), "document response")
+        reply = plain(self._client.add(namespace, **kwargs), "document response")
         return str(field(SERVICE, "document response", reply, "id", str))
 
     def search(
         self, namespace: str, query: str, limit: int, *, mode: str | None = None
     ) -> list[dict[str, Any]]:
         """Hits as ``{id, memory, similarity, updated_at}`` (chunks count as memories' text)."""
-        reply = _plain(
+        reply = plain(
             self._client.search(namespace, query=query, limit=limit, search_mode=mode or self.mode),
             "search response",
         )
@@ -96,7 +90,7 @@ class SupermemoryApi:
 
     def profile(self, namespace: str) -> tuple[list[str], list[str]]:
         """``(static facts, dynamic facts)`` of the namespace's profile."""
-        reply = _plain(self._client.profile(namespace), "profile response")
+        reply = plain(self._client.profile(namespace), "profile response")
         profile = as_dict(SERVICE, "profile", reply.get("profile"))
         out: list[list[str]] = []
         for key in ("static", "dynamic"):
@@ -105,7 +99,7 @@ class SupermemoryApi:
         return out[0], out[1]
 
     def forget(self, namespace: str, memory_id: str) -> bool:
-        reply = _plain(self._client.memories.forget(namespace, ids=[memory_id]), "forget response")
+        reply = plain(self._client.memories.forget(namespace, ids=[memory_id]), "forget response")
         errors = as_list(SERVICE, "forget errors", reply.get("errors") or [])
         if errors:
             raise ServiceError(
@@ -114,5 +108,5 @@ class SupermemoryApi:
         return int(field(SERVICE, "forget response", reply, "count", int, default=0)) > 0
 
     def delete_documents(self, namespace: str, ids: list[str]) -> int:
-        reply = _plain(self._client.documents.delete(namespace, ids=ids), "delete response")
+        reply = plain(self._client.documents.delete(namespace, ids=ids), "delete response")
         return int(field(SERVICE, "delete response", reply, "count", int, default=0))
