@@ -162,6 +162,7 @@ def test_end_to_end_through_the_agent(tmp_path: Path) -> None:
                                      tool_args={"query": "sister Ana"}, expect_in_tool="Lyon", outage=outage)
     provider_e2e.run(tmp_path, scenario)
     later = _provider(tmp_path)
+    later.join_replay(timeout=30)  # initialize started delivering the outage turn
     later.flush_outbox()
     assert any("Rui moved to Porto" in line for line in _curated(tmp_path))  # the outage turn, replayed
 

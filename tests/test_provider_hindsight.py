@@ -201,6 +201,7 @@ def test_end_to_end_through_the_agent(tmp_path: Path, server: HindsightStandIn) 
     provider_e2e.run(tmp_path, scenario)
     later = _provider(tmp_path, server)
     later.initialize("s3", home=tmp_path)
+    later.join_replay(timeout=30)  # initialize started delivering the outage turn
     later.flush_outbox()
     assert any(f["text"] == f"User: {provider_e2e.OUTAGE_TURN}" for f in server.facts)
     later.shutdown()

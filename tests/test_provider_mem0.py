@@ -159,7 +159,9 @@ def test_end_to_end_through_the_agent_on_the_platform(tmp_path: Path, platform: 
     # The turn said during the outage waited in the outbox on disk; the next start delivers it.
     later = make()
     later.initialize("s3", home=tmp_path)
-    assert later.flush_outbox() >= 1 and len(later.outbox) == 0
+    later.join_replay(timeout=30)  # initialize started delivering it in the background
+    later.flush_outbox()
+    assert len(later.outbox) == 0
     assert any(m["memory"] == provider_e2e.OUTAGE_TURN for m in platform.memories.values())
     later.shutdown()
     assert platform.violations == []
@@ -187,7 +189,8 @@ def test_end_to_end_through_the_agent_with_local_mem0(tmp_path: Path) -> None:
     result = provider_e2e.run(tmp_path, scenario)
     check = _local(tmp_path)
     check.initialize("s3", home=tmp_path)
-    check.flush_outbox()  # the outage turn waited on disk: delivered at shutdown or now
+    check.join_replay(timeout=30)  # the outage turn waited on disk: delivered at shutdown or now
+    check.flush_outbox()
     assert len(check.outbox) == 0
     assert provider_e2e.OUTAGE_TURN in check.prefetch("Where did my brother Rui move?")
     check.shutdown()

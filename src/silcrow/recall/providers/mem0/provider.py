@@ -137,6 +137,7 @@ class Mem0Provider(SdkProvider):
 
     def on_turn_start(self, turn_number: int, message: str, **_kwargs: Any) -> None:
         """Search for the new message in the background; ``prefetch`` picks the answer up."""
+        super().on_turn_start(turn_number, message)  # and replay what an outage left queued
         if message.strip() and not self.resilient.is_open:
             self._warm.start(message, self._warm_recall)
 
