@@ -184,9 +184,7 @@ def test_retaindb_file_tools_list_read_ingest_delete(tmp_path: Path) -> None:
     case = next(c for c in CASES if c.name == "retaindb")
     with serving(case) as service:
         assert isinstance(service, RetainDBStandIn)
-        notes = service.add_file(
-            "/notes/trip.md", b"The user flies to Oslo on June 3.\nAisle seat.\n"
-        )
+        notes = service.add_file("/notes/trip.md", b"The user flies to Oslo on June 3.\nAisle seat.\n")
         blob = service.add_file("/scans/passport.pdf", b"%PDF-1.7 \x00\x01", "application/pdf")
         provider = make(case, tmp_path, service)
         provider.initialize("s", home=tmp_path)
@@ -207,4 +205,33 @@ def test_retaindb_file_tools_list_read_ingest_delete(tmp_path: Path) -> None:
         gone = tool("retaindb_read_file", file_id=notes)
         assert gone["success"] is False and "404" in str(gone["error"])
         assert "retaindb_upload_file" not in {s["function"]["name"] for s in provider.get_tool_schemas()}
+        assert service.violations == []
+
+
+@pytest.mark.parametrize(
+    ("config", "user", "ai"),
+    [
+        ({}, {"observe_me": True, "observe_others": True}, {"observe_me": True, "observe_others": True}),
+        (
+            {"observationMode": "unified"},
+            {"observe_me": True, "observe_others": False},
+            {"observe_me": False, "observe_others": True},
+        ),
+    ],
+)
+def test_honcho_observation_mode_sets_the_session_peers(
+    tmp_path: Path, config: dict[str, str], user: dict[str, bool], ai: dict[str, bool]
+) -> None:
+    from hosted_support import CASES
+
+    from silcrow.testing_services import HonchoStandIn
+
+    case = next(c for c in CASES if c.name == "honcho")
+    with serving(case) as service:
+        assert isinstance(service, HonchoStandIn)
+        provider = make(case, tmp_path, service, **config)
+        provider.initialize("s", home=tmp_path, user_id="ana")
+        provider.sync_turn("I moved to Lyon.", "Noted.")
+        [session] = service.sessions.values()
+        assert session["peers"] == {"ana": user, "hermes": ai}
         assert service.violations == []

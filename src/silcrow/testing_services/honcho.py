@@ -99,10 +99,18 @@ class HonchoStandIn(StandInService):
         ws = req.groups[0]
         self._known_workspace(ws)
         body = self.body_fields(req, "id")
-        session = self.sessions.setdefault((ws, body["id"]), {"peers": set(), "created_at": _now()})
-        for peer in body.get("peers") or {}:
+        session = self.sessions.setdefault((ws, body["id"]), {"peers": {}, "created_at": _now()})
+        for peer, config in (body.get("peers") or {}).items():
+            if (
+                not isinstance(config, dict)
+                or set(config) - {"observe_me", "observe_others"}
+                or not all(isinstance(v, bool) for v in config.values())
+            ):
+                raise self.violation(
+                    422, f"sessions: peer config of {peer!r} must be observe_me/observe_others bools"
+                )
             self.peers.setdefault((ws, peer), {"card": [], "created_at": _now()})
-            session["peers"].add(peer)
+            session["peers"][peer] = config
         return {
             "id": body["id"],
             "is_active": True,

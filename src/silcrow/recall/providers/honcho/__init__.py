@@ -7,7 +7,7 @@ the official ``honcho-ai`` SDK: ``HONCHO_API_KEY``, ``HONCHO_BASE_URL``
 ``peerName``, ``aiPeer``, ``recallMode`` (hybrid/context/tools),
 ``sessionStrategy``, ``saveMessages``, ``contextTokens``,
 ``dialecticReasoningLevel``, ``dialecticMaxChars``, ``dialecticCadence``,
-``messageMaxChars``, ``injectionFrequency``.
+``messageMaxChars``, ``injectionFrequency``, ``observationMode``/``observation``.
 
 Each turn's two messages go to the Honcho session (user peer, AI peer);
 a curated USER note becomes a conclusion the AI peer draws about the user;
@@ -86,6 +86,8 @@ class HonchoProvider(HostedProvider):
         "dialecticCadence": 1,
         "messageMaxChars": 25000,
         "injectionFrequency": "every-turn",
+        "observationMode": "directional",
+        "observation": {},
     }
     env = {
         "apiKey": "HONCHO_API_KEY",
@@ -108,6 +110,8 @@ class HonchoProvider(HostedProvider):
                 f"no Honcho API key: {self.key_hint('apiKey')} (or set HONCHO_BASE_URL / `baseUrl` "
                 "for a self-hosted server)"
             )
+        if self.config["observationMode"] not in {"directional", "unified"}:
+            return f"observationMode must be directional or unified, not {self.config['observationMode']!r}"
         if self.mode not in MODES:
             return f"recallMode must be one of {sorted(MODES)}, not {self.config['recallMode']!r}"
         return ""
@@ -116,6 +120,23 @@ class HonchoProvider(HostedProvider):
     def mode(self) -> str:
         mode = str(self.config["recallMode"])
         return "hybrid" if mode == "auto" else mode
+
+    def observation(self) -> dict[str, dict[str, bool]]:
+        """Who observes whom in the session: Hermes' ``observationMode`` preset, or ``observation``."""
+        given = self.config["observation"]
+        if isinstance(given, dict) and given:
+            return {
+                who: {k: bool(v) for k, v in dict(given.get(who) or {}).items()} for who in ("user", "ai")
+            }
+        if self.config["observationMode"] == "unified":
+            return {
+                "user": {"observeMe": True, "observeOthers": False},
+                "ai": {"observeMe": False, "observeOthers": True},
+            }
+        return {
+            "user": {"observeMe": True, "observeOthers": True},
+            "ai": {"observeMe": True, "observeOthers": True},
+        }
 
     def session_key(self) -> str:
         strategy = str(self.config["sessionStrategy"])
@@ -141,6 +162,7 @@ class HonchoProvider(HostedProvider):
                 workspace=_safe_id(str(cfg["workspace"]), "hermes"),
                 timeout=self.resilient.timeout,
                 session_key=self.session_key(),
+                observation=self.observation(),
                 user_peer=_safe_id(user, "user"),
                 ai_peer=_safe_id(str(cfg["aiPeer"]), "hermes"),
             )

@@ -25,6 +25,7 @@ class HonchoSession:
         session_key: str,
         user_peer: str,
         ai_peer: str,
+        observation: dict[str, dict[str, bool]] | None = None,
     ) -> None:
         try:
             from honcho import Honcho
@@ -40,6 +41,7 @@ class HonchoSession:
             kwargs["environment"] = environment if environment in {"local", "production"} else "production"
         self.client = Honcho(api_key=api_key or None, **kwargs)
         self.session_key, self.user_id, self.ai_id = session_key, user_peer, ai_peer
+        self.observation = observation or {}  # "user"/"ai" -> {"observeMe", "observeOthers"}
         self._peers: dict[str, Any] = {}
         self._sessions: dict[str, Any] = {}
 
@@ -51,7 +53,16 @@ class HonchoSession:
     def session(self, key: str | None = None) -> Any:
         key = key or self.session_key
         if key not in self._sessions:
-            self._sessions[key] = self.client.session(key, peers=[self.user_id, self.ai_id])
+            from honcho.api_types import SessionPeerConfig
+
+            peers = []
+            for who, pid in (("user", self.user_id), ("ai", self.ai_id)):
+                seen = self.observation.get(who, {})
+                config = SessionPeerConfig(
+                    observe_me=seen.get("observeMe"), observe_others=seen.get("observeOthers")
+                )
+                peers.append((pid, config))
+            self._sessions[key] = self.client.session(key, peers=peers)
         return self._sessions[key]
 
     def resolve(self, peer: Any) -> str:
