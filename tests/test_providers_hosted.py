@@ -235,3 +235,44 @@ def test_honcho_observation_mode_sets_the_session_peers(
         [session] = service.sessions.values()
         assert session["peers"] == {"ana": user, "hermes": ai}
         assert service.violations == []
+
+
+def test_supermemory_multi_container_tools_keep_to_the_allowed_tags(tmp_path: Path) -> None:
+    from hosted_support import CASES
+
+    from silcrow.testing_services import SupermemoryStandIn
+
+    case = next(c for c in CASES if c.name == "supermemory")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text(
+        '[recall.supermemory]\nenable_custom_container_tags = true\ncustom_containers = ["project-alpha"]\n'
+        'custom_container_instructions = "Use project-alpha for work."\n',
+        encoding="utf-8",
+    )
+    with serving(case) as service:
+        assert isinstance(service, SupermemoryStandIn)
+        provider = case.provider(home, environ=case.env(service.base_url, KEY))
+        provider.initialize("s", home=home)
+        schema = {s["function"]["name"]: s for s in provider.get_tool_schemas()}["supermemory_store"]
+        assert "container_tag" in schema["function"]["parameters"]["properties"]
+        assert (
+            "project-alpha" in provider.system_prompt_block()
+            and "Use project-alpha" in provider.system_prompt_block()
+        )
+        saved = json.loads(
+            provider.handle_tool_call(
+                "supermemory_store",
+                {"content": "Deploys go out on Fridays", "container_tag": "project-alpha"},
+            )
+        )
+        assert saved["success"] is True
+        assert {ns for ns, _ in service.documents} == {"project-alpha"}
+        refused = json.loads(
+            provider.handle_tool_call(
+                "supermemory_search", {"query": "deploys", "container_tag": "secret-team"}
+            )
+        )
+        assert refused["success"] is False and "not allowed" in refused["error"]
+        provider.sync_turn("I moved to Lyon.", "Noted.", session_id="s")
+        assert {ns for ns, _ in service.documents} == {"project-alpha", "hermes"}  # automatic writes: primary
