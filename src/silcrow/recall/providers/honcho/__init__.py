@@ -356,6 +356,9 @@ class HonchoProvider(HostedProvider):
 
     # -- `silcrow providers check` ---------------------------------------------------------
 
+    def prepare_clients(self) -> None:
+        self.honcho  # noqa: B018 - builds the client
+
     def probe_write(self, text: str) -> str:
         made = self.call("probe", lambda: self.honcho.conclude(text, self.honcho.user_id))
         if not made:

@@ -367,6 +367,9 @@ class OpenVikingProvider(HostedProvider):
 
     # -- `silcrow providers check` ---------------------------------------------------------
 
+    def prepare_clients(self) -> None:
+        self.http  # noqa: B018 - builds the client
+
     def probe_write(self, text: str) -> str:
         uri = self._memory_uri("events")
         self.call("probe", lambda: self._write_file(uri, text))

@@ -351,6 +351,9 @@ class RetainDBProvider(HostedProvider):
 
     # -- `silcrow providers check` ---------------------------------------------------------
 
+    def prepare_clients(self) -> None:
+        self.http  # noqa: B018 - builds the client
+
     def probe_write(self, text: str) -> str:
         return str(field(self.name, "add response", self.call("probe", lambda: self._add(text)), "id", str))
 

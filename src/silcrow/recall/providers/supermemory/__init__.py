@@ -285,6 +285,9 @@ class SupermemoryProvider(HostedProvider):
 
     # -- `silcrow providers check` ---------------------------------------------------------
 
+    def prepare_clients(self) -> None:
+        self.api  # noqa: B018 - builds the client
+
     def probe_write(self, text: str) -> str:
         return self.call("probe", lambda: self.api.add(self.container, text, metadata={"type": "probe"}))
 
