@@ -18,7 +18,7 @@ import pytest
 from silcrow.recall.contract import check_provider_contract
 from silcrow.recall.provider import MemoryProvider
 from silcrow.recall.providers.mem0 import Mem0Provider
-from silcrow.testing_services.mem0 import Mem0PlatformStandIn
+from silcrow.testing_services.mem0 import Mem0PlatformStandIn, Mem0ServerStandIn
 
 # Checked without importing mem0: the provider sets its telemetry off before the first import.
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("mem0") is None,
@@ -51,12 +51,14 @@ def platform() -> Iterator[Mem0PlatformStandIn]:
         yield srv
 
 
-def test_says_what_to_set_without_a_key_and_refuses_a_self_hosted_host(tmp_path: Path) -> None:
+def test_says_what_to_set_without_a_key(tmp_path: Path) -> None:
     provider = Mem0Provider(home=tmp_path, environ={})
     assert not provider.is_available()
     assert "MEM0_API_KEY" in provider.unavailable_reason() and "oss" in provider.unavailable_reason()
-    hosted = Mem0Provider(home=tmp_path, environ={"MEM0_API_KEY": "k", "MEM0_HOST": "http://mem0.internal"})
-    assert "not supported" in hosted.unavailable_reason()
+    hosted = Mem0Provider(home=tmp_path, environ={"MEM0_HOST": "http://mem0.internal"})
+    assert hosted.is_available()  # a self-hosted server needs no key (AUTH_DISABLED)
+    bad = Mem0Provider(home=tmp_path, environ={"MEM0_MODE": "cloud"})
+    assert "unknown mem0 mode 'cloud'" in bad.unavailable_reason()
     check_provider_contract(Mem0Provider(home=tmp_path, environ={}), tmp_path)  # unavailable: says why
 
 
@@ -235,3 +237,29 @@ def test_local_mem0_takes_writes_and_searches_from_several_threads(tmp_path: Pat
     found = backend.search("Writer fact about gardening", filters={"user_id": "u1"}, top_k=50, rerank=False)
     assert len(found) == 15
     provider.shutdown()
+
+
+def test_self_hosted_server_over_http_with_its_own_routes_and_key(tmp_path: Path) -> None:
+    with Mem0ServerStandIn("server-key") as srv:
+        (tmp_path / "config.toml").write_text("[recall.mem0]\ntimeout = 1.0\n", encoding="utf-8")
+        env = {"MEM0_HOST": srv.base_url, "MEM0_API_KEY": "server-key", "MEM0_USER_ID": "ana"}
+        check_provider_contract(Mem0Provider(home=tmp_path, environ=env), tmp_path)
+        provider = Mem0Provider(home=tmp_path, environ=env)
+        provider.initialize("s", home=tmp_path)
+        assert "self-hosted" in provider.system_prompt_block()
+        provider.sync_turn("My sister Ana lives in Lyon.", "Noted.")
+        assert "Lyon" in provider.prefetch("Where does my sister Ana live?")
+        assert _tool(provider, "mem0_add", content="Ana keeps bees")["result"] == "Fact stored."
+        memory_id = _tool(provider, "mem0_search", query="bees")["results"][0]["id"]
+        assert _tool(provider, "mem0_update", memory_id=memory_id, text="Ana keeps wasps")["success"]
+        assert _tool(provider, "mem0_delete", memory_id=memory_id)["success"]
+        assert {"/memories", "/search", f"/memories/{memory_id}"} <= set(srv.paths())
+        adds = [b for m, p, b in srv.requests if p == "/memories"]
+        assert adds[-1]["user_id"] == "ana" and "filters" not in adds[-1]
+        assert all("'green tea' not found" in v for v in srv.violations)  # only the contract's sample id
+        provider.shutdown()
+        wrong = Mem0Provider(home=tmp_path, environ={**env, "MEM0_API_KEY": "nope"})
+        wrong.initialize("s", home=tmp_path)
+        refused = _tool(wrong, "mem0_search", query="bees")
+        assert refused["success"] is False and "401" in refused["error"]
+        wrong.shutdown()

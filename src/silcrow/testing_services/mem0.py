@@ -32,6 +32,7 @@ class Mem0PlatformStandIn(StandInService):
     def __init__(self, api_key: str = "test-key", **kwargs: Any) -> None:
         super().__init__(api_key, **kwargs)
         self.memories: dict[str, dict[str, Any]] = {}
+        self.added: list[dict[str, Any]] = []  # what the last add stored
         self.route("GET", r"/v1/ping/", self._ping)
         self.route("POST", r"/v3/memories/add/", self._add)
         self.route("POST", r"/v3/memories/search/", self._search)
@@ -65,6 +66,7 @@ class Mem0PlatformStandIn(StandInService):
         if not any(body.get(scope) for scope in _SCOPES):
             raise self.violation(400, "add: one of user_id, agent_id or run_id is required")
         now = datetime.now(UTC).isoformat()
+        self.added = []
         for message in messages:
             if message["role"] != "user" or not message["content"].strip():
                 continue
@@ -78,6 +80,7 @@ class Mem0PlatformStandIn(StandInService):
                 "created_at": now,
                 "updated_at": now,
             }
+            self.added.append({"id": memory_id, "memory": message["content"], "event": "ADD"})
         return {
             "message": "Memory processing has been queued for background execution",
             "status": "PENDING",
@@ -120,3 +123,31 @@ class Mem0PlatformStandIn(StandInService):
         self._known(req)
         del self.memories[req.groups[0]]
         return {"message": "Memory deleted successfully!"}
+
+
+class Mem0ServerStandIn(Mem0PlatformStandIn):
+    """A loopback STAND-IN for a self-hosted mem0 server (the FastAPI app mem0 ships; not mem0).
+
+    Its routes as the Hermes plugin calls them: ``POST /memories`` (add; answers the
+    ``{"results": [{id, memory, event}]}`` of ``Memory.add``), ``POST /search``,
+    ``PUT /memories/{id}`` and ``DELETE /memories/{id}``, authenticated with
+    ``X-API-Key: KEY`` (none when started with ``api_key=None``, as a server with
+    ``AUTH_DISABLED``). Storage and search are the platform stand-in's.
+    """
+
+    def __init__(self, api_key: str | None = "test-key", **kwargs: Any) -> None:
+        super().__init__(api_key or "", **kwargs)
+        self.require_key = bool(api_key)
+        self.routes = []
+        self.route("POST", r"/memories", self._add_here)
+        self.route("POST", r"/search", self._search)
+        self.route("PUT", r"/memories/([^/]+)", self._update)
+        self.route("DELETE", r"/memories/([^/]+)", self._delete)
+
+    def check_auth(self, req: Request) -> None:
+        if self.require_key and req.headers.get("x-api-key") != self.api_key:
+            raise self.violation(401, f"{req.method} {req.path}: missing or wrong X-API-Key header")
+
+    def _add_here(self, req: Request) -> Any:
+        self._add(req)
+        return {"results": list(self.added)}

@@ -23,12 +23,13 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 
 from silcrow.errors import ServiceError
 from silcrow.recall.embedders import Embedder
-from silcrow.recall.providers.http import service_error, status_error
+from silcrow.recall.providers.http import JsonHttp, service_error, status_error
 from silcrow.recall.providers.validate import as_dict, as_list, field
 
 SERVICE = "mem0"
@@ -138,6 +139,40 @@ class PlatformBackend(Backend):
         self._http.close()
 
 
+class SelfHostedBackend(Backend):
+    """A self-hosted mem0 server (the FastAPI app mem0 ships) over HTTP, as Hermes talks to it.
+
+    The platform client cannot be used: it authenticates with ``Authorization: Token`` and
+    checks the key on ``/v1/ping/``, which such a server does not have.
+    """
+
+    def __init__(self, host: str, api_key: str, *, timeout: float, key_hint: str) -> None:
+        headers = {"X-API-Key": api_key} if api_key else {}  # none for a server with AUTH_DISABLED
+        self._http = JsonHttp(SERVICE, host, headers=headers, timeout=timeout, key_hint=key_hint)
+
+    def search(self, query: str, *, filters: dict[str, Any], top_k: int, rerank: bool) -> list[Hit]:
+        body = {"query": query, "top_k": top_k, "filters": filters}  # rerank: platform only
+        answer = self._http.request("POST", "/search", json=body)
+        return hits(answer, "server search answer")
+
+    def add(self, messages: list[dict[str, str]], *, user_id: str, agent_id: str, infer: bool,
+            metadata: dict[str, Any]) -> dict[str, Any]:
+        body: dict[str, Any] = {"messages": messages, "user_id": user_id, "agent_id": agent_id,
+                                "infer": infer}
+        if metadata:
+            body["metadata"] = metadata
+        return as_dict(SERVICE, "server add answer", self._http.request("POST", "/memories", json=body) or {})
+
+    def update(self, memory_id: str, text: str) -> None:
+        self._http.request("PUT", f"/memories/{quote(memory_id, safe='')}", json={"text": text})
+
+    def delete(self, memory_id: str) -> None:
+        self._http.request("DELETE", f"/memories/{quote(memory_id, safe='')}")
+
+    def close(self) -> None:
+        self._http.close()
+
+
 class _SilcrowEmbedding:
     """silcrow's embedder in the shape mem0 calls (``embed`` / ``embed_batch``)."""
 
@@ -229,4 +264,5 @@ class LocalBackend(Backend):
                 db.close()
 
 
-__all__ = ["Backend", "LocalBackend", "PlatformBackend", "hits", "prepare_import", "translate"]
+__all__ = ["Backend", "LocalBackend", "PlatformBackend", "SelfHostedBackend", "hits", "prepare_import",
+           "translate"]

@@ -12,8 +12,8 @@ Settings: ``[recall.mem0]`` or the environment, Hermes' names: ``mode``
 (MEM0_USER_ID), ``agent_id`` (MEM0_AGENT_ID, default ``hermes``), ``rerank``,
 and for ``oss`` an optional ``[recall.mem0.oss]`` table with mem0's own
 ``vector_store`` / ``embedder`` / ``llm`` blocks. silcrow adds
-``platform_url`` (default https://api.mem0.ai, e.g. for a proxy). Hermes'
-``host`` (a self-hosted mem0 server) is not supported yet.
+``platform_url`` (default https://api.mem0.ai, e.g. for a proxy). ``host``
+(MEM0_HOST) reaches a self-hosted mem0 server instead of the platform.
 """
 
 from __future__ import annotations
@@ -28,7 +28,13 @@ from typing import Any
 from silcrow.errors import RecallError, ServiceError
 from silcrow.recall.embedders import Embedder, get_embedder
 from silcrow.recall.providers.base import ToolHandler
-from silcrow.recall.providers.mem0.backends import Backend, LocalBackend, PlatformBackend, translate
+from silcrow.recall.providers.mem0.backends import (
+    Backend,
+    LocalBackend,
+    PlatformBackend,
+    SelfHostedBackend,
+    translate,
+)
 from silcrow.recall.providers.mem0.tools import ADD, DELETE, SEARCH, UPDATE
 from silcrow.recall.providers.sdk import SdkProvider, required_text
 from silcrow.recall.providers.warm import WarmPrefetch
@@ -73,8 +79,7 @@ class Mem0Provider(SdkProvider):
         if self.mode == "oss":
             return ""
         if cfg["host"]:
-            return ("a self-hosted mem0 server (host / MEM0_HOST) is not supported by silcrow yet: unset it "
-                    "and use mode = \"platform\" with an API key, or mode = \"oss\" for mem0 running locally")
+            return ""  # a self-hosted server; the key is optional (AUTH_DISABLED servers take none)
         if not cfg["api_key"]:
             return (f"no Mem0 Platform API key: {self.key_hint('api_key')}, or set mode = \"oss\" in "
                     "[recall.mem0] to run the open-source mem0 locally")
@@ -89,6 +94,9 @@ class Mem0Provider(SdkProvider):
         if importlib.util.find_spec("qdrant_client") is None and not self.config["oss"]:
             return 'the qdrant-client package is not installed: pip install "silcrow[mem0]"'
         return ""
+
+    def _hosted_platform(self) -> bool:
+        return self.mode == "platform" and not self.config["host"]
 
     @property
     def user_id(self) -> str:
@@ -113,6 +121,10 @@ class Mem0Provider(SdkProvider):
                     embedder = None if oss.get("embedder") else (
                         spec if isinstance(spec, Embedder) else get_embedder(spec))
                     self._backend = LocalBackend(self.home, embedder, oss)
+                elif cfg["host"]:
+                    self._backend = SelfHostedBackend(str(cfg["host"]), str(cfg["api_key"]),
+                                                      timeout=self.resilient.timeout,
+                                                      key_hint=self.key_hint("api_key"))
                 else:
                     self._backend = PlatformBackend(str(cfg["api_key"]), host=str(cfg["platform_url"]),
                                                     timeout=self.resilient.timeout, home=self.home)
@@ -125,7 +137,7 @@ class Mem0Provider(SdkProvider):
 
     def _search(self, query: str, top_k: int, rerank: bool = False) -> list[dict[str, Any]]:
         return self.backend().search(query, filters={"user_id": self.user_id}, top_k=top_k,
-                                     rerank=rerank and self.mode == "platform")
+                                     rerank=rerank and self._hosted_platform())
 
     def recall(self, query: str) -> str:
         found = self._search(query, int(self.config["top_k"]))
@@ -183,7 +195,8 @@ class Mem0Provider(SdkProvider):
         if len(self.outbox):
             return {"result": "mem0 is not answering; the fact is queued on disk and will be stored "
                               "when it is back."}
-        return {"result": "Fact stored." if self.mode == "oss" else "Fact queued for storage."}
+        # The platform extracts asynchronously; a local mem0 or a self-hosted server stores at once.
+        return {"result": "Fact queued for storage." if self._hosted_platform() else "Fact stored."}
 
     def _tool_update(self, args: dict[str, Any]) -> dict[str, Any]:
         memory_id, text = required_text(args, "memory_id"), required_text(args, "text")
@@ -196,8 +209,13 @@ class Mem0Provider(SdkProvider):
         return {"result": "Memory deleted.", "memory_id": memory_id}
 
     def system_prompt_block(self) -> str:
-        mode = "OSS (local)" if self.mode == "oss" else "platform (cloud API)"
-        rerank = " Rerank is available on search." if self.mode == "platform" else ""
+        if self.mode == "oss":
+            mode = "OSS (local)"
+        elif self.config["host"]:
+            mode = "self-hosted (HTTP API)"
+        else:
+            mode = "platform (cloud API)"
+        rerank = " Rerank is available on search." if self._hosted_platform() else ""
         return ("# Mem0 Memory\n"
                 f"Active. Mode: {mode}. User: {self.user_id}.\n"
                 "You have persistent memory of this user from past conversations: call mem0_search before "
