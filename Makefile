@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,all]'  # all: the recall providers' clients, tested here
 	touch $(STAMP)
 
 # Wheels of silcrow's dependencies: tests install a freshly built silcrow wheel into a new
@@ -36,7 +36,14 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src
 
-test: lint $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed
+# The 3.x supermemory client (the one Hermes' plugin uses), kept apart from the 5.x one in .venv:
+# a test runs the supermemory provider with it first on PYTHONPATH.
+SUPERMEMORY3 := $(VENV)/supermemory3
+$(SUPERMEMORY3)/.complete: | $(STAMP)
+	$(BIN)/python -m pip install --quiet --no-deps --target $(SUPERMEMORY3) 'supermemory>=3,<4'
+	touch $@
+
+test: lint $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(SUPERMEMORY3)/.complete
 	$(BIN)/python -m pytest -q
 
 # Each benchmark prints one JSON object on stdout (progress on stderr).
@@ -44,6 +51,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/store.py
 	$(BIN)/python bench/safety.py
 	$(BIN)/python bench/recall.py --dataset ../shared/data/locomo-conv-26.json
+	$(BIN)/python bench/providers.py --dataset ../shared/data/locomo-conv-26.json
 	$(BIN)/python bench/session_search.py
 	$(BIN)/python bench/prefix_cache.py
 	$(BIN)/python bench/recall_scale.py

@@ -32,6 +32,7 @@ ARGS: dict[str, tuple[list[str], int, bool]] = {
     "recall stats": ([], 1, False),
     "recall forget": (["1", "--yes"], 1, False),
     "providers": ([], 0, False),
+    "providers check": (["retaindb"], 1, False),  # no RETAINDB_API_KEY here: refused, nothing written
     "chat": (["--provider", "none"], 0, True),
     "sessions list": ([], 0, False),
     "sessions show": (["abc123"], 1, False),
@@ -57,7 +58,10 @@ def _leaves(command: Any, path: tuple[str, ...] = ()) -> list[tuple[str, Any]]:
     # Typer may vendor its own Click, so a group is recognised by its sub-commands.
     subs = getattr(command, "commands", None)
     if isinstance(subs, dict):
-        return [leaf for name, sub in sorted(subs.items()) for leaf in _leaves(sub, (*path, name))]
+        # A group that runs on its own too (`silcrow providers`) is a command as well.
+        alone = bool(path) and getattr(command, "invoke_without_command", False)
+        runnable = [(" ".join(path), command)] if alone else []
+        return runnable + [leaf for name, sub in sorted(subs.items()) for leaf in _leaves(sub, (*path, name))]
     return [(" ".join(path), command)]
 
 

@@ -14,7 +14,9 @@ message says what was wrong and what to do about it.
     ├── RecallError            long-term recall providers
     │   ├── ProviderNotFoundError
     │   ├── ProviderConflictError   a second provider was added
-    │   └── EmbedderUnavailableError  the chosen embedding model is not installed
+    │   ├── EmbedderUnavailableError  the chosen embedding model is not installed
+    │   └── ServiceError       a hosted recall service failed, refused or answered malformed
+    │       └── ServiceUnavailableError  its circuit breaker is open: calls paused
     ├── SessionError           sessions.db: unknown ids, bad branches
     ├── ToolCallError          a tool call's arguments or a tool definition are malformed
     └── ModelError             the LLM endpoint: unreachable, no key, bad reply
@@ -57,6 +59,29 @@ class ProviderConflictError(RecallError):
 
 class EmbedderUnavailableError(RecallError):
     """The chosen embedding backend cannot run on this machine."""
+
+
+class ServiceError(RecallError):
+    """A hosted recall service failed, refused a request or answered something malformed.
+
+    ``status`` is the HTTP status when there was one; ``retry_after`` the seconds
+    the service asked to wait (429/503); ``permanent`` marks a request that will
+    fail the same way if sent again (a 400 or 422), so a queued write is set
+    aside instead of blocking the ones behind it.
+    """
+
+    def __init__(
+        self, message: str, *, status: int | None = None, retry_after: float | None = None,
+        permanent: bool = False,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+        self.permanent = permanent
+
+
+class ServiceUnavailableError(ServiceError):
+    """Calls to a hosted recall service are paused after repeated failures (circuit open)."""
 
 
 class SessionError(SilcrowError):

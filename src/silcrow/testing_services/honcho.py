@@ -1,0 +1,297 @@
+"""A loopback STAND-IN for the Honcho v3 API (not Honcho: no reasoning model, no deriver).
+
+Routes under ``/v3/workspaces`` with the response shapes the ``honcho-ai``
+SDK validates: get-or-create of workspaces, peers and sessions; messages;
+session context; peer chat, search and card; conclusions (create, list,
+query, delete). Where Honcho runs an LLM the stand-in is plain: a peer's
+"representation" is its stored conclusions plus its own messages that share
+words with the query, ``chat`` answers with the best matching ones, and the
+summary lists the session's last user messages. ``Authorization: Bearer KEY``
+is required; errors are ``{"detail": ...}``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime
+from typing import Any
+
+from silcrow.testing_services.base import Reply, Request, StandInService, overlap_score
+
+_WS = r"/v3/workspaces/([^/]+)"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+class HonchoStandIn(StandInService):
+    service = "honcho"
+
+    def __init__(self, api_key: str = "test-key", **kwargs: Any) -> None:
+        super().__init__(api_key, **kwargs)
+        self.workspaces: set[str] = set()
+        self.peers: dict[tuple[str, str], dict[str, Any]] = {}
+        self.sessions: dict[tuple[str, str], dict[str, Any]] = {}
+        self.messages: list[dict[str, Any]] = []
+        self.conclusions: dict[str, dict[str, Any]] = {}
+        self._ids = itertools.count(1)
+        self.route("POST", r"/v3/workspaces", self._workspace)
+        self.route("POST", _WS + r"/peers", self._peer)
+        self.route("POST", _WS + r"/sessions", self._session)
+        self.route("POST", _WS + r"/sessions/([^/]+)/messages", self._add_messages)
+        self.route("GET", _WS + r"/sessions/([^/]+)/context", self._context)
+        self.route("POST", _WS + r"/peers/([^/]+)/chat", self._chat)
+        self.route("POST", _WS + r"/peers/([^/]+)/search", self._search)
+        self.route("GET", _WS + r"/peers/([^/]+)/card", self._card)
+        self.route("PUT", _WS + r"/peers/([^/]+)/card", self._set_card)
+        self.route("POST", _WS + r"/conclusions", self._conclude)
+        self.route("POST", _WS + r"/conclusions/list", self._list_conclusions)
+        self.route("POST", _WS + r"/conclusions/query", self._query_conclusions)
+        self.route("DELETE", _WS + r"/conclusions/([^/]+)", self._delete_conclusion)
+
+    def error_body(self, status: int, message: str) -> Any:
+        return {"detail": message}
+
+    def _known_workspace(self, ws: str) -> None:
+        if ws not in self.workspaces:
+            raise self.violation(404, f"workspace {ws!r} was never created (POST /v3/workspaces first)")
+
+    def _known_peer(self, ws: str, peer: str) -> None:
+        self._known_workspace(ws)
+        if (ws, peer) not in self.peers:
+            raise Reply(404, {"detail": f"peer {peer!r} not found"})
+
+    def _message(self, m: dict[str, Any]) -> dict[str, Any]:
+        return {
+            k: m[k]
+            for k in (
+                "id",
+                "content",
+                "peer_id",
+                "session_id",
+                "metadata",
+                "created_at",
+                "workspace_id",
+                "token_count",
+            )
+        }
+
+    def _workspace(self, req: Request) -> Any:
+        ws = self.body_fields(req, "id")["id"]
+        self.workspaces.add(ws)
+        return {"id": ws, "metadata": {}, "configuration": {}, "created_at": _now()}
+
+    def _peer(self, req: Request) -> Any:
+        ws = req.groups[0]
+        self._known_workspace(ws)
+        peer = self.body_fields(req, "id")["id"]
+        self.peers.setdefault((ws, peer), {"card": [], "created_at": _now()})
+        return {
+            "id": peer,
+            "workspace_id": ws,
+            "created_at": self.peers[(ws, peer)]["created_at"],
+            "metadata": {},
+            "configuration": {},
+        }
+
+    def _session(self, req: Request) -> Any:
+        ws = req.groups[0]
+        self._known_workspace(ws)
+        body = self.body_fields(req, "id")
+        session = self.sessions.setdefault((ws, body["id"]), {"peers": {}, "created_at": _now()})
+        for peer, config in (body.get("peers") or {}).items():
+            if (
+                not isinstance(config, dict)
+                or set(config) - {"observe_me", "observe_others"}
+                or not all(isinstance(v, bool) for v in config.values())
+            ):
+                raise self.violation(
+                    422, f"sessions: peer config of {peer!r} must be observe_me/observe_others bools"
+                )
+            self.peers.setdefault((ws, peer), {"card": [], "created_at": _now()})
+            session["peers"][peer] = config
+        return {
+            "id": body["id"],
+            "is_active": True,
+            "workspace_id": ws,
+            "metadata": {},
+            "configuration": {},
+            "created_at": session["created_at"],
+        }
+
+    def _add_messages(self, req: Request) -> Any:
+        ws, sid = req.groups
+        if (ws, sid) not in self.sessions:
+            raise Reply(404, {"detail": f"session {sid!r} not found"})
+        batch = self.body_fields(req, "messages")["messages"]
+        if not isinstance(batch, list) or not 1 <= len(batch) <= 100:
+            raise self.violation(422, "messages: 1 to 100 messages per request")
+        made = []
+        for item in batch:
+            if (
+                not isinstance(item, dict)
+                or not isinstance(item.get("content"), str)
+                or not item.get("peer_id")
+            ):
+                raise self.violation(422, "messages: each needs content and peer_id")
+            self._known_peer(ws, item["peer_id"])
+            message = {
+                "id": f"msg_{next(self._ids)}",
+                "content": item["content"],
+                "peer_id": item["peer_id"],
+                "session_id": sid,
+                "metadata": item.get("metadata") or {},
+                "created_at": _now(),
+                "workspace_id": ws,
+                "token_count": max(1, len(item["content"]) // 4),
+            }
+            self.messages.append(message)
+            made.append(self._message(message))
+        return made
+
+    def _about(self, ws: str, peer: str, query: str, k: int = 5) -> list[str]:
+        """What the stand-in 'knows' about ``peer``: conclusions, then its own matching messages."""
+        facts = [
+            c["content"]
+            for c in self.conclusions.values()
+            if c["workspace"] == ws and c["observed_id"] == peer
+        ]
+        said = [m for m in self.messages if m["workspace_id"] == ws and m["peer_id"] == peer]
+        if query:
+            facts = [f for f in facts if overlap_score(query, f) > 0] or facts[:2]
+            said = sorted(
+                (m for m in said if overlap_score(query, m["content"]) > 0),
+                key=lambda m: -overlap_score(query, m["content"]),
+            )
+        return (facts + [m["content"] for m in said])[:k]
+
+    def _context(self, req: Request) -> Any:
+        ws, sid = req.groups
+        if (ws, sid) not in self.sessions:
+            raise Reply(404, {"detail": f"session {sid!r} not found"})
+        mine = [m for m in self.messages if m["workspace_id"] == ws and m["session_id"] == sid]
+        target = req.params.get("peer_target")
+        summary = None
+        if len(mine) >= 4:
+            said = [m["content"] for m in mine if m["peer_id"] == target][-3:]
+            summary = {
+                "content": "Earlier in this session the user said: " + " / ".join(said),
+                "message_id": mine[-1]["id"],
+                "summary_type": "short",
+                "created_at": _now(),
+                "token_count": 20,
+            }
+        representation = card = None
+        if target:
+            self._known_peer(ws, target)
+            about = self._about(ws, target, req.params.get("search_query", ""))
+            representation = "\n".join(f"- {a}" for a in about) or None
+            card = self.peers[(ws, target)]["card"] or None
+        return {
+            "id": sid,
+            "messages": [self._message(m) for m in mine[-10:]],
+            "summary": summary,
+            "peer_representation": representation,
+            "peer_card": card,
+        }
+
+    def _chat(self, req: Request) -> Any:
+        ws, peer = req.groups
+        self._known_peer(ws, peer)
+        body = self.body_fields(req, "query")
+        if body.get("reasoning_level", "low") not in {"minimal", "low", "medium", "high", "max"}:
+            raise self.violation(422, f"chat: bad reasoning_level {body.get('reasoning_level')!r}")
+        about = self._about(ws, peer, body["query"], 2)
+        return {"content": ("Based on what they said: " + " ".join(about)) if about else None}
+
+    def _search(self, req: Request) -> Any:
+        ws, peer = req.groups
+        self._known_peer(ws, peer)
+        body = self.body_fields(req, "query")
+        hits = sorted(
+            (
+                m
+                for m in self.messages
+                if m["workspace_id"] == ws
+                and m["peer_id"] == peer
+                and overlap_score(body["query"], m["content"]) > 0
+            ),
+            key=lambda m: -overlap_score(body["query"], m["content"]),
+        )
+        return [self._message(m) for m in hits[: int(body.get("limit") or 10)]]
+
+    def _card(self, req: Request) -> Any:
+        ws, peer = req.groups
+        self._known_peer(ws, peer)
+        return {"peer_card": self.peers[(ws, peer)]["card"] or None}
+
+    def _set_card(self, req: Request) -> Any:
+        ws, peer = req.groups
+        self._known_peer(ws, peer)
+        card = self.body_fields(req, "peer_card")["peer_card"]
+        if not isinstance(card, list) or not all(isinstance(c, str) for c in card):
+            raise self.violation(422, "card: peer_card must be a list of strings")
+        self.peers[(ws, peer)]["card"] = card
+        return {"peer_card": card}
+
+    def _conclusion(self, c: dict[str, Any]) -> dict[str, Any]:
+        return {k: c[k] for k in ("id", "content", "observer_id", "observed_id", "session_id", "created_at")}
+
+    def _conclude(self, req: Request) -> Any:
+        ws = req.groups[0]
+        self._known_workspace(ws)
+        made = []
+        for item in self.body_fields(req, "conclusions")["conclusions"]:
+            if not isinstance(item, dict) or not all(
+                item.get(k) for k in ("content", "observer_id", "observed_id")
+            ):
+                raise self.violation(422, "conclusions: each needs content, observer_id and observed_id")
+            cid = f"con_{next(self._ids)}"
+            self.conclusions[cid] = {
+                "id": cid,
+                "workspace": ws,
+                "content": item["content"],
+                "observer_id": item["observer_id"],
+                "observed_id": item["observed_id"],
+                "session_id": item.get("session_id"),
+                "created_at": _now(),
+            }
+            made.append(self._conclusion(self.conclusions[cid]))
+        return made
+
+    def _matching(self, ws: str, filters: Any) -> list[dict[str, Any]]:
+        filters = filters if isinstance(filters, dict) else {}
+        return [
+            c
+            for c in self.conclusions.values()
+            if c["workspace"] == ws
+            and all(c.get(k) == filters[k] for k in ("observer_id", "observed_id") if k in filters)
+        ]
+
+    def _list_conclusions(self, req: Request) -> Any:
+        ws = req.groups[0]
+        self._known_workspace(ws)
+        found = self._matching(ws, (req.body or {}).get("filters"))
+        size = int(req.params.get("size") or 50)
+        items = [self._conclusion(c) for c in found[:size]]
+        return {"items": items, "page": 1, "size": size, "total": len(found), "pages": 1}
+
+    def _query_conclusions(self, req: Request) -> Any:
+        ws = req.groups[0]
+        self._known_workspace(ws)
+        body = self.body_fields(req, "query")
+        found = [
+            c
+            for c in self._matching(ws, body.get("filters"))
+            if overlap_score(body["query"], c["content"]) > 0
+        ]
+        found.sort(key=lambda c: -overlap_score(body["query"], c["content"]))
+        return [self._conclusion(c) for c in found[: int(body.get("top_k") or 10)]]
+
+    def _delete_conclusion(self, req: Request) -> Any:
+        ws, cid = req.groups
+        if self.conclusions.get(cid, {}).get("workspace") != ws:
+            raise Reply(404, {"detail": f"conclusion {cid!r} not found"})
+        del self.conclusions[cid]
+        return None
