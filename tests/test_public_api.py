@@ -21,6 +21,8 @@ PUBLIC = [
     "ProviderConflictError",
     "ProviderNotFoundError",
     "RecallError",
+    "ServiceError",
+    "ServiceUnavailableError",
     "SessionError",
     "SilcrowError",
     "StoreError",

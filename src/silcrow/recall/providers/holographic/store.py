@@ -77,7 +77,21 @@ FACT_COLUMNS = ("fact_id, content, category, tags, trust_score, retrieval_count,
 _CAPITALISED_RUN = re.compile(r"\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)+)\b")
 _QUOTED = re.compile(r"\"([^\"]+)\"|'([^']+)'")
 # The alias is one word, or a run of capitalised words ("Guido van Rossum aka BDFL likes ...").
-_AKA = re.compile(r"\b([\w ]+?)\s+(?i:aka|also known as)\s+(\w+(?:\s+[A-Z]\w*)*)")
+# The alias after the keyword; the name before it is found by a backward scan in
+# _aka_pairs, because a lazy "[\w ]+?" before the keyword is quadratic on long runs of words.
+_AKA = re.compile(r"\s(?i:aka|also known as)\s+(\w+(?:\s+[A-Z]\w*)*)")
+
+
+def _aka_pairs(text: str) -> list[tuple[str, str]]:
+    pairs: list[tuple[str, str]] = []
+    floor = 0
+    for match in _AKA.finditer(text):
+        start = match.start()
+        while start > floor and (text[start - 1].isalnum() or text[start - 1] in "_ "):
+            start -= 1
+        pairs.append((text[start : match.start()].strip(), match.group(1).strip()))
+        floor = match.end()
+    return pairs
 
 
 def extract_entities(text: str) -> tuple[list[str], list[tuple[str, str]]]:
@@ -90,8 +104,7 @@ def extract_entities(text: str) -> tuple[list[str], list[tuple[str, str]]]:
         if found:
             names.setdefault(found.lower(), found)
     aliases: list[tuple[str, str]] = []
-    for match in _AKA.finditer(text):
-        name, alias = match.group(1).strip(), match.group(2).strip()
+    for name, alias in _aka_pairs(text):
         if name and alias:
             names.setdefault(name.lower(), name)
             aliases.append((name, alias))
