@@ -263,7 +263,7 @@ def test_search_special_queries_still_find_words(store: SessionStore) -> None:
     assert store.search("(kubernetes) OR")[0]["session_id"] == sid
     with pytest.raises(SessionError, match="no words"):
         store.search("*** --- ")
-    assert fts_query('say "hi" AND') == '"say" OR """hi"""'  # "and" is a stopword
+    assert fts_query('tell "hi" AND') == '"tell" OR """hi"""'  # "and" is a stopword
 
 
 def test_stopwords_and_repeats_are_dropped_unless_nothing_is_left() -> None:

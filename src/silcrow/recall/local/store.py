@@ -20,18 +20,21 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from silcrow import _sqlite
 from silcrow.errors import RecallError
 from silcrow.recall.embedders import Embedder
 from silcrow.recall.local import db, retrieval
+from silcrow.recall.local.backend import RecallBackend
 from silcrow.recall.local.lexical import LexicalSearch
 from silcrow.recall.local.records import (
     KINDS,
+    MemoryFilter,
     RecallHit,
     RecallRecord,
     Scope,
@@ -45,15 +48,17 @@ log = logging.getLogger(__name__)
 BATCH = 256  # rows embedded and committed per transaction during ingest
 
 
-class RecallStore:
-    def __init__(self, path: Path, embedder: Embedder) -> None:
+class RecallStore(RecallBackend):
+    """The SQLite implementation of :class:`RecallBackend` (``<home>/recall.db``)."""
+
+    def __init__(self, path: Path, embedder: Embedder, *, timeout: float = 30.0) -> None:
         self.path = path
         self.embedder = embedder
         # Asked first: an embedder that cannot answer (e.g. an unreachable endpoint probing its
         # dimension) fails before an empty database file is created.
         dim = embedder.dim
         self._lock = threading.RLock()
-        self._conn = db.connect(path)
+        self._conn = db.connect(path, timeout=timeout)
         self.lexical = LexicalSearch(self._conn)
         self._index = VectorIndex(dim) if dim > 0 else None
         self._scopes: dict[int, Scope] = {}  # every live id -> its scope
@@ -62,7 +67,7 @@ class RecallStore:
         self._floor = 0  # every id <= floor has been looked at
         self._data_version: int | None = None
         try:
-            with self._lock:
+            with self._guard():
                 self._prepare_vectors()
                 self._refresh(force=True)
         except BaseException:
@@ -75,15 +80,14 @@ class RecallStore:
         with self._lock:
             self._conn.close()
 
+    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
+        return _sqlite.transaction(self._conn)
+
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._conn
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
+    def _guard(self) -> Iterator[None]:
+        """The store's lock, with every SQLite error (e.g. "database is locked") a RecallError."""
+        with self._lock, _sqlite.translated(RecallError, self.path, db.WHAT):
+            yield
 
     def _prepare_vectors(self) -> None:
         """Make stored vectors match the embedder: re-embed after a model change, fill gaps."""
@@ -199,7 +203,7 @@ class RecallStore:
         added, ids = 0, list[int]()
         recent: dict[tuple[str, Scope], deque[str]] = {}
         for start in range(0, len(records), BATCH):
-            with self._lock:
+            with self._guard():
                 prepared, fresh = self._prepare(records[start : start + BATCH], scope, recent)
             # Embedding is the slow part: searches and other writers proceed meanwhile.
             vectors = None
@@ -209,7 +213,7 @@ class RecallStore:
                     [retrieval.body_text(p["rec"].text, p["rec"].speaker) for p in fresh],
                     [p["context"] for p in fresh],
                 )
-            with self._lock:
+            with self._guard():
                 added += self._write(fresh, vectors)
             ids.extend(p["twin"]["id"] if "twin" in p else p["id"] for p in prepared)
             if progress is not None:
@@ -319,7 +323,7 @@ class RecallStore:
     def delete(self, ids: Sequence[int]) -> int:
         if not ids:
             return 0
-        with self._lock, self._tx() as conn:
+        with self._guard(), self._tx() as conn:
             marks = db.placeholders(ids)
             gone = [r[0] for r in conn.execute(f"SELECT id FROM memories WHERE id IN ({marks})", list(ids))]
             if gone:
@@ -329,13 +333,27 @@ class RecallStore:
             self._untrack(gone)
             return len(gone)
 
-    def find_ids(self, where: str, params: Sequence[Any], scope: Scope) -> list[int]:
-        """Ids in ``scope`` matching an SQL condition over ``memories`` (internal callers only)."""
-        with self._lock:
-            rows = self._conn.execute(
-                f"SELECT id FROM memories WHERE user_id IS ? AND agent_id IS ? AND ({where})",
-                [scope[0], scope[1], *params],
-            )
+    def find_ids(self, which: MemoryFilter, scope: Scope) -> list[int]:
+        """Ids in ``scope`` of the memories ``which`` picks, oldest first."""
+        where, params = ["user_id IS ?", "agent_id IS ?"], list[Any](scope)
+        if which.id is not None:
+            where.append("id = ?")
+            params.append(which.id)
+        if which.kind is not None:
+            where.append("kind = ?")
+            params.append(which.kind)
+        if which.session_id is not None:
+            where.append("session_id = ?")
+            params.append(which.session_id)
+        if which.before is not None:
+            where.append("ts < ?")
+            params.append(which.before)
+        if which.contains is not None:
+            where.append("instr(lower(text), lower(?)) > 0")  # SQLite's lower(): ASCII only
+            params.append(which.contains)
+        with self._guard():
+            sql = f"SELECT id FROM memories WHERE {' AND '.join(where)} ORDER BY id"
+            rows = self._conn.execute(sql, params)
             return [int(r[0]) for r in rows]
 
     # -- reading -------------------------------------------------------------------------
@@ -355,7 +373,7 @@ class RecallStore:
         qvec = None
         if self._index is not None and mode != "lexical":
             qvec = self.embedder.embed_query(query)  # outside the lock: the slow part
-        with self._lock:
+        with self._guard():
             self._refresh()
             lexical: list[tuple[int, float]] = []
             if mode != "dense":
@@ -407,7 +425,7 @@ class RecallStore:
         ]
 
     def stats(self, scope: Scope) -> dict[str, Any]:
-        with self._lock:
+        with self._guard():
             self._refresh()
             kinds = dict(self._conn.execute(
                 "SELECT kind, count(*) FROM memories WHERE user_id IS ? AND agent_id IS ? GROUP BY kind",
