@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from silcrow.agent.sessions import SessionStore
+from silcrow.agent.session_backend import SessionBackend
 from silcrow.errors import SessionError, SilcrowError
 
 __all__ = ["TOOL_NAME", "handle_session_search", "session_search_schema"]
@@ -116,7 +116,7 @@ def _readable(message: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _search(store: SessionStore, args: dict[str, Any], current: str | None) -> dict[str, Any]:
+def _search(store: SessionBackend, args: dict[str, Any], current: str | None) -> dict[str, Any]:
     query = args.get("query")
     if not isinstance(query, str) or not query.strip():
         raise _BadCall("'query' must be a non-empty string of keywords")
@@ -135,7 +135,7 @@ def _search(store: SessionStore, args: dict[str, Any], current: str | None) -> d
     return out
 
 
-def _around(store: SessionStore, args: dict[str, Any]) -> dict[str, Any]:
+def _around(store: SessionBackend, args: dict[str, Any]) -> dict[str, Any]:
     sid = args.get("session_id")
     if not isinstance(sid, str) or not sid.strip():
         raise _BadCall("'session_id' must be the session_id string of a search result")
@@ -160,7 +160,7 @@ def _around(store: SessionStore, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def handle_session_search(
-    store: SessionStore, args: dict[str, Any] | str, *, current_session_id: str | None = None
+    store: SessionBackend, args: dict[str, Any] | str, *, current_session_id: str | None = None
 ) -> str:
     """Run one ``session_search`` call and return its JSON result. Never raises.
 

@@ -26,6 +26,7 @@ from rich.text import Text
 from silcrow.cli.common import EXIT_REFUSED, console, console_err, state
 from silcrow.cli.main import app
 from silcrow.config import load_settings
+from silcrow.db.settings import curated_backend
 from silcrow.errors import ConfigError, SilcrowError
 from silcrow.safety.threats import display_safe
 from silcrow.store import MemoryStore
@@ -88,6 +89,7 @@ def _open_store(ctx: typer.Context) -> MemoryStore:
             home,
             memory_char_limit=settings.memory_char_limit,
             user_char_limit=settings.user_char_limit,
+            backend=curated_backend(home),
         )
         store.load()
     return store

@@ -19,10 +19,12 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from silcrow.agent.session_backend import SessionBackend
 from silcrow.agent.session_sql import fts_query
-from silcrow.agent.sessions import SessionInfo, SessionStore
+from silcrow.agent.sessions import SessionInfo, open_sessions
 from silcrow.cli.common import EXIT_REFUSED, console, console_err, state
 from silcrow.cli.main import app
+from silcrow.db.settings import database_url
 from silcrow.errors import ConfigError, SilcrowError
 from silcrow.paths import sessions_db
 
@@ -44,17 +46,18 @@ def _db_path(ctx: typer.Context) -> Path:
 
 
 @contextmanager
-def _open(ctx: typer.Context) -> Iterator[SessionStore | None]:
+def _open(ctx: typer.Context) -> Iterator[SessionBackend | None]:
     """The session store of the selected home, or None when it has none yet."""
     path = _db_path(ctx)
-    if not path.exists():
-        yield None
-        return
     try:
-        store = SessionStore(path)
+        shared = database_url(path.parent) is not None
+        store = open_sessions(path.parent) if shared or path.exists() else None
     except SilcrowError as exc:
         _error(str(exc))
         raise typer.Exit(EXIT_REFUSED) from None
+    if store is None:
+        yield None
+        return
     try:
         yield store
     except SilcrowError as exc:

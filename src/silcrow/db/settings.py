@@ -15,9 +15,13 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from silcrow.errors import ConfigError
 from silcrow.paths import config_file
+
+if TYPE_CHECKING:
+    from silcrow.store.backend import StoreBackend
 
 ENV = "SILCROW_DATABASE_URL"
 BACKENDS = ("files", "postgres")
@@ -65,3 +69,13 @@ def profile_of(home: Path) -> str:
     two hosts with their own homes and the same profile name share one set of notes.
     """
     return home.name if home.parent.name == "profiles" else "default"
+
+
+def curated_backend(home: Path) -> StoreBackend | None:
+    """The curated-notes storage ``home`` is set to use; None for its own files (the default)."""
+    dsn = database_url(home)
+    if dsn is None:
+        return None
+    from silcrow.db.curated import PostgresBackend
+
+    return PostgresBackend(dsn, profile_of(home))

@@ -17,9 +17,7 @@ import json
 import logging
 import sqlite3
 import threading
-import time
-from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -30,22 +28,19 @@ from silcrow import _sqlite
 from silcrow.errors import RecallError
 from silcrow.recall.embedders import Embedder
 from silcrow.recall.local import db, retrieval
-from silcrow.recall.local.backend import RecallBackend
+from silcrow.recall.local.backend import BATCH, RecallBackend
 from silcrow.recall.local.lexical import LexicalSearch
 from silcrow.recall.local.records import (
     KINDS,
     MemoryFilter,
     RecallHit,
-    RecallRecord,
     Scope,
-    content_hash,
     from_epoch,
-    to_epoch,
 )
 from silcrow.recall.local.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
-BATCH = 256  # rows embedded and committed per transaction during ingest
+
 
 
 class RecallStore(RecallBackend):
@@ -186,102 +181,24 @@ class RecallStore(RecallBackend):
 
     # -- writing -------------------------------------------------------------------------
 
-    def ingest(
-        self,
-        records: Sequence[RecallRecord],
-        scope: Scope,
-        progress: Callable[[int], None] | None = None,
-    ) -> tuple[int, list[int]]:
-        """Store ``records``; returns (how many were new, the id of each record in order)."""
-        for n, rec in enumerate(records):
-            if not isinstance(rec, RecallRecord):
-                raise RecallError(f"record {n} is a {type(rec).__name__}, expected RecallRecord")
-            if not isinstance(rec.text, str) or not rec.text.strip():
-                raise RecallError(f"record {n} has empty text; every memory needs some text")
-            if rec.kind not in KINDS:
-                raise RecallError(f"record {n} has kind {rec.kind!r}; use one of {', '.join(KINDS)}")
-        added, ids = 0, list[int]()
-        recent: dict[tuple[str, Scope], deque[str]] = {}
-        for start in range(0, len(records), BATCH):
-            with self._guard():
-                prepared, fresh = self._prepare(records[start : start + BATCH], scope, recent)
-            # Embedding is the slow part: searches and other writers proceed meanwhile.
-            vectors = None
-            if self._index is not None and fresh:
-                vectors = retrieval.memory_vectors(
-                    self.embedder,
-                    [retrieval.body_text(p["rec"].text, p["rec"].speaker) for p in fresh],
-                    [p["context"] for p in fresh],
-                )
-            with self._guard():
-                added += self._write(fresh, vectors)
-            ids.extend(p["twin"]["id"] if "twin" in p else p["id"] for p in prepared)
-            if progress is not None:
-                progress(min(start + BATCH, len(records)))
-        return added, ids
+    def _embeds(self) -> bool:
+        return self._index is not None
 
-    def _context_for(
-        self, rec: RecallRecord, rscope: Scope, recent: dict[tuple[str, Scope], deque[str]]
-    ) -> str:
-        """The preceding turns of ``rec``'s session (up to CONTEXT_TURNS), then remember ``rec``."""
-        if rec.kind != "turn" or not rec.session_id:
-            return ""
-        key = (rec.session_id, rscope)
-        window = recent.get(key)
-        if window is None:
-            rows = self._conn.execute(
-                # "+" keeps the planner on the (session_id, id) index: the scope index would
-                # scan every row of a single-tenant store.
-                "SELECT speaker, text FROM memories WHERE session_id = ? AND kind = 'turn'"
-                " AND +user_id IS ? AND +agent_id IS ? ORDER BY id DESC LIMIT ?",
-                (rec.session_id, rscope[0], rscope[1], retrieval.CONTEXT_TURNS),
-            ).fetchall()
-            window = deque(
-                (retrieval.body_text(t, s) for s, t in reversed(rows)), maxlen=retrieval.CONTEXT_TURNS
-            )
-            recent[key] = window
-        context = "\n".join(window)  # bodies are single lines, so this splits back exactly
-        if window.maxlen:
-            window.append(retrieval.body_text(rec.text, rec.speaker))
-        return context
+    def _recent_turns(self, session_id: str, scope: Scope, limit: int) -> list[tuple[str, str]]:
+        rows = self._conn.execute(
+            # "+" keeps the planner on the (session_id, id) index: the scope index would
+            # scan every row of a single-tenant store.
+            "SELECT speaker, text FROM memories WHERE session_id = ? AND kind = 'turn'"
+            " AND +user_id IS ? AND +agent_id IS ? ORDER BY id DESC LIMIT ?",
+            (session_id, scope[0], scope[1], limit),
+        ).fetchall()
+        return [(str(sp), str(t)) for sp, t in rows]
 
-    def _prepare(
-        self, chunk: Sequence[RecallRecord], scope: Scope, recent: dict[tuple[str, Scope], deque[str]]
-    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """Scope, time, context and identity of each record; which of them are new."""
-        self._refresh()
-        now = time.time()
-        prepared: list[dict[str, Any]] = []
-        for rec in chunk:
-            rscope: Scope = (rec.user_id if rec.user_id is not None else scope[0],
-                             rec.agent_id if rec.agent_id is not None else scope[1])
-            given = to_epoch(rec.timestamp)
-            ts = now if given is None else given
-            # A record from a source (it has an external id) is identified by what the source
-            # says, so re-reading an undated file finds the same records; a live turn without
-            # a time is a new utterance each time, even the same "ok" twice.
-            ident_ts = given if rec.external_id is not None else ts
-            prepared.append({
-                "rec": rec, "scope": rscope, "ts": ts, "created": now, "id": 0,
-                "context": self._context_for(rec, rscope, recent),
-                "hash": content_hash(rec, ident_ts, rscope[0], rscope[1]),
-            })
-        hashes = list({p["hash"] for p in prepared})
-        known = dict(self._conn.execute(
+    def _known(self, hashes: list[str]) -> dict[str, int]:
+        return {h: int(i) for h, i in self._conn.execute(
             f"SELECT content_hash, id FROM memories WHERE content_hash IN ({db.placeholders(hashes)})",
             hashes,
-        ).fetchall())
-        fresh: list[dict[str, Any]] = []
-        first: dict[str, dict[str, Any]] = {}
-        for p in prepared:
-            if p["hash"] in known:
-                p["id"] = int(known[p["hash"]])
-            elif p["hash"] in first:
-                p["twin"] = first[p["hash"]]  # a copy within this chunk: gets the first one's id
-            else:
-                first[p["hash"]] = p
-                fresh.append(p)
-        return prepared, fresh
+        )}
 
     def _write(self, fresh: list[dict[str, Any]], vectors: np.ndarray | None) -> int:
         """Insert the new rows in one transaction; returns how many were really new."""
