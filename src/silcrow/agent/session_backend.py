@@ -79,8 +79,12 @@ class SessionBackend(ABC):
         with self._reading() as conn:
             return conn.execute(sql, params).fetchall()
 
+    def _row_lock(self, conn: Conn) -> str:
+        """What _require adds to lock the session row in a write (SQLite's writes are serial)."""
+        return ""
+
     def _require(self, conn: Conn, sid: str) -> Row:
-        row = conn.execute("SELECT * FROM sessions WHERE id = ?", (sid,)).fetchone()
+        row = conn.execute("SELECT * FROM sessions WHERE id = ?" + self._row_lock(conn), (sid,)).fetchone()
         if row is None:
             raise SessionError(f"no session with id {sid!r}; {_LIST_HINT}")
         return row

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -182,3 +182,34 @@ class RecallBackend(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release connections; the backend is not used again."""
+
+
+def rank(
+    query: str,
+    mode: str,
+    lexical: Sequence[tuple[int, float]],
+    dense: Mapping[int, float],
+    speakers_of: Callable[[list[int]], Mapping[int, str]],
+    *,
+    min_similarity: float | None,
+) -> list[tuple[int, float]]:
+    """The final order of a search's candidates, the same for every backend.
+
+    ``lexical`` holds (id, score) with larger better; ``dense`` the cosine of every
+    candidate that has a vector. Hybrid fuses both (retrieval.fuse), then boosts turns
+    whose speaker the query names. With ``min_similarity``, a candidate that shares no
+    word with the query and whose cosine is below it is left out: fused scores are
+    relative to the pool, so without this gate a query about something never discussed
+    still gets "best" hits.
+    """
+    if mode == "dense":
+        ranked = sorted(dense.items(), key=lambda p: (-p[1], p[0]))
+    else:
+        combine = retrieval.rrf if retrieval.FUSION == "rrf" else retrieval.fuse
+        ranked = combine(lexical, dense, alpha=retrieval.ALPHA if mode == "hybrid" else 0.0)
+        if mode == "hybrid" and ranked and retrieval.SPEAKER_BOOST > 0:
+            ranked = retrieval.boost_named_speakers(ranked, speakers_of([i for i, _ in ranked]), query)
+    if min_similarity is not None:
+        matched = {i for i, _ in lexical}
+        ranked = [(i, sc) for i, sc in ranked if i in matched or dense.get(i, -1.0) >= min_similarity]
+    return ranked

