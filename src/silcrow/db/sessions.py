@@ -15,8 +15,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from silcrow.agent.session_backend import Conn, SessionBackend
-from silcrow.agent.session_sql import fts_query
+from silcrow.agent.session_sql import query_chunks
 from silcrow.db.database import Database, database
+from silcrow.db.fold import fold
 from silcrow.errors import SessionError
 
 WHAT = "sessions"
@@ -76,9 +77,14 @@ class PostgresSessions(SessionBackend):
         return " FOR UPDATE" if getattr(conn, "writing", False) else ""
 
     def _match(self, query: str) -> str:
-        # The same words FTS5 would search (stop words and repeats dropped), as lexemes.
-        words = dict.fromkeys(w.casefold() for w in _WORD.findall(fts_query(query)))
-        return " | ".join(f"'{w}'" for w in words)
+        # The chunks FTS5 would search, each a phrase (its words in a row, as FTS5 reads a
+        # quoted string), OR-ed. Words are runs of word characters: no tsquery syntax survives.
+        phrases = dict.fromkeys(
+            " <-> ".join(f"'{w}'" for w in words)
+            for chunk in query_chunks(query)
+            if (words := _WORD.findall(fold(chunk).casefold()))
+        )
+        return " | ".join(f"({p})" for p in phrases)
 
     def _count_matches(self, conn: Conn, match: str, cap: int) -> int:
         row = conn.execute(
