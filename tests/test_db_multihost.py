@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from pg_support import PgServer
+
 from silcrow.db.curated import PostgresBackend
 from silcrow.store import MemoryStore
 
@@ -96,7 +96,8 @@ def _start(pg_dsn: str, tmp_path: Path) -> list[tuple[subprocess.Popen[str], Pat
     for me in range(WRITERS):
         home = tmp_path / f"host{me}"  # its own empty home, as on its own machine
         home.mkdir()
-        (home / "config.toml").write_text(f'[storage]\nbackend = "postgres"\ndsn = "{pg_dsn}"\n', encoding="utf-8")
+        config = f'[storage]\nbackend = "postgres"\ndsn = "{pg_dsn}"\n'
+        (home / "config.toml").write_text(config, encoding="utf-8")
         out = tmp_path / f"host{me}.log"
         handle = open(out, "w", encoding="utf-8")  # noqa: SIM115 - closed below
         proc = subprocess.Popen(

@@ -33,7 +33,7 @@ def _register() -> None:
     # Each command group lives in its own module and adds itself to `app`.
     from silcrow.cli import memory  # noqa: F401
 
-    for optional in ("recall", "providers", "chat", "sessions"):
+    for optional in ("recall", "providers", "chat", "sessions", "db"):
         try:
             __import__(f"silcrow.cli.{optional}")
         except ModuleNotFoundError as exc:

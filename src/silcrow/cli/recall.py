@@ -26,6 +26,8 @@ from rich.text import Text
 from silcrow.cli.common import EXIT_REFUSED, EXIT_USAGE, console, console_err, state
 from silcrow.cli.main import app
 from silcrow.config import load_settings
+from silcrow.db.database import redact
+from silcrow.db.settings import database_url
 from silcrow.errors import ConfigError, SilcrowError
 from silcrow.paths import recall_db
 from silcrow.safety.threats import display_safe
@@ -67,7 +69,7 @@ def _provider(ctx: typer.Context, embedder: str | None, *, create: bool) -> Iter
     that tells the user how to make one, and nothing is written.
     """
     home = _home(ctx)
-    if not create and not recall_db(home).exists():
+    if not create and database_url(home) is None and not recall_db(home).exists():
         raise _error(
             f"no recall database at {recall_db(home)}; add memories first with "
             "`silcrow recall ingest FILE` (or chat with the local provider)"
@@ -112,7 +114,8 @@ def ingest(
     if not records:
         raise _error(f"{file} holds no messages to ingest; check that it is the right file")
     db_path = recall_db(_home(ctx))
-    existed = db_path.exists()
+    shared = database_url(_home(ctx))
+    existed = shared is not None or db_path.exists()
     try:
         with _provider(ctx, embedder, create=True) as provider:
             start = time.perf_counter()
@@ -129,7 +132,7 @@ def ingest(
             # database behind: later commands would report an empty store, not the real cause.
             _remove_if_empty(db_path)
         raise
-    db = str(db_path)
+    db = redact(shared) if shared else str(db_path)
     result = {
         "file": str(file), "records": len(records), "stored": stored,
         "duplicates": len(records) - stored, "seconds": round(elapsed, 3),
@@ -185,7 +188,8 @@ def stats(
         # Counting rows needs no embedding model, so none is loaded (loading one could
         # start re-embedding). Report the model the stored vectors belong to instead.
         data = provider.stats()
-        data.update(_stored_embedder(recall_db(_home(ctx))))
+        if database_url(_home(ctx)) is None:  # the database backend reports its stored model itself
+            data.update(_stored_embedder(recall_db(_home(ctx))))
     if as_json:
         _print_json(data)
         return

@@ -293,6 +293,12 @@ class PostgresRecall(RecallBackend):
                     " pg_total_relation_size('recall_memories') AS bytes FROM recall_memories"
                 ).fetchone()
                 version = conn.execute("SELECT max(version) AS v FROM schema_migrations").fetchone()
+                stored = conn.execute("SELECT value FROM recall_meta WHERE key = 'embedder'").fetchone()
+            # Opened without a model (e.g. for counting), report the one the stored vectors belong to.
+            name, dim = self.embedder.name, self._dim
+            if dim == 0 and stored is not None:
+                name, _, size = str(stored["value"]).rpartition("/")
+                dim = int(size) if size.isdigit() else 0
             return {
                 "memories": sum(kinds.values()),
                 "by_kind": {kind: kinds.get(kind, 0) for kind in KINDS},
@@ -301,8 +307,8 @@ class PostgresRecall(RecallBackend):
                 "last": _iso(mine["last"]),
                 "all_scopes_memories": int(every["total"]),
                 "embedded": int(every["embedded"]),
-                "embedder": self.embedder.name,
-                "dim": self._dim,
+                "embedder": name,
+                "dim": dim,
                 "schema_version": int(version["v"] or 0),
                 "db_path": self.where,
                 "db_bytes": int(every["bytes"]),
