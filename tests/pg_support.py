@@ -11,12 +11,14 @@ import re
 import secrets
 import shutil
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import psycopg
 
+from silcrow.agent.session_backend import SessionBackend
 from silcrow.db import migrations
 from silcrow.db.database import database
 
@@ -95,3 +97,17 @@ def start(*, fsync: bool = False) -> PgServer:
     server = PgServer(handle=handle, uri=uri, base=base)
     server.restart()  # max_connections takes a restart
     return server
+
+
+def session_backends(request: Any, tmp_path: Path) -> Iterator[SessionBackend]:
+    """For a fixture parametrized over "sqlite" and "postgres": the sessions of a home
+    (sessions.db), or of a fresh database on the test server."""
+    from silcrow.agent.sessions import SessionStore
+    from silcrow.db.sessions import PostgresSessions
+
+    if request.param == "postgres":
+        store: SessionBackend = PostgresSessions(request.getfixturevalue("pg_dsn"))
+    else:
+        store = SessionStore(tmp_path / "sessions.db")
+    yield store
+    store.close()

@@ -8,22 +8,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pg_support import session_backends
 
 from silcrow.agent.search_tool import MAX_MESSAGE_CHARS, handle_session_search, session_search_schema
 from silcrow.agent.session_backend import SessionBackend
 from silcrow.agent.sessions import SessionStore
-from silcrow.db.sessions import PostgresSessions
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SessionBackend]:
-    """The sessions of a home (sessions.db), or of a fresh database on the test PostgreSQL server."""
-    if request.param == "postgres":
-        s: SessionBackend = PostgresSessions(request.getfixturevalue("pg_dsn"))
-    else:
-        s = SessionStore(tmp_path / "sessions.db")
-    yield s
-    s.close()
+    yield from session_backends(request, tmp_path)
 
 
 def _call(store: SessionBackend, args: Any, **kw: Any) -> dict[str, Any]:

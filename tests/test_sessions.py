@@ -10,22 +10,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pg_support import session_backends
 
 from silcrow.agent.session_backend import SessionBackend
 from silcrow.agent.sessions import SCHEMA_VERSION, SUMMARY_MARKER, SessionStore, fts_query
-from silcrow.db.sessions import PostgresSessions
 from silcrow.errors import SessionError
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SessionBackend]:
-    """The sessions of a home (sessions.db), or of a fresh database on the test PostgreSQL server."""
-    if request.param == "postgres":
-        s: SessionBackend = PostgresSessions(request.getfixturevalue("pg_dsn"))
-    else:
-        s = SessionStore(tmp_path / "sessions.db")
-    yield s
-    s.close()
+    yield from session_backends(request, tmp_path)
 
 
 def _turns(store: SessionBackend, sid: str, *pairs: tuple[str, str]) -> list[int]:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.text import Text
@@ -20,6 +21,9 @@ from silcrow.cli.main import app
 from silcrow.db.database import Database, database
 from silcrow.db.settings import ENV, database_url, profile_of
 from silcrow.errors import SilcrowError
+
+if TYPE_CHECKING:
+    from silcrow.db.transfer import Counts
 
 db_app = typer.Typer(
     help="Shared PostgreSQL storage: migrate the schema, import a home, export one back.",
@@ -97,13 +101,9 @@ def import_(
     """Load a files home (notes, journal, recall.db, sessions.db) into the database."""
     from silcrow.db.transfer import import_home
 
-    db = _database(ctx, dsn)
     home = from_home.expanduser()
     profile = profile_name or profile_of(home)
-    try:
-        counts = import_home(db, home, profile)
-    except SilcrowError as exc:
-        fail(str(exc))
+    db, counts = _transfer(ctx, dsn, import_home, home, profile)
     data = {"database": db.where, "from_home": str(home), "profile": profile, **asdict(counts)}
     _report(data, as_json, f"imported {home} as profile {profile!r} into {db.where}: {_summary(counts)}")
 
@@ -119,14 +119,25 @@ def export(
     """Write the database's notes (of one profile), recall memories and sessions as a files home."""
     from silcrow.db.transfer import export_home
 
-    db = _database(ctx, dsn)
     home = to_home.expanduser()
-    try:
-        counts = export_home(db, home, profile_name)
-    except SilcrowError as exc:
-        fail(str(exc))
+    db, counts = _transfer(ctx, dsn, export_home, home, profile_name)
     data = {"database": db.where, "to_home": str(home), "profile": profile_name, **asdict(counts)}
     _report(data, as_json, f"exported profile {profile_name!r} of {db.where} to {home}: {_summary(counts)}")
+
+
+def _transfer(
+    ctx: typer.Context,
+    dsn: str | None,
+    move: Callable[[Database, Path, str], Counts],
+    home: Path,
+    profile: str,
+) -> tuple[Database, Counts]:
+    db = _database(ctx, dsn)
+    try:
+        return db, move(db, home, profile)
+    except SilcrowError as exc:
+        fail(str(exc))
+        raise  # fail() exits; this line only tells type checkers so
 
 
 def _summary(counts: Any) -> str:

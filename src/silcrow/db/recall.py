@@ -29,7 +29,7 @@ from silcrow.db.fold import fold
 from silcrow.errors import RecallError
 from silcrow.recall.embedders import Embedder
 from silcrow.recall.local import retrieval
-from silcrow.recall.local.backend import BATCH, RecallBackend, rank
+from silcrow.recall.local.backend import BATCH, RecallBackend, filter_sql, rank
 from silcrow.recall.local.records import KINDS, MemoryFilter, RecallHit, Scope, from_epoch
 
 log = logging.getLogger(__name__)
@@ -186,23 +186,16 @@ class PostgresRecall(RecallBackend):
         return len(gone)
 
     def find_ids(self, which: MemoryFilter, scope: Scope) -> list[int]:
-        where, params = [_SCOPE], list[Any](scope)
-        for column, value in (("id", which.id), ("kind", which.kind), ("session_id", which.session_id)):
-            if value is not None:
-                where.append(f"{column} = %s")
-                params.append(value)
-        if which.before is not None:
-            where.append("ts < %s")
-            params.append(which.before)
-        if which.contains is not None:  # ASCII case folding, as SQLite's lower() does
-            fold = f"'{_UPPER}', '{_LOWER}'"
-            where.append(f"strpos(translate(text, {fold}), translate(%s, {fold})) > 0")
-            params.append(which.contains)
+        fold = f"'{_UPPER}', '{_LOWER}'"  # ASCII case folding, as SQLite's lower() does
+        where, params = filter_sql(
+            which, scope, scope_sql=_SCOPE, mark="%s",
+            contains_sql=f"strpos(translate(text, {fold}), translate(%s, {fold})) > 0",
+        )
 
         def once() -> list[int]:
             with self._tx() as conn:
                 rows = conn.execute(
-                    f"SELECT id FROM recall_memories WHERE {' AND '.join(where)} ORDER BY id", params
+                    f"SELECT id FROM recall_memories WHERE {where} ORDER BY id", params
                 ).fetchall()
             return [int(r["id"]) for r in rows]
 

@@ -213,3 +213,25 @@ def rank(
         matched = {i for i, _ in lexical}
         ranked = [(i, sc) for i, sc in ranked if i in matched or dense.get(i, -1.0) >= min_similarity]
     return ranked
+
+
+def filter_sql(
+    which: MemoryFilter, scope: Scope, *, scope_sql: str, mark: str, contains_sql: str
+) -> tuple[str, list[Any]]:
+    """The WHERE condition (over the memories table) and parameters of ``which`` in ``scope``.
+
+    ``scope_sql`` takes the user and agent id, ``mark`` is the engine's placeholder and
+    ``contains_sql`` the engine's "text contains, ignoring ASCII case" with one placeholder.
+    """
+    where, params = [scope_sql], list[Any](scope)
+    for column, value in (("id", which.id), ("kind", which.kind), ("session_id", which.session_id)):
+        if value is not None:
+            where.append(f"{column} = {mark}")
+            params.append(value)
+    if which.before is not None:
+        where.append(f"ts < {mark}")
+        params.append(which.before)
+    if which.contains is not None:
+        where.append(contains_sql)
+        params.append(which.contains)
+    return " AND ".join(where), params

@@ -28,7 +28,7 @@ from silcrow import _sqlite
 from silcrow.errors import RecallError
 from silcrow.recall.embedders import Embedder
 from silcrow.recall.local import db, retrieval
-from silcrow.recall.local.backend import BATCH, RecallBackend, rank
+from silcrow.recall.local.backend import BATCH, RecallBackend, filter_sql, rank
 from silcrow.recall.local.lexical import LexicalSearch
 from silcrow.recall.local.records import (
     KINDS,
@@ -252,24 +252,13 @@ class RecallStore(RecallBackend):
 
     def find_ids(self, which: MemoryFilter, scope: Scope) -> list[int]:
         """Ids in ``scope`` of the memories ``which`` picks, oldest first."""
-        where, params = ["user_id IS ?", "agent_id IS ?"], list[Any](scope)
-        if which.id is not None:
-            where.append("id = ?")
-            params.append(which.id)
-        if which.kind is not None:
-            where.append("kind = ?")
-            params.append(which.kind)
-        if which.session_id is not None:
-            where.append("session_id = ?")
-            params.append(which.session_id)
-        if which.before is not None:
-            where.append("ts < ?")
-            params.append(which.before)
-        if which.contains is not None:
-            where.append("instr(lower(text), lower(?)) > 0")  # SQLite's lower(): ASCII only
-            params.append(which.contains)
+        # SQLite's lower() folds ASCII only, which is what "ignoring ASCII case" promises.
+        where, params = filter_sql(
+            which, scope, scope_sql="user_id IS ? AND agent_id IS ?", mark="?",
+            contains_sql="instr(lower(text), lower(?)) > 0",
+        )
         with self._guard():
-            sql = f"SELECT id FROM memories WHERE {' AND '.join(where)} ORDER BY id"
+            sql = f"SELECT id FROM memories WHERE {where} ORDER BY id"
             rows = self._conn.execute(sql, params)
             return [int(r[0]) for r in rows]
 
