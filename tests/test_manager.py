@@ -207,9 +207,23 @@ def test_failed_initialize_disables_the_provider(caplog: pytest.LogCaptureFixtur
     assert m.prefetch("where do I live?") == ""
 
 
+class CountingHanger(Hanger):
+    """A Hanger that counts the prefetch calls that reached it."""
+
+    name = "counting-hanger"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered = 0
+
+    def prefetch(self, query: str, *, session_id: str = "") -> str:
+        self.entered += 1
+        return super().prefetch(query, session_id=session_id)
+
+
 def test_hanging_prefetch_times_out_and_stuck_calls_are_bounded(caplog: pytest.LogCaptureFixture) -> None:
     m = MemoryManager(prefetch_timeout=0.2, max_stuck_calls=2)
-    p = Hanger()
+    p = CountingHanger()
     m.add_provider(p)
     try:
         with caplog.at_level(logging.WARNING, logger="silcrow.recall.manager"):
@@ -217,9 +231,10 @@ def test_hanging_prefetch_times_out_and_stuck_calls_are_bounded(caplog: pytest.L
                 start = time.monotonic()
                 assert m.prefetch("where do I live?") == ""
                 assert time.monotonic() - start < 3.0
-            start = time.monotonic()
-            assert m.prefetch("where do I live?") == ""  # refused without waiting
-            assert time.monotonic() - start < 0.15
+            # Refused without waiting: the provider is not even called, so there is nothing to wait for.
+            assert m.prefetch("where do I live?") == ""
+        assert p.entered == 2
+        assert m.counters["provider_timeouts"] == 3
         assert "did not finish prefetch within 0.2s" in caplog.text
         assert "still stuck" in caplog.text
     finally:
@@ -299,14 +314,40 @@ def test_hanging_tool_call_times_out_with_json() -> None:
 
 # --- background sync --------------------------------------------------------------
 
+class Gate(Recorder):
+    """Each sync_turn waits until the test opens the gate."""
+
+    name = "gate"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.opened = threading.Event()
+        self.entered = threading.Event()
+
+    def sync_turn(self, user: str, assistant: str, *, session_id: str = "") -> None:
+        self.entered.set()
+        self.opened.wait(30)
+        super().sync_turn(user, assistant, session_id=session_id)
+
+
 def test_sync_turn_does_not_block_the_caller() -> None:
     m = MemoryManager()
-    p = Recorder(delay=0.02)  # 20 turns take ~0.4 s on the worker
+    p = Gate()
     m.add_provider(p)
-    start = time.monotonic()
-    for i in range(20):
-        m.sync_turn(f"u{i}", f"a{i}")
-    assert time.monotonic() - start < 0.2
+    returned = threading.Event()
+
+    def caller() -> None:
+        for i in range(20):
+            m.sync_turn(f"u{i}", f"a{i}")
+        returned.set()
+
+    threading.Thread(target=caller, daemon=True).start()
+    try:
+        # All 20 calls return while the provider is still stuck inside the first one.
+        assert p.entered.wait(30) and returned.wait(30)
+        assert not p.opened.is_set() and not [e for e in p.events if e[0] == "turn"]
+    finally:
+        p.opened.set()
     assert m.flush(timeout=30)
     assert [e[1][0] for e in p.events if e[0] == "turn"] == [f"u{i}" for i in range(20)]
 

@@ -75,7 +75,8 @@ class NonJsonTools(KeywordProvider):
 
 class BadSchema(KeywordProvider):
     def get_tool_schemas(self) -> list[dict[str, Any]]:
-        return [{"name": "flat_anthropic_style", "input_schema": {}}]
+        # Bare schemas are accepted (wrapped), but Anthropic's input_schema is not parameters.
+        return [{"name": "flat_anthropic_style", "description": "Search.", "input_schema": {}}]
 
 
 class SilentlyUnavailable(KeywordProvider):
@@ -95,7 +96,7 @@ class NetworkProbe(KeywordProvider):
     ("provider", "message"),
     [
         (NonJsonTools(), "Expecting value"),
-        (BadSchema(), "type 'function'"),
+        (BadSchema(), "parameters not an object"),
         (SilentlyUnavailable(), "must say why"),
         (NetworkProbe(), "network"),
     ],

@@ -389,3 +389,18 @@ def test_changing_the_embedder_re_embeds(tmp_path: Path, embedder: Embedder) -> 
     assert back.stats()["embedded"] == len(DIALOG)
     assert "T4" in _top_ids(back, "a young dog", 3, mode="dense")  # MiniLM vectors again
     back.shutdown()
+
+
+def test_fusion_is_a_search_parameter(provider: LocalProvider) -> None:
+    provider.ingest([
+        RecallRecord(text="Zebulon keeps a tortoise called Quasar.", kind="fact"),
+        RecallRecord(text="The team ships releases on Fridays.", kind="fact"),
+    ])
+    for fusion in ("score", "rrf"):
+        hits = provider.search("Zebulon tortoise Quasar", 2, fusion=fusion)
+        assert hits[0].text.startswith("Zebulon keeps"), fusion
+    score = [h.score for h in provider.search("Zebulon tortoise Quasar", 2)]
+    rrf = [h.score for h in provider.search("Zebulon tortoise Quasar", 2, fusion="rrf")]
+    assert score != rrf and max(rrf) < 0.05  # reciprocal ranks are small: the choice took effect
+    with pytest.raises(RecallError, match="unknown fusion 'mean'"):
+        provider.search("cat", 2, fusion="mean")

@@ -74,9 +74,7 @@ def test_create_append_messages_roundtrip(store: SessionBackend) -> None:
     assert info.system_prompt == "SYSTEM v1" and info.message_count == 3 and info.parent_id is None
     assert info.title == "Remember: I like green tea §"  # named by the first user message
     store.set_system_prompt(sid, None)
-    store.set_title(sid, "Tea talk")
-    info = store.get(sid)
-    assert info.system_prompt is None and info.title == "Tea talk"
+    assert store.get(sid).system_prompt is None
 
 
 def test_persists_across_reopen(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from silcrow.errors import ToolCallError
 from silcrow.store import MemoryStore
 from silcrow.tool import handle_memory_call, memory_tool_schema
 
@@ -39,7 +40,7 @@ def test_openai_and_anthropic_schemas_describe_the_same_tool() -> None:
     assert params["properties"]["target"]["enum"] == ["memory", "user"]
     assert params["properties"]["operations"]["type"] == "array"
     json.dumps(openai)  # serialisable as sent to an API
-    with pytest.raises(ValueError, match="unknown tool schema format"):
+    with pytest.raises(ToolCallError, match="unknown tool schema format"):
         memory_tool_schema("gemini")
 
 

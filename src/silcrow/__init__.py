@@ -15,11 +15,11 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from silcrow.errors import SilcrowError
-from silcrow.recall.provider import MemoryProvider
 
 if TYPE_CHECKING:
     from silcrow.agent.loop import Agent
     from silcrow.recall.manager import MemoryManager
+    from silcrow.recall.provider import MemoryProvider
     from silcrow.safety.fence import build_memory_context_block, sanitize_context
     from silcrow.store import ENTRY_DELIMITER, MemoryStore
 
@@ -29,6 +29,7 @@ _LAZY = {
     "MemoryStore": "silcrow.store",
     "ENTRY_DELIMITER": "silcrow.store",
     "MemoryManager": "silcrow.recall.manager",
+    "MemoryProvider": "silcrow.recall.provider",
     "build_memory_context_block": "silcrow.safety.fence",
     "sanitize_context": "silcrow.safety.fence",
     "Agent": "silcrow.agent.loop",

@@ -1,17 +1,41 @@
-"""Settings in one place.
+"""Settings: one typed object for what silcrow reads from config.toml and the environment.
 
-Precedence for the agent and CLI: explicit arguments/flags, then the
-environment (read only at entry points, via :meth:`Settings.from_env`),
-then ``<home>/config.toml``, then the defaults below.
+Precedence: explicit arguments/flags, then the environment (only the
+variables in :data:`ENV_VARS`, read only here: :meth:`Settings.with_env` at
+entry points, :func:`env_value` for the Python API's fallbacks), then
+``<home>/config.toml``, then the defaults below, which are the only copy
+of them (the store and the agent take theirs from here).
+
+``config.toml`` keeps its keys at the top level or in the ``[model]``,
+``[recall]``, ``[memory]`` and ``[agent]`` tables; a key means the same
+wherever it stands, so moving a line between tables changes nothing. Every
+other table (``[storage]``, ``[serve]``, ``[recall.<provider>]`` ...) belongs
+to the module that reads it: it is kept raw in :attr:`Settings.tables`, and
+that module reads it as its own dataclass through
+:meth:`Settings.section`, which reports a bad value the same way as the
+settings modelled here. A module that also takes an environment variable
+adds it to :data:`ENV_VARS` with the dotted key it sets (``"storage.dsn"``).
+
+Each field's type says what a valid value is (:class:`Rule` in its
+``Annotated`` metadata, e.g. :data:`PositiveInt`): TOML values are checked
+strictly (``"3"`` is not a number, ``true`` is not 1) and a bad one is
+reported with its key, its value and what it must be. These are plain
+dataclasses rather than pydantic models because every CLI start reads its
+limits from here, and building pydantic's schemas made importing this
+module 150-400 ms slower (``python -X importtime``, on a busy machine)
+against a 300 ms budget for ``silcrow memory show``.
 """
 
 from __future__ import annotations
 
+import copy
 import os
 import tomllib
-from dataclasses import dataclass, field, fields, replace
+import types
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from silcrow.errors import ConfigError
 from silcrow.paths import config_file
@@ -19,19 +43,117 @@ from silcrow.paths import config_file
 if TYPE_CHECKING:
     from silcrow.recall.embedders import Embedder
 
+__all__ = [
+    "DEFAULT_MODEL",
+    "ENV_VARS",
+    "MEMORY_CHAR_LIMIT",
+    "USER_CHAR_LIMIT",
+    "AgentSettings",
+    "Settings",
+    "env_value",
+    "load_settings",
+]
+
+DEFAULT_MODEL = "gpt-4o-mini"
+# A few dozen short entries each: enough to be useful, small enough for every prompt.
+MEMORY_CHAR_LIMIT = 2200
+USER_CHAR_LIMIT = 1375
+
+# Environment variable -> the setting it gives (a dotted key for a raw table).
+ENV_VARS: dict[str, str] = {
+    "SILCROW_MODEL": "model",
+    "OPENAI_BASE_URL": "base_url",
+    "OPENAI_API_KEY": "api_key",
+    "SILCROW_PROVIDER": "provider",
+}
+
+# Tables whose keys are settings of this module rather than a section of another one.
+_MODELLED_TABLES = ("model", "recall", "memory", "agent")
+
+# Fields of Settings that are not keys of config.toml.
+_NOT_KEYS = {"agent", "tables", "source"}
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What a setting's value must be: ``accepts`` decides, ``description`` says it in words."""
+
+    description: str
+    accepts: Callable[[Any], bool]
+    convert: Callable[[Any], Any] = lambda value: value
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+PositiveInt = Annotated[int, Rule("a positive whole number (e.g. 2200)", lambda v: _whole(v) and v > 0)]
+Count = Annotated[int, Rule("a whole number (0 or more)", lambda v: _whole(v) and v >= 0)]
+Fraction = Annotated[float, Rule("a number above 0 and at most 1 (e.g. 0.75)",
+                                 lambda v: (_whole(v) or isinstance(v, float)) and 0 < v <= 1, float)]
+Flag = Annotated[bool, Rule("true or false", lambda v: isinstance(v, bool))]
+Text = Annotated[str, Rule("a string", lambda v: isinstance(v, str))]
+Table = Annotated[dict[str, Any], Rule("a table", lambda v: isinstance(v, dict))]
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    """Agent-loop options; None leaves the :class:`~silcrow.agent.Agent` default."""
+
+    replay_recall: Flag | None = None
+    nudge_interval: Count | None = None
+    max_tool_iterations: PositiveInt | None = None
+    context_window: PositiveInt | None = None
+    compress_threshold: Fraction | None = None
+    flush_min_turns: Count | None = None
+
+    def kwargs(self) -> dict[str, Any]:
+        """The options that were set, as :class:`~silcrow.agent.Agent` keyword arguments."""
+        return {f.name: value for f in fields(self) if (value := getattr(self, f.name)) is not None}
+
 
 @dataclass(frozen=True)
 class Settings:
-    model: str = "gpt-4o-mini"
-    base_url: str | None = None
-    api_key: str | None = None
-    provider: str = "local"            # config key: [recall] provider / `provider`
-    embedder: str = "onnx"             # onnx | fastembed | openai | none
-    embedder_model: str | None = None
-    embedder_url: str | None = None
-    memory_char_limit: int = 2200
-    user_char_limit: int = 1375
-    extra: dict[str, Any] = field(default_factory=dict)
+    """Everything silcrow's entry points need, typed; see the module doc for the sources."""
+
+    model: Text = DEFAULT_MODEL
+    base_url: Text | None = None
+    api_key: Text | None = None
+    provider: Text = "local"            # the recall provider; "none" for no recall
+    embedder: Text = "onnx"             # onnx | fastembed | openai | none
+    embedder_model: Text | None = None
+    embedder_url: Text | None = None
+    memory_char_limit: PositiveInt = MEMORY_CHAR_LIMIT
+    user_char_limit: PositiveInt = USER_CHAR_LIMIT
+    agent: AgentSettings = field(default_factory=AgentSettings)
+    # Tables this module does not model, as parsed from TOML (plus their ENV_VARS).
+    tables: Table = field(default_factory=dict)
+    # The file the values came from, named in error messages; None for defaults only.
+    source: Path | None = field(default=None, compare=False)
+
+    # -- sections owned by other modules ---------------------------------------------------
+
+    def table(self, name: str) -> dict[str, Any]:
+        """The raw table ``name`` (dotted for a nested one: ``"recall.mem0"``); {} when absent."""
+        node: Any = self.tables
+        for part in name.split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        return dict(node) if isinstance(node, dict) else {}
+
+    def section(self, name: str, model: type[_T]) -> _T:
+        """Table ``name`` as an instance of the dataclass ``model``, checked like the settings
+        here (annotate its fields with :class:`Rule` types); a bad value raises a ConfigError."""
+        return _build(model, self.table(name), _where(self.source), prefix=f"{name}.")
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """Scalar keys of tables this module does not model, flattened (prefer :meth:`section`)."""
+        return {k: v for table in self.tables.values() if isinstance(table, dict)
+                for k, v in table.items() if not isinstance(v, dict)}
+
+    # -- the embedder ----------------------------------------------------------------------
 
     def embedder_spec(self, name: str | None = None) -> str | Embedder:
         """What to hand a provider as its embedder: ``name`` (default: the configured one),
@@ -46,6 +168,8 @@ class Settings:
             options.update(base_url=self.embedder_url, api_key=self.api_key)
         return get_embedder(name, **options)
 
+    # -- the sources, lowest precedence first ----------------------------------------------
+
     @classmethod
     def from_toml(cls, home: Path) -> Settings:
         """Read ``<home>/config.toml``; a missing file gives the defaults."""
@@ -54,62 +178,132 @@ class Settings:
             return cls()
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise ConfigError(f"cannot read {path}: {exc}; fix or delete the file") from exc
-        flat: dict[str, Any] = {}
-        for key, value in data.items():
-            if isinstance(value, dict):  # allow [recall] / [model] tables
-                flat.update(value)
-            else:
-                flat[key] = value
-        known = {f.name for f in fields(cls)} - {"extra"}
-        kwargs = {k: v for k, v in flat.items() if k in known}
-        extra = {k: v for k, v in flat.items() if k not in known}
-        for f in fields(cls):
-            if f.name in kwargs and not _type_ok(kwargs[f.name], f.default):
-                raise ConfigError(
-                    f"bad setting {f.name} = {kwargs[f.name]!r} in {path}: {_expected(f.default)}; "
-                    "fix the file"
-                )
-        return cls(**kwargs, extra=extra)
+        return replace(_build(cls, _arrange(data, path), _where(path)), source=path)
 
-    def with_env(self, environ: dict[str, str] | None = None) -> Settings:
-        """Overlay SILCROW_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY."""
+    def with_env(self, environ: Mapping[str, str] | None = None) -> Settings:
+        """Overlay the non-empty variables of :data:`ENV_VARS`."""
         env = os.environ if environ is None else environ
-        changes: dict[str, Any] = {}
-        if env.get("SILCROW_MODEL"):
-            changes["model"] = env["SILCROW_MODEL"]
-        if env.get("OPENAI_BASE_URL"):
-            changes["base_url"] = env["OPENAI_BASE_URL"]
-        if env.get("OPENAI_API_KEY"):
-            changes["api_key"] = env["OPENAI_API_KEY"]
-        if env.get("SILCROW_PROVIDER"):
-            changes["provider"] = env["SILCROW_PROVIDER"]
-        return replace(self, **changes)
+        return self._with({key: env[var] for var, key in ENV_VARS.items() if env.get(var)}, "environment")
 
     def with_overrides(self, **overrides: Any) -> Settings:
         """Overlay explicit values (flags); None means 'not given'."""
-        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+        return self._with({k: v for k, v in overrides.items() if v is not None}, "arguments")
+
+    def _with(self, changes: dict[str, Any], where: str) -> Settings:
+        if not changes:
+            return self
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _NOT_KEYS}
+        agent = AgentSettings.kwargs(self.agent)
+        tables = copy.deepcopy(self.tables)
+        for key, value in changes.items():
+            section, _, leaf = key.rpartition(".")
+            if section:
+                node = tables
+                for part in section.split("."):
+                    node = node.setdefault(part, {})
+                node[leaf] = value
+            elif key in _AGENT_KEYS:
+                agent[key] = value
+            else:
+                data[key] = value
+        built = _build(type(self), {**data, "agent": agent, "tables": tables}, f"the {where}")
+        return replace(built, source=self.source)
 
 
-def _expected(default: Any) -> str:
-    if default is None:
-        return "expected a string"
-    if isinstance(default, bool):
-        return "expected true or false"
-    if isinstance(default, int):
-        return "it must be a positive whole number (e.g. 2200)"
-    return f"expected {type(default).__name__}"
+def _arrange(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    """TOML as parsed -> the keyword arguments of Settings (see the module doc)."""
+    flat: dict[str, Any] = {}
+    tables: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and key in _MODELLED_TABLES:
+            for inner, item in value.items():
+                if isinstance(item, dict):  # e.g. [recall.mem0]: a provider's own section
+                    tables.setdefault(key, {})[inner] = item
+                else:
+                    flat[inner] = item
+        elif isinstance(value, dict):
+            tables[key] = value
+        else:
+            flat[key] = value
+    agent = {k: flat.pop(k) for k in list(flat) if k in _AGENT_KEYS}
+    allowed = {f.name for f in fields(Settings)} - _NOT_KEYS
+    unknown = sorted(set(flat) - allowed)
+    if unknown:
+        known = ", ".join(sorted(allowed | _AGENT_KEYS))
+        raise ConfigError(f"unknown setting {unknown[0]!r} in {path}: the settings are {known}; "
+                          "fix or remove that line")
+    return {**flat, "agent": agent, "tables": tables}
 
 
-def _type_ok(value: Any, default: Any) -> bool:
-    if default is None:
-        return isinstance(value, str)
-    if isinstance(default, bool):
-        return isinstance(value, bool)
-    if isinstance(default, int):
-        return isinstance(value, int) and not isinstance(value, bool) and value > 0
-    return isinstance(value, type(default))
+_AGENT_KEYS = {f.name for f in fields(AgentSettings)}
+
+
+def _where(path: Path | None) -> str:
+    return str(path) if path is not None else "the settings"
+
+
+def _build(cls: type[_T], data: Mapping[str, Any], where: str, prefix: str = "") -> _T:
+    """An instance of the dataclass ``cls`` from ``data``, every value checked against its field."""
+    if not is_dataclass(cls):
+        raise TypeError(f"{cls!r} is not a dataclass")
+    names = {f.name for f in fields(cls) if f.init}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise ConfigError(f"unknown setting {prefix + unknown[0]!r} in {where}; "
+                          f"the settings there are {', '.join(sorted(names - _NOT_KEYS))}")
+    hints = get_type_hints(cls, include_extras=True)
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        kind, optional = _unwrap(hints[key])
+        if value is None and optional:
+            kwargs[key] = None
+        elif isinstance(kind, type) and is_dataclass(kind):
+            if not isinstance(value, Mapping):
+                raise ConfigError(f"{prefix}{key} must be a table, got {value!r} (in {where}); fix that line")
+            kwargs[key] = _build(kind, value, where, prefix if cls is Settings else f"{prefix}{key}.")
+        else:
+            rule = _rule(kind)
+            if rule is not None and not rule.accepts(value):
+                raise ConfigError(f"{prefix}{key} must be {rule.description}, got {value!r} (in {where}); "
+                                  "fix that line")
+            kwargs[key] = rule.convert(value) if rule is not None else value
+    return cls(**kwargs)
+
+
+def _unwrap(annotation: Any) -> tuple[Any, bool]:
+    """``X | None`` -> (X, True); anything else -> (it, False)."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0], len(args) < len(get_args(annotation))
+    return annotation, False
+
+
+def _rule(annotation: Any) -> Rule | None:
+    """The Rule of an ``Annotated`` type, else a plain isinstance check for simple types."""
+    for meta in getattr(annotation, "__metadata__", ()):
+        if isinstance(meta, Rule):
+            return meta
+    base = get_origin(annotation) or annotation
+    if base is int:
+        return Rule("a whole number", _whole)
+    if base is float:
+        return Rule("a number", lambda v: _whole(v) or isinstance(v, float), float)
+    if base in (str, bool, dict, list):
+        noun = {str: "a string", bool: "true or false", dict: "a table", list: "a list"}[base]
+        return Rule(noun, lambda v: isinstance(v, base))
+    return None
+
+
+def env_value(key: str, environ: Mapping[str, str] | None = None) -> str | None:
+    """The environment's value for setting ``key`` (see :data:`ENV_VARS`), or None."""
+    env = os.environ if environ is None else environ
+    for var, target in ENV_VARS.items():
+        if target == key and env.get(var):
+            return env[var]
+    return None
 
 
 def load_settings(home: Path, **overrides: Any) -> Settings:

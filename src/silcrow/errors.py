@@ -16,6 +16,7 @@ message says what was wrong and what to do about it.
     │   ├── ProviderConflictError   a second provider was added
     │   └── EmbedderUnavailableError  the chosen embedding model is not installed
     ├── SessionError           sessions.db: unknown ids, bad branches
+    ├── ToolCallError          a tool call's arguments or a tool definition are malformed
     └── ModelError             the LLM endpoint: unreachable, no key, bad reply
 """
 
@@ -60,6 +61,10 @@ class EmbedderUnavailableError(RecallError):
 
 class SessionError(SilcrowError):
     """A session could not be found, created or changed."""
+
+
+class ToolCallError(SilcrowError):
+    """A tool call's arguments, or a tool definition, cannot be used."""
 
 
 class ModelError(SilcrowError):

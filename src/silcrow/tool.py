@@ -7,13 +7,20 @@ when the memory is full. Results are JSON text the model reads back.
 
 from __future__ import annotations
 
-import json
-from typing import Any, Literal
+from typing import Any
 
-from silcrow.errors import SilcrowError
 from silcrow.store.store import MemoryStore
+from silcrow.toolcall import (
+    MEMORY_TOOL_NAME,
+    SchemaFormat,
+    error_result,
+    guarded,
+    parse_arguments,
+    result_json,
+    tool_schema,
+)
 
-TOOL_NAME = "memory"
+TOOL_NAME = MEMORY_TOOL_NAME
 
 DESCRIPTION = """\
 Your long-lived memory across sessions. Two small stores are shown at the top of your system prompt:
@@ -32,6 +39,7 @@ correction saved now avoids repeating a mistake in every later session;
 
 Do NOT save: progress on the current task, temporary state, todo lists, things that will be stale \
 within a week, whole files or logs, or anything you could simply look up again.
+For what happened in earlier conversations, call `session_search`; do not keep a diary here.
 
 Write each entry as one short, self-contained, declarative fact in the third person \
 ("The user deploys with `make release`", not "I should remember to..."). No instructions to yourself, \
@@ -94,45 +102,30 @@ PARAMETERS: dict[str, Any] = {
 }
 
 
-def memory_tool_schema(fmt: Literal["openai", "anthropic"] | str = "openai") -> dict[str, Any]:
-    """The tool definition in the OpenAI (function) or Anthropic (input_schema) format."""
-    if fmt == "openai":
-        return {
-            "type": "function",
-            "function": {"name": TOOL_NAME, "description": DESCRIPTION, "parameters": PARAMETERS},
-        }
-    if fmt == "anthropic":
-        return {"name": TOOL_NAME, "description": DESCRIPTION, "input_schema": PARAMETERS}
-    raise ValueError(f"unknown tool schema format {fmt!r}: use 'openai' or 'anthropic'")
+def memory_tool_schema(fmt: SchemaFormat | str = "openai") -> dict[str, Any]:
+    """The tool definition in the OpenAI (function), Anthropic (input_schema) or bare format."""
+    return tool_schema(TOOL_NAME, DESCRIPTION, PARAMETERS, fmt)
 
 
-def _error(message: str) -> str:
-    return json.dumps({"success": False, "error": message}, ensure_ascii=False)
+_EXAMPLE = '{"action": "add", "target": "memory", "content": "..."}'
+
+
+def memory_call(store: MemoryStore, arguments: Any) -> dict[str, Any]:
+    """Run one memory tool call and return its result dict. Never raises.
+
+    ``arguments`` is the call's JSON text or its decoded object. The result
+    is what :func:`handle_memory_call` encodes; ``result["success"]`` says
+    whether the write was committed.
+    """
+    return guarded(
+        "the memory tool",
+        lambda: _dispatch(store, parse_arguments(arguments, tool=TOOL_NAME, example=_EXAMPLE)),
+    )
 
 
 def handle_memory_call(store: MemoryStore, arguments: dict[str, Any] | str) -> str:
     """Run one memory tool call and return its JSON result. Never raises."""
-    try:
-        if isinstance(arguments, str):
-            try:
-                arguments = json.loads(arguments) if arguments.strip() else {}
-            except json.JSONDecodeError as exc:
-                return _error(
-                    f"the tool arguments are not valid JSON ({exc.msg} at position {exc.pos}); "
-                    'send an object like {"action": "add", "target": "memory", "content": "..."}'
-                )
-        if not isinstance(arguments, dict):
-            return _error(
-                "the tool arguments must be a JSON object with 'target' and 'action' or 'operations'"
-            )
-        result = _dispatch(store, arguments)
-        return json.dumps(result, ensure_ascii=False)
-    except SilcrowError as exc:
-        return _error(f"{exc}")
-    except Exception as exc:  # the agent loop must survive any failure of a tool call
-        return _error(
-            f"the memory tool failed unexpectedly ({type(exc).__name__}: {exc}); try again later"
-        )
+    return result_json(memory_call(store, arguments))
 
 
 def _dispatch(store: MemoryStore, args: dict[str, Any]) -> dict[str, Any]:
@@ -144,10 +137,9 @@ def _dispatch(store: MemoryStore, args: dict[str, Any]) -> dict[str, Any]:
     old_text: Any = args.get("old_text")
     if "operations" in args and args["operations"] is not None:
         if action is not None:
-            return {
-                "success": False,
-                "error": "pass either 'action' or 'operations', not both; put every step in 'operations'",
-            }
+            return error_result(
+                "pass either 'action' or 'operations', not both; put every step in 'operations'"
+            )
         return store.apply_batch(target, args["operations"], origin="tool")
     if action == "add":
         return store.add(target, content, origin="tool")
@@ -156,8 +148,5 @@ def _dispatch(store: MemoryStore, args: dict[str, Any]) -> dict[str, Any]:
     if action == "remove":
         return store.remove(target, old_text, origin="tool")
     if action is None:
-        return {
-            "success": False,
-            "error": "'action' is missing: use 'add', 'replace' or 'remove', or pass 'operations'",
-        }
-    return {"success": False, "error": f"unknown action {action!r}: use 'add', 'replace' or 'remove'"}
+        return error_result("'action' is missing: use 'add', 'replace' or 'remove', or pass 'operations'")
+    return error_result(f"unknown action {action!r}: use 'add', 'replace' or 'remove'")

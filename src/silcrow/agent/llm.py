@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +18,7 @@ from urllib.parse import urlparse
 
 import httpx
 
+from silcrow.config import env_value
 from silcrow.errors import ModelError
 
 DEFAULT_TIMEOUT_S = 120.0
@@ -67,8 +67,8 @@ def resolve_credentials(base_url: str | None, api_key: str | None) -> tuple[str 
 
     Raises ModelError when a remote endpoint has no key, before any request is made.
     """
-    url = base_url or os.environ.get("OPENAI_BASE_URL") or None
-    key = api_key or os.environ.get("OPENAI_API_KEY") or None
+    url = base_url or env_value("base_url")
+    key = api_key or env_value("api_key")
     if key:
         return url, key
     if is_local_url(url):

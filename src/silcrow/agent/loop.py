@@ -26,7 +26,8 @@ from silcrow.agent import compress as _compress
 from silcrow.agent.llm import Completion, LLMClient, StreamCallback
 from silcrow.agent.prompt import build_system_prompt
 from silcrow.agent.sessions import open_sessions
-from silcrow.agent.tools import MEMORY_TOOL, ToolRouter, error_result
+from silcrow.agent.tools import MEMORY_TOOL, ToolRouter
+from silcrow.config import DEFAULT_MODEL, MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
 from silcrow.db.settings import curated_backend
 from silcrow.errors import ModelError, SessionError
 from silcrow.paths import resolve_home
@@ -34,6 +35,7 @@ from silcrow.recall.manager import MemoryManager
 from silcrow.recall.provider import MemoryProvider
 from silcrow.safety.fence import sanitize_context
 from silcrow.store import MemoryStore
+from silcrow.toolcall import error_json
 
 if TYPE_CHECKING:
     from silcrow.recall.embedders import Embedder
@@ -84,7 +86,7 @@ class Agent:
 
     def __init__(
         self,
-        model: str = "gpt-4o-mini",
+        model: str = DEFAULT_MODEL,
         *,
         base_url: str | None = None,
         api_key: str | None = None,
@@ -102,8 +104,8 @@ class Agent:
         session_id: str | None = None,
         timeout: float = 120.0,
         max_retries: int = 3,
-        memory_char_limit: int = 2200,
-        user_char_limit: int = 1375,
+        memory_char_limit: int = MEMORY_CHAR_LIMIT,
+        user_char_limit: int = USER_CHAR_LIMIT,
     ) -> None:
         self.home = resolve_home(home)
         self.home.mkdir(parents=True, exist_ok=True)
@@ -129,6 +131,7 @@ class Agent:
         self._turns_since_write = 0
         self._turns_since_flush = 0
         self._turns_since_compress = MIN_TURNS_BETWEEN_COMPRESSIONS
+        self._user_turns = 0
         self._closed = False
         self.session_id = ""
         # Process start is a cache-breaking event like any other.
@@ -165,6 +168,7 @@ class Agent:
             self.sessions.get(session_id)  # raises SessionError for an unknown id
         self.session_id = session_id
         self._messages = [] if fresh else self.sessions.messages(session_id)
+        self._user_turns = sum(1 for m in self._messages if m.get("role") == "user")
         self._turns_since_write = 0
         self._turns_since_flush = 0
         self._turns_since_compress = MIN_TURNS_BETWEEN_COMPRESSIONS
@@ -241,6 +245,8 @@ class Agent:
         stream = on_delta if on_delta is not None else self.on_delta
         self.store.reset_turn()
         self._maybe_compress(text)
+        self._user_turns += 1
+        self.manager.on_turn_start(self._user_turns, text)
         # Recall once, before the loop; every iteration of this turn reuses the same block.
         recall = self.manager.prefetch(text, session_id=self.session_id,
                                        exclude_lines=self._replayed_lines())
@@ -306,7 +312,7 @@ class Agent:
                 answered = {m.get("tool_call_id") for m in self._messages if m["role"] == "tool"}
                 for call in message["tool_calls"]:
                     if call["id"] not in answered:
-                        self._store("tool", error_result("interrupted before this tool ran"),
+                        self._store("tool", error_json("interrupted before this tool ran"),
                                     tool_call_id=call["id"])
                 return
             if message["role"] == "user":

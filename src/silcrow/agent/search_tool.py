@@ -13,15 +13,22 @@ model one turn with an explanation instead of crashing the loop.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from silcrow.agent.session_backend import SessionBackend
-from silcrow.errors import SessionError, SilcrowError
+from silcrow.errors import SessionError, ToolCallError
+from silcrow.toolcall import (
+    SEARCH_TOOL_NAME,
+    error_result,
+    guarded,
+    parse_arguments,
+    result_json,
+    tool_schema,
+)
 
 __all__ = ["TOOL_NAME", "handle_session_search", "session_search_schema"]
 
-TOOL_NAME = "session_search"
+TOOL_NAME = SEARCH_TOOL_NAME
 DEFAULT_RESULTS = 5
 MAX_RESULTS = 20
 DEFAULT_WINDOW = 3
@@ -61,18 +68,7 @@ PARAMETERS: dict[str, Any] = {
 
 def session_search_schema() -> dict[str, Any]:
     """The tool definition in the OpenAI function format."""
-    return {
-        "type": "function",
-        "function": {"name": TOOL_NAME, "description": DESCRIPTION, "parameters": PARAMETERS},
-    }
-
-
-class _BadCall(ValueError):
-    """The arguments cannot be used; the message tells the model how to fix them."""
-
-
-def _error(message: str) -> str:
-    return json.dumps({"success": False, "error": message}, ensure_ascii=False)
+    return tool_schema(TOOL_NAME, DESCRIPTION, PARAMETERS)
 
 
 def _int_arg(args: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
@@ -80,11 +76,11 @@ def _int_arg(args: dict[str, Any], key: str, default: int, low: int, high: int) 
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise _BadCall(f"{key!r} must be an integer, got {value!r}")
+        raise ToolCallError(f"{key!r} must be an integer, got {value!r}")
     try:
         number = int(value)
     except ValueError:
-        raise _BadCall(f"{key!r} must be an integer, got {value!r}") from None
+        raise ToolCallError(f"{key!r} must be an integer, got {value!r}") from None
     return max(low, min(high, number))
 
 
@@ -119,7 +115,7 @@ def _readable(message: dict[str, Any]) -> dict[str, Any]:
 def _search(store: SessionBackend, args: dict[str, Any], current: str | None) -> dict[str, Any]:
     query = args.get("query")
     if not isinstance(query, str) or not query.strip():
-        raise _BadCall("'query' must be a non-empty string of keywords")
+        raise ToolCallError("'query' must be a non-empty string of keywords")
     limit = _int_arg(args, "limit", DEFAULT_RESULTS, 1, MAX_RESULTS)
     hits = store.search(query, limit=limit, current_session_id=current)
     results = [
@@ -138,16 +134,16 @@ def _search(store: SessionBackend, args: dict[str, Any], current: str | None) ->
 def _around(store: SessionBackend, args: dict[str, Any]) -> dict[str, Any]:
     sid = args.get("session_id")
     if not isinstance(sid, str) or not sid.strip():
-        raise _BadCall("'session_id' must be the session_id string of a search result")
+        raise ToolCallError("'session_id' must be the session_id string of a search result")
     if args.get("message_id") is None:
-        raise _BadCall("give 'message_id' (from the same search result) together with 'session_id'")
+        raise ToolCallError("give 'message_id' (from the same search result) together with 'session_id'")
     message_id = _int_arg(args, "message_id", 0, 0, 2**62)
     window = _int_arg(args, "limit", DEFAULT_WINDOW, 0, MAX_WINDOW)
     try:
         full_id = store.resolve(sid)
     except SessionError as exc:
         # The store's hint names a CLI command; the model needs its own way out.
-        raise _BadCall(f"{str(exc).split(';')[0]}; use the session_id of a search result") from None
+        raise ToolCallError(f"{str(exc).split(';')[0]}; use the session_id of a search result") from None
     info = store.get(full_id)
     messages = store.around(full_id, message_id, window=window)
     return {
@@ -167,36 +163,24 @@ def handle_session_search(
     ``current_session_id`` keeps what the model already sees (the active
     messages of the current session) out of the results.
     """
-    try:
-        if isinstance(args, str):
-            try:
-                args = json.loads(args) if args.strip() else {}
-            except json.JSONDecodeError as exc:
-                return _error(
-                    f"the arguments are not valid JSON ({exc.msg} at position {exc.pos}); "
-                    'send an object like {"query": "keywords"}'
-                )
-        if not isinstance(args, dict):
-            return _error('the arguments must be a JSON object like {"query": "keywords"}')
-        unknown = set(args) - set(PARAMETERS["properties"])
-        if unknown:
-            return _error(
-                f"unknown argument(s) {sorted(unknown)}; use 'query', or 'session_id' with 'message_id', "
-                "and optionally 'limit'"
-            )
-        if args.get("session_id") is not None or args.get("message_id") is not None:
-            if args.get("query"):
-                return _error("give either 'query', or 'session_id' with 'message_id', not both")
-            result = _around(store, args)
-        elif args.get("query") is not None:
-            result = _search(store, args, current_session_id)
-        else:
-            return _error(
-                "nothing to do: give 'query' (keywords) to search, or 'session_id' and 'message_id' "
-                "from a search result to read around it"
-            )
-        return json.dumps(result, ensure_ascii=False)
-    except (_BadCall, SilcrowError) as exc:
-        return _error(str(exc))
-    except Exception as exc:  # the agent loop must survive any failure of a tool call
-        return _error(f"session search failed unexpectedly ({type(exc).__name__}: {exc}); try again later")
+    return result_json(guarded("session search", lambda: _run(store, args, current_session_id)))
+
+
+def _run(store: SessionBackend, raw: dict[str, Any] | str, current: str | None) -> dict[str, Any]:
+    args = parse_arguments(raw, tool=TOOL_NAME, example='{"query": "keywords"}')
+    unknown = set(args) - set(PARAMETERS["properties"])
+    if unknown:
+        return error_result(
+            f"unknown argument(s) {sorted(unknown)}; use 'query', or 'session_id' with 'message_id', "
+            "and optionally 'limit'"
+        )
+    if args.get("session_id") is not None or args.get("message_id") is not None:
+        if args.get("query"):
+            return error_result("give either 'query', or 'session_id' with 'message_id', not both")
+        return _around(store, args)
+    if args.get("query") is not None:
+        return _search(store, args, current)
+    return error_result(
+        "nothing to do: give 'query' (keywords) to search, or 'session_id' and 'message_id' "
+        "from a search result to read around it"
+    )

@@ -139,13 +139,6 @@ class SessionBackend(ABC):
             self._require(conn, sid)
             conn.execute("UPDATE sessions SET system_prompt = ? WHERE id = ?", (prompt, sid))
 
-    def set_title(self, sid: str, title: str | None) -> None:
-        with self._write() as conn:
-            self._require(conn, sid)
-            conn.execute(
-                "UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?", (title, now_iso(), sid)
-            )
-
     def list(self, limit: int = 20) -> list[SessionInfo]:
         """The most recently active sessions first."""
         rows = self._read(

@@ -10,7 +10,6 @@ happens, a call produces a JSON result for the model and never raises.
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -18,18 +17,24 @@ from typing import Any
 from silcrow.agent.llm import ToolCall
 from silcrow.agent.search_tool import handle_session_search, session_search_schema
 from silcrow.agent.session_backend import SessionBackend
+from silcrow.errors import ToolCallError
 from silcrow.recall.manager import MemoryManager
 from silcrow.store import MemoryStore
-from silcrow.tool import handle_memory_call, memory_tool_schema
+from silcrow.tool import memory_call, memory_tool_schema
+from silcrow.toolcall import (
+    MEMORY_TOOL_NAME,
+    SEARCH_TOOL_NAME,
+    error_json,
+    is_success,
+    parse_arguments,
+    result_json,
+    schema_name,
+)
 
 log = logging.getLogger(__name__)
 
-MEMORY_TOOL = "memory"
-SEARCH_TOOL = "session_search"
-
-
-def error_result(message: str) -> str:
-    return json.dumps({"success": False, "error": message}, ensure_ascii=False)
+MEMORY_TOOL = MEMORY_TOOL_NAME
+SEARCH_TOOL = SEARCH_TOOL_NAME
 
 
 @dataclass(frozen=True)
@@ -50,8 +55,8 @@ class ToolRouter:
     def schemas(self) -> list[dict[str, Any]]:
         """The tool list of a session, in a fixed order (it is part of the cached prefix)."""
         provider = [s for s in self.manager.tool_schemas()
-                    if s.get("function", {}).get("name") not in (MEMORY_TOOL, SEARCH_TOOL)]
-        self._provider_tools = {s["function"]["name"] for s in provider}
+                    if schema_name(s) not in (MEMORY_TOOL, SEARCH_TOOL)]
+        self._provider_tools = {name for s in provider if (name := schema_name(s))}
         return [memory_tool_schema(fmt="openai"), session_search_schema(), *provider]
 
     @staticmethod
@@ -61,15 +66,12 @@ class ToolRouter:
     def dispatch(self, call: ToolCall, *, session_id: str, allowed: set[str] | None = None) -> ToolOutcome:
         if allowed is not None and call.name not in allowed:
             offered = ", ".join(sorted(allowed))
-            return ToolOutcome(error_result(f"tool {call.name!r} is not available now; use only {offered}"),
+            return ToolOutcome(error_json(f"tool {call.name!r} is not available now; use only {offered}"),
                                False)
         try:
-            args = json.loads(call.arguments or "{}")
-        except json.JSONDecodeError as exc:
-            return ToolOutcome(error_result(f"arguments of {call.name!r} are not valid JSON ({exc}); "
-                                            "send a JSON object"), False)
-        if not isinstance(args, dict):
-            return ToolOutcome(error_result(f"arguments of {call.name!r} must be a JSON object"), False)
+            args = parse_arguments(call.arguments, tool=call.name)
+        except ToolCallError as exc:
+            return ToolOutcome(error_json(str(exc)), False)
         try:
             if call.name == MEMORY_TOOL:
                 return self._memory(args)
@@ -80,19 +82,16 @@ class ToolRouter:
                 return ToolOutcome(self.manager.handle_tool_call(call.name, args), False)
         except Exception as exc:  # a failing tool is the model's problem to read, not a crash
             log.warning("tool %s failed: %s", call.name, exc, exc_info=True)
-            return ToolOutcome(error_result(f"tool {call.name!r} failed: {type(exc).__name__}: {exc}"), False)
+            return ToolOutcome(error_json(f"tool {call.name!r} failed: {type(exc).__name__}: {exc}"), False)
         names = ", ".join(sorted({MEMORY_TOOL, SEARCH_TOOL, *self._provider_tools}))
-        return ToolOutcome(error_result(f"unknown tool {call.name!r}; available tools: {names}"), False)
+        return ToolOutcome(error_json(f"unknown tool {call.name!r}; available tools: {names}"), False)
 
     def _memory(self, args: dict[str, Any]) -> ToolOutcome:
-        result = handle_memory_call(self.store, args)
-        try:
-            ok = bool(json.loads(result).get("success"))
-        except (json.JSONDecodeError, AttributeError):
-            ok = False
+        result = memory_call(self.store, args)
+        ok = is_success(result)
         if ok:
             self._mirror(args)
-        return ToolOutcome(result, ok)
+        return ToolOutcome(result_json(result), ok)
 
     def _mirror(self, args: dict[str, Any]) -> None:
         target = str(args.get("target", "memory"))

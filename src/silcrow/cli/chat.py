@@ -1,7 +1,7 @@
 """`silcrow chat`: talk to a model through the agent loop, with memory.
 
-Settings: flags, then SILCROW_MODEL / OPENAI_BASE_URL / OPENAI_API_KEY, then
-``<home>/config.toml``. The reply streams as it arrives, through the fence
+Settings: flags, then the environment, then ``<home>/config.toml``
+(:mod:`silcrow.config`). The reply streams as it arrives, through the fence
 scrubber so a model that echoes its recalled ``<memory-context>`` never
 shows it. Lines read with ``input()`` so the REPL also works on piped stdin.
 """
@@ -17,10 +17,9 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from silcrow.cli.common import console, console_err, state
+from silcrow.cli.common import app_home, app_settings, console, console_err, print_error
 from silcrow.cli.main import app
-from silcrow.config import load_settings
-from silcrow.errors import ConfigError, ModelError, SilcrowError
+from silcrow.errors import ModelError, SilcrowError
 from silcrow.safety.fence import StreamingFenceScrubber
 from silcrow.safety.threats import display_safe
 
@@ -53,13 +52,13 @@ def chat(
     """Chat with a model that remembers: curated notes, recall, sessions."""
     from silcrow.agent import Agent  # the model client is heavy; other commands do not need it
 
-    home = state(ctx).resolved_home()
-    settings = load_settings(home, model=model, base_url=base_url, provider=provider)
+    home = app_home(ctx)
+    settings = app_settings(ctx).with_overrides(model=model, base_url=base_url, provider=provider)
     agent = Agent(
         settings.model, base_url=settings.base_url, api_key=settings.api_key, home=home,
         provider=settings.provider, embedder=settings.embedder_spec(),
         memory_char_limit=settings.memory_char_limit, user_char_limit=settings.user_char_limit,
-        on_tool_call=_show_tool_call, **agent_options(settings.extra),
+        on_tool_call=_show_tool_call, **settings.agent.kwargs(),
     )
     try:
         console.print(Text.assemble(
@@ -72,30 +71,6 @@ def chat(
             agent.close()
         except SilcrowError as exc:
             console_err.print(Text(f"warning: closing the session failed: {exc}"), soft_wrap=True)
-
-
-# Loop settings a user may put in config.toml (top level or an [agent] table).
-_AGENT_KEYS: dict[str, type] = {
-    "replay_recall": bool, "nudge_interval": int, "max_tool_iterations": int,
-    "context_window": int, "compress_threshold": float, "flush_min_turns": int,
-}
-
-
-def agent_options(extra: dict[str, Any]) -> dict[str, Any]:
-    """The Agent keyword arguments found in config.toml, type-checked."""
-    options: dict[str, Any] = {}
-    for key, kind in _AGENT_KEYS.items():
-        if key not in extra:
-            continue
-        value = extra[key]
-        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value, ok = float(value), True
-        if not ok:
-            noun = {bool: "true or false", int: "a whole number", float: "a number"}[kind]
-            raise ConfigError(f"config.toml: {key} must be {noun}, got {value!r}; fix that line")
-        options[key] = value
-    return options
 
 
 def _read(prompt: str) -> str | None:
@@ -138,7 +113,7 @@ def _turn(agent: Agent, text: str) -> None:
         console_err.print(Text.assemble(("model error: ", "bold red"), str(exc)), soft_wrap=True)
     except SilcrowError as exc:  # e.g. a locked sessions.db: report it, keep the REPL
         console.print()
-        console_err.print(Text.assemble(("error: ", "bold red"), str(exc)), soft_wrap=True)
+        print_error(str(exc))
 
 
 def _show_tool_call(name: str, arguments: str, result: str) -> None:
@@ -211,7 +186,7 @@ def _command(agent: Agent, line: str) -> bool:
         console_err.print(Text.assemble(("model error: ", "bold red"), str(exc)), soft_wrap=True)
     except SilcrowError as exc:
         message = str(exc).replace("`silcrow sessions list`", "/sessions")  # the REPL's own hint
-        console_err.print(Text.assemble(("error: ", "bold red"), message), soft_wrap=True)
+        print_error(message)
     return True
 
 

@@ -1,22 +1,56 @@
-"""What every command group shares: app state, consoles, error handling."""
+"""What every command group shares: app state, consoles, output and error handling.
+
+The one way to write a command (every group does it like this)::
+
+    from silcrow.cli.common import JSON_OPTION, app_home, app_settings, console, error, guarded, print_json
+
+    @group.command("frob")
+    def frob(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
+        home = app_home(ctx)             # resolved once, in the root callback
+        with guarded():                  # SilcrowError / OSError -> one `error:` line, exit 1
+            data = do_it(home, app_settings(ctx))
+        if not data:
+            raise error("nothing to frob; run `silcrow frob-setup` first")  # one line, exit 1
+        if as_json:
+            print_json(data)             # plain stdout, survives `| jq`
+            return
+        console.print(Text(...))         # stored text as Text, never as markup
+
+- The root callback (:mod:`silcrow.cli.main`) validates ``--home``/``--profile``
+  before any command runs: a bad profile, or a home that is a file, is a usage
+  error (one ``error:`` line, exit 2) for every command alike, and nothing is
+  created. :func:`app_home` returns that absolute path; a command that only reads
+  must not create it (check for the file it reads and say how to make it).
+- :func:`app_settings` is ``config.toml`` + environment, loaded on first use (so a
+  command that needs no settings is not stopped by a broken config.toml).
+- Exit codes: 0 ok, 1 refused (:data:`EXIT_REFUSED`), 2 usage (:data:`EXIT_USAGE`).
+  A ``SilcrowError`` that escapes a command is still one line and exit 1
+  (:func:`run_app`); :func:`guarded` only makes it explicit and adds ``OSError``.
+
+``AppState.resolved_home()``, :func:`state` and :func:`fail` are the older
+spellings of the same helpers and keep working.
+"""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
+import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
 
-from silcrow.errors import SilcrowError
+from silcrow.config import Settings, load_settings
+from silcrow.errors import ConfigError, SilcrowError
 from silcrow.paths import resolve_home
 
 console = Console()
@@ -26,14 +60,41 @@ EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
 
+JSON_OPTION: Any = typer.Option(False, "--json", help="print the result as JSON")
+
 
 @dataclass
 class AppState:
+    """The root options, resolved once for every command."""
+
     home: str | None = None
     profile: str | None = None
+    _path: Path | None = field(default=None, repr=False)
+    _settings: Settings | None = field(default=None, repr=False)
+
+    @classmethod
+    def resolve(cls, home: str | None, profile: str | None) -> AppState:
+        """Check ``--home``/``--profile``; a bad value is a usage error naming the option."""
+        try:
+            path = resolve_home(home, profile).absolute()
+        except ConfigError as exc:
+            raise typer.BadParameter(str(exc), param_hint="'--profile'") from None
+        if path.exists() and not path.is_dir():
+            raise typer.BadParameter(
+                f"{path} is not a directory; point --home (or SILCROW_HOME) at a directory",
+                param_hint="'--profile'" if profile is not None else "'--home'",
+            )
+        return cls(home=home, profile=profile, _path=path)
 
     def resolved_home(self) -> Path:
-        return resolve_home(self.home, self.profile)
+        if self._path is None:
+            self._path = resolve_home(self.home, self.profile).absolute()
+        return self._path
+
+    def settings(self) -> Settings:
+        if self._settings is None:
+            self._settings = load_settings(self.resolved_home())
+        return self._settings
 
 
 def state(ctx: typer.Context) -> AppState:
@@ -41,10 +102,66 @@ def state(ctx: typer.Context) -> AppState:
     return obj if isinstance(obj, AppState) else AppState()
 
 
-def fail(message: str, code: int = EXIT_REFUSED) -> None:
-    """Print one clear error line and exit with ``code``."""
-    console_err.print(Text.assemble(("error: ", "bold red"), message), highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
+def app_home(ctx: typer.Context) -> Path:
+    """The absolute home of this invocation (``--home``, ``--profile``, ``SILCROW_HOME``)."""
+    return state(ctx).resolved_home()
+
+
+def app_settings(ctx: typer.Context) -> Settings:
+    """Settings from the home's config.toml and the environment, loaded once."""
+    return state(ctx).settings()
+
+
+def safe_text(text: str) -> str:
+    """``text`` made printable: undecodable bytes kept as surrogate escapes become U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        except UnicodeEncodeError:  # a surrogate that is not an escaped byte
+            return text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def print_error(message: str) -> None:
+    """One ``error: ...`` line on stderr (the text is never read as markup)."""
+    console_err.print(Text.assemble(("error: ", "bold red"), safe_text(message)),
+                      highlight=False, soft_wrap=True)
+
+
+def error(message: str, code: int = EXIT_REFUSED) -> typer.Exit:
+    """Print one ``error:`` line; returns the exit to raise: ``raise error("...")``."""
+    print_error(message)
+    return typer.Exit(code)
+
+
+def fail(message: str, code: int = EXIT_REFUSED) -> NoReturn:
+    """Print one clear error line and exit with ``code`` (``raise error(...)`` in new code)."""
+    raise error(message, code)
+
+
+def print_json(data: Any) -> None:
+    """``data`` as indented JSON on plain stdout, not Rich: it must survive ``| jq`` byte for byte."""
+    text = json.dumps(data, ensure_ascii=False, indent=2, default=str)
+    if safe_text(text) != text:  # lone surrogates from a damaged file: let JSON escape them
+        text = json.dumps(data, ensure_ascii=True, indent=2, default=str)
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+@contextmanager
+def guarded() -> Iterator[None]:
+    """Turn failures of the work (a refused operation, a locked or unreadable file)
+    into one ``error:`` line and exit 1."""
+    try:
+        yield
+    except SilcrowError as exc:
+        raise error(str(exc)) from None
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        raise error(f"cannot access{where}: {exc.strerror or exc}; check the path and its permissions") \
+            from None
 
 
 def _click_exception_class(name: str) -> type[Exception]:
@@ -83,8 +200,7 @@ def _one_line_errors() -> Iterator[None]:
         # "silcrow memory" with no command prints its help and exits 2; leave that alone.
         if type(exc).__name__ == "NoArgsIsHelpError":
             raise
-        console_err.print(Text.assemble(("error: ", "bold red"), error_line(exc)),
-                          highlight=False, soft_wrap=True)
+        print_error(error_line(exc))
         raise typer.Exit(getattr(exc, "exit_code", EXIT_USAGE)) from None
 
 
@@ -122,7 +238,7 @@ def run_app(app: typer.Typer, argv: Sequence[str]) -> int:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else EXIT_REFUSED)
     except SilcrowError as exc:
-        console_err.print(Text.assemble(("error: ", "bold red"), str(exc)), highlight=False, soft_wrap=True)
+        print_error(str(exc))
         return EXIT_REFUSED
     except KeyboardInterrupt:
         console_err.print("interrupted")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 import typer
 
@@ -26,25 +27,41 @@ def _root(
     ),
     profile: str = typer.Option(None, "--profile", help="use <home>/profiles/NAME"),
 ) -> None:
-    ctx.obj = AppState(home=home, profile=profile)
+    # Resolved here, once, so a bad --home/--profile is the same usage error for every command.
+    ctx.obj = AppState.resolve(home, profile)
 
 
-def _register() -> None:
-    # Each command group lives in its own module and adds itself to `app`.
-    from silcrow.cli import memory  # noqa: F401
+GROUPS = ("memory", "recall", "providers", "chat", "sessions", "hermes", "db")
 
-    for optional in ("recall", "providers", "chat", "sessions", "db"):
+
+def _register(argv: Sequence[str] = ()) -> None:
+    """Import the command groups; each lives in its own module and adds itself to `app`.
+
+    When the command line names one group, only that one is imported: the others pull in
+    recall, the agent or the safety tables, and a quick `silcrow memory show` should not
+    pay for them. Help, a bad name or no group at all imports every group.
+    """
+    words = [a for a in argv if not a.startswith("-")]
+    # --home/--profile take a value: skip it to find the group name.
+    for flag in ("--home", "--profile"):
+        if flag in argv[:-1]:
+            value = argv[argv.index(flag) + 1]
+            if value in words:
+                words.remove(value)
+    wanted = words[0] if words and words[0] in GROUPS and "--help" not in argv else None
+    for group in (wanted,) if wanted else GROUPS:
         try:
-            __import__(f"silcrow.cli.{optional}")
+            __import__(f"silcrow.cli.{group}")
         except ModuleNotFoundError as exc:
-            if exc.name != f"silcrow.cli.{optional}":
+            if exc.name != f"silcrow.cli.{group}":
                 raise
 
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point; no traceback ever reaches the user."""
-    _register()
-    code = run_app(app, sys.argv[1:] if argv is None else argv)
+    args = sys.argv[1:] if argv is None else argv
+    _register(args)
+    code = run_app(app, args)
     if code:
         console_err.file.flush()
     sys.exit(code)

@@ -11,11 +11,9 @@ never as a markup string: entries routinely contain ``[brackets]`` and
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -23,11 +21,21 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from silcrow.cli.common import EXIT_REFUSED, console, console_err, state
+from silcrow.cli.common import (
+    EXIT_REFUSED,
+    JSON_OPTION,
+    app_home,
+    app_settings,
+    console,
+    console_err,
+    error,
+    guarded,
+    print_error,
+    print_json,
+    safe_text,
+)
 from silcrow.cli.main import app
-from silcrow.config import load_settings
 from silcrow.db.settings import curated_backend
-from silcrow.errors import ConfigError, SilcrowError
 from silcrow.safety.threats import display_safe
 from silcrow.store import MemoryStore
 
@@ -57,39 +65,15 @@ def _target_option(default: Target | None, help_text: str) -> Any:
 # --------------------------------------------------------------------------- plumbing
 
 
-def _error(message: str) -> None:
-    console_err.print(Text.assemble(("error: ", "bold red"), _safe(message)), soft_wrap=True)
-
-
-@contextmanager
-def _guarded() -> Iterator[None]:
-    """Turn store failures (lock timeout, unreadable file...) into one line and exit 1."""
-    try:
-        yield
-    except SilcrowError as exc:
-        _error(str(exc))
-        raise typer.Exit(EXIT_REFUSED) from None
-    except OSError as exc:
-        where = f" {exc.filename}" if exc.filename else ""
-        _error(f"cannot access{where}: {exc.strerror or exc}; check the path and its permissions")
-        raise typer.Exit(EXIT_REFUSED) from None
-
-
 def _open_store(ctx: typer.Context) -> MemoryStore:
     """The store of the selected home/profile, loaded from disk, limits from config.toml."""
-    try:
-        # Absolute, so that paths in messages (backups, doctor) can be used from anywhere.
-        home = state(ctx).resolved_home().absolute()
-    except ConfigError as exc:
-        # A bad --profile is a bad option value: report it the way Typer reports usage errors.
-        raise typer.BadParameter(str(exc), param_hint="'--profile'") from None
-    with _guarded():
-        settings = load_settings(home)
+    with guarded():
+        settings = app_settings(ctx)
         store = MemoryStore(
-            home,
+            app_home(ctx),  # absolute, so paths in messages (backups, doctor) work from anywhere
             memory_char_limit=settings.memory_char_limit,
             user_char_limit=settings.user_char_limit,
-            backend=curated_backend(home),
+            backend=curated_backend(app_home(ctx)),
         )
         store.load()
     return store
@@ -106,33 +90,12 @@ def _argument_text(value: str) -> str:
     try:
         return sys.stdin.read()
     except UnicodeDecodeError as exc:
-        _error(f"standard input is not valid UTF-8 ({exc.reason} at byte {exc.start}); "
-               "convert it to UTF-8 and retry")
-        raise typer.Exit(EXIT_REFUSED) from None
+        raise error(f"standard input is not valid UTF-8 ({exc.reason} at byte {exc.start}); "
+                    "convert it to UTF-8 and retry") from None
 
 
 def _targets(target: Target | None) -> tuple[str, ...]:
     return TARGETS if target is None else (target.value,)
-
-
-def _safe(text: str) -> str:
-    """``text`` made printable: undecodable bytes kept as surrogate escapes become U+FFFD."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        try:
-            return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-        except UnicodeEncodeError:  # a surrogate that is not an escaped byte
-            return text.encode("utf-8", "replace").decode("utf-8")
-    return text
-
-
-def _print_json(data: Any) -> None:
-    # Plain stdout, not Rich: JSON must survive `| jq` byte for byte.
-    text = json.dumps(data, ensure_ascii=False, indent=2, default=str)
-    if _safe(text) != text:  # lone surrogates from a damaged file: let JSON escape them
-        text = json.dumps(data, ensure_ascii=True, indent=2, default=str)
-    sys.stdout.write(text + "\n")
 
 
 def _abbreviated(entry: str, limit: int = 300) -> str:
@@ -155,7 +118,7 @@ def _numbered(out: Console, entries: Sequence[str], indent: str = "  ") -> None:
     for number, entry in enumerate(entries, start=1):
         prefix = f"{indent}{number:>{width}}. "
         pad = " " * len(prefix)
-        lines = display_safe(_safe(entry)).split("\n")
+        lines = display_safe(safe_text(entry)).split("\n")
         text = Text(prefix, style="cyan")
         text.append(lines[0])
         for line in lines[1:]:
@@ -190,7 +153,7 @@ def _usage_bar(usage: str, width: int = 30) -> Text:
 def _report(result: dict[str, Any]) -> None:
     """Print a mutation result; a refusal exits 1 after saying why and what is there."""
     if result.get("success"):
-        line = Text.assemble(("✓ ", "bold green"), _safe(str(result.get("message", "done"))))
+        line = Text.assemble(("✓ ", "bold green"), safe_text(str(result.get("message", "done"))))
         console.print(line, soft_wrap=True)
         if result.get("usage"):
             count = result.get("entry_count")
@@ -198,7 +161,7 @@ def _report(result: dict[str, Any]) -> None:
             console.print(Text(f"  {result.get('target', '')} usage: {result['usage']}{tail}",
                                style="dim"), soft_wrap=True)
         return
-    _error(str(result.get("error", "the memory operation was refused")))
+    print_error(str(result.get("error", "the memory operation was refused")))
     matches = result.get("matches")
     if matches:
         console_err.print(Text("matching entries:", style="bold"))
@@ -218,11 +181,11 @@ def _report(result: dict[str, Any]) -> None:
 def show(
     ctx: typer.Context,
     target: Target | None = _target_option(None, _ALL_TARGETS_HELP),
-    as_json: bool = typer.Option(False, "--json", help="machine-readable output"),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Show the live entries, numbered, with how full each file is."""
     store = _open_store(ctx)
-    with _guarded():
+    with guarded():
         views: dict[str, dict[str, Any]] = {
             name: {
                 "path": str(store.path(name)),
@@ -235,7 +198,7 @@ def show(
             for entries in [store.entries(name)]
         }
     if as_json:
-        _print_json(views)
+        print_json(views)
         return
     for index, (name, view) in enumerate(views.items()):
         if index:
@@ -254,7 +217,7 @@ def add(
 ) -> None:
     """Add an entry (an exact duplicate is accepted without adding a second copy)."""
     store = _open_store(ctx)
-    with _guarded():
+    with guarded():
         result = store.add(target.value, _argument_text(text), origin="cli")
     _report(result)
 
@@ -268,7 +231,7 @@ def replace(
 ) -> None:
     """Replace the entry containing OLD with NEW."""
     store = _open_store(ctx)
-    with _guarded():
+    with guarded():
         result = store.replace(target.value, old, _argument_text(new), origin="cli")
     _report(result)
 
@@ -281,7 +244,7 @@ def remove(
 ) -> None:
     """Remove the entry containing OLD."""
     store = _open_store(ctx)
-    with _guarded():
+    with guarded():
         result = store.remove(target.value, old, origin="cli")
     _report(result)
 
@@ -290,14 +253,14 @@ def remove(
 def prompt(ctx: typer.Context) -> None:
     """Print the system-prompt section exactly as an agent gets it (both frozen blocks)."""
     store = _open_store(ctx)
-    with _guarded():
+    with guarded():
         section = store.system_prompt_section()
     if not section:
         # stdout stays empty, exactly like the section; the hint goes to stderr.
         console_err.print(Text("(no curated memory yet: the section is empty; "
                                "add entries with `silcrow memory add`)", style="dim"), soft_wrap=True)
         return
-    sys.stdout.write(_safe(section))
+    sys.stdout.write(safe_text(section))
     if sys.stdout.isatty() and not section.endswith("\n"):
         sys.stdout.write("\n")  # only for the shell's sake; a pipe gets the exact section
     sys.stdout.flush()
@@ -306,15 +269,15 @@ def prompt(ctx: typer.Context) -> None:
 @memory_app.command("doctor")
 def doctor(
     ctx: typer.Context,
-    as_json: bool = typer.Option(False, "--json", help="machine-readable output"),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Check both files for drift (hand edits that would not round-trip); exit 1 on problems."""
     store = _open_store(ctx)
-    with _guarded():
+    with guarded():
         reports = store.doctor()
     healthy = all(report.get("ok") for report in reports)
     if as_json:
-        _print_json(reports)
+        print_json(reports)
     else:
         for report in reports:
             name = str(report.get("target", "?"))
@@ -355,7 +318,7 @@ def _changes(record: dict[str, Any]) -> list[str]:
 
 
 def _preview(text: str, limit: int = 80) -> str:
-    flat = " ".join(display_safe(_safe(text)).split())
+    flat = " ".join(display_safe(safe_text(text)).split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
@@ -363,14 +326,14 @@ def _preview(text: str, limit: int = 80) -> str:
 def history(
     ctx: typer.Context,
     target: Target | None = _target_option(None, _ALL_TARGETS_HELP),
-    as_json: bool = typer.Option(False, "--json", help="machine-readable output"),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """List committed mutations, oldest first."""
     store = _open_store(ctx)
-    with _guarded():
+    with guarded():
         records = store.history(target.value if target else None)
     if as_json:
-        _print_json(records)
+        print_json(records)
         return
     if not records:
         console.print(Text("(no history yet)", style="dim"))
@@ -398,6 +361,6 @@ def undo(
 ) -> None:
     """Restore the state before the last committed mutation of a file (itself journaled)."""
     store = _open_store(ctx)
-    with _guarded():
+    with guarded():
         result = store.undo(target.value, origin="cli")
     _report(result)

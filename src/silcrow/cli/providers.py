@@ -2,32 +2,25 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Any
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from silcrow.cli.common import console, state
+from silcrow.cli.common import JSON_OPTION, app_home, app_settings, console, print_json
 from silcrow.cli.main import app
-from silcrow.config import load_settings
-from silcrow.errors import ConfigError, SilcrowError
+from silcrow.errors import SilcrowError
 from silcrow.recall import ENTRY_POINT_GROUP, available_providers
 
 
 @app.command("providers")
 def providers(
     ctx: typer.Context,
-    as_json: bool = typer.Option(False, "--json", help="print the list as JSON"),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """List recall providers (entry points `silcrow.providers`) and which one is selected."""
-    try:
-        home = state(ctx).resolved_home()
-    except ConfigError as exc:
-        raise typer.BadParameter(str(exc), param_hint="'--profile'") from None
-    settings = load_settings(home)
+    home, settings = app_home(ctx), app_settings(ctx)
     selected = settings.provider
     # Providers get what `silcrow chat` gives them: the home (so none of them looks at, or
     # creates, the default one) and the configured embedder, so an embedder that cannot run
@@ -43,7 +36,7 @@ def providers(
         rows = [(n, False, embedder_error) if n == "local" else (n, ok, why) for n, ok, why in rows]
     if as_json:
         data = [{"name": n, "available": ok, "reason": why, "selected": n == selected} for n, ok, why in rows]
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        print_json(data)
         return
     table = Table(title=f"recall providers (entry-point group {ENTRY_POINT_GROUP})")
     table.add_column("name", style="bold cyan")

@@ -10,7 +10,6 @@ is written to stdout directly so it survives ``| jq`` byte for byte.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from collections.abc import Iterator
@@ -23,12 +22,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from silcrow.cli.common import EXIT_REFUSED, EXIT_USAGE, console, console_err, state
+from silcrow.cli.common import (
+    EXIT_USAGE,
+    JSON_OPTION,
+    app_home,
+    app_settings,
+    console,
+    console_err,
+    error,
+    guarded,
+    print_json,
+)
 from silcrow.cli.main import app
-from silcrow.config import load_settings
 from silcrow.db.database import redact
 from silcrow.db.settings import database_url
-from silcrow.errors import ConfigError, SilcrowError
 from silcrow.paths import recall_db
 from silcrow.safety.threats import display_safe
 
@@ -44,23 +51,6 @@ app.add_typer(recall_app, name="recall")
 _EMBEDDER_HELP = "embedder: onnx (offline default), fastembed, openai or none (default: config `embedder`)"
 
 
-def _error(message: str, code: int = EXIT_REFUSED) -> typer.Exit:
-    console_err.print(Text.assemble(("error: ", "bold red"), message), soft_wrap=True)
-    return typer.Exit(code)
-
-
-def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
-    sys.stdout.flush()
-
-
-def _home(ctx: typer.Context) -> Path:
-    try:
-        return state(ctx).resolved_home()
-    except ConfigError as exc:
-        raise typer.BadParameter(str(exc), param_hint="'--profile'") from None
-
-
 @contextmanager
 def _provider(ctx: typer.Context, embedder: str | None, *, create: bool) -> Iterator[LocalProvider]:
     """An initialised local provider for the selected home, shut down afterwards.
@@ -68,27 +58,23 @@ def _provider(ctx: typer.Context, embedder: str | None, *, create: bool) -> Iter
     With ``create=False`` a home that has no recall database is an error
     that tells the user how to make one, and nothing is written.
     """
-    home = _home(ctx)
+    home = app_home(ctx)
     if not create and database_url(home) is None and not recall_db(home).exists():
-        raise _error(
+        raise error(
             f"no recall database at {recall_db(home)}; add memories first with "
             "`silcrow recall ingest FILE` (or chat with the local provider)"
         )
     from silcrow.recall.local import LocalProvider
 
-    settings = load_settings(home)
-    name = embedder or settings.embedder
+    with guarded():
+        settings = app_settings(ctx)
+        provider = LocalProvider(home, embedder=settings.embedder_spec(embedder or settings.embedder))
     try:
-        provider = LocalProvider(home, embedder=settings.embedder_spec(name))
-    except SilcrowError as exc:
-        raise _error(str(exc)) from None
-    try:
-        if not provider.is_available():
-            raise _error(f"the local recall provider cannot run: {provider.unavailable_reason()}")
-        provider.initialize("cli", home=home)
-        yield provider
-    except SilcrowError as exc:
-        raise _error(str(exc)) from None
+        with guarded():
+            if not provider.is_available():
+                raise error(f"the local recall provider cannot run: {provider.unavailable_reason()}")
+            provider.initialize("cli", home=home)
+            yield provider
     finally:
         provider.shutdown()
 
@@ -100,21 +86,19 @@ def ingest(
         ..., help="LoCoMo conversation JSON, or JSONL of {role, content, timestamp, session_id}"
     ),
     embedder: str = typer.Option(None, "--embedder", help=_EMBEDDER_HELP),
-    as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Load a conversation file into long-term recall (duplicates are skipped)."""
     from silcrow.recall.formats import load_records
 
     if not file.is_file():
-        raise _error(f"{file} is not a file; pass a LoCoMo .json or a .jsonl of messages", EXIT_USAGE)
-    try:
+        raise error(f"{file} is not a file; pass a LoCoMo .json or a .jsonl of messages", EXIT_USAGE)
+    with guarded():
         records = load_records(file)
-    except SilcrowError as exc:
-        raise _error(str(exc)) from None
     if not records:
-        raise _error(f"{file} holds no messages to ingest; check that it is the right file")
-    db_path = recall_db(_home(ctx))
-    shared = database_url(_home(ctx))
+        raise error(f"{file} holds no messages to ingest; check that it is the right file")
+    db_path = recall_db(app_home(ctx))
+    shared = database_url(app_home(ctx))
     existed = shared is not None or db_path.exists()
     try:
         with _provider(ctx, embedder, create=True) as provider:
@@ -139,7 +123,7 @@ def ingest(
         "records_per_s": round(len(records) / elapsed, 1) if elapsed > 0 else None, "db": db,
     }
     if as_json:
-        _print_json(result)
+        print_json(result)
         return
     console.print(Text(
         f"stored {stored} of {len(records)} records from {file} "
@@ -154,15 +138,15 @@ def search(
     query: str = typer.Argument(..., help="what to look for, in plain words"),
     k: int = typer.Option(10, "-k", "--k", min=1, max=200, help="how many results"),
     embedder: str = typer.Option(None, "--embedder", help=_EMBEDDER_HELP),
-    as_json: bool = typer.Option(False, "--json", help="print the results as JSON"),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Search long-term recall (hybrid: full-text + embeddings)."""
     if not query.strip():
-        raise _error("the query is empty; say what to look for", EXIT_USAGE)
+        raise error("the query is empty; say what to look for", EXIT_USAGE)
     with _provider(ctx, embedder, create=False) as provider:
         hits = provider.search(query, k=k)
     if as_json:
-        _print_json([hit.to_dict() for hit in hits])
+        print_json([hit.to_dict() for hit in hits])
         return
     if not hits:
         console.print("no memories matched")
@@ -181,17 +165,17 @@ def search(
 @recall_app.command("stats")
 def stats(
     ctx: typer.Context,
-    as_json: bool = typer.Option(False, "--json", help="print the statistics as JSON"),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Show what the recall database holds."""
     with _provider(ctx, "none", create=False) as provider:
         # Counting rows needs no embedding model, so none is loaded (loading one could
         # start re-embedding). Report the model the stored vectors belong to instead.
         data = provider.stats()
-        if database_url(_home(ctx)) is None:  # the database backend reports its stored model itself
-            data.update(_stored_embedder(recall_db(_home(ctx))))
+        if database_url(app_home(ctx)) is None:  # the database backend reports its stored model itself
+            data.update(_stored_embedder(recall_db(app_home(ctx))))
     if as_json:
-        _print_json(data)
+        print_json(data)
         return
     table = Table(show_header=False)
     table.add_column("key", style="bold")
@@ -242,24 +226,24 @@ def forget(
         ..., metavar="ID_OR_QUERY", help="a memory id (see `recall search`) or text found in memories"
     ),
     yes: bool = typer.Option(False, "--yes", "-y", help="do not ask for confirmation"),
-    as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Delete one memory by id, or every memory whose text contains the given text."""
     needle = target.strip()
     if not needle:
-        raise _error("say which memory to forget: an id or some of its text", EXIT_USAGE)
+        raise error("say which memory to forget: an id or some of its text", EXIT_USAGE)
     what = f"memory #{needle}" if needle.isdigit() else f"every memory containing {needle!r}"
     if not yes:
         if not sys.stdin.isatty():
-            raise _error(f"this would delete {what}; re-run with --yes to confirm", EXIT_USAGE)
+            raise error(f"this would delete {what}; re-run with --yes to confirm", EXIT_USAGE)
         if not typer.confirm(f"Delete {what}?", default=False):
-            raise _error("nothing deleted")
+            raise error("nothing deleted")
     with _provider(ctx, "none", create=False) as provider:
         removed = provider.forget(int(needle) if needle.isdigit() else needle)
     if as_json:
-        _print_json({"target": needle, "removed": removed})
+        print_json({"target": needle, "removed": removed})
     if removed == 0:  # an error with --json too: a script must not take "nothing" for success
-        raise _error(f"no memory matched {needle!r}; find ids with `silcrow recall search QUERY`")
+        raise error(f"no memory matched {needle!r}; find ids with `silcrow recall search QUERY`")
     if as_json:
         return
     console.print(Text(f"deleted {removed} memor{'y' if removed == 1 else 'ies'} ({what})"))

@@ -8,8 +8,6 @@ contain ``[brackets]``. Errors are one line on stderr, exit 1.
 
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,54 +20,34 @@ from rich.text import Text
 from silcrow.agent.session_backend import SessionBackend
 from silcrow.agent.session_sql import fts_query
 from silcrow.agent.sessions import SessionInfo, open_sessions
-from silcrow.cli.common import EXIT_REFUSED, console, console_err, state
+from silcrow.cli.common import JSON_OPTION, app_home, console, error, guarded, print_json
 from silcrow.cli.main import app
 from silcrow.db.settings import database_url
-from silcrow.errors import ConfigError, SilcrowError
 from silcrow.paths import sessions_db
 
 sessions_app = typer.Typer(help="Past conversations: list, show, search.", no_args_is_help=True)
 app.add_typer(sessions_app, name="sessions")
 
-_JSON_HELP = "machine-readable output"
-
-
-def _error(message: str) -> None:
-    console_err.print(Text.assemble(("error: ", "bold red"), message), soft_wrap=True)
-
 
 def _db_path(ctx: typer.Context) -> Path:
-    try:
-        return sessions_db(state(ctx).resolved_home())
-    except ConfigError as exc:
-        raise typer.BadParameter(str(exc), param_hint="'--profile'") from None
+    return sessions_db(app_home(ctx))
 
 
 @contextmanager
 def _open(ctx: typer.Context) -> Iterator[SessionBackend | None]:
     """The session store of the selected home, or None when it has none yet."""
     path = _db_path(ctx)
-    try:
+    with guarded():
         shared = database_url(path.parent) is not None
         store = open_sessions(path.parent) if shared or path.exists() else None
-    except SilcrowError as exc:
-        _error(str(exc))
-        raise typer.Exit(EXIT_REFUSED) from None
     if store is None:
         yield None
         return
     try:
-        yield store
-    except SilcrowError as exc:
-        _error(str(exc))
-        raise typer.Exit(EXIT_REFUSED) from None
+        with guarded():
+            yield store
     finally:
         store.close()
-
-
-def _print_json(data: Any) -> None:
-    # Plain stdout, not Rich: JSON must survive `| jq` byte for byte.
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
 def _when(iso: str) -> str:
@@ -91,13 +69,13 @@ def _no_sessions(ctx: typer.Context) -> str:
 def list_sessions(
     ctx: typer.Context,
     limit: int = typer.Option(20, "--limit", "-n", min=1, help="how many sessions, most recent first"),
-    as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """List the most recently active sessions."""
     with _open(ctx) as store:
         infos = store.list(limit=limit) if store is not None else []
     if as_json:
-        _print_json([_info_dict(i) for i in infos])
+        print_json([_info_dict(i) for i in infos])
         return
     if not infos:
         console.print(Text(_no_sessions(ctx), style="dim"))
@@ -134,18 +112,17 @@ def _message_text(message: dict[str, Any]) -> Text:
 def show(
     ctx: typer.Context,
     session_id: str = typer.Argument(..., help="session id (a unique prefix is enough)"),
-    as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
+    as_json: bool = JSON_OPTION,
     system_prompt: bool = typer.Option(False, "--system-prompt", help="also print the cached system prompt"),
 ) -> None:
     """Show one session's active transcript (compacted turns appear as their summary)."""
     with _open(ctx) as store:
         if store is None:
-            _error(_no_sessions(ctx))
-            raise typer.Exit(EXIT_REFUSED)
+            raise error(_no_sessions(ctx))
         info = store.get(store.resolve(session_id))
         messages = store.messages(info.id)
     if as_json:
-        _print_json({**_info_dict(info), "system_prompt": info.system_prompt, "messages": messages})
+        print_json({**_info_dict(info), "system_prompt": info.system_prompt, "messages": messages})
         return
     header = Text.assemble(("session ", "bold"), (info.id, "bold cyan"), "  ", (info.title or "(untitled)"))
     console.print(header, soft_wrap=True)
@@ -186,16 +163,15 @@ def search(
     ctx: typer.Context,
     query: str = typer.Argument(..., help="keywords (full-text search; punctuation is taken literally)"),
     limit: int = typer.Option(10, "--limit", "-n", min=1, max=50, help="at most this many sessions"),
-    as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
+    as_json: bool = JSON_OPTION,
 ) -> None:
     """Full-text search of past sessions, best match first, one hit per branch family."""
     if not fts_query(query):  # the same answer whether or not a database exists yet
-        _error(f"search query {query!r} has no words to search for; give one or more keywords")
-        raise typer.Exit(EXIT_REFUSED)
+        raise error(f"search query {query!r} has no words to search for; give one or more keywords")
     with _open(ctx) as store:
         hits = store.search(query, limit=limit) if store is not None else []
     if as_json:
-        _print_json(hits)
+        print_json(hits)
         return
     if not hits:
         console.print(Text(_no_sessions(ctx) if store is None else f"no session matched {query!r}",

@@ -202,8 +202,11 @@ class PostgresRecall(RecallBackend):
         return self.db.retrying(once)
 
     def search(
-        self, query: str, k: int, scope: Scope, *, mode: str = "hybrid", min_similarity: float | None = None
+        self, query: str, k: int, scope: Scope, *, mode: str = "hybrid", min_similarity: float | None = None,
+        fusion: str = "score",
     ) -> list[RecallHit]:
+        if fusion not in retrieval.FUSIONS:
+            raise RecallError(f"unknown fusion {fusion!r}; use {' or '.join(retrieval.FUSIONS)}")
         if k <= 0 or not query.strip():
             return []
         qvec = self.embedder.embed_query(query) if self._dim > 0 and mode != "lexical" else None
@@ -221,7 +224,7 @@ class PostgresRecall(RecallBackend):
                     return {int(r["id"]): r["speaker"] for r in rows}
 
                 ranked = rank(
-                    query, mode, lexical, dense, speakers,
+                    query, mode, lexical, dense, speakers, fusion=fusion,
                     min_similarity=min_similarity if qvec is not None else None,
                 )
                 return self._hits(conn, ranked[:k])

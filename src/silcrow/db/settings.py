@@ -12,13 +12,13 @@ Precedence as for every setting: an explicit value (a ``--dsn`` flag), then
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
+from silcrow.config import Rule, Settings, Text
 from silcrow.errors import ConfigError
-from silcrow.paths import config_file
 
 if TYPE_CHECKING:
     from silcrow.store.backend import StoreBackend
@@ -27,39 +27,41 @@ ENV = "SILCROW_DATABASE_URL"
 BACKENDS = ("files", "postgres")
 
 
+Backend = Annotated[str, Rule(f"one of {', '.join(BACKENDS)}", lambda v: v in BACKENDS)]
+
+
+@dataclass(frozen=True)
+class StorageSettings:
+    """The ``[storage]`` table of config.toml."""
+
+    backend: Backend = "files"
+    dsn: Text | None = None
+
+
 def database_url(
     home: Path, *, flag: str | None = None, environ: Mapping[str, str] | None = None
 ) -> str | None:
-    """The DSN of the PostgreSQL database ``home`` uses, or None for the files backend."""
+    """The DSN of the PostgreSQL database ``home`` uses, or None for the files backend.
+
+    A DSN given as a flag or in the environment selects PostgreSQL by itself; in
+    config.toml it takes ``backend = "postgres"`` (the table is read, and checked,
+    through :meth:`Settings.section`).
+    """
     if flag:
         return flag
     env = os.environ if environ is None else environ
     if env.get(ENV):
         return env[ENV]
-    path = config_file(home)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    settings = Settings.from_toml(home)
+    storage = settings.section("storage", StorageSettings)
+    if storage.backend == "files":
         return None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"cannot read {path}: {exc}; fix or delete the file") from exc
-    storage = data.get("storage", {})
-    if not isinstance(storage, dict):
-        raise ConfigError(f"[storage] in {path} must be a table with backend and dsn; fix the file")
-    backend = storage.get("backend", "files")
-    if backend not in BACKENDS:
+    if not storage.dsn or not storage.dsn.strip():
         raise ConfigError(
-            f"bad setting [storage] backend = {backend!r} in {path}: use one of {', '.join(BACKENDS)}"
+            f'[storage] backend = "postgres" in {settings.source} needs '
+            f'dsn = "postgresql://user@host/dbname" (or set {ENV})'
         )
-    if backend == "files":
-        return None
-    dsn = storage.get("dsn")
-    if not isinstance(dsn, str) or not dsn.strip():
-        raise ConfigError(
-            f'[storage] backend = "postgres" in {path} needs dsn = "postgresql://user@host/dbname" '
-            f"(or set {ENV})"
-        )
-    return dsn.strip()
+    return storage.dsn.strip()
 
 
 def profile_of(home: Path) -> str:

@@ -8,11 +8,13 @@ one (``local = "silcrow.recall.local:LocalProvider"`` in pyproject.toml).
 from __future__ import annotations
 
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from silcrow.errors import ProviderNotFoundError, RecallError
-from silcrow.recall.manager import MemoryManager, is_trivial_prompt
 from silcrow.recall.provider import MemoryProvider
+
+if TYPE_CHECKING:
+    from silcrow.recall.manager import MemoryManager, is_trivial_prompt
 
 ENTRY_POINT_GROUP = "silcrow.providers"
 
@@ -25,6 +27,17 @@ __all__ = [
     "load_provider",
     "provider_names",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The manager pulls in the safety scanners; importing a provider class must not pay for them.
+    if name in ("MemoryManager", "is_trivial_prompt"):
+        from silcrow.recall import manager
+
+        value = getattr(manager, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'silcrow.recall' has no attribute {name!r}")
 
 
 def _entry_points() -> dict[str, EntryPoint]:

@@ -9,9 +9,13 @@ framework)::
         check_provider_contract(MyProvider(home=tmp_path), tmp_path)
 
 It drives every hook with ordinary inputs, checks the shapes the rest of
-silcrow relies on (types, OpenAI tool schemas, JSON tool results), checks
+silcrow relies on (types, tool schemas, JSON tool results), checks
 ``is_available`` does not open a network connection, and checks the
-provider also works behind a real :class:`MemoryManager`. It raises
+provider also works behind a real :class:`MemoryManager`. Each hook is
+called on a fresh thread, never the one that built the provider, because
+that is how the manager calls them: a provider that is not thread-safe
+(say, one holding an ``sqlite3`` connection made in its constructor) fails
+here instead of on the first real turn. It raises
 AssertionError with a description of the first broken rule (explicitly,
 not with ``assert`` statements, so the checks also run under ``python -O``).
 """
@@ -20,13 +24,16 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
 from silcrow.recall import MemoryManager, MemoryProvider
+from silcrow.recall.provider import as_openai_tool
 
 SESSION = "contract-session"
+HOOK_TIMEOUT = 120.0
 TRANSCRIPT: list[dict[str, Any]] = [
     {"role": "user", "content": "I moved to Lyon last spring and I like green tea."},
     {"role": "assistant", "content": "Noted: Lyon since last spring, green tea."},
@@ -51,11 +58,44 @@ def _sample_value(spec: dict[str, Any]) -> Any:
     )
 
 
-def _check_schema(schema: Any) -> str:
-    _require(isinstance(schema, dict), f"tool schema must be a dict, got {type(schema).__name__}")
-    _require(schema.get("type") == "function", f"tool schema needs type 'function': {schema}")
-    fn = schema.get("function")
-    _require(isinstance(fn, dict), f"tool schema needs a 'function' object: {schema}")
+def _on_other_thread(provider: MemoryProvider, hook: str, fn: Any) -> Any:
+    """``fn()`` run on a new thread, as the manager runs hooks; errors become AssertionErrors."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # reported on the caller's thread below
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name=f"contract-{hook}", daemon=True)
+    worker.start()
+    worker.join(HOOK_TIMEOUT)
+    _require(not worker.is_alive(), f"{provider.name}.{hook}() did not return within {HOOK_TIMEOUT:.0f} s")
+    error = box.get("error")
+    if isinstance(error, AssertionError):
+        raise error
+    if isinstance(error, BaseException):
+        hint = ""
+        if "thread" in str(error).lower():
+            hint = (" It failed on a thread other than the one that constructed the provider: "
+                    "MemoryManager calls hooks from its own threads, so the provider must be "
+                    "thread-safe (e.g. open sqlite3 connections with check_same_thread=False and "
+                    "a lock, or one connection per thread).")
+        raise AssertionError(
+            f"{provider.name}.{hook}() raised {type(error).__name__}: {error}.{hint}"
+        ) from error
+    return box.get("value")
+
+
+def _check_schema(raw: Any) -> dict[str, Any]:
+    """The schema in OpenAI function format (bare ones wrapped), after checking its shape."""
+    _require(isinstance(raw, dict), f"tool schema must be a dict, got {type(raw).__name__}")
+    schema = as_openai_tool(raw)
+    if schema is None:
+        raise AssertionError("tool schema needs a name, in OpenAI function format or the bare "
+                             f"name/description/parameters format: {raw}")
+    fn = schema["function"]
     name = fn.get("name")
     _require(isinstance(name, str) and name.replace("_", "").isalnum(), f"bad tool name {name!r}")
     _require(isinstance(fn.get("description"), str) and fn["description"].strip(), f"{name}: no description")
@@ -65,7 +105,7 @@ def _check_schema(schema: Any) -> str:
     _require(isinstance(props, dict), f"{name}: properties must be a dict")
     for req in params.get("required", []):
         _require(req in props, f"{name}: required parameter {req!r} is not in properties")
-    return name
+    return schema
 
 
 def _json_object(text: Any, what: str) -> dict[str, Any]:
@@ -96,42 +136,49 @@ def check_provider_contract(provider: MemoryProvider, tmp_home: Path) -> None:
         _require(isinstance(reason, str) and reason, "an unavailable provider must say why")
         return
 
-    _returns_none(
-        hooks.initialize(SESSION, home=tmp_home, user_id="u1", agent_id="a1", platform="cli"), "initialize"
-    )
-    block = provider.system_prompt_block()
-    _require(isinstance(block, str), "system_prompt_block() must return str")
-    _require(provider.system_prompt_block() == block, "system_prompt_block() must be static")
+    def call(hook: str, *args: Any, **kwargs: Any) -> Any:
+        return _on_other_thread(provider, hook, lambda: getattr(hooks, hook)(*args, **kwargs))
 
-    schemas = provider.get_tool_schemas()
-    _require(isinstance(schemas, list), "get_tool_schemas() must return a list")
-    names = [_check_schema(s) for s in schemas]
+    _returns_none(
+        call("initialize", SESSION, home=tmp_home, user_id="u1", agent_id="a1", platform="cli"), "initialize"
+    )
+    block = call("system_prompt_block")
+    _require(isinstance(block, str), "system_prompt_block() must return str")
+    _require(call("system_prompt_block") == block, "system_prompt_block() must be static")
+
+    raw_schemas = call("get_tool_schemas")
+    _require(isinstance(raw_schemas, list), "get_tool_schemas() must return a list")
+    schemas = [_check_schema(s) for s in raw_schemas]
+    names = [s["function"]["name"] for s in schemas]
     _require(len(names) == len(set(names)), f"duplicate tool names: {names}")
 
-    unknown = _json_object(provider.handle_tool_call("__no_such_tool__", {}), "handle_tool_call(unknown)")
+    unknown = _json_object(call("handle_tool_call", "__no_such_tool__", {}), "handle_tool_call(unknown)")
     _require(unknown.get("success") is False or "error" in unknown, "unknown tools must give an error object")
 
     user, assistant = TRANSCRIPT[0]["content"], TRANSCRIPT[1]["content"]
-    _returns_none(hooks.sync_turn(user, assistant, session_id=SESSION), "sync_turn")
-    _returns_none(hooks.on_memory_write("add", "user", "User likes green tea"), "on_memory_write")
-    _returns_none(hooks.queue_prefetch("where does the user live?", session_id=SESSION), "queue_prefetch")
-    recalled = provider.prefetch("where does the user live?", session_id=SESSION)
+    _returns_none(call("on_turn_start", 1, user), "on_turn_start")
+    _returns_none(call("sync_turn", user, assistant, session_id=SESSION), "sync_turn")
+    _returns_none(call("on_memory_write", "add", "user", "User likes green tea"), "on_memory_write")
+    _returns_none(call("queue_prefetch", "where does the user live?", session_id=SESSION), "queue_prefetch")
+    _returns_none(call("on_turn_start", 2, "where does the user live?"), "on_turn_start")
+    recalled = call("prefetch", "where does the user live?", session_id=SESSION)
     _require(isinstance(recalled, str), "prefetch() must return str")
-    _require(isinstance(provider.prefetch("", session_id=SESSION), str), "prefetch('') must return str")
+    _require(isinstance(call("prefetch", "", session_id=SESSION), str), "prefetch('') must return str")
 
     for schema in schemas:
         fn = schema["function"]
         props = fn["parameters"].get("properties", {})
         args = {key: _sample_value(spec) for key, spec in props.items() if isinstance(spec, dict)}
-        _json_object(provider.handle_tool_call(fn["name"], args), f"handle_tool_call({fn['name']!r})")
+        _json_object(call("handle_tool_call", fn["name"], args), f"handle_tool_call({fn['name']!r})")
 
-    compressed = provider.on_pre_compress(TRANSCRIPT)
+    compressed = call("on_pre_compress", TRANSCRIPT)
     _require(isinstance(compressed, str), "on_pre_compress() must return str")
-    _returns_none(hooks.on_session_end(TRANSCRIPT), "on_session_end")
+    _returns_none(call("on_session_end", TRANSCRIPT), "on_session_end")
 
     # Behind a real manager: the same provider answers through the fence.
     manager = MemoryManager(prefetch_timeout=30.0)
     manager.add_provider(provider)
+    manager.on_turn_start(3, "My sister is called Ana.")
     manager.sync_turn("My sister is called Ana.", "I'll remember Ana.", session_id=SESSION)
     _require(manager.flush(timeout=60), "queued sync_turn did not finish within 60 s")
     fenced = manager.prefetch("what is my sister called?", session_id=SESSION)
@@ -139,5 +186,5 @@ def check_provider_contract(provider: MemoryProvider, tmp_home: Path) -> None:
     _json_object(manager.handle_tool_call("__no_such_tool__", {}), "manager.handle_tool_call")
     _require(manager.shutdown(timeout=60), "shutdown did not drain within 60 s")
 
-    provider.shutdown()  # already shut down by the manager: must be idempotent
-    provider.shutdown()
+    call("shutdown")  # already shut down by the manager: must be idempotent
+    call("shutdown")

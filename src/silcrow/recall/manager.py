@@ -2,7 +2,8 @@
 
 Isolation rules, in one place:
 
-* ``prefetch`` runs the provider on a daemon thread and waits at most
+* ``prefetch`` (and ``on_turn_start`` just before it, ``on_pre_compress``)
+  runs the provider on a daemon thread and waits at most
   ``prefetch_timeout`` seconds. A provider that raises, hangs or returns
   something other than ``str`` is logged and skipped: the turn goes on
   with no recalled context. Daemon threads (not a pool) so a provider
@@ -32,10 +33,11 @@ import time
 from collections.abc import Callable, Collection
 from typing import Any
 
-from silcrow.errors import ProviderConflictError, RecallError
-from silcrow.recall.provider import MemoryProvider
+from silcrow.errors import ProviderConflictError, RecallError, ToolCallError
+from silcrow.recall.provider import MemoryProvider, as_openai_tool
 from silcrow.safety.fence import build_memory_context_block, filter_recalled, sanitize_context
 from silcrow.safety.threats import scan
+from silcrow.toolcall import error_json, parse_arguments, result_json
 
 log = logging.getLogger(__name__)
 
@@ -77,10 +79,6 @@ def _screen(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _screen(v) for k, v in value.items()}
     return value
-
-
-def _json_error(message: str, **extra: Any) -> str:
-    return json.dumps({"success": False, "error": message, **extra}, ensure_ascii=False)
 
 
 class MemoryManager:
@@ -202,6 +200,20 @@ class MemoryManager:
             return False, None
         return True, box.get("value")
 
+    def on_turn_start(self, turn_number: int, message: str) -> None:
+        """Tell the provider a user turn begins; returns when it did (bounded, never raises).
+
+        Synchronous so that the provider sees it before this turn's prefetch.
+        Providers that keep the no-op default cost nothing (no thread).
+        """
+        provider = self._provider
+        if provider is None or self._closed:
+            return
+        if type(provider).on_turn_start is MemoryProvider.on_turn_start:
+            return
+        self._timed("on_turn_start", lambda: provider.on_turn_start(turn_number, message),
+                    self.prefetch_timeout)
+
     def prefetch(self, query: str, session_id: str = "", *, exclude_lines: Collection[str] = ()) -> str:
         """The fenced ``<memory-context>`` block recalled for ``query``, or ``""``.
 
@@ -261,7 +273,8 @@ class MemoryManager:
     # --- tools -----------------------------------------------------------------
 
     def tool_schemas(self) -> list[dict[str, Any]]:
-        """The provider's tools in OpenAI function format; malformed entries are dropped."""
+        """The provider's tools in OpenAI function format (bare schemas wrapped); nameless ones are
+        dropped with a warning."""
         provider = self._provider
         if provider is None:
             return []
@@ -270,14 +283,18 @@ class MemoryManager:
         except Exception as exc:
             self._failed("get_tool_schemas", exc)
             return []
+        if not isinstance(schemas, list):
+            log.warning("recall provider %r: get_tool_schemas returned %s, not a list; no tools offered",
+                        provider.name, type(schemas).__name__)
+            schemas = []
         good: list[dict[str, Any]] = []
-        for schema in schemas if isinstance(schemas, list) else []:
-            fn = schema.get("function") if isinstance(schema, dict) else None
-            name = fn.get("name") if isinstance(fn, dict) else None
-            if isinstance(name, str) and name:
-                good.append(schema)
+        for schema in schemas:
+            wrapped = as_openai_tool(schema)
+            if wrapped is not None:
+                good.append(wrapped)
             else:
-                log.warning("recall provider %r: malformed tool schema dropped: %.120r",
+                log.warning("recall provider %r: tool schema without a name dropped (expected OpenAI "
+                            "function format or bare name/description/parameters): %.120r",
                             provider.name, schema)
         self._tool_names = {s["function"]["name"] for s in good}
         return good
@@ -286,31 +303,27 @@ class MemoryManager:
         """Route a tool call to the provider; always returns JSON, never raises."""
         provider = self._provider
         if provider is None:
-            return _json_error(f"no recall provider is active, so tool {name!r} is unavailable")
+            return error_json(f"no recall provider is active, so tool {name!r} is unavailable")
         if not self._tool_names:
             self.tool_schemas()
         if name not in self._tool_names:
-            return _json_error(f"unknown recall tool {name!r}; available: {sorted(self._tool_names)}")
-        if isinstance(args, str):
-            try:
-                args = json.loads(args) if args.strip() else {}
-            except json.JSONDecodeError as exc:
-                return _json_error(f"arguments for {name!r} are not valid JSON ({exc}); send an object")
-        if not isinstance(args, dict):
-            return _json_error(f"arguments for {name!r} must be a JSON object, got {type(args).__name__}")
-        call_args = args
+            return error_json(f"unknown recall tool {name!r}; available: {sorted(self._tool_names)}")
+        try:
+            call_args = parse_arguments(args, tool=name)
+        except ToolCallError as exc:
+            return error_json(str(exc))
         ok, value = self._timed(
             f"tool:{name}", lambda: provider.handle_tool_call(name, call_args), self.tool_timeout
         )
         if not ok:
-            return _json_error(f"recall tool {name!r} failed or timed out; answer without it")
+            return error_json(f"recall tool {name!r} failed or timed out; answer without it")
         if not isinstance(value, str):
-            return _json_error(f"recall tool {name!r} returned {type(value).__name__}, not JSON")
+            return error_json(f"recall tool {name!r} returned {type(value).__name__}, not JSON")
         try:
             parsed = json.loads(value)
         except json.JSONDecodeError:
             parsed = {"success": True, "result": value}
-        return json.dumps(_screen(parsed), ensure_ascii=False)
+        return result_json(_screen(parsed))
 
     # --- the background worker -------------------------------------------------
 

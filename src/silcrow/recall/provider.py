@@ -4,6 +4,10 @@ Exactly one provider is active at a time, orchestrated by
 :class:`silcrow.recall.manager.MemoryManager`. Only ``name``,
 ``is_available`` and ``initialize`` are required; every other hook has a
 no-op default so a provider implements just what it supports.
+
+The hooks are the ones Hermes plugins implement (same names, same
+arguments), so a provider written for one ports to the other with little
+change; tool schemas may be in either of the two formats they use.
 """
 
 from __future__ import annotations
@@ -11,9 +15,38 @@ from __future__ import annotations
 import abc
 from typing import Any
 
+from silcrow.toolcall import convert_schema, error_json, schema_name
+
+
+def as_openai_tool(schema: object) -> dict[str, Any] | None:
+    """``schema`` in OpenAI function format, or None when it names no tool.
+
+    Providers may return ``{"type": "function", "function": {...}}`` or the
+    bare ``{"name", "description", "parameters"}`` that Hermes plugins use;
+    the bare one is wrapped. Anything else (no usable ``name``) gives None so
+    the caller can say what it dropped.
+    """
+    if schema_name(schema) is None:
+        return None
+    assert isinstance(schema, dict)
+    return convert_schema(schema, "openai")
+
 
 class MemoryProvider(abc.ABC):
-    """Base class of every long-term recall backend."""
+    """Base class of every long-term recall backend.
+
+    Threads: hooks run on the manager's threads, not on the thread that
+    built the provider. ``prefetch``, ``on_turn_start``, ``on_pre_compress``
+    and tool calls each run on a short-lived daemon thread (so a hung
+    provider cannot hang the turn); ``sync_turn``, ``queue_prefetch``,
+    ``on_memory_write``, ``on_session_end`` and ``shutdown`` run in order on
+    one background worker. Two hooks may therefore run at the same time.
+    A provider must be thread-safe: for example, open an ``sqlite3``
+    connection with ``check_same_thread=False`` and guard it with a lock (or
+    open one per thread), never keep a connection that only the
+    constructor's thread may use. ``check_provider_contract`` calls every
+    hook from other threads to catch this.
+    """
 
     name: str = ""
 
@@ -52,15 +85,19 @@ class MemoryProvider(abc.ABC):
     def sync_turn(self, user: str, assistant: str, *, session_id: str = "") -> None:
         """Store one completed turn."""
 
+    def on_turn_start(self, turn_number: int, message: str) -> None:
+        """A user turn begins (before ``prefetch``): ``turn_number`` counts the
+        session's user turns from 1, ``message`` is the user's text."""
+
     def get_tool_schemas(self) -> list[dict[str, Any]]:
-        """Tools the model may call, in OpenAI function format."""
+        """Tools the model may call: OpenAI function format
+        (``{"type": "function", "function": {...}}``) or the bare
+        ``{"name", "description", "parameters"}`` (wrapped by the manager)."""
         return []
 
     def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
         """Run one of :meth:`get_tool_schemas`; returns JSON."""
-        import json
-
-        return json.dumps({"success": False, "error": f"provider {self.name!r} has no tool {name!r}"})
+        return error_json(f"provider {self.name!r} has no tool {name!r}")
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         """The session ended; ``messages`` is its transcript."""

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from silcrow.config import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
 from silcrow.errors import DriftError, LockTimeoutError, StoreError
 from silcrow.paths import default_home, memories_dir
 from silcrow.safety import threats
@@ -66,8 +67,8 @@ class MemoryStore:
         self,
         home: str | os.PathLike[str] | None = None,
         *,
-        memory_char_limit: int = 2200,
-        user_char_limit: int = 1375,
+        memory_char_limit: int = MEMORY_CHAR_LIMIT,
+        user_char_limit: int = USER_CHAR_LIMIT,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
         backend: StoreBackend | None = None,
     ) -> None:

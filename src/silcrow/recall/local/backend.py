@@ -163,9 +163,11 @@ class RecallBackend(ABC):
 
     @abstractmethod
     def search(
-        self, query: str, k: int, scope: Scope, *, mode: str = "hybrid", min_similarity: float | None = None
+        self, query: str, k: int, scope: Scope, *, mode: str = "hybrid", min_similarity: float | None = None,
+        fusion: str = "score",
     ) -> list[RecallHit]:
-        """Best ``k`` memories for ``query`` in ``scope``; mode is hybrid, lexical or dense."""
+        """Best ``k`` memories for ``query`` in ``scope``; mode is hybrid, lexical or dense;
+        ``fusion`` one of ``retrieval.FUSIONS`` (how hybrid combines its two sides)."""
 
     @abstractmethod
     def find_ids(self, which: MemoryFilter, scope: Scope) -> list[int]:
@@ -192,6 +194,7 @@ def rank(
     speakers_of: Callable[[list[int]], Mapping[int, str]],
     *,
     min_similarity: float | None,
+    fusion: str = "score",
 ) -> list[tuple[int, float]]:
     """The final order of a search's candidates, the same for every backend.
 
@@ -205,7 +208,7 @@ def rank(
     if mode == "dense":
         ranked = sorted(dense.items(), key=lambda p: (-p[1], p[0]))
     else:
-        combine = retrieval.rrf if retrieval.FUSION == "rrf" else retrieval.fuse
+        combine = retrieval.FUSIONS[fusion]
         ranked = combine(lexical, dense, alpha=retrieval.ALPHA if mode == "hybrid" else 0.0)
         if mode == "hybrid" and ranked and retrieval.SPEAKER_BOOST > 0:
             ranked = retrieval.boost_named_speakers(ranked, speakers_of([i for i, _ in ranked]), query)

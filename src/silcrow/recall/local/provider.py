@@ -23,6 +23,7 @@ from silcrow.recall.local.backend import RecallBackend
 from silcrow.recall.local.records import MemoryFilter, RecallHit, RecallRecord, Scope, to_epoch
 from silcrow.recall.local.store import RecallStore
 from silcrow.recall.provider import MemoryProvider
+from silcrow.toolcall import error_json, ok_json
 
 log = logging.getLogger(__name__)
 
@@ -170,11 +171,16 @@ class LocalProvider(MemoryProvider):
         added, _ = self.store.ingest(list(records), self._scope, progress)
         return added
 
-    def search(self, query: str, k: int = 10, *, mode: str = "hybrid") -> list[RecallHit]:
-        """Best ``k`` memories for ``query`` in this provider's user/agent scope."""
+    def search(
+        self, query: str, k: int = 10, *, mode: str = "hybrid", fusion: str = "score"
+    ) -> list[RecallHit]:
+        """Best ``k`` memories for ``query`` in this provider's user/agent scope.
+
+        ``fusion``: how hybrid search combines its sides ("score" or "rrf", an ablation).
+        """
         if mode not in ("hybrid", "lexical", "dense"):
             raise RecallError(f"unknown search mode {mode!r}; use hybrid, lexical or dense")
-        return self.store.search(query, k, self._scope, mode=mode)
+        return self.store.search(query, k, self._scope, mode=mode, fusion=fusion)
 
     def add_fact(self, text: str, *, metadata: dict[str, Any] | None = None) -> int:
         """Save a fact; returns its id (the existing id if the same fact is already stored)."""
@@ -311,23 +317,23 @@ class LocalProvider(MemoryProvider):
             if name == "recall_search":
                 query = str(args.get("query") or "").strip()
                 if not query:
-                    return _error("recall_search needs a non-empty 'query'")
+                    return error_json("recall_search needs a non-empty 'query'")
                 k = max(1, min(int(args.get("k") or 8), 50))
                 hits = self.search(query, k)
                 results = [h.to_dict() for h in hits]
-                return json.dumps({"success": True, "results": results}, ensure_ascii=False)
+                return ok_json(results=results)
             if name == "recall_add":
                 fact = str(args.get("fact") or "").strip()
                 if not fact:
-                    return _error("recall_add needs a non-empty 'fact'")
-                return json.dumps({"success": True, "id": self.add_fact(fact, metadata={"source": "tool"})})
+                    return error_json("recall_add needs a non-empty 'fact'")
+                return ok_json(id=self.add_fact(fact, metadata={"source": "tool"}))
             if name == "recall_forget":
                 raw_id, raw_query = args.get("id"), args.get("query")
                 target: int | str
                 if raw_id not in (None, ""):
                     memory_id = _memory_id(raw_id)
                     if memory_id is None:
-                        return _error(
+                        return error_json(
                             f"recall_forget: 'id' must be a memory id (an integer from recall_search), "
                             f"got {raw_id!r}; to delete by text pass it as 'query'"
                         )
@@ -335,14 +341,14 @@ class LocalProvider(MemoryProvider):
                 elif isinstance(raw_query, str) and raw_query.strip():
                     target = raw_query
                 elif raw_query not in (None, ""):
-                    return _error(f"recall_forget: 'query' must be text, got {raw_query!r}")
+                    return error_json(f"recall_forget: 'query' must be text, got {raw_query!r}")
                 else:
-                    return _error("recall_forget needs an 'id' (from recall_search) or a 'query' text")
+                    return error_json("recall_forget needs an 'id' (from recall_search) or a 'query' text")
                 removed = self.forget(target, max_matches=TOOL_FORGET_LIMIT)
-                return json.dumps({"success": True, "removed": removed})
+                return ok_json(removed=removed)
         except (RecallError, ValueError, TypeError) as exc:
-            return _error(f"{name} failed: {exc}")
-        return _error(f"unknown tool {name!r}; the local provider has {', '.join(TOOL_NAMES)}")
+            return error_json(f"{name} failed: {exc}")
+        return error_json(f"unknown tool {name!r}; the local provider has {', '.join(TOOL_NAMES)}")
 
 
 def _epoch(value: Any) -> float | None:
@@ -353,10 +359,6 @@ def _epoch(value: Any) -> float | None:
         return to_epoch(datetime.fromisoformat(value.strip()))
     except ValueError:
         return None
-
-
-def _error(message: str) -> str:
-    return json.dumps({"success": False, "error": message})
 
 
 def _memory_id(value: Any) -> int | None:

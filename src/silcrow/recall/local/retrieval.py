@@ -26,28 +26,23 @@ over dialog turns; see ``bench/recall.py`` and the report for the table):
   BM25 divided by the best BM25 score of the query, cosine min-max scaled
   over the candidate pool. Score fusion beat reciprocal-rank fusion here
   because it keeps how *much* better the best hits are, which RRF throws away.
-- Recency (issue 3 lists it among the conversation signals) is deliberately
-  *not* a ranking term: it was measured and did not pay. The candidate was a
-  multiplicative boost ``1 + 0.1 * r`` of the fused score, ``r`` the memory's
-  timestamp placed between the oldest (0) and newest (1) candidate, applied
-  only to queries naming no time of their own (no year, month, weekday,
-  "when", "ago", "before", "last" ...), after the speaker boost.
-  Measured with ``python bench/recall.py --dataset
-  ../shared/data/locomo-conv-26.json`` (150 questions; the term and a
-  ``--recency`` switch for it were in the code for the two runs), all other
-  settings as shipped: with the boost recall@5 0.7122 and recall@10 0.7956,
-  without it (as shipped) 0.7156 and 0.7922. Half a question lost at k=5,
-  half gained at k=10: noise at best, and a lower recall@5, so it was left
-  out. Recency still reaches the model: prefetch lists its hits oldest first
-  with their dates (a timeline), and the dated FTS5 column serves queries
-  that name a time.
+- Recency is not a ranking term, because it does not pay: a multiplicative
+  boost ``1 + 0.1 * r`` of the fused score (``r`` the memory's timestamp
+  between the oldest (0) and newest (1) candidate, only for queries that
+  name no time of their own) gave recall@5 0.7122 and recall@10 0.7956
+  against 0.7156 and 0.7922 without it (``python bench/recall.py --dataset
+  ../shared/data/locomo-conv-26.json``, 150 questions): noise at best, and
+  worse at k=5. Recency still reaches the model: prefetch lists its hits
+  oldest first with their dates (a timeline), and the dated FTS5 column
+  serves queries that name a time.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
+from types import MappingProxyType
 
 import numpy as np
 
@@ -64,8 +59,6 @@ COLUMN_WEIGHTS = (1.0, 0.5, 0.2)
 ALPHA = 0.4
 #: Fused scores of turns whose speaker the query names are multiplied by 1 + SPEAKER_BOOST.
 SPEAKER_BOOST = 0.2
-#: "score" (see fuse) or "rrf" (reciprocal-rank fusion, for comparison only).
-FUSION = "score"
 #: How many candidates each retriever contributes before fusion.
 POOL = 50
 #: Query terms kept (longest first) so pathological prompts stay cheap.
@@ -181,7 +174,7 @@ def fuse(
 def rrf(
     lexical: Sequence[tuple[int, float]], dense: Mapping[int, float], *, alpha: float = ALPHA, k0: int = 60
 ) -> list[tuple[int, float]]:
-    """Reciprocal-rank fusion, kept for comparison (``bench/recall.py --fusion rrf``).
+    """Reciprocal-rank fusion, the common alternative to compare with (``bench/recall.py --fusion rrf``).
 
     Each side adds ``weight / (k0 + rank)``; the weights are ``1 - alpha`` and
     ``alpha`` as in :func:`fuse`. Measured worse than score fusion here.
@@ -192,6 +185,11 @@ def rrf(
         for rank, (i, _) in enumerate(ranked, start=1):
             scores[i] = scores.get(i, 0.0) + weight / (k0 + rank)
     return sorted(scores.items(), key=lambda p: (-p[1], p[0]))
+
+
+#: The ways the lexical and dense sides can be combined, by the name a search takes
+#: (``fusion=``): "score" (:func:`fuse`, the default) or "rrf" (for comparison only).
+FUSIONS: Mapping[str, Callable[..., list[tuple[int, float]]]] = MappingProxyType({"score": fuse, "rrf": rrf})
 
 
 def boost_named_speakers(

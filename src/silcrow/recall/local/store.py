@@ -265,15 +265,21 @@ class RecallStore(RecallBackend):
     # -- reading -------------------------------------------------------------------------
 
     def search(
-        self, query: str, k: int, scope: Scope, *, mode: str = "hybrid", min_similarity: float | None = None
+        self, query: str, k: int, scope: Scope, *, mode: str = "hybrid", min_similarity: float | None = None,
+        fusion: str = "score",
     ) -> list[RecallHit]:
         """Best ``k`` memories for ``query`` in ``scope``; mode is hybrid, lexical or dense.
+
+        ``fusion`` names how hybrid search combines its two sides (see
+        ``retrieval.FUSIONS``; the benchmark compares them).
 
         With ``min_similarity``, a candidate that shares no word with the query and
         whose cosine to it is below that value is left out: the fused scores are
         relative to the pool, so without this gate the "best" hits of a query about
         something never discussed are still returned. (No effect without vectors.)
         """
+        if fusion not in retrieval.FUSIONS:
+            raise RecallError(f"unknown fusion {fusion!r}; use {' or '.join(retrieval.FUSIONS)}")
         if k <= 0 or not query.strip():
             return []
         qvec = None
@@ -295,7 +301,7 @@ class RecallStore(RecallBackend):
                 if missing:  # score the lexical candidates too, so fusion sees both sides
                     dense.update(self._index.search(qvec, len(missing), np.asarray(missing, dtype=np.int64)))
             ranked = rank(
-                query, mode, lexical, dense, self._speakers,
+                query, mode, lexical, dense, self._speakers, fusion=fusion,
                 min_similarity=min_similarity if qvec is not None else None,
             )
             return self._hits(ranked[:k])
