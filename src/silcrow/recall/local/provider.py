@@ -1,6 +1,7 @@
-"""LocalProvider: the built-in recall provider, one SQLite file per home.
+"""LocalProvider: the built-in recall provider, one SQLite file per home (or a shared PostgreSQL).
 
-It turns the :class:`MemoryProvider` hooks into :class:`RecallStore` calls:
+It turns the :class:`MemoryProvider` hooks into calls on a :class:`RecallBackend`
+(``<home>/recall.db``, or the database ``[storage]`` names, see :func:`open_recall`):
 completed turns are stored (``sync_turn``), curated-memory writes are
 mirrored as facts, ``prefetch`` formats the best hits compactly with their
 dates, and three tools let the model search, add and forget.
