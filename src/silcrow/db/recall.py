@@ -30,6 +30,7 @@ from silcrow.errors import RecallError
 from silcrow.recall.embedders import Embedder
 from silcrow.recall.local import retrieval
 from silcrow.recall.local.backend import BATCH, RecallBackend, filter_sql, rank
+from silcrow.recall.local.lexical import CommonTerms
 from silcrow.recall.local.records import KINDS, MemoryFilter, RecallHit, Scope, from_epoch
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,7 @@ class PostgresRecall(RecallBackend):
         self.db: Database = database(dsn)
         self.where = self.db.where
         self._vec = f"vector({self._dim})"
+        self._common = CommonTerms(self._held_by_more_than)
         if self._dim > 0:
             self._prepare_vectors()
 
@@ -214,7 +216,9 @@ class PostgresRecall(RecallBackend):
 
         def once() -> list[RecallHit]:
             with self._tx() as conn:
-                lexical = self._lexical(conn, query, pool, scope) if mode != "dense" else []
+                lexical = []
+                if mode != "dense":
+                    lexical = self._lexical(conn, query, pool, scope, need_some=qvec is None)
                 dense = {}
                 if qvec is not None:
                     dense = self._dense(conn, qvec, pool, scope, [i for i, _ in lexical])
@@ -231,8 +235,23 @@ class PostgresRecall(RecallBackend):
 
         return self.db.retrying(once)
 
-    def _lexical(self, conn: Any, query: str, pool: int, scope: Scope) -> list[tuple[int, float]]:
-        match = tsquery(retrieval.query_terms(fold(query)))
+    def _held_by_more_than(self, term: str, n: int) -> bool:
+        with self._tx() as conn:
+            row = conn.execute(
+                "SELECT 1 FROM recall_memories WHERE search @@ to_tsquery('english', %s) OFFSET %s LIMIT 1",
+                (f"'{term}'", n),
+            ).fetchone()
+        return row is not None
+
+    def _lexical(
+        self, conn: Any, query: str, pool: int, scope: Scope, *, need_some: bool
+    ) -> list[tuple[int, float]]:
+        # The planner's row estimate is enough to size the cut-off, and costs no scan.
+        total = int(conn.execute(
+            "SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class WHERE oid = 'recall_memories'::regclass"
+        ).fetchone()["n"])
+        terms = self._common.selective(retrieval.query_terms(fold(query)), total, need_some=need_some)
+        match = tsquery(terms)
         if match is None:
             return []
         rows = conn.execute(
