@@ -19,6 +19,16 @@ $(WHEELHOUSE)/.complete: pyproject.toml | $(STAMP)
 	$(BIN)/python -m pip download --quiet --dest $(WHEELHOUSE) .
 	touch $@
 
+# The real Hermes agent (pinned) with this silcrow (editable), in a virtualenv of its own that
+# the Hermes integration tests drive as a subprocess. Outside .venv so that .ci/run's fresh
+# .venv keeps it: made once, only re-checked by pip when pyproject.toml changes.
+HERMES_VERSION := 0.19.0
+HERMES_VENV := .venv-hermes
+$(HERMES_VENV)/.installed: pyproject.toml
+	test -x $(HERMES_VENV)/bin/python || $(PYTHON) -m venv $(HERMES_VENV)
+	$(HERMES_VENV)/bin/python -m pip install --quiet 'hermes-agent==$(HERMES_VERSION)' -e .
+	touch $@
+
 demo: $(STAMP)
 	$(BIN)/python -m silcrow.demo
 
@@ -26,7 +36,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src
 
-test: lint $(WHEELHOUSE)/.complete
+test: lint $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed
 	$(BIN)/python -m pytest -q
 
 # Each benchmark prints one JSON object on stdout (progress on stderr).
@@ -40,4 +50,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/startup.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(HERMES_VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -29,7 +29,7 @@ def pg_dsn(pg_server: pg_support.PgServer) -> Iterator[str]:
 
 
 # The behavioural tests of the curated store that are not about files also run on PostgreSQL:
-# MemoryStore builds its default backend through the name silcrow.store.store.FileBackend, and
+# MemoryStore builds its default backend through the name silcrow.store.store.open_backend, and
 # for "postgres" that name gives a PostgresBackend whose profile is the home directory, so
 # every home of a test has notes of its own, as with files. Tests about files are listed out.
 _BOTH_CURATED_BACKENDS = {"test_store_results.py", "test_store_snapshot.py", "test_store_history.py",
@@ -74,8 +74,8 @@ def curated_storage(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
 
         dsn = request.getfixturevalue("pg_dsn")
 
-        def factory(directory: Path, **_: object) -> PostgresBackend:
-            return PostgresBackend(dsn, profile=str(Path(directory).resolve()))
+        def factory(home: Path | None = None, **_: object) -> PostgresBackend:
+            return PostgresBackend(dsn, profile=str(Path(home or "default-home").resolve()))
 
-        monkeypatch.setattr("silcrow.store.store.FileBackend", factory)
+        monkeypatch.setattr("silcrow.store.store.open_backend", factory)
     return str(backend)

@@ -40,7 +40,16 @@ ARGS: dict[str, tuple[list[str], int, bool]] = {
     "db status": ([], 1, False),
     "db import": (["--from-home", "{conversation}"], 1, False),
     "db export": (["--to-home", "{conversation}"], 1, False),
+    # The Hermes commands work on a Hermes home, not on the silcrow home.
+    "hermes install": (["--hermes-home", "{hermes_home}"], 1, False),
+    "hermes doctor": (["--hermes-home", "{hermes_home}"], 1, False),  # no hermes-agent in this venv
+    "hermes uninstall": (["--hermes-home", "{hermes_home}"], 1, False),
 }
+
+
+def _fill(args: list[str], conversation: str, tmp_path: Path) -> list[str]:
+    return [a.replace("{conversation}", conversation).replace("{hermes_home}", str(tmp_path / "hermes"))
+            for a in args]
 
 
 def _leaves(command: Any, path: tuple[str, ...] = ()) -> list[tuple[str, Any]]:
@@ -113,7 +122,7 @@ def test_a_bad_profile_is_one_usage_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, command: Any, profile: str
 ) -> None:
     home = tmp_path / "home"
-    args = [a.replace("{conversation}", "unused.jsonl") for a in ARGS.get(name, ([], 0, False))[0]]
+    args = _fill(ARGS.get(name, ([], 0, False))[0], "unused.jsonl", tmp_path)
     json_flag = ["--json"] if _takes_json(command) else []
     code, out, err = _run(capsys, ["--home", str(home), f"--profile={profile}", *name.split(), *args,
                                    *json_flag])
@@ -129,7 +138,7 @@ def test_a_home_that_is_a_file_is_one_usage_error(
 ) -> None:
     home = tmp_path / "home"
     home.write_text("keep me", encoding="utf-8")
-    args = [a.replace("{conversation}", "unused.jsonl") for a in ARGS.get(name, ([], 0, False))[0]]
+    args = _fill(ARGS.get(name, ([], 0, False))[0], "unused.jsonl", tmp_path)
     code, out, err = _run(capsys, ["--home", str(home), *name.split(), *args])
     line = _one_error_line(err)
     assert code == 2 and out == "" and "is not a directory" in line and "'--home'" in line
@@ -145,7 +154,7 @@ def test_a_missing_home_works_or_refuses_in_one_line(
     conversation = tmp_path / "chat.jsonl"
     conversation.write_text(json.dumps({"role": "user", "content": "The user deploys on Fridays."}) + "\n",
                             encoding="utf-8")
-    args = [a.replace("{conversation}", str(conversation)) for a in raw]
+    args = _fill(raw, str(conversation), tmp_path)
     home = tmp_path / "nowhere" / "home"
     as_json = _takes_json(command)
     code, out, err = _run(capsys, ["--home", str(home), *name.split(), *args,

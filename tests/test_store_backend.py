@@ -31,6 +31,9 @@ class _DictTransaction(Transaction):
     def last_record(self, target: str) -> dict[str, Any] | None:
         return next((r for r in reversed(self.backend.records) if r["target"] == target), None)
 
+    def records(self, target: str) -> list[dict[str, Any]]:
+        return [r for r in self.backend.records if r["target"] == target]
+
     def backup(self, text: str) -> str:
         self.backend.backups.append(text)
         return f"backups[{len(self.backend.backups) - 1}]"
@@ -78,9 +81,9 @@ def test_the_store_runs_on_any_backend() -> None:
 
 def test_drift_backups_go_through_the_backend() -> None:
     backend = DictBackend()
-    backend.texts["USER.md"] = "Name: Sam\r\n§\r\nTZ: UTC"
+    backend.texts["USER.md"] = "Name: Sam\n§ \nTZ: UTC"
     store = MemoryStore(backend=backend)
     result = store.remove("user", "Sam")
     assert result["success"] is False and result["backup"] == "backups[0]"
-    assert backend.backups == ["Name: Sam\r\n§\r\nTZ: UTC"]
+    assert backend.backups == ["Name: Sam\n§ \nTZ: UTC"]
     assert "dict://USER.md" in result["error"]

@@ -18,6 +18,8 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from silcrow.store import MemoryStore
 from silcrow.store import entries as E
 
@@ -145,7 +147,11 @@ def test_a_stale_temp_file_is_ignored_and_cleaned_up(tmp_path: Path) -> None:
     assert store.entries("memory") == ["real entry", "second"]
 
 
-def test_a_symlinked_memory_file_stays_a_symlink(tmp_path: Path) -> None:
+def test_a_symlinked_memory_file_stays_a_symlink(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The dotfiles repository is outside the home: the user opted in.
+    monkeypatch.setenv("SILCROW_MEMORY_OUTSIDE_HOME", "1")
     dotfiles = tmp_path / "dotfiles"
     dotfiles.mkdir()
     real = dotfiles / "MEMORY.md"

@@ -15,7 +15,7 @@ def _memory_file(home: Path) -> Path:
 
 
 DRIFTED = {
-    "crlf": b"Uses zsh\r\n\xc2\xa7\r\nPrefers tabs",
+    "padded_delimiter": b"Uses zsh\n\xc2\xa7 \nPrefers tabs",
     "bare_section_line": "Uses zsh\n§\n§\nPrefers tabs".encode(),
     "oversized_entry": ("Uses zsh\n§\n" + "pasted log line\n" * 40).encode(),
     "not_utf8": b"Uses zsh\n\xc2\xa7\nPrefers \xff tabs",
@@ -53,7 +53,7 @@ def test_drift_refuses_rewrites_and_keeps_a_backup(tmp_path: Path, kind: str) ->
     assert store.undo("memory")["success"] is False
 
 
-@pytest.mark.parametrize("kind", ["crlf", "bare_section_line", "not_utf8"])
+@pytest.mark.parametrize("kind", ["padded_delimiter", "bare_section_line", "not_utf8"])
 def test_add_still_appends_without_touching_existing_bytes(tmp_path: Path, kind: str) -> None:
     path = _memory_file(tmp_path)
     original = DRIFTED[kind]

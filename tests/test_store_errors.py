@@ -10,6 +10,7 @@ import pytest
 
 from silcrow.errors import LockTimeoutError
 from silcrow.store import MemoryStore
+from silcrow.store import entries as E
 
 
 @pytest.fixture
@@ -17,7 +18,7 @@ def store(tmp_path: Path) -> MemoryStore:
     return MemoryStore(tmp_path, memory_char_limit=200, user_char_limit=120)
 
 
-def test_success_shape(store: MemoryStore) -> None:
+def test_success_shape(store: MemoryStore, tmp_path: Path) -> None:
     result = store.add("memory", "  The user runs Fedora 40  ")
     assert result == {
         "success": True,
@@ -27,7 +28,8 @@ def test_success_shape(store: MemoryStore) -> None:
         "message": "Entry added.",
     }
     assert store.entries("memory") == ["The user runs Fedora 40"]
-    assert store.path("memory") == store.home / "memories" / "MEMORY.md"
+    assert store.path("memory") == tmp_path / "memories" / "MEMORY.md"
+    assert store.location("memory") == str(tmp_path / "memories" / "MEMORY.md")
     assert store.path("user").name == "USER.md"
 
 
@@ -97,14 +99,19 @@ def test_ambiguous_replace_mentions_existing_new_content(store: MemoryStore) -> 
     assert "already exists verbatim" in result["error"]
 
 
-def test_identical_matches_act_on_the_first(tmp_path: Path) -> None:
+def test_repeated_entries_are_read_once_and_written_once(tmp_path: Path) -> None:
     # Duplicates cannot be added through the store; a hand-edited file can hold them.
     (tmp_path / "memories").mkdir()
     (tmp_path / "memories" / "MEMORY.md").write_text("dup\n§\nother\n§\ndup", encoding="utf-8")
     store = MemoryStore(tmp_path)
+    assert store.entries("memory") == ["dup", "other"]  # the first copy, as Hermes reads it
+    assert store.usage("memory") == E.format_usage(len("dup\n§\nother"), 2200)
+    report = store.doctor()[0]
+    assert report["ok"] is True and "1 repeated entry" in report["notes"][0]
     result = store.replace("memory", "du", "unique")
     assert result["success"] is True
-    assert store.entries("memory") == ["unique", "other", "dup"]
+    assert store.entries("memory") == ["unique", "other"]
+    assert (tmp_path / "memories" / "MEMORY.md").read_text(encoding="utf-8") == "unique\n§\nother"
 
 
 def test_duplicate_add_succeeds_without_adding(store: MemoryStore) -> None:
@@ -221,12 +228,12 @@ def test_batch_checks_the_budget_on_the_final_state_only(store: MemoryStore) -> 
 def test_a_change_that_does_not_grow_an_over_budget_file_is_allowed(tmp_path: Path) -> None:
     (tmp_path / "memories").mkdir()
     (tmp_path / "memories" / "USER.md").write_text(
-        "\n§\n".join(["x" * 50] * 2 + ["y" * 50]), encoding="utf-8"
+        "\n§\n".join(["x" * 50, "z" * 50, "y" * 50]), encoding="utf-8"
     )
     store = MemoryStore(tmp_path, user_char_limit=100)
     assert store.remove("user", "yyy")["success"] is True
     assert store.replace("user", "xxx", "x" * 10)["success"] is True
-    assert store.entries("user") == ["x" * 10, "x" * 50]
+    assert store.entries("user") == ["x" * 10, "z" * 50]
 
 
 @pytest.mark.parametrize(
@@ -335,3 +342,23 @@ def test_permission_denied_message_even_as_root(tmp_path: Path, monkeypatch: pyt
     with pytest.raises(StoreError, match=r"permission denied\. Give your user read and write access") as info:
         store.entries("memory")
     assert str(path) in str(info.value) and f"chmod u+rw {path}" in str(info.value)
+
+
+def test_results_carry_only_memory_result_keys(store: MemoryStore) -> None:
+    from typing import get_type_hints
+
+    from silcrow.store.results import MemoryResult
+
+    fields = set(get_type_hints(MemoryResult))
+    results = [
+        store.add("memory", "Uses zsh"),
+        store.remove("memory", "fish"),
+        store.replace("memory", "zsh", ""),
+        store.apply_batch("memory", [{"action": "add", "content": "ok"}, {"action": "nope"}]),
+        store.add("elsewhere", "x"),
+        store.undo("user"),
+    ]
+    assert results[0]["success"] is True and all(r["success"] is False for r in results[1:])
+    for result in results:
+        assert set(result) <= fields, result
+    assert results[3]["failed_operation"] == 2

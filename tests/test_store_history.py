@@ -103,20 +103,22 @@ def test_a_torn_journal_line_is_skipped(tmp_path: Path) -> None:
 def test_the_journal_is_compacted_to_its_newest_records(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(journal, "MAX_BYTES", 20_000)
-    monkeypatch.setattr(journal, "KEEP_BYTES", 10_000)
+    monkeypatch.setattr(journal, "MAX_BYTES", 60_000)
+    monkeypatch.setattr(journal, "KEEP_BYTES", 30_000)
     store = MemoryStore(tmp_path, memory_char_limit=10**6)
-    for i in range(40):
-        assert store.add("memory", f"fact number {i:02d}")["success"]
+    # Most records are deltas (an add stores its own entry and a little more); every
+    # CHAIN_LIMIT-th is whole.
+    for i in range(150):
+        assert store.add("memory", f"fact number {i:03d} " + "x" * 90)["success"]
     size = (tmp_path / "memories" / ".journal.jsonl").stat().st_size
-    assert size <= 20_000
+    assert size <= 60_000
     history = store.history("memory")
-    assert 0 < len(history) < 40
+    assert 0 < len(history) < 150
     # What is kept is the newest, whole and in order; undo still works on it.
     assert history[-1]["after"] == store.entries("memory")
     assert all(a["after"] == b["before"] for a, b in zip(history, history[1:], strict=False))
     assert store.undo("memory")["success"] is True
-    assert len(store.entries("memory")) == 39
+    assert len(store.entries("memory")) == 149
 
 
 def test_last_record_reads_the_journal_backwards_across_chunks(tmp_path: Path) -> None:
@@ -132,3 +134,34 @@ def test_last_record_reads_the_journal_backwards_across_chunks(tmp_path: Path) -
             assert journal.last_record(path, target, chunk=chunk) == newest
     assert journal.last_record(path, "nothing") is None
     assert journal.last_record(tmp_path / "missing.jsonl", "memory") is None
+
+
+def test_records_are_stored_as_deltas_and_read_whole(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path, memory_char_limit=10**6)
+    for i in range(40):
+        assert store.add("memory", f"fact {i:02d} " + "y" * 200)["success"]
+    path = tmp_path / "memories" / ".journal.jsonl"
+    lines = path.read_bytes().splitlines()
+    assert len(lines) == 40
+    whole = [number for number, line in enumerate(lines) if b'"base"' not in line]
+    assert whole == [0, journal.CHAIN_LIMIT]
+    assert max(len(line) for number, line in enumerate(lines) if number not in whole) < 600
+    history = store.history("memory")
+    assert [len(r["after"]) for r in history] == list(range(1, 41))
+    assert all(a["after"] == b["before"] for a, b in zip(history, history[1:], strict=False))
+    assert journal.last_record(path, "memory") == history[-1]
+    # A delta whose base is lost is skipped, and so is every delta after it up to a whole record.
+    path.write_bytes(b"\n".join(lines[:5] + lines[6:]) + b"\n")
+    kept = [len(r["after"]) for r in journal.read(path)]
+    assert kept == [1, 2, 3, 4, 5, *range(33, 41)]
+
+
+def test_writers_in_turn_keep_one_history(tmp_path: Path) -> None:
+    first, second = MemoryStore(tmp_path), MemoryStore(tmp_path)
+    for i in range(6):
+        assert (first if i % 2 else second).add("memory", f"fact {i}")["success"]
+    assert first.remove("memory", "fact 0")["success"]
+    assert second.undo("memory")["success"]
+    history = first.history("memory")
+    assert [r["action"] for r in history] == ["add"] * 6 + ["remove", "undo"]
+    assert history[-1]["after"] == [f"fact {i}" for i in range(6)] == first.entries("memory")

@@ -7,6 +7,7 @@ when the memory is full. Results are JSON text the model reads back.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from silcrow.store.store import MemoryStore
@@ -128,7 +129,7 @@ def handle_memory_call(store: MemoryStore, arguments: dict[str, Any] | str) -> s
     return result_json(memory_call(store, arguments))
 
 
-def _dispatch(store: MemoryStore, args: dict[str, Any]) -> dict[str, Any]:
+def _dispatch(store: MemoryStore, args: dict[str, Any]) -> Mapping[str, Any]:
     # Values reach the store unchecked on purpose: it validates every field
     # and answers a bad one with an explanatory refusal.
     target: Any = args.get("target")

@@ -119,8 +119,8 @@ class Agent:
         self.on_tool_call = on_tool_call
         self.llm = LLMClient(model, base_url=base_url, api_key=api_key, timeout=timeout,
                              max_retries=max_retries)
-        self.store = MemoryStore(self.home, memory_char_limit=memory_char_limit,
-                                 user_char_limit=user_char_limit, backend=curated_backend(self.home))
+        self.store = MemoryStore(memory_char_limit=memory_char_limit, user_char_limit=user_char_limit,
+                                 backend=curated_backend(self.home))
         self.sessions = open_sessions(self.home)
         self.manager = MemoryManager()
         self.provider = self._attach_provider(provider, embedder)

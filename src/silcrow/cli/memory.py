@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -70,9 +70,9 @@ def _open_store(ctx: typer.Context) -> MemoryStore:
     with guarded():
         settings = app_settings(ctx)
         store = MemoryStore(
-            app_home(ctx),  # absolute, so paths in messages (backups, doctor) work from anywhere
             memory_char_limit=settings.memory_char_limit,
             user_char_limit=settings.user_char_limit,
+            # app_home is absolute, so paths in messages (backups, doctor) work from anywhere
             backend=curated_backend(app_home(ctx)),
         )
         store.load()
@@ -150,7 +150,7 @@ def _usage_bar(usage: str, width: int = 30) -> Text:
     )
 
 
-def _report(result: dict[str, Any]) -> None:
+def _report(result: Mapping[str, Any]) -> None:
     """Print a mutation result; a refusal exits 1 after saying why and what is there."""
     if result.get("success"):
         line = Text.assemble(("✓ ", "bold green"), safe_text(str(result.get("message", "done"))))
@@ -188,7 +188,7 @@ def show(
     with guarded():
         views: dict[str, dict[str, Any]] = {
             name: {
-                "path": str(store.path(name)),
+                "path": store.location(name),
                 "usage": store.usage(name),
                 "char_limit": store.char_limit(name),
                 "entry_count": len(entries),
@@ -291,6 +291,8 @@ def doctor(
                           soft_wrap=True)
             for problem in report.get("problems") or []:
                 console.print(Text(f"    problem: {problem}", style="red"), soft_wrap=True)
+            for note in report.get("notes") or []:
+                console.print(Text(f"    note: {note}", style="yellow"), soft_wrap=True)
             for leftover in report.get("cleaned") or []:
                 console.print(Text(f"    cleaned up: {leftover}", style="dim"), soft_wrap=True)
             if report.get("backup"):

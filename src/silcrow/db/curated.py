@@ -84,6 +84,13 @@ class PostgresTransaction(Transaction):
         ).fetchall()
         return next((r for row in rows if (r := _record(row["record"])) is not None), None)
 
+    def records(self, target: str) -> list[dict[str, Any]]:
+        rows = self._conn.execute(
+            "SELECT record FROM curated_journal WHERE profile = %s AND target = %s ORDER BY seq",
+            (self._backend.profile, target),
+        ).fetchall()
+        return [r for row in rows if (r := _record(row["record"])) is not None]
+
     def backup(self, text: str) -> str:
         row = self._conn.execute(
             "INSERT INTO curated_backups (profile, target_file, body) VALUES (%s, %s, %s) RETURNING id",

@@ -73,11 +73,14 @@ def profile_of(home: Path) -> str:
     return home.name if home.parent.name == "profiles" else "default"
 
 
-def curated_backend(home: Path) -> StoreBackend | None:
-    """The curated-notes storage ``home`` is set to use; None for its own files (the default)."""
+def curated_backend(home: Path) -> StoreBackend:
+    """The curated-notes storage ``home`` is set to use: its own files (the default), or the
+    notes of its profile in the PostgreSQL database its settings name."""
     dsn = database_url(home)
     if dsn is None:
-        return None
+        from silcrow.store.files import open_backend
+
+        return open_backend(home)
     from silcrow.db.curated import PostgresBackend
 
     return PostgresBackend(dsn, profile_of(home))

@@ -14,6 +14,7 @@ none yet, which keeps ids unique. Backups (``*.bak.*``) are not copied.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -190,12 +191,16 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
         ).fetchall():
             (notes / name).write_bytes(bytes(body))
             counts.notes += 1
-        records = [r for (r,) in conn.execute(
+        # Written by the journal's own append, so the file has its usual on-disk form (records
+        # after the first of a target stored as deltas on the one before).
+        newest: dict[str, journal.Last] = {}
+        for (line,) in conn.execute(
             "SELECT record FROM curated_journal WHERE profile = %s ORDER BY seq", (profile,)
-        )]
-        if records:
-            (notes / journal.JOURNAL_NAME).write_bytes("".join(r + "\n" for r in records).encode("ascii"))
-        counts.journal_records = len(records)
+        ):
+            record = json.loads(line)
+            target = str(record.get("target", ""))
+            newest[target], _ = journal.append(notes / journal.JOURNAL_NAME, record, newest.get(target))
+            counts.journal_records += 1
         memories = conn.execute(
             f"SELECT {', '.join(_MEMORY_COLUMNS)}, body, dated, embedding FROM recall_memories ORDER BY id"
         ).fetchall()

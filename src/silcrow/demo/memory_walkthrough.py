@@ -9,6 +9,7 @@ or written.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ def _step(console: Console, number: int, title: str) -> None:
     console.print(Rule(Text(f"{number}. {title}", style="bold cyan"), align="left"))
 
 
-def _call(console: Console, label: str, result: dict[str, Any]) -> None:
+def _call(console: Console, label: str, result: Mapping[str, Any]) -> None:
     """One store call and its result, the way the model would see it (minus the JSON)."""
     console.print(Text.assemble(("» ", "dim"), (label, "bold")), soft_wrap=True)
     if result.get("success"):

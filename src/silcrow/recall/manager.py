@@ -58,7 +58,7 @@ def is_trivial_prompt(query: str) -> bool:
     return not words or words in _TRIVIAL
 
 
-def _screen(value: Any) -> Any:
+def screen_tool_result(value: Any) -> Any:
     """A tool result with every recalled string made safe for the model.
 
     Tool results reach the model outside the fence, so each string in them
@@ -75,9 +75,9 @@ def _screen(value: Any) -> Any:
             return f"[BLOCKED: recalled text matched {ids}]"
         return cleaned
     if isinstance(value, list):
-        return [_screen(v) for v in value]
+        return [screen_tool_result(v) for v in value]
     if isinstance(value, dict):
-        return {k: _screen(v) for k, v in value.items()}
+        return {k: screen_tool_result(v) for k, v in value.items()}
     return value
 
 
@@ -323,7 +323,7 @@ class MemoryManager:
             parsed = json.loads(value)
         except json.JSONDecodeError:
             parsed = {"success": True, "result": value}
-        return result_json(_screen(parsed))
+        return result_json(screen_tool_result(parsed))
 
     # --- the background worker -------------------------------------------------
 

@@ -7,7 +7,11 @@ table) can replace the files without changing any behaviour:
 * read the raw text of a target without locking (readers never block);
 * a locked read-modify-write transaction that re-reads the text under the
   lock, may replace it atomically, and may append to the journal;
-* read the journal.
+* read the journal (for history, without locking).
+
+Undo reads the journal *inside* the transaction (``Transaction.records``),
+so the record it reverts cannot change under it, and every journal record
+is written through the transaction that made the change.
 
 Texts are ``str``; a backend that stores bytes decodes them with
 ``surrogateescape`` so undecodable bytes survive an append unchanged.
@@ -34,11 +38,21 @@ class Transaction(ABC):
 
     @abstractmethod
     def journal(self, record: dict[str, Any]) -> None:
-        """Append one record to the history journal, durably, before the lock is released."""
+        """Append one record to the history journal as part of this transaction.
+
+        The record must be in the journal before the lock is released (journal
+        order is commit order). It need not be durable on its own: a record
+        lost to a power cut is bridged by the next write's ``outside_edit``.
+        """
 
     @abstractmethod
     def last_record(self, target: str) -> dict[str, Any] | None:
         """The newest journal record of ``target`` (None when it has none)."""
+
+    @abstractmethod
+    def records(self, target: str) -> list[dict[str, Any]]:
+        """Every journal record of ``target``, oldest first, read under this transaction's lock
+        (damaged records are skipped)."""
 
     @abstractmethod
     def backup(self, text: str) -> str:
@@ -62,7 +76,11 @@ class StoreBackend(ABC):
 
     @abstractmethod
     def transaction(self, target_file: str) -> AbstractContextManager[Transaction]:
-        """Exclusive access to one target; raises LockTimeoutError when it cannot be had in time."""
+        """Exclusive access to one target; raises LockTimeoutError when it cannot be had in time.
+
+        When the block ends normally, what it wrote is durable; when it ends
+        with an exception, nothing it did need be kept.
+        """
 
     @abstractmethod
     def journal_records(self) -> Iterator[dict[str, Any]]:

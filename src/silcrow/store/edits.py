@@ -3,22 +3,23 @@
 Pure functions, no I/O: the store validates a request up front (target,
 fields, threat scan) into an :data:`Edit`, then runs that edit on the entries
 it re-read under the lock. An edit returns the new entries and a message, or
-a refusal dict that tells the model what was wrong and what to do.
+raises :class:`~silcrow.store.results.Refused` with what was wrong and what to do.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from silcrow.safety import threats
 from silcrow.store import entries as E
 from silcrow.store import render
+from silcrow.store.document import Document
+from silcrow.store.results import Refusal, Refused
 
-Result = dict[str, Any]
-Outcome = tuple[list[str], str] | Result
+Outcome = tuple[list[str], str]
 Edit = Callable[[list[str]], Outcome]
 
 
@@ -33,10 +34,6 @@ class Where:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def refusal(error: str, **extra: Any) -> Result:
-    return {"success": False, "error": error, **extra}
-
-
 def safe_entries(entries: list[str], file_name: str) -> list[str]:
     """Entries as a result may echo them: a threat becomes the ``[BLOCKED: ...]`` placeholder,
     invisible characters show as ``<U+XXXX>``. Results go back to the model, so a hand-edited
@@ -44,75 +41,73 @@ def safe_entries(entries: list[str], file_name: str) -> list[str]:
     return [render.safe_entry(entry, file_name) for entry in entries]
 
 
-def safe_shape_problems(raw: str, where: Where) -> list[str]:
-    """:func:`entries.shape_problems` with offending entries named in a form safe for the model."""
+def safe_shape_problems(document: Document, where: Where) -> list[str]:
+    """:meth:`Document.problems` with offending entries named in a form safe for the model."""
 
     def show(entry: str) -> str:
         shown = render.safe_preview(entry, where.file_name, 40)
         return shown if shown.startswith("[BLOCKED: ") else repr(shown)
 
-    return E.shape_problems(raw, where.limit, show=show)
+    return document.problems(where.limit, show=show)
 
 
-def invalid_character_refusal(field: str, value: str) -> Result | None:
-    """A refusal when ``value`` holds a lone surrogate, which no file can store as UTF-8."""
+def _check_characters(field: str, value: str) -> None:
+    """Refuse ``value`` when it holds a lone surrogate, which no file can store as UTF-8."""
     found = _SURROGATE.search(value)
     if found is None:
-        return None
-    return refusal(
+        return
+    raise Refused(Refusal(
         f"'{field}' contains an invalid character (a lone UTF-16 surrogate, U+{ord(found.group()):04X} "
         f"at character {found.start()}; bytes that are not valid UTF-8, e.g. in a command-line "
         "argument, arrive as these); remove it and retry. Nothing was changed."
-    )
+    ))
 
 
-def scan_refusal(content: str) -> Result | None:
-    """A refusal naming the threat patterns ``content`` matched, or None when it is clean."""
+def _check_threats(content: str) -> None:
+    """Refuse ``content`` naming the threat patterns it matched."""
     hits = threats.scan(content)
     if not hits:
-        return None
+        return
     ids = list(dict.fromkeys(h.pattern_id for h in hits))
     reasons = "; ".join(dict.fromkeys(f"{h.pattern_id} ({h.category}): {h.description}" for h in hits))
-    return refusal(
+    raise Refused(Refusal(
         f"Refused: the content matched threat pattern(s) {', '.join(ids)} — {reasons}. Memory "
         "entries are placed in the system prompt, so they must not contain instructions to the "
         "model, secrets, or hidden text. Save the underlying fact as plain declarative text. "
         f"Content as received (sanitized): {threats.display_safe(content)!r}",
         patterns=ids,
-    )
+    ))
 
 
-def checked_content(content: Any, hint: str) -> str | Result:
-    """The normalized entry text, or a refusal when it is missing, empty or a threat."""
+def checked_content(content: Any, hint: str) -> str:
+    """The normalized entry text; refused when it is missing, empty or a threat."""
     if not isinstance(content, str) or not content.strip():
-        return refusal(f"'content' is missing or empty: {hint}")
-    invalid = invalid_character_refusal("content", content)
-    if invalid is not None:
-        return invalid
+        raise Refused(Refusal(f"'content' is missing or empty: {hint}"))
+    _check_characters("content", content)
     text = E.normalize_entry(content)
-    return scan_refusal(text) or text
+    _check_threats(text)
+    return text
 
 
-def checked_old_text(old_text: Any, action: str) -> str | Result:
+def checked_old_text(old_text: Any, action: str) -> str:
     if not isinstance(old_text, str) or not old_text.strip():
-        return refusal(
+        raise Refused(Refusal(
             f"'old_text' is missing or empty: give a short substring of the entry to {action}"
-        )
-    return invalid_character_refusal("old_text", old_text) or old_text
+        ))
+    _check_characters("old_text", old_text)
+    return old_text
 
 
-def locate(
-    where: Where, current: list[str], old_text: str, new_content: str | None = None
-) -> int | Result:
-    """Index of the one entry ``old_text`` designates, or a refusal."""
+def locate(where: Where, current: list[str], old_text: str, new_content: str | None = None) -> int:
+    """Index of the one entry ``old_text`` designates; refused when there is none or several."""
     match = E.find(current, old_text)
     if not match.found:
-        return refusal(
+        raise Refused(Refusal(
             f"No entry in {where.file_name} contains {threats.display_safe(old_text)!r}. Copy a short "
             "substring exactly from one of the current entries listed here and retry.",
             current_entries=safe_entries(current, where.file_name),
             usage=E.format_usage(E.char_count(current), where.limit),
-        )
+        ))
     if match.ambiguous:
         error = (
             f"Multiple entries matched {threats.display_safe(old_text)!r} ({len(match.distinct)} "
@@ -122,7 +117,9 @@ def locate(
             error += (
                 " Note: the new content already exists verbatim as an entry, so it may already be saved."
             )
-        return refusal(error, matches=[render.safe_preview(e, where.file_name) for e in match.distinct])
+        raise Refused(Refusal(
+            error, matches=[render.safe_preview(e, where.file_name) for e in match.distinct]
+        ))
     return match.indexes[0]
 
 
@@ -138,8 +135,6 @@ def add_edit(text: str) -> Edit:
 def replace_edit(where: Where, old_text: str, text: str) -> Edit:
     def edit(current: list[str]) -> Outcome:
         index = locate(where, current, old_text, new_content=text)
-        if isinstance(index, dict):
-            return index
         if current[index] == text:
             return current, "Entry already has this content; nothing changed."
         updated = list(current)
@@ -156,62 +151,58 @@ def replace_edit(where: Where, old_text: str, text: str) -> Edit:
 def remove_edit(where: Where, old_text: str) -> Edit:
     def edit(current: list[str]) -> Outcome:
         index = locate(where, current, old_text)
-        if isinstance(index, dict):
-            return index
         return current[:index] + current[index + 1 :], "Entry removed."
 
     return edit
 
 
-def _batch_failure(number: int, op: Any, result: Result) -> Result:
+def _batch_failure(number: int, op: Any, refused: Refused) -> Refused:
     action = op.get("action") if isinstance(op, dict) else None
-    return {
-        **result,
-        "error": f"Operation {number} ({action}) failed: {result['error']} Nothing was changed: a batch "
+    refusal = refused.refusal
+    return Refused(replace(
+        refusal,
+        error=f"Operation {number} ({action}) failed: {refusal.error} Nothing was changed: a batch "
         "is all-or-nothing.",
-        "failed_operation": number,
-    }
+        failed_operation=number,
+    ))
 
 
-def _batch_step(where: Where, op: Any) -> Edit | Result:
+def _batch_step(where: Where, op: Any) -> Edit:
     if not isinstance(op, dict):
-        return refusal("each operation must be an object with an 'action'")
+        raise Refused(Refusal("each operation must be an object with an 'action'"))
     action = op.get("action")
     if action == "add":
-        text = checked_content(op.get("content"), "give the fact to add")
-        return text if isinstance(text, dict) else add_edit(text)
+        return add_edit(checked_content(op.get("content"), "give the fact to add"))
     if action in ("replace", "remove"):
         old_text = checked_old_text(op.get("old_text"), action)
-        if isinstance(old_text, dict):
-            return old_text
         if action == "remove":
             return remove_edit(where, old_text)
         text = checked_content(op.get("content"), "give the new text of the entry")
-        return text if isinstance(text, dict) else replace_edit(where, old_text, text)
-    return refusal(f"unknown action {action!r}: use 'add', 'replace' or 'remove'")
+        return replace_edit(where, old_text, text)
+    raise Refused(Refusal(f"unknown action {action!r}: use 'add', 'replace' or 'remove'"))
 
 
-def batch_edit(where: Where, operations: Any) -> Edit | Result:
+def batch_edit(where: Where, operations: Any) -> Edit:
     """One edit applying every operation in order; the first failure refuses the whole batch."""
     if not isinstance(operations, list) or not operations:
-        return refusal(
+        raise Refused(Refusal(
             '\'operations\' must be a non-empty list of {"action": "add"|"replace"|"remove", '
             '"content"?, "old_text"?} objects'
-        )
+        ))
     steps: list[Edit] = []
     for number, op in enumerate(operations, start=1):
-        step = _batch_step(where, op)
-        if isinstance(step, dict):
-            return _batch_failure(number, op, step)
-        steps.append(step)
+        try:
+            steps.append(_batch_step(where, op))
+        except Refused as refused:
+            raise _batch_failure(number, op, refused) from None
 
     def edit(current: list[str]) -> Outcome:
         state = list(current)
         for number, (op, step) in enumerate(zip(operations, steps, strict=True), start=1):
-            outcome = step(state)
-            if isinstance(outcome, dict):
-                return _batch_failure(number, op, outcome)
-            state = outcome[0]
+            try:
+                state = step(state)[0]
+            except Refused as refused:
+                raise _batch_failure(number, op, refused) from None
         return state, f"Batch of {len(steps)} operation(s) applied."
 
     return edit

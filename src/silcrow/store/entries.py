@@ -57,28 +57,30 @@ def unescape_entry(text: str) -> str:
 
 
 def normalize_entry(content: str) -> str:
-    """The form an entry is stored in: surrounding whitespace removed."""
-    return content.strip()
+    """The form an entry is stored in: surrounding whitespace removed, and every line ending
+    a "\n" (a "\r\n" or lone "\r" would read back as one anyway)."""
+    text = content.strip()
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def parse(raw: str) -> list[str]:
-    """Entries of a memory file's text, in order."""
-    entries: list[str] = []
-    for chunk in raw.split(ENTRY_DELIMITER):
-        chunk = chunk.strip()
-        if chunk:
-            entries.append(unescape_entry(chunk))
-    return entries
+    """Entries of a memory file's text, in order, each once (see :mod:`silcrow.store.document`)."""
+    from silcrow.store.document import Document
+
+    return Document.parse(raw).entries
 
 
 def serialize(entries: list[str]) -> str:
     """The file text for ``entries`` (each already normalized and non-empty)."""
-    return ENTRY_DELIMITER.join(escape_entry(e) for e in entries)
+    return ENTRY_DELIMITER.join(escape_entry(e) if "§" in e else e for e in entries)
 
 
 def char_count(entries: list[str]) -> int:
     """Characters the entries take in the file; this is what limits measure."""
-    return len(serialize(entries))
+    if not entries:
+        return 0
+    escaped = sum(len(escape_entry(e)) - len(e) for e in entries if "§" in e)
+    return sum(map(len, entries)) + escaped + len(ENTRY_DELIMITER) * (len(entries) - 1)
 
 
 def format_usage(used: int, limit: int) -> str:
@@ -112,7 +114,15 @@ class Match:
 
 
 def find(entries: list[str], needle: str) -> Match:
-    """Locate the entries that contain ``needle`` (a short, exact substring)."""
+    """Locate the entries that contain ``needle`` (a short, exact substring).
+
+    An entry that is ``needle`` itself (once normalized) wins over entries that
+    merely contain it: otherwise an entry that is part of a longer one could
+    never be named alone.
+    """
+    whole = normalize_entry(needle)
+    if whole in entries:
+        return Match(indexes=[i for i, entry in enumerate(entries) if entry == whole], distinct=[whole])
     indexes = [i for i, entry in enumerate(entries) if needle in entry]
     distinct: list[str] = []
     for i in indexes:
@@ -131,18 +141,31 @@ def replace_undecodable(raw: str) -> str:
     return raw.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+def odd_section_line(piece: str) -> str | None:
+    """The first line of a stored piece that looks like a delimiter but is not one
+    (None when escaping round-trips the piece)."""
+    if escape_entry(unescape_entry(piece)) == piece:
+        return None
+    return next(
+        line
+        for line in piece.split("\n")
+        if _SECTION_LINE.fullmatch(line) and not _ESCAPED_SECTION_LINE.fullmatch(line)
+    )
+
+
 def shape_problems(
     raw: str, char_limit: int, *, show: Callable[[str], str] = quoted_preview
 ) -> list[str]:
     """Why ``raw`` would not survive a parse/serialize cycle unchanged in meaning.
 
-    Whitespace around entries and empty entries are harmless (the parse rule
-    drops them). What is reported is anything a rewrite would silently change
-    or that a person most likely did not mean:
+    Whitespace around entries, empty entries, line endings and repeated
+    entries are harmless (reading drops or normalizes them, as Hermes does).
+    What is reported is anything a rewrite would silently change or that a
+    person most likely did not mean:
 
     * bytes that are not UTF-8 (they reach us as surrogate escapes);
     * a line that looks like a delimiter but is not one (``§`` with spaces or
-      a carriage return around it, e.g. from a Windows editor);
+      tabs around it);
     * a bare ``§`` line left inside an entry by consecutive delimiters, which a
       rewrite would turn into an escaped ``\\§``;
     * an entry larger than the whole file's limit (text appended by hand).
@@ -150,39 +173,6 @@ def shape_problems(
     ``show`` names an offending entry in the messages; messages that go to a
     model pass one that hides flagged text.
     """
-    problems: list[str] = []
-    bad_bytes = [i for i, ch in enumerate(raw) if "\udc80" <= ch <= "\udcff"]
-    if bad_bytes:
-        problems.append(
-            f"the file is not valid UTF-8 ({len(bad_bytes)} undecodable byte(s), first at character "
-            f"{bad_bytes[0]})"
-        )
-    for chunk in raw.split(ENTRY_DELIMITER):
-        stripped = chunk.strip()
-        if not stripped or escape_entry(unescape_entry(stripped)) == stripped:
-            continue
-        # Some line of this piece has the shape of a delimiter but is not one.
-        odd = next(
-            line
-            for line in stripped.split("\n")
-            if _SECTION_LINE.fullmatch(line) and not _ESCAPED_SECTION_LINE.fullmatch(line)
-        )
-        if odd == "§":
-            problems.append(
-                f"an entry starting {show(stripped)} contains a bare '§' line (two delimiters "
-                "in a row?); rewriting the file would change it"
-            )
-        else:
-            problems.append(
-                f"a line {odd!r} looks like an entry delimiter but has extra spaces or a carriage return "
-                "(a Windows editor?); a delimiter is a line containing only '§'"
-            )
-        break
-    for entry in parse(raw):
-        if len(entry) > char_limit:
-            problems.append(
-                f"an entry of {len(entry):,} chars is larger than the whole {char_limit:,}-char limit "
-                f"(starts {show(entry)}); it was probably appended by hand"
-            )
-            break
-    return problems
+    from silcrow.store.document import Document
+
+    return Document.parse(raw).problems(char_limit, show)

@@ -9,11 +9,22 @@ A write of ``MEMORY.md`` goes like this:
    live writer can own one);
 3. re-read ``MEMORY.md`` from disk, under the lock: what another process
    wrote a moment ago is the base of this change;
-4. write the new text to a temp file in the same directory, flush, fsync,
-   ``os.replace`` it over ``MEMORY.md``, fsync the directory.
+4. write the new text to a temp file in the same directory, fsync it,
+   ``os.replace`` it over ``MEMORY.md``, append the journal record;
+5. release the lock, then fsync the directory before returning.
 
 Readers take no lock: ``os.replace`` is atomic, so they see the old or the
 new file, never an empty or half-written one.
+
+Two fsyncs per write, chosen by measurement (``bench/store.py``): the temp
+file's, so that the file the rename exposes is complete even after a power
+cut, and the directory's, so that the rename itself survives one (Hermes's
+write path skips this one). The directory fsync runs after the lock is
+released: the next writer does its work meanwhile, and the filesystem can
+commit several writers' renames at once; the write still returns only when
+it is durable. The journal is not fsynced (it was a third sync, about a
+third of a write's time): it records history, not data, and a record a power
+cut drops is bridged on the next write by an ``outside_edit`` record.
 """
 
 from __future__ import annotations
@@ -27,11 +38,13 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import LockTimeoutError, StoreError
+from silcrow.paths import default_home, memories_dir
 from silcrow.store import journal, locking
 from silcrow.store.backend import StoreBackend, Transaction
 
 TEMP_SUFFIX = ".tmp"
 DEFAULT_LOCK_TIMEOUT = 10.0
+OUTSIDE_HOME_ENV = "SILCROW_MEMORY_OUTSIDE_HOME"
 
 
 def _temp_prefix(name: str) -> str:
@@ -91,6 +104,8 @@ class FileTransaction(Transaction):
     def __init__(self, backend: FileBackend, path: Path) -> None:
         self._backend = backend
         self._path = path
+        # The directory of a rename whose durability is still owed (see the module docstring).
+        self.renamed_in: Path | None = None
 
     def read(self) -> str:
         return _read_text(self._path, "surrogateescape")
@@ -104,41 +119,92 @@ class FileTransaction(Transaction):
         mode = 0o600
         with contextlib.suppress(FileNotFoundError):
             mode = os.stat(path).st_mode & 0o777
+        data = memoryview(text.encode("utf-8", "surrogateescape"))
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         try:
-            with open(fd, "w", encoding="utf-8", errors="surrogateescape", newline="") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
+            try:
+                while data:
+                    data = data[os.write(fd, data):]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
             os.replace(temp, path)
         except BaseException:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(temp)
             raise
-        _fsync_dir(directory)
+        self.renamed_in = directory
 
     def journal(self, record: dict[str, Any]) -> None:
-        journal.append(self._backend.journal_path, record)
+        target = record["target"]
+        self._backend.remember(target, *journal.append(
+            self._backend.journal_path, record, self._backend.recall(target)
+        ))
 
     def last_record(self, target: str) -> dict[str, Any] | None:
-        return journal.last_record(self._backend.journal_path, target)
+        found = self._backend.recall(target)
+        return found.record if found is not None else None
+
+    def records(self, target: str) -> list[dict[str, Any]]:
+        return [r for r in journal.read(self._backend.journal_path) if r.get("target") == target]
 
     def backup(self, text: str) -> str:
         return str(self._backend.backup(self._path, text))
 
 
 class FileBackend(StoreBackend):
-    """MEMORY.md / USER.md in one directory, with sidecar locks and a JSONL journal."""
+    """MEMORY.md / USER.md in one directory, with sidecar locks and a JSONL journal.
+
+    A memory file that resolves (through symlinks) to a place outside
+    ``home`` (by default the directory's parent, the silcrow home) is refused
+    for reading and writing unless ``allow_outside_home``: a link to, say,
+    ``/etc/passwd`` would otherwise go into the system prompt and be rewritten.
+    """
 
     def __init__(
-        self, directory: str | os.PathLike[str], *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT
+        self,
+        directory: str | os.PathLike[str],
+        *,
+        lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+        home: str | os.PathLike[str] | None = None,
+        allow_outside_home: bool = False,
     ) -> None:
         self.directory = Path(directory)
         self.lock_timeout = lock_timeout
+        self.home = Path(home) if home is not None else self.directory.parent
+        self.allow_outside_home = allow_outside_home
+        self._newest: dict[str, tuple[journal.Stamp, journal.Last]] = {}
+
+    def _checked(self, target_file: str) -> Path:
+        path = self.path(target_file)
+        if self.allow_outside_home:
+            return path
+        real = Path(os.path.realpath(path))
+        root = Path(os.path.realpath(self.home))
+        if real == root or root in real.parents:
+            return path
+        raise StoreError(
+            f"{path} resolves to {real}, outside the silcrow home {self.home}; silcrow does not read "
+            "or write memory files elsewhere (a link could put any file into the prompt). Move the "
+            f"file into {self.home}, or set {OUTSIDE_HOME_ENV}=1 to allow it"
+        )
 
     @property
     def journal_path(self) -> Path:
         return self.directory / journal.JOURNAL_NAME
+
+    def remember(self, target: str, last: journal.Last, stamp: journal.Stamp) -> None:
+        """Keep the record this process just appended, to skip reading it back next time."""
+        self._newest[target] = (stamp, last)
+
+    def recall(self, target: str) -> journal.Last | None:
+        """The newest journal record of ``target``: the one remembered when nobody appended
+        since (the journal ends where it ended then), else read from the journal."""
+        remembered = self._newest.get(target)
+        if remembered is not None and remembered[0] == journal.stamp(self.journal_path):
+            return remembered[1]
+        self._newest.pop(target, None)
+        return journal.last(self.journal_path, target)
 
     def path(self, target_file: str) -> Path:
         return self.directory / target_file
@@ -147,7 +213,7 @@ class FileBackend(StoreBackend):
         return str(self.path(target_file))
 
     def read(self, target_file: str, *, strict: bool = False) -> str:
-        return _read_text(self.path(target_file), "surrogateescape" if strict else "replace")
+        return _read_text(self._checked(target_file), "surrogateescape" if strict else "replace")
 
     @contextlib.contextmanager
     def transaction(self, target_file: str) -> Iterator[Transaction]:
@@ -158,7 +224,7 @@ class FileBackend(StoreBackend):
                 f"cannot use the memory directory {self.directory}: {exc.strerror or exc}. "
                 "Check that the path (and --home / SILCROW_HOME) points to a writable directory"
             ) from exc
-        path = self.path(target_file)
+        path = self._checked(target_file)
         lock_path = path.with_name(path.name + ".lock")
         lock = locking.ExclusiveLock(lock_path, self.lock_timeout)
         try:
@@ -174,9 +240,10 @@ class FileBackend(StoreBackend):
                 f"cannot create the lock file {lock_path}: {exc.strerror or exc}. Check the permissions "
                 f"of {self.directory}"
             ) from exc
+        transaction = FileTransaction(self, path)
         try:
             self._remove_leftovers(target_file)
-            yield FileTransaction(self, path)
+            yield transaction
         except OSError as exc:
             raise StoreError(
                 f"could not update {path}: {exc.strerror or exc}. The file is either unchanged or fully "
@@ -185,6 +252,15 @@ class FileBackend(StoreBackend):
             ) from exc
         finally:
             lock.release()
+        if transaction.renamed_in is not None:
+            try:
+                _fsync_dir(transaction.renamed_in)
+            except OSError as exc:
+                raise StoreError(
+                    f"{path} was updated, but the update may not survive a power cut: syncing "
+                    f"{transaction.renamed_in} failed ({exc.strerror or exc}). Check the disk, then "
+                    "check the file with `silcrow memory show`"
+                ) from exc
 
     def leftovers(self, target_file: str) -> list[str]:
         real = Path(os.path.realpath(self.path(target_file)))
@@ -231,3 +307,14 @@ class FileBackend(StoreBackend):
 
     def journal_records(self) -> Iterator[dict[str, Any]]:
         return journal.read(self.journal_path)
+
+
+def open_backend(
+    home: str | os.PathLike[str] | None = None, *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT
+) -> StoreBackend:
+    """The backend of a silcrow home (the default home when None): its memories directory."""
+    root = Path(home).expanduser() if home is not None else default_home()
+    allow = os.environ.get(OUTSIDE_HOME_ENV, "").strip().lower() in ("1", "true", "yes")
+    return FileBackend(
+        memories_dir(root), lock_timeout=lock_timeout, home=root, allow_outside_home=allow
+    )

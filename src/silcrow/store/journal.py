@@ -10,14 +10,23 @@ A change the journal missed (a hand edit, or a writer killed between its
 atomic rename and its append) is recorded by the next write as an
 ``outside_edit`` record (origin ``disk``), so history stays complete.
 
-Keeping whole before/after lists (the files are a few KB at most) makes undo
-a plain restore and lets anyone audit what an agent changed and why.
+Readers get whole before/after lists: undo is a plain restore, and anyone can
+audit what an agent changed and why. On disk a record whose ``before`` is the
+``after`` of the target's previous record is stored as a delta on it (``base``:
+that record's id; ``keep``: how many entries of the start and of the end stay;
+``middle``: the entries in between), so a write to a file of hundreds of
+entries appends a few hundred bytes, not two copies of the file. At least
+every ``CHAIN_LIMIT`` records of a target one is stored whole, so finding the
+newest record never reads far back; a delta whose base is missing (a damaged
+line) is skipped like a damaged line.
 
 Both memory targets share the journal but take different locks, so appends
 also take the journal's own sidecar lock (always after a target lock, never
-before one: no lock-order deadlock). Each append is one write plus fsync; a
-record torn by a crash can only be the last line, and readers skip lines
-that do not parse. When the journal outgrows ``MAX_BYTES`` the oldest records
+before one: no lock-order deadlock). Each append is one write, not fsynced
+(the memory file's own fsyncs make the change durable; see ``files``): a
+record torn or lost by a crash can only be at the end, readers skip lines
+that do not parse, and the next write bridges a lost record with an
+``outside_edit`` record. When the journal outgrows ``MAX_BYTES`` the oldest records
 are dropped, keeping about ``KEEP_BYTES`` of the newest: history and undo
 reach back that far, and the file cannot grow without bound.
 """
@@ -28,6 +37,7 @@ import json
 import os
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -63,11 +73,75 @@ def new_record(
     }
 
 
-def append(path: Path, record: dict[str, Any]) -> None:
-    """Append ``record`` as one line and make it durable; compact the journal when it is too big."""
+CHAIN_LIMIT = 32
+_FIELDS = ("id", "time", "target", "action", "origin", "before", "after", "undoes")
+_DELTA = ("base", "keep", "middle")
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """Where the journal ended after an append, to tell later that nobody appended since."""
+
+    inode: int
+    size: int
+    mtime_ns: int
+
+
+@dataclass(frozen=True)
+class Last:
+    """The newest record of a target, whole, with how many deltas lead to it."""
+
+    record: dict[str, Any]
+    depth: int
+
+
+def _stored(record: dict[str, Any], previous: Last | None) -> tuple[dict[str, Any], int]:
+    """The on-disk form of ``record`` and its depth: a delta on ``previous`` when it can be."""
+    before, after = record["before"], record["after"]
+    if previous is None or previous.depth + 1 >= CHAIN_LIMIT or previous.record["after"] != before:
+        return record, 0
+    head = 0
+    limit = min(len(before), len(after))
+    while head < limit and before[head] == after[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and before[-1 - tail] == after[-1 - tail]:
+        tail += 1
+    stored = {key: record[key] for key in _FIELDS if key not in ("before", "after")}
+    stored.update(base=previous.record["id"], keep=[head, tail], middle=after[head : len(after) - tail])
+    return stored, previous.depth + 1
+
+
+def _whole(stored: dict[str, Any], states: dict[str, Last]) -> Last | None:
+    """The record ``stored`` stands for (None when it is a delta on a record that is not there)."""
+    target = stored["target"]
+    if "base" not in stored:
+        last = Last({key: stored.get(key) for key in _FIELDS}, 0)
+    else:
+        previous = states.get(target)
+        keep, middle = stored.get("keep"), stored.get("middle")
+        if previous is None or previous.record["id"] != stored["base"] or not (
+            isinstance(keep, list) and len(keep) == 2 and isinstance(middle, list)
+        ):
+            return None
+        before = previous.record["after"]
+        head, tail = keep
+        after = before[:head] + middle + (before[len(before) - tail :] if tail else [])
+        record = {key: stored.get(key) for key in _FIELDS}
+        record.update(before=before, after=after)
+        last = Last(record, previous.depth + 1)
+    states[target] = last
+    return last
+
+
+def append(path: Path, record: dict[str, Any], previous: Last | None = None) -> tuple[Last, Stamp]:
+    """Append ``record`` as one line (a delta on ``previous``, the target's newest record, when
+    given); compact the journal when it is too big. Returns the record as :func:`last` would
+    and where the journal ended."""
+    stored, depth = _stored(record, previous)
     # ensure_ascii keeps the line pure ASCII, so surrogate-escaped bytes from a
     # damaged file can still be journaled and read back exactly.
-    line = (json.dumps(record, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
+    line = (json.dumps(stored, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
     lock = locking.ExclusiveLock(path.with_name(path.name + ".lock"), LOCK_TIMEOUT)
     try:
         lock.acquire()
@@ -87,27 +161,56 @@ def append(path: Path, record: dict[str, Any]) -> None:
             written = os.write(fd, line)
             if written != len(line):  # a short write would leave a torn line; finish it
                 os.write(fd, line[written:])
-            os.fsync(fd)
             size += len(line)
+            stat = os.fstat(fd)
         finally:
             os.close(fd)
         if size > MAX_BYTES:
             _compact(path, KEEP_BYTES)
+            stat = os.stat(path)
     finally:
         lock.release()
+    return Last(record, depth), Stamp(stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
+
+def stamp(path: Path) -> Stamp | None:
+    """Where the journal ends now (None when there is none)."""
+    try:
+        stat = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return Stamp(stat.st_ino, stat.st_size, stat.st_mtime_ns)
 
 
 def _compact(path: Path, keep_bytes: int) -> None:
-    """Keep the newest whole records that fit in ``keep_bytes``; called with the journal lock held."""
+    """Keep the newest records that fit in ``keep_bytes``; called with the journal lock held.
+
+    The first record kept of each target is stored whole (its base is dropped)."""
     with open(path, "rb") as handle:
         lines = [line for line in handle.read().split(b"\n") if line.strip()]
+    states: dict[str, Last] = {}
+    records: list[tuple[bytes, Last | None]] = []
+    for line in lines:
+        stored = _parse(line)
+        records.append((line, _whole(stored, states) if stored is not None else None))
     kept: list[bytes] = []
     total = 0
-    for line in reversed(lines):
+    for line, _ in reversed(records):
         total += len(line) + 1
         if total > keep_bytes and kept:
             break
         kept.append(line)
+    kept.reverse()
+    first = len(records) - len(kept)
+    seen: set[str] = set()
+    for index, (_line, whole) in enumerate(records[first:]):
+        if whole is None:
+            continue
+        target = whole.record["target"]
+        if target not in seen:
+            seen.add(target)
+            kept[index] = json.dumps(whole.record, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+    kept.reverse()
     temp = path.with_name(f".{path.name}.{os.getpid()}.compact.tmp")
     with open(temp, "wb") as handle:
         handle.write(b"".join(line + b"\n" for line in reversed(kept)))
@@ -123,29 +226,40 @@ def _compact(path: Path, keep_bytes: int) -> None:
         os.close(fd)
 
 
-def read(path: Path) -> Iterator[dict[str, Any]]:
-    """Records in the order they were appended; unparsable lines are skipped."""
+def _read_whole(path: Path) -> Iterator[Last]:
     try:
         handle = open(path, "rb")
     except FileNotFoundError:
         return
+    states: dict[str, Last] = {}
     with handle:
         for line in handle:
-            record = _parse(line)  # None for the tail of a write cut short by a crash
-            if record is not None:
-                yield record
+            stored = _parse(line)  # None for the tail of a write cut short by a crash
+            if stored is not None:
+                whole = _whole(stored, states)
+                if whole is not None:
+                    yield whole
 
 
-def last_record(path: Path, target: str, *, chunk: int = 64 * 1024) -> dict[str, Any] | None:
-    """The newest record of ``target``, reading the journal backwards (it is usually near the end)."""
+def read(path: Path) -> Iterator[dict[str, Any]]:
+    """Records in the order they were appended, whole; unparsable lines are skipped."""
+    return (whole.record for whole in _read_whole(path))
+
+
+def last(path: Path, target: str, *, chunk: int = 64 * 1024) -> Last | None:
+    """The newest record of ``target``, reading the journal backwards (it is usually near the
+    end) to the nearest record stored whole, then forwards through the deltas after it."""
     try:
         handle = open(path, "rb")
     except FileNotFoundError:
         return None
+    chain: list[dict[str, Any]] = []
+    # Every line of this target holds its name as a JSON string: others are not parsed.
+    named = json.dumps(target, ensure_ascii=True).encode("ascii")
     with handle:
         end = handle.seek(0, os.SEEK_END)
         tail = b""
-        while end > 0:
+        while end > 0 and not (chain and "base" not in chain[-1]):
             start = max(0, end - chunk)
             handle.seek(start)
             data = handle.read(end - start) + tail
@@ -153,11 +267,23 @@ def last_record(path: Path, target: str, *, chunk: int = 64 * 1024) -> dict[str,
             # Unless the start of the file was reached, the first piece may be a partial line.
             tail, complete = (lines[0], lines[1:]) if start > 0 else (b"", lines)
             for line in reversed(complete):
-                record = _parse(line)
-                if record is not None and record.get("target") == target:
-                    return record
+                stored = _parse(line) if named in line else None
+                if stored is not None and stored.get("target") == target:
+                    chain.append(stored)
+                    if "base" not in stored:
+                        break
             end = start
-    return None
+    states: dict[str, Last] = {}
+    found: Last | None = None
+    for stored in reversed(chain):
+        found = _whole(stored, states)
+    return found
+
+
+def last_record(path: Path, target: str, *, chunk: int = 64 * 1024) -> dict[str, Any] | None:
+    """The newest record of ``target`` (see :func:`last`)."""
+    found = last(path, target, chunk=chunk)
+    return found.record if found is not None else None
 
 
 def _parse(line: bytes) -> dict[str, Any] | None:
@@ -168,6 +294,8 @@ def _parse(line: bytes) -> dict[str, Any] | None:
         record = json.loads(line.decode("utf-8", errors="replace"))
     except json.JSONDecodeError:
         return None
-    if isinstance(record, dict) and "target" in record and "after" in record:
+    if isinstance(record, dict) and isinstance(record.get("target"), str) and (
+        isinstance(record.get("after"), list) or "base" in record
+    ):
         return record
     return None

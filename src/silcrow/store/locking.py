@@ -16,14 +16,20 @@ Where ``fcntl`` does not exist (Windows) the ``filelock`` library is used.
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
 from pathlib import Path
+
+from silcrow.errors import StoreError
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 class LockWaitTimeout(Exception):
@@ -97,8 +103,32 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_close_inherited)
 
 
+def _open_lock_file(path: Path) -> int:
+    # O_NOFOLLOW: a lock file replaced by a symlink could make us create or
+    # chmod a file elsewhere. 0600 at creation, and an older, looser lock file
+    # (Hermes creates its own with the umask's mode) is tightened.
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | _NOFOLLOW, 0o600)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise StoreError(
+                f"the lock file {path} is a symbolic link; silcrow does not follow links for its "
+                f"lock files. Remove the link (`rm {path}`) and retry; silcrow creates a new lock file"
+            ) from exc
+        raise
+    try:
+        if os.fstat(fd).st_mode & 0o077:
+            os.fchmod(fd, 0o600)
+    except PermissionError:
+        pass  # someone else's lock file: using it is still safe, tightening it is theirs to do
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def _acquire(path: Path, timeout: float) -> int:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    fd = _open_lock_file(path)
     with _OPEN_FDS_LOCK:
         _OPEN_FDS.add(fd)
     try:

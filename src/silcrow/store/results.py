@@ -1,0 +1,74 @@
+"""What a memory mutation returns: a JSON object the model reads, typed.
+
+Inside the store a refusal is a :class:`Refusal` raised as :class:`Refused`
+and caught at the public methods of :class:`~silcrow.store.MemoryStore`,
+which turn it into the JSON result; nothing in between has to tell results
+apart from entries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Required, TypedDict, cast
+
+from silcrow.errors import StoreError
+
+
+class MemoryResult(TypedDict, total=False):
+    """The JSON of one mutation: ``success`` always; ``error`` on a refusal, ``message`` on success."""
+
+    success: Required[bool]
+    error: str
+    target: str
+    usage: str
+    entry_count: int
+    message: str
+    current_entries: list[str]
+    matches: list[str]
+    patterns: list[str]
+    failed_operation: int
+    backup: str
+    problems: list[str]
+    terminal: bool
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a mutation was refused, and what the model needs to retry."""
+
+    error: str
+    target: str | None = None
+    current_entries: list[str] | None = None
+    usage: str | None = None
+    matches: list[str] | None = None
+    patterns: list[str] | None = None
+    failed_operation: int | None = None
+    backup: str | None = None
+    problems: list[str] | None = None
+    terminal: bool = False
+    # Refused because the file would exceed its size limit (starts the consolidation guard).
+    over_limit: bool = False
+
+    def result(self) -> MemoryResult:
+        out: dict[str, object] = {"success": False, "error": self.error}
+        for name in _SHOWN_WHEN_SET:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        if self.terminal:
+            out["terminal"] = True
+        return cast(MemoryResult, out)
+
+
+_SHOWN_WHEN_SET = (
+    "target", "current_entries", "usage", "matches", "patterns", "failed_operation", "backup", "problems",
+)
+
+
+class Refused(StoreError):
+    """Carries a :class:`Refusal` from where it is found to the store's public method."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.error)
+        self.refusal = refusal
+
