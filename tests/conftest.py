@@ -57,6 +57,8 @@ _ABOUT_FILES = {
     "test_last_record_reads_the_journal_backwards_across_chunks",
     "test_the_tool_never_raises",
     "test_lock_timeout_becomes_an_error_result",
+    "test_records_are_stored_as_deltas_and_read_whole",
+    "test_lone_surrogate_through_the_tool_is_a_json_refusal",
 }
 
 
