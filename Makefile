@@ -48,6 +48,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/prefix_cache.py
 	$(BIN)/python bench/recall_scale.py
 	$(BIN)/python bench/startup.py
+	$(BIN)/python bench/serve.py
 
 clean:
 	rm -rf $(VENV) $(HERMES_VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -6,6 +6,7 @@ entry in ARGS fails here until it says how it is run.
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,11 @@ ARGS: dict[str, tuple[list[str], int, bool]] = {
     "hermes install": (["--hermes-home", "{hermes_home}"], 1, False),
     "hermes doctor": (["--hermes-home", "{hermes_home}"], 1, False),  # no hermes-agent in this venv
     "hermes uninstall": (["--hermes-home", "{hermes_home}"], 1, False),
+    "mcp": ([], 0, True),  # stdin at EOF: serves nothing and exits
+    "serve": (["--host", "0.0.0.0"], 1, False),  # refused: a public address with no token
+    "tokens create": (["--profile", "a"], 0, True),
+    "tokens list": ([], 0, False),
+    "tokens revoke": (["nope"], 1, False),
 }
 
 
@@ -91,6 +97,10 @@ def _quiet_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 class _EmptyStdin:
     def read(self, *_: Any) -> str:
         return ""
+
+    @property
+    def buffer(self) -> io.BytesIO:  # what `silcrow mcp` reads its messages from
+        return io.BytesIO()
 
     def readline(self, *_: Any) -> str:
         return ""

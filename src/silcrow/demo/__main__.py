@@ -9,7 +9,7 @@ import sys
 def main() -> None:
     # Each walkthrough is a module with run() -> bool (every check passed); shown in this order.
     failed = []
-    for name in ("memory_walkthrough", "agent_walkthrough"):
+    for name in ("memory_walkthrough", "agent_walkthrough", "serve_walkthrough"):
         try:
             module = importlib.import_module(f"silcrow.demo.{name}")
         except ModuleNotFoundError as exc:

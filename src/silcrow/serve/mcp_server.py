@@ -1,0 +1,206 @@
+"""The silcrow MCP server: tools, resources and a prompt over the official SDK's MCPServer.
+
+The same server object runs over stdio (``silcrow mcp``, one home) and over
+streamable HTTP (``silcrow serve``, one home per token). Which memory a
+request reaches is decided per request by ``access`` (the HTTP layer puts the
+token's tenant on the request; stdio has one fixed tenant), so list and call
+handlers are overridden here rather than registered per function: the
+schemas are the ones the agent gives its model, and every call runs the
+tenant's library calls on a worker thread.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import anyio.to_thread
+from mcp.server.lowlevel.helper_types import ReadResourceContents
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+from mcp_types import (
+    CallToolResult,
+    GetPromptResult,
+    Prompt,
+    PromptMessage,
+    Resource,
+    TextContent,
+    Tool,
+    ToolAnnotations,
+)
+
+from silcrow import tool as memory_tool
+from silcrow.agent import search_tool
+from silcrow.errors import SilcrowError
+from silcrow.safety.fence import build_memory_context_block
+from silcrow.serve.tenant import READ_ONLY_TOOLS, RECALL_TOOLS, Tenant, is_read_only_call
+from silcrow.store.entries import ENTRY_DELIMITER
+from silcrow.store.store import TARGET_FILES
+from silcrow.toolcall import convert_schema, schema_name
+
+PROMPT_URI = "silcrow://prompt"
+MEMORY_URIS = {f"silcrow://memory/{file_name}": target for target, file_name in TARGET_FILES.items()}
+PROMPT_NAME = "memory_context"
+
+INSTRUCTIONS = """\
+silcrow is this user's long-term memory. At the start of each conversation read the resource \
+silcrow://prompt once (or get the prompt memory_context) and keep it at the top of your context: \
+it is the user's curated notes, and it changes only when a new conversation starts, so a prompt \
+cache can reuse it. Save lasting facts and preferences with the `memory` tool (action add/replace/\
+remove; `read` shows the current entries); search older conversations with session_search and \
+long-term recall with recall_search."""
+
+READ_LINE = ("\n- read: returns the current entries and usage of `target` (no other argument); use it "
+             "instead of re-reading the prompt after a change.")
+
+
+class AccessDenied(Exception):
+    """The request may not do this; the message says why."""
+
+
+class Access:
+    """Which tenant a request reaches and whether it may write."""
+
+    def __init__(self, tenant: Tenant, can_write: bool) -> None:
+        self.tenant = tenant
+        self.can_write = can_write
+
+
+# Given the transport's request object (None on stdio), the caller's access.
+AccessResolver = Callable[[Any], Access]
+
+
+def _memory_tool() -> Tool:
+    schema = copy.deepcopy(memory_tool.PARAMETERS)
+    action = schema["properties"]["action"]
+    action["enum"] = [*action["enum"], "read"]
+    action["description"] += " 'read' returns the current entries and usage of the target."
+    return Tool(name=memory_tool.TOOL_NAME, description=memory_tool.DESCRIPTION + READ_LINE,
+                input_schema=schema)
+
+
+def _function_tool(schema: dict[str, Any]) -> Tool:
+    bare = convert_schema(schema, "bare")
+    return Tool(name=bare["name"], description=bare.get("description") or "",
+                input_schema=bare.get("parameters") or {"type": "object", "properties": {}},
+                annotations=ToolAnnotations(read_only_hint=bare["name"] in READ_ONLY_TOOLS))
+
+
+def _recall_schemas(tenant: Tenant) -> list[dict[str, Any]]:
+    """The provider's tools; recall_* come from the built-in provider when it lacks them."""
+    declared = tenant.manager.tool_schemas()
+    names = {schema_name(s) for s in declared}
+    if all(name in names for name in RECALL_TOOLS):
+        return declared
+    from silcrow.recall.local import LocalProvider
+
+    generic = [s for s in LocalProvider().get_tool_schemas() if schema_name(s) not in names]
+    return generic + declared
+
+
+def _result_text(name: str, result: dict[str, Any]) -> str:
+    """What the model reads: the result JSON; recalled text inside the memory-context fence."""
+    if name == "recall_search" and result.get("success"):
+        if "context" in result:  # a provider without its own search tool: already a fenced block
+            return str(result["context"]) or "no memories matched"
+        lines = [f"#{hit.get('id')} [{str(hit.get('date') or 'undated')[:10]}] "
+                 f"{hit.get('speaker') or hit.get('kind') or ''}: {hit.get('text', '')}"
+                 for hit in result.get("results", [])]
+        return build_memory_context_block("\n".join(lines)) or "no memories matched"
+    return json.dumps(result, ensure_ascii=False)
+
+
+class SilcrowMCP(MCPServer):
+    """MCPServer whose tools, resources and prompt are the tenant's memory (see module doc)."""
+
+    def __init__(self, access: AccessResolver, catalog: Callable[[], Tenant]) -> None:
+        super().__init__("silcrow", instructions=INSTRUCTIONS, log_level="WARNING")
+        self._access = access
+        self._catalog = catalog  # the tenant whose provider's tools are listed
+        self._tools: list[Tool] | None = None
+
+    def _caller(self, context: Context[Any, Any] | None) -> Access:
+        request = None
+        if context is not None:
+            try:
+                request = context.request_context.request
+            except ValueError:  # called outside a request (in-process use)
+                request = None
+        return self._access(request)
+
+    async def list_tools(self) -> list[Tool]:
+        if self._tools is None:
+            tenant = await anyio.to_thread.run_sync(self._catalog)
+            recall = await anyio.to_thread.run_sync(_recall_schemas, tenant)
+            self._tools = [_memory_tool(), _function_tool(search_tool.session_search_schema()),
+                           *(_function_tool(s) for s in recall)]
+        return self._tools
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context[Any, Any] | None = None) -> CallToolResult:
+        known = {t.name for t in await self.list_tools()}
+        if name not in known:
+            result: dict[str, Any] = {"success": False, "error": f"unknown tool {name!r}; available: "
+                                      f"{', '.join(sorted(known))}"}
+        else:
+            access = self._caller(context)
+            if not access.can_write and not is_read_only_call(name, arguments):
+                result = {"success": False, "error": f"this token is read-only, so {name!r} was refused; "
+                          "use a token created with --scope write"}
+            elif name == memory_tool.TOOL_NAME and arguments.get("action") == "read":
+                result = access.tenant.call(name, arguments)  # one small file read, no lock: inline
+            else:
+                result = await anyio.to_thread.run_sync(access.tenant.call, name, arguments)
+        return CallToolResult(content=[TextContent(type="text", text=_result_text(name, result))],
+                              structured_content=result, is_error=not result.get("success", False))
+
+    async def list_resources(self) -> list[Resource]:
+        memory = [Resource(uri=uri, name=uri.rsplit("/", 1)[1], mime_type="text/markdown",
+                           description=f"The current entries of {uri.rsplit('/', 1)[1]}, separated by "
+                           f"'{ENTRY_DELIMITER.strip()}' lines.")
+                  for uri in MEMORY_URIS]
+        prompt = Resource(uri=PROMPT_URI, name="prompt", mime_type="text/plain",
+                          description="The curated-memory section of the system prompt, exactly as a "
+                          "silcrow agent gets it. Read it once per conversation.")
+        return [*memory, prompt]
+
+    async def read_resource(self, uri: Any, context: Context[Any, Any] | None = None
+                            ) -> Iterable[ReadResourceContents]:
+        address = str(uri)
+        tenant = self._caller(context).tenant
+        if address == PROMPT_URI:
+            try:
+                text = await anyio.to_thread.run_sync(tenant.prompt_section)
+            except SilcrowError as exc:
+                raise ResourceError(str(exc)) from exc
+            return [ReadResourceContents(content=text, mime_type="text/plain")]
+        target = MEMORY_URIS.get(address)
+        if target is None:
+            raise ResourceNotFoundError(f"unknown resource {address}; use {PROMPT_URI} or "
+                                        f"{' or '.join(MEMORY_URIS)}")
+        result = await anyio.to_thread.run_sync(tenant.read, target)
+        if not result.get("success"):
+            raise ResourceError(str(result.get("error")))
+        return [ReadResourceContents(content=ENTRY_DELIMITER.join(result["entries"]),
+                                     mime_type="text/markdown")]
+
+    async def list_prompts(self) -> list[Prompt]:
+        return [Prompt(name=PROMPT_NAME, description="silcrow's memory instructions and the user's "
+                       "curated notes, to put in a system prompt once per conversation.")]
+
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None,
+                         context: Context[Any, Any] | None = None) -> GetPromptResult:
+        if name != PROMPT_NAME:
+            raise ValueError(f"unknown prompt {name!r}; the only prompt is {PROMPT_NAME!r}")
+        tenant = self._caller(context).tenant
+        text = await anyio.to_thread.run_sync(tenant.memory_context)
+        message = PromptMessage(role="user", content=TextContent(type="text", text=text))
+        return GetPromptResult(description="silcrow memory context", messages=[message])
+
+
+def stdio_server(tenant: Tenant) -> SilcrowMCP:
+    """The server ``silcrow mcp`` runs: one tenant, full access."""
+    access = Access(tenant, can_write=True)
+    return SilcrowMCP(lambda _request: access, lambda: tenant)

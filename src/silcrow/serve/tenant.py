@@ -1,0 +1,270 @@
+"""One profile's memory as the servers use it: the same objects and calls as the agent.
+
+A :class:`Tenant` is a home (or profile) with its curated store, its recall
+manager and provider, and its session store. Every tool call goes through
+the agent's :class:`~silcrow.agent.tools.ToolRouter` (so a curated write is
+locked, scanned, journaled and mirrored to the provider exactly as in a chat),
+with a fresh :class:`MemoryStore` per call: the store keeps per-turn state
+(the consolidation guard), and for a server each call is its own turn.
+
+:func:`open_tenant` is the one place that builds those objects from a home's
+settings; a storage backend chosen by configuration plugs in there.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from silcrow.agent.llm import ToolCall
+from silcrow.agent.prompt import build_system_prompt
+from silcrow.agent.session_backend import SessionBackend
+from silcrow.agent.sessions import open_sessions
+from silcrow.agent.tools import ToolRouter
+from silcrow.config import Settings, load_settings
+from silcrow.db.settings import curated_backend
+from silcrow.errors import SilcrowError, StoreError
+from silcrow.recall.manager import MemoryManager
+from silcrow.store import MemoryStore
+from silcrow.store.edits import safe_entries
+from silcrow.store.entries import char_count, format_usage
+from silcrow.store.store import TARGET_FILES
+from silcrow.toolcall import MEMORY_TOOL_NAME as MEMORY
+from silcrow.toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
+from silcrow.toolcall import schema_name
+
+log = logging.getLogger(__name__)
+
+RECALL_TOOLS = ("recall_search", "recall_add", "recall_forget")
+# Calls a read-only token may make; every other tool can change something.
+READ_ONLY_TOOLS = frozenset({SESSION_SEARCH, "recall_search"})
+SERVER_SESSION = "silcrow-serve"
+SERVER_CONCURRENT_CALLS = 64  # the session id the provider is initialised with
+
+Result = dict[str, Any]
+T = TypeVar("T")
+
+
+def disk_errors(fn: Callable[..., T]) -> Callable[..., T]:
+    """An OSError of the files under a home (a directory where a file should be, a full disk...)
+    becomes a StoreError that says what to check, so every edge reports it as ours."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> T:
+        try:
+            return fn(*args, **kwargs)
+        except OSError as exc:
+            where = f" {exc.filename}" if exc.filename else ""
+            raise StoreError(f"cannot access{where}: {exc.strerror or exc}; check that file and its "
+                             "permissions (`silcrow memory doctor` explains what it finds)") from exc
+
+    return wrapper
+
+
+def refusal(message: str) -> Result:
+    return {"success": False, "error": message}
+
+
+def is_read_only_call(name: str, arguments: dict[str, Any]) -> bool:
+    if name == MEMORY:
+        return arguments.get("action") == "read" and not arguments.get("operations")
+    return name in READ_ONLY_TOOLS
+
+
+class Tenant:
+    """The memory of one home/profile, shared by every request that names it."""
+
+    def __init__(self, home: Path, parts: Parts) -> None:
+        self.home = home
+        self._parts = parts
+        self._lock = threading.Lock()
+        self._manager: MemoryManager | None = None
+        self._sessions: SessionBackend | None = None
+
+    # -- the library objects (built lazily: a memory-only client never loads a model) ----------
+
+    def store(self) -> MemoryStore:
+        return self._parts.store()
+
+    @property
+    def sessions(self) -> SessionBackend:
+        with self._lock:
+            if self._sessions is None:
+                self._sessions = self._parts.sessions()
+            return self._sessions
+
+    @property
+    def manager(self) -> MemoryManager:
+        with self._lock:
+            if self._manager is None:
+                self._manager = self._parts.manager()
+            return self._manager
+
+    def _router(self) -> ToolRouter:
+        router = ToolRouter(self.store(), self.sessions, self.manager)
+        router.schemas()  # registers the provider's tool names for dispatch
+        return router
+
+    # -- calls ---------------------------------------------------------------------------------
+
+    def call(self, name: str, arguments: dict[str, Any]) -> Result:
+        """Run one tool call and return its result JSON as a dict (never raises)."""
+        try:
+            return self._call(name, arguments)
+        except SilcrowError as exc:
+            return refusal(str(exc))
+        except Exception as exc:  # a server answers every call; the log keeps the details
+            log.exception("tool %s failed", name)
+            return refusal(f"tool {name!r} failed unexpectedly ({type(exc).__name__}: {exc}); try again")
+
+    def read(self, target: str) -> Result:
+        """The ``memory`` tool's ``read``: live entries and usage of ``target``."""
+        return self.call(MEMORY, {"action": "read", "target": target})
+
+    @disk_errors
+    def _call(self, name: str, arguments: dict[str, Any]) -> Result:
+        if name == MEMORY and arguments.get("action") == "read":
+            return self._read(arguments.get("target"))
+        if name in RECALL_TOOLS and name not in self.provider_tool_names():
+            return self._recall_without_tool(name, arguments)
+        outcome = self._router().dispatch(
+            ToolCall(id="serve", name=name, arguments=json.dumps(arguments, ensure_ascii=False)),
+            session_id=SERVER_SESSION,
+        )
+        result = json.loads(outcome.content)
+        return result if isinstance(result, dict) else {"success": True, "result": result}
+
+    def _read(self, target: Any) -> Result:
+        if target not in TARGET_FILES:
+            return refusal(f"unknown memory target {target!r}: use 'memory' or 'user'")
+        store = self.store()
+        entries = store.entries(target)  # one read: entries and usage describe the same version
+        limit = store.char_limit(target)
+        return {
+            "success": True, "target": target, "entries": safe_entries(entries, TARGET_FILES[target]),
+            "entry_count": len(entries), "usage": format_usage(char_count(entries), limit),
+            "char_limit": limit,
+        }
+
+    def provider_tool_names(self) -> list[str]:
+        return [name for s in self.manager.tool_schemas() if (name := schema_name(s))]
+
+    def _recall_without_tool(self, name: str, arguments: dict[str, Any]) -> Result:
+        """recall_* on a provider that does not declare it: search through prefetch, else refuse."""
+        manager = self.manager
+        if manager.provider is None:
+            return refusal(f"no recall provider is active in {self.home}, so {name!r} is unavailable; "
+                           "set `provider` in its config.toml")
+        if name == "recall_search":
+            query = arguments.get("query")
+            if not isinstance(query, str) or not query.strip():
+                return refusal("recall_search needs a non-empty 'query'")
+            return {"success": True, "context": manager.prefetch(query)}
+        return refusal(f"recall provider {manager.provider.name!r} has no {name!r} tool; use its own "
+                       f"tools ({', '.join(self.provider_tool_names()) or 'none'})")
+
+    @disk_errors
+    def prompt_section(self) -> str:
+        """The curated section of the system prompt, exactly as an agent gets it now."""
+        store = self.store()
+        store.load()
+        return store.system_prompt_section()
+
+    @disk_errors
+    def memory_context(self) -> str:
+        """A whole memory system prompt for a client that has none of its own."""
+        store = self.store()
+        store.load()
+        return build_system_prompt(store, self.manager, identity=CLIENT_IDENTITY)
+
+    @disk_errors
+    def history(self, target: str | None) -> list[dict[str, Any]]:
+        return self.store().history(target)
+
+    def undo(self, target: str) -> Result:
+        try:
+            return dict(disk_errors(self.store().undo)(target, origin="api"))
+        except SilcrowError as exc:
+            return refusal(str(exc))
+
+    def close(self) -> None:
+        with self._lock:
+            if self._manager is not None:
+                self._manager.shutdown()
+            if self._sessions is not None:
+                self._sessions.close()
+            self._manager = self._sessions = None
+
+
+CLIENT_IDENTITY = ("You have a persistent memory (silcrow) that outlives this conversation, reached "
+                   "through the memory, session_search and recall tools.")
+
+
+def _recall_manager(home: Path, settings: Settings) -> MemoryManager:
+    """The home's configured provider in a manager, as the agent attaches it (none if unavailable)."""
+    # One agent has one call in flight; a server has one per concurrent client, so the bound on
+    # unfinished provider calls (there to stop a hung provider piling up threads) is per server.
+    manager = MemoryManager(max_stuck_calls=SERVER_CONCURRENT_CALLS)
+    if settings.provider in ("", "none"):
+        return manager
+    from silcrow.recall import load_provider
+
+    provider = load_provider(settings.provider, home=home, embedder=settings.embedder_spec())
+    if not provider.is_available():
+        log.warning("recall provider %r is not available (%s); serving without long-term recall",
+                    provider.name, provider.unavailable_reason() or "no reason given")
+        return manager
+    manager.add_provider(provider)
+    manager.initialize(SERVER_SESSION, home=str(home))
+    return manager
+
+
+@dataclass(frozen=True)
+class Parts:
+    """How a tenant makes its library objects (see :func:`open_tenant`)."""
+
+    store: Callable[[], MemoryStore]
+    sessions: Callable[[], SessionBackend]
+    manager: Callable[[], MemoryManager]
+
+
+def open_tenant(home: Path) -> Tenant:
+    """The one place a served home's objects are built from its settings (a storage backend
+    chosen in config.toml is picked here)."""
+    home = home.absolute()
+    home.mkdir(parents=True, exist_ok=True)
+    settings = load_settings(home)
+    return Tenant(home, Parts(
+        store=lambda: MemoryStore(memory_char_limit=settings.memory_char_limit,
+                                  user_char_limit=settings.user_char_limit, backend=curated_backend(home)),
+        sessions=lambda: open_sessions(home),
+        manager=lambda: _recall_manager(home, settings),
+    ))
+
+
+class Tenants:
+    """The tenants of one server process, opened on first use and kept until it stops."""
+
+    def __init__(self) -> None:
+        self._open: dict[Path, Tenant] = {}
+        self._lock = threading.Lock()
+
+    def get(self, home: Path) -> Tenant:
+        key = home.absolute()
+        with self._lock:
+            tenant = self._open.get(key)
+            if tenant is None:
+                tenant = self._open[key] = open_tenant(key)
+            return tenant
+
+    def close(self) -> None:
+        with self._lock:
+            tenants, self._open = list(self._open.values()), {}
+        for tenant in tenants:
+            tenant.close()

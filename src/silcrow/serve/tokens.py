@@ -1,0 +1,159 @@
+"""API tokens for ``silcrow serve``: each bound to one profile, with a read or write scope.
+
+Tokens live in ``<home>/tokens.json`` (mode 0600), hashed with SHA-256: the
+secret itself is printed once by ``silcrow tokens create`` and never stored.
+A token is random (32 bytes), so a plain hash is enough; there is nothing to
+guess. The file is re-read when it changes, so a running server honours a
+new or revoked token at its next request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock
+
+from silcrow.errors import ConfigError
+from silcrow.paths import validate_profile
+
+TOKENS_FILE = "tokens.json"
+SCOPES = ("read", "write")
+PREFIX = "slc_"
+
+
+@dataclass(frozen=True)
+class TokenRecord:
+    id: str
+    name: str
+    profile: str | None  # None: the home itself, not a named profile
+    scope: str
+    created_at: str
+    sha256: str
+
+    def public(self) -> dict[str, Any]:
+        """What ``tokens list`` shows: everything but the hash."""
+        data = asdict(self)
+        del data["sha256"]
+        return data
+
+
+def tokens_path(home: Path) -> Path:
+    return home / TOKENS_FILE
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _read(path: Path) -> list[TokenRecord]:
+    if not path.exists():
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return [TokenRecord(**item) for item in data["tokens"]]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(
+            f"cannot read the token file {path} ({exc}); fix it, or move it aside and create the "
+            "tokens again with `silcrow tokens create`"
+        ) from exc
+
+
+def _write(path: Path, records: list[TokenRecord]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps({"tokens": [asdict(r) for r in records]}, indent=2) + "\n"
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tokens.", suffix=".tmp")
+    try:
+        os.fchmod(fd, 0o600)  # created 0600 by mkstemp too; say it where it matters
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _locked(path: Path) -> FileLock:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return FileLock(str(path) + ".lock", timeout=10)
+
+
+def create_token(home: Path, *, profile: str | None, scope: str = "write",
+                 name: str | None = None) -> tuple[str, TokenRecord]:
+    """Make a token; returns ``(secret, record)``. The secret is shown once and not stored."""
+    if scope not in SCOPES:
+        raise ConfigError(f"unknown token scope {scope!r}: use 'read' or 'write'")
+    if profile is not None:
+        validate_profile(profile)
+    path = tokens_path(home)
+    with _locked(path):
+        records = _read(path)
+        token_id = secrets.token_hex(4)
+        label = name or f"token-{token_id}"
+        if any(r.name == label for r in records):
+            raise ConfigError(f"a token named {label!r} exists already; pick another --name or revoke it")
+        secret = f"{PREFIX}{token_id}_{secrets.token_urlsafe(32)}"
+        record = TokenRecord(id=token_id, name=label, profile=profile, scope=scope,
+                             created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                             sha256=_digest(secret))
+        _write(path, [*records, record])
+    return secret, record
+
+
+def list_tokens(home: Path) -> list[TokenRecord]:
+    return _read(tokens_path(home))
+
+
+def revoke_token(home: Path, id_or_name: str) -> TokenRecord:
+    """Delete the token with that id or name; ConfigError when there is none."""
+    path = tokens_path(home)
+    if not path.exists():  # nothing to revoke, and nothing to create on the way
+        raise ConfigError(f"no token with id or name {id_or_name!r}: {home} has no tokens yet")
+    with _locked(path):
+        records = _read(path)
+        found = [r for r in records if id_or_name in (r.id, r.name)]
+        if not found:
+            raise ConfigError(f"no token with id or name {id_or_name!r}; see `silcrow tokens list`")
+        _write(path, [r for r in records if r not in found])
+    return found[0]
+
+
+class TokenBook:
+    """The tokens of a home as a running server sees them, reloaded when the file changes."""
+
+    def __init__(self, home: Path) -> None:
+        self.path = tokens_path(home)
+        self._lock = threading.Lock()
+        self._stamp: tuple[int, int] | None = None
+        self._by_hash: dict[str, TokenRecord] = {}
+
+    def _refresh(self) -> None:
+        try:
+            stat = self.path.stat()
+            stamp: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
+        except FileNotFoundError:
+            stamp = None
+        with self._lock:
+            if stamp == self._stamp and (stamp is not None or not self._by_hash):
+                return
+            records = _read(self.path) if stamp is not None else []
+            self._by_hash = {r.sha256: r for r in records}
+            self._stamp = stamp
+
+    def any(self) -> bool:
+        self._refresh()
+        return bool(self._by_hash)
+
+    def verify(self, token: str) -> TokenRecord | None:
+        self._refresh()
+        return self._by_hash.get(_digest(token))
