@@ -14,36 +14,78 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from silcrow.errors import SilcrowError
+from silcrow.errors import (
+    ConfigError,
+    DriftError,
+    EmbedderUnavailableError,
+    LockTimeoutError,
+    ModelError,
+    ProviderConflictError,
+    ProviderNotFoundError,
+    RecallError,
+    SessionError,
+    SilcrowError,
+    StoreError,
+    ToolCallError,
+)
 
 if TYPE_CHECKING:
     from silcrow.agent.loop import Agent
+    from silcrow.recall import load_provider
+    from silcrow.recall.contract import check_provider_contract
+    from silcrow.recall.local import LocalProvider
     from silcrow.recall.manager import MemoryManager
     from silcrow.recall.provider import MemoryProvider
     from silcrow.safety.fence import build_memory_context_block, sanitize_context
     from silcrow.store import ENTRY_DELIMITER, MemoryStore
+    from silcrow.tool import handle_memory_call, memory_call, memory_tool_schema
 
 __version__ = "0.1.0"
 
+# Where each lazily imported public name lives; importing them all up front would load the
+# embedder, the agent loop and the scanners for code that only needs the curated store.
 _LAZY = {
-    "MemoryStore": "silcrow.store",
+    "Agent": "silcrow.agent.loop",
     "ENTRY_DELIMITER": "silcrow.store",
+    "LocalProvider": "silcrow.recall.local",
     "MemoryManager": "silcrow.recall.manager",
     "MemoryProvider": "silcrow.recall.provider",
+    "MemoryStore": "silcrow.store",
     "build_memory_context_block": "silcrow.safety.fence",
+    "check_provider_contract": "silcrow.recall.contract",
+    "handle_memory_call": "silcrow.tool",
+    "load_provider": "silcrow.recall",
+    "memory_call": "silcrow.tool",
+    "memory_tool_schema": "silcrow.tool",
     "sanitize_context": "silcrow.safety.fence",
-    "Agent": "silcrow.agent.loop",
 }
 
 __all__ = [
     "Agent",
+    "ConfigError",
+    "DriftError",
     "ENTRY_DELIMITER",
+    "EmbedderUnavailableError",
+    "LocalProvider",
+    "LockTimeoutError",
     "MemoryManager",
     "MemoryProvider",
     "MemoryStore",
+    "ModelError",
+    "ProviderConflictError",
+    "ProviderNotFoundError",
+    "RecallError",
+    "SessionError",
     "SilcrowError",
+    "StoreError",
+    "ToolCallError",
     "__version__",
     "build_memory_context_block",
+    "check_provider_contract",
+    "handle_memory_call",
+    "load_provider",
+    "memory_call",
+    "memory_tool_schema",
     "sanitize_context",
 ]
 

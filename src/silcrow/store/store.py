@@ -340,11 +340,15 @@ class MemoryStore:
 
     # ------------------------------------------------------------------ core
 
-    def _success(self, target: str, current: list[str], message: str) -> MemoryResult:
+    def _success(
+        self, target: str, current: list[str], message: str, used: int | None = None
+    ) -> MemoryResult:
+        if used is None:
+            used = E.char_count(current)
         return {
             "success": True,
             "target": target,
-            "usage": E.format_usage(E.char_count(current), self._limits[target]),
+            "usage": E.format_usage(used, self._limits[target]),
             "entry_count": len(current),
             "message": message,
         }
@@ -385,6 +389,7 @@ class MemoryStore:
         file_name = TARGET_FILES[target]
         limit = self._limits[target]
         refusal: Refusal | None = None
+        used_after: int | None = None
         with self.backend.transaction(file_name) as tx:
             document = Document.parse(tx.read())
             problems = safe_shape_problems(document, self._where(target))
@@ -421,4 +426,4 @@ class MemoryStore:
                                           before=current, after=updated))
         if refusal is not None:
             raise Refused(refusal)
-        return self._success(target, updated, message)
+        return self._success(target, updated, message, used_after)
