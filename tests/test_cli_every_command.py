@@ -37,6 +37,11 @@ ARGS: dict[str, tuple[list[str], int, bool]] = {
     "sessions list": ([], 0, False),
     "sessions show": (["abc123"], 1, False),
     "sessions search": (["deploys"], 0, False),
+    # No database is configured for a missing home: each says so and touches nothing.
+    "db migrate": ([], 1, False),
+    "db status": ([], 1, False),
+    "db import": (["--from-home", "{conversation}"], 1, False),
+    "db export": (["--to-home", "{conversation}"], 1, False),
     # The Hermes commands work on a Hermes home, not on the silcrow home.
     "hermes install": (["--hermes-home", "{hermes_home}"], 1, False),
     "hermes doctor": (["--hermes-home", "{hermes_home}"], 1, False),  # no hermes-agent in this venv

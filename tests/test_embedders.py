@@ -113,7 +113,7 @@ def test_repeated_texts_are_embedded_once(onnx: Embedder) -> None:
 
 
 def test_embed_rejects_a_bare_string(onnx: Embedder) -> None:
-    with pytest.raises(TypeError, match="embed_query"):
+    with pytest.raises(RecallError, match="embed_query"):
         onnx.embed("not a list")
 
 

@@ -52,9 +52,19 @@ def _records() -> list[RecallRecord]:
     ]
 
 
+@pytest.fixture(params=["files", "postgres"])
+def home(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """A home whose recall lives in its recall.db, or (postgres) in a fresh database on the test server."""
+    if request.param == "postgres":
+        dsn = request.getfixturevalue("pg_dsn")
+        config = f'[storage]\nbackend = "postgres"\ndsn = "{dsn}"\n'
+        (tmp_path / "config.toml").write_text(config, encoding="utf-8")
+    return tmp_path
+
+
 @pytest.fixture()
-def provider(tmp_path: Path, embedder: Embedder) -> Iterator[LocalProvider]:
-    p = LocalProvider(tmp_path, embedder=embedder)
+def provider(home: Path, embedder: Embedder) -> Iterator[LocalProvider]:
+    p = LocalProvider(home, embedder=embedder)
     p.initialize("test-session")
     assert p.ingest(_records()) == len(DIALOG)
     yield p
@@ -185,8 +195,8 @@ def test_prefetch_is_compact_and_dated(provider: LocalProvider) -> None:
     assert provider.prefetch("   ") == ""
 
 
-def test_prefetch_leaves_out_what_the_conversation_still_shows(tmp_path: Path, embedder: Embedder) -> None:
-    p = LocalProvider(tmp_path, embedder=embedder)
+def test_prefetch_leaves_out_what_the_conversation_still_shows(home: Path, embedder: Embedder) -> None:
+    p = LocalProvider(home, embedder=embedder)
     p.initialize("s2")  # the current session: its turns are in the model's context
     p.ingest(_records())
     text = p.prefetch("Where did Ana's sister Clara move for her job?")
@@ -208,10 +218,10 @@ def test_prefetch_leaves_out_memories_unrelated_to_the_message(provider: LocalPr
     assert len(provider.search("How do I configure TLS on the Kubernetes ingress controller?", 3)) == 3
 
 
-def test_tenant_scope_filters_search(tmp_path: Path, embedder: Embedder) -> None:
-    alice = LocalProvider(tmp_path, embedder=embedder)
+def test_tenant_scope_filters_search(home: Path, embedder: Embedder) -> None:
+    alice = LocalProvider(home, embedder=embedder)
     alice.initialize("s", user_id="alice")
-    bob = LocalProvider(tmp_path, embedder=embedder)
+    bob = LocalProvider(home, embedder=embedder)
     bob.initialize("s", user_id="bob")
     alice.add_fact("My locker code is 4417.")
     bob.add_fact("I keep my bike in the garage.")
@@ -223,8 +233,8 @@ def test_tenant_scope_filters_search(tmp_path: Path, embedder: Embedder) -> None
     bob.shutdown()
 
 
-def test_sync_turn_and_curated_mirror(tmp_path: Path, embedder: Embedder) -> None:
-    p = LocalProvider(tmp_path, embedder=embedder)
+def test_sync_turn_and_curated_mirror(home: Path, embedder: Embedder) -> None:
+    p = LocalProvider(home, embedder=embedder)
     p.initialize("chat-1")
     p.sync_turn("I started learning the cello.", "How exciting! How long have you played?")
     hits = p.search("What instrument is the user learning?", 2)
@@ -237,8 +247,8 @@ def test_sync_turn_and_curated_mirror(tmp_path: Path, embedder: Embedder) -> Non
     p.shutdown()
 
 
-def test_lexical_only_mode(tmp_path: Path, embedder: Embedder) -> None:
-    p = LocalProvider(tmp_path, embedder="none")
+def test_lexical_only_mode(home: Path, embedder: Embedder) -> None:
+    p = LocalProvider(home, embedder="none")
     p.initialize("s")
     p.ingest(_records())
     assert p.stats()["embedded"] == 0
@@ -246,14 +256,16 @@ def test_lexical_only_mode(tmp_path: Path, embedder: Embedder) -> None:
     assert p.search("zzz qqq", 5) == []
     p.shutdown()
     # Reopened with the model, the store embeds what it lacks and dense search works.
-    dense = LocalProvider(tmp_path, embedder=embedder)
+    dense = LocalProvider(home, embedder=embedder)
     dense.initialize("s")
     assert dense.stats()["embedded"] == len(DIALOG)
     assert "T4" in _top_ids(dense, "a young dog", 3, mode="dense")
     dense.shutdown()
 
 
-def test_migrations_are_recorded_in_the_database(provider: LocalProvider, tmp_path: Path) -> None:
+def test_migrations_are_recorded_in_the_database(tmp_path: Path, embedder: Embedder) -> None:
+    provider = LocalProvider(tmp_path, embedder=embedder)
+    provider.initialize("s")
     conn = sqlite3.connect(tmp_path / "recall.db")
     rows = conn.execute("SELECT version, name FROM schema_migrations").fetchall()
     assert rows == [(v, n) for v, n, _ in recall_db_module.MIGRATIONS]
@@ -333,6 +345,7 @@ def test_queue_prefetch_warms_the_query_cache(
         return real(texts)
 
     monkeypatch.setattr(embedder, "_embed_batch", counting)
+    embedder._query_cache.pop(query, None)  # the embedder is shared by the module's tests
     provider.queue_prefetch(query)
     assert calls == [[query]]
     assert "blue bowl" in provider.prefetch(query)

@@ -8,19 +8,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pg_support import session_backends
 
 from silcrow.agent.search_tool import MAX_MESSAGE_CHARS, handle_session_search, session_search_schema
+from silcrow.agent.session_backend import SessionBackend
 from silcrow.agent.sessions import SessionStore
 
 
-@pytest.fixture()
-def store(tmp_path: Path) -> Iterator[SessionStore]:
-    s = SessionStore(tmp_path / "sessions.db")
-    yield s
-    s.close()
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SessionBackend]:
+    yield from session_backends(request, tmp_path)
 
 
-def _call(store: SessionStore, args: Any, **kw: Any) -> dict[str, Any]:
+def _call(store: SessionBackend, args: Any, **kw: Any) -> dict[str, Any]:
     out = handle_session_search(store, args, **kw)
     assert isinstance(out, str)
     result = json.loads(out)
@@ -28,7 +28,7 @@ def _call(store: SessionStore, args: Any, **kw: Any) -> dict[str, Any]:
     return result
 
 
-def _fill(store: SessionStore) -> tuple[str, list[int]]:
+def _fill(store: SessionBackend) -> tuple[str, list[int]]:
     sid = store.create()
     ids = [
         store.append(sid, {"role": "user", "content": "the nightly backup job fails with ENOSPC on /var"}),
@@ -49,7 +49,7 @@ def test_schema_is_openai_function_format() -> None:
     json.dumps(schema)  # serialisable as sent to the API
 
 
-def test_query_returns_dated_snippets(store: SessionStore) -> None:
+def test_query_returns_dated_snippets(store: SessionBackend) -> None:
     sid, ids = _fill(store)
     other = store.create()
     store.append(other, {"role": "user", "content": "let us plan the garden"})
@@ -63,13 +63,13 @@ def test_query_returns_dated_snippets(store: SessionStore) -> None:
     assert _call(store, '{"query": "garden"}')["results"][0]["session_id"] == other
 
 
-def test_no_match_says_so(store: SessionStore) -> None:
+def test_no_match_says_so(store: SessionBackend) -> None:
     _fill(store)
     result = _call(store, {"query": "quantum"})
     assert result["success"] is True and result["results"] == [] and "no earlier session" in result["message"]
 
 
-def test_around_mode_reads_context(store: SessionStore) -> None:
+def test_around_mode_reads_context(store: SessionBackend) -> None:
     sid, ids = _fill(store)
     result = _call(store, {"session_id": sid, "message_id": ids[1], "limit": 1})
     assert result["success"] is True and result["session_id"] == sid
@@ -80,7 +80,7 @@ def test_around_mode_reads_context(store: SessionStore) -> None:
     assert [m["message_id"] for m in again["messages"]] == ids
 
 
-def test_around_hides_recall_blocks_and_shortens_long_text(store: SessionStore) -> None:
+def test_around_hides_recall_blocks_and_shortens_long_text(store: SessionBackend) -> None:
     sid = store.create()
     long_id = store.append(sid, {"role": "user", "content": "x" * (MAX_MESSAGE_CHARS + 500),
                                  "recall_block": "<memory-context>secret recall</memory-context>"})
@@ -92,7 +92,7 @@ def test_around_hides_recall_blocks_and_shortens_long_text(store: SessionStore) 
     assert msgs[1]["tool_calls"] == [{"name": "memory", "arguments": '{"action": "add"}'}]
 
 
-def test_current_session_is_not_returned_but_its_compacted_part_is(store: SessionStore) -> None:
+def test_current_session_is_not_returned_but_its_compacted_part_is(store: SessionBackend) -> None:
     old, _ = _fill(store)
     current = store.branch(old)  # shares the backup talk as active history
     store.append(current, {"role": "user", "content": "another backup question"})
@@ -118,14 +118,14 @@ def test_current_session_is_not_returned_but_its_compacted_part_is(store: Sessio
     ({"message_id": 3}, "session_id"),
     ({"qeury": "typo"}, "unknown argument"),
 ])
-def test_bad_calls_return_clear_errors(store: SessionStore, args: Any, fragment: str) -> None:
+def test_bad_calls_return_clear_errors(store: SessionBackend, args: Any, fragment: str) -> None:
     _fill(store)
     result = _call(store, args)
     assert result["success"] is False
     assert fragment in result["error"]
 
 
-def test_unknown_message_in_known_session(store: SessionStore) -> None:
+def test_unknown_message_in_known_session(store: SessionBackend) -> None:
     sid, _ = _fill(store)
     result = _call(store, {"session_id": sid, "message_id": 10_000})
     assert result["success"] is False and "has no message" in result["error"]

@@ -10,19 +10,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pg_support import session_backends
 
+from silcrow.agent.session_backend import SessionBackend
 from silcrow.agent.sessions import SCHEMA_VERSION, SUMMARY_MARKER, SessionStore, fts_query
 from silcrow.errors import SessionError
 
 
-@pytest.fixture()
-def store(tmp_path: Path) -> Iterator[SessionStore]:
-    s = SessionStore(tmp_path / "sessions.db")
-    yield s
-    s.close()
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SessionBackend]:
+    yield from session_backends(request, tmp_path)
 
 
-def _turns(store: SessionStore, sid: str, *pairs: tuple[str, str]) -> list[int]:
+def _turns(store: SessionBackend, sid: str, *pairs: tuple[str, str]) -> list[int]:
     ids = []
     for user, assistant in pairs:
         ids.append(store.append(sid, {"role": "user", "content": user}))
@@ -55,7 +55,7 @@ def test_newer_schema_and_garbage_file_are_refused(tmp_path: Path) -> None:
         SessionStore(junk)
 
 
-def test_create_append_messages_roundtrip(store: SessionStore) -> None:
+def test_create_append_messages_roundtrip(store: SessionBackend) -> None:
     sid = store.create(system_prompt="SYSTEM v1")
     calls = [{"id": "call_1", "type": "function", "function": {"name": "memory", "arguments": '{"a": 1}'}}]
     m1 = store.append(sid, {"role": "user", "content": "Remember: I like green tea §",
@@ -88,7 +88,7 @@ def test_persists_across_reopen(tmp_path: Path) -> None:
         assert s.search("durable")[0]["session_id"] == sid
 
 
-def test_unknown_ids_and_bad_messages_explain_themselves(store: SessionStore) -> None:
+def test_unknown_ids_and_bad_messages_explain_themselves(store: SessionBackend) -> None:
     for call in (lambda: store.get("nope"), lambda: store.messages("nope"),
                  lambda: store.append("nope", {"role": "user", "content": "x"}),
                  lambda: store.branch("nope"), lambda: store.create(parent_id="nope")):
@@ -110,7 +110,7 @@ def test_unknown_ids_and_bad_messages_explain_themselves(store: SessionStore) ->
     assert store.messages(sid) == []  # nothing half-stored
 
 
-def test_resolve_prefix(store: SessionStore) -> None:
+def test_resolve_prefix(store: SessionBackend) -> None:
     a = store.create()
     assert store.resolve(a) == a
     assert store.resolve(a[:-2]) == a
@@ -123,7 +123,7 @@ def test_resolve_prefix(store: SessionStore) -> None:
             store.resolve(common)
 
 
-def test_list_and_latest_order_by_activity(store: SessionStore) -> None:
+def test_list_and_latest_order_by_activity(store: SessionBackend) -> None:
     assert store.latest() is None and store.list() == []
     a = store.create(title="A")
     b = store.create(title="B")
@@ -135,7 +135,7 @@ def test_list_and_latest_order_by_activity(store: SessionStore) -> None:
     assert len(store.list(limit=1)) == 1
 
 
-def test_branch_copies_active_history_and_diverges(store: SessionStore) -> None:
+def test_branch_copies_active_history_and_diverges(store: SessionBackend) -> None:
     a = store.create(title="root", system_prompt="cached")
     _turns(store, a, ("first question", "first answer"), ("second question", "second answer"))
     b = store.branch(a)
@@ -153,7 +153,7 @@ def test_branch_copies_active_history_and_diverges(store: SessionStore) -> None:
     assert store.get(c).root_id == a  # lineage is transitive
 
 
-def test_compact_marks_middle_and_keeps_it_searchable(store: SessionStore) -> None:
+def test_compact_marks_middle_and_keeps_it_searchable(store: SessionBackend) -> None:
     sid = store.create()
     ids = _turns(store, sid, ("alpha opening", "a1"), ("bravo middle xylophone", "b1"),
                  ("charlie middle", "c1"), ("delta recent", "d1"))
@@ -180,7 +180,7 @@ def test_compact_marks_middle_and_keeps_it_searchable(store: SessionStore) -> No
     assert store.compact(sid, keep_head=1, keep_tail=5, summary="nothing") == 0
 
 
-def test_compact_never_splits_tool_call_from_results(store: SessionStore) -> None:
+def test_compact_never_splits_tool_call_from_results(store: SessionBackend) -> None:
     sid = store.create()
     call = [{"id": "c1", "type": "function", "function": {"name": "memory", "arguments": "{}"}}]
     store.append(sid, {"role": "user", "content": "u1"})
@@ -202,7 +202,7 @@ def test_compact_never_splits_tool_call_from_results(store: SessionStore) -> Non
     assert msgs[-3].get("tool_calls") and msgs[-2]["role"] == "tool"  # tail kept its call
 
 
-def test_search_ranks_and_dedups_by_lineage(store: SessionStore) -> None:
+def test_search_ranks_and_dedups_by_lineage(store: SessionBackend) -> None:
     a = store.create(title="gardening")
     _turns(store, a, ("my tomato plants need more sun", "move them south"))
     b = store.branch(a)
@@ -229,7 +229,7 @@ def test_search_ranks_and_dedups_by_lineage(store: SessionStore) -> None:
     assert store.search("unfindableword") == []
 
 
-def test_search_skips_tool_output(store: SessionStore) -> None:
+def test_search_skips_tool_output(store: SessionBackend) -> None:
     sid = store.create()
     store.append(sid, {"role": "tool", "content": "zeppelin in a tool result", "tool_call_id": "x"})
     assert store.search("zeppelin") == []
@@ -241,7 +241,7 @@ def test_search_skips_tool_output(store: SessionStore) -> None:
     ("unicode", 1), ("C++", 1), ('a"b', 1), ("{x}", 1), ("tea AND", 1), ("*", None), ("", None),
 ])
 def test_fts_special_characters_never_break_search(
-    store: SessionStore, query: str, found: int | None
+    store: SessionBackend, query: str, found: int | None
 ) -> None:
     sid = store.create()
     store.append(sid, {"role": "user", "content": 'tea and coffee, NEAR the C++ code; ünïcode a"b {x}'})
@@ -253,7 +253,7 @@ def test_fts_special_characters_never_break_search(
     assert len(store.messages(sid)) == 1  # and the table is still there
 
 
-def test_search_special_queries_still_find_words(store: SessionStore) -> None:
+def test_search_special_queries_still_find_words(store: SessionBackend) -> None:
     sid = store.create()
     store.append(sid, {"role": "user", "content": "the deploy uses kubernetes"})
     assert store.search('kubernetes"')[0]["session_id"] == sid
@@ -261,7 +261,7 @@ def test_search_special_queries_still_find_words(store: SessionStore) -> None:
     assert store.search("(kubernetes) OR")[0]["session_id"] == sid
     with pytest.raises(SessionError, match="no words"):
         store.search("*** --- ")
-    assert fts_query('say "hi" AND') == '"say" OR """hi"""'  # "and" is a stopword
+    assert fts_query('tell "hi" AND') == '"tell" OR """hi"""'  # "and" is a stopword
 
 
 def test_stopwords_and_repeats_are_dropped_unless_nothing_is_left() -> None:
@@ -272,7 +272,7 @@ def test_stopwords_and_repeats_are_dropped_unless_nothing_is_left() -> None:
     assert fts_query("Tomato tomato TOMATO!") == '"Tomato"'
 
 
-def test_search_stays_exact_when_one_lineage_floods_the_matches(store: SessionStore) -> None:
+def test_search_stays_exact_when_one_lineage_floods_the_matches(store: SessionBackend) -> None:
     flood = store.create(title="flood")
     for i in range(450):  # more matches than the first candidate cut (200)
         store.append(flood, {"role": "user", "content": f"apple apple apple note {i}"})
@@ -286,7 +286,7 @@ def test_search_stays_exact_when_one_lineage_floods_the_matches(store: SessionSt
     assert [h["session_id"] for h in store.search("pear", limit=2)] == [quiet]
 
 
-def test_concurrent_appends_from_threads(store: SessionStore) -> None:
+def test_concurrent_appends_from_threads(store: SessionBackend) -> None:
     sid = store.create()
     errors: list[BaseException] = []
 

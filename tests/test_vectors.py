@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from silcrow.errors import RecallError
 from silcrow.recall.local.vectors import VectorIndex
 
 
@@ -121,13 +122,13 @@ def test_growth_by_single_rows() -> None:
 
 def test_bad_input_is_refused_with_a_reason() -> None:
     index = VectorIndex(4)
-    with pytest.raises(ValueError, match=r"shape \(2, 4\)"):
+    with pytest.raises(RecallError, match=r"shape \(2, 4\)"):
         index.add(np.array([1, 2]), np.ones((2, 3), dtype=np.float32))
-    with pytest.raises(ValueError, match="distinct"):
+    with pytest.raises(RecallError, match="distinct"):
         index.add(np.array([1, 1]), np.ones((2, 4), dtype=np.float32))
-    with pytest.raises(ValueError, match="NaN"):
+    with pytest.raises(RecallError, match="NaN"):
         index.add(np.array([1]), np.full((1, 4), np.nan, dtype=np.float32))
-    with pytest.raises(ValueError, match=r"query must have shape \(4,\)"):
+    with pytest.raises(RecallError, match=r"query must have shape \(4,\)"):
         index.search(np.ones(5, dtype=np.float32), 1)
 
 

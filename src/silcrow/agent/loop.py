@@ -25,11 +25,12 @@ from typing import TYPE_CHECKING, Any
 from silcrow.agent import compress as _compress
 from silcrow.agent.llm import Completion, LLMClient, StreamCallback
 from silcrow.agent.prompt import build_system_prompt
-from silcrow.agent.sessions import SessionStore
+from silcrow.agent.sessions import open_sessions
 from silcrow.agent.tools import MEMORY_TOOL, ToolRouter
 from silcrow.config import DEFAULT_MODEL, MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
+from silcrow.db.settings import curated_backend
 from silcrow.errors import ModelError, SessionError
-from silcrow.paths import resolve_home, sessions_db
+from silcrow.paths import resolve_home
 from silcrow.recall.manager import MemoryManager
 from silcrow.recall.provider import MemoryProvider
 from silcrow.safety.fence import sanitize_context
@@ -118,9 +119,9 @@ class Agent:
         self.on_tool_call = on_tool_call
         self.llm = LLMClient(model, base_url=base_url, api_key=api_key, timeout=timeout,
                              max_retries=max_retries)
-        self.store = MemoryStore(self.home, memory_char_limit=memory_char_limit,
-                                 user_char_limit=user_char_limit)
-        self.sessions = SessionStore(sessions_db(self.home))
+        self.store = MemoryStore(memory_char_limit=memory_char_limit, user_char_limit=user_char_limit,
+                                 backend=curated_backend(self.home))
+        self.sessions = open_sessions(self.home)
         self.manager = MemoryManager()
         self.provider = self._attach_provider(provider, embedder)
         self.router = ToolRouter(self.store, self.sessions, self.manager)

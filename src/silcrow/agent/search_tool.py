@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from silcrow.agent.sessions import SessionStore
+from silcrow.agent.session_backend import SessionBackend
 from silcrow.errors import SessionError, ToolCallError
 from silcrow.toolcall import (
     SEARCH_TOOL_NAME,
@@ -112,7 +112,7 @@ def _readable(message: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _search(store: SessionStore, args: dict[str, Any], current: str | None) -> dict[str, Any]:
+def _search(store: SessionBackend, args: dict[str, Any], current: str | None) -> dict[str, Any]:
     query = args.get("query")
     if not isinstance(query, str) or not query.strip():
         raise ToolCallError("'query' must be a non-empty string of keywords")
@@ -131,7 +131,7 @@ def _search(store: SessionStore, args: dict[str, Any], current: str | None) -> d
     return out
 
 
-def _around(store: SessionStore, args: dict[str, Any]) -> dict[str, Any]:
+def _around(store: SessionBackend, args: dict[str, Any]) -> dict[str, Any]:
     sid = args.get("session_id")
     if not isinstance(sid, str) or not sid.strip():
         raise ToolCallError("'session_id' must be the session_id string of a search result")
@@ -156,7 +156,7 @@ def _around(store: SessionStore, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def handle_session_search(
-    store: SessionStore, args: dict[str, Any] | str, *, current_session_id: str | None = None
+    store: SessionBackend, args: dict[str, Any] | str, *, current_session_id: str | None = None
 ) -> str:
     """Run one ``session_search`` call and return its JSON result. Never raises.
 
@@ -166,7 +166,7 @@ def handle_session_search(
     return result_json(guarded("session search", lambda: _run(store, args, current_session_id)))
 
 
-def _run(store: SessionStore, raw: dict[str, Any] | str, current: str | None) -> dict[str, Any]:
+def _run(store: SessionBackend, raw: dict[str, Any] | str, current: str | None) -> dict[str, Any]:
     args = parse_arguments(raw, tool=TOOL_NAME, example='{"query": "keywords"}')
     unknown = set(args) - set(PARAMETERS["properties"])
     if unknown:

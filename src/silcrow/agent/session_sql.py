@@ -1,74 +1,95 @@
 """The SQL of the session store: schema, and the full-text search queries.
 
 Kept apart from :mod:`silcrow.agent.sessions` so the statements can be read
-(and ported to another backend) in one place. FTS5 is an external-content
-index over ``messages.content``, kept in step by triggers.
+in one place; the PostgreSQL backend reuses the search statement with its
+own candidate step. FTS5 is an external-content index over
+``messages.content``, kept in step by triggers.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-SCHEMA_VERSION = 1
+from silcrow._sqlite import STOPWORDS, quote_term
+
 SEARCHED_ROLES = ("user", "assistant")  # tool output would echo earlier searches
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (
-    key   TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS sessions (
-    id            TEXT PRIMARY KEY,
-    parent_id     TEXT REFERENCES sessions(id),
-    root_id       TEXT NOT NULL,
-    title         TEXT,
-    created_at    TEXT NOT NULL,
-    updated_at    TEXT NOT NULL,
-    system_prompt TEXT
-);
-CREATE INDEX IF NOT EXISTS sessions_updated ON sessions(updated_at);
-CREATE TABLE IF NOT EXISTS messages (
-    id           INTEGER PRIMARY KEY AUTOINCREMENT,
-    session_id   TEXT NOT NULL REFERENCES sessions(id),
-    seq          REAL NOT NULL,
-    role         TEXT NOT NULL,
-    content      TEXT,
-    tool_calls   TEXT,
-    tool_call_id TEXT,
-    name         TEXT,
-    recall_block TEXT,
-    created_at   TEXT NOT NULL,
-    compacted    INTEGER NOT NULL DEFAULT 0,
-    is_summary   INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS messages_by_session ON messages(session_id, seq);
-CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
-    content, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
-);
-CREATE TRIGGER IF NOT EXISTS messages_ai AFTER INSERT ON messages BEGIN
-    INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
-END;
-CREATE TRIGGER IF NOT EXISTS messages_ad AFTER DELETE ON messages BEGIN
-    INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
-END;
-CREATE TRIGGER IF NOT EXISTS messages_au AFTER UPDATE OF content ON messages BEGIN
-    INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
-    INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
-END;
-"""
+#: Numbered migrations (see silcrow._sqlite). Version 1 uses IF NOT EXISTS throughout, so a
+#: sessions.db made before migrations were recorded gets it applied as a no-op.
+MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
+    (
+        1,
+        "sessions, messages, fts5 index with triggers, meta",
+        (
+            "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            """
+            CREATE TABLE IF NOT EXISTS sessions (
+                id            TEXT PRIMARY KEY,
+                parent_id     TEXT REFERENCES sessions(id),
+                root_id       TEXT NOT NULL,
+                title         TEXT,
+                created_at    TEXT NOT NULL,
+                updated_at    TEXT NOT NULL,
+                system_prompt TEXT
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS sessions_updated ON sessions(updated_at)",
+            """
+            CREATE TABLE IF NOT EXISTS messages (
+                id           INTEGER PRIMARY KEY AUTOINCREMENT,
+                session_id   TEXT NOT NULL REFERENCES sessions(id),
+                seq          REAL NOT NULL,
+                role         TEXT NOT NULL,
+                content      TEXT,
+                tool_calls   TEXT,
+                tool_call_id TEXT,
+                name         TEXT,
+                recall_block TEXT,
+                created_at   TEXT NOT NULL,
+                compacted    INTEGER NOT NULL DEFAULT 0,
+                is_summary   INTEGER NOT NULL DEFAULT 0
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS messages_by_session ON messages(session_id, seq)",
+            """
+            CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
+                content, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+            )
+            """,
+            """
+            CREATE TRIGGER IF NOT EXISTS messages_ai AFTER INSERT ON messages BEGIN
+                INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+            END
+            """,
+            """
+            CREATE TRIGGER IF NOT EXISTS messages_ad AFTER DELETE ON messages BEGIN
+                INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+            END
+            """,
+            """
+            CREATE TRIGGER IF NOT EXISTS messages_au AFTER UPDATE OF content ON messages BEGIN
+                INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+                INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+            END
+            """,
+            # Older silcrow read the version from these two places: keep them telling the truth.
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', '1')",
+            "PRAGMA user_version = 1",
+        ),
+    ),
+]
+SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
-# Function words carry no topic. Left in an OR query they match nearly every
-# message, which costs time (every match is ranked) and buys nothing: bm25
-# already gives them almost no weight. Dropped unless nothing else is left.
-STOPWORDS = frozenset("""
-a about above after again all also am an and any are as at be been before being below between both
-but by can could did do does doing down during each few for from further had has have having he her
-here hers him his how i if in into is it its itself just me more most my no nor not now of off on once
-only or other our ours out over own same she should so some such than that the their theirs them then
-there these they this those through to too under until up us very was we were what when where which
-while who whom why will with would you your yours yourself
-""".split())
+def query_chunks(text: str) -> list[str]:
+    """The whitespace-separated chunks of ``text`` a search looks for (see :func:`fts_query`)."""
+    words: dict[str, str] = {}
+    for chunk in text.split():
+        if any(ch.isalnum() for ch in chunk):
+            key = "".join(ch for ch in chunk.casefold() if ch.isalnum() or ch in "'-_")
+            words.setdefault(key, chunk)
+    topical = [chunk for key, chunk in words.items() if key.strip("'-_") not in STOPWORDS]
+    return topical or list(words.values())
 
 
 def fts_query(text: str) -> str:
@@ -80,13 +101,7 @@ def fts_query(text: str) -> str:
     :data:`STOPWORDS` (unless the query has nothing else). OR plus bm25 ranks
     messages that match more of the words first without demanding all of them.
     """
-    words: dict[str, str] = {}
-    for chunk in text.split():
-        if any(ch.isalnum() for ch in chunk):
-            key = "".join(ch for ch in chunk.casefold() if ch.isalnum() or ch in "'-_")
-            words.setdefault(key, chunk)
-    topical = [chunk for key, chunk in words.items() if key.strip("'-_") not in STOPWORDS]
-    return " OR ".join('"' + chunk.replace('"', '""') + '"' for chunk in (topical or words.values()))
+    return " OR ".join(quote_term(chunk) for chunk in query_chunks(text))
 
 
 # Ranking every match of a common word is the slow part of a search, so only
@@ -94,11 +109,12 @@ def fts_query(text: str) -> str:
 # reduced to one hit per lineage (root_id): the best score, then the earliest
 # message. n_candidates tells the caller whether the cut may have hidden a
 # lineage, in which case it asks again with more.
+CANDIDATES_SQL = (
+    "SELECT rowid AS message_id, rank AS score FROM messages_fts"
+    " WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?"
+)
 _SEARCH = """
-WITH cand AS (
-    SELECT rowid AS message_id, rank AS score FROM messages_fts
-    WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?
-), hits AS (
+WITH cand AS ({candidates}), hits AS (
     SELECT c.message_id, c.score, m.session_id, m.role, m.created_at, s.title, s.root_id
     FROM cand c
     JOIN messages m ON m.id = c.message_id
@@ -120,15 +136,24 @@ _NOT_IN_CONTEXT = """
           AND c.role = m.role AND c.content = m.content)"""
 
 SNIPPET_SQL = (
-    "SELECT snippet(messages_fts, 0, '**', '**', '…', 16) FROM messages_fts"
+    "SELECT snippet(messages_fts, 0, '**', '**', '…', 16) AS snippet FROM messages_fts"
     " WHERE messages_fts MATCH ? AND rowid = ?"
 )
 
 
 def search_sql(
-    match: str, candidates: int, *, exclude: tuple[str, ...] = (), current_session_id: str | None = None
+    candidates_sql: str,
+    match: str,
+    candidates: int,
+    *,
+    exclude: tuple[str, ...] = (),
+    current_session_id: str | None = None,
 ) -> tuple[str, tuple[Any, ...]]:
-    """The ranked search statement and its parameters (the LIMIT value goes last)."""
+    """The ranked search statement and its parameters (the LIMIT value goes last).
+
+    ``candidates_sql`` is the engine's full-text step (FTS5 here, tsvector on
+    PostgreSQL); the lineage logic after it is the same SQL on both.
+    """
     extra = ""
     params: tuple[Any, ...] = (match, candidates, *SEARCHED_ROLES)
     if exclude:
@@ -138,4 +163,4 @@ def search_sql(
         extra += _NOT_IN_CONTEXT
         params += (current_session_id,)
     roles = ",".join("?" for _ in SEARCHED_ROLES)
-    return _SEARCH.format(roles=roles, extra=extra), params
+    return _SEARCH.format(candidates=candidates_sql, roles=roles, extra=extra), params

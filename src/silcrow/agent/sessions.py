@@ -11,39 +11,37 @@ flagged ``compacted``, so it drops out of the transcript sent to the model
 but stays searchable. Branches copy the active history into a new session
 whose ``root_id`` is that of its parent, so search can count a lineage once.
 
-The SQL is kept plain (no SQLite-only tricks beyond FTS5 and WAL) so that a
-PostgreSQL backend can mirror it.
+The logic lives in :class:`~silcrow.agent.session_backend.SessionBackend`;
+this module adds the SQLite connection, its migrations and FTS5.
 """
 
 from __future__ import annotations
 
-import builtins
 import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
-from silcrow.agent.session_records import (
-    ROLES,
-    SUMMARY_MARKER,
-    SessionInfo,
-    info_from_row,
-    message_dict,
-    message_values,
-    new_session_id,
-    now_iso,
+from silcrow import _sqlite
+from silcrow.agent.session_backend import Conn, SessionBackend
+from silcrow.agent.session_records import SUMMARY_MARKER, SessionInfo
+from silcrow.agent.session_sql import (
+    CANDIDATES_SQL,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    SNIPPET_SQL,
+    fts_query,
 )
-from silcrow.agent.session_sql import SCHEMA, SCHEMA_VERSION, SNIPPET_SQL, fts_query, search_sql
 from silcrow.errors import SessionError
+from silcrow.paths import sessions_db
 
-__all__ = ["SCHEMA_VERSION", "SUMMARY_MARKER", "SessionInfo", "SessionStore", "fts_query"]
+__all__ = ["SCHEMA_VERSION", "SUMMARY_MARKER", "SessionInfo", "SessionStore", "fts_query", "open_sessions"]
 
-_LIST_HINT = "list sessions with `silcrow sessions list`"
+WHAT = "sessions database"
 
 
-class SessionStore:
+class SessionStore(SessionBackend):
     """Sessions and their messages in one SQLite file (WAL mode).
 
     One connection guarded by a lock: the agent may append from a background
@@ -51,384 +49,34 @@ class SessionStore:
     itself (``BEGIN IMMEDIATE`` plus a busy timeout).
     """
 
+    _candidates_sql = CANDIDATES_SQL
+    _snippet_sql = SNIPPET_SQL
+
     def __init__(self, path: Path | str, *, timeout: float = 10.0) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(
-                self.path, timeout=timeout, check_same_thread=False, isolation_level=None
-            )
-        except (OSError, sqlite3.Error) as exc:
-            raise SessionError(
-                f"cannot open sessions database {self.path}: {exc}; check the path and its permissions"
-            ) from exc
+        self._conn = _sqlite.connect(self.path, MIGRATIONS, error=SessionError, what=WHAT, timeout=timeout)
         self._conn.row_factory = sqlite3.Row
-        try:
-            self._init_schema()
-        except sqlite3.DatabaseError as exc:
-            self._conn.close()
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise self._translate(exc) from exc
-            raise SessionError(
-                f"{self.path} is not a usable sessions database ({exc}); move it aside and silcrow "
-                "will create a fresh one"
-            ) from exc
-
-    # -- plumbing ------------------------------------------------------------
-    def _init_schema(self) -> None:
-        conn = self._conn
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA synchronous=NORMAL")  # WAL keeps this crash-safe
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise SessionError(
-                f"{self.path} has schema version {version}, newer than this silcrow understands "
-                f"({SCHEMA_VERSION}); upgrade silcrow"
-            )
-        if version == SCHEMA_VERSION:
-            return
-        # One script, one transaction: two processes creating the file at once
-        # queue on BEGIN IMMEDIATE and the loser finds everything in place.
-        script = (
-            "BEGIN IMMEDIATE;" + SCHEMA
-            + f"INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', '{SCHEMA_VERSION}');"
-            + f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-        )
-        try:
-            with self._lock:
-                conn.executescript(script)
-        except sqlite3.OperationalError as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            if "fts5" in str(exc).lower():
-                raise SessionError(
-                    "this Python's SQLite lacks the FTS5 extension, which session search needs; "
-                    "use a Python built with a recent SQLite"
-                ) from exc
-            raise
-
-    def _translate(self, exc: sqlite3.Error) -> SessionError:
-        text = str(exc)
-        if isinstance(exc, sqlite3.ProgrammingError) and "closed" in text:
-            return SessionError(f"the session store for {self.path} is closed; open a new SessionStore")
-        if "locked" in text or "busy" in text:
-            return SessionError(
-                f"{self.path} stayed locked by another process for too long ({text}); try again"
-            )
-        return SessionError(f"sessions database {self.path} failed: {text}; check the disk and the file")
 
     @contextmanager
-    def _reading(self) -> Iterator[sqlite3.Connection]:
+    def _reading(self) -> Iterator[Conn]:
         """The connection, under the lock, with SQLite errors turned into SessionError."""
-        with self._lock:
-            try:
-                yield self._conn
-            except sqlite3.Error as exc:
-                raise self._translate(exc) from exc
+        with self._lock, _sqlite.translated(SessionError, self.path, WHAT):
+            yield self._conn
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction; IMMEDIATE so concurrent writers queue, not deadlock."""
-        with self._reading() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+    def _write(self) -> Iterator[Conn]:
+        with self._reading(), _sqlite.transaction(self._conn) as conn:
+            yield conn
 
-    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        with self._reading() as conn:
-            return conn.execute(sql, params).fetchall()
+    def _match(self, query: str) -> str:
+        return fts_query(query)
 
-    def _require(self, conn: sqlite3.Connection, sid: str) -> sqlite3.Row:
-        row = conn.execute("SELECT * FROM sessions WHERE id = ?", (sid,)).fetchone()
-        if row is None:
-            raise SessionError(f"no session with id {sid!r}; {_LIST_HINT}")
-        return row
-
-    # -- sessions ------------------------------------------------------------
-    def create(
-        self, *, parent_id: str | None = None, title: str | None = None, system_prompt: str | None = None
-    ) -> str:
-        sid = new_session_id()
-        now = now_iso()
-        with self._write() as conn:
-            root = sid
-            if parent_id is not None:
-                root = self._require(conn, parent_id)["root_id"]
-            conn.execute(
-                "INSERT INTO sessions(id, parent_id, root_id, title, created_at, updated_at, system_prompt) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (sid, parent_id, root, title, now, now, system_prompt),
-            )
-        return sid
-
-    def get(self, sid: str) -> SessionInfo:
-        with self._reading() as conn:
-            row = self._require(conn, sid)
-            count = conn.execute(
-                "SELECT COUNT(*) FROM messages WHERE session_id = ? AND compacted = 0", (sid,)
-            ).fetchone()[0]
-        return info_from_row(row, count)
-
-    def resolve(self, id_or_prefix: str) -> str:
-        """The full id of the one session whose id starts with ``id_or_prefix``."""
-        prefix = id_or_prefix.strip()
-        if not prefix:
-            raise SessionError(f"empty session id; {_LIST_HINT}")
-        escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        rows = self._read(
-            "SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 6", (escaped + "%",)
-        )
-        ids = [r["id"] for r in rows]
-        if prefix in ids:
-            return prefix
-        if len(ids) == 1:
-            return str(ids[0])
-        if not ids:
-            raise SessionError(f"no session with id {prefix!r}; {_LIST_HINT}")
-        raise SessionError(
-            f"session id prefix {prefix!r} is ambiguous ({', '.join(ids[:5])}, ...); type more of the id"
-        )
-
-    def set_system_prompt(self, sid: str, prompt: str | None) -> None:
-        with self._write() as conn:
-            self._require(conn, sid)
-            conn.execute("UPDATE sessions SET system_prompt = ? WHERE id = ?", (prompt, sid))
-
-    def list(self, limit: int = 20) -> list[SessionInfo]:
-        """The most recently active sessions first."""
-        rows = self._read(
-            "SELECT s.*, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.compacted = 0)"
-            " AS n FROM sessions s ORDER BY s.updated_at DESC, s.id DESC LIMIT ?",
-            (max(0, int(limit)),),
-        )
-        return [info_from_row(r, r["n"]) for r in rows]
-
-    def latest(self) -> str | None:
-        rows = self._read("SELECT id FROM sessions ORDER BY updated_at DESC, id DESC LIMIT 1")
-        return str(rows[0]["id"]) if rows else None
-
-    # -- messages ------------------------------------------------------------
-    def append(self, sid: str, message: dict[str, Any]) -> int:
-        """Store one message at the end of a session; returns its id.
-
-        The first user message also names an untitled session, so that
-        ``silcrow sessions list`` shows something recognisable.
-        """
-        values = message_values(message)
-        now = now_iso()
-        with self._write() as conn:
-            session = self._require(conn, sid)
-            seq = conn.execute(
-                "SELECT COALESCE(MAX(CAST(seq AS INTEGER)), 0) + 1 FROM messages WHERE session_id = ?", (sid,)
-            ).fetchone()[0]
-            cur = conn.execute(
-                "INSERT INTO messages(session_id, seq, role, content, tool_calls, tool_call_id, name,"
-                " recall_block, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (sid, seq, *values, now),
-            )
-            title = session["title"]
-            if title is None and values[0] == "user" and values[1]:
-                title = " ".join(values[1].split())[:60]
-            conn.execute("UPDATE sessions SET updated_at = ?, title = ? WHERE id = ?", (now, title, sid))
-            return int(cur.lastrowid or 0)
-
-    def messages(self, sid: str) -> builtins.list[dict[str, Any]]:
-        """The active transcript, oldest first (compacted messages left out)."""
-        with self._reading() as conn:
-            self._require(conn, sid)
-            rows = conn.execute(
-                "SELECT * FROM messages WHERE session_id = ? AND compacted = 0 ORDER BY seq, id", (sid,)
-            ).fetchall()
-        return [message_dict(r) for r in rows]
-
-    def around(self, sid: str, message_id: int, window: int = 3) -> builtins.list[dict[str, Any]]:
-        """Up to ``window`` messages either side of one, compacted ones included (flagged)."""
-        window = max(0, min(int(window), 50))
-        with self._reading() as conn:
-            self._require(conn, sid)
-            target = conn.execute(
-                "SELECT seq, id FROM messages WHERE id = ? AND session_id = ?", (message_id, sid)
-            ).fetchone()
-            if target is None:
-                raise SessionError(
-                    f"session {sid!r} has no message {message_id!r}; use a message_id from a search result "
-                    "of that session"
-                )
-            before = conn.execute(
-                "SELECT * FROM messages WHERE session_id = ? AND (seq < ? OR (seq = ? AND id < ?))"
-                " ORDER BY seq DESC, id DESC LIMIT ?",
-                (sid, target["seq"], target["seq"], target["id"], window),
-            ).fetchall()
-            rest = conn.execute(
-                "SELECT * FROM messages WHERE session_id = ? AND (seq > ? OR (seq = ? AND id >= ?))"
-                " ORDER BY seq, id LIMIT ?",
-                (sid, target["seq"], target["seq"], target["id"], window + 1),
-            ).fetchall()
-        return [message_dict(r, raw=True) for r in [*reversed(before), *rest]]
-
-    # -- compaction and branches ---------------------------------------------
-    def compact(
-        self, sid: str, keep_head: int, keep_tail: int, summary: str, *, role: str = "user"
-    ) -> int:
-        """Replace the middle of the active transcript by a marked summary.
-
-        The middle messages are flagged ``compacted`` (still searchable, no
-        longer sent to the model). Boundaries move outward as needed so that
-        an assistant tool-call message is never separated from its tool
-        results, which APIs reject. Returns how many messages were compacted
-        (0 when there is no middle left to compact).
-        """
-        if keep_head < 0 or keep_tail < 0:
-            raise SessionError(f"keep_head and keep_tail must be >= 0, got {keep_head} and {keep_tail}")
-        if role not in ROLES:
-            raise SessionError(f"summary role must be one of {sorted(ROLES)}, got {role!r}")
-        with self._write() as conn:
-            self._require(conn, sid)
-            rows = conn.execute(
-                "SELECT id, seq, role FROM messages WHERE session_id = ? AND compacted = 0 ORDER BY seq, id",
-                (sid,),
-            ).fetchall()
-            start, end = keep_head, len(rows) - keep_tail
-            # Head must not end on tool calls whose results would be compacted.
-            while 0 < start < len(rows) and rows[start]["role"] == "tool":
-                start += 1
-            # Tail must not start with tool results whose call would be compacted.
-            while start < end < len(rows) and rows[end]["role"] == "tool":
-                end -= 1
-            if end - start <= 0:
-                return 0
-            middle = rows[start:end]
-            after = rows[end]["seq"] if end < len(rows) else middle[-1]["seq"] + 1
-            seq = (middle[-1]["seq"] + after) / 2  # summary sits where the middle was
-            conn.executemany(
-                "UPDATE messages SET compacted = 1 WHERE id = ?", [(r["id"],) for r in middle]
-            )
-            now = now_iso()
-            conn.execute(
-                "INSERT INTO messages(session_id, seq, role, content, created_at, is_summary)"
-                " VALUES (?, ?, ?, ?, ?, 1)",
-                (sid, seq, role, SUMMARY_MARKER.format(n=len(middle)) + "\n" + summary, now),
-            )
-            conn.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now, sid))
-            return len(middle)
-
-    def ancestors(self, sid: str) -> builtins.list[tuple[str, str]]:
-        """The sessions ``sid`` was branched from, nearest first, each with the time the
-        lineage left it (when its child branch was created): ``[(id, iso time), ...]``."""
-        out: builtins.list[tuple[str, str]] = []
-        child = self.get(sid)
-        while child.parent_id is not None and all(child.parent_id != a for a, _ in out):
-            out.append((child.parent_id, child.created_at))
-            child = self.get(child.parent_id)
-        return out
-
-    def delete_if_empty(self, sid: str) -> bool:
-        """Remove a session that holds no message and has no branches (e.g. a chat that was only
-        opened and quit); returns whether it was removed."""
-        with self._write() as conn:
-            busy = conn.execute(
-                "SELECT EXISTS(SELECT 1 FROM messages WHERE session_id = ?)"
-                " OR EXISTS(SELECT 1 FROM sessions WHERE parent_id = ?)", (sid, sid)
-            ).fetchone()[0]
-            if busy:
-                return False
-            return conn.execute("DELETE FROM sessions WHERE id = ?", (sid,)).rowcount > 0
-
-    def branch(self, sid: str, *, title: str | None = None) -> str:
-        """Fork a session: a new id whose parent is ``sid``, with a copy of its active history.
-
-        The cached system prompt is not copied: a branch is a cache-breaking
-        event, so the agent rebuilds it from the memory on disk.
-        """
-        new_id = new_session_id()
-        now = now_iso()
-        with self._write() as conn:
-            parent = self._require(conn, sid)
-            conn.execute(
-                "INSERT INTO sessions(id, parent_id, root_id, title, created_at, updated_at, system_prompt)"
-                " VALUES (?, ?, ?, ?, ?, ?, NULL)",
-                (new_id, sid, parent["root_id"], title or parent["title"], now, now),
-            )
-            # Copies keep their original timestamps: a snippet is dated by when it was said.
-            conn.execute(
-                "INSERT INTO messages(session_id, seq, role, content, tool_calls, tool_call_id, name,"
-                " recall_block, created_at, is_summary)"
-                " SELECT ?, ROW_NUMBER() OVER (ORDER BY seq, id), role, content, tool_calls, tool_call_id,"
-                " name, recall_block, created_at, is_summary FROM messages"
-                " WHERE session_id = ? AND compacted = 0 ORDER BY seq, id",
-                (new_id, sid),
-            )
-        return new_id
-
-    # -- search --------------------------------------------------------------
-    def search(
-        self,
-        query: str,
-        limit: int = 5,
-        *,
-        exclude: tuple[str, ...] | builtins.list[str] = (),
-        current_session_id: str | None = None,
-    ) -> builtins.list[dict[str, Any]]:
-        """Best-matching sessions for ``query`` (bm25), one hit per lineage.
-
-        A branch and its ancestors share history, so they count once: the
-        best-ranked hit of the lineage is kept (on a tie, the earliest
-        message, i.e. where it was first said). Only user and assistant
-        messages are searched, compacted ones included. ``exclude`` drops
-        the given session ids. ``current_session_id`` drops what the model
-        already has in context: that session's active messages and their
-        copies in its lineage (a branch copies its parent's history), while
-        its compacted messages stay findable.
-        """
-        match = fts_query(query)
-        if not match:
-            raise SessionError(
-                f"search query {query!r} has no words to search for; give one or more keywords"
-            )
-        limit = max(1, min(int(limit), 50))
-        candidates = max(200, 40 * limit)
-        with self._reading() as conn:
-            while True:
-                sql, params = search_sql(
-                    match, candidates, exclude=tuple(exclude), current_session_id=current_session_id
-                )
-                rows = conn.execute(sql, (*params, limit)).fetchall()
-                # Exact once the candidates held `limit` lineages (one not seen has
-                # all its hits ranked below the cut) or were every match there is.
-                if len(rows) >= limit:
-                    break
-                seen = rows[0]["n_candidates"] if rows else self._count_matches(conn, match, candidates)
-                if seen < candidates:
-                    break
-                candidates *= 8
-            # Snippets only for the few rows kept, not for every hit of a common word.
-            snippets = [conn.execute(SNIPPET_SQL, (match, r["message_id"])).fetchone()[0] for r in rows]
-        return [
-            {
-                "session_id": r["session_id"],
-                "title": r["title"],
-                "date": r["created_at"][:10],
-                "created_at": r["created_at"],
-                "snippet": snippet,
-                "message_id": r["message_id"],
-                "role": r["role"],
-                "score": round(-float(r["score"]), 4),  # higher is better, for readers
-            }
-            for r, snippet in zip(rows, snippets, strict=True)
-        ]
-
-    @staticmethod
-    def _count_matches(conn: sqlite3.Connection, match: str, cap: int) -> int:
+    def _count_matches(self, conn: Conn, match: str, cap: int) -> int:
         return int(conn.execute(
-            "SELECT COUNT(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)",
+            "SELECT COUNT(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)",
             (match, cap),
-        ).fetchone()[0])
+        ).fetchone()["n"])
 
     def close(self) -> None:
         with self._lock:
@@ -437,5 +85,15 @@ class SessionStore:
     def __enter__(self) -> SessionStore:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+
+def open_sessions(home: Path) -> SessionBackend:
+    """The session storage of ``home``: its ``sessions.db``, or the PostgreSQL database its
+    settings name (``[storage]`` in config.toml or ``SILCROW_DATABASE_URL``)."""
+    from silcrow.db.settings import database_url
+
+    dsn = database_url(home)
+    if dsn is None:
+        return SessionStore(sessions_db(home))
+    from silcrow.db.sessions import PostgresSessions
+
+    return PostgresSessions(dsn)

@@ -16,7 +16,7 @@ from typing import Any
 
 from silcrow.agent.llm import ToolCall
 from silcrow.agent.search_tool import handle_session_search, session_search_schema
-from silcrow.agent.sessions import SessionStore
+from silcrow.agent.session_backend import SessionBackend
 from silcrow.errors import ToolCallError
 from silcrow.recall.manager import MemoryManager
 from silcrow.store import MemoryStore
@@ -46,7 +46,7 @@ class ToolOutcome:
 class ToolRouter:
     """Schemas and dispatch for memory, session_search and the provider's tools."""
 
-    def __init__(self, store: MemoryStore, sessions: SessionStore, manager: MemoryManager) -> None:
+    def __init__(self, store: MemoryStore, sessions: SessionBackend, manager: MemoryManager) -> None:
         self.store = store
         self.sessions = sessions
         self.manager = manager

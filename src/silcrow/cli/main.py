@@ -31,7 +31,7 @@ def _root(
     ctx.obj = AppState.resolve(home, profile)
 
 
-GROUPS = ("memory", "recall", "providers", "chat", "sessions", "hermes", "mcp", "serve", "tokens")
+GROUPS = ("memory", "recall", "providers", "chat", "sessions", "hermes", "mcp", "serve", "tokens", "db")
 
 
 def _register(argv: Sequence[str] = ()) -> None:

@@ -35,6 +35,7 @@ from silcrow.cli.common import (
     safe_text,
 )
 from silcrow.cli.main import app
+from silcrow.db.settings import curated_backend
 from silcrow.safety.threats import display_safe
 from silcrow.store import MemoryStore
 
@@ -69,9 +70,10 @@ def _open_store(ctx: typer.Context) -> MemoryStore:
     with guarded():
         settings = app_settings(ctx)
         store = MemoryStore(
-            app_home(ctx),  # absolute, so paths in messages (backups, doctor) work from anywhere
             memory_char_limit=settings.memory_char_limit,
             user_char_limit=settings.user_char_limit,
+            # app_home is absolute, so paths in messages (backups, doctor) work from anywhere
+            backend=curated_backend(app_home(ctx)),
         )
         store.load()
     return store

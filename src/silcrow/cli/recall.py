@@ -34,6 +34,8 @@ from silcrow.cli.common import (
     print_json,
 )
 from silcrow.cli.main import app
+from silcrow.db.database import redact
+from silcrow.db.settings import database_url
 from silcrow.paths import recall_db
 from silcrow.safety.threats import display_safe
 
@@ -57,7 +59,7 @@ def _provider(ctx: typer.Context, embedder: str | None, *, create: bool) -> Iter
     that tells the user how to make one, and nothing is written.
     """
     home = app_home(ctx)
-    if not create and not recall_db(home).exists():
+    if not create and database_url(home) is None and not recall_db(home).exists():
         raise error(
             f"no recall database at {recall_db(home)}; add memories first with "
             "`silcrow recall ingest FILE` (or chat with the local provider)"
@@ -96,7 +98,8 @@ def ingest(
     if not records:
         raise error(f"{file} holds no messages to ingest; check that it is the right file")
     db_path = recall_db(app_home(ctx))
-    existed = db_path.exists()
+    shared = database_url(app_home(ctx))
+    existed = shared is not None or db_path.exists()
     try:
         with _provider(ctx, embedder, create=True) as provider:
             start = time.perf_counter()
@@ -113,7 +116,7 @@ def ingest(
             # database behind: later commands would report an empty store, not the real cause.
             _remove_if_empty(db_path)
         raise
-    db = str(db_path)
+    db = redact(shared) if shared else str(db_path)
     result = {
         "file": str(file), "records": len(records), "stored": stored,
         "duplicates": len(records) - stored, "seconds": round(elapsed, 3),
@@ -169,7 +172,8 @@ def stats(
         # Counting rows needs no embedding model, so none is loaded (loading one could
         # start re-embedding). Report the model the stored vectors belong to instead.
         data = provider.stats()
-        data.update(_stored_embedder(recall_db(app_home(ctx))))
+        if database_url(app_home(ctx)) is None:  # the database backend reports its stored model itself
+            data.update(_stored_embedder(recall_db(app_home(ctx))))
     if as_json:
         print_json(data)
         return

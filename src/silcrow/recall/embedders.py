@@ -84,11 +84,11 @@ class Embedder(abc.ABC):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts`` in order; returns float32 ``(len(texts), dim)``."""
         if isinstance(texts, str):
-            raise TypeError("embed() takes a sequence of strings; use embed_query() for one text")
+            raise RecallError("embed() takes a sequence of strings; use embed_query() for one text")
         items = list(texts)
         for i, text in enumerate(items):
             if not isinstance(text, str):
-                raise TypeError(f"embed() item {i} is {type(text).__name__}, expected str")
+                raise RecallError(f"embed() item {i} is {type(text).__name__}, expected str")
         if not items:
             return np.zeros((0, self.dim), dtype=np.float32)
         # Conversations repeat themselves ("ok", "thanks!"): embed each distinct text once.
@@ -204,7 +204,7 @@ class OnnxMiniLMEmbedder(Embedder):
     ) -> None:
         super().__init__()
         if batch_size < 1 or max_tokens < 8:
-            raise ValueError("batch_size must be >= 1 and max_tokens >= 8")
+            raise RecallError("batch_size must be >= 1 and max_tokens >= 8")
         self._model_path = Path(model_path) if model_path is not None else None
         self._tokenizer_path = Path(tokenizer_path) if tokenizer_path is not None else None
         self._model_sha256 = model_sha256

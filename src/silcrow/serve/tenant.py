@@ -24,11 +24,12 @@ from typing import Any, TypeVar
 
 from silcrow.agent.llm import ToolCall
 from silcrow.agent.prompt import build_system_prompt
-from silcrow.agent.sessions import SessionStore
+from silcrow.agent.session_backend import SessionBackend
+from silcrow.agent.sessions import open_sessions
 from silcrow.agent.tools import ToolRouter
 from silcrow.config import Settings, load_settings
+from silcrow.db.settings import curated_backend
 from silcrow.errors import SilcrowError, StoreError
-from silcrow.paths import sessions_db
 from silcrow.recall.manager import MemoryManager
 from silcrow.store import MemoryStore
 from silcrow.store.edits import safe_entries
@@ -84,7 +85,7 @@ class Tenant:
         self._parts = parts
         self._lock = threading.Lock()
         self._manager: MemoryManager | None = None
-        self._sessions: SessionStore | None = None
+        self._sessions: SessionBackend | None = None
 
     # -- the library objects (built lazily: a memory-only client never loads a model) ----------
 
@@ -92,7 +93,7 @@ class Tenant:
         return self._parts.store()
 
     @property
-    def sessions(self) -> SessionStore:
+    def sessions(self) -> SessionBackend:
         with self._lock:
             if self._sessions is None:
                 self._sessions = self._parts.sessions()
@@ -229,7 +230,7 @@ class Parts:
     """How a tenant makes its library objects (see :func:`open_tenant`)."""
 
     store: Callable[[], MemoryStore]
-    sessions: Callable[[], SessionStore]
+    sessions: Callable[[], SessionBackend]
     manager: Callable[[], MemoryManager]
 
 
@@ -240,9 +241,9 @@ def open_tenant(home: Path) -> Tenant:
     home.mkdir(parents=True, exist_ok=True)
     settings = load_settings(home)
     return Tenant(home, Parts(
-        store=lambda: MemoryStore(home, memory_char_limit=settings.memory_char_limit,
-                                  user_char_limit=settings.user_char_limit),
-        sessions=lambda: SessionStore(sessions_db(home)),
+        store=lambda: MemoryStore(memory_char_limit=settings.memory_char_limit,
+                                  user_char_limit=settings.user_char_limit, backend=curated_backend(home)),
+        sessions=lambda: open_sessions(home),
         manager=lambda: _recall_manager(home, settings),
     ))
 

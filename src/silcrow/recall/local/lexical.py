@@ -11,14 +11,22 @@ shrinks by a tenth.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
 from silcrow.recall.local import retrieval
 from silcrow.recall.local.records import Scope
 
 
-class LexicalSearch:
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
+class CommonTerms:
+    """Which query terms are too common to be worth scoring, learnt by probing and cached.
+
+    ``probe(term, n)`` says whether more than ``n`` memories hold ``term`` (the engine
+    reads just past the n-th entry of its posting list). The SQLite and the PostgreSQL
+    recall stores both use it, so they leave out the same terms.
+    """
+
+    def __init__(self, probe: Callable[[str, int], bool]) -> None:
+        self._probe = probe
         self.common: dict[str, tuple[bool, int]] = {}  # term -> (too common?, rows when checked)
 
     def selective(self, terms: list[str], total: int, *, need_some: bool) -> list[str]:
@@ -32,17 +40,27 @@ class LexicalSearch:
         for term in terms:
             cached = self.common.get(term)
             if cached is None or abs(total - cached[1]) > 0.1 * cached[1]:
-                row = self._conn.execute(
-                    "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1 OFFSET ?",
-                    (retrieval.quote_term(term), cutoff),
-                ).fetchone()
-                cached = (row is not None, total)
+                cached = (self._probe(term, cutoff), total)
                 self.common[term] = cached
             if not cached[0]:
                 keep.append(term)
         # Only common words left: with vectors, the dense side ranks better than near-zero
         # idf scores; lexical-only search keeps them all rather than return nothing.
         return keep if keep or not need_some else terms
+
+
+
+class LexicalSearch(CommonTerms):
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        super().__init__(self._held_by_more_than)
+        self._conn = conn
+
+    def _held_by_more_than(self, term: str, n: int) -> bool:
+        row = self._conn.execute(
+            "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1 OFFSET ?",
+            (retrieval.quote_term(term), n),
+        ).fetchone()
+        return row is not None
 
     def search(
         self, query: str, limit: int, scope: Scope, *, total: int, whole_store: bool, need_some: bool

@@ -1,6 +1,7 @@
-"""LocalProvider: the built-in recall provider, one SQLite file per home.
+"""LocalProvider: the built-in recall provider, one SQLite file per home (or a shared PostgreSQL).
 
-It turns the :class:`MemoryProvider` hooks into :class:`RecallStore` calls:
+It turns the :class:`MemoryProvider` hooks into calls on a :class:`RecallBackend`
+(``<home>/recall.db``, or the database ``[storage]`` names, see :func:`open_recall`):
 completed turns are stored (``sync_turn``), curated-memory writes are
 mirrored as facts, ``prefetch`` formats the best hits compactly with their
 dates, and three tools let the model search, add and forget.
@@ -19,7 +20,8 @@ from typing import Any
 from silcrow.errors import EmbedderUnavailableError, RecallError
 from silcrow.paths import recall_db, resolve_home
 from silcrow.recall.embedders import Embedder, get_embedder
-from silcrow.recall.local.records import RecallHit, RecallRecord, Scope, to_epoch
+from silcrow.recall.local.backend import RecallBackend
+from silcrow.recall.local.records import MemoryFilter, RecallHit, RecallRecord, Scope, to_epoch
 from silcrow.recall.local.store import RecallStore
 from silcrow.recall.provider import MemoryProvider
 from silcrow.toolcall import error_json, ok_json
@@ -90,7 +92,7 @@ class LocalProvider(MemoryProvider):
     def __init__(self, home: Path | str | None = None, *, embedder: str | Embedder | None = None) -> None:
         self._home = Path(home).expanduser() if home is not None else None
         self._embedder_spec: str | Embedder = embedder if embedder is not None else "onnx"
-        self._store: RecallStore | None = None
+        self._store: RecallBackend | None = None
         self._open_lock = threading.Lock()
         self._session_id = ""
         self._scope: Scope = (None, None)
@@ -140,19 +142,19 @@ class LocalProvider(MemoryProvider):
         if self._session_id and since is not None:
             # A resumed session that was compressed: its turns from before that point live on
             # only in the summary, so they may be recalled again.
-            self._mark_summarised("session_id = ? AND ts < ?", [self._session_id, since])
+            self._mark_summarised(MemoryFilter(session_id=self._session_id, before=since))
 
     @property
-    def store(self) -> RecallStore:
+    def store(self) -> RecallBackend:
         return self._get_store()
 
-    def _get_store(self) -> RecallStore:
+    def _get_store(self) -> RecallBackend:
         with self._open_lock:
             if self._store is None:
                 home = self._home if self._home is not None else resolve_home()
                 spec = self._embedder_spec
                 embedder = spec if isinstance(spec, Embedder) else get_embedder(spec)
-                self._store = RecallStore(recall_db(home), embedder)
+                self._store = open_recall(home, embedder)
             return self._store
 
     def shutdown(self) -> None:
@@ -196,17 +198,17 @@ class LocalProvider(MemoryProvider):
         """
         store = self.store
         if isinstance(id_or_query, int) and not isinstance(id_or_query, bool):
-            ids = store.find_ids("id = ?", [id_or_query], self._scope)
+            ids = store.find_ids(MemoryFilter(id=id_or_query), self._scope)
         elif isinstance(id_or_query, str):
             needle = id_or_query.strip()
             if needle.isdigit():
-                ids = store.find_ids("id = ?", [int(needle)], self._scope)
+                ids = store.find_ids(MemoryFilter(id=int(needle)), self._scope)
             elif len(needle) < 3:
                 raise RecallError(
                     f"forget needs a memory id or at least 3 characters of text, got {id_or_query!r}"
                 )
             else:
-                ids = store.find_ids("instr(lower(text), lower(?)) > 0", [needle], self._scope)
+                ids = store.find_ids(MemoryFilter(contains=needle), self._scope)
                 if max_matches is not None and len(ids) > max_matches:
                     raise RecallError(
                         f"{needle!r} matches {len(ids)} memories (more than {max_matches}); "
@@ -252,9 +254,9 @@ class LocalProvider(MemoryProvider):
                     if not ((h.session_id == session and h.id > floor) or self._carried(h, ancestors))]
         return format_hits(hits[:PREFETCH_K])
 
-    def _mark_summarised(self, where: str, params: list[Any]) -> None:
-        """Record that this session's memories matching ``where`` now live only in a summary."""
-        ids = self.store.find_ids(where, params, self._scope)
+    def _mark_summarised(self, which: MemoryFilter) -> None:
+        """Record that this session's memories ``which`` picks now live only in a summary."""
+        ids = self.store.find_ids(which, self._scope)
         if ids:
             self._summarised_upto[self._session_id] = max(ids)
 
@@ -294,14 +296,12 @@ class LocalProvider(MemoryProvider):
         elif action == "remove":
             # The curated tool removes by a substring of the entry: drop the mirrored facts
             # holding it, never conversation turns.
-            ids = self.store.find_ids(
-                "kind = 'fact' AND instr(lower(text), lower(?)) > 0", [content.strip()], self._scope
-            )
+            ids = self.store.find_ids(MemoryFilter(kind="fact", contains=content.strip()), self._scope)
             self.store.delete(ids)
 
     def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
         if self._session_id:  # what is stored of this session so far is about to be summarised
-            self._mark_summarised("session_id = ?", [self._session_id])
+            self._mark_summarised(MemoryFilter(session_id=self._session_id))
         text = " ".join(str(m.get("content") or "") for m in messages[-4:] if m.get("role") == "user")
         return format_hits(self.search(text[-2000:], PREFETCH_K)) if text.strip() else ""
 
@@ -396,3 +396,16 @@ def format_hits(hits: Sequence[RecallHit], *, limit: int = PREFETCH_CHARS) -> st
         kept.append((when, hit.id, line))
         used += len(line) + 1
     return "\n".join(line for _, _, line in sorted(kept))
+
+
+def open_recall(home: Path, embedder: Embedder) -> RecallBackend:
+    """The recall storage of ``home``: its ``recall.db``, or the PostgreSQL database its
+    settings name (``[storage]`` in config.toml or ``SILCROW_DATABASE_URL``)."""
+    from silcrow.db.settings import database_url
+
+    dsn = database_url(home)
+    if dsn is None:
+        return RecallStore(recall_db(home), embedder)
+    from silcrow.db.recall import PostgresRecall
+
+    return PostgresRecall(dsn, embedder)

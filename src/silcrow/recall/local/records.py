@@ -32,6 +32,21 @@ class RecallRecord:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class MemoryFilter:
+    """Which memories of a scope to pick; every field given must match.
+
+    ``contains`` matches text holding that string, ignoring ASCII case;
+    ``before`` is a unix time (memories that happened earlier).
+    """
+
+    id: int | None = None
+    kind: str | None = None
+    session_id: str | None = None
+    before: float | None = None
+    contains: str | None = None
+
+
 @dataclass
 class RecallHit:
     """One search result; ``score`` is only comparable within one search."""

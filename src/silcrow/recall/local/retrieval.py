@@ -46,6 +46,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from silcrow._sqlite import STOPWORDS, quote_term
 from silcrow.recall.embedders import Embedder
 
 #: How many preceding turns of the same session index and embed with a turn.
@@ -67,23 +68,6 @@ MAX_TERMS = 32
 #: row holding it (100k rows cost ~140 ms on two cores). Below DF_FLOOR rows nothing is dropped.
 DF_FRACTION = 0.05
 DF_FLOOR = 2000
-
-# Function words carry no topic; BM25 already down-weights frequent words,
-# but an OR query over them would pull in almost every row as a candidate.
-STOPWORDS = frozenset(
-    """
-    a about above after again against all also am an and any are as at be because been before being
-    below between both but by can could did do does doing done down during each either else ever every
-    few for from further get gets got had has have having he her here hers herself him himself his how
-    i if in into is it its itself just let like may me might mine more most much must my myself no nor
-    not now of off often on once one only or other ought our ours ourselves out over own per please
-    quite rather really said same say says shall she should since so some such than that the their
-    theirs them themselves then there these they this those through thus to too under until up upon us
-    very was we were what whatever when whenever where whereas wherever whether which while who whom
-    whose why will with within without would yes yet you your yours yourself yourselves
-    s t d ll m re ve don didn doesn isn aren wasn weren won wouldn shouldn couldn hasn haven hadn
-    """.split()
-)
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _MONTHS = (
@@ -119,10 +103,6 @@ def match_expression(terms: Sequence[str]) -> str | None:
     if not terms:
         return None
     return " OR ".join(quote_term(term) for term in terms)
-
-
-def quote_term(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
 
 
 def body_text(text: str, speaker: str) -> str:

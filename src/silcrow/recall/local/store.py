@@ -17,43 +17,43 @@ import json
 import logging
 import sqlite3
 import threading
-import time
-from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from silcrow import _sqlite
 from silcrow.errors import RecallError
 from silcrow.recall.embedders import Embedder
 from silcrow.recall.local import db, retrieval
+from silcrow.recall.local.backend import BATCH, RecallBackend, filter_sql, rank
 from silcrow.recall.local.lexical import LexicalSearch
 from silcrow.recall.local.records import (
     KINDS,
+    MemoryFilter,
     RecallHit,
-    RecallRecord,
     Scope,
-    content_hash,
     from_epoch,
-    to_epoch,
 )
 from silcrow.recall.local.vectors import VectorIndex
 
 log = logging.getLogger(__name__)
-BATCH = 256  # rows embedded and committed per transaction during ingest
 
 
-class RecallStore:
-    def __init__(self, path: Path, embedder: Embedder) -> None:
+
+class RecallStore(RecallBackend):
+    """The SQLite implementation of :class:`RecallBackend` (``<home>/recall.db``)."""
+
+    def __init__(self, path: Path, embedder: Embedder, *, timeout: float = 30.0) -> None:
         self.path = path
         self.embedder = embedder
         # Asked first: an embedder that cannot answer (e.g. an unreachable endpoint probing its
         # dimension) fails before an empty database file is created.
         dim = embedder.dim
         self._lock = threading.RLock()
-        self._conn = db.connect(path)
+        self._conn = db.connect(path, timeout=timeout)
         self.lexical = LexicalSearch(self._conn)
         self._index = VectorIndex(dim) if dim > 0 else None
         self._scopes: dict[int, Scope] = {}  # every live id -> its scope
@@ -62,7 +62,7 @@ class RecallStore:
         self._floor = 0  # every id <= floor has been looked at
         self._data_version: int | None = None
         try:
-            with self._lock:
+            with self._guard():
                 self._prepare_vectors()
                 self._refresh(force=True)
         except BaseException:
@@ -75,15 +75,14 @@ class RecallStore:
         with self._lock:
             self._conn.close()
 
+    def _tx(self) -> AbstractContextManager[sqlite3.Connection]:
+        return _sqlite.transaction(self._conn)
+
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        self._conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._conn
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
+    def _guard(self) -> Iterator[None]:
+        """The store's lock, with every SQLite error (e.g. "database is locked") a RecallError."""
+        with self._lock, _sqlite.translated(RecallError, self.path, db.WHAT):
+            yield
 
     def _prepare_vectors(self) -> None:
         """Make stored vectors match the embedder: re-embed after a model change, fill gaps."""
@@ -182,102 +181,24 @@ class RecallStore:
 
     # -- writing -------------------------------------------------------------------------
 
-    def ingest(
-        self,
-        records: Sequence[RecallRecord],
-        scope: Scope,
-        progress: Callable[[int], None] | None = None,
-    ) -> tuple[int, list[int]]:
-        """Store ``records``; returns (how many were new, the id of each record in order)."""
-        for n, rec in enumerate(records):
-            if not isinstance(rec, RecallRecord):
-                raise RecallError(f"record {n} is a {type(rec).__name__}, expected RecallRecord")
-            if not isinstance(rec.text, str) or not rec.text.strip():
-                raise RecallError(f"record {n} has empty text; every memory needs some text")
-            if rec.kind not in KINDS:
-                raise RecallError(f"record {n} has kind {rec.kind!r}; use one of {', '.join(KINDS)}")
-        added, ids = 0, list[int]()
-        recent: dict[tuple[str, Scope], deque[str]] = {}
-        for start in range(0, len(records), BATCH):
-            with self._lock:
-                prepared, fresh = self._prepare(records[start : start + BATCH], scope, recent)
-            # Embedding is the slow part: searches and other writers proceed meanwhile.
-            vectors = None
-            if self._index is not None and fresh:
-                vectors = retrieval.memory_vectors(
-                    self.embedder,
-                    [retrieval.body_text(p["rec"].text, p["rec"].speaker) for p in fresh],
-                    [p["context"] for p in fresh],
-                )
-            with self._lock:
-                added += self._write(fresh, vectors)
-            ids.extend(p["twin"]["id"] if "twin" in p else p["id"] for p in prepared)
-            if progress is not None:
-                progress(min(start + BATCH, len(records)))
-        return added, ids
+    def _embeds(self) -> bool:
+        return self._index is not None
 
-    def _context_for(
-        self, rec: RecallRecord, rscope: Scope, recent: dict[tuple[str, Scope], deque[str]]
-    ) -> str:
-        """The preceding turns of ``rec``'s session (up to CONTEXT_TURNS), then remember ``rec``."""
-        if rec.kind != "turn" or not rec.session_id:
-            return ""
-        key = (rec.session_id, rscope)
-        window = recent.get(key)
-        if window is None:
-            rows = self._conn.execute(
-                # "+" keeps the planner on the (session_id, id) index: the scope index would
-                # scan every row of a single-tenant store.
-                "SELECT speaker, text FROM memories WHERE session_id = ? AND kind = 'turn'"
-                " AND +user_id IS ? AND +agent_id IS ? ORDER BY id DESC LIMIT ?",
-                (rec.session_id, rscope[0], rscope[1], retrieval.CONTEXT_TURNS),
-            ).fetchall()
-            window = deque(
-                (retrieval.body_text(t, s) for s, t in reversed(rows)), maxlen=retrieval.CONTEXT_TURNS
-            )
-            recent[key] = window
-        context = "\n".join(window)  # bodies are single lines, so this splits back exactly
-        if window.maxlen:
-            window.append(retrieval.body_text(rec.text, rec.speaker))
-        return context
+    def _recent_turns(self, session_id: str, scope: Scope, limit: int) -> list[tuple[str, str]]:
+        rows = self._conn.execute(
+            # "+" keeps the planner on the (session_id, id) index: the scope index would
+            # scan every row of a single-tenant store.
+            "SELECT speaker, text FROM memories WHERE session_id = ? AND kind = 'turn'"
+            " AND +user_id IS ? AND +agent_id IS ? ORDER BY id DESC LIMIT ?",
+            (session_id, scope[0], scope[1], limit),
+        ).fetchall()
+        return [(str(sp), str(t)) for sp, t in rows]
 
-    def _prepare(
-        self, chunk: Sequence[RecallRecord], scope: Scope, recent: dict[tuple[str, Scope], deque[str]]
-    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """Scope, time, context and identity of each record; which of them are new."""
-        self._refresh()
-        now = time.time()
-        prepared: list[dict[str, Any]] = []
-        for rec in chunk:
-            rscope: Scope = (rec.user_id if rec.user_id is not None else scope[0],
-                             rec.agent_id if rec.agent_id is not None else scope[1])
-            given = to_epoch(rec.timestamp)
-            ts = now if given is None else given
-            # A record from a source (it has an external id) is identified by what the source
-            # says, so re-reading an undated file finds the same records; a live turn without
-            # a time is a new utterance each time, even the same "ok" twice.
-            ident_ts = given if rec.external_id is not None else ts
-            prepared.append({
-                "rec": rec, "scope": rscope, "ts": ts, "created": now, "id": 0,
-                "context": self._context_for(rec, rscope, recent),
-                "hash": content_hash(rec, ident_ts, rscope[0], rscope[1]),
-            })
-        hashes = list({p["hash"] for p in prepared})
-        known = dict(self._conn.execute(
+    def _known(self, hashes: list[str]) -> dict[str, int]:
+        return {h: int(i) for h, i in self._conn.execute(
             f"SELECT content_hash, id FROM memories WHERE content_hash IN ({db.placeholders(hashes)})",
             hashes,
-        ).fetchall())
-        fresh: list[dict[str, Any]] = []
-        first: dict[str, dict[str, Any]] = {}
-        for p in prepared:
-            if p["hash"] in known:
-                p["id"] = int(known[p["hash"]])
-            elif p["hash"] in first:
-                p["twin"] = first[p["hash"]]  # a copy within this chunk: gets the first one's id
-            else:
-                first[p["hash"]] = p
-                fresh.append(p)
-        return prepared, fresh
+        )}
 
     def _write(self, fresh: list[dict[str, Any]], vectors: np.ndarray | None) -> int:
         """Insert the new rows in one transaction; returns how many were really new."""
@@ -319,7 +240,7 @@ class RecallStore:
     def delete(self, ids: Sequence[int]) -> int:
         if not ids:
             return 0
-        with self._lock, self._tx() as conn:
+        with self._guard(), self._tx() as conn:
             marks = db.placeholders(ids)
             gone = [r[0] for r in conn.execute(f"SELECT id FROM memories WHERE id IN ({marks})", list(ids))]
             if gone:
@@ -329,13 +250,16 @@ class RecallStore:
             self._untrack(gone)
             return len(gone)
 
-    def find_ids(self, where: str, params: Sequence[Any], scope: Scope) -> list[int]:
-        """Ids in ``scope`` matching an SQL condition over ``memories`` (internal callers only)."""
-        with self._lock:
-            rows = self._conn.execute(
-                f"SELECT id FROM memories WHERE user_id IS ? AND agent_id IS ? AND ({where})",
-                [scope[0], scope[1], *params],
-            )
+    def find_ids(self, which: MemoryFilter, scope: Scope) -> list[int]:
+        """Ids in ``scope`` of the memories ``which`` picks, oldest first."""
+        # SQLite's lower() folds ASCII only, which is what "ignoring ASCII case" promises.
+        where, params = filter_sql(
+            which, scope, scope_sql="user_id IS ? AND agent_id IS ?", mark="?",
+            contains_sql="instr(lower(text), lower(?)) > 0",
+        )
+        with self._guard():
+            sql = f"SELECT id FROM memories WHERE {where} ORDER BY id"
+            rows = self._conn.execute(sql, params)
             return [int(r[0]) for r in rows]
 
     # -- reading -------------------------------------------------------------------------
@@ -361,7 +285,7 @@ class RecallStore:
         qvec = None
         if self._index is not None and mode != "lexical":
             qvec = self.embedder.embed_query(query)  # outside the lock: the slow part
-        with self._lock:
+        with self._guard():
             self._refresh()
             lexical: list[tuple[int, float]] = []
             if mode != "dense":
@@ -376,22 +300,16 @@ class RecallStore:
                 missing = [i for i, _ in lexical if i not in dense and i in self._index]
                 if missing:  # score the lexical candidates too, so fusion sees both sides
                     dense.update(self._index.search(qvec, len(missing), np.asarray(missing, dtype=np.int64)))
-            if mode == "dense":
-                ranked = sorted(dense.items(), key=lambda p: (-p[1], p[0]))
-            else:
-                combine = retrieval.FUSIONS[fusion]
-                ranked = combine(lexical, dense, alpha=retrieval.ALPHA if mode == "hybrid" else 0.0)
-                if mode == "hybrid" and ranked and retrieval.SPEAKER_BOOST > 0:
-                    ids = [i for i, _ in ranked]
-                    speakers = dict(self._conn.execute(
-                        f"SELECT id, speaker FROM memories WHERE id IN ({db.placeholders(ids)})", ids
-                    ).fetchall())
-                    ranked = retrieval.boost_named_speakers(ranked, speakers, query)
-            if min_similarity is not None and qvec is not None:
-                matched = {i for i, _ in lexical}
-                ranked = [(i, sc) for i, sc in ranked if i in matched or dense.get(i, -1.0) >= min_similarity]
-            top = ranked[:k]
-            return self._hits(top)
+            ranked = rank(
+                query, mode, lexical, dense, self._speakers, fusion=fusion,
+                min_similarity=min_similarity if qvec is not None else None,
+            )
+            return self._hits(ranked[:k])
+
+    def _speakers(self, ids: list[int]) -> dict[int, str]:
+        return dict(self._conn.execute(
+            f"SELECT id, speaker FROM memories WHERE id IN ({db.placeholders(ids)})", ids
+        ).fetchall())
 
     def _hits(self, ranked: Sequence[tuple[int, float]]) -> list[RecallHit]:
         if not ranked:
@@ -413,7 +331,7 @@ class RecallStore:
         ]
 
     def stats(self, scope: Scope) -> dict[str, Any]:
-        with self._lock:
+        with self._guard():
             self._refresh()
             kinds = dict(self._conn.execute(
                 "SELECT kind, count(*) FROM memories WHERE user_id IS ? AND agent_id IS ? GROUP BY kind",

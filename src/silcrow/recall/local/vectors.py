@@ -36,6 +36,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from silcrow.errors import RecallError
+
 __all__ = ["VectorIndex"]
 
 
@@ -123,9 +125,9 @@ class VectorIndex:
         seed: int = 0,
     ) -> None:
         if dim < 0:
-            raise ValueError(f"dim must be >= 0, got {dim}")
+            raise RecallError(f"dim must be >= 0, got {dim}")
         if not 0.0 < probe <= 1.0 or retrain_growth <= 1.0 or exact_limit < 1:
-            raise ValueError("need 0 < probe <= 1, retrain_growth > 1 and exact_limit >= 1")
+            raise RecallError("need 0 < probe <= 1, retrain_growth > 1 and exact_limit >= 1")
         self.dim = dim
         self.exact_limit = exact_limit
         self.probe = probe
@@ -163,11 +165,11 @@ class VectorIndex:
         id_arr = np.asarray(list(ids) if not isinstance(ids, np.ndarray) else ids, dtype=np.int64).ravel()
         vecs = np.asarray(vectors, dtype=np.float32)
         if vecs.ndim != 2 or vecs.shape != (len(id_arr), self.dim):
-            raise ValueError(f"vectors must have shape ({len(id_arr)}, {self.dim}), got {vecs.shape}")
+            raise RecallError(f"vectors must have shape ({len(id_arr)}, {self.dim}), got {vecs.shape}")
         if len(np.unique(id_arr)) != len(id_arr):
-            raise ValueError("ids passed to add() must be distinct")
+            raise RecallError("ids passed to add() must be distinct")
         if not np.isfinite(vecs).all():
-            raise ValueError("vectors contain NaN or infinity; re-embed those texts")
+            raise RecallError("vectors contain NaN or infinity; re-embed those texts")
         if len(id_arr) == 0:
             return
         vecs = _normalise(vecs)
@@ -254,7 +256,7 @@ class VectorIndex:
         """
         q = np.asarray(query, dtype=np.float32).ravel()
         if q.shape != (self.dim,):
-            raise ValueError(f"query must have shape ({self.dim},), got {q.shape}")
+            raise RecallError(f"query must have shape ({self.dim},), got {q.shape}")
         if k <= 0 or self.dim == 0:
             return []
         q = _normalise(q)

@@ -1,0 +1,242 @@
+"""One connection pool per database and process, transactions with bounded retries, clear errors.
+
+Every use of the database goes through :meth:`Database.transaction`:
+
+* taking a connection and starting the transaction is retried with backoff
+  for up to :data:`RETRY_SECONDS` when the server is unreachable, restarting
+  or the pooled connection was dropped (nothing has been done yet, so a retry
+  cannot apply anything twice);
+* a failure after that (inside the block, or at COMMIT) rolls back and is
+  raised as the caller's :class:`SilcrowError` subclass, saying whether the
+  change may have been saved; the database itself guarantees there is no
+  half-write;
+* :func:`retrying` re-runs a whole read-only or idempotent operation on
+  serialization failures, deadlocks and dropped connections.
+
+The pool is opened only after the schema check (:mod:`silcrow.db.migrations`)
+passed, so its connections can register the pgvector type.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from silcrow.errors import ConfigError, SilcrowError
+
+log = logging.getLogger(__name__)
+
+#: How long a transaction keeps trying to get a working connection.
+RETRY_SECONDS = 30.0
+#: How long a writer waits for a row another writer holds before giving up.
+LOCK_TIMEOUT = "10s"
+POOL_SIZE = 4
+
+T = TypeVar("T")
+
+
+def _psycopg() -> Any:
+    try:
+        import psycopg
+        import psycopg_pool  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - the extra is part of the dev install
+        raise ConfigError(
+            "the PostgreSQL backend needs psycopg 3 and psycopg_pool: pip install 'silcrow[postgres]'"
+        ) from exc
+    return psycopg
+
+
+def redact(dsn: str) -> str:
+    """``dsn`` without its password, for messages."""
+    dsn = re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", dsn)
+    return re.sub(r"(password\s*=\s*)\S+", r"\1***", dsn, flags=re.IGNORECASE)
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Whether trying again later may succeed: a lost or refused connection, a serialization
+    failure or deadlock (the transaction was rolled back), or no connection free in time."""
+    psycopg = _psycopg()
+    from psycopg_pool import PoolTimeout
+
+    if isinstance(exc, PoolTimeout | psycopg.OperationalError):
+        return True
+    errors = psycopg.errors
+    return isinstance(exc, errors.SerializationFailure | errors.DeadlockDetected)
+
+
+class Database:
+    """A PostgreSQL database reached through a small pool; one per DSN and process."""
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self.where = redact(dsn)
+        self._pool: Any = None
+        self._lock = threading.Lock()
+
+    def connect(self) -> Any:
+        """One plain autocommit connection (migrations, import/export), errors made clear."""
+        psycopg = _psycopg()
+        try:
+            return psycopg.connect(self.dsn, autocommit=True, connect_timeout=10)
+        except psycopg.Error as exc:
+            raise ConfigError(
+                f"cannot connect to PostgreSQL at {self.where}: {_first_line(exc)}; check the DSN "
+                "([storage] dsn in config.toml or SILCROW_DATABASE_URL) and that the server is running"
+            ) from exc
+
+    def _get_pool(self) -> Any:
+        with self._lock:
+            if self._pool is None:
+                from psycopg.rows import dict_row
+                from psycopg_pool import ConnectionPool
+
+                from silcrow.db.migrations import SCHEMA, check_schema
+
+                check_schema(self)
+
+                def configure(conn: Any) -> None:
+                    from pgvector.psycopg import register_vector
+
+                    register_vector(conn)
+
+                self._pool = ConnectionPool(
+                    self.dsn,
+                    min_size=1,
+                    max_size=POOL_SIZE,
+                    kwargs={
+                        "autocommit": True,
+                        "row_factory": dict_row,
+                        "connect_timeout": 10,
+                        "options": f"-c search_path={SCHEMA},public",
+                    },
+                    configure=configure,
+                    check=ConnectionPool.check_connection,
+                    timeout=5.0,
+                    open=True,
+                    name=f"silcrow-{os.getpid()}",
+                )
+            return self._pool
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pool is not None:
+                self._pool.close()
+                self._pool = None
+
+    @contextmanager
+    def transaction(
+        self, error: type[SilcrowError], what: str, *, lock_error: type[SilcrowError] | None = None
+    ) -> Iterator[Any]:
+        """A connection inside ``BEGIN`` ... ``COMMIT``; see the module docstring for the retries.
+
+        With ``lock_error``, waiting for a row lock is bounded by :data:`LOCK_TIMEOUT` and
+        raises that error.
+        """
+        psycopg = _psycopg()
+        pool = self._get_pool()
+        conn = self._begin(pool, error, what, lock_error is not None)
+        try:
+            try:
+                yield conn
+            except BaseException:
+                _rollback(conn)
+                raise
+            try:
+                conn.execute("COMMIT")
+            except psycopg.Error as exc:
+                raise error(
+                    f"the {what} at {self.where} failed while committing ({_first_line(exc)}); the change "
+                    "may or may not have been saved: check, then retry"
+                ) from exc
+        except psycopg.errors.LockNotAvailable as exc:
+            raise (lock_error or error)(
+                f"the {what} at {self.where} stayed locked by another writer for more than {LOCK_TIMEOUT}; "
+                "nothing was changed: retry in a moment"
+            ) from exc
+        except psycopg.Error as exc:
+            raise error(
+                f"the {what} at {self.where} failed ({_first_line(exc)}); nothing was changed: "
+                + ("retry in a moment" if is_transient(exc) else "check the server and the schema")
+            ) from exc
+        finally:
+            pool.putconn(conn)
+
+    def _begin(self, pool: Any, error: type[SilcrowError], what: str, lock_timeout: bool) -> Any:
+        psycopg = _psycopg()
+        deadline = time.monotonic() + RETRY_SECONDS
+        delay = 0.05
+        while True:
+            conn = None
+            try:
+                conn = pool.getconn()
+                conn.execute("BEGIN")
+                if lock_timeout:
+                    conn.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
+                return conn
+            except Exception as exc:
+                if conn is not None:
+                    _rollback(conn)
+                    pool.putconn(conn)
+                if not isinstance(exc, psycopg.Error | _pool_timeout()) or not is_transient(exc):
+                    raise
+                if time.monotonic() + delay > deadline:
+                    raise error(
+                        f"cannot reach the {what} at {self.where} ({_first_line(exc)}) after "
+                        f"{RETRY_SECONDS:g}s of retries; nothing was changed: check that the server is up"
+                    ) from exc
+                log.info("silcrow db: %s; retrying in %.2fs", _first_line(exc), delay)
+                time.sleep(delay)
+                delay = min(delay * 2, 1.0)
+
+    def retrying(self, operation: Callable[[], T]) -> T:
+        """Run an operation that is safe to repeat, again after a transient failure, within
+        :data:`RETRY_SECONDS`."""
+        deadline = time.monotonic() + RETRY_SECONDS
+        delay = 0.05
+        while True:
+            try:
+                return operation()
+            except SilcrowError as exc:
+                cause = exc.__cause__
+                if cause is None or not is_transient(cause) or time.monotonic() + delay > deadline:
+                    raise
+                time.sleep(delay)
+                delay = min(delay * 2, 1.0)
+
+
+def _pool_timeout() -> type[Exception]:
+    from psycopg_pool import PoolTimeout
+
+    return PoolTimeout
+
+
+def _rollback(conn: Any) -> None:
+    try:
+        conn.execute("ROLLBACK")
+    except Exception:  # a dead connection has nothing to roll back; the pool discards it
+        log.debug("rollback on a broken connection", exc_info=True)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+_DATABASES: dict[tuple[int, str], Database] = {}
+_DATABASES_LOCK = threading.Lock()
+
+
+def database(dsn: str) -> Database:
+    """The shared :class:`Database` for ``dsn`` in this process (a forked child gets its own)."""
+    key = (os.getpid(), dsn)
+    with _DATABASES_LOCK:
+        db = _DATABASES.get(key)
+        if db is None:
+            db = _DATABASES[key] = Database(dsn)
+        return db

@@ -1,0 +1,267 @@
+"""Move a files home into a PostgreSQL database and back, losing nothing.
+
+``import_home`` loads a home's curated notes (the exact bytes of MEMORY.md
+and USER.md) and their journal into one profile, and its ``recall.db``
+(every column, ids and vectors included) and ``sessions.db`` (sessions,
+messages with their ids, compaction flags and branches) into the database's
+recall and session tables. ``export_home`` writes the same files back. Both
+run in one transaction each side, so a failure leaves nothing half-copied.
+
+Recall memories and sessions are database-wide (as each home has one
+recall.db and one sessions.db); importing them needs a database that has
+none yet, which keeps ids unique. Backups (``*.bak.*``) are not copied.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from silcrow.db.curated import journal_line
+from silcrow.db.database import Database
+from silcrow.db.migrations import SCHEMA, check_schema
+from silcrow.errors import ConfigError
+from silcrow.paths import memories_dir, recall_db, sessions_db
+from silcrow.recall.local import retrieval
+from silcrow.store import journal
+
+NOTE_FILES = ("MEMORY.md", "USER.md")
+_MEMORY_COLUMNS = ("id", "kind", "text", "session_id", "speaker", "ts", "user_id", "agent_id", "external_id",
+                   "context", "metadata", "content_hash", "created_at")
+_SESSION_COLUMNS = ("id", "parent_id", "root_id", "title", "created_at", "updated_at", "system_prompt")
+_MESSAGE_COLUMNS = ("id", "session_id", "seq", "role", "content", "tool_calls", "tool_call_id", "name",
+                    "recall_block", "created_at", "compacted", "is_summary")
+
+
+@dataclass
+class Counts:
+    notes: int = 0
+    journal_records: int = 0
+    memories: int = 0
+    vectors: int = 0
+    sessions: int = 0
+    messages: int = 0
+
+
+@contextmanager
+def _pg(db: Database) -> Iterator[Any]:
+    from pgvector.psycopg import register_vector
+
+    check_schema(db)
+    with db.connect() as conn:
+        conn.execute(f"SET search_path = {SCHEMA}, public")
+        register_vector(conn)
+        with conn.transaction():
+            yield conn
+
+
+def _sqlite_rows(path: Path, sql: str) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return conn.execute(sql).fetchall()
+    except sqlite3.Error as exc:
+        raise ConfigError(f"cannot read {path}: {exc}; is it a silcrow database?") from exc
+    finally:
+        conn.close()
+
+
+def import_home(db: Database, home: Path, profile: str) -> Counts:
+    """Copy the files home ``home`` into the database, its notes under ``profile``."""
+    if not home.is_dir():
+        raise ConfigError(f"{home} is not a directory; give the path of a silcrow home (e.g. ~/.silcrow)")
+    counts = Counts()
+    with _pg(db) as conn:
+        _refuse_if_present(conn, profile)
+        notes = memories_dir(home)
+        for name in NOTE_FILES:
+            path = notes / name
+            if path.is_file():
+                conn.execute(
+                    "INSERT INTO curated_notes (profile, target_file, body) VALUES (%s, %s, %s)",
+                    (profile, name, path.read_bytes()),
+                )
+                counts.notes += 1
+        for record in journal.read(notes / journal.JOURNAL_NAME):
+            conn.execute(
+                "INSERT INTO curated_journal (profile, target, record) VALUES (%s, %s, %s)",
+                (profile, record.get("target", ""), journal_line(record)),
+            )
+            counts.journal_records += 1
+        if recall_db(home).is_file():
+            _import_recall(conn, recall_db(home), counts)
+        if sessions_db(home).is_file():
+            _import_sessions(conn, sessions_db(home), counts)
+    return counts
+
+
+def _refuse_if_present(conn: Any, profile: str) -> None:
+    notes = conn.execute(
+        "SELECT (SELECT count(*) FROM curated_notes WHERE profile = %s)"
+        " + (SELECT count(*) FROM curated_journal WHERE profile = %s)",
+        (profile, profile),
+    ).fetchone()[0]
+    rest = conn.execute(
+        "SELECT (SELECT count(*) FROM recall_memories) + (SELECT count(*) FROM sessions)"
+    ).fetchone()[0]
+    if notes or rest:
+        raise ConfigError(
+            "the database already holds "
+            + (f"notes of profile {profile!r}" if notes else "recall memories or sessions")
+            + "; import into a fresh database (or, for notes only, another --profile-name);"
+            " nothing was changed"
+        )
+
+
+def _import_recall(conn: Any, path: Path, counts: Counts) -> None:
+    cols = ", ".join(f"m.{c}" for c in _MEMORY_COLUMNS)
+    rows = _sqlite_rows(path, f"SELECT {cols}, e.vector FROM memories m"
+                              " LEFT JOIN embeddings e ON e.memory_id = m.id ORDER BY m.id")
+    with conn.cursor() as cur:
+        cur.executemany(
+            f"INSERT INTO recall_memories ({', '.join(_MEMORY_COLUMNS)}, body, dated, embedding)"
+            f" VALUES ({', '.join(['%s'] * (len(_MEMORY_COLUMNS) + 3))})",
+            [
+                (*r[:-1], retrieval.body_text(r[2], r[4]), retrieval.dated_text(r[5]),
+                 None if r[-1] is None else np.frombuffer(r[-1], dtype="<f4"))
+                for r in rows
+            ],
+        )
+    counts.memories = len(rows)
+    counts.vectors = sum(1 for r in rows if r[-1] is not None)
+    conn.execute(
+        "SELECT setval(pg_get_serial_sequence('recall_memories', 'id'), GREATEST(max(id), 1))"
+        " FROM recall_memories"
+    )
+    for key, value in _sqlite_rows(path, "SELECT key, value FROM meta"):
+        conn.execute(
+            "INSERT INTO recall_meta (key, value) VALUES (%s, %s)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+
+def _import_sessions(conn: Any, path: Path, counts: Counts) -> None:
+    sessions = _sqlite_rows(path, f"SELECT {', '.join(_SESSION_COLUMNS)} FROM sessions ORDER BY id")
+    messages = _sqlite_rows(path, f"SELECT {', '.join(_MESSAGE_COLUMNS)} FROM messages ORDER BY id")
+    with conn.cursor() as cur:
+        # Parents first would need a topological order; link them after all rows exist instead.
+        cur.executemany(
+            f"INSERT INTO sessions ({', '.join(_SESSION_COLUMNS)}) VALUES ({', '.join(['%s'] * 7)})",
+            [(s[0], None, *s[2:]) for s in sessions],
+        )
+        cur.executemany(
+            "UPDATE sessions SET parent_id = %s WHERE id = %s", [(s[1], s[0]) for s in sessions if s[1]]
+        )
+        cur.executemany(
+            f"INSERT INTO messages ({', '.join(_MESSAGE_COLUMNS)}) VALUES ({', '.join(['%s'] * 12)})",
+            messages,
+        )
+    conn.execute(
+        "SELECT setval(pg_get_serial_sequence('messages', 'id'), GREATEST(max(id), 1)) FROM messages"
+    )
+    counts.sessions, counts.messages = len(sessions), len(messages)
+
+
+def export_home(db: Database, home: Path, profile: str) -> Counts:
+    """Write the database's notes of ``profile``, its recall memories and sessions as the files
+    home ``home``, which must not hold any of them yet."""
+    from silcrow.agent.sessions import SessionStore
+    from silcrow.recall.local import db as recall_sqlite
+
+    notes = memories_dir(home)
+    taken = [p for p in (notes / n for n in (*NOTE_FILES, journal.JOURNAL_NAME)) if p.exists()]
+    taken += [p for p in (recall_db(home), sessions_db(home)) if p.exists()]
+    if taken:
+        raise ConfigError(
+            f"{home} already holds {', '.join(str(p) for p in taken)}; export into a new or empty "
+            "directory, nothing was written"
+        )
+    counts = Counts()
+    with _pg(db) as conn:
+        notes.mkdir(parents=True, exist_ok=True)
+        for name, body in conn.execute(
+            "SELECT target_file, body FROM curated_notes WHERE profile = %s", (profile,)
+        ).fetchall():
+            (notes / name).write_bytes(bytes(body))
+            counts.notes += 1
+        # Written by the journal's own append, so the file has its usual on-disk form (records
+        # after the first of a target stored as deltas on the one before).
+        newest: dict[str, journal.Last] = {}
+        for (line,) in conn.execute(
+            "SELECT record FROM curated_journal WHERE profile = %s ORDER BY seq", (profile,)
+        ):
+            record = json.loads(line)
+            target = str(record.get("target", ""))
+            newest[target], _ = journal.append(notes / journal.JOURNAL_NAME, record, newest.get(target))
+            counts.journal_records += 1
+        memories = conn.execute(
+            f"SELECT {', '.join(_MEMORY_COLUMNS)}, body, dated, embedding FROM recall_memories ORDER BY id"
+        ).fetchall()
+        meta = conn.execute("SELECT key, value FROM recall_meta").fetchall()
+        if memories or meta:
+            lite = recall_sqlite.connect(recall_db(home))
+            try:
+                _export_recall(lite, memories, meta, counts)
+            finally:
+                lite.close()
+        sessions = conn.execute(f"SELECT {', '.join(_SESSION_COLUMNS)} FROM sessions").fetchall()
+        if sessions:
+            messages = conn.execute(
+                f"SELECT {', '.join(_MESSAGE_COLUMNS)} FROM messages ORDER BY id"
+            ).fetchall()
+            store = SessionStore(sessions_db(home))
+            try:
+                _export_sessions(store._conn, sessions, messages, counts)
+            finally:
+                store.close()
+    return counts
+
+
+def _export_recall(lite: sqlite3.Connection, memories: list[Any], meta: list[Any], counts: Counts) -> None:
+    n = len(_MEMORY_COLUMNS)
+    with lite:
+        lite.execute("BEGIN")
+        lite.executemany(
+            f"INSERT INTO memories ({', '.join(_MEMORY_COLUMNS)}) VALUES ({', '.join('?' * n)})",
+            [tuple(m[:n]) for m in memories],
+        )
+        lite.executemany(
+            "INSERT INTO memories_fts (rowid, body, context, dated) VALUES (?, ?, ?, ?)",
+            [(m[0], m[n], m[9], m[n + 1]) for m in memories],
+        )
+        vectors = [
+            (m[0], _floats(m[n + 2]).tobytes()) for m in memories if m[n + 2] is not None
+        ]
+        lite.executemany("INSERT INTO embeddings (memory_id, vector) VALUES (?, ?)", vectors)
+        lite.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta)
+    counts.memories, counts.vectors = len(memories), len(vectors)
+
+
+def _floats(vector: Any) -> np.ndarray:
+    """A pgvector value as the little-endian float32 array recall.db stores."""
+    return np.asarray(vector.to_numpy() if hasattr(vector, "to_numpy") else vector, dtype="<f4")
+
+
+def _export_sessions(
+    lite: sqlite3.Connection, sessions: list[Any], messages: list[Any], counts: Counts
+) -> None:
+    with lite:
+        lite.execute("BEGIN")
+        lite.executemany(
+            f"INSERT INTO sessions ({', '.join(_SESSION_COLUMNS)}) VALUES ({', '.join('?' * 7)})",
+            [(s[0], None, *s[2:]) for s in sessions],
+        )
+        links = [(s[1], s[0]) for s in sessions if s[1]]
+        lite.executemany("UPDATE sessions SET parent_id = ? WHERE id = ?", links)
+        lite.executemany(
+            f"INSERT INTO messages ({', '.join(_MESSAGE_COLUMNS)}) VALUES ({', '.join('?' * 12)})",
+            [tuple(m) for m in messages],
+        )
+    counts.sessions, counts.messages = len(sessions), len(messages)

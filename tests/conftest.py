@@ -1,0 +1,83 @@
+"""Shared fixtures: a real PostgreSQL server for the tests that need one (see pg_support)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pg_support
+import pytest
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[pg_support.PgServer]:
+    server = pg_support.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def pg_dsn(pg_server: pg_support.PgServer) -> Iterator[str]:
+    """The DSN of a fresh, migrated database on the test server."""
+    dsn = pg_server.new_database()
+    try:
+        yield dsn
+    finally:
+        pg_server.drop(dsn)
+
+
+# The behavioural tests of the curated store that are not about files also run on PostgreSQL:
+# MemoryStore builds its default backend through the name silcrow.store.store.open_backend, and
+# for "postgres" that name gives a PostgresBackend whose profile is the home directory, so
+# every home of a test has notes of its own, as with files. Tests about files are listed out.
+_BOTH_CURATED_BACKENDS = {"test_store_results.py", "test_store_snapshot.py", "test_store_history.py",
+                          "test_tool.py"}
+# They write or read MEMORY.md / the journal file by hand, or lock the sidecar file.
+_ABOUT_FILES = {
+    "test_no_match_lists_current_entries_sanitized",
+    "test_ambiguous_match_previews_are_sanitized",
+    "test_over_limit_refusal_lists_current_entries_sanitized",
+    "test_batch_failure_echoes_sanitized_entries",
+    "test_undo_refusal_lists_current_entries_sanitized",
+    "test_drift_problems_do_not_echo_the_oversized_entry",
+    "test_clean_entries_with_an_emoji_joiner_are_shown_with_visible_codes",
+    "test_tool_results_echo_only_sanitized_entries",
+    "test_lone_surrogates_are_refused_never_raised_never_written",
+    "test_entries_flagged_at_load_are_blocked_in_the_prompt_but_kept_on_disk",
+    "test_hidden_unicode_on_disk_is_blocked",
+    "test_over_budget_file_is_marked_and_cut_to_head_and_tail",
+    "test_over_budget_note_asks_to_consolidate_when_replace_and_remove_work",
+    "test_over_budget_note_for_a_drifted_file_asks_for_the_user_not_a_consolidation",
+    "test_undo_refuses_to_discard_a_change_made_outside_silcrow",
+    "test_a_change_the_journal_missed_is_recorded_at_the_next_write",
+    "test_a_torn_journal_line_is_skipped",
+    "test_the_journal_is_compacted_to_its_newest_records",
+    "test_last_record_reads_the_journal_backwards_across_chunks",
+    "test_the_tool_never_raises",
+    "test_lock_timeout_becomes_an_error_result",
+    "test_records_are_stored_as_deltas_and_read_whole",
+    "test_lone_surrogate_through_the_tool_is_a_json_refusal",
+}
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if metafunc.definition.path.name in _BOTH_CURATED_BACKENDS:
+        backends = ["files"] if metafunc.definition.originalname in _ABOUT_FILES else ["files", "postgres"]
+        metafunc.parametrize("curated_storage", backends, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def curated_storage(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    backend = getattr(request, "param", "files")
+    if backend == "postgres":
+        from silcrow.db.curated import PostgresBackend
+
+        dsn = request.getfixturevalue("pg_dsn")
+
+        def factory(home: Path | None = None, **_: object) -> PostgresBackend:
+            return PostgresBackend(dsn, profile=str(Path(home or "default-home").resolve()))
+
+        monkeypatch.setattr("silcrow.store.store.open_backend", factory)
+    return str(backend)

@@ -1,0 +1,171 @@
+"""`silcrow db` against a real PostgreSQL: migrate, the start-up check, and a lossless
+import/export round trip of a whole files home (notes, journal, recall.db, sessions.db)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pg_support import PgServer
+from test_cli_recall import run
+
+from silcrow.agent.sessions import SessionStore
+from silcrow.db.curated import PostgresBackend
+from silcrow.db.recall import PostgresRecall
+from silcrow.db.sessions import PostgresSessions
+from silcrow.errors import ConfigError
+from silcrow.recall.embedders import Embedder, get_embedder
+from silcrow.recall.local import LocalProvider
+from silcrow.recall.local.records import RecallRecord
+from silcrow.store import MemoryStore
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return get_embedder("onnx")
+
+
+def _fill_home(home: Path, embedder: Embedder) -> None:
+    store = MemoryStore(home)
+    assert store.add("memory", "Project uses Python 3.12")["success"]
+    assert store.add("memory", "Deploys go through GitHub Actions")["success"]
+    assert store.replace("memory", "3.12", "Project uses Python 3.13")["success"]
+    assert store.undo("memory")["success"]
+    assert store.add("user", "Name: Sam; prefers tea")["success"]
+    with open(home / "memories" / "USER.md", "ab") as handle:
+        handle.write(b"\n\xa7\nbad byte \xff and a NUL \x00 kept as they are")  # a damaged hand edit
+    provider = LocalProvider(home, embedder=embedder)
+    provider.initialize("chat-1", user_id="sam")
+    provider.ingest([
+        RecallRecord(text="I started learning the cello", speaker="user", session_id="chat-1",
+                     metadata={"mood": "glad"}),
+        RecallRecord(text="How long have you played?", speaker="assistant", session_id="chat-1"),
+        RecallRecord(text="Ana's puppy is called Pixel", kind="fact", external_id="F1"),
+    ])
+    provider.shutdown()
+    with SessionStore(home / "sessions.db") as sessions:
+        sid = sessions.create(title="cello", system_prompt="SYSTEM")
+        sessions.append(sid, {"role": "user", "content": "I started learning the cello"})
+        calls = [{"id": "c1", "type": "function", "function": {"name": "memory", "arguments": "{}"}}]
+        sessions.append(sid, {"role": "assistant", "content": None, "tool_calls": calls})
+        sessions.append(sid, {"role": "tool", "tool_call_id": "c1", "content": "{\"success\": true}"})
+        sessions.append(sid, {"role": "assistant", "content": "How long have you played?"})
+        sessions.append(sid, {"role": "user", "content": "two weeks"})
+        sessions.compact(sid, 1, 1, "they talked about the cello")
+        branch = sessions.branch(sid, title="cello, take two")
+        sessions.append(branch, {"role": "user", "content": "and the viola?"})
+
+
+def _files(home: Path) -> dict[str, Any]:
+    """Everything a home holds, as comparable values."""
+    out: dict[str, Any] = {}
+    for name in ("MEMORY.md", "USER.md", ".journal.jsonl"):
+        path = home / "memories" / name
+        out[name] = path.read_bytes() if path.exists() else None
+    out["journal"] = [json.loads(line) for line in out[".journal.jsonl"].splitlines()]
+    for db, tables in (("recall.db", ("memories", "embeddings", "meta")),
+                       ("sessions.db", ("sessions", "messages"))):
+        conn = sqlite3.connect(home / db)
+        for table in tables:
+            out[f"{db}:{table}"] = conn.execute(f"SELECT * FROM {table} ORDER BY 1").fetchall()
+        conn.close()
+    return out
+
+
+def test_import_then_export_is_lossless(pg_dsn: str, tmp_path: Path, embedder: Embedder) -> None:
+    source, back = tmp_path / "source", tmp_path / "back"
+    _fill_home(source, embedder)
+    code, out, err = run("--home", str(source), "db", "import", "--from-home", str(source), "--dsn", pg_dsn,
+                         "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert (report["profile"], report["notes"], report["memories"], report["vectors"]) == ("default", 2, 3, 3)
+    assert report["sessions"] == 2 and report["journal_records"] == 5
+
+    # The database serves what the home held, through every backend.
+    store = MemoryStore(backend=PostgresBackend(pg_dsn))
+    assert store.entries("memory") == ["Project uses Python 3.12", "Deploys go through GitHub Actions"]
+    assert [r["action"] for r in store.history("memory")] == ["add", "add", "replace", "undo"]
+    assert store.undo("memory")["success"] and store.entries("memory") == ["Project uses Python 3.12"]
+    assert store.undo("user")["success"] is False  # the hand edit is not silcrow's to discard
+    recall = PostgresRecall(pg_dsn, embedder)
+    assert recall.search("what instrument is Sam learning?", 1, ("sam", None))[0].text == (
+        "I started learning the cello")
+    assert recall.search("puppy name", 1, ("sam", None))[0].external_id == "F1"
+    sessions = PostgresSessions(pg_dsn)
+    assert len(sessions.search("viola")) == 1 and len(sessions.search("cello")) == 1  # one lineage
+
+    # Put the undo back so the export must equal the source, then export into a new home.
+    source_state = _files(source)
+    MemoryStore(source).undo("memory")  # the same step on the source keeps them comparable
+    code, _, err = run("db", "export", "--to-home", str(back), "--dsn", pg_dsn)
+    assert code == 0, err
+    exported, original = _files(back), _files(source)
+    assert source_state["MEMORY.md"] != original["MEMORY.md"]  # the undo did change both
+    for key in ("MEMORY.md", "USER.md", "recall.db:memories", "recall.db:embeddings", "recall.db:meta",
+                "sessions.db:sessions", "sessions.db:messages"):
+        assert exported[key] == original[key], key
+    # Journals agree record for record except the undo each side made on its own.
+    assert exported["journal"][:5] == original["journal"][:5]
+    assert [r["action"] for r in exported["journal"]] == [r["action"] for r in original["journal"]]
+    # The exported home works as a home.
+    with SessionStore(back / "sessions.db") as lite:
+        assert len(lite.search("viola")) == 1
+    provider = LocalProvider(back, embedder=embedder)
+    provider.initialize("x", user_id="sam")
+    assert provider.search("cello", 1)[0].speaker == "user"
+    provider.shutdown()
+
+
+def test_import_and_export_refuse_to_overwrite(pg_dsn: str, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    MemoryStore(home).add("memory", "a fact")
+    assert run("db", "import", "--from-home", str(home), "--dsn", pg_dsn)[0] == 0
+    code, _, err = run("db", "import", "--from-home", str(home), "--dsn", pg_dsn)
+    assert code == 1 and "already holds notes of profile 'default'" in err and "nothing was changed" in err
+    code, _, err = run("db", "export", "--to-home", str(home), "--dsn", pg_dsn)
+    assert code == 1 and "already holds" in err and "nothing was written" in err
+    code, _, err = run("db", "import", "--from-home", str(tmp_path / "nope"), "--dsn", pg_dsn)
+    assert code == 1 and "is not a directory" in err
+
+
+def test_migrate_and_the_start_up_check(pg_server: PgServer, tmp_path: Path) -> None:
+    dsn = pg_server.empty_database()
+    try:
+        with pytest.raises(ConfigError, match="run `silcrow db migrate`"):
+            MemoryStore(backend=PostgresBackend(dsn)).entries("memory")
+        home = tmp_path / "home"
+        home.mkdir()
+        config = f'[storage]\nbackend = "postgres"\ndsn = "{dsn}"\n'
+        (home / "config.toml").write_text(config, encoding="utf-8")
+        code, _, err = run("--home", str(home), "memory", "show")
+        assert code == 1 and "schema version 0" in err and "silcrow db migrate" in err
+        code, _, err = run("--home", str(home), "db", "status")
+        assert code == 1 and "silcrow db migrate" in err
+        code, out, err = run("--home", str(home), "db", "migrate", "--json")
+        assert code == 0, err
+        assert json.loads(out)["applied"] == [1]
+        code, out, _ = run("--home", str(home), "db", "migrate")
+        assert code == 0 and "already up to date" in out
+        assert run("--home", str(home), "memory", "add", "works now")[0] == 0
+        code, out, _ = run("--home", str(home), "memory", "show")
+        assert code == 0 and "works now" in out
+    finally:
+        pg_server.drop(dsn)
+
+
+def test_clear_errors_without_a_database(tmp_path: Path) -> None:
+    code, _, err = run("--home", str(tmp_path), "db", "migrate")
+    assert code == 1 and "no database is configured" in err and "SILCROW_DATABASE_URL" in err
+    (tmp_path / "config.toml").write_text('[storage]\nbackend = "postgres"\n', encoding="utf-8")
+    code, _, err = run("--home", str(tmp_path), "memory", "show")
+    assert code == 1 and "needs dsn" in err
+    (tmp_path / "config.toml").write_text('[storage]\nbackend = "mysql"\n', encoding="utf-8")
+    code, _, err = run("--home", str(tmp_path), "memory", "show")
+    assert code == 1 and "storage.backend" in err and "one of files, postgres" in err
+    bad = "postgresql://nobody@127.0.0.1:1/none?connect_timeout=2"
+    code, _, err = run("--home", str(tmp_path), "db", "status", "--dsn", bad)
+    assert code == 1 and "cannot connect to PostgreSQL" in err and "127.0.0.1:1" in err
