@@ -20,8 +20,9 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from typing import Any
+
+from silcrow._loopback import LoopbackServer
 
 __all__ = ["STAND_IN_MODEL", "ScriptedModelServer", "ScriptedResponse"]
 
@@ -85,7 +86,7 @@ def _common_prefix_len(a: str, b: str) -> int:
     return i
 
 
-class ScriptedModelServer:
+class ScriptedModelServer(LoopbackServer):
     """A stand-in OpenAI-compatible model server that replays a script.
 
     This is NOT a model. It answers ``POST /v1/chat/completions`` (JSON or,
@@ -131,44 +132,13 @@ class ScriptedModelServer:
         if default is not None and not callable(default):
             _validate(default)
         self._default = default
-        self._host = host
-        self._port = port
-        self._httpd: _QuietServer | None = None
-        self._thread: threading.Thread | None = None
+        super().__init__(host, port)
+        self.server_class = _QuietServer
+        self.thread_name = "scripted-model"
         self.enqueue(*script)
 
-    # -- lifecycle ---------------------------------------------------------
-    def start(self) -> ScriptedModelServer:
-        if self._httpd is not None:
-            return self
-        handler = type("_BoundHandler", (_Handler,), {"stand_in": self})
-        httpd = _QuietServer((self._host, self._port), handler)
-        self._httpd = httpd
-        self._thread = threading.Thread(
-            target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="scripted-model", daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        httpd, thread = self._httpd, self._thread
-        self._httpd = self._thread = None
-        if httpd is not None:
-            httpd.shutdown()
-            httpd.server_close()
-        if thread is not None:
-            thread.join(timeout=5)
-
-    def __enter__(self) -> ScriptedModelServer:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
+    def handler_class(self) -> type[BaseHTTPRequestHandler]:
+        return type("_BoundHandler", (_Handler,), {"stand_in": self})
 
     @property
     def base_url(self) -> str:

@@ -10,9 +10,10 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
+
+from silcrow._loopback import LoopbackServer
 
 STAND_IN_HEADER = "X-Silcrow-Stand-In"
 _WORD = re.compile(r"[\w']+", re.UNICODE)
@@ -81,53 +82,24 @@ class _Records:
     violations: list[str] = field(default_factory=list)
 
 
-class StandInService:
+class StandInService(LoopbackServer):
     """Base of the loopback stand-ins (see the package doc). Subclasses fill ``routes``."""
 
     service = "stand-in"
 
     def __init__(self, api_key: str = "test-key", *, host: str = "127.0.0.1", port: int = 0) -> None:
         self.api_key = api_key
-        self._host, self._port = host, port
+        super().__init__(host, port)
+        self.server_class = _QuietServer
+        self.thread_name = f"stand-in-{self.service}"
         self._lock = threading.RLock()
         self._faults: deque[Fault] = deque()
         self._records = _Records()
-        self._httpd: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
         self.down = False  # while True every request's connection is dropped (an outage)
         self.routes: list[Route] = []
 
-    # -- lifecycle -------------------------------------------------------------------------
-    def start(self) -> StandInService:
-        if self._httpd is None:
-            handler = type("_Bound", (_Handler,), {"stand_in": self})
-            self._httpd = _QuietServer((self._host, self._port), handler)
-            self._port = self._httpd.server_address[1]  # keep the port across restarts
-            self._thread = threading.Thread(
-                target=self._httpd.serve_forever,
-                kwargs={"poll_interval": 0.05},
-                name=f"stand-in-{self.service}",
-                daemon=True,
-            )
-            self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        httpd, thread = self._httpd, self._thread
-        self._httpd = self._thread = None
-        if httpd is not None:
-            httpd.shutdown()
-            httpd.server_close()
-        if thread is not None:
-            thread.join(timeout=5)
-
-    def __enter__(self) -> StandInService:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
+    def handler_class(self) -> type[BaseHTTPRequestHandler]:
+        return type("_Bound", (_Handler,), {"stand_in": self})
 
     @property
     def base_url(self) -> str:
