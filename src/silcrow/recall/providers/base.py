@@ -17,7 +17,7 @@ from silcrow.recall.providers.config import load_provider_config
 from silcrow.recall.providers.http import service_error
 from silcrow.recall.providers.outbox import Outbox, outbox_path
 from silcrow.recall.providers.resilience import Resilient
-from silcrow.toolcall import error_json, ok_json
+from silcrow.toolcall import error_json, ok_json, tool_schema
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ def function_schema(
     params: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         params["required"] = required
-    return {"type": "function", "function": {"name": name, "description": description, "parameters": params}}
+    return tool_schema(name, description, params)
 
 
 class HostedProvider(MemoryProvider):

@@ -17,6 +17,18 @@ SERVICE = "supermemory"
 _MODES = {"hybrid": "hybrid", "memories": "memories", "documents": "chunks", "chunks": "chunks"}
 
 
+def client_class() -> Any:
+    """The SDK's client class (3.x or 5.x, whichever is installed)."""
+    try:
+        from supermemory import Supermemory
+    except ImportError as exc:  # is_available said it was installed; a broken install lands here
+        raise ServiceError(
+            f'the supermemory package cannot be imported ({exc}): pip install "silcrow[supermemory]"',
+            permanent=True,
+        ) from exc
+    return Supermemory
+
+
 def plain(value: Any, what: str) -> dict[str, Any]:
     dump = getattr(value, "model_dump", None)
     return as_dict(SERVICE, what, dump() if callable(dump) else value)
@@ -24,15 +36,8 @@ def plain(value: Any, what: str) -> dict[str, Any]:
 
 class SupermemoryApi:
     def __init__(self, api_key: str, base_url: str, timeout: float, search_mode: str = "hybrid") -> None:
-        try:
-            from supermemory import Supermemory
-        except ImportError as exc:  # is_available said it was installed; a broken install lands here
-            raise ServiceError(
-                f'the supermemory package cannot be imported ({exc}): pip install "silcrow[supermemory]"',
-                permanent=True,
-            ) from exc
         self.mode = _MODES.get(search_mode, "hybrid")
-        self._client = Supermemory(
+        self._client = client_class()(
             api_key=api_key,
             base_url=base_url or None,
             timeout=timeout,

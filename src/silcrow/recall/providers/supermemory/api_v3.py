@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from silcrow.errors import ServiceError
-from silcrow.recall.providers.supermemory.api import SERVICE, plain
+from silcrow.recall.providers.supermemory.api import SERVICE, client_class, plain
 from silcrow.recall.providers.validate import as_dict, as_list, field
 
 # Hermes' search_mode values are this API's; "chunks" (a v5 name) maps back.
@@ -19,15 +19,8 @@ _MODES = {"hybrid": "hybrid", "memories": "memories", "documents": "documents", 
 
 class SupermemoryApiV3:
     def __init__(self, api_key: str, base_url: str, timeout: float, search_mode: str = "hybrid") -> None:
-        try:
-            from supermemory import Supermemory
-        except ImportError as exc:
-            raise ServiceError(
-                f'the supermemory package cannot be imported ({exc}): pip install "silcrow[supermemory]"',
-                permanent=True,
-            ) from exc
         self.mode = _MODES.get(search_mode, "hybrid")
-        self._client: Any = Supermemory(  # typed as Any: mypy sees the installed 5.x stubs
+        self._client: Any = client_class()(
             api_key=api_key,
             base_url=base_url or None,
             timeout=timeout,
