@@ -38,7 +38,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from silcrow.safety.confusables import (
     ANY_INVISIBLE,
@@ -78,6 +78,20 @@ class ThreatHit:
     description: str
     #: The text that matched, as the scanner read it (normalised), for the refusal to quote.
     span: str = ""
+    #: ``"refuse"``: an attack; ``"hold"``: uncertain (dual-use), for a person to judge.
+    severity: Literal["refuse", "hold"] = "refuse"
+
+
+#: What a write does with a scanned text: keep it, hold it for a person, or refuse it.
+Verdict = Literal["accept", "hold", "refuse"]
+
+
+def verdict(hits: Iterable[ThreatHit]) -> Verdict:
+    """``accept`` with no hits, ``hold`` when every hit is uncertain, else ``refuse``."""
+    found = list(hits)
+    if not found:
+        return "accept"
+    return "hold" if all(h.severity == "hold" for h in found) else "refuse"
 
 
 def normalize(text: str) -> str:

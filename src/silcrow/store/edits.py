@@ -70,6 +70,14 @@ def _check_threats(content: str) -> None:
         return
     ids = list(dict.fromkeys(h.pattern_id for h in hits))
     reasons = "; ".join(dict.fromkeys(f"{h.pattern_id} ({h.category}): {h.description}" for h in hits))
+    if threats.verdict(hits) == "hold":
+        raise Refused(Refusal(
+            f"Held: the content may be unsafe in a system prompt ({reasons}), and only the user can "
+            "judge it. Rephrase it as a plain fact without the flagged part, or ask the user to save it "
+            f"themselves. Nothing was changed. Content as received (sanitized): "
+            f"{threats.display_safe(content)!r}",
+            patterns=ids, held=True,
+        ))
     raise Refused(Refusal(
         f"Refused: the content matched threat pattern(s) {', '.join(ids)} — {reasons}. Memory "
         "entries are placed in the system prompt, so they must not contain instructions to the "

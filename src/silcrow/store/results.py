@@ -48,6 +48,9 @@ class Refusal:
     terminal: bool = False
     # Refused because the file would exceed its size limit (starts the consolidation guard).
     over_limit: bool = False
+    # Every threat hit was uncertain (``threats.verdict`` == "hold"): a person can approve it
+    # (the write-approval gate turns such a write into a pending proposal instead).
+    held: bool = False
 
     def result(self) -> MemoryResult:
         out: dict[str, object] = {"success": False, "error": self.error}
