@@ -47,9 +47,11 @@ __all__ = [
     "DEFAULT_MODEL",
     "ENV_VARS",
     "MEMORY_CHAR_LIMIT",
+    "SWITCHES",
     "USER_CHAR_LIMIT",
     "AgentSettings",
     "Settings",
+    "env_switch",
     "env_value",
     "load_settings",
 ]
@@ -65,6 +67,14 @@ ENV_VARS: dict[str, str] = {
     "OPENAI_BASE_URL": "base_url",
     "OPENAI_API_KEY": "api_key",
     "SILCROW_PROVIDER": "provider",
+    # A DSN here selects PostgreSQL by itself (silcrow.home decides the storage).
+    "SILCROW_DATABASE_URL": "storage.dsn",
+}
+
+# Switches of the process rather than settings of a home (true for 1/true/yes), read only here.
+SWITCHES: dict[str, str] = {
+    "debug": "SILCROW_DEBUG",  # the CLI re-raises an internal error with its traceback
+    "memory_outside_home": "SILCROW_MEMORY_OUTSIDE_HOME",  # memories/ may be a link out of the home
 }
 
 # Tables whose keys are settings of this module rather than a section of another one.
@@ -180,7 +190,12 @@ class Settings:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise ConfigError(f"cannot read {path}: {exc}; fix or delete the file") from exc
-        return replace(_build(cls, _arrange(data, path), _where(path)), source=path)
+        return cls.from_mapping(data, path)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], source: Path | None = None) -> Settings:
+        """Settings from parsed TOML (``source`` names the file in error messages)."""
+        return replace(_build(cls, _arrange(dict(data), source), _where(source)), source=source)
 
     def with_env(self, environ: Mapping[str, str] | None = None) -> Settings:
         """Overlay the non-empty variables of :data:`ENV_VARS`."""
@@ -212,7 +227,7 @@ class Settings:
         return replace(built, source=self.source)
 
 
-def _arrange(data: dict[str, Any], path: Path) -> dict[str, Any]:
+def _arrange(data: dict[str, Any], path: Path | None) -> dict[str, Any]:
     """TOML as parsed -> the keyword arguments of Settings (see the module doc)."""
     flat: dict[str, Any] = {}
     tables: dict[str, Any] = {}
@@ -232,7 +247,7 @@ def _arrange(data: dict[str, Any], path: Path) -> dict[str, Any]:
     unknown = sorted(set(flat) - allowed)
     if unknown:
         known = ", ".join(sorted(allowed | _AGENT_KEYS))
-        raise ConfigError(f"unknown setting {unknown[0]!r} in {path}: the settings are {known}; "
+        raise ConfigError(f"unknown setting {unknown[0]!r} in {_where(path)}: the settings are {known}; "
                           "fix or remove that line")
     return {**flat, "agent": agent, "tables": tables}
 
@@ -306,6 +321,14 @@ def env_value(key: str, environ: Mapping[str, str] | None = None) -> str | None:
     return None
 
 
+def env_switch(name: str, environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the switch ``name`` of :data:`SWITCHES` is on in the environment."""
+    env = os.environ if environ is None else environ
+    return env.get(SWITCHES[name], "").strip().lower() in ("1", "true", "yes")
+
+
 def load_settings(home: Path, **overrides: Any) -> Settings:
-    """flags > environment > config.toml > defaults."""
-    return Settings.from_toml(home).with_env().with_overrides(**overrides)
+    """flags > environment > config.toml (a profile's over its home's) > defaults."""
+    from silcrow.home import read_settings
+
+    return read_settings(home).with_env().with_overrides(**overrides)

@@ -2,7 +2,8 @@
 
 ``SILCROW_HOME`` (default ``~/.silcrow``) holds ``memories/MEMORY.md``,
 ``memories/USER.md``, ``recall.db``, ``sessions.db`` and ``config.toml``.
-A named profile lives under ``<home>/profiles/<name>/`` with the same shape.
+A named profile lives under ``<home>/profiles/<name>/`` with the same shape;
+the profile ``default`` is the home itself (in files and PostgreSQL mode alike).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from silcrow.errors import ConfigError
 
 HOME_ENV = "SILCROW_HOME"
+DEFAULT_PROFILE = "default"  # the home's own profile
 _PROFILE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
@@ -35,9 +37,9 @@ def validate_profile(name: str) -> str:
 
 
 def resolve_home(home: str | os.PathLike[str] | None = None, profile: str | None = None) -> Path:
-    """The directory silcrow works in, for an optional profile."""
+    """The directory silcrow works in, for an optional profile ("default": the home itself)."""
     base = Path(home).expanduser() if home is not None else default_home()
-    if profile is not None:
+    if profile is not None and validate_profile(profile) != DEFAULT_PROFILE:
         return base / "profiles" / validate_profile(profile)
     return base
 

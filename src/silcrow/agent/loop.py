@@ -25,11 +25,10 @@ from typing import TYPE_CHECKING, Any
 from silcrow.agent import compress as _compress
 from silcrow.agent.llm import Completion, LLMClient, StreamCallback
 from silcrow.agent.prompt import build_system_prompt
-from silcrow.agent.sessions import open_sessions
 from silcrow.agent.tools import MEMORY_TOOL, ToolRouter
 from silcrow.config import DEFAULT_MODEL, MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
-from silcrow.db.settings import curated_backend
 from silcrow.errors import ModelError, SessionError
+from silcrow.home import open_profile
 from silcrow.paths import resolve_home
 from silcrow.recall.manager import MemoryManager
 from silcrow.recall.provider import MemoryProvider
@@ -119,9 +118,10 @@ class Agent:
         self.on_tool_call = on_tool_call
         self.llm = LLMClient(model, base_url=base_url, api_key=api_key, timeout=timeout,
                              max_retries=max_retries)
+        opened = open_profile(self.home)  # the home's settings decide the storage
         self.store = MemoryStore(memory_char_limit=memory_char_limit, user_char_limit=user_char_limit,
-                                 backend=curated_backend(self.home))
-        self.sessions = open_sessions(self.home)
+                                 backend=opened.notes_backend())
+        self.sessions = opened.sessions()
         self.manager = MemoryManager()
         self.provider = self._attach_provider(provider, embedder)
         self.router = ToolRouter(self.store, self.sessions, self.manager)

@@ -34,7 +34,6 @@ from silcrow.agent.session_sql import (
     fts_query,
 )
 from silcrow.errors import SessionError
-from silcrow.paths import sessions_db
 
 __all__ = ["SCHEMA_VERSION", "SUMMARY_MARKER", "SessionInfo", "SessionStore", "fts_query", "open_sessions"]
 
@@ -88,12 +87,7 @@ class SessionStore(SessionBackend):
 
 def open_sessions(home: Path) -> SessionBackend:
     """The session storage of ``home``: its ``sessions.db``, or the PostgreSQL database its
-    settings name (``[storage]`` in config.toml or ``SILCROW_DATABASE_URL``)."""
-    from silcrow.db.settings import database_url
+    settings name (see :meth:`silcrow.home.Profile.sessions`)."""
+    from silcrow.home import open_profile
 
-    dsn = database_url(home)
-    if dsn is None:
-        return SessionStore(sessions_db(home))
-    from silcrow.db.sessions import PostgresSessions
-
-    return PostgresSessions(dsn)
+    return open_profile(home).sessions()

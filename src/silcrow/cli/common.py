@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -49,8 +48,9 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
 
-from silcrow.config import Settings, load_settings
+from silcrow.config import Settings, env_switch
 from silcrow.errors import ConfigError, SilcrowError
+from silcrow.home import Profile, open_profile
 from silcrow.paths import resolve_home
 
 console = Console()
@@ -70,7 +70,7 @@ class AppState:
     home: str | None = None
     profile: str | None = None
     _path: Path | None = field(default=None, repr=False)
-    _settings: Settings | None = field(default=None, repr=False)
+    _opened: Profile | None = field(default=None, repr=False)
 
     @classmethod
     def resolve(cls, home: str | None, profile: str | None) -> AppState:
@@ -91,10 +91,14 @@ class AppState:
             self._path = resolve_home(self.home, self.profile).absolute()
         return self._path
 
+    def opened(self) -> Profile:
+        """The selected profile, opened once (settings read, storage decided)."""
+        if self._opened is None:
+            self._opened = open_profile(self.resolved_home())
+        return self._opened
+
     def settings(self) -> Settings:
-        if self._settings is None:
-            self._settings = load_settings(self.resolved_home())
-        return self._settings
+        return self.opened().settings
 
 
 def state(ctx: typer.Context) -> AppState:
@@ -105,6 +109,11 @@ def state(ctx: typer.Context) -> AppState:
 def app_home(ctx: typer.Context) -> Path:
     """The absolute home of this invocation (``--home``, ``--profile``, ``SILCROW_HOME``)."""
     return state(ctx).resolved_home()
+
+
+def app_profile(ctx: typer.Context) -> Profile:
+    """The selected home/profile, opened once for the invocation (see :mod:`silcrow.home`)."""
+    return state(ctx).opened()
 
 
 def app_settings(ctx: typer.Context) -> Settings:
@@ -252,7 +261,7 @@ def run_app(app: typer.Typer, argv: Sequence[str]) -> int:
             highlight=False,
             soft_wrap=True,
         )
-        if os.environ.get("SILCROW_DEBUG"):
+        if env_switch("debug"):
             raise
         return EXIT_REFUSED
     return EXIT_OK

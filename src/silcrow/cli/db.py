@@ -19,8 +19,9 @@ from rich.text import Text
 from silcrow.cli.common import console, fail, state
 from silcrow.cli.main import app
 from silcrow.db.database import Database, database
-from silcrow.db.settings import ENV, database_url, profile_of
+from silcrow.db.settings import ENV, profile_of
 from silcrow.errors import SilcrowError
+from silcrow.home import open_profile
 
 if TYPE_CHECKING:
     from silcrow.db.transfer import Counts
@@ -39,7 +40,7 @@ _JSON = typer.Option(False, "--json", help="print the result as JSON")
 
 def _database(ctx: typer.Context, dsn: str | None) -> Database:
     home = state(ctx).resolved_home()
-    url = database_url(home, flag=dsn)
+    url = open_profile(home, dsn=dsn).storage.dsn
     if url is None:
         fail(
             f"no database is configured for {home}: give --dsn postgresql://..., set {ENV}, "

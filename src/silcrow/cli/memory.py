@@ -24,8 +24,7 @@ from rich.text import Text
 from silcrow.cli.common import (
     EXIT_REFUSED,
     JSON_OPTION,
-    app_home,
-    app_settings,
+    app_profile,
     console,
     console_err,
     error,
@@ -35,7 +34,6 @@ from silcrow.cli.common import (
     safe_text,
 )
 from silcrow.cli.main import app
-from silcrow.db.settings import curated_backend
 from silcrow.safety.threats import display_safe
 from silcrow.store import MemoryStore
 
@@ -68,13 +66,8 @@ def _target_option(default: Target | None, help_text: str) -> Any:
 def _open_store(ctx: typer.Context) -> MemoryStore:
     """The store of the selected home/profile, loaded from disk, limits from config.toml."""
     with guarded():
-        settings = app_settings(ctx)
-        store = MemoryStore(
-            memory_char_limit=settings.memory_char_limit,
-            user_char_limit=settings.user_char_limit,
-            # app_home is absolute, so paths in messages (backups, doctor) work from anywhere
-            backend=curated_backend(app_home(ctx)),
-        )
+        # the profile's path is absolute, so paths in messages (backups, doctor) work from anywhere
+        store = app_profile(ctx).store()
         store.load()
     return store
 

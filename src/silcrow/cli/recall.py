@@ -26,6 +26,7 @@ from silcrow.cli.common import (
     EXIT_USAGE,
     JSON_OPTION,
     app_home,
+    app_profile,
     app_settings,
     console,
     console_err,
@@ -35,7 +36,6 @@ from silcrow.cli.common import (
 )
 from silcrow.cli.main import app
 from silcrow.db.database import redact
-from silcrow.db.settings import database_url
 from silcrow.paths import recall_db
 from silcrow.safety.threats import display_safe
 
@@ -59,7 +59,7 @@ def _provider(ctx: typer.Context, embedder: str | None, *, create: bool) -> Iter
     that tells the user how to make one, and nothing is written.
     """
     home = app_home(ctx)
-    if not create and database_url(home) is None and not recall_db(home).exists():
+    if not create and not app_profile(ctx).storage.shared and not recall_db(home).exists():
         raise error(
             f"no recall database at {recall_db(home)}; add memories first with "
             "`silcrow recall ingest FILE` (or chat with the local provider)"
@@ -98,7 +98,7 @@ def ingest(
     if not records:
         raise error(f"{file} holds no messages to ingest; check that it is the right file")
     db_path = recall_db(app_home(ctx))
-    shared = database_url(app_home(ctx))
+    shared = app_profile(ctx).storage.dsn
     existed = shared is not None or db_path.exists()
     try:
         with _provider(ctx, embedder, create=True) as provider:
@@ -172,7 +172,7 @@ def stats(
         # Counting rows needs no embedding model, so none is loaded (loading one could
         # start re-embedding). Report the model the stored vectors belong to instead.
         data = provider.stats()
-        if database_url(app_home(ctx)) is None:  # the database backend reports its stored model itself
+        if not app_profile(ctx).storage.shared:  # the database backend reports its stored model itself
             data.update(_stored_embedder(recall_db(app_home(ctx))))
     if as_json:
         print_json(data)

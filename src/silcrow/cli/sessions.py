@@ -19,10 +19,9 @@ from rich.text import Text
 
 from silcrow.agent.session_backend import SessionBackend
 from silcrow.agent.session_sql import fts_query
-from silcrow.agent.sessions import SessionInfo, open_sessions
-from silcrow.cli.common import JSON_OPTION, app_home, console, error, guarded, print_json
+from silcrow.agent.sessions import SessionInfo
+from silcrow.cli.common import JSON_OPTION, app_home, app_profile, console, error, guarded, print_json
 from silcrow.cli.main import app
-from silcrow.db.settings import database_url
 from silcrow.paths import sessions_db
 
 sessions_app = typer.Typer(help="Past conversations: list, show, search.", no_args_is_help=True)
@@ -38,8 +37,8 @@ def _open(ctx: typer.Context) -> Iterator[SessionBackend | None]:
     """The session store of the selected home, or None when it has none yet."""
     path = _db_path(ctx)
     with guarded():
-        shared = database_url(path.parent) is not None
-        store = open_sessions(path.parent) if shared or path.exists() else None
+        profile = app_profile(ctx)
+        store = profile.sessions() if profile.storage.shared or path.exists() else None
     if store is None:
         yield None
         return

@@ -25,11 +25,9 @@ from typing import Any, TypeVar
 from silcrow.agent.llm import ToolCall
 from silcrow.agent.prompt import build_system_prompt
 from silcrow.agent.session_backend import SessionBackend
-from silcrow.agent.sessions import open_sessions
 from silcrow.agent.tools import ToolRouter
-from silcrow.config import Settings, load_settings
-from silcrow.db.settings import curated_backend
 from silcrow.errors import SilcrowError, StoreError
+from silcrow.home import Profile, open_profile
 from silcrow.recall.manager import MemoryManager
 from silcrow.store import MemoryStore
 from silcrow.store.edits import safe_entries
@@ -206,22 +204,20 @@ CLIENT_IDENTITY = ("You have a persistent memory (silcrow) that outlives this co
                    "through the memory, session_search and recall tools.")
 
 
-def _recall_manager(home: Path, settings: Settings) -> MemoryManager:
+def _recall_manager(profile: Profile) -> MemoryManager:
     """The home's configured provider in a manager, as the agent attaches it (none if unavailable)."""
     # One agent has one call in flight; a server has one per concurrent client, so the bound on
     # unfinished provider calls (there to stop a hung provider piling up threads) is per server.
     manager = MemoryManager(max_stuck_calls=SERVER_CONCURRENT_CALLS)
-    if settings.provider in ("", "none"):
+    provider = profile.provider()
+    if provider is None:
         return manager
-    from silcrow.recall import load_provider
-
-    provider = load_provider(settings.provider, home=home, embedder=settings.embedder_spec())
     if not provider.is_available():
         log.warning("recall provider %r is not available (%s); serving without long-term recall",
                     provider.name, provider.unavailable_reason() or "no reason given")
         return manager
     manager.add_provider(provider)
-    manager.initialize(SERVER_SESSION, home=str(home))
+    manager.initialize(SERVER_SESSION, home=str(profile.path))
     return manager
 
 
@@ -237,14 +233,11 @@ class Parts:
 def open_tenant(home: Path) -> Tenant:
     """The one place a served home's objects are built from its settings (a storage backend
     chosen in config.toml is picked here)."""
-    home = home.absolute()
-    home.mkdir(parents=True, exist_ok=True)
-    settings = load_settings(home)
-    return Tenant(home, Parts(
-        store=lambda: MemoryStore(memory_char_limit=settings.memory_char_limit,
-                                  user_char_limit=settings.user_char_limit, backend=curated_backend(home)),
-        sessions=lambda: open_sessions(home),
-        manager=lambda: _recall_manager(home, settings),
+    profile = open_profile(home, create=True)  # settings read and storage decided once
+    return Tenant(profile.path, Parts(
+        store=profile.store,
+        sessions=profile.sessions,
+        manager=lambda: _recall_manager(profile),
     ))
 
 

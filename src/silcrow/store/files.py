@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from silcrow.config import SWITCHES, env_switch
 from silcrow.errors import LockTimeoutError, StoreError
 from silcrow.paths import default_home, memories_dir
 from silcrow.store import journal, locking
@@ -44,7 +45,7 @@ from silcrow.store.backend import StoreBackend, Transaction
 
 TEMP_SUFFIX = ".tmp"
 DEFAULT_LOCK_TIMEOUT = 10.0
-OUTSIDE_HOME_ENV = "SILCROW_MEMORY_OUTSIDE_HOME"
+OUTSIDE_HOME_ENV = SWITCHES["memory_outside_home"]
 
 
 def _temp_prefix(name: str) -> str:
@@ -314,7 +315,7 @@ def open_backend(
 ) -> StoreBackend:
     """The backend of a silcrow home (the default home when None): its memories directory."""
     root = Path(home).expanduser() if home is not None else default_home()
-    allow = os.environ.get(OUTSIDE_HOME_ENV, "").strip().lower() in ("1", "true", "yes")
+    allow = env_switch("memory_outside_home")
     return FileBackend(
         memories_dir(root), lock_timeout=lock_timeout, home=root, allow_outside_home=allow
     )

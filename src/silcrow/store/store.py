@@ -41,7 +41,7 @@ from silcrow.store.edits import (
     safe_entries,
     safe_shape_problems,
 )
-from silcrow.store.files import DEFAULT_LOCK_TIMEOUT, FileBackend, open_backend
+from silcrow.store.files import DEFAULT_LOCK_TIMEOUT, FileBackend
 from silcrow.store.journal import new_record
 from silcrow.store.results import MemoryResult, Refusal, Refused
 
@@ -79,20 +79,32 @@ class MemoryStore:
         self,
         home: str | os.PathLike[str] | None = None,
         *,
-        memory_char_limit: int = MEMORY_CHAR_LIMIT,
-        user_char_limit: int = USER_CHAR_LIMIT,
+        memory_char_limit: int | None = None,
+        user_char_limit: int | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
         backend: StoreBackend | None = None,
     ) -> None:
+        if backend is not None and home is not None:
+            raise StoreError("give MemoryStore a home or a backend, not both")
+        if backend is None:
+            # The home's settings choose the storage ([storage]) and the limits it was not given.
+            from silcrow.home import open_profile
+
+            profile = open_profile(home)
+            backend = profile.notes_backend(lock_timeout=lock_timeout)
+            if memory_char_limit is None:
+                memory_char_limit = profile.settings.memory_char_limit
+            if user_char_limit is None:
+                user_char_limit = profile.settings.user_char_limit
+        memory_char_limit = MEMORY_CHAR_LIMIT if memory_char_limit is None else memory_char_limit
+        user_char_limit = USER_CHAR_LIMIT if user_char_limit is None else user_char_limit
         for name, value in (
             ("memory_char_limit", memory_char_limit),
             ("user_char_limit", user_char_limit),
         ):
             if value <= 0:
                 raise StoreError(f"{name} must be a positive number of characters, got {value}")
-        if backend is not None and home is not None:
-            raise StoreError("give MemoryStore a home or a backend, not both")
-        self.backend = backend if backend is not None else open_backend(home, lock_timeout=lock_timeout)
+        self.backend = backend
         self._limits = {"memory": memory_char_limit, "user": user_char_limit}
         self._snapshot: dict[str, str | None] | None = None
         # Consolidation guard (see _guarded): consecutive failures since a write

@@ -86,16 +86,18 @@ class HermesBridge:
         with self._lock:
             if self._loaded_for == hermes_home:
                 return self._recall
-            from silcrow.config import load_settings
-            from silcrow.recall import load_provider
+            from silcrow.home import open_profile
 
             self._recall, self._loaded_for, self._why_not = None, hermes_home, ""
             try:
                 settings = plugin_settings(hermes_home)
                 home = Path(settings["silcrow_home"])
-                silcrow_settings = load_settings(home)
-                name = settings["provider"] or silcrow_settings.provider
-                provider = load_provider(name, home=home, embedder=silcrow_settings.embedder_spec())
+                profile = open_profile(home)
+                name = settings["provider"] or profile.settings.provider
+                provider = profile.provider(name)
+                if provider is None:
+                    self._why_not = f"silcrow recall provider is {name!r}: recall is off"
+                    return None
                 if not provider.is_available():
                     self._why_not = (f"silcrow recall provider {name!r} is not available: "
                                      f"{provider.unavailable_reason() or 'no reason given'}")

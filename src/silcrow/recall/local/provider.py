@@ -18,11 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import EmbedderUnavailableError, RecallError
-from silcrow.paths import recall_db, resolve_home
+from silcrow.paths import resolve_home
 from silcrow.recall.embedders import Embedder, get_embedder
 from silcrow.recall.local.backend import RecallBackend
 from silcrow.recall.local.records import MemoryFilter, RecallHit, RecallRecord, Scope, to_epoch
-from silcrow.recall.local.store import RecallStore
 from silcrow.recall.provider import MemoryProvider
 from silcrow.toolcall import error_json, ok_json
 
@@ -400,12 +399,7 @@ def format_hits(hits: Sequence[RecallHit], *, limit: int = PREFETCH_CHARS) -> st
 
 def open_recall(home: Path, embedder: Embedder) -> RecallBackend:
     """The recall storage of ``home``: its ``recall.db``, or the PostgreSQL database its
-    settings name (``[storage]`` in config.toml or ``SILCROW_DATABASE_URL``)."""
-    from silcrow.db.settings import database_url
+    settings name (see :meth:`silcrow.home.Profile.recall_storage`)."""
+    from silcrow.home import open_profile
 
-    dsn = database_url(home)
-    if dsn is None:
-        return RecallStore(recall_db(home), embedder)
-    from silcrow.db.recall import PostgresRecall
-
-    return PostgresRecall(dsn, embedder)
+    return open_profile(home).recall_storage(embedder)

@@ -22,14 +22,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from silcrow.config import Settings
 from silcrow.errors import ConfigError
 from silcrow.paths import config_file
 
 
 def provider_table(home: Path, name: str) -> dict[str, Any]:
-    """The ``[recall.<name>]`` table of ``<home>/config.toml`` ({} when absent)."""
-    return Settings.from_toml(home).table(f"recall.{name}")
+    """The ``[recall.<name>]`` table of ``<home>/config.toml`` (a profile's over its home's;
+    {} when absent)."""
+    from silcrow.home import read_settings
+
+    return read_settings(home).table(f"recall.{name}")
 
 
 _TRUE = frozenset({"1", "true", "yes", "on"})

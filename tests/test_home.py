@@ -1,0 +1,73 @@
+"""The composition root: one function opens a home or profile, its settings and its storage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from silcrow import MemoryStore
+from silcrow.errors import ConfigError
+from silcrow.home import open_profile
+
+
+def _config(directory: Path, text: str) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "config.toml").write_text(text, encoding="utf-8")
+
+
+def test_default_profile_is_the_home_itself(tmp_path: Path) -> None:
+    assert open_profile(tmp_path, "default").path == open_profile(tmp_path).path == tmp_path.absolute()
+    work = open_profile(tmp_path, "work")
+    assert (work.path, work.home, work.name) == (tmp_path / "profiles" / "work", tmp_path, "work")
+    # A profile's directory opens as that profile of its home, whichever way it is named.
+    assert open_profile(work.path).name == "work"
+
+
+def test_a_profile_inherits_the_home_settings_and_may_override_them(tmp_path: Path) -> None:
+    _config(tmp_path, 'memory_char_limit = 900\nprovider = "none"\n[recall.mem0]\nuser_id = "a"\n')
+    _config(tmp_path / "profiles" / "work", "memory_char_limit = 500\n")
+    work = open_profile(tmp_path, "work", environ={})
+    assert work.settings.memory_char_limit == 500
+    assert work.settings.provider == "none"
+    assert work.settings.table("recall.mem0") == {"user_id": "a"}
+    assert open_profile(tmp_path, environ={}).settings.memory_char_limit == 900
+
+
+def test_a_profile_inherits_the_home_storage(tmp_path: Path) -> None:
+    _config(tmp_path, '[storage]\nbackend = "postgres"\ndsn = "postgresql://u@h/db"\n')
+    work = open_profile(tmp_path, "work", environ={})
+    assert (work.storage.backend, work.storage.dsn) == ("postgres", "postgresql://u@h/db")
+    # ... and the environment's DSN selects PostgreSQL by itself.
+    plain = open_profile(tmp_path / "other", environ={"SILCROW_DATABASE_URL": "postgresql://e@h/db"})
+    assert plain.storage.dsn == "postgresql://e@h/db"
+
+
+def test_postgres_without_a_dsn_is_a_clear_error(tmp_path: Path) -> None:
+    _config(tmp_path, '[storage]\nbackend = "postgres"\n')
+    with pytest.raises(ConfigError, match="needs dsn"):
+        open_profile(tmp_path, "work", environ={})
+
+
+def test_memory_store_of_a_home_takes_its_limits(tmp_path: Path) -> None:
+    _config(tmp_path, "memory_char_limit = 321\n")
+    store = MemoryStore(tmp_path)
+    assert store.char_limit("memory") == 321
+    assert MemoryStore(tmp_path, memory_char_limit=99).char_limit("memory") == 99
+
+
+def test_memory_store_of_a_postgres_home_writes_to_postgres(
+    pg_dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SILCROW_DATABASE_URL", raising=False)
+    _config(tmp_path, f'[storage]\nbackend = "postgres"\ndsn = "{pg_dsn}"\n')
+    MemoryStore(tmp_path).add("memory", "the home writes to the database")
+    MemoryStore(tmp_path / "profiles" / "work").add("memory", "the profile does too")
+    assert not (tmp_path / "memories").exists()
+    assert not (tmp_path / "profiles" / "work" / "memories").exists()
+    from silcrow.db.curated import PostgresBackend
+
+    home_notes = MemoryStore(backend=PostgresBackend(pg_dsn, "default")).entries("memory")
+    work_notes = MemoryStore(backend=PostgresBackend(pg_dsn, "work")).entries("memory")
+    assert home_notes == ["the home writes to the database"]
+    assert work_notes == ["the profile does too"]
