@@ -1,3 +1,4 @@
+import os
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -137,3 +138,26 @@ def test_the_environment_is_read_in_one_place(monkeypatch: pytest.MonkeyPatch) -
     assert Settings().with_env({"OPENAI_API_KEY": ""}).api_key is None  # empty means unset
     with pytest.raises(ConfigError, match="memory_char_limit must be a positive whole number"):
         Settings().with_overrides(memory_char_limit=0)
+
+
+def test_a_provider_table_rejects_an_unknown_key_by_name(tmp_path: Path) -> None:
+    from silcrow.recall.providers.config import load_provider_config
+
+    (tmp_path / "config.toml").write_text('[recall.honcho]\nworkspce = "x"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"unknown setting 'workspce' in \[recall\.honcho\]"):
+        load_provider_config("honcho", tmp_path, {"workspace": "", "timeout": 10}, {}, environ={})
+
+
+def test_mem0_import_leaves_the_process_environment_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("mem0")
+    from silcrow.recall.providers.mem0.backends import prepare_import
+
+    monkeypatch.delenv("MEM0_DIR", raising=False)
+    monkeypatch.delenv("MEM0_TELEMETRY", raising=False)
+    prepare_import(tmp_path)
+    assert "MEM0_DIR" not in os.environ and "MEM0_TELEMETRY" not in os.environ
+    import mem0.memory.telemetry as telemetry
+
+    assert telemetry.MEM0_TELEMETRY is False

@@ -29,10 +29,10 @@ def _write_config(home: Path, text: str) -> None:
 def test_config_defaults_then_table_then_env(tmp_path: Path) -> None:
     assert load_provider_config("demo", tmp_path, DEFAULTS, ENV, {}) == DEFAULTS
     _write_config(tmp_path, '[recall]\nprovider = "demo"\n[recall.demo]\napi_key = "from-file"\n'
-                  'workspace = "w1"\nrecall_k = 7\ncustom = "kept"\n')
+                  'workspace = "w1"\nrecall_k = 7\n')
     cfg = load_provider_config("demo", tmp_path, DEFAULTS, ENV, {})
-    got = (cfg["api_key"], cfg["workspace"], cfg["recall_k"], cfg["custom"])
-    assert got == ("from-file", "w1", 7, "kept")
+    got = (cfg["api_key"], cfg["workspace"], cfg["recall_k"])
+    assert got == ("from-file", "w1", 7)
     cfg = load_provider_config("demo", tmp_path, DEFAULTS, ENV,
                                {"DEMO_API_KEY": "from-env", "DEMO_WS_OLD": "old", "DEMO_WORKSPACE": " "})
     assert cfg["api_key"] == "from-env"

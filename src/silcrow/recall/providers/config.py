@@ -79,7 +79,8 @@ def load_provider_config(
     env: Mapping[str, str | tuple[str, ...]],
     environ: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Defaults < ``[recall.<name>]`` < environment; unknown table keys are kept as given.
+    """Defaults < ``[recall.<name>]`` < environment; a table key that is not a setting of the
+    provider (not in ``defaults``) is a ConfigError naming it, as for the core tables.
 
     ``env`` maps a key to its environment variable, or to several tried in
     order (a provider may honour an old name too).
@@ -87,8 +88,13 @@ def load_provider_config(
     environ = os.environ if environ is None else environ
     where = f"[recall.{name}] in {config_file(home)}"
     config = dict(defaults)
-    for key, value in provider_table(home, name).items():
-        config[key] = _coerce(key, value, defaults.get(key), where) if key in defaults else value
+    table = provider_table(home, name)
+    unknown = sorted(set(table) - set(defaults))
+    if unknown:
+        raise ConfigError(f"unknown setting {unknown[0]!r} in {where}: the settings there are "
+                          f"{', '.join(sorted(defaults))}; fix or remove that line")
+    for key, value in table.items():
+        config[key] = _coerce(key, value, defaults.get(key), where)
     for key, names in env.items():
         for var in (names,) if isinstance(names, str) else names:
             raw = environ.get(var, "")

@@ -12,6 +12,8 @@
 mem0 reads ``MEM0_TELEMETRY`` and ``MEM0_DIR`` when it is first imported:
 silcrow sets telemetry off and the directory inside the home unless the
 user set them, so nothing is sent anywhere and nothing is written to ``~``.
+They are set only while mem0 is imported and then put back: the process's
+environment (which other libraries and other homes read) is left as it was.
 """
 
 from __future__ import annotations
@@ -38,14 +40,23 @@ _NO_LLM_URL = "http://127.0.0.1:9/v1"  # the discard port: nothing listens, call
 
 
 def prepare_import(home: Path) -> None:
-    """Environment mem0 reads at import: no telemetry, its directory inside the silcrow home.
+    """Import mem0 with the environment it reads at import: no telemetry, its directory
+    inside the silcrow home (each only when the user did not set it), restored afterwards.
 
     When mem0 was imported before (by the application), its telemetry switches are module
     globals already read from the environment: they are turned off too, unless the user
     asked for telemetry by setting MEM0_TELEMETRY.
     """
-    if "MEM0_TELEMETRY" not in os.environ:
-        os.environ["MEM0_TELEMETRY"] = "False"
+    telemetry_off = "MEM0_TELEMETRY" not in os.environ
+    added = {name: value for name, value in (("MEM0_TELEMETRY", "False"), ("MEM0_DIR", str(home / "mem0")))
+             if name not in os.environ}
+    os.environ.update(added)
+    try:
+        import mem0  # noqa: F401 - its import reads the variables above
+    finally:
+        for name in added:
+            os.environ.pop(name, None)
+    if telemetry_off:
         for module in ("mem0.memory.telemetry", "mem0.memory.main", "mem0.client.main"):
             loaded = sys.modules.get(module)
             if loaded is not None and hasattr(loaded, "MEM0_TELEMETRY"):
@@ -54,7 +65,6 @@ def prepare_import(home: Path) -> None:
                 sender = getattr(loaded, name, None)
                 if getattr(sender, "posthog", None) is not None:
                     sender.posthog = None  # type: ignore[union-attr]
-    os.environ.setdefault("MEM0_DIR", str(home / "mem0"))
 
 
 def translate(exc: BaseException, key_hint: str = "") -> ServiceError:
