@@ -118,6 +118,25 @@ def test_a_turn_synced_in_one_session_is_prefetched_in_the_next(hermes_home: Pat
     assert second.prefetch("ok thanks") == ""  # trivial prompts are not worth a recall
 
 
+def test_the_bridge_drops_the_prompts_the_manager_drops(
+    hermes_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bridge = _bridge(hermes_home)
+    provider = bridge._recall
+    real = provider.queue_prefetch
+    asked: list[str] = []
+
+    def recording(query: str, **kwargs: Any) -> None:
+        asked.append(query)
+        real(query, **kwargs)
+
+    monkeypatch.setattr(provider, "queue_prefetch", recording)
+    for prompt in ("ok thanks", "/help", "  ", "Where does Ana live?"):
+        bridge.queue_prefetch(prompt)
+    bridge.shutdown()
+    assert asked == ["Where does Ana live?"]
+
+
 def test_non_primary_contexts_do_not_write(hermes_home: Path) -> None:
     bridge = _bridge(hermes_home, agent_context="cron")
     bridge.sync_turn("Cron job: the nightly backup of Zanzibar finished.", "ok", session_id="s1")

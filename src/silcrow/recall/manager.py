@@ -24,62 +24,24 @@ Isolation rules, in one place:
 
 from __future__ import annotations
 
-import json
 import logging
 import queue
-import re
 import threading
 import time
 from collections.abc import Callable, Collection
 from typing import Any
 
 from silcrow.errors import ProviderConflictError, RecallError, ToolCallError
+from silcrow.recall import policy
 from silcrow.recall.provider import MemoryProvider, as_openai_tool
-from silcrow.safety.fence import build_memory_context_block, filter_recalled, sanitize_context
-from silcrow.safety.threats import scan
-from silcrow.toolcall import error_json, parse_arguments, result_json
+from silcrow.safety.fence import build_memory_context_block
+from silcrow.toolcall import error_json, parse_arguments
 
 log = logging.getLogger(__name__)
 
-_TRIVIAL = frozenset(
-    "ok okay k kk thanks thank you thx ty yes no y n yep yup nope sure cool great nice good "
-    "perfect fine lol hi hello hey bye goodbye done continue go on got it right alright".split()
-    + ["thank you", "go on", "got it", "ok thanks", "okay thanks", "thanks a lot", "sounds good"]
-)
-_PUNCT = re.compile(r"[\W_]+", re.UNICODE)
-
-
-def is_trivial_prompt(query: str) -> bool:
-    """True for prompts not worth a recall: empty, slash commands, acknowledgements."""
-    text = query.strip()
-    if not text or text.startswith("/"):
-        return True
-    words = _PUNCT.sub(" ", text.casefold()).strip()
-    return not words or words in _TRIVIAL
-
-
-def screen_tool_result(value: Any) -> Any:
-    """A tool result with every recalled string made safe for the model.
-
-    Tool results reach the model outside the fence, so each string in them
-    gets the same treatment as prefetched text: fence tags stripped, and a
-    string that matches a threat pattern replaced by a placeholder naming
-    the pattern (the memory stays stored; the user can find and forget it).
-    """
-    if isinstance(value, str):
-        cleaned = sanitize_context(value)  # fence tags go first, as in filter_recalled
-        hits = scan(cleaned)
-        if hits:
-            ids = ", ".join(dict.fromkeys(h.pattern_id for h in hits))
-            log.warning("recall tool result withheld (%s): %.80r", ids, value)
-            return f"[BLOCKED: recalled text matched {ids}]"
-        return cleaned
-    if isinstance(value, list):
-        return [screen_tool_result(v) for v in value]
-    if isinstance(value, dict):
-        return {k: screen_tool_result(v) for k, v in value.items()}
-    return value
-
+# Defined by the recall policy; importable from here as before.
+is_trivial_prompt = policy.is_trivial_prompt
+screen_tool_result = policy.screen_tool_result
 
 class MemoryManager:
     """Orchestrates exactly one :class:`MemoryProvider` (see module doc)."""
@@ -224,7 +186,7 @@ class MemoryManager:
         provider = self._provider
         if provider is None or self._closed:
             return ""
-        if is_trivial_prompt(query):
+        if not policy.worth_recalling(query):
             self._count("prefetch_trivial_skips")
             return ""
         self._count("prefetch_calls")
@@ -253,7 +215,7 @@ class MemoryManager:
             "on_pre_compress", lambda: provider.on_pre_compress(messages), self.prefetch_timeout
         )
         if ok and isinstance(value, str):
-            return filter_recalled(value)  # recalled text, so the same threat filter as prefetch
+            return policy.recalled(value)  # recalled text, so the same threat filter as prefetch
         if ok:
             log.warning("recall provider %r returned %s from on_pre_compress; ignored",
                         provider.name, type(value).__name__)
@@ -319,11 +281,7 @@ class MemoryManager:
             return error_json(f"recall tool {name!r} failed or timed out; answer without it")
         if not isinstance(value, str):
             return error_json(f"recall tool {name!r} returned {type(value).__name__}, not JSON")
-        try:
-            parsed = json.loads(value)
-        except json.JSONDecodeError:
-            parsed = {"success": True, "result": value}
-        return result_json(screen_tool_result(parsed))
+        return policy.tool_result(value)
 
     # --- the background worker -------------------------------------------------
 
@@ -369,12 +327,12 @@ class MemoryManager:
         provider = self._provider
         if provider is None:
             return
-        user, assistant = sanitize_context(user), sanitize_context(assistant)
+        user, assistant = policy.stored(user), policy.stored(assistant)
         self._enqueue("sync_turn", lambda: provider.sync_turn(user, assistant, session_id=session_id))
 
     def queue_prefetch(self, query: str, session_id: str = "") -> None:
         provider = self._provider
-        if provider is None or is_trivial_prompt(query):
+        if provider is None or not policy.worth_recalling(query):
             return
         self._enqueue("queue_prefetch", lambda: provider.queue_prefetch(query, session_id=session_id))
 

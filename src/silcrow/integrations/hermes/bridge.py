@@ -143,25 +143,29 @@ class HermesBridge:
     def system_prompt_block(self) -> str:
         return str(self._provider().system_prompt_block() or "")
 
-    def prefetch(self, query: str, *, session_id: str = "") -> str:
-        from silcrow.recall.manager import is_trivial_prompt
-        from silcrow.safety.fence import filter_recalled
+    # Hermes runs its own manager and fences recalled text itself; what silcrow's manager
+    # decides about recall (silcrow.recall.policy) is decided here the same way.
 
-        if is_trivial_prompt(query):
+    def prefetch(self, query: str, *, session_id: str = "") -> str:
+        from silcrow.recall import policy
+
+        if not policy.worth_recalling(query):
             return ""
-        raw = self._provider().prefetch(query, session_id=session_id or self._session_id)
-        return filter_recalled(raw) if isinstance(raw, str) and raw.strip() else ""
+        return policy.recalled(self._provider().prefetch(query, session_id=session_id or self._session_id))
 
     def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
-        self._provider().queue_prefetch(query, session_id=session_id or self._session_id)
+        from silcrow.recall import policy
+
+        if policy.worth_recalling(query):
+            self._provider().queue_prefetch(query, session_id=session_id or self._session_id)
 
     def sync_turn(self, user_content: str, assistant_content: str, *, session_id: str = "",
                   messages: list[dict[str, Any]] | None = None) -> None:
         if not self._writes:
             return
-        from silcrow.safety.fence import sanitize_context
+        from silcrow.recall.policy import stored
 
-        self._provider().sync_turn(sanitize_context(user_content), sanitize_context(assistant_content),
+        self._provider().sync_turn(stored(user_content), stored(assistant_content),
                                    session_id=session_id or self._session_id)
 
     def get_tool_schemas(self) -> list[dict[str, Any]]:
@@ -178,14 +182,9 @@ class HermesBridge:
         return out
 
     def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
-        from silcrow.recall.manager import screen_tool_result
+        from silcrow.recall.policy import tool_result
 
-        value = self._provider().handle_tool_call(tool_name, dict(args or {}))
-        try:
-            parsed = json.loads(value)
-        except (TypeError, ValueError):
-            parsed = {"success": True, "result": str(value)}
-        return json.dumps(screen_tool_result(parsed), ensure_ascii=False)
+        return tool_result(self._provider().handle_tool_call(tool_name, dict(args or {})))
 
     def shutdown(self) -> None:
         if self._recall is not None:
@@ -208,10 +207,9 @@ class HermesBridge:
             self._provider().initialize(new_session_id, **self._context)
 
     def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
-        from silcrow.safety.fence import filter_recalled
+        from silcrow.recall.policy import recalled
 
-        text = self._provider().on_pre_compress(list(messages or []))
-        return filter_recalled(text) if isinstance(text, str) and text.strip() else ""
+        return recalled(self._provider().on_pre_compress(list(messages or [])))
 
     def on_memory_write(self, action: str, target: str, content: str,
                         metadata: dict[str, Any] | None = None) -> None:
@@ -221,10 +219,10 @@ class HermesBridge:
     def on_delegation(self, task: str, result: str, *, child_session_id: str = "", **kwargs: Any) -> None:
         """silcrow has no delegation hook: the task and its result are stored as one turn."""
         if self._writes and task and result:
-            from silcrow.safety.fence import sanitize_context
+            from silcrow.recall.policy import stored
 
-            self._provider().sync_turn(sanitize_context(f"[delegated task] {task}"),
-                                       sanitize_context(result), session_id=self._session_id)
+            self._provider().sync_turn(stored(f"[delegated task] {task}"),
+                                       stored(result), session_id=self._session_id)
 
     # -- Hermes's setup wizard (`hermes memory setup`) -------------------------------------
 
