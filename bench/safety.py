@@ -48,7 +48,10 @@ from typing import Any
 
 from rich.console import Console
 
-from silcrow.safety import threats, worstcase
+from silcrow.safety import threats
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+import worstcase  # noqa: E402  (the regex fuzzer the tests use)
 
 err = Console(stderr=True)
 

@@ -9,19 +9,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from silcrow.recall.providers.base import HostedProvider
-from silcrow.recall.providers.honcho import HonchoProvider
-from silcrow.recall.providers.openviking import OpenVikingProvider
-from silcrow.recall.providers.retaindb import RetainDBProvider
-from silcrow.recall.providers.supermemory import SupermemoryProvider
-from silcrow.testing_services import (
+from testing_services import (
     HonchoStandIn,
     OpenVikingStandIn,
     RetainDBStandIn,
     StandInService,
     SupermemoryStandIn,
 )
+
+from silcrow.recall.providers.base import HostedProvider
+from silcrow.recall.providers.honcho import HonchoProvider
+from silcrow.recall.providers.openviking import OpenVikingProvider
+from silcrow.recall.providers.retaindb import RetainDBProvider
+from silcrow.recall.providers.supermemory import SupermemoryProvider
 
 KEY = "test-key"
 

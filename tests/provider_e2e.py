@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from agent_support import call, last_user
+from testing_services.base import StandInService
 
 from silcrow.agent.loop import Agent
 from silcrow.recall.provider import MemoryProvider
 from silcrow.safety.fence import FENCE_CLOSE, FENCE_OPEN
 from silcrow.testing import ScriptedModelServer
-from silcrow.testing_services.base import StandInService
 
 FACT_TURN = "Please remember this: my sister Ana lives in Lyon and keeps bees."
 QUESTION = "Where does my sister Ana live?"

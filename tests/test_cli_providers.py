@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 from test_cli_recall import run
-
-from silcrow.testing_services import RetainDBStandIn
+from testing_services import RetainDBStandIn
 
 NINE = {
     "local",

@@ -11,12 +11,12 @@ from typing import Any
 
 import provider_e2e
 import pytest
+from testing_services.brv import install_brv
 
 from silcrow.recall import load_provider
 from silcrow.recall.contract import check_provider_contract
 from silcrow.recall.provider import MemoryProvider
 from silcrow.recall.providers.byterover import ByteroverProvider
-from silcrow.testing_services.brv import install_brv
 
 
 @pytest.fixture(autouse=True)

@@ -17,11 +17,11 @@ from typing import Any
 
 import provider_e2e
 import pytest
+from testing_services.hindsight import HindsightStandIn
 
 from silcrow.recall.contract import check_provider_contract
 from silcrow.recall.provider import MemoryProvider
 from silcrow.recall.providers.hindsight import HindsightProvider
-from silcrow.testing_services.hindsight import HindsightStandIn
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("hindsight_client") is None,

@@ -14,11 +14,11 @@ from typing import Any
 
 import provider_e2e
 import pytest
+from testing_services.mem0 import Mem0PlatformStandIn, Mem0ServerStandIn
 
 from silcrow.recall.contract import check_provider_contract
 from silcrow.recall.provider import MemoryProvider
 from silcrow.recall.providers.mem0 import Mem0Provider
-from silcrow.testing_services.mem0 import Mem0PlatformStandIn, Mem0ServerStandIn
 
 # Checked without importing mem0: the provider sets its telemetry off before the first import.
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("mem0") is None,

@@ -14,8 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from silcrow.testing_services import SupermemoryStandIn
+from testing_services import SupermemoryStandIn
 
 ROOT = Path(__file__).resolve().parents[1]
 CLIENT3 = ROOT / ".venv" / "supermemory3"

@@ -155,9 +155,9 @@ def test_openviking_forget_refuses_anything_but_one_memory_file(tmp_path: Path) 
 @pytest.mark.parametrize("trusted", [True, False])
 def test_openviking_auth_headers_per_mode(tmp_path: Path, trusted: bool) -> None:
     from hosted_support import CASES
+    from testing_services import OpenVikingStandIn
 
     from silcrow.recall.providers.openviking import OpenVikingProvider
-    from silcrow.testing_services import OpenVikingStandIn
 
     with OpenVikingStandIn(api_key="" if trusted else KEY) as service:
         env = {
@@ -178,8 +178,7 @@ def test_openviking_auth_headers_per_mode(tmp_path: Path, trusted: bool) -> None
 
 def test_retaindb_file_tools_list_read_ingest_delete(tmp_path: Path) -> None:
     from hosted_support import CASES
-
-    from silcrow.testing_services import RetainDBStandIn
+    from testing_services import RetainDBStandIn
 
     case = next(c for c in CASES if c.name == "retaindb")
     with serving(case) as service:
@@ -223,8 +222,7 @@ def test_honcho_observation_mode_sets_the_session_peers(
     tmp_path: Path, config: dict[str, str], user: dict[str, bool], ai: dict[str, bool]
 ) -> None:
     from hosted_support import CASES
-
-    from silcrow.testing_services import HonchoStandIn
+    from testing_services import HonchoStandIn
 
     case = next(c for c in CASES if c.name == "honcho")
     with serving(case) as service:
@@ -239,8 +237,7 @@ def test_honcho_observation_mode_sets_the_session_peers(
 
 def test_supermemory_multi_container_tools_keep_to_the_allowed_tags(tmp_path: Path) -> None:
     from hosted_support import CASES
-
-    from silcrow.testing_services import SupermemoryStandIn
+    from testing_services import SupermemoryStandIn
 
     case = next(c for c in CASES if c.name == "supermemory")
     home = tmp_path / "home"

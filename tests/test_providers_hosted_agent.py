@@ -77,9 +77,9 @@ def test_an_outage_mid_session_loses_no_turn(case: Case, tmp_path: Path) -> None
 
 def test_recalled_text_goes_through_the_fence_and_the_threat_scanner(tmp_path: Path) -> None:
     from hosted_support import CASES
+    from testing_services import RetainDBStandIn
 
     from silcrow.recall import MemoryManager
-    from silcrow.testing_services import RetainDBStandIn
 
     case = next(c for c in CASES if c.name == "retaindb")
     with serving(case) as service:

@@ -1,7 +1,7 @@
 """Every regex silcrow runs on untrusted text is linear on adversarial input.
 
 The worst cases are generated from each pattern's own parts
-(silcrow.safety.worstcase): every character of every class it uses, repeated to
+(tests/worstcase.py): every character of every class it uses, repeated to
 1,300 and 20,000 characters, after its literal runs and after every other
 character. The run happens in a subprocess with a timeout, so a regression that
 makes one pattern backtrack fails the test instead of hanging the suite; the
@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
-
-from silcrow.safety.worstcase import parts, untrusted_patterns, worst_cases
+from worstcase import parts, untrusted_patterns, worst_cases
 
 # A linear pattern takes milliseconds on 20,000 characters; the fence pattern this test
 # was written against took about 7 s on 200 characters and did not finish on 1,300.
@@ -26,7 +26,7 @@ GENEROUS_SECONDS = 3.0
 
 _CHILD = """
 import json, sys
-from silcrow.safety.worstcase import {fn}
+from worstcase import {fn}
 print(json.dumps({fn}()))
 """
 
@@ -34,7 +34,8 @@ print(json.dumps({fn}()))
 def _run_child(fn: str, timeout: float) -> list[list[object]]:
     try:
         done = subprocess.run([sys.executable, "-c", _CHILD.format(fn=fn)], capture_output=True, text=True,
-                              encoding="utf-8", timeout=timeout, check=False)
+                              encoding="utf-8", timeout=timeout, check=False,
+                              cwd=Path(__file__).parent)  # worstcase.py is a test helper
     except subprocess.TimeoutExpired:
         pytest.fail(f"{fn} did not finish in {timeout:.0f} s: some regex backtracks on a worst case")
     assert done.returncode == 0, done.stderr[-2000:]

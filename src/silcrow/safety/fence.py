@@ -295,5 +295,5 @@ class StreamingFenceScrubber:
 
 
 def __regexes__() -> tuple[re.Pattern[str], ...]:
-    """What silcrow.safety.worstcase fuzzes here beyond the module-level patterns."""
+    """What tests/worstcase.py fuzzes here beyond the module-level patterns."""
     return (_note(), *_turn_patterns())

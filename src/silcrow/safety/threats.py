@@ -154,7 +154,7 @@ def compiled() -> _Compiled:
     )
 
 
-#: What silcrow.safety.worstcase fuzzes in this module (the tables are compiled lazily).
+#: What tests/worstcase.py fuzzes in this module (the tables are compiled lazily).
 __regexes__ = compiled
 
 #: Every pattern id this module can report, for docs and tests.

@@ -21,7 +21,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from silcrow.testing_services.base import Request, StandInService, overlap_score
+from testing_services.base import Request, StandInService, overlap_score
 
 _SCOPES = ("user_id", "agent_id", "run_id")
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from silcrow.testing_services.base import RawBody, Reply, Request, StandInService, overlap_score
+from testing_services.base import RawBody, Reply, Request, StandInService, overlap_score
 
 
 class RetainDBStandIn(StandInService):

@@ -19,13 +19,13 @@ recorded in ``violations``. Failures are scripted per request:
 
 from __future__ import annotations
 
-from silcrow.testing_services.base import STAND_IN_HEADER, StandInService
-from silcrow.testing_services.hindsight import HindsightStandIn
-from silcrow.testing_services.honcho import HonchoStandIn
-from silcrow.testing_services.mem0 import Mem0PlatformStandIn
-from silcrow.testing_services.openviking import OpenVikingStandIn
-from silcrow.testing_services.retaindb import RetainDBStandIn
-from silcrow.testing_services.supermemory import SupermemoryStandIn
+from testing_services.base import STAND_IN_HEADER, StandInService
+from testing_services.hindsight import HindsightStandIn
+from testing_services.honcho import HonchoStandIn
+from testing_services.mem0 import Mem0PlatformStandIn
+from testing_services.openviking import OpenVikingStandIn
+from testing_services.retaindb import RetainDBStandIn
+from testing_services.supermemory import SupermemoryStandIn
 
 __all__ = [
     "HindsightStandIn",

@@ -16,7 +16,7 @@ import itertools
 from datetime import UTC, datetime
 from typing import Any
 
-from silcrow.testing_services.base import Reply, Request, StandInService, overlap_score
+from testing_services.base import Reply, Request, StandInService, overlap_score
 
 _WS = r"/v3/workspaces/([^/]+)"
 

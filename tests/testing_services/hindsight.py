@@ -25,7 +25,7 @@ import itertools
 import json
 from typing import Any
 
-from silcrow.testing_services.base import Request, StandInService, overlap_score
+from testing_services.base import Request, StandInService, overlap_score
 
 API_VERSION = "1.1.0"
 _FEATURES = ("observations", "mcp", "worker", "bank_config_api", "bank_llm_health", "file_upload_api",

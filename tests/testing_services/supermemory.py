@@ -16,7 +16,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from silcrow.testing_services.base import Reply, Request, StandInService, overlap_score
+from testing_services.base import Reply, Request, StandInService, overlap_score
 
 _MODES = {"hybrid", "memories", "chunks"}
 _USER_PART = re.compile(r"\[role: user\](.*?)\[user:end\]", re.DOTALL)
