@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,all]'  # all: the recall providers' clients, tested here
+	$(BIN)/python -m pip install --quiet -e '.[dev,all]'  # all: the providers' clients and the serve extra
 	touch $(STAMP)
 
 # Wheels of silcrow's dependencies: tests install a freshly built silcrow wheel into a new

@@ -85,3 +85,12 @@ def test_built_wheel_installs_alone_and_gives_working_default_recall(tmp_path: P
                      "from silcrow.recall.embedders import get_embedder; "
                      "print(get_embedder('onnx').embed(['hello there']).shape)"], env=env, cwd=tmp_path)
     assert embedded.stdout.strip() == "(1, 384)"
+    # The wheel ships the product only, and the server stack is the `serve` extra.
+    test_only = ("silcrow/testing_services/", "silcrow/safety/worstcase")
+    assert not any(n.startswith(test_only) for n in wheel_names)
+    for line in ("Requires-Dist: mcp<3,>=2.3; extra == 'serve'", "Provides-Extra: serve"):
+        assert line in metadata, line
+    refused = subprocess.run([silcrow, "mcp"], capture_output=True, text=True, encoding="utf-8", env=env,
+                             cwd=tmp_path, timeout=120)
+    assert refused.returncode == 1 and "pip install 'silcrow[serve]'" in refused.stderr, refused.stderr
+    assert "Traceback" not in refused.stderr

@@ -31,6 +31,9 @@ def mcp(
     profile: str = typer.Option(None, "--profile", help=_PROFILE_HELP),
 ) -> None:
     """Serve memory over MCP on stdin/stdout (for Claude Code, Claude Desktop, Cursor, ...)."""
+    from silcrow.serve import require_server_stack
+
+    require_server_stack("silcrow mcp")
     import anyio
 
     from silcrow.serve.mcp_server import stdio_server

@@ -33,7 +33,10 @@ def serve(
                                 help="what a token-less caller gets while no token exists (loopback only)"),
 ) -> None:
     """Serve the REST API (/v1, docs at /docs) and MCP (/mcp); tokens choose each caller's profile."""
+    from silcrow.serve import require_server_stack
     from silcrow.serve.tokens import TokenBook
+
+    require_server_stack("silcrow serve")
 
     base = resolve_home(home or state(ctx).home).absolute()
     try:

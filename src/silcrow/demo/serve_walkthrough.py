@@ -19,7 +19,9 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from silcrow.errors import ConfigError
 from silcrow.paths import resolve_home
+from silcrow.serve import require_server_stack
 from silcrow.serve.running import ServerProcess, silcrow_command
 from silcrow.serve.tokens import create_token
 
@@ -102,5 +104,10 @@ def run() -> bool:
     console = Console()
     console.print()
     console.print(Rule(Text("MCP server and HTTP API", style="bold magenta")))
+    try:
+        require_server_stack("this part of the demo")
+    except ConfigError as exc:
+        console.print(Text(f"skipped: {exc}", style="yellow"), soft_wrap=True, highlight=False)
+        return True
     with tempfile.TemporaryDirectory(prefix="silcrow-demo-serve-") as tmp:
         return _walk(console, Path(tmp) / "home")

@@ -16,14 +16,15 @@ import secrets
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock
-
-from silcrow.errors import ConfigError
+from silcrow.errors import ConfigError, LockTimeoutError
 from silcrow.paths import validate_profile
+from silcrow.store.locking import ExclusiveLock, LockWaitTimeout
 
 TOKENS_FILE = "tokens.json"
 SCOPES = ("read", "write")
@@ -83,9 +84,20 @@ def _write(path: Path, records: list[TokenRecord]) -> None:
         raise
 
 
-def _locked(path: Path) -> FileLock:
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """The token file's sidecar lock (fcntl on POSIX, filelock only on Windows)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    return FileLock(str(path) + ".lock", timeout=10)
+    lock = ExclusiveLock(Path(str(path) + ".lock"), timeout=10)
+    try:
+        lock.acquire()
+    except LockWaitTimeout:
+        raise LockTimeoutError(f"{path} stayed locked by another silcrow process for 10 s; "
+                               "try again when it has finished") from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def create_token(home: Path, *, profile: str | None, scope: str = "write",
