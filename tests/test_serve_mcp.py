@@ -177,3 +177,26 @@ def test_streamable_http_same_surface_per_token(tmp_path: Path) -> None:
         assert server.alive()
     assert MemoryStore(resolve_home(home, "a")).entries("user") == ["User prefers green tea."]
     assert MemoryStore(resolve_home(home, "b")).entries("user") == []
+
+
+def test_each_profile_lists_the_tools_of_its_own_provider(tmp_path: Path) -> None:
+    home = make_home(tmp_path / "home", profiles=("a", "b"))
+    (home / "profiles" / "b" / "config.toml").write_text('provider = "holographic"\n', encoding="utf-8")
+    keys = tokens(home)
+    with ServerProcess(home) as server:
+
+        async def listed(token: str) -> set[str]:
+            async with http_client(server.url, token) as client:
+                names = {t.name for t in (await client.list_tools()).tools}
+                if "fact_store" in names:  # a listed tool can be called, an unlisted one cannot
+                    error, _, _ = await call(client, "fact_store", {"action": "list"})
+                    assert not error
+                return names
+
+        async def main() -> None:
+            assert await listed(keys["a"]) == TOOLS
+            b_tools = await listed(keys["b"])
+            assert {"fact_store", "fact_feedback"} <= b_tools  # holographic's own tools
+            assert await listed(keys["a"]) == TOOLS  # and a still sees its own
+
+        anyio.run(main)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
@@ -23,6 +24,7 @@ from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp_types import (
     CallToolResult,
     GetPromptResult,
+    ListToolsResult,
     Prompt,
     PromptMessage,
     Resource,
@@ -118,8 +120,9 @@ class SilcrowMCP(MCPServer):
     def __init__(self, access: AccessResolver, catalog: Callable[[], Tenant]) -> None:
         super().__init__("silcrow", instructions=INSTRUCTIONS, log_level="WARNING")
         self._access = access
-        self._catalog = catalog  # the tenant whose provider's tools are listed
-        self._tools: list[Tool] | None = None
+        self._catalog = catalog  # the tenant listed for a call from outside a request
+        # Per profile: each tenant's provider declares its own tools.
+        self._tools: dict[Path, list[Tool]] = {}
 
     def _caller(self, context: Context[Any, Any] | None) -> Access:
         request = None
@@ -130,22 +133,33 @@ class SilcrowMCP(MCPServer):
                 request = None
         return self._access(request)
 
+    async def _handle_list_tools(self, ctx: Any, params: Any) -> ListToolsResult:
+        # The SDK's handler lists without the request; the caller's token names the profile.
+        context: Context[Any, Any] = Context(request_context=ctx, mcp_server=self,
+                                             subscriptions=self._subscriptions)
+        return ListToolsResult(tools=await self.tools_for(self._caller(context).tenant))
+
     async def list_tools(self) -> list[Tool]:
-        if self._tools is None:
-            tenant = await anyio.to_thread.run_sync(self._catalog)
+        return await self.tools_for(await anyio.to_thread.run_sync(self._catalog))
+
+    async def tools_for(self, tenant: Tenant) -> list[Tool]:
+        """The tools of ``tenant``: memory, session_search, and its provider's recall tools."""
+        tools = self._tools.get(tenant.home)
+        if tools is None:
             recall = await anyio.to_thread.run_sync(_recall_schemas, tenant)
-            self._tools = [_memory_tool(), _function_tool(search_tool.session_search_schema()),
-                           *(_function_tool(s) for s in recall)]
-        return self._tools
+            tools = self._tools[tenant.home] = [
+                _memory_tool(), _function_tool(search_tool.session_search_schema()),
+                *(_function_tool(s) for s in recall)]
+        return tools
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None) -> CallToolResult:
-        known = {t.name for t in await self.list_tools()}
+        access = self._caller(context)
+        known = {t.name for t in await self.tools_for(access.tenant)}
         if name not in known:
             result: dict[str, Any] = {"success": False, "error": f"unknown tool {name!r}; available: "
                                       f"{', '.join(sorted(known))}"}
         else:
-            access = self._caller(context)
             if not access.can_write and not is_read_only_call(name, arguments):
                 result = {"success": False, "error": f"this token is read-only, so {name!r} was refused; "
                           "use a token created with --scope write"}
