@@ -46,12 +46,14 @@ $(SUPERMEMORY3)/.complete: | $(STAMP)
 test: lint $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(SUPERMEMORY3)/.complete
 	$(BIN)/python -m pytest -q
 
-# Each benchmark prints one JSON object on stdout (progress on stderr).
+# Each benchmark prints one JSON object on stdout (progress on stderr). The LoCoMo ones need its
+# data, which silcrow does not ship (see bench/locomo.py): make bench LOCOMO=/path/to/locomo10.json
+LOCOMO ?= $(LOCOMO_DATA)
 bench: $(STAMP)
 	$(BIN)/python bench/store.py
-	$(BIN)/python bench/safety.py
-	$(BIN)/python bench/recall.py --dataset ../shared/data/locomo-conv-26.json
-	$(BIN)/python bench/providers.py --dataset ../shared/data/locomo-conv-26.json
+	$(BIN)/python bench/safety.py $(if $(LOCOMO),--dataset '$(LOCOMO)')
+	$(BIN)/python bench/recall.py --dataset '$(LOCOMO)'
+	$(BIN)/python bench/providers.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/session_search.py
 	$(BIN)/python bench/prefix_cache.py
 	$(BIN)/python bench/recall_scale.py

@@ -2,7 +2,7 @@
 
 One command::
 
-    python bench/providers.py --dataset ../shared/data/locomo-conv-26.json [--k 5,10]
+    python bench/providers.py --dataset locomo10.json [--k 5,10]
 
 prints ONE JSON object on stdout (progress goes to stderr)::
 
@@ -52,6 +52,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import locomo  # bench/locomo.py: where the data comes from
 from recall import evidence_ids, recall_at  # bench/recall.py: the same protocol, one definition
 from rich.console import Console
 from rich.progress import Progress
@@ -144,8 +145,7 @@ BUILDERS: dict[str, Callable[[Path, Embedder], System]] = {
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    data = json.loads(Path(args.dataset).read_text(encoding="utf-8"))
-    conversations = data if isinstance(data, list) else [data]
+    conversations = locomo.conversations(args.dataset)
     ks = sorted({int(x) for x in args.k.split(",") if x.strip()})
     kmax = max(ks)
     embedder = get_embedder(args.embedder)
@@ -223,7 +223,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--dataset", required=True, help="LoCoMo JSON: one conversation or a list")
+    locomo.add_dataset_option(parser)
     parser.add_argument("--k", default="5,10", help="comma-separated cut-offs (default 5,10)")
     parser.add_argument("--embedder", default="onnx", help="embedder for local and mem0-local (default onnx)")
     parser.add_argument("--systems", default=",".join(BUILDERS), help=f"comma-separated, of {list(BUILDERS)}")

@@ -1,6 +1,6 @@
 """Benchmark of the threat scanner: detection, evasion resistance, false positives, speed.
 
-    .venv/bin/python bench/safety.py [--dataset ../shared/data/locomo-conv-26.json] [--repeat 3]
+    .venv/bin/python bench/safety.py [--dataset locomo10.json] [--repeat 3]
 
 Prints one JSON object on stdout (progress goes to stderr). Three scanners
 run on the same texts in the same run:
@@ -51,6 +51,7 @@ from rich.console import Console
 from silcrow.safety import threats
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+import locomo  # noqa: E402  (where the LoCoMo data comes from)
 import worstcase  # noqa: E402  (the regex fuzzer the tests use)
 
 err = Console(stderr=True)
@@ -212,17 +213,17 @@ def held_out(path: Path, fn: Callable[[str], bool]) -> dict[str, Any]:
 def main() -> None:
     here = Path(__file__).resolve().parent
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    default = here.parent.parent / "shared" / "data" / "locomo-conv-26.json"
-    parser.add_argument("--dataset", type=Path, default=default)
+    locomo.add_dataset_option(parser, required=False)
     parser.add_argument("--repeat", type=int, default=3, help="timing passes over the benign corpus")
     args = parser.parse_args()
 
     rng = random.Random(7)
     attacks = ATTACKS + SECRETS
     evaded = evasions(rng)
-    benign = DEV_NOTES + (locomo_texts(args.dataset) if args.dataset.exists() else [])
-    if not args.dataset.exists():
-        err.print(f"[yellow]{args.dataset} not found; benign corpus is the developer notes only[/]")
+    problem = locomo.missing(args.dataset)
+    benign = DEV_NOTES + (locomo_texts(args.dataset) if not problem else [])
+    if problem:
+        err.print(f"[yellow]{problem}; the benign corpus is the developer notes only[/]")
     err.print(f"{len(attacks)} attacks, {len(evaded)} evasions, {len(benign)} benign texts")
 
     systems: dict[str, Any] = {}
@@ -235,21 +236,21 @@ def main() -> None:
         }
         err.print(f"{name}: {systems[name]}")
     fps = [t[:100] for t in benign if silcrow(t)]
-    locomo = locomo_texts(args.dataset) if args.dataset.exists() else []
-    locomo_refused = [t[:100] for t in locomo if silcrow(t)]
+    locomo_turns = locomo_texts(args.dataset) if not problem else []
+    locomo_refused = [t[:100] for t in locomo_turns if silcrow(t)]
     heldout = held_out(here / "data" / "safety_heldout.jsonl", silcrow)
     err.print("second stage (MiniLM nearest neighbours) on the held-out set and LoCoMo")
     heldout_sem = held_out(here / "data" / "safety_heldout.jsonl", with_semantic)
     sem_times: list[float] = []
     locomo_sem_refused: list[str] = []
-    for t in locomo:
+    for t in locomo_turns:
         start = time.perf_counter()
         if with_semantic(t):
             locomo_sem_refused.append(t[:100])
         sem_times.append((time.perf_counter() - start) * 1000)
     sem_times.sort()
     err.print(f"held-out: attacks caught {heldout['attack_catch_rate']}, benign refused "
-              f"{heldout['benign_refusal_rate']}; LoCoMo refused {len(locomo_refused)}/{len(locomo)}")
+              f"{heldout['benign_refusal_rate']}; LoCoMo refused {len(locomo_refused)}/{len(locomo_turns)}")
 
     timings: list[float] = []
     for _ in range(max(1, args.repeat)):
@@ -269,8 +270,9 @@ def main() -> None:
             "scan_ms_p95": round(sem_times[int(0.95 * (len(sem_times) - 1))], 2) if sem_times else None,
             "scan_ms_max": round(sem_times[-1], 2) if sem_times else None,
         },
-        "locomo": {"texts": len(locomo), "refused": len(locomo_refused),
-                   "refusal_rate": round(len(locomo_refused) / len(locomo), 5) if locomo else None,
+        "locomo": {"texts": len(locomo_turns), "refused": len(locomo_refused),
+                   "refusal_rate": (round(len(locomo_refused) / len(locomo_turns), 5)
+                                    if locomo_turns else None),
                    "refused_texts": locomo_refused},
         "attacks": len(attacks),
         "evasions": len(evaded),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -52,3 +53,11 @@ def test_bench_prints_the_contract_shape(tmp_path: Path) -> None:
     assert set(result["ablations"]) == {"silcrow_lexical", "silcrow_dense"}
     assert result["ingest_turns_per_s"] > 0
     assert set(result["prefetch_ms"]) == {"p50", "p95"} and result["prefetch_ms"]["p50"] > 0
+
+
+def test_a_missing_dataset_says_where_to_get_locomo(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "LOCOMO_DATA"}
+    proc = subprocess.run([sys.executable, str(BENCH)], capture_output=True, text=True, encoding="utf-8",
+                          env=env, timeout=120, check=False)
+    assert proc.returncode != 0 and "github.com/snap-research/locomo" in proc.stderr
+    assert "Traceback" not in proc.stderr
