@@ -18,6 +18,7 @@ PUBLIC = [
     "MemoryProvider",
     "MemoryStore",
     "ModelError",
+    "Profile",
     "ProviderConflictError",
     "ProviderNotFoundError",
     "RecallError",
@@ -34,6 +35,7 @@ PUBLIC = [
     "load_provider",
     "memory_call",
     "memory_tool_schema",
+    "open_profile",
     "sanitize_context",
 ]
 

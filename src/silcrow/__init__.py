@@ -1,5 +1,6 @@
 """silcrow: memory for LLM agents.
 
+:func:`open_profile` opens a home (or one of its profiles) in one place.
 Curated notes that live in the system prompt (:class:`MemoryStore`), one
 pluggable long-term recall provider (:class:`MemoryProvider`,
 :class:`MemoryManager`), and an agent loop (:class:`Agent`) that keeps the
@@ -33,6 +34,7 @@ from silcrow.errors import (
 
 if TYPE_CHECKING:
     from silcrow.agent.loop import Agent
+    from silcrow.home import Profile, open_profile
     from silcrow.recall import load_provider
     from silcrow.recall.contract import check_provider_contract
     from silcrow.recall.local import LocalProvider
@@ -53,12 +55,14 @@ _LAZY = {
     "MemoryManager": "silcrow.recall.manager",
     "MemoryProvider": "silcrow.recall.provider",
     "MemoryStore": "silcrow.store",
+    "Profile": "silcrow.home",
     "build_memory_context_block": "silcrow.safety.fence",
     "check_provider_contract": "silcrow.recall.contract",
     "handle_memory_call": "silcrow.tool",
     "load_provider": "silcrow.recall",
     "memory_call": "silcrow.tool",
     "memory_tool_schema": "silcrow.tool",
+    "open_profile": "silcrow.home",
     "sanitize_context": "silcrow.safety.fence",
 }
 
@@ -74,6 +78,7 @@ __all__ = [
     "MemoryProvider",
     "MemoryStore",
     "ModelError",
+    "Profile",
     "ProviderConflictError",
     "ProviderNotFoundError",
     "RecallError",
@@ -90,6 +95,7 @@ __all__ = [
     "load_provider",
     "memory_call",
     "memory_tool_schema",
+    "open_profile",
     "sanitize_context",
 ]
 
