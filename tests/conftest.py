@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pg_support
 import pytest
@@ -73,11 +72,13 @@ def curated_storage(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
     backend = getattr(request, "param", "files")
     if backend == "postgres":
         from silcrow.db.curated import PostgresBackend
+        from silcrow.home import Profile
 
         dsn = request.getfixturevalue("pg_dsn")
 
-        def factory(home: Path | None = None, **_: object) -> PostgresBackend:
-            return PostgresBackend(dsn, profile=str(Path(home or "default-home").resolve()))
+        def notes_backend(self: Profile, **_: object) -> PostgresBackend:
+            # One profile per home directory, so tests with several homes keep them apart.
+            return PostgresBackend(dsn, profile=str(self.path.resolve()))
 
-        monkeypatch.setattr("silcrow.store.store.open_backend", factory)
+        monkeypatch.setattr(Profile, "notes_backend", notes_backend)
     return str(backend)

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import secrets
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -22,6 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from silcrow._atomic import replace_file
 from silcrow.errors import ConfigError, LockTimeoutError
 from silcrow.paths import validate_profile
 from silcrow.store.locking import ExclusiveLock, LockWaitTimeout
@@ -71,17 +70,7 @@ def _read(path: Path) -> list[TokenRecord]:
 def _write(path: Path, records: list[TokenRecord]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps({"tokens": [asdict(r) for r in records]}, indent=2) + "\n"
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tokens.", suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o600)  # created 0600 by mkstemp too; say it where it matters
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    replace_file(path, text, mode=0o600)  # secrets' hashes: the owner's only
 
 
 @contextmanager

@@ -42,6 +42,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from silcrow._atomic import replace_file
 from silcrow.errors import LockTimeoutError
 from silcrow.store import locking
 
@@ -221,19 +222,7 @@ def _compact(path: Path, keep_bytes: int) -> None:
             seen.add(target)
             kept[index] = json.dumps(whole.record, ensure_ascii=True, separators=(",", ":")).encode("ascii")
     kept.reverse()
-    temp = path.with_name(f".{path.name}.{os.getpid()}.compact.tmp")
-    with open(temp, "wb") as handle:
-        handle.write(b"".join(line + b"\n" for line in reversed(kept)))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temp, path)
-    if os.name == "nt":  # no directory fsync there
-        return
-    fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    replace_file(path, b"".join(line + b"\n" for line in reversed(kept)))
 
 
 def _read_whole(path: Path) -> Iterator[Last]:

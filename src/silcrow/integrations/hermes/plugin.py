@@ -15,7 +15,6 @@ import importlib.util
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -62,14 +61,9 @@ def plugin_dir(hermes_home: Path) -> Path:
 
 def _write(path: Path, text: str) -> None:
     """Replace ``path`` atomically, so Hermes never imports half a file."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    from silcrow._atomic import replace_file
+
+    replace_file(path, text)
 
 
 def write_settings(hermes_home: Path, *, silcrow_home: str | Path | None = None,
