@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from silcrow._atomic import fsync_directory as _fsync_dir
 from silcrow.config import SWITCHES, env_switch
 from silcrow.errors import LockTimeoutError, StoreError
 from silcrow.paths import default_home, memories_dir
@@ -51,18 +52,6 @@ OUTSIDE_HOME_ENV = SWITCHES["memory_outside_home"]
 def _temp_prefix(name: str) -> str:
     # Hidden, and never matching "<name>" itself, so nothing reads it as data.
     return f".{name}."
-
-
-def _fsync_dir(directory: Path) -> None:
-    # Makes the rename itself durable. Windows cannot open a directory for
-    # fsync; there the rename's durability is left to NTFS's metadata journal.
-    if os.name == "nt":
-        return
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _read_text(path: Path, errors: str) -> str:
