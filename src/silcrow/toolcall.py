@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from silcrow.errors import SilcrowError, ToolCallError
 
@@ -41,6 +41,7 @@ __all__ = [
     "SEARCH_TOOL_NAME",
     "SchemaFormat",
     "ToolCallError",
+    "contained",
     "convert_schema",
     "error_json",
     "error_result",
@@ -54,6 +55,8 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 MEMORY_TOOL_NAME = "memory"
 SEARCH_TOOL_NAME = "session_search"
@@ -90,19 +93,26 @@ def is_success(result: Mapping[str, Any]) -> bool:
     return result.get("success") is True
 
 
-def guarded(tool: str, run: Callable[[], Mapping[str, Any]]) -> dict[str, Any]:
-    """Run a tool body; any exception becomes an error result. Never raises.
+def contained(tool: str, run: Callable[[], _T], refuse: Callable[[dict[str, Any]], _T]) -> _T:
+    """Run a tool body; an exception becomes ``refuse(error result)``. Never raises: the one
+    place where "a tool never raises" is kept (the model reads the error, the loop goes on).
 
     A :class:`SilcrowError` already says what to do, so its message is the
     error; anything else is unexpected and is logged with its traceback.
     """
     try:
-        return dict(run())
+        return run()
     except SilcrowError as exc:
-        return error_result(str(exc))
+        return refuse(error_result(str(exc)))
     except Exception as exc:  # a failing tool is the model's problem to read, not a crash
         log.warning("tool %s failed", tool, exc_info=True)
-        return error_result(f"{tool} failed unexpectedly ({type(exc).__name__}: {exc}); try again later")
+        return refuse(error_result(f"{tool} failed unexpectedly ({type(exc).__name__}: {exc}); "
+                                   "try again later"))
+
+
+def guarded(tool: str, run: Callable[[], Mapping[str, Any]]) -> dict[str, Any]:
+    """:func:`contained` for a body that returns a result dict."""
+    return contained(tool, lambda: dict(run()), lambda refused: refused)
 
 
 # -- arguments -----------------------------------------------------------------------------

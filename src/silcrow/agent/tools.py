@@ -10,7 +10,6 @@ happens, a call produces a JSON result for the model and never raises.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,14 +23,13 @@ from silcrow.tool import memory_call, memory_tool_schema
 from silcrow.toolcall import (
     MEMORY_TOOL_NAME,
     SEARCH_TOOL_NAME,
+    contained,
     error_json,
     is_success,
     parse_arguments,
     result_json,
     schema_name,
 )
-
-log = logging.getLogger(__name__)
 
 MEMORY_TOOL = MEMORY_TOOL_NAME
 SEARCH_TOOL = SEARCH_TOOL_NAME
@@ -72,19 +70,19 @@ class ToolRouter:
             args = parse_arguments(call.arguments, tool=call.name)
         except ToolCallError as exc:
             return ToolOutcome(error_json(str(exc)), False)
-        try:
-            if call.name == MEMORY_TOOL:
-                return self._memory(args)
-            if call.name == SEARCH_TOOL:
-                return ToolOutcome(handle_session_search(self.sessions, args, current_session_id=session_id),
-                                   False)
-            if call.name in self._provider_tools:
-                return ToolOutcome(self.manager.handle_tool_call(call.name, args), False)
-        except Exception as exc:  # a failing tool is the model's problem to read, not a crash
-            log.warning("tool %s failed: %s", call.name, exc, exc_info=True)
-            return ToolOutcome(error_json(f"tool {call.name!r} failed: {type(exc).__name__}: {exc}"), False)
+        return contained(f"tool {call.name!r}", lambda: self._run(call.name, args, session_id),
+                         lambda refused: ToolOutcome(result_json(refused), False))
+
+    def _run(self, name: str, args: dict[str, Any], session_id: str) -> ToolOutcome:
+        if name == MEMORY_TOOL:
+            return self._memory(args)
+        if name == SEARCH_TOOL:
+            found = handle_session_search(self.sessions, args, current_session_id=session_id)
+            return ToolOutcome(found, False)
+        if name in self._provider_tools:
+            return ToolOutcome(self.manager.handle_tool_call(name, args), False)
         names = ", ".join(sorted({MEMORY_TOOL, SEARCH_TOOL, *self._provider_tools}))
-        return ToolOutcome(error_json(f"unknown tool {call.name!r}; available tools: {names}"), False)
+        return ToolOutcome(error_json(f"unknown tool {name!r}; available tools: {names}"), False)
 
     def _memory(self, args: dict[str, Any]) -> ToolOutcome:
         result = memory_call(self.store, args)

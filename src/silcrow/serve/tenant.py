@@ -35,7 +35,7 @@ from silcrow.store.entries import char_count, format_usage
 from silcrow.store.store import TARGET_FILES
 from silcrow.toolcall import MEMORY_TOOL_NAME as MEMORY
 from silcrow.toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
-from silcrow.toolcall import schema_name
+from silcrow.toolcall import guarded, schema_name
 
 log = logging.getLogger(__name__)
 
@@ -113,13 +113,7 @@ class Tenant:
 
     def call(self, name: str, arguments: dict[str, Any]) -> Result:
         """Run one tool call and return its result JSON as a dict (never raises)."""
-        try:
-            return self._call(name, arguments)
-        except SilcrowError as exc:
-            return refusal(str(exc))
-        except Exception as exc:  # a server answers every call; the log keeps the details
-            log.exception("tool %s failed", name)
-            return refusal(f"tool {name!r} failed unexpectedly ({type(exc).__name__}: {exc}); try again")
+        return guarded(f"tool {name!r}", lambda: self._call(name, arguments))
 
     def read(self, target: str) -> Result:
         """The ``memory`` tool's ``read``: live entries and usage of ``target``."""
