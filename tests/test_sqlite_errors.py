@@ -73,3 +73,35 @@ def test_a_locked_sessions_database_is_a_session_error(tmp_path: Path) -> None:
     store.append(sid, {"role": "user", "content": "hello"})
     assert [m["content"] for m in store.messages(sid)] == ["hello"]
     store.close()
+
+
+def test_the_fact_store_and_the_outbox_record_their_migrations(tmp_path: Path) -> None:
+    from silcrow._sqlite import applied_migrations
+    from silcrow.recall.providers.holographic.store import FactStore
+    from silcrow.recall.providers.outbox import Outbox
+
+    outbox = Outbox(tmp_path / "outbox.db")
+    facts = FactStore(tmp_path / "facts.db")
+    assert [v for v, _, _ in applied_migrations(outbox._conn)] == [1]
+    assert [v for v, _, _ in applied_migrations(facts.conn)] == [1]
+    assert outbox._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_an_outbox_from_before_migrations_opens_with_its_writes(tmp_path: Path) -> None:
+    from silcrow.recall.providers.outbox import _SCHEMA, Outbox
+
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as conn:
+        conn.executescript(_SCHEMA)
+        conn.execute("INSERT INTO pending (kind, payload, created) VALUES ('add', '{\"x\": 1}', 0)")
+    conn.close()
+    assert Outbox(path).pending() == [(1, "add", {"x": 1})]
+
+
+def test_a_newer_fact_store_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    from silcrow.recall.providers.holographic.store import FactStore
+
+    FactStore(tmp_path / "facts.db").conn.execute(
+        "INSERT INTO schema_migrations VALUES (99, 'future', 0)")
+    with pytest.raises(RecallError, match="newer than this silcrow knows.*upgrade"):
+        FactStore(tmp_path / "facts.db")

@@ -1,6 +1,7 @@
-"""The one SQLite layer under recall.db and sessions.db: connect, migrate, translate errors, FTS words.
+"""The one SQLite layer under every SQLite file silcrow owns: connect, migrate, translate errors.
 
-Both databases follow one policy:
+recall.db, sessions.db, the holographic fact store and the providers' outboxes
+follow one policy:
 
 * WAL mode, ``synchronous = NORMAL`` (crash-safe with WAL), foreign keys on,
   a busy timeout so concurrent writers queue instead of failing at once;
@@ -154,6 +155,21 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+def statements(script: str) -> tuple[str, ...]:
+    """The statements of an SQL script, one each (triggers' inner semicolons included), for a
+    migration: :func:`migrate` runs them one by one inside its transaction."""
+    found: list[str] = []
+    current = ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            found.append(current.strip())
+            current = ""
+    if current.strip():
+        raise ValueError(f"incomplete SQL statement at the end of a script: {current.strip()[:80]!r}")
+    return tuple(found)
 
 
 def placeholders(values: Sequence[object]) -> str:

@@ -20,10 +20,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from silcrow._sqlite import connect, statements
 from silcrow.errors import RecallError, ServiceError
 from silcrow.store.locking import ExclusiveLock, LockWaitTimeout
 
 log = logging.getLogger(__name__)
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS pending (
@@ -43,6 +45,9 @@ CREATE TABLE IF NOT EXISTS dead (
     error TEXT NOT NULL
 );
 """
+# Version 1 is the schema outboxes had before migrations were recorded (IF NOT EXISTS: it
+# adopts such a file as it is).
+_MIGRATIONS = ((1, "pending and dead writes", statements(_SCHEMA)),)
 
 Sender = Callable[[str, dict[str, Any]], None]
 DRAIN_WAIT = 300.0  # seconds a waiting drain waits for another process's (each send has its own timeout)
@@ -59,15 +64,7 @@ class Outbox:
         self.path = path
         self._lock = threading.Lock()
         self._drain_lock = threading.Lock()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(path, timeout=30.0, check_same_thread=False, isolation_level=None)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.executescript(_SCHEMA)
-        except (OSError, sqlite3.Error) as exc:
-            raise RecallError(
-                f"cannot open the recall outbox {path}: {exc}; check that the directory is writable"
-            ) from exc
+        self._conn = connect(path, _MIGRATIONS, error=RecallError, what="recall outbox")
 
     def put(self, kind: str, payload: dict[str, Any]) -> int:
         """Queue one write; returns its id. The payload must be JSON-serialisable."""

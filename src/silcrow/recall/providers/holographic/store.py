@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from silcrow._sqlite import connect, statements, transaction
 from silcrow.errors import RecallError
 from silcrow.recall.providers.holographic import hrr
 
@@ -68,6 +69,9 @@ CREATE TRIGGER IF NOT EXISTS facts_fts_upd AFTER UPDATE OF content, tags ON fact
     INSERT INTO facts_fts(rowid, content, tags) VALUES (new.fact_id, new.content, new.tags);
 END;
 """
+# Version 1 is the schema fact stores had before migrations were recorded (IF NOT EXISTS:
+# it adopts such a file as it is).
+_MIGRATIONS = ((1, "facts, entities and their full-text index", statements(_SCHEMA)),)
 
 FACT_COLUMNS = ("fact_id, content, category, tags, trust_score, retrieval_count, helpful_count, "
                 "created_at, updated_at")
@@ -126,28 +130,15 @@ class FactStore:
         self.default_trust = _clamp(default_trust)
         self.dim = dim
         self.lock = threading.RLock()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self.conn = sqlite3.connect(path, check_same_thread=False, timeout=10.0, isolation_level=None)
-            self.conn.row_factory = sqlite3.Row
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA foreign_keys=ON")
-            self.conn.executescript(_SCHEMA)
-        except sqlite3.Error as exc:
-            raise RecallError(f"cannot open the holographic fact store {path}: {exc}; "
-                              "check the path (db_path) and its permissions") from exc
+        self.conn = connect(path, _MIGRATIONS, error=RecallError,
+                            what="holographic fact store (db_path)", timeout=10.0)
+        self.conn.row_factory = sqlite3.Row
 
     @contextmanager
     def _tx(self) -> Iterator[None]:
         """The lock plus one IMMEDIATE transaction: a fact and its index land together or not at all."""
-        with self.lock:
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
-            self.conn.execute("COMMIT")
+        with self.lock, transaction(self.conn):
+            yield
 
     def close(self) -> None:
         with self.lock:
