@@ -24,24 +24,35 @@ Isolation rules, in one place:
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import threading
 import time
 from collections.abc import Callable, Collection
-from typing import Any
+from dataclasses import replace
+from typing import Any, TypeVar
 
-from silcrow.errors import ProviderConflictError, RecallError, ToolCallError
+from silcrow.errors import ProviderConflictError, RecallError, SilcrowError, ToolCallError
 from silcrow.recall import policy
+from silcrow.recall.api import Forgotten, Found, Remembered, Searchable
 from silcrow.recall.provider import MemoryProvider, as_openai_tool
 from silcrow.safety.fence import build_memory_context_block
 from silcrow.toolcall import error_json, parse_arguments
 
 log = logging.getLogger(__name__)
 
+_T = TypeVar("_T")
+
 # Defined by the recall policy; importable from here as before.
 is_trivial_prompt = policy.is_trivial_prompt
 screen_tool_result = policy.screen_tool_result
+
+
+def _screened(text: str) -> str:
+    """Recalled text as a model may read it (see :func:`policy.screen_tool_result`)."""
+    return str(policy.screen_tool_result(text))
+
 
 class MemoryManager:
     """Orchestrates exactly one :class:`MemoryProvider` (see module doc)."""
@@ -282,6 +293,76 @@ class MemoryManager:
         if not isinstance(value, str):
             return error_json(f"recall tool {name!r} returned {type(value).__name__}, not JSON")
         return policy.tool_result(value)
+
+    # --- the typed recall API (silcrow.recall.api) ------------------------------
+
+    def search(self, query: str, k: int = 8) -> Found:
+        """The memories recalled for ``query`` (at most ``k``), screened like any recalled text.
+        Raises RecallError when there is no provider or it fails (the caller reports it)."""
+        provider = self._active("search")
+        text = query.strip() if isinstance(query, str) else ""
+        if not text:
+            raise RecallError("a recall search needs a non-empty query")
+        if not isinstance(provider, Searchable):
+            return Found(context=self.prefetch(text))
+        hits = self._typed("search", lambda: provider.search(text, max(1, min(int(k), 50))))
+        return Found(hits=tuple(replace(hit, text=_screened(hit.text), speaker=_screened(hit.speaker))
+                                for hit in hits))
+
+    def remember(self, text: str) -> Remembered:
+        """Keep one fact in recall; returns its id."""
+        provider = self._active("recall_add")
+        fact = text.strip() if isinstance(text, str) else ""
+        if not fact:
+            raise RecallError("a fact to remember must be non-empty text")
+        fact = policy.stored(fact)
+        if isinstance(provider, Searchable):
+            kept = self._typed("remember", lambda: provider.add_fact(fact, metadata={"source": "api"}))
+            return Remembered(kept)
+        return Remembered(int(self._through_tool("recall_add", {"fact": fact}, "id")))
+
+    def forget(self, memory_id: int) -> Forgotten:
+        """Delete the memory with that id; ``removed`` is 0 when there was none."""
+        provider = self._active("recall_forget")
+        if isinstance(provider, Searchable):
+            return Forgotten(self._typed("forget", lambda: provider.forget(int(memory_id))))
+        return Forgotten(int(self._through_tool("recall_forget", {"id": int(memory_id)}, "removed")))
+
+    def _active(self, what: str) -> MemoryProvider:
+        provider = self._provider
+        if provider is None or self._closed:
+            raise RecallError(f"no recall provider is active, so {what!r} is unavailable; "
+                              "set `provider` in the home's config.toml")
+        return provider
+
+    def _typed(self, hook: str, call: Callable[[], _T]) -> _T:
+        """``call`` bounded by the tool timeout; the provider's own error is raised as it is."""
+
+        def run() -> object:
+            try:
+                return call()
+            except SilcrowError as exc:  # says what was wrong: hand it to the caller's thread
+                return exc
+
+        ok, value = self._timed(hook, run, self.tool_timeout)
+        if not ok:
+            raise RecallError(f"recall {hook} failed or timed out; try again")
+        if isinstance(value, SilcrowError):
+            raise value
+        return value  # type: ignore[return-value]  # what call returned
+
+    def _through_tool(self, name: str, args: dict[str, Any], field: str) -> Any:
+        """A typed call on a provider that offers it only as tool ``name``."""
+        if not self._tool_names:
+            self.tool_schemas()
+        if name not in self._tool_names:
+            raise RecallError(f"recall provider {self._name()!r} has no {name!r} tool; use its own tools "
+                              f"({', '.join(sorted(self._tool_names)) or 'none'})")
+        result = json.loads(self.handle_tool_call(name, args))
+        if not isinstance(result, dict) or result.get("success") is not True or field not in result:
+            error = result.get("error") if isinstance(result, dict) else None
+            raise RecallError(str(error or f"recall tool {name!r} gave no {field!r}"))
+        return result[field]
 
     # --- the background worker -------------------------------------------------
 

@@ -165,16 +165,16 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1") -> Fas
 
     @app.post("/v1/recall/search")
     def recall_search(request: Request, body: SearchBody) -> JSONResponse:
-        return _reply(_tenant(request).call("recall_search", {"query": body.query, "k": body.k}))
+        return _reply(_tenant(request).recall_search(body.query, body.k))
 
     @app.post("/v1/recall")
     def recall_add(request: Request, body: RecallBody) -> JSONResponse:
-        return _reply(_tenant(request).call("recall_add", {"fact": body.text}))
+        return _reply(_tenant(request).recall_remember(body.text))
 
     @app.delete("/v1/recall/{memory_id}")
     def recall_forget(request: Request, memory_id: int) -> JSONResponse:
-        result = _tenant(request).call("recall_forget", {"id": memory_id})
-        if result.get("success") and result.get("removed") == 0:  # the tool's "nothing", as HTTP says it
+        result = _tenant(request).recall_forget(memory_id)
+        if result.get("success") and result.get("removed") == 0:  # no such memory, as HTTP says it
             return JSONResponse({**result, "success": False, "error": f"no memory #{memory_id} in this "
                                  "profile; find ids with POST /v1/recall/search"}, status_code=404)
         return _reply(result)

@@ -115,6 +115,17 @@ class Tenant:
         """Run one tool call and return its result JSON as a dict (never raises)."""
         return guarded(f"tool {name!r}", lambda: self._call(name, arguments))
 
+    # The typed recall API (silcrow.recall.api), as result JSON for the edges.
+
+    def recall_search(self, query: str, k: int = 8) -> Result:
+        return guarded("recall search", lambda: self.manager.search(query, k).to_json())
+
+    def recall_remember(self, text: str) -> Result:
+        return guarded("recall add", lambda: self.manager.remember(text).to_json())
+
+    def recall_forget(self, memory_id: int) -> Result:
+        return guarded("recall forget", lambda: self.manager.forget(memory_id).to_json())
+
     def read(self, target: str) -> Result:
         """The ``memory`` tool's ``read``: live entries and usage of ``target``."""
         return self.call(MEMORY, {"action": "read", "target": target})
@@ -157,7 +168,7 @@ class Tenant:
             query = arguments.get("query")
             if not isinstance(query, str) or not query.strip():
                 return refusal("recall_search needs a non-empty 'query'")
-            return {"success": True, "context": manager.prefetch(query)}
+            return manager.search(query).to_json()
         return refusal(f"recall provider {manager.provider.name!r} has no {name!r} tool; use its own "
                        f"tools ({', '.join(self.provider_tool_names()) or 'none'})")
 
