@@ -6,17 +6,13 @@ friends can be imported without pulling in the model client.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from silcrow._lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from silcrow.agent.loop import Agent
 
 __all__ = ["Agent"]
 
-
-def __getattr__(name: str) -> Any:
-    if name == "Agent":
-        from silcrow.agent.loop import Agent
-
-        return Agent
-    raise AttributeError(f"module 'silcrow.agent' has no attribute {name!r}")
+__getattr__ = lazy_getattr(__name__, {"Agent": "silcrow.agent.loop"})

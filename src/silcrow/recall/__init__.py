@@ -10,11 +10,13 @@ from __future__ import annotations
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
+from silcrow._lazy import lazy_getattr
 from silcrow.errors import ProviderNotFoundError, RecallError
 from silcrow.recall.provider import MemoryProvider
 
 if TYPE_CHECKING:
-    from silcrow.recall.manager import MemoryManager, is_trivial_prompt
+    from silcrow.recall.manager import MemoryManager
+    from silcrow.recall.policy import is_trivial_prompt
 
 ENTRY_POINT_GROUP = "silcrow.providers"
 
@@ -29,15 +31,9 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    # The manager pulls in the safety scanners; importing a provider class must not pay for them.
-    if name in ("MemoryManager", "is_trivial_prompt"):
-        from silcrow.recall import manager
-
-        value = getattr(manager, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'silcrow.recall' has no attribute {name!r}")
+# The manager and the policy pull in the safety scanners; importing a provider class must not.
+__getattr__ = lazy_getattr(__name__, {"MemoryManager": "silcrow.recall.manager",
+                                      "is_trivial_prompt": "silcrow.recall.policy"})
 
 
 def _entry_points() -> dict[str, EntryPoint]:
