@@ -21,14 +21,14 @@ The one way to write a command (every group does it like this)::
   error (one ``error:`` line, exit 2) for every command alike, and nothing is
   created. :func:`app_home` returns that absolute path; a command that only reads
   must not create it (check for the file it reads and say how to make it).
-- :func:`app_settings` is ``config.toml`` + environment, loaded on first use (so a
-  command that needs no settings is not stopped by a broken config.toml).
+- :func:`app_profile` is the selected profile opened by :func:`silcrow.home.open_profile`
+  on first use (so a command that needs no settings is not stopped by a broken
+  config.toml); :func:`app_settings` is its settings.
+- An error a command reports itself: ``raise error("what was wrong; what to do")``.
 - Exit codes: 0 ok, 1 refused (:data:`EXIT_REFUSED`), 2 usage (:data:`EXIT_USAGE`).
   A ``SilcrowError`` that escapes a command is still one line and exit 1
   (:func:`run_app`); :func:`guarded` only makes it explicit and adds ``OSError``.
 
-``AppState.resolved_home()``, :func:`state` and :func:`fail` are the older
-spellings of the same helpers and keep working.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -143,11 +143,6 @@ def error(message: str, code: int = EXIT_REFUSED) -> typer.Exit:
     """Print one ``error:`` line; returns the exit to raise: ``raise error("...")``."""
     print_error(message)
     return typer.Exit(code)
-
-
-def fail(message: str, code: int = EXIT_REFUSED) -> NoReturn:
-    """Print one clear error line and exit with ``code`` (``raise error(...)`` in new code)."""
-    raise error(message, code)
 
 
 def print_json(data: Any) -> None:

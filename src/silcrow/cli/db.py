@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 from rich.text import Text
 
-from silcrow.cli.common import console, fail, state
+from silcrow.cli.common import app_home, console, error
 from silcrow.cli.main import app
 from silcrow.db.database import Database, database
 from silcrow.db.settings import ENV, profile_of
@@ -39,10 +39,10 @@ _JSON = typer.Option(False, "--json", help="print the result as JSON")
 
 
 def _database(ctx: typer.Context, dsn: str | None) -> Database:
-    home = state(ctx).resolved_home()
+    home = app_home(ctx)
     url = open_profile(home, dsn=dsn).storage.dsn
     if url is None:
-        fail(
+        raise error(
             f"no database is configured for {home}: give --dsn postgresql://..., set {ENV}, "
             'or put [storage] backend = "postgres" and dsn = "..." in its config.toml'
         )
@@ -65,7 +65,7 @@ def migrate(ctx: typer.Context, dsn: str | None = _DSN, as_json: bool = _JSON) -
     try:
         done = migrations.migrate(db)
     except SilcrowError as exc:
-        fail(str(exc))
+        raise error(str(exc)) from None
     data = {"database": db.where, "applied": done, "schema_version": migrations.SCHEMA_VERSION}
     line = (f"applied migration(s) {', '.join(map(str, done))}" if done else "already up to date") + (
         f"; {db.where} is at schema version {migrations.SCHEMA_VERSION}"
@@ -84,7 +84,7 @@ def status(ctx: typer.Context, dsn: str | None = _DSN, as_json: bool = _JSON) ->
             have = migrations.applied(conn)
         migrations.check_schema(db)
     except SilcrowError as exc:
-        fail(str(exc))
+        raise error(str(exc)) from None
     data = {"database": db.where, "schema_version": max(v for v, _ in have), "migrations": have}
     _report(data, as_json, f"{db.where}: schema version {data['schema_version']}, up to date")
 
@@ -137,8 +137,7 @@ def _transfer(
     try:
         return db, move(db, home, profile)
     except SilcrowError as exc:
-        fail(str(exc))
-        raise  # fail() exits; this line only tells type checkers so
+        raise error(str(exc)) from None
 
 
 def _summary(counts: Any) -> str:

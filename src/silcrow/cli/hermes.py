@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from silcrow.cli.common import EXIT_REFUSED, console, fail
+from silcrow.cli.common import EXIT_REFUSED, console, error
 from silcrow.cli.main import app
 from silcrow.errors import SilcrowError
 
@@ -44,7 +44,7 @@ def install_cmd(
         written = install(home, silcrow_home=silcrow_home, provider=provider, force=force)
         settings = plugin_settings(home)
     except SilcrowError as exc:
-        fail(str(exc))
+        raise error(str(exc)) from None
     for path in written:
         console.print(f"wrote {path}", highlight=False)
     console.print(f"recall data: {settings['silcrow_home']}", highlight=False)
@@ -68,7 +68,7 @@ def doctor_cmd(
 
     checks = doctor(_hermes_home(hermes_home))
     if checks[0].name == "hermes" and not checks[0].ok:  # nothing else can be checked from here
-        fail(f"{checks[0].detail}: {checks[0].fix}")
+        raise error(f"{checks[0].detail}: {checks[0].fix}")
     ok = all(check.ok for check in checks)
     if as_json:
         sys.stdout.write(json.dumps({"ok": ok, "checks": [c.as_dict() for c in checks]},
@@ -103,7 +103,7 @@ def uninstall_cmd(
     try:
         removed = uninstall(home, force=force)
     except SilcrowError as exc:
-        fail(str(exc))
+        raise error(str(exc)) from None
     for path in removed:
         console.print(f"removed {path}", highlight=False)
     console.print(f"kept the recall data in {data}; set memory.provider in {home / 'config.yaml'} to "

@@ -7,7 +7,7 @@ import ipaddress
 import typer
 from rich.text import Text
 
-from silcrow.cli.common import EXIT_REFUSED, console_err, fail, state
+from silcrow.cli.common import EXIT_REFUSED, console_err, error, state
 from silcrow.cli.main import app
 from silcrow.cli.mcp import served_home
 from silcrow.errors import ConfigError
@@ -42,11 +42,11 @@ def serve(
     try:
         has_tokens = TokenBook(base).any()
     except ConfigError as exc:
-        fail(str(exc))
+        raise error(str(exc)) from None
     if not has_tokens and not is_loopback(host):
-        fail(f"refusing to serve on {host} with no token: anyone who can reach it could read and change "
-             f"the memory. Create one first with `silcrow tokens create --profile NAME` (home {base}), "
-             "or bind to 127.0.0.1", EXIT_REFUSED)
+        raise error(f"refusing to serve on {host} with no token: anyone who can reach it could read and "
+                    f"change the memory. Create one first with `silcrow tokens create --profile NAME` "
+                    f"(home {base}), or bind to 127.0.0.1", EXIT_REFUSED)
     default = served_home(ctx, home, profile)
 
     import uvicorn

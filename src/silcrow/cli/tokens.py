@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from silcrow.cli.common import console, console_err, fail, state
+from silcrow.cli.common import console, console_err, error, state
 from silcrow.cli.main import app
 from silcrow.errors import ConfigError
 from silcrow.paths import resolve_home
@@ -47,7 +47,7 @@ def create(
         secret, record = create_token(Path(_home(ctx, home)), profile=profile or state(ctx).profile,
                                       scope=scope.value, name=name)
     except ConfigError as exc:
-        fail(str(exc))
+        raise error(str(exc)) from None
     sys.stdout.write(secret + "\n")
     sys.stdout.flush()
     console_err.print(Text(f"token {record.name} ({record.id}): {record.scope} access to profile "
@@ -69,7 +69,7 @@ def list_(
     try:
         records = list_tokens(Path(_home(ctx, home)))
     except ConfigError as exc:
-        fail(str(exc))
+        raise error(str(exc)) from None
     if as_json:
         sys.stdout.write(json.dumps([r.public() for r in records], indent=2) + "\n")
         return
@@ -99,5 +99,5 @@ def revoke(
     try:
         record = revoke_token(Path(_home(ctx, home)), token)
     except ConfigError as exc:
-        fail(str(exc))
+        raise error(str(exc)) from None
     console.print(Text(f"revoked token {record.name} ({record.id})"), highlight=False)
