@@ -71,3 +71,10 @@ def test_memory_store_of_a_postgres_home_writes_to_postgres(
     work_notes = MemoryStore(backend=PostgresBackend(pg_dsn, "work")).entries("memory")
     assert home_notes == ["the home writes to the database"]
     assert work_notes == ["the profile does too"]
+
+
+def test_an_old_profiles_default_directory_is_not_silently_hidden(tmp_path: Path) -> None:
+    (tmp_path / "profiles" / "default" / "memories").mkdir(parents=True)
+    with pytest.raises(ConfigError, match="move its files into"):
+        open_profile(tmp_path, "default")
+    assert open_profile(tmp_path).path == tmp_path.absolute()  # the home itself still opens

@@ -39,7 +39,15 @@ def validate_profile(name: str) -> str:
 def resolve_home(home: str | os.PathLike[str] | None = None, profile: str | None = None) -> Path:
     """The directory silcrow works in, for an optional profile ("default": the home itself)."""
     base = Path(home).expanduser() if home is not None else default_home()
-    if profile is not None and validate_profile(profile) != DEFAULT_PROFILE:
+    if profile is not None and validate_profile(profile) == DEFAULT_PROFILE:
+        legacy = base / "profiles" / DEFAULT_PROFILE
+        if legacy.is_dir():  # made when "default" meant that directory: never hide its notes
+            raise ConfigError(
+                f"{legacy} holds a profile named 'default', but the profile 'default' is the home "
+                f"{base} itself; move its files into {base} (or rename the directory to another "
+                "profile name) and try again"
+            )
+    if profile is not None and profile != DEFAULT_PROFILE:
         return base / "profiles" / validate_profile(profile)
     return base
 
