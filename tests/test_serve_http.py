@@ -181,10 +181,10 @@ def test_revoked_token_is_refused_at_the_next_request(tmp_path: Path) -> None:
         assert Api(server.url, keys["a"])("GET", "/v1/memory/user").status_code == 200
 
 
-def test_without_any_token_loopback_is_open_until_the_first_token(tmp_path: Path) -> None:
+def test_no_auth_is_open_until_the_first_token_and_never_again(tmp_path: Path) -> None:
     home = make_home(tmp_path / "home", profiles=("a",))
-    with ServerProcess(home, "--profile", "a") as server:
-        assert "no tokens yet" in server.output()
+    with ServerProcess(home, "--profile", "a", "--no-auth") as server:
+        assert "--no-auth: every local caller" in server.output()
         anonymous = Api(server.url, None)
         wrote = anonymous("POST", "/v1/memory/user", {"content": "Local caller wrote this."})
         assert wrote.status_code == 200
@@ -193,3 +193,7 @@ def test_without_any_token_loopback_is_open_until_the_first_token(tmp_path: Path
         assert anonymous("GET", "/v1/memory/user").status_code == 401  # authentication is on now
         assert Api(server.url, token)("GET", "/v1/memory/user").json()["entries"] == [
             "Local caller wrote this."]
+        for name in ("a", "a-read", "b"):
+            revoke_token(home, name)
+        closed = anonymous("GET", "/v1/memory/user")  # no token left: closed, not open again
+        assert closed.status_code == 503 and "silcrow tokens create" in closed.json()["error"]

@@ -112,6 +112,12 @@ def _result_text(name: str, result: dict[str, Any]) -> str:
     return json.dumps(result, ensure_ascii=False)
 
 
+def _answer(tenant: Tenant, name: str, arguments: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """One tool call and the text the model reads of it (a worker thread's job)."""
+    result = tenant.call(name, arguments)
+    return result, _result_text(name, result)
+
+
 class SilcrowMCP(MCPServer):
     """MCPServer whose tools, resources and prompt are the tenant's memory (see module doc)."""
 
@@ -141,19 +147,20 @@ class SilcrowMCP(MCPServer):
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None) -> CallToolResult:
         known = {t.name for t in await self.list_tools()}
-        if name not in known:
+        access = self._caller(context) if name in known else None
+        if access is None:
             result: dict[str, Any] = {"success": False, "error": f"unknown tool {name!r}; available: "
                                       f"{', '.join(sorted(known))}"}
+            text = json.dumps(result, ensure_ascii=False)
+        elif not access.can_write and not is_read_only_call(name, arguments):
+            result = {"success": False, "error": f"this token is read-only, so {name!r} was refused; "
+                      "use a token created with --scope write"}
+            text = json.dumps(result, ensure_ascii=False)
         else:
-            access = self._caller(context)
-            if not access.can_write and not is_read_only_call(name, arguments):
-                result = {"success": False, "error": f"this token is read-only, so {name!r} was refused; "
-                          "use a token created with --scope write"}
-            elif name == memory_tool.TOOL_NAME and arguments.get("action") == "read":
-                result = access.tenant.call(name, arguments)  # one small file read, no lock: inline
-            else:
-                result = await anyio.to_thread.run_sync(access.tenant.call, name, arguments)
-        return CallToolResult(content=[TextContent(type="text", text=_result_text(name, result))],
+            # Even a read: the notes may be on a PostgreSQL that does not answer, and fencing
+            # recalled text scans all of it. Both on a worker thread.
+            result, text = await access.tenant.offload(_answer, access.tenant, name, arguments)
+        return CallToolResult(content=[TextContent(type="text", text=text)],
                               structured_content=result, is_error=not result.get("success", False))
 
     async def list_resources(self) -> list[Resource]:
@@ -172,7 +179,7 @@ class SilcrowMCP(MCPServer):
         tenant = self._caller(context).tenant
         if address == PROMPT_URI:
             try:
-                text = await anyio.to_thread.run_sync(tenant.prompt_section)
+                text = await tenant.offload(tenant.prompt_section)
             except SilcrowError as exc:
                 raise ResourceError(str(exc)) from exc
             return [ReadResourceContents(content=text, mime_type="text/plain")]
@@ -180,7 +187,7 @@ class SilcrowMCP(MCPServer):
         if target is None:
             raise ResourceNotFoundError(f"unknown resource {address}; use {PROMPT_URI} or "
                                         f"{' or '.join(MEMORY_URIS)}")
-        result = await anyio.to_thread.run_sync(tenant.read, target)
+        result = await tenant.offload(tenant.read, target)
         if not result.get("success"):
             raise ResourceError(str(result.get("error")))
         return [ReadResourceContents(content=ENTRY_DELIMITER.join(result["entries"]),
@@ -195,7 +202,7 @@ class SilcrowMCP(MCPServer):
         if name != PROMPT_NAME:
             raise ValueError(f"unknown prompt {name!r}; the only prompt is {PROMPT_NAME!r}")
         tenant = self._caller(context).tenant
-        text = await anyio.to_thread.run_sync(tenant.memory_context)
+        text = await tenant.offload(tenant.memory_context)
         message = PromptMessage(role="user", content=TextContent(type="text", text=text))
         return GetPromptResult(description="silcrow memory context", messages=[message])
 
