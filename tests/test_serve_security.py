@@ -110,8 +110,8 @@ def test_foreign_host_or_origin_is_refused_on_every_route(tmp_path: Path) -> Non
     with ServerProcess(home) as server:
         port = server.port
         auth = bearer(keys["a"])
-        for host in (f"evil.example:{port}", "evil.example", f"127.0.0.1:{port + 1}", f"localhost.evil:{port}",
-                     f"127.0.0.1.nip.io:{port}"):
+        for host in (f"evil.example:{port}", "evil.example", f"127.0.0.1:{port + 1}",
+                     f"localhost.evil:{port}", f"127.0.0.1.nip.io:{port}"):
             for route, answer in every_route(server.url, {**auth, "Host": host}):
                 assert answer.status_code == 421, (host, route, answer.text)
                 assert "door code" not in answer.text
@@ -148,9 +148,10 @@ def test_other_loopback_addresses_and_proxy_names(tmp_path: Path) -> None:
         assert httpx.get(f"{server.url}/v1/memory/user", headers=auth).status_code == 200
         proxied = {**auth, "Host": "memory.internal", "Origin": "https://memory.internal"}
         assert httpx.get(f"{server.url}/v1/memory/user", headers=proxied).status_code == 200
-        assert httpx.post(f"{server.url}/mcp", json=PING, headers={**proxied, **MCP_HEADERS}).status_code == 200
+        mcp = f"{server.url}/mcp"
+        assert httpx.post(mcp, json=PING, headers={**proxied, **MCP_HEADERS}).status_code == 200
         rebound = {**auth, "Host": f"evil.example:{server.port}"}
-        assert httpx.post(f"{server.url}/mcp", json=PING, headers={**rebound, **MCP_HEADERS}).status_code == 421
+        assert httpx.post(mcp, json=PING, headers={**rebound, **MCP_HEADERS}).status_code == 421
         assert httpx.get(f"{server.url}/v1/memory/user", headers=rebound).status_code == 421
 
 
