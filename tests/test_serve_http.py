@@ -129,6 +129,10 @@ def test_bad_path_or_query_is_400(served: tuple[ServerProcess, dict[str, str]]) 
     assert api("GET", "/v1/memory/secrets").status_code == 400
     assert api("GET", "/v1/sessions/search").status_code == 400  # q is required
     assert api("POST", "/v1/recall/search", {"query": "x", "k": 0}).status_code == 400
+    for memory_id in ("9" * 40, "0", "-1", "abc"):  # past SQLite's integers, or no id at all
+        answer = api("DELETE", f"/v1/recall/{memory_id}")
+        assert answer.status_code == 400, (memory_id, answer.text)
+        assert "memory_id" in answer.json()["error"]
 
 
 def test_oversized_body_is_413(served: tuple[ServerProcess, dict[str, str]]) -> None:

@@ -16,13 +16,20 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import anyio
 import anyio.to_thread
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+from mcp.server.stdio import stdio_server as mcp_stdio_server
+from mcp.shared.message import SessionMessage
 from mcp_types import (
+    INVALID_REQUEST,
+    PARSE_ERROR,
     CallToolResult,
+    ErrorData,
     GetPromptResult,
+    JSONRPCError,
     Prompt,
     PromptMessage,
     Resource,
@@ -30,6 +37,7 @@ from mcp_types import (
     Tool,
     ToolAnnotations,
 )
+from pydantic import ValidationError
 
 from silcrow import tool as memory_tool
 from silcrow.agent import search_tool
@@ -211,3 +219,62 @@ def stdio_server(tenant: Tenant) -> SilcrowMCP:
     """The server ``silcrow mcp`` runs: one tenant, full access."""
     access = Access(tenant, can_write=True)
     return SilcrowMCP(lambda _request: access, lambda: tenant)
+
+
+def _line_error(exc: Exception) -> JSONRPCError:
+    """The JSON-RPC answer to a stdio line that is not a message: -32700 when it is not JSON at
+    all, -32600 when it is JSON but no JSON-RPC message (its id cannot be known: null)."""
+    not_json = isinstance(exc, ValidationError) and any(e.get("type") == "json_invalid" for e in exc.errors())
+    if not_json:
+        error = ErrorData(code=PARSE_ERROR, message="Parse error: the line is not JSON; send one JSON-RPC "
+                          "message per line")
+    else:
+        error = ErrorData(code=INVALID_REQUEST, message="Invalid Request: the line is JSON but not a "
+                          "JSON-RPC 2.0 message")
+    return JSONRPCError(jsonrpc="2.0", id=None, error=error)
+
+
+class _AnswerBadLines:
+    """The stdio transport's read stream, answering each line it could not decode (the SDK only
+    logs it, so the client would wait for an answer that never comes)."""
+
+    def __init__(self, inner: Any, write: Any) -> None:
+        self._inner = inner
+        self._write = write
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, Exception):
+                return item
+            await self._write.send(SessionMessage(_line_error(item)))
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def __aiter__(self) -> _AnswerBadLines:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> _AnswerBadLines:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+async def run_stdio(server: SilcrowMCP) -> None:
+    """Serve ``server`` on stdin/stdout as the SDK does, but answer lines that are not messages."""
+    lowlevel = server._lowlevel_server  # the SDK's run_stdio_async does the same, without the answers
+    async with mcp_stdio_server() as (read_stream, write_stream):
+        await lowlevel.run(_AnswerBadLines(read_stream, write_stream), write_stream,
+                           lowlevel.create_initialization_options())
