@@ -172,3 +172,48 @@ def test_connections_past_the_limit_get_503(tmp_path: Path) -> None:
                 break
             time.sleep(0.05)
         assert served.status_code == 200
+
+
+def test_fencing_a_large_recall_search_leaves_the_event_loop_free(tmp_path: Path) -> None:
+    """Fifty facts at the size cap, found at once: scanning and fencing them is the slow part of
+    the call, and it must run on a worker thread. A ticker on the event loop measures the longest
+    time the loop was held; compared with the whole call, not with a clock."""
+    from silcrow.serve.mcp_server import stdio_server
+    from silcrow.serve.tenant import open_tenant
+
+    home = make_home(tmp_path / "home")
+    (home / "config.toml").write_text(CONFIG + 'provider = "local"\n', encoding="utf-8")
+    tenant = open_tenant(home)
+    sentence = "The green boat sails past the harbour lights at dawn while gulls follow it. "
+    for n in range(50):
+        fact = f"Fact {n}: " + sentence * ((MAX_FACT_CHARS - 20) // len(sentence))
+        assert tenant.call("recall_add", {"fact": fact})["success"]
+    server = stdio_server(tenant)
+
+    async def main() -> tuple[float, float]:
+        await server.list_tools()
+        done = anyio.Event()
+        longest = 0.0
+
+        async def ticker() -> None:
+            nonlocal longest
+            last = time.perf_counter()
+            while not done.is_set():
+                await anyio.sleep(0)
+                now = time.perf_counter()
+                longest, last = max(longest, now - last), now
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(ticker)
+            start = time.perf_counter()
+            result = await server.call_tool("recall_search", {"query": "green boat harbour", "k": 50})
+            total = time.perf_counter() - start
+            done.set()
+        assert not result.is_error and len(result.structured_content["results"]) == 50
+        return longest, total
+
+    try:
+        longest, total = anyio.run(main)
+    finally:
+        tenant.close()
+    assert longest < total / 3, f"the event loop was held {longest:.3f}s of a {total:.3f}s call"
