@@ -24,9 +24,11 @@ import ipaddress
 import json
 import logging
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+if TYPE_CHECKING:  # the CLI imports this module to check --host; starlette loads with the app
+    from starlette.types import ASGIApp, Receive, Scope, Send
 
 log = logging.getLogger(__name__)
 

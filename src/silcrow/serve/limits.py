@@ -12,8 +12,10 @@ past :data:`MAX_CONNECTIONS` open connections.
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import asyncio
 
 WORKER_THREADS = 32  # the process's worker threads (anyio's default limiter)
 TENANT_THREADS = 8  # of those, at most this many for one profile at once
