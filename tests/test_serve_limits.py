@@ -217,3 +217,24 @@ def test_fencing_a_large_recall_search_leaves_the_event_loop_free(tmp_path: Path
     finally:
         tenant.close()
     assert longest < total / 3, f"the event loop was held {longest:.3f}s of a {total:.3f}s call"
+
+
+def test_endless_headers_are_cut_at_64_kib(tmp_path: Path) -> None:
+    home = make_home(tmp_path / "home")
+    with ServerProcess(home) as server:  # the default read deadline (20 s) is not what ends it
+        with raw_connections(server.port, 1) as (sock,):
+            sock.sendall(f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n".encode())
+            answer = b""
+            try:
+                for n in range(2000):  # up to 2 MB of headers, never ending them
+                    sock.sendall(f"X-Filler-{n}: {'y' * 1000}\r\n".encode())
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # closed under us: what is expected
+            sock.settimeout(10)
+            try:
+                while chunk := sock.recv(4096):
+                    answer += chunk
+            except (TimeoutError, ConnectionResetError):
+                pass
+            assert answer.startswith((b"HTTP/1.1 431", b"HTTP/1.1 400")), answer[:100]
+        assert httpx.get(f"{server.url}/healthz").status_code == 200

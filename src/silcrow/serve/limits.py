@@ -20,21 +20,30 @@ if TYPE_CHECKING:
 WORKER_THREADS = 32  # the process's worker threads (anyio's default limiter)
 TENANT_THREADS = 8  # of those, at most this many for one profile at once
 MAX_BODY = 1024 * 1024  # bytes of one request body
+MAX_HEAD = 64 * 1024  # bytes of one request line and headers (httptools sets no bound of its own)
 READ_TIMEOUT = 20.0  # seconds to receive a whole request (headers and body)
 KEEP_ALIVE = 5  # seconds an idle keep-alive connection is kept
 MAX_CONNECTIONS = 256  # open connections before new requests get 503
 BACKLOG = 128  # connections the kernel queues before accept
 
 
+_TOO_LARGE_TEXT = b"request line and headers over 64 KiB; send less"
+TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain\r\n"
+             b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(_TOO_LARGE_TEXT), _TOO_LARGE_TEXT))
+
+
 def guarded_protocol(read_timeout: float) -> type[asyncio.Protocol]:
     """Uvicorn's HTTP protocol (httptools, else h11) closing a connection whose request is not
-    whole within ``read_timeout`` seconds of its first byte (or of the connection)."""
+    whole within ``read_timeout`` seconds of its first byte (or of the connection), or whose
+    request line and headers pass MAX_HEAD bytes (answered 431)."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     base: Any = AutoHTTPProtocol
 
     class ReadDeadline(base):
         _deadline: asyncio.TimerHandle | None = None
+        _waiting_on: Any = None  # the cycle before the request being read: a new one means its head is in
+        _head = 0
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
@@ -46,6 +55,12 @@ def guarded_protocol(read_timeout: float) -> type[asyncio.Protocol]:
                 self._arm()  # the first bytes of a new request on a kept-alive connection
             super().data_received(data)
             cycle = self.cycle
+            if self._deadline is not None and cycle is self._waiting_on:  # still reading the head
+                self._head += len(data)
+                if self._head > MAX_HEAD and not self.transport.is_closing():
+                    self.transport.write(TOO_LARGE)
+                    self.transport.close()
+                    return
             if cycle is not None and not cycle.response_complete and not cycle.more_body:
                 self._disarm()  # the whole request is in: the app may take its time
 
@@ -55,6 +70,7 @@ def guarded_protocol(read_timeout: float) -> type[asyncio.Protocol]:
 
         def _arm(self) -> None:
             self._disarm()
+            self._waiting_on, self._head = self.cycle, 0
             self._deadline = self.loop.call_later(read_timeout, self._expire)
 
         def _disarm(self) -> None:
