@@ -15,7 +15,6 @@ caller is not told where it is, the server's log is.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from collections.abc import Callable
@@ -27,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from silcrow.errors import SilcrowError
 from silcrow.paths import resolve_home
+from silcrow.serve.guard import answer_error
 from silcrow.serve.limits import MAX_BODY
 from silcrow.serve.mcp_server import Access
 from silcrow.serve.tenant import Tenant
@@ -37,15 +37,6 @@ log = logging.getLogger(__name__)
 ACCESS_KEY = "silcrow.access"
 # Open to anyone: liveness, and the API description (it holds no memory).
 PUBLIC_PATHS = frozenset({"/healthz", "/docs", "/openapi.json", "/docs/oauth2-redirect"})
-
-
-async def _answer(send: Send, status: int, error: str, headers: list[tuple[bytes, bytes]] | None = None
-                  ) -> None:
-    body = json.dumps({"success": False, "error": error}, ensure_ascii=False).encode("utf-8")
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode()), *(headers or [])]})
-    await send({"type": "http.response.body", "body": body})
 
 
 NO_TOKEN = ("no API token exists on this server, so every request is refused; create one on the server "
@@ -84,19 +75,19 @@ class TokenGate:
             # A stat and maybe a read of tokens.json, and opening the profile: not on the event loop.
             access = await anyio.to_thread.run_sync(self._authenticate, scope)
         except Refused as refused:
-            await _answer(send, refused.status, str(refused))
+            await answer_error(send, refused.status, str(refused))
             return
         if access is None:
-            await _answer(send, 401, "missing or unknown bearer token; send 'Authorization: Bearer <token>' "
-                          "with a token from `silcrow tokens create`",
-                          [(b"www-authenticate", b'Bearer realm="silcrow"')])
+            await answer_error(send, 401, "missing or unknown bearer token; send 'Authorization: Bearer "
+                               "<token>' with a token from `silcrow tokens create`",
+                               [(b"www-authenticate", b'Bearer realm="silcrow"')])
             return
         body = await _read_body(receive, MAX_BODY)
         if body is None:
-            await _answer(send, 413, f"request body over {MAX_BODY} bytes (1 MiB); send less at a time")
+            await answer_error(send, 413, f"request body over {MAX_BODY} bytes (1 MiB); send less at a time")
             return
         if not access.can_write and _writes(scope):
-            await _answer(send, 403, "this token is read-only; use a token created with --scope write")
+            await answer_error(send, 403, "this token is read-only; use a token created with --scope write")
             return
         scope[ACCESS_KEY] = access
         await self.app(scope, _replay(body, receive), send)
