@@ -129,6 +129,10 @@ def test_bad_path_or_query_is_400(served: tuple[ServerProcess, dict[str, str]]) 
     assert api("GET", "/v1/memory/secrets").status_code == 400
     assert api("GET", "/v1/sessions/search").status_code == 400  # q is required
     assert api("POST", "/v1/recall/search", {"query": "x", "k": 0}).status_code == 400
+    for memory_id in ("9" * 40, "0", "-1", "abc"):  # past SQLite's integers, or no id at all
+        answer = api("DELETE", f"/v1/recall/{memory_id}")
+        assert answer.status_code == 400, (memory_id, answer.text)
+        assert "memory_id" in answer.json()["error"]
 
 
 def test_oversized_body_is_413(served: tuple[ServerProcess, dict[str, str]]) -> None:
@@ -181,10 +185,10 @@ def test_revoked_token_is_refused_at_the_next_request(tmp_path: Path) -> None:
         assert Api(server.url, keys["a"])("GET", "/v1/memory/user").status_code == 200
 
 
-def test_without_any_token_loopback_is_open_until_the_first_token(tmp_path: Path) -> None:
+def test_no_auth_is_open_until_the_first_token_and_never_again(tmp_path: Path) -> None:
     home = make_home(tmp_path / "home", profiles=("a",))
-    with ServerProcess(home, "--profile", "a") as server:
-        assert "no tokens yet" in server.output()
+    with ServerProcess(home, "--profile", "a", "--no-auth") as server:
+        assert "--no-auth: every local caller" in server.output()
         anonymous = Api(server.url, None)
         wrote = anonymous("POST", "/v1/memory/user", {"content": "Local caller wrote this."})
         assert wrote.status_code == 200
@@ -193,3 +197,7 @@ def test_without_any_token_loopback_is_open_until_the_first_token(tmp_path: Path
         assert anonymous("GET", "/v1/memory/user").status_code == 401  # authentication is on now
         assert Api(server.url, token)("GET", "/v1/memory/user").json()["entries"] == [
             "Local caller wrote this."]
+        for name in ("a", "a-read", "b"):
+            revoke_token(home, name)
+        closed = anonymous("GET", "/v1/memory/user")  # no token left: closed, not open again
+        assert closed.status_code == 503 and "silcrow tokens create" in closed.json()["error"]

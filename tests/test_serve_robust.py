@@ -6,7 +6,6 @@ import json
 import select
 import socket
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
@@ -54,11 +53,18 @@ def test_stdio_survives_malformed_json_rpc(tmp_path: Path) -> None:
     server = RawStdio(home)
     try:
         server.send("this is not JSON at all")
+        garbage = server.reply()  # answered, as JSON-RPC asks, not dropped
+        assert garbage is not None and garbage["id"] is None and garbage["error"]["code"] == -32700
         server.send(json.dumps(INIT))
         first = server.reply()
-        assert first is not None and first["id"] == 1 and "result" in first  # the garbage was skipped
+        assert first is not None and first["id"] == 1 and "result" in first
         server.send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         server.send('{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "mem')
+        cut = server.reply()
+        assert cut is not None and cut["error"]["code"] == -32700
+        server.send(json.dumps({"hello": "world"}))
+        not_rpc = server.reply()
+        assert not_rpc is not None and not_rpc["id"] is None and not_rpc["error"]["code"] == -32600
         server.send(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "no/such/method"}))
         assert server.reply() == {"jsonrpc": "2.0", "id": 3, "error": {
             "code": -32601, "message": "Method not found", "data": "no/such/method"}}
@@ -124,12 +130,12 @@ def test_http_survives_malformed_json_rpc_and_vanishing_clients(tmp_path: Path) 
                                     f"Authorization: Bearer {keys['a']}\r\nContent-Type: application/json\r\n"
                                     "Content-Length: 1000\r\n\r\n").encode(), b'{"content": ')
 
+        # The token is checked (on a worker thread) before the body is read, so a client gone by
+        # then has its call dropped unread; one read already runs to its end. Never half of it.
         store = MemoryStore(resolve_home(home, "a"))
-        deadline = time.monotonic() + 20
-        while not store.entries("memory") and time.monotonic() < deadline:
-            time.sleep(0.05)  # the call that lost its client still completes
-        assert store.entries("memory") == ["Sent by a client that left."]
-        assert httpx.get(f"{server.url}/v1/memory/memory", headers=auth).json()["entry_count"] == 1
+        assert store.entries("memory") in ([], ["Sent by a client that left."])
+        assert httpx.get(f"{server.url}/v1/memory/memory", headers=auth).json()["entry_count"] in (0, 1)
+        assert all(report["ok"] for report in store.doctor())
         assert server.alive()
 
 

@@ -91,3 +91,20 @@ def test_serve_refuses_a_public_address_without_tokens(tmp_path: Path) -> None:
 def test_loopback_addresses() -> None:
     assert all(is_loopback(h) for h in ("127.0.0.1", "127.9.9.9", "localhost", "::1", "[::1]"))
     assert not any(is_loopback(h) for h in ("0.0.0.0", "192.168.1.5", "::", "example.com"))
+
+
+def test_token_names_cannot_drive_the_terminal(tmp_path: Path) -> None:
+    for name in ("evil\x1b]0;owned\x07", "a\nb", "right\u202eleft", "  "):
+        with pytest.raises(ConfigError, match="control characters"):
+            create_token(tmp_path, profile="a", name=name)
+    refused = run("tokens", "create", "--home", str(tmp_path), "--name", "x\x1b[2J")
+    assert refused.returncode == 1 and "\x1b" not in refused.stderr and "Traceback" not in refused.stderr
+    # a name written into tokens.json by hand (or by an older silcrow) is shown inert
+    create_token(tmp_path, profile="a", name="laptop")
+    path = tokens_path(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace('"laptop"', '"lap\\u001b[31mtop\\u0007"'),
+                    encoding="utf-8")
+    listed = run("tokens", "list", "--home", str(tmp_path))
+    assert listed.returncode == 0 and "lap" in listed.stdout
+    assert "\x1b" not in listed.stdout and "\x07" not in listed.stdout
+    assert "\x1b" not in run("tokens", "revoke", "--home", str(tmp_path), "lap\x1b[31mtop\x07").stdout

@@ -36,13 +36,13 @@ def mcp(
     require_server_stack("silcrow mcp")
     import anyio
 
-    from silcrow.serve.mcp_server import stdio_server
+    from silcrow.serve.mcp_server import run_stdio, stdio_server
     from silcrow.serve.tenant import open_tenant
 
     tenant = open_tenant(served_home(ctx, home, profile))
     try:
         # uvloop where it is installed: every message crosses the event loop several times.
-        anyio.run(stdio_server(tenant).run_stdio_async, backend_options={"use_uvloop": _has_uvloop()})
+        anyio.run(run_stdio, stdio_server(tenant), backend_options={"use_uvloop": _has_uvloop()})
     finally:
         tenant.close()
 

@@ -64,7 +64,7 @@ def list_(
     """List tokens (never the secrets)."""
     from pathlib import Path
 
-    from silcrow.serve.tokens import list_tokens
+    from silcrow.serve.tokens import list_tokens, printable
 
     try:
         records = list_tokens(Path(_home(ctx, home)))
@@ -81,7 +81,9 @@ def list_(
     for column in ("id", "name", "profile", "scope", "created (UTC)"):
         table.add_column(column)
     for r in records:
-        table.add_row(r.id, Text(r.name), Text(r.profile or "(default)"), r.scope, r.created_at)
+        # a name (or anything) written into tokens.json by hand must not drive the terminal
+        table.add_row(*(Text(printable(v)) for v in (r.id, r.name, r.profile or "(default)", r.scope,
+                                                     r.created_at)))
     console.print(table)
 
 
@@ -94,10 +96,10 @@ def revoke(
     """Revoke a token; a running server refuses it from its next request."""
     from pathlib import Path
 
-    from silcrow.serve.tokens import revoke_token
+    from silcrow.serve.tokens import printable, revoke_token
 
     try:
         record = revoke_token(Path(_home(ctx, home)), token)
     except ConfigError as exc:
         raise error(str(exc)) from None
-    console.print(Text(f"revoked token {record.name} ({record.id})"), highlight=False)
+    console.print(Text(f"revoked token {printable(record.name)} ({record.id})"), highlight=False)

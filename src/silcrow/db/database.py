@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -52,10 +51,23 @@ def _psycopg() -> Any:
     return psycopg
 
 
+UNPARSEABLE_DSN = "(a DSN that cannot be parsed, not shown)"
+
+
 def redact(dsn: str) -> str:
-    """``dsn`` without its password, for messages."""
-    dsn = re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", dsn)
-    return re.sub(r"(password\s*=\s*)\S+", r"\1***", dsn, flags=re.IGNORECASE)
+    """``dsn`` without its passwords, for messages: parsed as libpq parses it (URL or key=value,
+    quoted values with spaces too), every ``*password`` value replaced; shown as written when it has
+    none, and not at all when it cannot be parsed (no one can tell where its password is)."""
+    try:
+        from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+        params = conninfo_to_dict(dsn)
+    except Exception:  # psycopg missing, or a malformed DSN: its error text may quote the password
+        return UNPARSEABLE_DSN
+    secret = [key for key in params if "password" in key.lower()]
+    if not secret:
+        return dsn
+    return str(make_conninfo("", **{key: "***" if key in secret else value for key, value in params.items()}))
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -82,6 +94,9 @@ class Database:
     def connect(self) -> Any:
         """One plain autocommit connection (migrations, import/export), errors made clear."""
         psycopg = _psycopg()
+        if self.where == UNPARSEABLE_DSN:  # libpq's own message would quote the DSN, password and all
+            raise ConfigError("the PostgreSQL DSN cannot be parsed: check its quoting and 'key=value' pairs "
+                              "([storage] dsn in config.toml or SILCROW_DATABASE_URL)")
         try:
             return psycopg.connect(self.dsn, autocommit=True, connect_timeout=10)
         except psycopg.Error as exc:

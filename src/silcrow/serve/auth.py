@@ -4,88 +4,137 @@ A pure ASGI middleware, so the REST routes and the MCP endpoint (which the SDK
 serves with its own Starlette handler) are guarded by the same code. It puts
 the caller's :class:`~silcrow.serve.mcp_server.Access` on the request scope;
 the profile comes from the token alone and is never a request parameter.
+
+It fails closed. With no token at all, every guarded route answers 503 and
+says how to create one, unless the server was started with ``--no-auth`` (on
+loopback, with no token yet): then callers reach the ``--profile`` home until
+the first token appears, and from that moment on never again, even if every
+token is revoked later. A token file that cannot be read is 503 too; the
+caller is not told where it is, the server's log is.
 """
 
 from __future__ import annotations
 
-import json
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from silcrow.errors import SilcrowError
 from silcrow.paths import resolve_home
+from silcrow.serve.guard import answer_error
+from silcrow.serve.limits import MAX_BODY
 from silcrow.serve.mcp_server import Access
 from silcrow.serve.tenant import Tenant
 from silcrow.serve.tokens import TokenBook
 
 log = logging.getLogger(__name__)
 
-MAX_BODY = 1024 * 1024  # 1 MiB
 ACCESS_KEY = "silcrow.access"
 # Open to anyone: liveness, and the API description (it holds no memory).
 PUBLIC_PATHS = frozenset({"/healthz", "/docs", "/openapi.json", "/docs/oauth2-redirect"})
 
 
-async def _answer(send: Send, status: int, error: str, headers: list[tuple[bytes, bytes]] | None = None
-                  ) -> None:
-    body = json.dumps({"success": False, "error": error}, ensure_ascii=False).encode("utf-8")
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode()), *(headers or [])]})
-    await send({"type": "http.response.body", "body": body})
+NO_TOKEN = ("no API token exists on this server, so every request is refused; create one on the server "
+            "with `silcrow tokens create --profile NAME` and send it as 'Authorization: Bearer <token>'")
+UNREADABLE = ("the server cannot read its token file, so every request is refused; its operator finds "
+              "the reason in the server's log")
+
+
+class Refused(Exception):
+    """The request is refused before it reaches a route: (status, message)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class TokenGate:
     """Authenticate, bound the body, and attach the tenant (see module doc)."""
 
-    def __init__(self, app: ASGIApp, *, home: Path, default: Callable[[], Tenant],
-                 tenant_for: Callable[[Path], Tenant]) -> None:
+    def __init__(self, app: ASGIApp, *, home: Path, tenant_for: Callable[[Path], Tenant],
+                 open_home: Callable[[], Tenant] | None = None) -> None:
         self.app = app
         self.home = home  # tokens.json lives here; profiles under it
         self.tokens = TokenBook(home)
-        self.default = default  # who an unauthenticated caller is when no token exists at all
         self.tenant_for = tenant_for
+        # Who a caller without a token is while the server is open (--no-auth); None: never open.
+        self.open_home = open_home
+        self._state = "open" if open_home is not None else ""
+        self._state_lock = threading.Lock()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] in PUBLIC_PATHS:
             await self.app(scope, receive, send)
             return
         try:
-            access = self._authenticate(scope)
-        except SilcrowError as exc:  # an unreadable token file: say so, do not guess
-            log.error("%s", exc)
-            await _answer(send, 500, str(exc))
+            # A stat and maybe a read of tokens.json, and opening the profile: not on the event loop.
+            access = await anyio.to_thread.run_sync(self._authenticate, scope)
+        except Refused as refused:
+            await answer_error(send, refused.status, str(refused))
             return
         if access is None:
-            await _answer(send, 401, "missing or unknown bearer token; send 'Authorization: Bearer <token>' "
-                          "with a token from `silcrow tokens create`",
-                          [(b"www-authenticate", b'Bearer realm="silcrow"')])
+            await answer_error(send, 401, "missing or unknown bearer token; send 'Authorization: Bearer "
+                               "<token>' with a token from `silcrow tokens create`",
+                               [(b"www-authenticate", b'Bearer realm="silcrow"')])
             return
         body = await _read_body(receive, MAX_BODY)
         if body is None:
-            await _answer(send, 413, f"request body over {MAX_BODY} bytes (1 MiB); send less at a time")
+            await answer_error(send, 413, f"request body over {MAX_BODY} bytes (1 MiB); send less at a time")
             return
         if not access.can_write and _writes(scope):
-            await _answer(send, 403, "this token is read-only; use a token created with --scope write")
+            await answer_error(send, 403, "this token is read-only; use a token created with --scope write")
             return
         scope[ACCESS_KEY] = access
         await self.app(scope, _replay(body, receive), send)
 
+    def _now(self, state: str, exc: SilcrowError | None = None) -> str:
+        """Record the token state; log each change once (not each request). Returns the old one."""
+        with self._state_lock:
+            old, self._state = self._state, state
+        if state != old:
+            if state == "unreadable":
+                log.error("refusing every request: %s", exc)
+            elif state == "none":
+                log.warning("refusing every request: no API token exists in %s; create one with "
+                            "`silcrow tokens create --profile NAME`", self.home)
+            elif old in ("none", "unreadable"):
+                log.warning("tokens are readable again: serving callers with a valid token")
+        return old
+
     def _authenticate(self, scope: Scope) -> Access | None:
-        if not self.tokens.any():
-            return Access(self.default(), can_write=True)  # only ever on loopback (see cli/serve.py)
+        try:
+            has_tokens = self.tokens.any()
+        except SilcrowError as exc:  # unreadable or corrupt: refuse, and never be open again
+            self._now("unreadable", exc)
+            raise Refused(503, UNREADABLE) from exc
+        if not has_tokens:
+            if self._state == "open" and self.open_home is not None:
+                return Access(self.open_home(), can_write=True)  # --no-auth, loopback, no token yet
+            self._now("none")
+            raise Refused(503, NO_TOKEN)
+        if self._now("tokens") == "open":
+            log.warning("a token exists now: authentication is on for good")
         header = dict(scope["headers"]).get(b"authorization", b"").decode("latin-1")
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             return None
-        record = self.tokens.verify(token.strip())
+        try:
+            record = self.tokens.verify(token.strip())
+        except SilcrowError as exc:  # became unreadable since any()
+            self._now("unreadable", exc)
+            raise Refused(503, UNREADABLE) from exc
         if record is None:
             return None
-        tenant = self.tenant_for(resolve_home(self.home, record.profile))
+        try:
+            tenant = self.tenant_for(resolve_home(self.home, record.profile))
+        except SilcrowError as exc:  # the profile's own settings are broken: tell its token holder
+            log.error("%s", exc)
+            raise Refused(503, str(exc)) from exc
         return Access(tenant, can_write=record.scope == "write")
 
 

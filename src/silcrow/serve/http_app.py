@@ -2,26 +2,38 @@
 
 Every route answers with the same result JSON as the memory tool (a refused
 write is HTTP 422 with that JSON, its ``error`` saying why and what to do);
-a malformed body is 400, a body over 1 MiB 413, a missing or unknown token
-401, a read-only token on a writing route 403. Handlers are plain functions,
-run on FastAPI's worker threads, each one library call on the caller's tenant.
+a malformed body is 400, a body over 1 MiB or a recall fact over its cap 413,
+a missing or unknown token 401, a read-only token on a writing route 403, a
+foreign Host 421 or browser Origin 403, no token on the server at all 503.
+Each handler is one library call on the caller's tenant, run on a worker
+thread (:meth:`Tenant.offload`) with its JSON rendered there too.
+
+Two middlewares wrap the whole app, so anything mounted on it later is
+guarded the same way: :class:`~silcrow.serve.guard.HostGuard` (outermost)
+and :class:`~silcrow.serve.auth.TokenGate`.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+import anyio.to_thread
 from fastapi import FastAPI, Query, Request
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
 from silcrow.errors import LockTimeoutError, SilcrowError
+from silcrow.recall.limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RESULTS
 from silcrow.serve.auth import TokenGate, access_of
+from silcrow.serve.guard import HostGuard
+from silcrow.serve.limits import WORKER_THREADS
 from silcrow.serve.mcp_server import SilcrowMCP
 from silcrow.serve.tenant import Tenant, Tenants
 
@@ -61,12 +73,16 @@ class UndoBody(_Body):
 
 
 class SearchBody(_Body):
-    query: str = Field(description="What to look for, in plain words.")
-    k: int = Field(8, ge=1, le=50, description="How many results.")
+    query: str = Field(max_length=MAX_QUERY_CHARS, description="What to look for, in plain words.")
+    k: int = Field(8, ge=1, le=MAX_RESULTS, description="How many results.")
 
 
 class RecallBody(_Body):
-    text: str = Field(description="One durable fact to keep in long-term recall.")
+    text: str = Field(description=f"One durable fact to keep in long-term recall (at most {MAX_FACT_CHARS} "
+                      "characters).")
+
+
+MemoryId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="A memory id from a recall search.")]
 
 
 def _tenant(request: Request) -> Tenant:
@@ -78,31 +94,43 @@ def _reply(result: dict[str, Any]) -> JSONResponse:
     return JSONResponse(result, status_code=200 if result.get("success") else 422)
 
 
-def _memory(request: Request, arguments: dict[str, Any]) -> JSONResponse:
-    return _reply(_tenant(request).call("memory", arguments))
+async def _respond(request: Request, answer: Callable[[Tenant], JSONResponse]) -> JSONResponse:
+    """``answer(tenant)``, the library call and its JSON, on a worker thread of the caller's tenant."""
+    tenant = _tenant(request)
+    return await tenant.offload(answer, tenant)
 
 
-def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1") -> FastAPI:
-    """The ASGI app: ``home`` holds tokens.json and the profiles; ``default_home`` is served
-    to callers when no token exists at all (loopback only)."""
+async def _call(request: Request, name: str, arguments: dict[str, Any]) -> JSONResponse:
+    return await _respond(request, lambda tenant: _reply(tenant.call(name, arguments)))
+
+
+def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_hosts: Iterable[str] = (),
+              open_access: bool = False) -> FastAPI:
+    """The ASGI app: ``home`` holds tokens.json and the profiles; ``default_home`` lists the tools
+    and, with ``open_access`` (``--no-auth``), is served to callers while no token exists."""
     tenants = Tenants()
     mcp = SilcrowMCP(lambda req: access_of(req.scope), lambda: tenants.get(default_home))
-    mcp_app = mcp.streamable_http_app(streamable_http_path="/mcp", stateless_http=True,
-                                      json_response=True, host=host)
+    # HostGuard below checks Host and Origin for every route; the SDK's own check would only
+    # disagree with it (it knows neither --allow-host nor a bind on 127.0.0.2).
+    mcp_app = mcp.streamable_http_app(
+        streamable_http_path="/mcp", stateless_http=True, json_response=True, host=host,
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        anyio.to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
         async with mcp.session_manager.run():
             try:
                 yield
             finally:
-                tenants.close()
+                await anyio.to_thread.run_sync(tenants.close)
 
     app = FastAPI(title="silcrow", summary="Memory for LLM agents: curated notes, recall, sessions.",
                   lifespan=lifespan)
     app.router.routes.extend(mcp_app.routes)
-    app.add_middleware(TokenGate, home=home, default=lambda: tenants.get(default_home),
-                       tenant_for=tenants.get)
+    app.add_middleware(TokenGate, home=home, tenant_for=tenants.get,
+                       open_home=(lambda: tenants.get(default_home)) if open_access else None)
+    app.add_middleware(HostGuard, bind_host=host, allow_hosts=tuple(allow_hosts))  # outermost
 
     @app.exception_handler(RequestValidationError)
     async def _bad_body(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -126,62 +154,73 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1") -> Fas
                             headers=exc.headers)
 
     @app.get("/healthz")
-    def healthz() -> dict[str, Any]:
+    async def healthz() -> dict[str, Any]:
         return {"ok": True}
 
     @app.get("/v1/memory/history")
-    def history(request: Request, target: Target | None = None) -> dict[str, Any]:
-        return {"success": True, "records": _tenant(request).history(target)}
+    async def history(request: Request, target: Target | None = None) -> JSONResponse:
+        return await _respond(request, lambda tenant: JSONResponse(
+            {"success": True, "records": tenant.history(target)}))
 
     @app.post("/v1/memory/batch")
-    def batch(request: Request, body: BatchBody) -> JSONResponse:
+    async def batch(request: Request, body: BatchBody) -> JSONResponse:
         operations = [op.model_dump(exclude_none=True) for op in body.operations]
-        return _memory(request, {"target": body.target, "operations": operations})
+        return await _call(request, "memory", {"target": body.target, "operations": operations})
 
     @app.post("/v1/memory/undo")
-    def undo(request: Request, body: UndoBody) -> JSONResponse:
-        return _reply(_tenant(request).undo(body.target))
+    async def undo(request: Request, body: UndoBody) -> JSONResponse:
+        return await _respond(request, lambda tenant: _reply(tenant.undo(body.target)))
 
     @app.get("/v1/memory/{target}")
-    def read(request: Request, target: Target) -> JSONResponse:
-        return _memory(request, {"action": "read", "target": target})
+    async def read(request: Request, target: Target) -> JSONResponse:
+        return await _call(request, "memory", {"action": "read", "target": target})
 
     @app.post("/v1/memory/{target}")
-    def add(request: Request, target: Target, body: AddBody) -> JSONResponse:
-        return _memory(request, {"action": "add", "target": target, "content": body.content})
+    async def add(request: Request, target: Target, body: AddBody) -> JSONResponse:
+        return await _call(request, "memory", {"action": "add", "target": target, "content": body.content})
 
     @app.patch("/v1/memory/{target}")
-    def replace(request: Request, target: Target, body: ReplaceBody) -> JSONResponse:
-        return _memory(request, {"action": "replace", "target": target, "old_text": body.old_text,
-                                 "content": body.content})
+    async def replace(request: Request, target: Target, body: ReplaceBody) -> JSONResponse:
+        return await _call(request, "memory", {"action": "replace", "target": target,
+                                               "old_text": body.old_text, "content": body.content})
 
     @app.delete("/v1/memory/{target}")
-    def remove(request: Request, target: Target, body: RemoveBody) -> JSONResponse:
-        return _memory(request, {"action": "remove", "target": target, "old_text": body.old_text})
+    async def remove(request: Request, target: Target, body: RemoveBody) -> JSONResponse:
+        return await _call(request, "memory", {"action": "remove", "target": target,
+                                               "old_text": body.old_text})
 
     @app.get("/v1/prompt")
-    def prompt(request: Request) -> dict[str, Any]:
-        return {"success": True, "prompt": _tenant(request).prompt_section()}
+    async def prompt(request: Request) -> JSONResponse:
+        return await _respond(request, lambda tenant: JSONResponse(
+            {"success": True, "prompt": tenant.prompt_section()}))
 
     @app.post("/v1/recall/search")
-    def recall_search(request: Request, body: SearchBody) -> JSONResponse:
-        return _reply(_tenant(request).recall_search(body.query, body.k))
+    async def recall_search(request: Request, body: SearchBody) -> JSONResponse:
+        return await _respond(request, lambda tenant: _reply(tenant.recall_search(body.query, body.k)))
 
     @app.post("/v1/recall")
-    def recall_add(request: Request, body: RecallBody) -> JSONResponse:
-        return _reply(_tenant(request).recall_remember(body.text))
+    async def recall_add(request: Request, body: RecallBody) -> JSONResponse:
+        if len(body.text) > MAX_FACT_CHARS:
+            return JSONResponse({"success": False, "error": f"the fact is {len(body.text)} characters, over "
+                                 f"the cap of {MAX_FACT_CHARS}; save one short fact at a time"},
+                                status_code=413)
+        return await _respond(request, lambda tenant: _reply(tenant.recall_remember(body.text)))
 
     @app.delete("/v1/recall/{memory_id}")
-    def recall_forget(request: Request, memory_id: int) -> JSONResponse:
-        result = _tenant(request).recall_forget(memory_id)
-        if result.get("success") and result.get("removed") == 0:  # no such memory, as HTTP says it
-            return JSONResponse({**result, "success": False, "error": f"no memory #{memory_id} in this "
-                                 "profile; find ids with POST /v1/recall/search"}, status_code=404)
-        return _reply(result)
+    async def recall_forget(request: Request, memory_id: MemoryId) -> JSONResponse:
+        def answer(tenant: Tenant) -> JSONResponse:
+            result = tenant.recall_forget(memory_id)
+            if result.get("success") and result.get("removed") == 0:  # no such memory, as HTTP says it
+                return JSONResponse({**result, "success": False, "error": f"no memory #{memory_id} in this "
+                                     "profile; find ids with POST /v1/recall/search"}, status_code=404)
+            return _reply(result)
+
+        return await _respond(request, answer)
 
     @app.get("/v1/sessions/search")
-    def sessions_search(request: Request, q: str = Query(description="Keywords."),
-                        limit: int = Query(5, ge=1, le=20)) -> JSONResponse:
-        return _reply(_tenant(request).call("session_search", {"query": q, "limit": limit}))
+    async def sessions_search(request: Request,
+                              q: str = Query(max_length=MAX_QUERY_CHARS, description="Keywords."),
+                              limit: int = Query(5, ge=1, le=20)) -> JSONResponse:
+        return await _call(request, "session_search", {"query": q, "limit": limit})
 
     return app

@@ -17,13 +17,20 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import anyio
 import anyio.to_thread
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+from mcp.server.stdio import stdio_server as mcp_stdio_server
+from mcp.shared.message import SessionMessage
 from mcp_types import (
+    INVALID_REQUEST,
+    PARSE_ERROR,
     CallToolResult,
+    ErrorData,
     GetPromptResult,
+    JSONRPCError,
     ListToolsResult,
     Prompt,
     PromptMessage,
@@ -32,6 +39,7 @@ from mcp_types import (
     Tool,
     ToolAnnotations,
 )
+from pydantic import ValidationError
 
 from silcrow import tool as memory_tool
 from silcrow.agent import search_tool
@@ -114,6 +122,12 @@ def _result_text(name: str, result: dict[str, Any]) -> str:
     return json.dumps(result, ensure_ascii=False)
 
 
+def _answer(tenant: Tenant, name: str, arguments: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """One tool call and the text the model reads of it (a worker thread's job)."""
+    result = tenant.call(name, arguments)
+    return result, _result_text(name, result)
+
+
 class SilcrowMCP(MCPServer):
     """MCPServer whose tools, resources and prompt are the tenant's memory (see module doc)."""
 
@@ -159,15 +173,16 @@ class SilcrowMCP(MCPServer):
         if name not in known:
             result: dict[str, Any] = {"success": False, "error": f"unknown tool {name!r}; available: "
                                       f"{', '.join(sorted(known))}"}
+            text = json.dumps(result, ensure_ascii=False)
+        elif not access.can_write and not is_read_only_call(name, arguments):
+            result = {"success": False, "error": f"this token is read-only, so {name!r} was refused; "
+                      "use a token created with --scope write"}
+            text = json.dumps(result, ensure_ascii=False)
         else:
-            if not access.can_write and not is_read_only_call(name, arguments):
-                result = {"success": False, "error": f"this token is read-only, so {name!r} was refused; "
-                          "use a token created with --scope write"}
-            elif name == memory_tool.TOOL_NAME and arguments.get("action") == "read":
-                result = access.tenant.call(name, arguments)  # one small file read, no lock: inline
-            else:
-                result = await anyio.to_thread.run_sync(access.tenant.call, name, arguments)
-        return CallToolResult(content=[TextContent(type="text", text=_result_text(name, result))],
+            # Even a read: the notes may be on a PostgreSQL that does not answer, and fencing
+            # recalled text scans all of it. Both on a worker thread.
+            result, text = await access.tenant.offload(_answer, access.tenant, name, arguments)
+        return CallToolResult(content=[TextContent(type="text", text=text)],
                               structured_content=result, is_error=not result.get("success", False))
 
     async def list_resources(self) -> list[Resource]:
@@ -186,7 +201,7 @@ class SilcrowMCP(MCPServer):
         tenant = self._caller(context).tenant
         if address == PROMPT_URI:
             try:
-                text = await anyio.to_thread.run_sync(tenant.prompt_section)
+                text = await tenant.offload(tenant.prompt_section)
             except SilcrowError as exc:
                 raise ResourceError(str(exc)) from exc
             return [ReadResourceContents(content=text, mime_type="text/plain")]
@@ -194,7 +209,7 @@ class SilcrowMCP(MCPServer):
         if target is None:
             raise ResourceNotFoundError(f"unknown resource {address}; use {PROMPT_URI} or "
                                         f"{' or '.join(MEMORY_URIS)}")
-        result = await anyio.to_thread.run_sync(tenant.read, target)
+        result = await tenant.offload(tenant.read, target)
         if not result.get("success"):
             raise ResourceError(str(result.get("error")))
         return [ReadResourceContents(content=ENTRY_DELIMITER.join(result["entries"]),
@@ -209,7 +224,7 @@ class SilcrowMCP(MCPServer):
         if name != PROMPT_NAME:
             raise ValueError(f"unknown prompt {name!r}; the only prompt is {PROMPT_NAME!r}")
         tenant = self._caller(context).tenant
-        text = await anyio.to_thread.run_sync(tenant.memory_context)
+        text = await tenant.offload(tenant.memory_context)
         message = PromptMessage(role="user", content=TextContent(type="text", text=text))
         return GetPromptResult(description="silcrow memory context", messages=[message])
 
@@ -218,3 +233,62 @@ def stdio_server(tenant: Tenant) -> SilcrowMCP:
     """The server ``silcrow mcp`` runs: one tenant, full access."""
     access = Access(tenant, can_write=True)
     return SilcrowMCP(lambda _request: access, lambda: tenant)
+
+
+def _line_error(exc: Exception) -> JSONRPCError:
+    """The JSON-RPC answer to a stdio line that is not a message: -32700 when it is not JSON at
+    all, -32600 when it is JSON but no JSON-RPC message (its id cannot be known: null)."""
+    not_json = isinstance(exc, ValidationError) and any(e.get("type") == "json_invalid" for e in exc.errors())
+    if not_json:
+        error = ErrorData(code=PARSE_ERROR, message="Parse error: the line is not JSON; send one JSON-RPC "
+                          "message per line")
+    else:
+        error = ErrorData(code=INVALID_REQUEST, message="Invalid Request: the line is JSON but not a "
+                          "JSON-RPC 2.0 message")
+    return JSONRPCError(jsonrpc="2.0", id=None, error=error)
+
+
+class _AnswerBadLines:
+    """The stdio transport's read stream, answering each line it could not decode (the SDK only
+    logs it, so the client would wait for an answer that never comes)."""
+
+    def __init__(self, inner: Any, write: Any) -> None:
+        self._inner = inner
+        self._write = write
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, Exception):
+                return item
+            await self._write.send(SessionMessage(_line_error(item)))
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def __aiter__(self) -> _AnswerBadLines:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> _AnswerBadLines:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+async def run_stdio(server: SilcrowMCP) -> None:
+    """Serve ``server`` on stdin/stdout as the SDK does, but answer lines that are not messages."""
+    lowlevel = server._lowlevel_server  # the SDK's run_stdio_async does the same, without the answers
+    async with mcp_stdio_server() as (read_stream, write_stream):
+        await lowlevel.run(_AnswerBadLines(read_stream, write_stream), write_stream,
+                           lowlevel.create_initialization_options())

@@ -27,17 +27,22 @@ def silcrow_command() -> list[str]:
     return [sys.executable, "-c", "from silcrow.cli.main import main; main()"]
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
+def free_port(host: str = "127.0.0.1") -> int:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
         return int(sock.getsockname()[1])
 
 
 class ServerProcess:
-    """``silcrow serve --home HOME`` on 127.0.0.1 and a free port (see module doc)."""
+    """``silcrow serve --home HOME`` on a loopback address (127.0.0.1 unless ``host``) and a free
+    port (see module doc)."""
 
-    def __init__(self, home: Path, *extra: str, startup_timeout: float = 60.0) -> None:
+    def __init__(self, home: Path, *extra: str, startup_timeout: float = 60.0,
+                 host: str = "127.0.0.1") -> None:
         self.home = home
+        self.host = host  # as given to --host ('[::1]' too)
+        self._bare = host.strip("[]")
         self.extra = extra
         self.startup_timeout = startup_timeout
         self.port = 0
@@ -46,15 +51,16 @@ class ServerProcess:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        host = f"[{self._bare}]" if ":" in self._bare else self._bare
+        return f"http://{host}:{self.port}"
 
     def start(self) -> ServerProcess:
         for _attempt in range(3):  # a port found free may be taken before the child binds it
-            self.port = free_port()
+            self.port = free_port(self._bare)
             with open(self.log, "wb") as log:
                 self.proc = subprocess.Popen(
-                    [*silcrow_command(), "serve", "--home", str(self.home), "--port", str(self.port),
-                     *self.extra],
+                    [*silcrow_command(), "serve", "--home", str(self.home), "--host", self.host,
+                     "--port", str(self.port), *self.extra],
                     stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "NO_COLOR": "1"})
             if self._wait_healthy():
                 return self

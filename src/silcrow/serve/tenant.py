@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import anyio
+import anyio.to_thread
+
 from silcrow.agent.llm import ToolCall
 from silcrow.agent.prompt import build_system_prompt
 from silcrow.agent.session_backend import SessionBackend
@@ -29,6 +32,7 @@ from silcrow.agent.tools import ToolRouter
 from silcrow.errors import SilcrowError, StoreError
 from silcrow.home import Profile, open_profile
 from silcrow.recall.manager import MemoryManager
+from silcrow.serve.limits import TENANT_THREADS
 from silcrow.store import MemoryStore
 from silcrow.store.edits import safe_entries
 from silcrow.store.entries import char_count, format_usage
@@ -84,6 +88,13 @@ class Tenant:
         self._lock = threading.Lock()
         self._manager: MemoryManager | None = None
         self._sessions: SessionBackend | None = None
+        self._threads = anyio.CapacityLimiter(TENANT_THREADS)
+
+    async def offload(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on a worker thread, never on the event loop; at most TENANT_THREADS of this
+        tenant's calls at once, so a profile whose calls hang cannot take every thread."""
+        async with self._threads:
+            return await anyio.to_thread.run_sync(fn, *args)
 
     # -- the library objects (built lazily: a memory-only client never loads a model) ----------
 

@@ -14,6 +14,7 @@ import json
 import secrets
 import threading
 import time
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -44,6 +45,17 @@ class TokenRecord:
         data = asdict(self)
         del data["sha256"]
         return data
+
+
+def _is_control(char: str) -> bool:
+    """Control, format (bidi overrides, zero-width) and unassigned characters: what a terminal
+    may act on instead of printing."""
+    return unicodedata.category(char).startswith("C")
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on a terminal: each control character shown as its code point."""
+    return "".join(f"\\u{ord(c):04x}" if _is_control(c) else c for c in text)
 
 
 def tokens_path(home: Path) -> Path:
@@ -101,6 +113,9 @@ def create_token(home: Path, *, profile: str | None, scope: str = "write",
         records = _read(path)
         token_id = secrets.token_hex(4)
         label = name or f"token-{token_id}"
+        if any(_is_control(c) for c in label) or not label.strip():
+            raise ConfigError(f"token name {printable(label)!r} has control characters or is blank; "
+                              "use letters, digits and punctuation")
         if any(r.name == label for r in records):
             raise ConfigError(f"a token named {label!r} exists already; pick another --name or revoke it")
         secret = f"{PREFIX}{token_id}_{secrets.token_urlsafe(32)}"

@@ -20,6 +20,7 @@ from typing import Any
 from silcrow.errors import EmbedderUnavailableError, RecallError
 from silcrow.paths import resolve_home
 from silcrow.recall.embedders import Embedder, get_embedder
+from silcrow.recall.limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RECORD_CHARS, MAX_RESULTS
 from silcrow.recall.local.backend import RecallBackend
 from silcrow.recall.local.records import MemoryFilter, RecallHit, RecallRecord, Scope, to_epoch
 from silcrow.recall.provider import MemoryProvider
@@ -167,8 +168,14 @@ class LocalProvider(MemoryProvider):
     def ingest(
         self, records: Sequence[RecallRecord], *, progress: Callable[[int], None] | None = None
     ) -> int:
-        """Store ``records`` in batches; returns how many were new (duplicates are skipped)."""
-        added, _ = self.store.ingest(list(records), self._scope, progress)
+        """Store ``records`` in batches; returns how many were new (duplicates are skipped).
+        A record over MAX_RECORD_CHARS refuses the whole call before anything is stored."""
+        records = list(records)
+        for number, record in enumerate(records, 1):
+            if len(record.text) > MAX_RECORD_CHARS:
+                raise RecallError(f"record {number} is {len(record.text)} characters, over the cap of "
+                                  f"{MAX_RECORD_CHARS}; split it, nothing was stored")
+        added, _ = self.store.ingest(records, self._scope, progress)
         return added
 
     def search(
@@ -184,6 +191,9 @@ class LocalProvider(MemoryProvider):
 
     def add_fact(self, text: str, *, metadata: dict[str, Any] | None = None) -> int:
         """Save a fact; returns its id (the existing id if the same fact is already stored)."""
+        if len(text) > MAX_FACT_CHARS:
+            raise RecallError(f"the fact is {len(text)} characters, over the cap of {MAX_FACT_CHARS}; "
+                              "save one short fact at a time")
         record = RecallRecord(text=text, kind="fact", session_id=self._session_id, metadata=metadata or {})
         _, ids = self.store.ingest([record], self._scope)
         return ids[0]
@@ -280,7 +290,8 @@ class LocalProvider(MemoryProvider):
     def sync_turn(self, user: str, assistant: str, *, session_id: str = "") -> None:
         session = session_id or self._session_id
         records = [
-            RecallRecord(text=text, kind="turn", session_id=session, speaker=speaker)
+            # recall indexes a long turn by its beginning; the session store keeps all of it
+            RecallRecord(text=text[:MAX_RECORD_CHARS], kind="turn", session_id=session, speaker=speaker)
             for speaker, text in (("user", user), ("assistant", assistant))
             if text and text.strip()
         ]
@@ -291,7 +302,8 @@ class LocalProvider(MemoryProvider):
         if not content.strip():
             return
         if action in ("add", "replace"):
-            self.add_fact(content, metadata={"source": "curated", "target": target})
+            # a curated entry is small unless its file's limit was raised; the mirror keeps its start
+            self.add_fact(content[:MAX_FACT_CHARS], metadata={"source": "curated", "target": target})
         elif action == "remove":
             # The curated tool removes by a substring of the entry: drop the mirrored facts
             # holding it, never conversation turns.
@@ -318,7 +330,10 @@ class LocalProvider(MemoryProvider):
                 query = str(args.get("query") or "").strip()
                 if not query:
                     return error_json("recall_search needs a non-empty 'query'")
-                k = max(1, min(int(args.get("k") or 8), 50))
+                if len(query) > MAX_QUERY_CHARS:
+                    return error_json(f"recall_search: the query is {len(query)} characters, over the cap "
+                                      f"of {MAX_QUERY_CHARS}; search with a few words")
+                k = max(1, min(int(args.get("k") or 8), MAX_RESULTS))
                 hits = self.search(query, k)
                 results = [h.to_dict() for h in hits]
                 return ok_json(results=results)
