@@ -88,12 +88,13 @@ class SessionStore(SessionBackend):
 
 def open_sessions(home: Path) -> SessionBackend:
     """The session storage of ``home``: its ``sessions.db``, or the PostgreSQL database its
-    settings name (``[storage]`` in config.toml or ``SILCROW_DATABASE_URL``)."""
-    from silcrow.db.settings import database_url
+    settings name (``[storage]`` in config.toml or ``SILCROW_DATABASE_URL``), where they are
+    the sessions of the home's profile."""
+    from silcrow.db.settings import database_url, profile_of
 
     dsn = database_url(home)
     if dsn is None:
         return SessionStore(sessions_db(home))
     from silcrow.db.sessions import PostgresSessions
 
-    return PostgresSessions(dsn)
+    return PostgresSessions(dsn, profile_of(home))

@@ -400,12 +400,13 @@ def format_hits(hits: Sequence[RecallHit], *, limit: int = PREFETCH_CHARS) -> st
 
 def open_recall(home: Path, embedder: Embedder) -> RecallBackend:
     """The recall storage of ``home``: its ``recall.db``, or the PostgreSQL database its
-    settings name (``[storage]`` in config.toml or ``SILCROW_DATABASE_URL``)."""
-    from silcrow.db.settings import database_url
+    settings name (``[storage]`` in config.toml or ``SILCROW_DATABASE_URL``), where they are
+    the memories of the home's profile."""
+    from silcrow.db.settings import database_url, profile_of
 
     dsn = database_url(home)
     if dsn is None:
         return RecallStore(recall_db(home), embedder)
     from silcrow.db.recall import PostgresRecall
 
-    return PostgresRecall(dsn, embedder)
+    return PostgresRecall(dsn, embedder, profile_of(home))
