@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from silcrow._private import private_dir, write_private
 from silcrow.db.curated import journal_line
 from silcrow.db.database import Database
 from silcrow.db.migrations import SCHEMA, check_schema
@@ -191,11 +192,11 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
         )
     counts = Counts()
     with _pg(db) as conn:
-        notes.mkdir(parents=True, exist_ok=True)
+        private_dir(notes, home=home)
         for name, body in conn.execute(
             "SELECT target_file, body FROM curated_notes WHERE profile = %s", (profile,)
         ).fetchall():
-            (notes / name).write_bytes(bytes(body))
+            write_private(notes / name, bytes(body))
             counts.notes += 1
         # Written by the journal's own append, so the file has its usual on-disk form (records
         # after the first of a target stored as deltas on the one before).

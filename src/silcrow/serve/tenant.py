@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from silcrow._private import private_dir
 from silcrow.agent.llm import ToolCall
 from silcrow.agent.prompt import build_system_prompt
 from silcrow.agent.session_backend import SessionBackend
@@ -238,7 +239,7 @@ def open_tenant(home: Path) -> Tenant:
     """The one place a served home's objects are built from its settings (a storage backend
     chosen in config.toml is picked here)."""
     home = home.absolute()
-    home.mkdir(parents=True, exist_ok=True)
+    private_dir(home)
     settings = load_settings(home)
     return Tenant(home, Parts(
         store=lambda: MemoryStore(memory_char_limit=settings.memory_char_limit,

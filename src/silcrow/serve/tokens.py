@@ -22,6 +22,7 @@ from typing import Any
 
 from filelock import FileLock
 
+from silcrow._private import FILE_MODE, private_dir, tighten
 from silcrow.errors import ConfigError
 from silcrow.paths import validate_profile
 
@@ -57,6 +58,7 @@ def _digest(token: str) -> str:
 def _read(path: Path) -> list[TokenRecord]:
     if not path.exists():
         return []
+    tighten(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         return [TokenRecord(**item) for item in data["tokens"]]
@@ -68,7 +70,7 @@ def _read(path: Path) -> list[TokenRecord]:
 
 
 def _write(path: Path, records: list[TokenRecord]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     text = json.dumps({"tokens": [asdict(r) for r in records]}, indent=2) + "\n"
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tokens.", suffix=".tmp")
     try:
@@ -84,8 +86,8 @@ def _write(path: Path, records: list[TokenRecord]) -> None:
 
 
 def _locked(path: Path) -> FileLock:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return FileLock(str(path) + ".lock", timeout=10)
+    private_dir(path.parent)
+    return FileLock(str(path) + ".lock", timeout=10, mode=FILE_MODE)
 
 
 def create_token(home: Path, *, profile: str | None, scope: str = "write",

@@ -222,7 +222,7 @@ def _compact(path: Path, keep_bytes: int) -> None:
             kept[index] = json.dumps(whole.record, ensure_ascii=True, separators=(",", ":")).encode("ascii")
     kept.reverse()
     temp = path.with_name(f".{path.name}.{os.getpid()}.compact.tmp")
-    with open(temp, "wb") as handle:
+    with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as handle:
         handle.write(b"".join(line + b"\n" for line in reversed(kept)))
         handle.flush()
         os.fsync(handle.fileno())

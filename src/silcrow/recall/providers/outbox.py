@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from silcrow._private import private_sqlite
 from silcrow.errors import RecallError, ServiceError
 from silcrow.store.locking import ExclusiveLock, LockWaitTimeout
 
@@ -60,7 +61,7 @@ class Outbox:
         self._lock = threading.Lock()
         self._drain_lock = threading.Lock()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_sqlite(path)
             self._conn = sqlite3.connect(path, timeout=30.0, check_same_thread=False, isolation_level=None)
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.executescript(_SCHEMA)

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from silcrow._private import private_sqlite
 from silcrow.errors import RecallError
 from silcrow.recall.providers.holographic import hrr
 
@@ -126,14 +127,14 @@ class FactStore:
         self.default_trust = _clamp(default_trust)
         self.dim = dim
         self.lock = threading.RLock()
-        path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            private_sqlite(path)
             self.conn = sqlite3.connect(path, check_same_thread=False, timeout=10.0, isolation_level=None)
             self.conn.row_factory = sqlite3.Row
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.executescript(_SCHEMA)
-        except sqlite3.Error as exc:
+        except (OSError, sqlite3.Error) as exc:
             raise RecallError(f"cannot open the holographic fact store {path}: {exc}; "
                               "check the path (db_path) and its permissions") from exc
 
