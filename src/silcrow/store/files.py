@@ -220,7 +220,9 @@ class FileBackend(StoreBackend):
     @contextlib.contextmanager
     def transaction(self, target_file: str) -> Iterator[Transaction]:
         try:
-            _private.private_dir(self.directory, home=self.home)
+            # A profile's home sits in <base>/profiles/, which is as private as the homes in it.
+            top = self.home.parent if self.home.parent.name == "profiles" else self.home
+            _private.private_dir(self.directory, home=top)
             if not self._made_private:
                 for child in self.directory.iterdir():
                     _private.tighten(child)
