@@ -218,3 +218,26 @@ def test_migration_2_gives_old_rows_the_profile_they_came_from(
                          " VALUES ('s3', 's3', 'now', 'now')")
     finally:
         pg_server.drop(dsn)
+
+
+def test_importing_vectors_of_another_model_leaves_them_to_the_databases_model(
+    pg_dsn: str, tmp_path: Path
+) -> None:
+    from silcrow.recall.local.records import RecallRecord
+    from silcrow.recall.local.store import RecallStore
+
+    home = tmp_path / "home"
+    onnx = get_embedder("onnx")
+    store = RecallStore(home / "recall.db", onnx)
+    store.ingest([RecallRecord(text="The boat is moored at pier nine.", kind="fact")], (None, None))
+    store.close()
+    with database(pg_dsn).connect() as conn:  # another profile's memories were embedded by another model
+        conn.execute("INSERT INTO silcrow.recall_meta (key, value) VALUES ('embedder', 'other-model/384')")
+    code, out, err = run("db", "import", "--from-home", str(home), "--profile-name", "alice",
+                         "--dsn", pg_dsn, "--json")
+    assert code == 0, err
+    assert (json.loads(out)["memories"], json.loads(out)["vectors"]) == (1, 0)
+    with database(pg_dsn).connect() as conn:
+        meta = conn.execute("SELECT value FROM silcrow.recall_meta WHERE key = 'embedder'").fetchone()
+        bare = conn.execute("SELECT count(*) FROM silcrow.recall_memories WHERE embedding IS NULL").fetchone()
+    assert (meta[0], bare[0]) == ("other-model/384", 1)

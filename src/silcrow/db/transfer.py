@@ -141,6 +141,13 @@ def _import_recall(conn: Any, path: Path, profile: str, counts: Counts) -> None:
     cols = ", ".join(f"m.{c}" for c in _MEMORY_COLUMNS)
     rows = _sqlite_rows(path, f"SELECT {cols}, e.vector FROM memories m"
                               " LEFT JOIN embeddings e ON e.memory_id = m.id ORDER BY m.id")
+    meta = dict(_sqlite_rows(path, "SELECT key, value FROM meta"))
+    held = conn.execute("SELECT value FROM recall_meta WHERE key = 'embedder'").fetchone()
+    if held is not None and meta.get("embedder") not in (None, held[0]):
+        # The database's other profiles use another model: these vectors would sit in the wrong
+        # space, so the memories come without them and are embedded by the database's model.
+        rows = [(*r[:-1], None) for r in rows]
+        meta.pop("embedder")
     _insert(
         conn, "recall_memories", (*_MEMORY_COLUMNS, "body", "dated", "embedding", "profile"),
         [
@@ -151,7 +158,7 @@ def _import_recall(conn: Any, path: Path, profile: str, counts: Counts) -> None:
     )
     counts.memories = len(rows)
     counts.vectors = sum(1 for r in rows if r[-1] is not None)
-    for key, value in _sqlite_rows(path, "SELECT key, value FROM meta"):
+    for key, value in meta.items():
         conn.execute(
             "INSERT INTO recall_meta (key, value) VALUES (%s, %s)"
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
