@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from silcrow._private import private_sqlite
 from silcrow.errors import SilcrowError
 
 #: (version, name, statements). Append only: never edit a migration that shipped.
@@ -81,7 +82,7 @@ def connect(
 ) -> sqlite3.Connection:
     """Open (creating if needed) and migrate the database at ``path``; autocommit mode."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_sqlite(path)
         conn = sqlite3.connect(str(path), timeout=timeout, check_same_thread=False, isolation_level=None)
     except (OSError, sqlite3.Error) as exc:
         raise error(f"cannot open the {what} {path}: {exc}; check the path and its permissions") from exc

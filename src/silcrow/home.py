@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+from silcrow._private import private_dir
 from silcrow.config import Rule, Settings, Text, env_value
 from silcrow.errors import ConfigError
 from silcrow.paths import DEFAULT_PROFILE, config_file, default_home, resolve_home
@@ -188,7 +189,7 @@ class Profile:
         from silcrow.db.sessions import PostgresSessions
 
         assert self.storage.dsn is not None
-        return PostgresSessions(self.storage.dsn)
+        return PostgresSessions(self.storage.dsn, self.name)
 
     def recall_storage(self, embedder: Embedder) -> RecallBackend:
         """The local provider's storage: ``<path>/recall.db``, or the database."""
@@ -200,7 +201,7 @@ class Profile:
         from silcrow.db.recall import PostgresRecall
 
         assert self.storage.dsn is not None
-        return PostgresRecall(self.storage.dsn, embedder)
+        return PostgresRecall(self.storage.dsn, embedder, self.name)
 
     def provider(self, name: str | None = None, *,
                  embedder: str | Embedder | None = None) -> MemoryProvider | None:
@@ -238,5 +239,5 @@ def open_profile(
     settings = read_settings(path).with_env(environ).with_overrides(**overrides)
     storage = _storage(settings, dsn, environ)
     if create:
-        path.mkdir(parents=True, exist_ok=True)
+        private_dir(path)
     return Profile(path=path, home=home_dir, name=name, settings=settings, storage=storage)

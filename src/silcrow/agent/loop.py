@@ -22,6 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from silcrow._private import private_dir
 from silcrow.agent import compress as _compress
 from silcrow.agent.llm import Completion, LLMClient, StreamCallback
 from silcrow.agent.prompt import build_system_prompt
@@ -107,7 +108,7 @@ class Agent:
         user_char_limit: int = USER_CHAR_LIMIT,
     ) -> None:
         self.home = resolve_home(home)
-        self.home.mkdir(parents=True, exist_ok=True)
+        private_dir(self.home)
         self.replay_recall = DEFAULT_REPLAY_RECALL if replay_recall is None else replay_recall
         self.nudge_interval = nudge_interval
         self.max_tool_iterations = max(1, max_tool_iterations)

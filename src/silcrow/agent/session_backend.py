@@ -75,6 +75,12 @@ class SessionBackend(ABC):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _mine(self, table: str) -> str:
+        """A condition keeping the rows of ``table`` (a name or alias of sessions or messages) that
+        belong to this store: always true for a home's own file; its profile in a shared database,
+        whose backend also sets the owner of the rows it inserts."""
+        return "1 = 1"
+
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> builtins.list[Row]:
         with self._reading() as conn:
             return conn.execute(sql, params).fetchall()
@@ -84,7 +90,9 @@ class SessionBackend(ABC):
         return ""
 
     def _require(self, conn: Conn, sid: str) -> Row:
-        row = conn.execute("SELECT * FROM sessions WHERE id = ?" + self._row_lock(conn), (sid,)).fetchone()
+        row = conn.execute(
+            f"SELECT * FROM sessions WHERE id = ? AND {self._mine('sessions')}" + self._row_lock(conn), (sid,)
+        ).fetchone()
         if row is None:
             raise SessionError(f"no session with id {sid!r}; {_LIST_HINT}")
         return row
@@ -110,7 +118,8 @@ class SessionBackend(ABC):
         with self._reading() as conn:
             row = self._require(conn, sid)
             count = conn.execute(
-                "SELECT COUNT(*) AS n FROM messages WHERE session_id = ? AND compacted = 0", (sid,)
+                f"SELECT COUNT(*) AS n FROM messages WHERE session_id = ? AND compacted = 0"
+                f" AND {self._mine('messages')}", (sid,)
             ).fetchone()["n"]
         return info_from_row(row, count)
 
@@ -121,7 +130,8 @@ class SessionBackend(ABC):
             raise SessionError(f"empty session id; {_LIST_HINT}")
         escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         rows = self._read(
-            "SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 6", (escaped + "%",)
+            f"SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' AND {self._mine('sessions')}"
+            " ORDER BY id LIMIT 6", (escaped + "%",)
         )
         ids = [r["id"] for r in rows]
         if prefix in ids:
@@ -137,19 +147,26 @@ class SessionBackend(ABC):
     def set_system_prompt(self, sid: str, prompt: str | None) -> None:
         with self._write() as conn:
             self._require(conn, sid)
-            conn.execute("UPDATE sessions SET system_prompt = ? WHERE id = ?", (prompt, sid))
+            conn.execute(
+                f"UPDATE sessions SET system_prompt = ? WHERE id = ? AND {self._mine('sessions')}",
+                (prompt, sid),
+            )
 
     def list(self, limit: int = 20) -> list[SessionInfo]:
         """The most recently active sessions first."""
         rows = self._read(
-            "SELECT s.*, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.compacted = 0)"
-            " AS n FROM sessions s ORDER BY s.updated_at DESC, s.id DESC LIMIT ?",
+            f"SELECT s.*, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.compacted = 0"
+            f" AND {self._mine('m')}) AS n FROM sessions s WHERE {self._mine('s')}"
+            " ORDER BY s.updated_at DESC, s.id DESC LIMIT ?",
             (max(0, int(limit)),),
         )
         return [info_from_row(r, r["n"]) for r in rows]
 
     def latest(self) -> str | None:
-        rows = self._read("SELECT id FROM sessions ORDER BY updated_at DESC, id DESC LIMIT 1")
+        rows = self._read(
+            f"SELECT id FROM sessions WHERE {self._mine('sessions')}"
+            " ORDER BY updated_at DESC, id DESC LIMIT 1"
+        )
         return str(rows[0]["id"]) if rows else None
 
     # -- messages ------------------------------------------------------------
@@ -163,7 +180,10 @@ class SessionBackend(ABC):
         now = now_iso()
         with self._write() as conn:
             session = self._require(conn, sid)
-            top = conn.execute("SELECT MAX(seq) AS top FROM messages WHERE session_id = ?", (sid,)).fetchone()
+            top = conn.execute(
+                f"SELECT MAX(seq) AS top FROM messages WHERE session_id = ? AND {self._mine('messages')}",
+                (sid,),
+            ).fetchone()
             seq = int(top["top"] or 0) + 1  # past any summary (summaries sit at x.5)
             new_id = conn.execute(
                 "INSERT INTO messages(session_id, seq, role, content, tool_calls, tool_call_id, name,"
@@ -173,7 +193,10 @@ class SessionBackend(ABC):
             title = session["title"]
             if title is None and values[0] == "user" and values[1]:
                 title = " ".join(values[1].split())[:60]
-            conn.execute("UPDATE sessions SET updated_at = ?, title = ? WHERE id = ?", (now, title, sid))
+            conn.execute(
+                f"UPDATE sessions SET updated_at = ?, title = ? WHERE id = ? AND {self._mine('sessions')}",
+                (now, title, sid),
+            )
             return int(new_id)
 
     def messages(self, sid: str) -> builtins.list[dict[str, Any]]:
@@ -181,7 +204,8 @@ class SessionBackend(ABC):
         with self._reading() as conn:
             self._require(conn, sid)
             rows = conn.execute(
-                "SELECT * FROM messages WHERE session_id = ? AND compacted = 0 ORDER BY seq, id", (sid,)
+                f"SELECT * FROM messages WHERE session_id = ? AND compacted = 0 AND {self._mine('messages')}"
+                " ORDER BY seq, id", (sid,)
             ).fetchall()
         return [message_dict(r) for r in rows]
 
@@ -191,7 +215,8 @@ class SessionBackend(ABC):
         with self._reading() as conn:
             self._require(conn, sid)
             target = conn.execute(
-                "SELECT seq, id FROM messages WHERE id = ? AND session_id = ?", (message_id, sid)
+                f"SELECT seq, id FROM messages WHERE id = ? AND session_id = ? AND {self._mine('messages')}",
+                (message_id, sid),
             ).fetchone()
             if target is None:
                 raise SessionError(
@@ -199,12 +224,14 @@ class SessionBackend(ABC):
                     "of that session"
                 )
             before = conn.execute(
-                "SELECT * FROM messages WHERE session_id = ? AND (seq < ? OR (seq = ? AND id < ?))"
+                f"SELECT * FROM messages WHERE session_id = ? AND {self._mine('messages')}"
+                " AND (seq < ? OR (seq = ? AND id < ?))"
                 " ORDER BY seq DESC, id DESC LIMIT ?",
                 (sid, target["seq"], target["seq"], target["id"], window),
             ).fetchall()
             rest = conn.execute(
-                "SELECT * FROM messages WHERE session_id = ? AND (seq > ? OR (seq = ? AND id >= ?))"
+                f"SELECT * FROM messages WHERE session_id = ? AND {self._mine('messages')}"
+                " AND (seq > ? OR (seq = ? AND id >= ?))"
                 " ORDER BY seq, id LIMIT ?",
                 (sid, target["seq"], target["seq"], target["id"], window + 1),
             ).fetchall()
@@ -229,7 +256,8 @@ class SessionBackend(ABC):
         with self._write() as conn:
             self._require(conn, sid)
             rows = conn.execute(
-                "SELECT id, seq, role FROM messages WHERE session_id = ? AND compacted = 0 ORDER BY seq, id",
+                f"SELECT id, seq, role FROM messages WHERE session_id = ? AND compacted = 0"
+                f" AND {self._mine('messages')} ORDER BY seq, id",
                 (sid,),
             ).fetchall()
             start, end = keep_head, len(rows) - keep_tail
@@ -245,7 +273,8 @@ class SessionBackend(ABC):
             after = rows[end]["seq"] if end < len(rows) else middle[-1]["seq"] + 1
             seq = (middle[-1]["seq"] + after) / 2  # summary sits where the middle was
             conn.executemany(
-                "UPDATE messages SET compacted = 1 WHERE id = ?", [(r["id"],) for r in middle]
+                f"UPDATE messages SET compacted = 1 WHERE id = ? AND {self._mine('messages')}",
+                [(r["id"],) for r in middle],
             )
             now = now_iso()
             conn.execute(
@@ -253,7 +282,9 @@ class SessionBackend(ABC):
                 " VALUES (?, ?, ?, ?, ?, 1)",
                 (sid, seq, role, SUMMARY_MARKER.format(n=len(middle)) + "\n" + summary, now),
             )
-            conn.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now, sid))
+            conn.execute(
+                f"UPDATE sessions SET updated_at = ? WHERE id = ? AND {self._mine('sessions')}", (now, sid)
+            )
             return len(middle)
 
     def ancestors(self, sid: str) -> builtins.list[tuple[str, str]]:
@@ -271,12 +302,15 @@ class SessionBackend(ABC):
         opened and quit); returns whether it was removed."""
         with self._write() as conn:
             busy = conn.execute(
-                "SELECT (EXISTS(SELECT 1 FROM messages WHERE session_id = ?)"
-                " OR EXISTS(SELECT 1 FROM sessions WHERE parent_id = ?)) AS busy", (sid, sid)
+                f"SELECT (EXISTS(SELECT 1 FROM messages WHERE session_id = ? AND {self._mine('messages')})"
+                f" OR EXISTS(SELECT 1 FROM sessions WHERE parent_id = ? AND {self._mine('sessions')}))"
+                " AS busy",
+                (sid, sid),
             ).fetchone()["busy"]
             if busy:
                 return False
-            return conn.execute("DELETE FROM sessions WHERE id = ?", (sid,)).rowcount > 0
+            gone = conn.execute(f"DELETE FROM sessions WHERE id = ? AND {self._mine('sessions')}", (sid,))
+            return gone.rowcount > 0
 
     def branch(self, sid: str, *, title: str | None = None) -> str:
         """Fork a session: a new id whose parent is ``sid``, with a copy of its active history.
@@ -299,7 +333,7 @@ class SessionBackend(ABC):
                 " recall_block, created_at, is_summary)"
                 " SELECT ?, ROW_NUMBER() OVER (ORDER BY seq, id), role, content, tool_calls, tool_call_id,"
                 " name, recall_block, created_at, is_summary FROM messages"
-                " WHERE session_id = ? AND compacted = 0 ORDER BY seq, id",
+                f" WHERE session_id = ? AND compacted = 0 AND {self._mine('messages')} ORDER BY seq, id",
                 (new_id, sid),
             )
         return new_id
@@ -335,7 +369,7 @@ class SessionBackend(ABC):
             while True:
                 sql, params = search_sql(
                     self._candidates_sql, match, candidates,
-                    exclude=tuple(exclude), current_session_id=current_session_id,
+                    exclude=tuple(exclude), current_session_id=current_session_id, mine=self._mine,
                 )
                 rows = conn.execute(sql, (*params, limit)).fetchall()
                 # Exact once the candidates held `limit` lineages (one not seen has

@@ -8,6 +8,7 @@ own candidate step. FTS5 is an external-content index over
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from silcrow._sqlite import STOPWORDS, quote_term
@@ -117,8 +118,8 @@ _SEARCH = """
 WITH cand AS ({candidates}), hits AS (
     SELECT c.message_id, c.score, m.session_id, m.role, m.created_at, s.title, s.root_id
     FROM cand c
-    JOIN messages m ON m.id = c.message_id
-    JOIN sessions s ON s.id = m.session_id
+    JOIN messages m ON m.id = c.message_id AND {mine_m}
+    JOIN sessions s ON s.id = m.session_id AND {mine_s}
     WHERE m.role IN ({roles}){extra}
 ), ranked AS (
     SELECT *, ROW_NUMBER() OVER (PARTITION BY root_id ORDER BY score, message_id) AS r FROM hits
@@ -131,8 +132,8 @@ FROM ranked WHERE r = 1 ORDER BY score, message_id LIMIT ?
 # their copies elsewhere in its lineage (a branch copies its parent's history).
 _NOT_IN_CONTEXT = """
     AND NOT EXISTS (
-        SELECT 1 FROM messages c JOIN sessions cs ON cs.id = c.session_id
-        WHERE c.session_id = ? AND c.compacted = 0 AND cs.root_id = s.root_id
+        SELECT 1 FROM messages c JOIN sessions cs ON cs.id = c.session_id AND {mine_cs}
+        WHERE c.session_id = ? AND {mine_c} AND c.compacted = 0 AND cs.root_id = s.root_id
           AND c.role = m.role AND c.content = m.content)"""
 
 SNIPPET_SQL = (
@@ -148,11 +149,13 @@ def search_sql(
     *,
     exclude: tuple[str, ...] = (),
     current_session_id: str | None = None,
+    mine: Callable[[str], str] = lambda table: "1 = 1",
 ) -> tuple[str, tuple[Any, ...]]:
     """The ranked search statement and its parameters (the LIMIT value goes last).
 
     ``candidates_sql`` is the engine's full-text step (FTS5 here, tsvector on
-    PostgreSQL); the lineage logic after it is the same SQL on both.
+    PostgreSQL); the lineage logic after it is the same SQL on both. ``mine(alias)`` is the
+    condition keeping the rows of the store's owner (see ``SessionBackend._mine``).
     """
     extra = ""
     params: tuple[Any, ...] = (match, candidates, *SEARCHED_ROLES)
@@ -160,7 +163,10 @@ def search_sql(
         extra += f"\n    AND m.session_id NOT IN ({','.join('?' for _ in exclude)})"
         params += exclude
     if current_session_id is not None:
-        extra += _NOT_IN_CONTEXT
+        extra += _NOT_IN_CONTEXT.format(mine_c=mine("c"), mine_cs=mine("cs"))
         params += (current_session_id,)
     roles = ",".join("?" for _ in SEARCHED_ROLES)
-    return _SEARCH.format(candidates=candidates_sql, roles=roles, extra=extra), params
+    search = _SEARCH.format(
+        candidates=candidates_sql, roles=roles, extra=extra, mine_m=mine("m"), mine_s=mine("s")
+    )
+    return search, params

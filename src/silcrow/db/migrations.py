@@ -22,6 +22,18 @@ if TYPE_CHECKING:
 SCHEMA = "silcrow"
 _ADVISORY_KEY = 0x5EC0  # pg_advisory_lock key for migrations
 
+#: The setting a connection names its profile in (see :func:`owned_by`); the ``profile`` column
+#: of the per-profile tables defaults to it, so a row cannot be written without an owner.
+PROFILE_SETTING = "silcrow.profile"
+_OWNED = (
+    f"ALTER COLUMN profile SET DEFAULT current_setting('{PROFILE_SETTING}'),"
+    " ADD CHECK (profile <> '')"
+)
+_V1_OWNER = (
+    "SELECT CASE WHEN count(DISTINCT profile) = 1 THEN min(profile) ELSE 'default' END"
+    " FROM (SELECT profile FROM curated_notes UNION SELECT profile FROM curated_journal) AS p"
+)
+
 #: (version, name, statements). Append only: never edit a migration that shipped.
 MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
     (
@@ -125,8 +137,56 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
             "CREATE INDEX messages_search ON messages USING gin (search)",
         ),
     ),
+    (
+        2,
+        "recall memories and sessions belong to one profile",
+        (
+            # Before version 2 these rows were shared by every profile and record no owner. When the
+            # database's notes belong to exactly one profile, everything came through homes of that
+            # profile; otherwise the owner is unknowable and the rows go to "default" (re-import a
+            # profile's home into a fresh database to place its rows exactly).
+            "ALTER TABLE recall_memories ADD COLUMN profile text",
+            f"UPDATE recall_memories SET profile = ({_V1_OWNER})",
+            f"ALTER TABLE recall_memories ALTER COLUMN profile SET NOT NULL, {_OWNED}",
+            "ALTER TABLE recall_memories DROP CONSTRAINT recall_memories_content_hash_key",
+            # The same conversation ingested by two profiles is two sets of memories.
+            "ALTER TABLE recall_memories ADD CONSTRAINT recall_memories_profile_hash"
+            " UNIQUE (profile, content_hash)",
+            "DROP INDEX recall_memories_session",
+            "CREATE INDEX recall_memories_session ON recall_memories (profile, session_id, id)",
+            "DROP INDEX recall_memories_scope",
+            "CREATE INDEX recall_memories_scope ON recall_memories (profile, user_id, agent_id)",
+            # Sessions are keyed by (profile, id), and messages carry the profile of their session,
+            # so no query, join or foreign key can reach across profiles.
+            "ALTER TABLE messages DROP CONSTRAINT messages_session_id_fkey",
+            "ALTER TABLE sessions DROP CONSTRAINT sessions_parent_id_fkey",
+            "ALTER TABLE sessions DROP CONSTRAINT sessions_pkey",
+            "ALTER TABLE sessions ADD COLUMN profile text",
+            f"UPDATE sessions SET profile = ({_V1_OWNER})",
+            f"ALTER TABLE sessions ALTER COLUMN profile SET NOT NULL, {_OWNED}",
+            "ALTER TABLE sessions ADD PRIMARY KEY (profile, id)",
+            "ALTER TABLE sessions ADD CONSTRAINT sessions_parent_fkey"
+            " FOREIGN KEY (profile, parent_id) REFERENCES sessions (profile, id)",
+            "DROP INDEX sessions_updated",
+            "CREATE INDEX sessions_updated ON sessions (profile, updated_at)",
+            "ALTER TABLE messages ADD COLUMN profile text",
+            "UPDATE messages m SET profile = s.profile FROM sessions s WHERE s.id = m.session_id",
+            f"ALTER TABLE messages ALTER COLUMN profile SET NOT NULL, {_OWNED}",
+            "ALTER TABLE messages ADD CONSTRAINT messages_session_fkey"
+            " FOREIGN KEY (profile, session_id) REFERENCES sessions (profile, id)",
+            "DROP INDEX messages_by_session",
+            "CREATE INDEX messages_by_session ON messages (profile, session_id, seq)",
+        ),
+    ),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+def owned_by(conn: Any, profile: str) -> None:
+    """Name ``profile`` as the owner of what the current transaction reads and writes."""
+    if not profile:
+        raise ConfigError("a profile name is empty; give the name of the profile (e.g. default)")
+    conn.execute("SELECT set_config(%s, %s, true)", (PROFILE_SETTING, profile))
 
 
 def applied(conn: Any) -> list[tuple[int, str]]:

@@ -8,6 +8,12 @@ similarity of the same stored vectors (:func:`retrieval.memory_vectors`), and
 Ingest (context windows, content-hash identity) is the shared
 :class:`~silcrow.recall.local.backend.RecallBackend` code.
 
+Memories belong to one profile: each transaction names it (:func:`owned_by`),
+every statement keeps to its rows and new rows take it as their ``profile``
+column's default; the same conversation ingested by two profiles is stored
+twice (identity is (profile, content hash)). The vectors' model is shared by
+the whole database.
+
 Vectors live in one ``vector`` column whatever their dimension; the HNSW
 index is a partial expression index per dimension, created when an embedder
 of that dimension first opens the database.
@@ -18,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -26,6 +32,7 @@ import numpy as np
 
 from silcrow.db.database import Database, database
 from silcrow.db.fold import fold
+from silcrow.db.migrations import PROFILE_SETTING, owned_by
 from silcrow.errors import RecallError
 from silcrow.recall.embedders import Embedder
 from silcrow.recall.local import retrieval
@@ -36,7 +43,8 @@ from silcrow.recall.local.records import KINDS, MemoryFilter, RecallHit, Scope, 
 log = logging.getLogger(__name__)
 
 WHAT = "recall memories"
-_SCOPE = "user_id IS NOT DISTINCT FROM %s AND agent_id IS NOT DISTINCT FROM %s"
+_MINE = f"profile = current_setting('{PROFILE_SETTING}')"
+_SCOPE = f"{_MINE} AND user_id IS NOT DISTINCT FROM %s AND agent_id IS NOT DISTINCT FROM %s"
 _UPPER, _LOWER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"
 # ts_rank weights for labels {D, C, B, A}: A body, B context, C dated (retrieval.COLUMN_WEIGHTS).
 _WEIGHTS = "{0.1, %s, %s, %s}" % tuple(reversed(retrieval.COLUMN_WEIGHTS))  # noqa: UP031
@@ -49,10 +57,11 @@ def tsquery(terms: Sequence[str]) -> str | None:
 
 
 class PostgresRecall(RecallBackend):
-    """Memories of every scope in the ``silcrow.recall_memories`` table."""
+    """The memories of ``profile`` (every scope) in the ``silcrow.recall_memories`` table."""
 
-    def __init__(self, dsn: str, embedder: Embedder) -> None:
+    def __init__(self, dsn: str, embedder: Embedder, profile: str = "default") -> None:
         self.embedder = embedder
+        self.profile = profile
         self._dim = embedder.dim  # asked first: an embedder that cannot answer fails before any I/O
         self.db: Database = database(dsn)
         self.where = self.db.where
@@ -64,8 +73,11 @@ class PostgresRecall(RecallBackend):
     def close(self) -> None:
         """The pool is shared by every backend of this process and closed when it exits."""
 
-    def _tx(self) -> AbstractContextManager[Any]:
-        return self.db.transaction(RecallError, WHAT)
+    @contextlib.contextmanager
+    def _tx(self) -> Iterator[Any]:
+        with self.db.transaction(RecallError, WHAT) as conn:
+            owned_by(conn, self.profile)
+            yield conn
 
     # -- vectors -----------------------------------------------------------------------
 
@@ -134,7 +146,8 @@ class PostgresRecall(RecallBackend):
     def _known(self, hashes: list[str]) -> dict[str, int]:
         with self._tx() as conn:
             rows = conn.execute(
-                "SELECT content_hash, id FROM recall_memories WHERE content_hash = ANY(%s)", (hashes,)
+                f"SELECT content_hash, id FROM recall_memories WHERE content_hash = ANY(%s) AND {_MINE}",
+                (hashes,),
             ).fetchall()
         return {r["content_hash"]: int(r["id"]) for r in rows}
 
@@ -157,7 +170,7 @@ class PostgresRecall(RecallBackend):
                 "INSERT INTO recall_memories (kind, text, session_id, speaker, ts, user_id, agent_id,"
                 " external_id, context, metadata, content_hash, created_at, body, dated, embedding)"
                 " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
-                " ON CONFLICT (content_hash) DO NOTHING RETURNING id, content_hash",
+                " ON CONFLICT (profile, content_hash) DO NOTHING RETURNING id, content_hash",
                 rows,
                 returning=True,
             )
@@ -169,7 +182,8 @@ class PostgresRecall(RecallBackend):
             raced = [p["hash"] for p in fresh if p["hash"] not in ids]  # another writer stored them
             if raced:
                 found = conn.execute(
-                    "SELECT content_hash, id FROM recall_memories WHERE content_hash = ANY(%s)", (raced,)
+                    f"SELECT content_hash, id FROM recall_memories WHERE content_hash = ANY(%s) AND {_MINE}",
+                    (raced,),
                 ).fetchall()
                 ids.update({r["content_hash"]: int(r["id"]) for r in found})
         for p in fresh:
@@ -183,7 +197,7 @@ class PostgresRecall(RecallBackend):
             return 0
         with self._tx() as conn:
             gone = conn.execute(
-                "DELETE FROM recall_memories WHERE id = ANY(%s) RETURNING id", (list(ids),)
+                f"DELETE FROM recall_memories WHERE id = ANY(%s) AND {_MINE} RETURNING id", (list(ids),)
             ).fetchall()
         return len(gone)
 
@@ -224,7 +238,9 @@ class PostgresRecall(RecallBackend):
                     dense = self._dense(conn, qvec, pool, scope, [i for i, _ in lexical])
 
                 def speakers(ids: list[int]) -> dict[int, str]:
-                    rows = conn.execute("SELECT id, speaker FROM recall_memories WHERE id = ANY(%s)", (ids,))
+                    rows = conn.execute(
+                        f"SELECT id, speaker FROM recall_memories WHERE id = ANY(%s) AND {_MINE}", (ids,)
+                    )
                     return {int(r["id"]): r["speaker"] for r in rows}
 
                 ranked = rank(
@@ -238,7 +254,8 @@ class PostgresRecall(RecallBackend):
     def _held_by_more_than(self, term: str, n: int) -> bool:
         with self._tx() as conn:
             row = conn.execute(
-                "SELECT 1 FROM recall_memories WHERE search @@ to_tsquery('english', %s) OFFSET %s LIMIT 1",
+                f"SELECT 1 FROM recall_memories WHERE search @@ to_tsquery('english', %s) AND {_MINE}"
+                " OFFSET %s LIMIT 1",
                 (f"'{term}'", n),
             ).fetchone()
         return row is not None
@@ -278,7 +295,7 @@ class PostgresRecall(RecallBackend):
         if missing:  # score the lexical candidates too, so fusion sees both sides
             rows = conn.execute(
                 f"SELECT id, 1 - ({vec} <=> %s::{self._vec}) AS cos FROM recall_memories"
-                f" WHERE id = ANY(%s) AND vector_dims(embedding) = {self._dim}",
+                f" WHERE id = ANY(%s) AND vector_dims(embedding) = {self._dim} AND {_MINE}",
                 (qvec, missing),
             ).fetchall()
             dense.update({int(r["id"]): float(r["cos"]) for r in rows})
@@ -291,7 +308,7 @@ class PostgresRecall(RecallBackend):
             int(r["id"]): r
             for r in conn.execute(
                 "SELECT id, text, kind, session_id, speaker, ts, external_id FROM recall_memories"
-                " WHERE id = ANY(%s)",
+                f" WHERE id = ANY(%s) AND {_MINE}",
                 ([i for i, _ in ranked],),
             )
         }
@@ -319,7 +336,7 @@ class PostgresRecall(RecallBackend):
                 ).fetchone()
                 every = conn.execute(
                     "SELECT count(*) AS total, count(embedding) AS embedded,"
-                    " pg_total_relation_size('recall_memories') AS bytes FROM recall_memories"
+                    f" pg_total_relation_size('recall_memories') AS bytes FROM recall_memories WHERE {_MINE}"
                 ).fetchone()
                 version = conn.execute("SELECT max(version) AS v FROM schema_migrations").fetchone()
                 stored = conn.execute("SELECT value FROM recall_meta WHERE key = 'embedder'").fetchone()

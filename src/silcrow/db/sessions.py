@@ -5,6 +5,10 @@ this module supplies a connection that speaks its ``?`` placeholders, a
 tsvector (GIN) candidate step in place of FTS5, and ``ts_headline`` snippets.
 A write locks the session's row (``FOR UPDATE``), so two hosts appending to
 one session get distinct, ordered sequence numbers.
+
+Sessions belong to one profile: each transaction names it (:func:`owned_by`),
+every statement keeps to its rows (:meth:`PostgresSessions._mine`) and new
+rows take it as their ``profile`` column's default.
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ from silcrow.agent.session_backend import Conn, SessionBackend
 from silcrow.agent.session_sql import query_chunks
 from silcrow.db.database import Database, database
 from silcrow.db.fold import fold
+from silcrow.db.migrations import PROFILE_SETTING, owned_by
 from silcrow.errors import SessionError
 
 WHAT = "sessions"
+_MINE = f"{{table}}.profile = current_setting('{PROFILE_SETTING}')"
 _WORD = re.compile(r"\w+")
 
 
@@ -50,28 +56,34 @@ class PostgresSessions(SessionBackend):
     _candidates_sql = (
         "SELECT m0.id AS message_id, -ts_rank(m0.search, q.q) AS score"
         " FROM messages m0, to_tsquery('simple', ?) AS q(q)"
-        " WHERE m0.search @@ q.q ORDER BY score, m0.id LIMIT ?"
+        f" WHERE m0.search @@ q.q AND {_MINE.format(table='m0')} ORDER BY score, m0.id LIMIT ?"
     )
     _snippet_sql = (
         "SELECT ts_headline('simple', content, to_tsquery('simple', ?),"
         " 'StartSel=**, StopSel=**, MaxWords=16, MinWords=6, MaxFragments=1, FragmentDelimiter=…')"
-        " AS snippet FROM messages WHERE id = ?"
+        f" AS snippet FROM messages WHERE id = ? AND {_MINE.format(table='messages')}"
     )
 
-    def __init__(self, dsn: str) -> None:
+    def __init__(self, dsn: str, profile: str = "default") -> None:
         self.db: Database = database(dsn)
+        self.profile = profile
         self.where = self.db.where
         self.db.retrying(lambda: self._read("SELECT 1 AS ok"))  # a bad DSN or old schema fails here
 
     @contextmanager
     def _reading(self) -> Iterator[Conn]:
         with self.db.transaction(SessionError, WHAT) as conn:
+            owned_by(conn, self.profile)
             yield _Qmark(conn, writing=False)
 
     @contextmanager
     def _write(self) -> Iterator[Conn]:
         with self.db.transaction(SessionError, WHAT, lock_error=SessionError) as conn:
+            owned_by(conn, self.profile)
             yield _Qmark(conn, writing=True)
+
+    def _mine(self, table: str) -> str:
+        return _MINE.format(table=table)
 
     def _row_lock(self, conn: Conn) -> str:
         return " FOR UPDATE" if getattr(conn, "writing", False) else ""
@@ -89,7 +101,7 @@ class PostgresSessions(SessionBackend):
     def _count_matches(self, conn: Conn, match: str, cap: int) -> int:
         row = conn.execute(
             "SELECT COUNT(*) AS n FROM (SELECT 1 FROM messages"
-            " WHERE search @@ to_tsquery('simple', ?) LIMIT ?) AS hits",
+            f" WHERE search @@ to_tsquery('simple', ?) AND {self._mine('messages')} LIMIT ?) AS hits",
             (match, cap),
         ).fetchone()
         return int(row["n"])

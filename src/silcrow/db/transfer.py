@@ -1,15 +1,15 @@
 """Move a files home into a PostgreSQL database and back, losing nothing.
 
 ``import_home`` loads a home's curated notes (the exact bytes of MEMORY.md
-and USER.md) and their journal into one profile, and its ``recall.db``
-(every column, ids and vectors included) and ``sessions.db`` (sessions,
-messages with their ids, compaction flags and branches) into the database's
-recall and session tables. ``export_home`` writes the same files back. Both
+and USER.md) and their journal, its ``recall.db`` (every column and vector)
+and ``sessions.db`` (sessions, messages, compaction flags and branches) into
+one profile. ``export_home`` writes one profile back as the same files. Both
 run in one transaction each side, so a failure leaves nothing half-copied.
 
-Recall memories and sessions are database-wide (as each home has one
-recall.db and one sessions.db); importing them needs a database that has
-none yet, which keeps ids unique. Backups (``*.bak.*``) are not copied.
+A profile must hold nothing yet to be imported into. Memory and message ids
+are kept while no other profile uses them (they are unique database-wide);
+otherwise the rows get new ids, which only a caller holding an old id would
+notice. Backups (``*.bak.*``) are not copied.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from silcrow._private import private_dir, write_private
 from silcrow.db.curated import journal_line
 from silcrow.db.database import Database
 from silcrow.db.migrations import SCHEMA, check_schema
@@ -95,9 +96,9 @@ def import_home(db: Database, home: Path, profile: str) -> Counts:
             )
             counts.journal_records += 1
         if recall_db(home).is_file():
-            _import_recall(conn, recall_db(home), counts)
+            _import_recall(conn, recall_db(home), profile, counts)
         if sessions_db(home).is_file():
-            _import_sessions(conn, sessions_db(home), counts)
+            _import_sessions(conn, sessions_db(home), profile, counts)
     return counts
 
 
@@ -108,38 +109,56 @@ def _refuse_if_present(conn: Any, profile: str) -> None:
         (profile, profile),
     ).fetchone()[0]
     rest = conn.execute(
-        "SELECT (SELECT count(*) FROM recall_memories) + (SELECT count(*) FROM sessions)"
+        "SELECT (SELECT count(*) FROM recall_memories WHERE profile = %s)"
+        " + (SELECT count(*) FROM sessions WHERE profile = %s)",
+        (profile, profile),
     ).fetchone()[0]
     if notes or rest:
         raise ConfigError(
             "the database already holds "
-            + (f"notes of profile {profile!r}" if notes else "recall memories or sessions")
-            + "; import into a fresh database (or, for notes only, another --profile-name);"
-            " nothing was changed"
+            + ("notes" if notes else "recall memories or sessions") + f" of profile {profile!r}"
+            + "; import into another --profile-name or a fresh database; nothing was changed"
         )
 
 
-def _import_recall(conn: Any, path: Path, counts: Counts) -> None:
+def _free(conn: Any, table: str, ids: list[Any]) -> bool:
+    """Whether none of ``ids`` is taken in ``table`` (by another profile)."""
+    return not conn.execute(f"SELECT EXISTS (SELECT 1 FROM {table} WHERE id = ANY(%s))", (ids,)).fetchone()[0]
+
+
+def _insert(conn: Any, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+    """Insert ``rows`` (the first column is the id), keeping their ids when they are free."""
+    if rows and not _free(conn, table, [r[0] for r in rows]):
+        columns, rows = columns[1:], [r[1:] for r in rows]
+    with conn.cursor() as cur:
+        cur.executemany(
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})", rows
+        )
+    conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), GREATEST(max(id), 1)) FROM {table}")
+
+
+def _import_recall(conn: Any, path: Path, profile: str, counts: Counts) -> None:
     cols = ", ".join(f"m.{c}" for c in _MEMORY_COLUMNS)
     rows = _sqlite_rows(path, f"SELECT {cols}, e.vector FROM memories m"
                               " LEFT JOIN embeddings e ON e.memory_id = m.id ORDER BY m.id")
-    with conn.cursor() as cur:
-        cur.executemany(
-            f"INSERT INTO recall_memories ({', '.join(_MEMORY_COLUMNS)}, body, dated, embedding)"
-            f" VALUES ({', '.join(['%s'] * (len(_MEMORY_COLUMNS) + 3))})",
-            [
-                (*r[:-1], retrieval.body_text(r[2], r[4]), retrieval.dated_text(r[5]),
-                 None if r[-1] is None else np.frombuffer(r[-1], dtype="<f4"))
-                for r in rows
-            ],
-        )
+    meta = dict(_sqlite_rows(path, "SELECT key, value FROM meta"))
+    held = conn.execute("SELECT value FROM recall_meta WHERE key = 'embedder'").fetchone()
+    if held is not None and meta.get("embedder") not in (None, held[0]):
+        # The database's other profiles use another model: these vectors would sit in the wrong
+        # space, so the memories come without them and are embedded by the database's model.
+        rows = [(*r[:-1], None) for r in rows]
+        meta.pop("embedder")
+    _insert(
+        conn, "recall_memories", (*_MEMORY_COLUMNS, "body", "dated", "embedding", "profile"),
+        [
+            (*r[:-1], retrieval.body_text(r[2], r[4]), retrieval.dated_text(r[5]),
+             None if r[-1] is None else np.frombuffer(r[-1], dtype="<f4"), profile)
+            for r in rows
+        ],
+    )
     counts.memories = len(rows)
     counts.vectors = sum(1 for r in rows if r[-1] is not None)
-    conn.execute(
-        "SELECT setval(pg_get_serial_sequence('recall_memories', 'id'), GREATEST(max(id), 1))"
-        " FROM recall_memories"
-    )
-    for key, value in _sqlite_rows(path, "SELECT key, value FROM meta"):
+    for key, value in meta.items():
         conn.execute(
             "INSERT INTO recall_meta (key, value) VALUES (%s, %s)"
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -147,31 +166,26 @@ def _import_recall(conn: Any, path: Path, counts: Counts) -> None:
         )
 
 
-def _import_sessions(conn: Any, path: Path, counts: Counts) -> None:
+def _import_sessions(conn: Any, path: Path, profile: str, counts: Counts) -> None:
     sessions = _sqlite_rows(path, f"SELECT {', '.join(_SESSION_COLUMNS)} FROM sessions ORDER BY id")
     messages = _sqlite_rows(path, f"SELECT {', '.join(_MESSAGE_COLUMNS)} FROM messages ORDER BY id")
     with conn.cursor() as cur:
         # Parents first would need a topological order; link them after all rows exist instead.
         cur.executemany(
-            f"INSERT INTO sessions ({', '.join(_SESSION_COLUMNS)}) VALUES ({', '.join(['%s'] * 7)})",
-            [(s[0], None, *s[2:]) for s in sessions],
+            f"INSERT INTO sessions ({', '.join(_SESSION_COLUMNS)}, profile) VALUES ({', '.join(['%s'] * 8)})",
+            [(s[0], None, *s[2:], profile) for s in sessions],
         )
         cur.executemany(
-            "UPDATE sessions SET parent_id = %s WHERE id = %s", [(s[1], s[0]) for s in sessions if s[1]]
+            "UPDATE sessions SET parent_id = %s WHERE id = %s AND profile = %s",
+            [(s[1], s[0], profile) for s in sessions if s[1]],
         )
-        cur.executemany(
-            f"INSERT INTO messages ({', '.join(_MESSAGE_COLUMNS)}) VALUES ({', '.join(['%s'] * 12)})",
-            messages,
-        )
-    conn.execute(
-        "SELECT setval(pg_get_serial_sequence('messages', 'id'), GREATEST(max(id), 1)) FROM messages"
-    )
+    _insert(conn, "messages", (*_MESSAGE_COLUMNS, "profile"), [(*m, profile) for m in messages])
     counts.sessions, counts.messages = len(sessions), len(messages)
 
 
 def export_home(db: Database, home: Path, profile: str) -> Counts:
-    """Write the database's notes of ``profile``, its recall memories and sessions as the files
-    home ``home``, which must not hold any of them yet."""
+    """Write the notes, recall memories and sessions of ``profile`` as the files home ``home``,
+    which must not hold any of them yet."""
     from silcrow.agent.sessions import SessionStore
     from silcrow.recall.local import db as recall_sqlite
 
@@ -185,11 +199,11 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
         )
     counts = Counts()
     with _pg(db) as conn:
-        notes.mkdir(parents=True, exist_ok=True)
+        private_dir(notes, home=home)
         for name, body in conn.execute(
             "SELECT target_file, body FROM curated_notes WHERE profile = %s", (profile,)
         ).fetchall():
-            (notes / name).write_bytes(bytes(body))
+            write_private(notes / name, bytes(body))
             counts.notes += 1
         # Written by the journal's own append, so the file has its usual on-disk form (records
         # after the first of a target stored as deltas on the one before).
@@ -202,7 +216,9 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
             newest[target], _ = journal.append(notes / journal.JOURNAL_NAME, record, newest.get(target))
             counts.journal_records += 1
         memories = conn.execute(
-            f"SELECT {', '.join(_MEMORY_COLUMNS)}, body, dated, embedding FROM recall_memories ORDER BY id"
+            f"SELECT {', '.join(_MEMORY_COLUMNS)}, body, dated, embedding FROM recall_memories"
+            " WHERE profile = %s ORDER BY id",
+            (profile,),
         ).fetchall()
         meta = conn.execute("SELECT key, value FROM recall_meta").fetchall()
         if memories or meta:
@@ -211,10 +227,13 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
                 _export_recall(lite, memories, meta, counts)
             finally:
                 lite.close()
-        sessions = conn.execute(f"SELECT {', '.join(_SESSION_COLUMNS)} FROM sessions").fetchall()
+        sessions = conn.execute(
+            f"SELECT {', '.join(_SESSION_COLUMNS)} FROM sessions WHERE profile = %s", (profile,)
+        ).fetchall()
         if sessions:
             messages = conn.execute(
-                f"SELECT {', '.join(_MESSAGE_COLUMNS)} FROM messages ORDER BY id"
+                f"SELECT {', '.join(_MESSAGE_COLUMNS)} FROM messages WHERE profile = %s ORDER BY id",
+                (profile,),
             ).fetchall()
             store = SessionStore(sessions_db(home))
             try:

@@ -57,7 +57,7 @@ class ServerProcess:
     def start(self) -> ServerProcess:
         for _attempt in range(3):  # a port found free may be taken before the child binds it
             self.port = free_port(self._bare)
-            with open(self.log, "wb") as log:
+            with open(os.open(self.log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as log:
                 self.proc = subprocess.Popen(
                     [*silcrow_command(), "serve", "--home", str(self.home), "--host", self.host,
                      "--port", str(self.port), *self.extra],

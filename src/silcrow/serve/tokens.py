@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from silcrow._atomic import replace_file
+from silcrow._private import private_dir, tighten
 from silcrow.errors import ConfigError, LockTimeoutError
 from silcrow.paths import validate_profile
 from silcrow.store.locking import ExclusiveLock, LockWaitTimeout
@@ -69,6 +70,7 @@ def _digest(token: str) -> str:
 def _read(path: Path) -> list[TokenRecord]:
     if not path.exists():
         return []
+    tighten(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         return [TokenRecord(**item) for item in data["tokens"]]
@@ -80,7 +82,7 @@ def _read(path: Path) -> list[TokenRecord]:
 
 
 def _write(path: Path, records: list[TokenRecord]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     text = json.dumps({"tokens": [asdict(r) for r in records]}, indent=2) + "\n"
     replace_file(path, text, mode=0o600)  # secrets' hashes: the owner's only
 
@@ -88,7 +90,7 @@ def _write(path: Path, records: list[TokenRecord]) -> None:
 @contextmanager
 def _locked(path: Path) -> Iterator[None]:
     """The token file's sidecar lock (fcntl on POSIX, filelock only on Windows)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     lock = ExclusiveLock(Path(str(path) + ".lock"), timeout=10)
     try:
         lock.acquire()

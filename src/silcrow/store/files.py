@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from silcrow import _private
 from silcrow._atomic import fsync_directory as _fsync_dir
 from silcrow.config import SWITCHES, env_switch
 from silcrow.errors import LockTimeoutError, StoreError
@@ -106,9 +107,9 @@ class FileTransaction(Transaction):
         path = Path(os.path.realpath(self._path))
         directory = path.parent
         temp = directory / f"{_temp_prefix(path.name)}{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
-        mode = 0o600
+        mode = _private.FILE_MODE
         with contextlib.suppress(FileNotFoundError):
-            mode = os.stat(path).st_mode & 0o777
+            mode = os.stat(path).st_mode & 0o700  # the owner's bits as they were; nobody else's
         data = memoryview(text.encode("utf-8", "surrogateescape"))
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         try:
@@ -164,6 +165,7 @@ class FileBackend(StoreBackend):
         self.home = Path(home) if home is not None else self.directory.parent
         self.allow_outside_home = allow_outside_home
         self._newest: dict[str, tuple[journal.Stamp, journal.Last]] = {}
+        self._made_private = False  # this home's notes, journal, backups and locks checked once
 
     def _checked(self, target_file: str) -> Path:
         path = self.path(target_file)
@@ -208,7 +210,13 @@ class FileBackend(StoreBackend):
     @contextlib.contextmanager
     def transaction(self, target_file: str) -> Iterator[Transaction]:
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
+            # A profile's home sits in <base>/profiles/, which is as private as the homes in it.
+            top = self.home.parent if self.home.parent.name == "profiles" else self.home
+            _private.private_dir(self.directory, home=top)
+            if not self._made_private:
+                for child in self.directory.iterdir():
+                    _private.tighten(child)
+                self._made_private = True
         except OSError as exc:
             raise StoreError(
                 f"cannot use the memory directory {self.directory}: {exc.strerror or exc}. "

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from silcrow._private import private_dir
 from silcrow.errors import ConfigError
 from silcrow.integrations.hermes.bridge import CONFIG_FILE, PLUGIN_NAME, HermesBridge, plugin_settings
 
@@ -74,7 +75,7 @@ def write_settings(hermes_home: Path, *, silcrow_home: str | Path | None = None,
     settings = {"silcrow_home": str(Path(silcrow_home).expanduser().resolve()) if silcrow_home
                 else current.get("silcrow_home") or str(Path(hermes_home) / PLUGIN_NAME),
                 "provider": provider if provider is not None else current.get("provider", "")}
-    target.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(target.parent)
     _write(target, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
     return target
 
@@ -91,7 +92,7 @@ def install(hermes_home: Path, *, silcrow_home: str | Path | None = None, provid
     if init.exists() and not force and init.read_text(encoding="utf-8", errors="replace") != SHIM:
         raise ConfigError(f"{init} exists and is not silcrow's plugin; it was left alone. Move it away, "
                           "or pass --force to replace it")
-    target.mkdir(parents=True, exist_ok=True)
+    private_dir(target)
     _write(init, SHIM)
     _write(target / "plugin.yaml", PLUGIN_YAML)
     config = target / CONFIG_FILE

@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from silcrow._private import private_dir
 from silcrow.errors import RecallError, ServiceError
 from silcrow.recall.providers.base import HostedProvider, ToolHandler
 from silcrow.recall.providers.byterover.tools import CURATE, QUERY, STATUS
@@ -90,7 +91,7 @@ class ByteroverProvider(HostedProvider):
         path = self.brv_path()
         if path is None:
             raise ServiceError(f"byterover: the brv command is not installed: {INSTALL}")
-        self.workdir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.workdir)
         env = dict(os.environ)
         env["PATH"] = str(Path(path).parent) + os.pathsep + env.get("PATH", "")
         if self.config["api_key"]:
@@ -125,7 +126,7 @@ class ByteroverProvider(HostedProvider):
     # -- lifecycle -------------------------------------------------------------------------
 
     def setup(self) -> None:
-        self.workdir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.workdir)
 
     def system_prompt_block(self) -> str:
         return ("# ByteRover Memory\nActive. Persistent knowledge tree with hierarchical context.\n"

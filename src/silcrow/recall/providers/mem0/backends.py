@@ -29,6 +29,7 @@ from urllib.parse import quote
 
 import httpx
 
+from silcrow._private import private_dir
 from silcrow.errors import ServiceError
 from silcrow.recall.embedders import Embedder
 from silcrow.recall.providers.http import JsonHttp, service_error, status_error
@@ -211,7 +212,7 @@ class LocalBackend(Backend):
             logging.getLogger(noisy).setLevel(logging.ERROR)
 
         root = home / "mem0"
-        root.mkdir(parents=True, exist_ok=True)
+        private_dir(root)
         vector_store = dict(oss.get("vector_store") or {
             "provider": "qdrant", "config": {"path": str(root / "qdrant"), "collection_name": "silcrow",
                                              "on_disk": True}})
