@@ -35,6 +35,7 @@ from silcrow.recall.manager import MemoryManager
 from silcrow.recall.provider import MemoryProvider
 from silcrow.safety.fence import sanitize_context
 from silcrow.store import MemoryStore
+from silcrow.store.pending import Proposer
 from silcrow.toolcall import error_json
 
 if TYPE_CHECKING:
@@ -106,6 +107,7 @@ class Agent:
         max_retries: int = 3,
         memory_char_limit: int = MEMORY_CHAR_LIMIT,
         user_char_limit: int = USER_CHAR_LIMIT,
+        write_policy: str = "auto",
     ) -> None:
         self.home = resolve_home(home)
         self.home.mkdir(parents=True, exist_ok=True)
@@ -120,7 +122,8 @@ class Agent:
         self.llm = LLMClient(model, base_url=base_url, api_key=api_key, timeout=timeout,
                              max_retries=max_retries)
         self.store = MemoryStore(memory_char_limit=memory_char_limit, user_char_limit=user_char_limit,
-                                 backend=curated_backend(self.home))
+                                 backend=curated_backend(self.home), write_policy=write_policy)
+        self.store.proposer = Proposer(client="agent")
         self.sessions = open_sessions(self.home)
         self.manager = MemoryManager()
         self.provider = self._attach_provider(provider, embedder)

@@ -11,7 +11,7 @@ happens, a call produces a JSON result for the model and never raises.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from silcrow.agent.llm import ToolCall
@@ -74,7 +74,7 @@ class ToolRouter:
             return ToolOutcome(error_json(str(exc)), False)
         try:
             if call.name == MEMORY_TOOL:
-                return self._memory(args)
+                return self._memory(args, session_id)
             if call.name == SEARCH_TOOL:
                 return ToolOutcome(handle_session_search(self.sessions, args, current_session_id=session_id),
                                    False)
@@ -86,9 +86,11 @@ class ToolRouter:
         names = ", ".join(sorted({MEMORY_TOOL, SEARCH_TOOL, *self._provider_tools}))
         return ToolOutcome(error_json(f"unknown tool {call.name!r}; available tools: {names}"), False)
 
-    def _memory(self, args: dict[str, Any]) -> ToolOutcome:
+    def _memory(self, args: dict[str, Any], session_id: str) -> ToolOutcome:
+        self.store.proposer = replace(self.store.proposer, session=session_id or None)
         result = memory_call(self.store, args)
-        ok = is_success(result)
+        # A write held for the user's approval is not in memory yet: nothing to mirror.
+        ok = is_success(result) and not result.get("pending")
         if ok:
             self._mirror(args)
         return ToolOutcome(result_json(result), ok)

@@ -58,6 +58,7 @@ def chat(
         settings.model, base_url=settings.base_url, api_key=settings.api_key, home=home,
         provider=settings.provider, embedder=settings.embedder_spec(),
         memory_char_limit=settings.memory_char_limit, user_char_limit=settings.user_char_limit,
+        write_policy=settings.write_policy,
         on_tool_call=_show_tool_call, **settings.agent.kwargs(),
     )
     try:

@@ -242,7 +242,8 @@ def open_tenant(home: Path) -> Tenant:
     settings = load_settings(home)
     return Tenant(home, Parts(
         store=lambda: MemoryStore(memory_char_limit=settings.memory_char_limit,
-                                  user_char_limit=settings.user_char_limit, backend=curated_backend(home)),
+                                  user_char_limit=settings.user_char_limit, backend=curated_backend(home),
+                                  write_policy=settings.write_policy),
         sessions=lambda: open_sessions(home),
         manager=lambda: _recall_manager(home, settings),
     ))
