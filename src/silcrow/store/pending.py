@@ -29,6 +29,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from silcrow.errors import StoreError
+from silcrow.store import entries as E
 
 WRITE_POLICIES = ("auto", "approve")
 MAX_PENDING = 100
@@ -188,6 +189,9 @@ class DocumentBox(ProposalBox):
         return result
 
     def take(self, proposal_id: str) -> Proposal | None:
+        if all(p.id != proposal_id for p in self.waiting()):
+            return None  # not there: no need for the lock (nor to create the file)
+
         def change(state: dict[str, list[Proposal]]) -> tuple[dict[str, list[Proposal]], Proposal | None]:
             found = next((p for p in state["pending"] if p.id == proposal_id), None)
             state["pending"] = [p for p in state["pending"] if p.id != proposal_id]
@@ -236,3 +240,30 @@ def checked_policy(policy: Any) -> str:
 
 def with_error(proposal: Proposal, error: str) -> Proposal:
     return replace(proposal, last_error=error)
+
+
+def changes(proposal: Proposal, current: list[str]) -> list[dict[str, Any]]:
+    """What ``proposal`` would do to ``current`` (its target's live entries), step by step:
+    ``before`` the entry ``old_text`` addresses now, ``after`` the new text, ``stale`` why
+    ``old_text`` no longer addresses exactly one entry. A batch's steps are each shown against
+    the entries as they are now, not as the steps before them would leave them."""
+    steps = proposal.operations if proposal.action == "batch" else [
+        {"action": proposal.action, "content": proposal.content, "old_text": proposal.old_text}]
+    out: list[dict[str, Any]] = []
+    for step in steps or []:
+        if not isinstance(step, dict):
+            continue
+        action, old = step.get("action"), step.get("old_text")
+        before: str | None = None
+        stale: str | None = None
+        if action in ("replace", "remove") and isinstance(old, str):
+            match = E.find(current, old)
+            if not match.found:
+                stale = f"no entry contains {old!r} now"
+            elif match.ambiguous:
+                stale = f"{len(match.distinct)} different entries contain {old!r} now"
+            else:
+                before = current[match.indexes[0]]
+        after = step.get("content") if action in ("add", "replace") else None
+        out.append({"action": action, "old_text": old, "before": before, "after": after, "stale": stale})
+    return out

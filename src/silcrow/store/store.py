@@ -49,6 +49,7 @@ from silcrow.store.pending import (
     Proposal,
     ProposalBox,
     Proposer,
+    changes,
     checked_policy,
     current_proposer,
     now,
@@ -375,6 +376,12 @@ class MemoryStore:
     def pending(self) -> list[Proposal]:
         """Writes from the model waiting for approval, oldest first."""
         return self.proposals.waiting()
+
+    def review(self) -> list[dict[str, Any]]:
+        """The pending proposals, each with ``changes``: what it would do to the live entries
+        (see :func:`silcrow.store.pending.changes`), for a person to judge."""
+        current = {target: self.entries(target) for target in TARGET_FILES}
+        return [{**p.as_dict(), "changes": changes(p, current.get(p.target, []))} for p in self.pending()]
 
     def _propose(self, target: str, action: str, edit: Edit, holds: list[threats.ThreatHit],
                  **what: Any) -> MemoryResult:

@@ -1,0 +1,70 @@
+"""`silcrow memory pending / approve / reject` through the real root CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_cli_memory import mem
+
+from silcrow.store import MemoryStore
+from silcrow.tool import memory_call
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SILCROW_HOME", str(tmp_path / "env-home"))
+    monkeypatch.setenv("HOME", str(tmp_path / "user-home"))
+    monkeypatch.setenv("NO_COLOR", "1")
+
+
+def _propose(home: Path, **call: str) -> str:
+    result = memory_call(MemoryStore(home, write_policy="approve"), call)
+    assert result.get("pending"), result
+    return str(result["proposal_id"])
+
+
+def test_pending_shows_a_diff_and_approve_applies(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text('[memory]\nwrite_policy = "approve"\n', encoding="utf-8")
+    assert mem(capsys, home, "add", "Editor: vim")[0] == 0  # a person's write: applied at once
+    pid = _propose(home, action="replace", target="memory", old_text="vim", content="Editor: [helix]")
+    code, out, _ = mem(capsys, home, "pending")
+    assert code == 0 and pid in out and "- Editor: vim" in out and "+ Editor: [helix]" in out
+    code, out, _ = mem(capsys, home, "pending", "--json")
+    [item] = json.loads(out)
+    assert item["changes"] == [{"action": "replace", "old_text": "vim", "before": "Editor: vim",
+                                "after": "Editor: [helix]", "stale": None}]
+    code, out, err = mem(capsys, home, "approve", pid)
+    assert code == 0, err
+    assert MemoryStore(home).entries("memory") == ["Editor: [helix]"]
+    code, out, _ = mem(capsys, home, "pending")
+    assert "(no pending proposals)" in out
+
+
+def test_approve_all_reports_each_and_exits_1_on_a_refusal(capsys: pytest.CaptureFixture[str],
+                                                         tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    mem(capsys, home, "add", "Shell: zsh")
+    good = _propose(home, action="add", target="user", content="Name: Sam")
+    stale = _propose(home, action="remove", target="memory", old_text="zsh")
+    mem(capsys, home, "replace", "zsh", "Shell: fish")
+    code, out, err = mem(capsys, home, "approve", "--all")
+    assert code == 1 and "Stale:" in err and f"memory reject {stale}" in err
+    assert MemoryStore(home).entries("user") == ["Name: Sam"]
+    assert [p.id for p in MemoryStore(home).pending()] == [stale]
+    assert good not in mem(capsys, home, "pending")[1]
+
+
+def test_reject_and_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    pid = _propose(home, action="add", target="memory", content="maybe")
+    code, out, _ = mem(capsys, home, "reject", pid, "--reason", "wrong")
+    assert code == 0 and "Rejected" in out
+    assert MemoryStore(home).pending() == [] and MemoryStore(home).entries("memory") == []
+    code, _, err = mem(capsys, home, "reject", pid)
+    assert code == 1 and "no pending proposal" in err
+    code, _, err = mem(capsys, home, "approve")
+    assert code == 2 and "one proposal ID or --all" in err
