@@ -68,3 +68,35 @@ def test_reject_and_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert code == 1 and "no pending proposal" in err
     code, _, err = mem(capsys, home, "approve")
     assert code == 2 and "one proposal ID or --all" in err
+
+
+def test_chat_pending_approve_reject(tmp_path: Path) -> None:
+    from test_cli_chat import _chat, _home
+
+    from silcrow.testing import ScriptedModelServer
+
+    home = _home(tmp_path, '[memory]\nwrite_policy = "approve"\nprovider = "none"\n')
+    script = [
+        {"tool_calls": [{"name": "memory", "arguments": {"action": "add", "target": "user",
+                                                          "content": "Name: Sam"}}]},
+        {"content": "I asked to remember your name."},
+        {"tool_calls": [{"name": "memory", "arguments": {"action": "add", "target": "user",
+                                                          "content": "Likes opera"}}]},
+        {"content": "Noted."},
+    ]
+    with ScriptedModelServer(script, default={"content": "ok"}) as server:
+        first = _chat(home, "I am Sam.\n/pending\n/quit\n", base_url=server.base_url)
+        assert first.returncode == 0, first.stderr
+        assert "awaiting your approval" in first.stdout and "+ Name: Sam" in first.stdout
+        assert MemoryStore(home).entries("user") == []
+        [name] = MemoryStore(home).pending()
+        stdin = f"I like opera.\n/approve {name.id}\n/pending\n/quit\n"
+        second = _chat(home, stdin, base_url=server.base_url)
+        assert second.returncode == 0, second.stderr
+        assert MemoryStore(home).entries("user") == ["Name: Sam"]
+        [opera] = MemoryStore(home).pending()
+        assert opera.content == "Likes opera"
+        assert opera.who.get("client") == "agent" and opera.who.get("session")
+        third = _chat(home, f"/reject {opera.id} not true\n/reject\n/quit\n", base_url=server.base_url)
+    assert third.returncode == 0 and "Rejected" in third.stdout and "needs a proposal id" in third.stderr
+    assert MemoryStore(home).pending() == []
