@@ -96,11 +96,16 @@ class ToolRouter:
         return ToolOutcome(result_json(result), ok)
 
     def _mirror(self, args: dict[str, Any]) -> None:
-        target = str(args.get("target", "memory"))
-        operations = args.get("operations") or [args]
-        for op in operations:
-            if not isinstance(op, dict):
-                continue
-            action = str(op.get("action", ""))
-            content = op.get("old_text") if action == "remove" else op.get("content")
-            self.manager.on_memory_write(action, target, str(content or ""))
+        mirror_write(self.manager, args)
+
+
+def mirror_write(manager: MemoryManager, args: dict[str, Any]) -> None:
+    """Tell the provider about a committed curated write (``args`` as the memory tool's)."""
+    target = str(args.get("target", "memory"))
+    operations = args.get("operations") or [args]
+    for op in operations:
+        if not isinstance(op, dict):
+            continue
+        action = str(op.get("action", ""))
+        content = op.get("old_text") if action == "remove" else op.get("content")
+        manager.on_memory_write(action, target, str(content or ""))

@@ -86,7 +86,7 @@ class TokenGate:
         if record is None:
             return None
         tenant = self.tenant_for(resolve_home(self.home, record.profile))
-        return Access(tenant, can_write=record.scope == "write")
+        return Access(tenant, can_write=record.scope == "write", token_name=record.name)
 
 
 def _writes(scope: Scope) -> bool:
