@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+from pathlib import Path
 
 import typer
 from rich.text import Text
@@ -57,5 +58,19 @@ def serve(
         console_err.print(Text(f"no tokens yet: every local caller gets {default} with write access; "
                                "`silcrow tokens create` turns authentication on", style="yellow"),
                           soft_wrap=True, highlight=False)
-    uvicorn.run(build_app(base, default, host=host), host=host, port=port, log_level="warning",
-                access_log=False)
+    served_app = build_app(base, default, host=host)
+    _print_inspector(served_app, base, default, f"http://{shown}:{port}")
+    uvicorn.run(served_app, host=host, port=port, log_level="warning", access_log=False)
+
+
+def _print_inspector(served_app: object, base: Path, default: Path, url: str) -> None:
+    """Where the web inspector is, and how to log in: a one-time link when tokens exist."""
+    from silcrow.serve.web import ONCE_SECONDS, inspector_login
+
+    code = inspector_login(served_app, base, default)
+    if code is None:
+        console_err.print(Text(f"inspector: {url}/", style="bold"), soft_wrap=True, highlight=False)
+        return
+    console_err.print(Text(f"inspector: {url}/  (paste a token, or open this one-time link within "
+                           f"{int(ONCE_SECONDS // 60)} minutes: {url}/#once={code} )", style="bold"),
+                      soft_wrap=True, highlight=False)

@@ -27,7 +27,10 @@ log = logging.getLogger(__name__)
 MAX_BODY = 1024 * 1024  # 1 MiB
 ACCESS_KEY = "silcrow.access"
 # Open to anyone: liveness, and the API description (it holds no memory).
-PUBLIC_PATHS = frozenset({"/healthz", "/docs", "/openapi.json", "/docs/oauth2-redirect"})
+PUBLIC_PATHS = frozenset({"/healthz", "/docs", "/openapi.json", "/docs/oauth2-redirect",
+                          # the inspector's page and static files (no memory in them) and its one-time login
+                          "/", "/ui/login/once", "/static/htmx.min.js", "/static/inspector.js",
+                          "/static/inspector.css"})
 
 
 async def _answer(send: Send, status: int, error: str, headers: list[tuple[bytes, bytes]] | None = None

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
 from silcrow.errors import LockTimeoutError, SilcrowError
-from silcrow.serve import gate_api
+from silcrow.serve import gate_api, web
 from silcrow.serve.auth import TokenGate, access_of
 from silcrow.serve.mcp_server import SilcrowMCP
 from silcrow.serve.tenant import Tenant, Tenants
@@ -103,6 +103,8 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1") -> Fas
                   lifespan=lifespan)
     app.router.routes.extend(mcp_app.routes)
     app.include_router(gate_api.router)  # before /v1/memory/{target}: "pending" is no target
+    app.include_router(web.router)  # the inspector at /, behind the same middlewares
+    app.state.inspector_logins = web.OneTimeLogins(home)
     app.add_middleware(gate_api.ProposerContext)  # inside TokenGate: it reads the caller's access
     app.add_middleware(TokenGate, home=home, default=lambda: tenants.get(default_home),
                        tenant_for=tenants.get)
