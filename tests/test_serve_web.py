@@ -35,6 +35,13 @@ def _client(server: ServerProcess, token: str | None) -> httpx.Client:
     return httpx.Client(base_url=server.url, headers=headers, timeout=60)
 
 
+def test_the_token_gate_lets_exactly_the_inspectors_public_paths_through() -> None:
+    from silcrow.serve import auth, web
+
+    assert web.PUBLIC_PATHS <= auth.PUBLIC_PATHS
+    assert not any(p.startswith("/ui/") for p in auth.PUBLIC_PATHS - {"/ui/login/once"})
+
+
 def test_the_page_is_public_strict_and_holds_no_memory(served: Served) -> None:
     server, _, profile_a = served
     MemoryStore(profile_a).add("user", "Secret-ish: Sam", origin="cli")

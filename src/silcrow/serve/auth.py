@@ -29,8 +29,8 @@ ACCESS_KEY = "silcrow.access"
 # Open to anyone: liveness, and the API description (it holds no memory).
 PUBLIC_PATHS = frozenset({"/healthz", "/docs", "/openapi.json", "/docs/oauth2-redirect",
                           # the inspector's page and static files (no memory in them) and its one-time login
-                          "/", "/ui/login/once", "/static/htmx.min.js", "/static/inspector.js",
-                          "/static/inspector.css"})
+                          "/", "/favicon.ico", "/ui/login/once", "/static/htmx.min.js",
+                          "/static/inspector.js", "/static/inspector.css"})
 
 
 async def _answer(send: Send, status: int, error: str, headers: list[tuple[bytes, bytes]] | None = None

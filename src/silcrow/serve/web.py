@@ -50,8 +50,9 @@ from silcrow.store.store import TARGET_FILES
 STATIC = Path(__file__).with_name("static")
 STATIC_FILES = {"htmx.min.js": "text/javascript", "inspector.js": "text/javascript",
                 "inspector.css": "text/css"}
-# Public: the shell and its files (no memory in them) and the one-time login.
-PUBLIC_PATHS = frozenset({"/", "/ui/login/once", *(f"/static/{name}" for name in STATIC_FILES)})
+# Public (listed in auth.PUBLIC_PATHS too): the shell and its files, which hold no memory, and the
+# one-time login.
+PUBLIC_PATHS = frozenset({"/", "/favicon.ico", "/ui/login/once", *(f"/static/{n}" for n in STATIC_FILES)})
 CSRF_HEADER = "x-silcrow-csrf"
 ONCE_SECONDS = 600.0
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -128,7 +129,8 @@ SHELL = """<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="htmx-config" content='{"includeIndicatorStyles": false, "allowEval": false,
-  "allowScriptTags": false, "selfRequestsOnly": true, "historyCacheSize": 0}'>
+  "allowScriptTags": false, "selfRequestsOnly": true, "historyCacheSize": 0,
+  "attributesToSettle": ["class", "width", "height"]}'>
 <title>silcrow inspector</title>
 <link rel="stylesheet" href="/static/inspector.css">
 <script src="/static/htmx.min.js" defer></script>
@@ -192,6 +194,11 @@ SHELL = """<!doctype html>
 @router.get("/")
 def shell() -> HTMLResponse:
     return _html(SHELL)
+
+
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    return Response(status_code=204, headers=HEADERS)  # none: but a browser asks
 
 
 def _static(name: str) -> Callable[[], Response]:

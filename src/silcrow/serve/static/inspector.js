@@ -38,8 +38,11 @@
     Object.keys(h).forEach(function (name) { request.setRequestHeader(name, h[name]); });
     request.onload = function () {
       if (request.status !== 200) {
-        if (token()) { window.sessionStorage.removeItem(KEY); }
-        showLogin(token() === null && request.status === 401 ? "" : errorText(request));
+        var hadToken = token() !== null;
+        window.sessionStorage.removeItem(KEY);
+        // No token yet and the server wants one: just the login form, no error.
+        showLogin(!hadToken && request.status === 401 ? "" :
+          (request.status === 401 ? "that token was refused: " : "") + errorText(request));
         return;
       }
       flash("");
