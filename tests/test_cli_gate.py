@@ -100,3 +100,23 @@ def test_chat_pending_approve_reject(tmp_path: Path) -> None:
         third = _chat(home, f"/reject {opera.id} not true\n/reject\n/quit\n", base_url=server.base_url)
     assert third.returncode == 0 and "Rejected" in third.stdout and "needs a proposal id" in third.stderr
     assert MemoryStore(home).pending() == []
+
+
+def test_concurrent_approvals_apply_a_proposal_once(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    home = tmp_path / "home"
+    MemoryStore(home).add("memory", "counter: 1", origin="cli")
+    pid = _propose(home, action="replace", target="memory", old_text="counter", content="counter: 2")
+    env = {**os.environ, "NO_COLOR": "1"}
+    command = [sys.executable, "-c", "from silcrow.cli.main import main; main()", "--home", str(home),
+               "memory", "approve", pid]
+    procs = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+             for _ in range(4)]
+    outcomes = [(p.wait(timeout=120), p.stderr.read() if p.stderr else "") for p in procs]
+    assert sorted(code for code, _ in outcomes) == [0, 1, 1, 1], outcomes
+    assert all("no pending proposal" in err for code, err in outcomes if code)
+    assert MemoryStore(home).entries("memory") == ["counter: 2"]
+    assert [r["action"] for r in MemoryStore(home).history("memory")] == ["add", "replace"]
