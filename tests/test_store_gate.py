@@ -224,3 +224,15 @@ def test_unknown_policy_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="'auto' or 'approve'"):
         MemoryStore(tmp_path, write_policy="maybe")
     assert pending_mod.WRITE_POLICIES == ("auto", "approve")
+
+
+def test_write_policy_is_a_checked_setting(tmp_path: Path) -> None:
+    from silcrow.config import Settings
+    from silcrow.errors import ConfigError
+
+    (tmp_path / "config.toml").write_text('[memory]\nwrite_policy = "approve"\n', encoding="utf-8")
+    assert Settings.from_toml(tmp_path).write_policy == "approve"
+    assert Settings().write_policy == "auto"
+    (tmp_path / "config.toml").write_text('[memory]\nwrite_policy = "ask"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"write_policy must be .*approve.*got 'ask'"):
+        Settings.from_toml(tmp_path)
