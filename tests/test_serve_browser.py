@@ -130,6 +130,9 @@ def test_the_inspector_end_to_end(site: tuple[ServerProcess, str, Path], page: A
     page.wait_for_selector("#recall-results table")
     assert "<memory-context>" in page.inner_text("#recall-results pre")
     _shot(page, "recall", tmp_path)
+    page.fill("#sessions-q", "answers short")
+    page.press("#sessions-q", "Enter")
+    page.wait_for_selector("#sessions li:has-text('Keep answers short')")
     assert page.evaluate("window.pwned") is None
     # No CSP violation, no script error (the first, token-less probe of /ui/whoami is a 401 by design).
     assert [p for p in page.problems if "status of 401" not in p] == []

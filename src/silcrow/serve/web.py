@@ -397,8 +397,9 @@ async def sessions(request: Request, q: str = "") -> HTMLResponse:
                 return f'<p class="hint">No session mentions {h(query)}.</p>'
             return '<ol class="sessions">' + "".join(
                 f'<li><strong>{h(hit.get("title") or hit.get("session_id"))}</strong> '
-                f'<span class="hint">{h(str(hit.get("when") or hit.get("updated_at") or "")[:16])}</span>'
-                f'<div>{h(hit.get("summary") or hit.get("snippet") or "")}</div></li>'
+                f'<span class="hint">{h(hit.get("session_id"))} · {h(hit.get("date") or "")} · '
+                f'{h(hit.get("role") or "")}</span>'
+                f'<div class="entry">{h(hit.get("snippet") or "")}</div></li>'
                 for hit in hits) + "</ol>"
         infos = tenant.sessions.list(limit=20)
         if not infos:
