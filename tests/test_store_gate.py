@@ -236,3 +236,28 @@ def test_write_policy_is_a_checked_setting(tmp_path: Path) -> None:
     (tmp_path / "config.toml").write_text('[memory]\nwrite_policy = "ask"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match=r"write_policy must be .*approve.*got 'ask'"):
         Settings.from_toml(tmp_path)
+
+
+def test_a_pending_write_is_not_mirrored_to_the_provider(tmp_path: Path) -> None:
+    from silcrow.agent.llm import ToolCall
+    from silcrow.agent.sessions import open_sessions
+    from silcrow.agent.tools import ToolRouter
+    from silcrow.recall.manager import MemoryManager
+
+    class Spy(MemoryManager):
+        def __init__(self) -> None:
+            super().__init__()
+            self.writes: list[tuple[str, str, str]] = []
+
+        def on_memory_write(self, action: str, target: str, content: str) -> None:
+            self.writes.append((action, target, content))
+
+    spy = Spy()
+    store = _gated(tmp_path)
+    router = ToolRouter(store, open_sessions(tmp_path), spy)
+    call = ToolCall(id="1", name="memory", arguments=json.dumps({"action": "add", "target": "memory",
+                                                                 "content": "held fact"}))
+    outcome = router.dispatch(call, session_id="s-1")
+    assert json.loads(outcome.content)["pending"] and outcome.wrote_memory
+    assert spy.writes == [] and store.pending()[0].who == {"session": "s-1", "client": "library"}
+    assert store.approve(store.pending()[0].id)["success"]

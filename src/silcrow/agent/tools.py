@@ -40,7 +40,7 @@ SEARCH_TOOL = SEARCH_TOOL_NAME
 @dataclass(frozen=True)
 class ToolOutcome:
     content: str          # the JSON result the model reads
-    wrote_memory: bool    # a curated write was committed
+    wrote_memory: bool    # a curated write was committed (or held for the user's approval)
 
 
 class ToolRouter:
@@ -89,9 +89,10 @@ class ToolRouter:
     def _memory(self, args: dict[str, Any], session_id: str) -> ToolOutcome:
         self.store.proposer = replace(self.store.proposer, session=session_id or None)
         result = memory_call(self.store, args)
-        # A write held for the user's approval is not in memory yet: nothing to mirror.
-        ok = is_success(result) and not result.get("pending")
-        if ok:
+        ok = is_success(result)
+        # A write held for the user's approval is not in memory yet: nothing to mirror. For the
+        # nudges it counts as saved: the model did its part.
+        if ok and not result.get("pending"):
             self._mirror(args)
         return ToolOutcome(result_json(result), ok)
 
