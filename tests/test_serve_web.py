@@ -132,6 +132,9 @@ def test_recall_search_shows_scores_dates_and_the_fenced_block(served: Served) -
     sessions = api.get("/ui/sessions", params={"q": "anything"})
     assert sessions.status_code == 200
     assert "local" in api.get("/ui/provider").text
+    checked = api.post("/ui/provider/check", headers=CSRF)
+    assert checked.status_code == 200 and "local: ok" in checked.text and "forget" in checked.text
+    assert _client(server, keys["a_read"]).post("/ui/provider/check", headers=CSRF).status_code == 403
 
 
 def test_the_one_time_link_logs_in_once(served: Served) -> None:
