@@ -261,3 +261,24 @@ def test_a_pending_write_is_not_mirrored_to_the_provider(tmp_path: Path) -> None
     assert json.loads(outcome.content)["pending"] and outcome.wrote_memory
     assert spy.writes == [] and store.pending()[0].who == {"session": "s-1", "client": "library"}
     assert store.approve(store.pending()[0].id)["success"]
+
+
+def test_proposals_move_with_db_import_and_export(pg_dsn: str, tmp_path: Path, curated_storage: str) -> None:
+    if curated_storage != "files":
+        pytest.skip("moves a files home")
+    from silcrow.db.curated import PostgresBackend
+    from silcrow.db.database import database
+    from silcrow.db.transfer import export_home, import_home
+
+    source = tmp_path / "source"
+    result = memory_call(_gated(source), {"action": "add", "target": "user", "content": "Name: Sam"})
+    pid = result["proposal_id"]
+    import_home(database(pg_dsn), source, "default")
+    in_db = MemoryStore(backend=PostgresBackend(pg_dsn))
+    assert [p.id for p in in_db.pending()] == [pid]
+    back = tmp_path / "back"
+    export_home(database(pg_dsn), back, "default")
+    exported = MemoryStore(back)
+    assert [p.id for p in exported.pending()] == [pid]
+    assert stat.S_IMODE(os.stat(back / "memories" / ".pending.json").st_mode) == 0o600
+    assert exported.approve(pid)["success"] and exported.entries("user") == ["Name: Sam"]

@@ -207,6 +207,10 @@ class DocumentBox(ProposalBox):
 
         self._change(change)
 
+    def restore(self, text: str) -> None:
+        """Replace the whole box with the document ``text`` (moving a profile between backends)."""
+        self._change(lambda _state: (self.parse(text), None))
+
     def decide(self, proposal: Proposal) -> None:
         def change(state: dict[str, list[Proposal]]) -> tuple[dict[str, list[Proposal]], None]:
             state["decided"] = [*state["decided"], proposal][-MAX_DECIDED:]
