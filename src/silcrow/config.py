@@ -106,6 +106,8 @@ Fraction = Annotated[float, Rule("a number above 0 and at most 1 (e.g. 0.75)",
 Flag = Annotated[bool, Rule("true or false", lambda v: isinstance(v, bool))]
 Text = Annotated[str, Rule("a string", lambda v: isinstance(v, str))]
 Table = Annotated[dict[str, Any], Rule("a table", lambda v: isinstance(v, dict))]
+WritePolicy = Annotated[str, Rule('"auto" (writes from a model are applied) or "approve" (they wait for '
+                                  "the user's approval)", lambda v: v in ("auto", "approve"))]
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,7 @@ class Settings:
     embedder_url: Text | None = None
     memory_char_limit: PositiveInt = MEMORY_CHAR_LIMIT
     user_char_limit: PositiveInt = USER_CHAR_LIMIT
+    write_policy: WritePolicy = "auto"  # [memory]: "approve" holds a model's writes for the user
     agent: AgentSettings = field(default_factory=AgentSettings)
     # Tables this module does not model, as parsed from TOML (plus their ENV_VARS).
     tables: Table = field(default_factory=dict)

@@ -175,7 +175,8 @@ class Profile:
 
         return MemoryStore(memory_char_limit=self.settings.memory_char_limit,
                            user_char_limit=self.settings.user_char_limit,
-                           backend=self.notes_backend(lock_timeout=lock_timeout))
+                           backend=self.notes_backend(lock_timeout=lock_timeout),
+                           write_policy=self.settings.write_policy)
 
     # -- sessions and recall ---------------------------------------------------------------
 

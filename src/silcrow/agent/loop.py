@@ -35,6 +35,7 @@ from silcrow.recall.manager import MemoryManager
 from silcrow.recall.provider import MemoryProvider
 from silcrow.safety.fence import sanitize_context
 from silcrow.store import MemoryStore
+from silcrow.store.pending import Proposer
 from silcrow.toolcall import error_json
 
 if TYPE_CHECKING:
@@ -106,6 +107,7 @@ class Agent:
         max_retries: int = 3,
         memory_char_limit: int = MEMORY_CHAR_LIMIT,
         user_char_limit: int = USER_CHAR_LIMIT,
+        write_policy: str | None = None,  # None: the home's [memory] write_policy
     ) -> None:
         self.home = resolve_home(home)
         private_dir(self.home)
@@ -121,7 +123,9 @@ class Agent:
                              max_retries=max_retries)
         opened = open_profile(self.home)  # the home's settings decide the storage
         self.store = MemoryStore(memory_char_limit=memory_char_limit, user_char_limit=user_char_limit,
-                                 backend=opened.notes_backend())
+                                 backend=opened.notes_backend(),
+                                 write_policy=write_policy or opened.settings.write_policy)
+        self.store.proposer = Proposer(client="agent")
         self.sessions = opened.sessions()
         self.manager = MemoryManager()
         self.provider = self._attach_provider(provider, embedder)

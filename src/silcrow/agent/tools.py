@@ -10,7 +10,7 @@ happens, a call produces a JSON result for the model and never raises.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from silcrow.agent.llm import ToolCall
@@ -38,7 +38,7 @@ SEARCH_TOOL = SEARCH_TOOL_NAME
 @dataclass(frozen=True)
 class ToolOutcome:
     content: str          # the JSON result the model reads
-    wrote_memory: bool    # a curated write was committed
+    wrote_memory: bool    # a curated write was committed (or held for the user's approval)
 
 
 class ToolRouter:
@@ -75,7 +75,7 @@ class ToolRouter:
 
     def _run(self, name: str, args: dict[str, Any], session_id: str) -> ToolOutcome:
         if name == MEMORY_TOOL:
-            return self._memory(args)
+            return self._memory(args, session_id)
         if name == SEARCH_TOOL:
             found = handle_session_search(self.sessions, args, current_session_id=session_id)
             return ToolOutcome(found, False)
@@ -84,19 +84,27 @@ class ToolRouter:
         names = ", ".join(sorted({MEMORY_TOOL, SEARCH_TOOL, *self._provider_tools}))
         return ToolOutcome(error_json(f"unknown tool {name!r}; available tools: {names}"), False)
 
-    def _memory(self, args: dict[str, Any]) -> ToolOutcome:
+    def _memory(self, args: dict[str, Any], session_id: str) -> ToolOutcome:
+        self.store.proposer = replace(self.store.proposer, session=session_id or None)
         result = memory_call(self.store, args)
         ok = is_success(result)
-        if ok:
+        # A write held for the user's approval is not in memory yet: nothing to mirror. For the
+        # nudges it counts as saved: the model did its part.
+        if ok and not result.get("pending"):
             self._mirror(args)
         return ToolOutcome(result_json(result), ok)
 
     def _mirror(self, args: dict[str, Any]) -> None:
-        target = str(args.get("target", "memory"))
-        operations = args.get("operations") or [args]
-        for op in operations:
-            if not isinstance(op, dict):
-                continue
-            action = str(op.get("action", ""))
-            content = op.get("old_text") if action == "remove" else op.get("content")
-            self.manager.on_memory_write(action, target, str(content or ""))
+        mirror_write(self.manager, args)
+
+
+def mirror_write(manager: MemoryManager, args: dict[str, Any]) -> None:
+    """Tell the provider about a committed curated write (``args`` as the memory tool's)."""
+    target = str(args.get("target", "memory"))
+    operations = args.get("operations") or [args]
+    for op in operations:
+        if not isinstance(op, dict):
+            continue
+        action = str(op.get("action", ""))
+        content = op.get("old_text") if action == "remove" else op.get("content")
+        manager.on_memory_write(action, target, str(content or ""))

@@ -33,6 +33,9 @@ HELP = """commands:
   /compress       summarise the middle of this conversation now
   /memory         show the curated notes as they are on disk now
   /sessions       list recent sessions
+  /pending        the model's writes waiting for your approval (write_policy = "approve")
+  /approve ID|all apply a pending write (through the normal checks)
+  /reject ID [why] drop a pending write
   /help           this text
   /quit           end the session (also Ctrl-D)"""
 
@@ -58,6 +61,7 @@ def chat(
         settings.model, base_url=settings.base_url, api_key=settings.api_key, home=home,
         provider=settings.provider, embedder=settings.embedder_spec(),
         memory_char_limit=settings.memory_char_limit, user_char_limit=settings.user_char_limit,
+        write_policy=settings.write_policy,
         on_tool_call=_show_tool_call, **settings.agent.kwargs(),
     )
     try:
@@ -128,6 +132,8 @@ def _show_tool_call(name: str, arguments: str, result: str) -> None:
         detail = "(arguments were not valid JSON)"
     error = str(outcome.get("error", "")) if isinstance(outcome, dict) else ""
     status = f"refused: {error[:120]}" if failed else "ok"
+    if isinstance(outcome, dict) and outcome.get("pending"):
+        status = f"awaiting your approval: /approve {outcome.get('proposal_id')} or /reject it"
     console.print(Text(f"\n  [{name} {detail[:100]}] {status}", style="dim"), soft_wrap=True)
 
 
@@ -180,6 +186,8 @@ def _command(agent: Agent, line: str) -> bool:
             _show_memory(agent)
         elif name == "/sessions":
             _show_sessions(agent)
+        elif name in ("/pending", "/approve", "/reject"):
+            _gate(agent, name, arg)
         else:
             console_err.print(Text(f"unknown command {name}; type /help"))
     except ModelError as exc:
@@ -206,6 +214,31 @@ def _show_memory(agent: Agent) -> None:
         if not entries:
             console.print(Text("  (empty)", style="dim"))
     console.print(Text("(on disk now; the model's prompt shows them from the next session on)", style="dim"))
+
+
+def _gate(agent: Agent, name: str, arg: str) -> None:
+    """/pending, /approve ID|all, /reject ID [reason]: the approval gate from the REPL."""
+    from silcrow.cli.memory import print_review
+
+    store = agent.store
+    if name == "/pending":
+        print_review(console, store.review())
+        return
+    proposal_id, _, reason = arg.partition(" ")
+    if not proposal_id:
+        console_err.print(Text(f"{name} needs a proposal id ({'or all; ' if name == '/approve' else ''}"
+                               "/pending lists them)"))
+        return
+    if name == "/reject":
+        results = [store.reject(proposal_id, reason.strip() or None)]
+    else:
+        ids = [p.id for p in store.pending()] if proposal_id == "all" else [proposal_id]
+        results = [store.approve(pid) for pid in ids]
+    for result in results:
+        if result.get("success"):
+            console.print(Text(f"✓ {result.get('message', 'done')}"), soft_wrap=True)
+        else:
+            print_error(str(result.get("error")))
 
 
 def _show_sessions(agent: Agent) -> None:

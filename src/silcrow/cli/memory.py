@@ -23,6 +23,7 @@ from rich.text import Text
 
 from silcrow.cli.common import (
     EXIT_REFUSED,
+    EXIT_USAGE,
     JSON_OPTION,
     app_profile,
     console,
@@ -371,4 +372,88 @@ def undo(
     store = _open_store(ctx)
     with guarded():
         result = store.undo(target.value, origin="cli")
+    _report(result)
+
+
+# --------------------------------------------------------------------------- the approval gate
+
+
+def print_review(out: Console, reviewed: Sequence[Mapping[str, Any]]) -> None:
+    """Pending proposals with a diff against the current entries (shared with `silcrow chat`)."""
+    if not reviewed:
+        out.print(Text("(no pending proposals)", style="dim"))
+        return
+    for item in reviewed:
+        who = ", ".join(f"{k} {v}" for k, v in (item.get("who") or {}).items())
+        out.print(Text.assemble(
+            (str(item.get("id", "?")), "bold cyan"), "  ",
+            (str(item.get("time", "")).replace("T", " "), "dim"), "  ",
+            (str(item.get("target", "")), "bold"), " ", str(item.get("action", "")),
+            (f"  (from {safe_text(who)})" if who else "", "dim")), soft_wrap=True)
+        if item.get("held"):
+            out.print(Text(f"    held by the threat scan: {display_safe(safe_text(str(item['held'])))}",
+                           style="yellow"), soft_wrap=True)
+        for change in item.get("changes") or []:
+            if change.get("stale"):
+                out.print(Text(f"    stale: {display_safe(safe_text(str(change['stale'])))}", style="yellow"),
+                          soft_wrap=True)
+            if change.get("before") is not None:
+                out.print(Text(f"    - {_preview(str(change['before']), 200)}", style="red"), soft_wrap=True)
+            if change.get("after") is not None:
+                out.print(Text(f"    + {_preview(str(change['after']), 200)}", style="green"), soft_wrap=True)
+        if item.get("last_error"):
+            refused = _preview(str(item["last_error"]), 200)
+            out.print(Text(f"    last approval refused: {refused}", style="dim"), soft_wrap=True)
+
+
+@memory_app.command("pending")
+def pending(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
+    """List the model's writes waiting for approval (write_policy = "approve"), with a diff."""
+    store = _open_store(ctx)
+    with guarded():
+        reviewed = store.review()
+    if as_json:
+        print_json(reviewed)
+        return
+    print_review(console, reviewed)
+    if reviewed:
+        console.print(Text("approve with `silcrow memory approve ID` (or --all), reject with "
+                           "`silcrow memory reject ID --reason ...`", style="dim"), soft_wrap=True)
+
+
+@memory_app.command("approve")
+def approve(
+    ctx: typer.Context,
+    proposal_id: str | None = typer.Argument(None, metavar="[ID]", help="the proposal to apply"),
+    every: bool = typer.Option(False, "--all", help="apply every pending proposal, oldest first"),
+) -> None:
+    """Apply a pending proposal through the normal write path (it can still be refused)."""
+    if (proposal_id is None) == (not every):
+        raise error("give one proposal ID or --all (see `silcrow memory pending`)", EXIT_USAGE)
+    store = _open_store(ctx)
+    with guarded():
+        ids = [p.id for p in store.pending()] if every else [str(proposal_id)]
+        results = [store.approve(pid) for pid in ids]
+    if every and not ids:
+        console.print(Text("(no pending proposals)", style="dim"))
+    refused = [r for r in results if not r.get("success")]
+    for result in results:
+        if result.get("success"):
+            _report(result)
+    for result in refused[:-1]:
+        print_error(str(result.get("error")))
+    if refused:
+        _report(refused[-1])
+
+
+@memory_app.command("reject")
+def reject(
+    ctx: typer.Context,
+    proposal_id: str = typer.Argument(..., metavar="ID", help="the proposal to drop"),
+    reason: str | None = typer.Option(None, "--reason", help="why (kept with the decision)"),
+) -> None:
+    """Drop a pending proposal without applying it."""
+    store = _open_store(ctx)
+    with guarded():
+        result = store.reject(proposal_id, reason)
     _report(result)

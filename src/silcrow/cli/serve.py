@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 from rich.text import Text
 
@@ -77,6 +79,20 @@ def serve(
                                f"`silcrow tokens create --profile NAME --home {base}`", style="yellow"),
                           soft_wrap=True, highlight=False)
     application = build_app(base, default, host=bind, allow_hosts=allow_host, open_access=no_auth)
+    _print_inspector(application, base, default, f"http://{shown}:{port}")
     uvicorn.run(application, host=bind, port=port, log_level="warning", access_log=False,
                 http=guarded_protocol(read_timeout), timeout_keep_alive=KEEP_ALIVE,
                 limit_concurrency=max_connections, backlog=BACKLOG)
+
+
+def _print_inspector(served_app: object, base: Path, default: Path, url: str) -> None:
+    """Where the web inspector is, and how to log in: a one-time link when tokens exist."""
+    from silcrow.serve.web import ONCE_SECONDS, inspector_login
+
+    code = inspector_login(served_app, base, default)
+    if code is None:
+        console_err.print(Text(f"inspector: {url}/", style="bold"), soft_wrap=True, highlight=False)
+        return
+    console_err.print(Text(f"inspector: {url}/  (paste a token, or open this one-time link within "
+                           f"{int(ONCE_SECONDS // 60)} minutes: {url}/#once={code} )", style="bold"),
+                      soft_wrap=True, highlight=False)

@@ -28,6 +28,7 @@ from typing import Any
 from silcrow.db.database import Database, database
 from silcrow.errors import LockTimeoutError, StoreError
 from silcrow.store.backend import StoreBackend, Transaction
+from silcrow.store.pending import DocumentBox, ProposalBox
 
 WHAT = "curated notes"
 
@@ -146,3 +147,37 @@ class PostgresBackend(StoreBackend):
 
     def leftovers(self, target_file: str) -> list[str]:
         return []  # a transaction either commits whole or leaves nothing
+
+    def proposals(self) -> ProposalBox:
+        return PostgresBox(self)
+
+
+class PostgresBox(DocumentBox):
+    """The pending proposals of one profile: a row of ``silcrow.pending_proposals``, changed
+    under its row lock (``SELECT ... FOR UPDATE``), so two approvers on any hosts take turns."""
+
+    def __init__(self, backend: PostgresBackend) -> None:
+        self._backend = backend
+
+    def _read(self) -> str:
+        db, profile = self._backend.db, self._backend.profile
+
+        def once() -> str:
+            with db.transaction(StoreError, "pending proposals") as conn:
+                row = conn.execute("SELECT body FROM pending_proposals WHERE profile = %s",
+                                   (profile,)).fetchone()
+            return str(row["body"]) if row else ""
+
+        return db.retrying(once)
+
+    def _change(self, change: Any) -> Any:
+        db, profile = self._backend.db, self._backend.profile
+        with db.transaction(StoreError, "pending proposals", lock_error=LockTimeoutError) as conn:
+            conn.execute("INSERT INTO pending_proposals (profile) VALUES (%s) ON CONFLICT DO NOTHING",
+                         (profile,))
+            row = conn.execute("SELECT body FROM pending_proposals WHERE profile = %s FOR UPDATE",
+                               (profile,)).fetchone()
+            state, value = change(self.parse(str(row["body"])))
+            conn.execute("UPDATE pending_proposals SET body = %s, updated_at = now() WHERE profile = %s",
+                         (self.render(state), profile))
+        return value

@@ -178,6 +178,21 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
             "CREATE INDEX messages_by_session ON messages (profile, session_id, seq)",
         ),
     ),
+    (
+        3,
+        "pending proposals of the write-approval gate, one JSON document per profile",
+        (
+            # The same document as the files' .pending.json (silcrow.store.pending.DocumentBox),
+            # changed under the row's lock: a profile holds at most a few hundred small records.
+            """
+            CREATE TABLE pending_proposals (
+                profile    text PRIMARY KEY,
+                body       text NOT NULL DEFAULT '',
+                updated_at timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+        ),
+    ),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

@@ -32,6 +32,8 @@ from silcrow.errors import ConfigError
 from silcrow.paths import memories_dir, recall_db, sessions_db
 from silcrow.recall.local import retrieval
 from silcrow.store import journal
+from silcrow.store.files import FileBackend, FileBox
+from silcrow.store.pending import PENDING_FILE
 
 NOTE_FILES = ("MEMORY.md", "USER.md")
 _MEMORY_COLUMNS = ("id", "kind", "text", "session_id", "speaker", "ts", "user_id", "agent_id", "external_id",
@@ -95,6 +97,10 @@ def import_home(db: Database, home: Path, profile: str) -> Counts:
                 (profile, record.get("target", ""), journal_line(record)),
             )
             counts.journal_records += 1
+        pending = notes / PENDING_FILE
+        if pending.is_file():  # the approval gate's proposals go with the notes
+            conn.execute("INSERT INTO pending_proposals (profile, body) VALUES (%s, %s)",
+                         (profile, pending.read_text(encoding="utf-8", errors="replace")))
         if recall_db(home).is_file():
             _import_recall(conn, recall_db(home), profile, counts)
         if sessions_db(home).is_file():
@@ -190,7 +196,7 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
     from silcrow.recall.local import db as recall_sqlite
 
     notes = memories_dir(home)
-    taken = [p for p in (notes / n for n in (*NOTE_FILES, journal.JOURNAL_NAME)) if p.exists()]
+    taken = [p for p in (notes / n for n in (*NOTE_FILES, journal.JOURNAL_NAME, PENDING_FILE)) if p.exists()]
     taken += [p for p in (recall_db(home), sessions_db(home)) if p.exists()]
     if taken:
         raise ConfigError(
@@ -215,6 +221,9 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
             target = str(record.get("target", ""))
             newest[target], _ = journal.append(notes / journal.JOURNAL_NAME, record, newest.get(target))
             counts.journal_records += 1
+        row = conn.execute("SELECT body FROM pending_proposals WHERE profile = %s", (profile,)).fetchone()
+        if row and row[0]:
+            FileBox(FileBackend(notes, home=home)).restore(str(row[0]))
         memories = conn.execute(
             f"SELECT {', '.join(_MEMORY_COLUMNS)}, body, dated, embedding FROM recall_memories"
             " WHERE profile = %s ORDER BY id",

@@ -36,7 +36,10 @@ log = logging.getLogger(__name__)
 
 ACCESS_KEY = "silcrow.access"
 # Open to anyone: liveness, and the API description (it holds no memory).
-PUBLIC_PATHS = frozenset({"/healthz", "/docs", "/openapi.json", "/docs/oauth2-redirect"})
+PUBLIC_PATHS = frozenset({"/healthz", "/docs", "/openapi.json", "/docs/oauth2-redirect",
+                          # the inspector's page and static files (no memory in them) and its one-time login
+                          "/", "/favicon.ico", "/ui/login/once", "/static/htmx.min.js",
+                          "/static/inspector.js", "/static/inspector.css"})
 
 
 NO_TOKEN = ("no API token exists on this server, so every request is refused; create one on the server "
@@ -135,7 +138,7 @@ class TokenGate:
         except SilcrowError as exc:  # the profile's own settings are broken: tell its token holder
             log.error("%s", exc)
             raise Refused(503, str(exc)) from exc
-        return Access(tenant, can_write=record.scope == "write")
+        return Access(tenant, can_write=record.scope == "write", token_name=record.name)
 
 
 def _writes(scope: Scope) -> bool:

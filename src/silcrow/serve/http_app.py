@@ -31,6 +31,7 @@ from starlette.exceptions import HTTPException
 
 from silcrow.errors import LockTimeoutError, SilcrowError
 from silcrow.recall.limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RESULTS
+from silcrow.serve import gate_api, web
 from silcrow.serve.auth import TokenGate, access_of
 from silcrow.serve.guard import HostGuard
 from silcrow.serve.limits import WORKER_THREADS
@@ -128,6 +129,10 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
     app = FastAPI(title="silcrow", summary="Memory for LLM agents: curated notes, recall, sessions.",
                   lifespan=lifespan)
     app.router.routes.extend(mcp_app.routes)
+    app.include_router(gate_api.router)  # before /v1/memory/{target}: "pending" is no target
+    app.include_router(web.router)  # the inspector at /, behind the same middlewares
+    app.state.inspector_logins = web.OneTimeLogins(home)
+    app.add_middleware(gate_api.ProposerContext)  # inside TokenGate: it reads the caller's access
     app.add_middleware(TokenGate, home=home, tenant_for=tenants.get,
                        open_home=(lambda: tenants.get(default_home)) if open_access else None)
     app.add_middleware(HostGuard, bind_host=host, allow_hosts=tuple(allow_hosts))  # outermost

@@ -73,9 +73,10 @@ class AccessDenied(Exception):
 class Access:
     """Which tenant a request reaches and whether it may write."""
 
-    def __init__(self, tenant: Tenant, can_write: bool) -> None:
+    def __init__(self, tenant: Tenant, can_write: bool, token_name: str | None = None) -> None:
         self.tenant = tenant
         self.can_write = can_write
+        self.token_name = token_name  # the API token's name, recorded with the writes it proposes
 
 
 # Given the transport's request object (None on stdio), the caller's access.

@@ -28,7 +28,7 @@ import anyio.to_thread
 from silcrow.agent.llm import ToolCall
 from silcrow.agent.prompt import build_system_prompt
 from silcrow.agent.session_backend import SessionBackend
-from silcrow.agent.tools import ToolRouter
+from silcrow.agent.tools import ToolRouter, mirror_write
 from silcrow.errors import SilcrowError, StoreError
 from silcrow.home import Profile, open_profile
 from silcrow.recall.manager import MemoryManager
@@ -204,6 +204,37 @@ class Tenant:
     def undo(self, target: str) -> Result:
         try:
             return dict(disk_errors(self.store().undo)(target, origin="api"))
+        except SilcrowError as exc:
+            return refusal(str(exc))
+
+    # -- the approval gate (a person's decisions: never held themselves) -------------------------
+
+    @disk_errors
+    def review(self) -> list[dict[str, Any]]:
+        """Pending proposals with what each would change (see MemoryStore.review)."""
+        return self.store().review()
+
+    def approve(self, proposal_id: str, origin: str = "approved") -> Result:
+        """Apply a proposal through the store's write path; the provider hears of it as of any
+        committed write."""
+        try:
+            store = self.store()
+            found = next((p for p in store.pending() if p.id == proposal_id), None)
+            result = dict(disk_errors(store.approve)(proposal_id, origin=origin))
+        except SilcrowError as exc:
+            return refusal(str(exc))
+        if result.get("success") and found is not None:
+            operations = found.operations or [
+                {"action": found.action, "content": found.content, "old_text": found.old_text}]
+            try:
+                mirror_write(self.manager, {"target": found.target, "operations": operations})
+            except Exception:  # the notes are written; a provider's hiccup is only logged
+                log.exception("could not tell the recall provider about approved proposal %s", proposal_id)
+        return result
+
+    def reject(self, proposal_id: str, reason: str | None = None) -> Result:
+        try:
+            return dict(disk_errors(self.store().reject)(proposal_id, reason))
         except SilcrowError as exc:
             return refusal(str(exc))
 

@@ -22,7 +22,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from silcrow.store.pending import ProposalBox
 
 
 class Transaction(ABC):
@@ -89,3 +92,13 @@ class StoreBackend(ABC):
     @abstractmethod
     def leftovers(self, target_file: str) -> list[str]:
         """Debris of interrupted writes (e.g. temp files) that a transaction would clean up."""
+
+    def proposals(self) -> ProposalBox:
+        """Where this store keeps pending proposals (see :mod:`silcrow.store.pending`). This
+        default keeps them in the process only; backends that persist notes persist these too."""
+        box: ProposalBox | None = getattr(self, "_memory_box", None)
+        if box is None:
+            from silcrow.store.pending import MemoryBox
+
+            box = self._memory_box = MemoryBox()
+        return box

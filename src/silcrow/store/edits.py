@@ -63,14 +63,23 @@ def _check_characters(field: str, value: str) -> None:
     ))
 
 
-def _check_threats(content: str) -> None:
-    """Refuse ``content`` naming the threat patterns it matched."""
+def threat_reasons(hits: list[threats.ThreatHit]) -> str:
+    """What the threat scan found, in words: ``id (category): description; ...``."""
+    return "; ".join(dict.fromkeys(f"{h.pattern_id} ({h.category}): {h.description}" for h in hits))
+
+
+def _check_threats(content: str, holds: list[threats.ThreatHit] | None = None) -> None:
+    """Refuse ``content`` naming the threat patterns it matched. With ``holds`` (a list), hits
+    the scan can only hold are added to it instead: a person will judge them."""
     hits = threats.scan(content)
     if not hits:
         return
     ids = list(dict.fromkeys(h.pattern_id for h in hits))
-    reasons = "; ".join(dict.fromkeys(f"{h.pattern_id} ({h.category}): {h.description}" for h in hits))
+    reasons = threat_reasons(hits)
     if threats.verdict(hits) == "hold":
+        if holds is not None:
+            holds.extend(hits)
+            return
         raise Refused(Refusal(
             f"Held: the content may be unsafe in a system prompt ({reasons}), and only the user can "
             "judge it. Rephrase it as a plain fact without the flagged part, or ask the user to save it "
@@ -87,15 +96,16 @@ def _check_threats(content: str) -> None:
     ))
 
 
-def checked_content(content: Any, hint: str, force: bool = False) -> str:
+def checked_content(content: Any, hint: str, force: bool = False,
+                    holds: list[threats.ThreatHit] | None = None) -> str:
     """The normalized entry text; refused when it is missing, empty or (unless a person
-    confirmed it with ``force``) a threat."""
+    confirmed it with ``force``) a threat; uncertain hits go to ``holds`` when it is given."""
     if not isinstance(content, str) or not content.strip():
         raise Refused(Refusal(f"'content' is missing or empty: {hint}"))
     _check_characters("content", content)
     text = E.normalize_entry(content)
     if not force:
-        _check_threats(text)
+        _check_threats(text, holds)
     return text
 
 
@@ -116,7 +126,7 @@ def locate(where: Where, current: list[str], old_text: str, new_content: str | N
             f"No entry in {where.file_name} contains {threats.display_safe(old_text)!r}. Copy a short "
             "substring exactly from one of the current entries listed here and retry.",
             current_entries=safe_entries(current, where.file_name),
-            usage=E.format_usage(E.char_count(current), where.limit),
+            usage=E.format_usage(E.char_count(current), where.limit), unmatched=True,
         ))
     if match.ambiguous:
         error = (
@@ -128,7 +138,7 @@ def locate(where: Where, current: list[str], old_text: str, new_content: str | N
                 " Note: the new content already exists verbatim as an entry, so it may already be saved."
             )
         raise Refused(Refusal(
-            error, matches=[render.safe_preview(e, where.file_name) for e in match.distinct]
+            error, matches=[render.safe_preview(e, where.file_name) for e in match.distinct], unmatched=True,
         ))
     return match.indexes[0]
 
@@ -177,23 +187,24 @@ def _batch_failure(number: int, op: Any, refused: Refused) -> Refused:
     ))
 
 
-def _batch_step(where: Where, op: Any) -> Edit:
+def _batch_step(where: Where, op: Any, holds: list[threats.ThreatHit] | None) -> Edit:
     if not isinstance(op, dict):
         raise Refused(Refusal("each operation must be an object with an 'action'"))
     action = op.get("action")
     if action == "add":
-        return add_edit(checked_content(op.get("content"), "give the fact to add"))
+        return add_edit(checked_content(op.get("content"), "give the fact to add", holds=holds))
     if action in ("replace", "remove"):
         old_text = checked_old_text(op.get("old_text"), action)
         if action == "remove":
             return remove_edit(where, old_text)
-        text = checked_content(op.get("content"), "give the new text of the entry")
+        text = checked_content(op.get("content"), "give the new text of the entry", holds=holds)
         return replace_edit(where, old_text, text)
     raise Refused(Refusal(f"unknown action {action!r}: use 'add', 'replace' or 'remove'"))
 
 
-def batch_edit(where: Where, operations: Any) -> Edit:
-    """One edit applying every operation in order; the first failure refuses the whole batch."""
+def batch_edit(where: Where, operations: Any, holds: list[threats.ThreatHit] | None = None) -> Edit:
+    """One edit applying every operation in order; the first failure refuses the whole batch
+    (``holds`` as in :func:`checked_content`)."""
     if not isinstance(operations, list) or not operations:
         raise Refused(Refusal(
             '\'operations\' must be a non-empty list of {"action": "add"|"replace"|"remove", '
@@ -202,7 +213,7 @@ def batch_edit(where: Where, operations: Any) -> Edit:
     steps: list[Edit] = []
     for number, op in enumerate(operations, start=1):
         try:
-            steps.append(_batch_step(where, op))
+            steps.append(_batch_step(where, op, holds))
         except Refused as refused:
             raise _batch_failure(number, op, refused) from None
 

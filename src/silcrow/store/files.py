@@ -44,6 +44,7 @@ from silcrow.errors import LockTimeoutError, StoreError
 from silcrow.paths import default_home, memories_dir
 from silcrow.store import journal, locking
 from silcrow.store.backend import StoreBackend, Transaction
+from silcrow.store.pending import PENDING_FILE, DocumentBox, ProposalBox
 
 TEMP_SUFFIX = ".tmp"
 DEFAULT_LOCK_TIMEOUT = 10.0
@@ -305,6 +306,26 @@ class FileBackend(StoreBackend):
 
     def journal_records(self) -> Iterator[dict[str, Any]]:
         return journal.read(self.journal_path)
+
+    def proposals(self) -> ProposalBox:
+        return FileBox(self)
+
+
+class FileBox(DocumentBox):
+    """Pending proposals in ``.pending.json`` beside the notes: created 0600, changed under its
+    own sidecar lock with the notes' atomic write, read without a lock."""
+
+    def __init__(self, backend: FileBackend) -> None:
+        self._backend = backend
+
+    def _read(self) -> str:
+        return self._backend.read(PENDING_FILE)
+
+    def _change(self, change: Any) -> Any:
+        with self._backend.transaction(PENDING_FILE) as tx:
+            state, value = change(self.parse(tx.read()))
+            tx.write(self.render(state))
+        return value
 
 
 def open_backend(

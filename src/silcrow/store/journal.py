@@ -61,10 +61,14 @@ def new_record(
     after: list[str],
     undoes: str | None = None,
     confirmed_threats: list[str] | None = None,
+    proposal: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A journal record for one committed change of ``target``; ``confirmed_threats`` are the
-    threat patterns a person saw and confirmed (``--force``) for this change."""
-    extra = {"confirmed_threats": list(confirmed_threats)} if confirmed_threats else {}
+    threat patterns a person saw and confirmed (``--force``, or approving a held proposal) for
+    this change; ``proposal`` the approved proposal it applied (its id and who made it)."""
+    extra: dict[str, Any] = {"confirmed_threats": list(confirmed_threats)} if confirmed_threats else {}
+    if proposal:
+        extra["proposal"] = dict(proposal)
     return {
         **extra,
         "id": uuid.uuid4().hex,
@@ -81,7 +85,7 @@ def new_record(
 CHAIN_LIMIT = 32
 _FIELDS = ("id", "time", "target", "action", "origin", "before", "after", "undoes")
 # Kept only when present (a forced write's confirmed threat pattern ids).
-_OPTIONAL = ("confirmed_threats",)
+_OPTIONAL = ("confirmed_threats", "proposal")
 
 
 def _fields(stored: dict[str, Any]) -> dict[str, Any]:

@@ -30,6 +30,10 @@ class MemoryResult(TypedDict, total=False):
     backup: str
     problems: list[str]
     terminal: bool
+    pending: bool
+    proposal_id: str
+    stale: bool
+    dropped: list[str]
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,8 @@ class Refusal:
     # Every threat hit was uncertain (``threats.verdict`` == "hold"): a person can approve it
     # (the write-approval gate turns such a write into a pending proposal instead).
     held: bool = False
+    # ``old_text`` addresses no entry, or several (an approved proposal is then stale).
+    unmatched: bool = False
 
     def result(self) -> MemoryResult:
         out: dict[str, object] = {"success": False, "error": self.error}

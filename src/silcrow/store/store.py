@@ -40,9 +40,21 @@ from silcrow.store.edits import (
     replace_edit,
     safe_entries,
     safe_shape_problems,
+    threat_reasons,
 )
 from silcrow.store.files import DEFAULT_LOCK_TIMEOUT, FileBackend
 from silcrow.store.journal import new_record
+from silcrow.store.pending import (
+    MAX_PENDING,
+    Proposal,
+    ProposalBox,
+    Proposer,
+    changes,
+    checked_policy,
+    current_proposer,
+    now,
+    with_error,
+)
 from silcrow.store.results import MemoryResult, Refusal, Refused
 
 log = logging.getLogger(__name__)
@@ -63,6 +75,10 @@ def _known_target(target: Any) -> str:
 
 # Writes from the model; a threat hit refuses them whatever ``force`` says.
 MODEL_ORIGIN = "tool"
+# A proposal of the model that a person approved (write_policy = "approve").
+APPROVED_ORIGIN = "approved"
+
+Holds = list[threats.ThreatHit] | None
 
 
 def _confirmed(text: str, force: bool) -> list[str] | None:
@@ -83,6 +99,7 @@ class MemoryStore:
         user_char_limit: int | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
         backend: StoreBackend | None = None,
+        write_policy: str = "auto",
     ) -> None:
         if backend is not None and home is not None:
             raise StoreError("give MemoryStore a home or a backend, not both")
@@ -106,6 +123,11 @@ class MemoryStore:
                 raise StoreError(f"{name} must be a positive number of characters, got {value}")
         self.backend = backend
         self._limits = {"memory": memory_char_limit, "user": user_char_limit}
+        # "approve": writes from the model become pending proposals (see silcrow.store.pending).
+        self.write_policy = checked_policy(write_policy)
+        # Who the model's writes come from, for proposals; a server's per-request
+        # current_proposer overrides the fields it sets.
+        self.proposer = Proposer(client="library")
         self._snapshot: dict[str, str | None] | None = None
         # Consolidation guard (see _guarded): consecutive failures since a write
         # was refused for the size limit in this turn.
@@ -305,32 +327,174 @@ class MemoryStore:
     def _where(self, target: str) -> Where:
         return Where(TARGET_FILES[target], self._limits[target])
 
-    def _add(self, target: Any, content: Any, origin: str, force: bool = False) -> MemoryResult:
+    def _gated(self, origin: str) -> Holds:
+        """A list to collect uncertain threat hits in when writes from ``origin`` are held for
+        approval (they become a proposal, flagged); None when they are written (or refused)."""
+        return [] if origin == MODEL_ORIGIN and self.write_policy == "approve" else None
+
+    def _add(self, target: Any, content: Any, origin: str, force: bool = False,
+             holds: Holds = None, proposal: Proposal | None = None) -> MemoryResult:
         target = _known_target(target)
         force = force and origin != MODEL_ORIGIN
-        text = checked_content(content, "give the fact to save as 'content'", force)
+        gated = self._gated(origin)
+        text = checked_content(content, "give the fact to save as 'content'", force,
+                               holds if gated is None else gated)
+        if gated is not None:
+            return self._propose(target, "add", add_edit(text), gated, content=text)
         return self._commit(target, "add", origin, add_edit(text), appends=True,
-                            confirmed=_confirmed(text, force))
+                            confirmed=_confirmed(text, force) or _held_ids(holds), proposal=proposal)
 
     def _replace(self, target: Any, old_text: Any, new_content: Any, origin: str,
-                 force: bool = False) -> MemoryResult:
+                 force: bool = False, holds: Holds = None, proposal: Proposal | None = None) -> MemoryResult:
         target = _known_target(target)
         old = checked_old_text(old_text, "replace")
         force = force and origin != MODEL_ORIGIN
+        gated = self._gated(origin)
         text = checked_content(
-            new_content, "give the new text of the entry as 'content' (to delete it, use remove)", force
+            new_content, "give the new text of the entry as 'content' (to delete it, use remove)", force,
+            holds if gated is None else gated,
         )
-        return self._commit(target, "replace", origin, replace_edit(self._where(target), old, text),
-                            confirmed=_confirmed(text, force))
+        edit = replace_edit(self._where(target), old, text)
+        if gated is not None:
+            return self._propose(target, "replace", edit, gated, content=text, old_text=old)
+        return self._commit(target, "replace", origin, edit,
+                            confirmed=_confirmed(text, force) or _held_ids(holds), proposal=proposal)
 
-    def _remove(self, target: Any, old_text: Any, origin: str) -> MemoryResult:
+    def _remove(self, target: Any, old_text: Any, origin: str,
+                proposal: Proposal | None = None) -> MemoryResult:
         target = _known_target(target)
         old = checked_old_text(old_text, "remove")
-        return self._commit(target, "remove", origin, remove_edit(self._where(target), old))
+        edit = remove_edit(self._where(target), old)
+        if self._gated(origin) is not None:
+            return self._propose(target, "remove", edit, [], old_text=old)
+        return self._commit(target, "remove", origin, edit, proposal=proposal)
 
-    def _batch(self, target: Any, operations: Any, origin: str) -> MemoryResult:
+    def _batch(self, target: Any, operations: Any, origin: str, holds: Holds = None,
+               proposal: Proposal | None = None) -> MemoryResult:
         target = _known_target(target)
-        return self._commit(target, "batch", origin, batch_edit(self._where(target), operations))
+        gated = self._gated(origin)
+        edit = batch_edit(self._where(target), operations, holds if gated is None else gated)
+        if gated is not None:
+            return self._propose(target, "batch", edit, gated, operations=list(operations))
+        return self._commit(target, "batch", origin, edit, confirmed=_held_ids(holds), proposal=proposal)
+
+    # ------------------------------------------------------- the approval gate
+
+    @property
+    def proposals(self) -> ProposalBox:
+        """The pending proposals of this store's profile."""
+        return self.backend.proposals()
+
+    def pending(self) -> list[Proposal]:
+        """Writes from the model waiting for approval, oldest first."""
+        return self.proposals.waiting()
+
+    def review(self) -> list[dict[str, Any]]:
+        """The pending proposals, each with ``changes``: what it would do to the live entries
+        (see :func:`silcrow.store.pending.changes`), for a person to judge."""
+        current = {target: self.entries(target) for target in TARGET_FILES}
+        return [{**p.as_dict(), "changes": changes(p, current.get(p.target, []))} for p in self.pending()]
+
+    def _propose(self, target: str, action: str, edit: Edit, holds: list[threats.ThreatHit],
+                 **what: Any) -> MemoryResult:
+        """Keep a checked write from the model as a pending proposal instead of applying it.
+
+        It is tried on the live entries first (no lock, nothing written): what would be refused
+        now (no entry matches ``old_text``, over the budget) is refused now, so the model can
+        fix it; a write that would change nothing is answered as done."""
+        document = Document.parse(self.backend.read(TARGET_FILES[target], strict=True))
+        current = document.entries
+        try:
+            updated, message = edit(current)
+        except Refused as refused:
+            raise Refused(replace(refused.refusal, target=target)) from None
+        if updated == current:
+            return self._success(target, current, message)
+        over = self._over_budget(target, action, current, updated, [])
+        if over is not None:
+            raise Refused(over)
+        held = threat_reasons(holds) if holds else None
+        who = current_proposer.get()
+        proposer = self.proposer if who is None else Proposer(
+            session=who.session or self.proposer.session, client=who.client or self.proposer.client,
+            token=who.token or self.proposer.token)
+        proposal = Proposal.new(target=target, action=action, proposer=proposer, held=held, **what)
+        dropped = self.proposals.add(proposal, MAX_PENDING)
+        message = (
+            f"Not saved yet: this change is waiting for the user's approval (proposal {proposal.id}). "
+            "Do not retry or rephrase it; the user approves or rejects it. Until then it is not in "
+            "memory: tell the user it awaits their approval if it matters."
+        )
+        if held:
+            message += f" It was held because the threat scan was unsure: {held}."
+        result = self._success(target, current, message)
+        result["pending"] = True
+        result["proposal_id"] = proposal.id
+        if dropped:
+            names = ", ".join(p.summary() for p in dropped)
+            log.warning("pending proposals are full (%d): dropped the oldest, %s", MAX_PENDING, names)
+            result["message"] += (f" The queue of pending proposals was full, so the oldest was dropped: "
+                                  f"{names}.")
+            result["dropped"] = [p.id for p in dropped]
+        return result
+
+    def approve(self, proposal_id: str, *, origin: str = APPROVED_ORIGIN) -> MemoryResult:
+        """Apply a pending proposal through the normal write path (lock, re-read, scan, budget,
+        journal). It can still be refused, and is then kept pending with the reason; a
+        ``replace``/``remove`` whose ``old_text`` no longer addresses exactly one entry is
+        reported ``stale``. Approving a held proposal confirms its threat findings."""
+        proposal = self.proposals.take(proposal_id)
+        if proposal is None:
+            return Refusal(f"no pending proposal {threats.display_safe(str(proposal_id))!r}; list them with "
+                           "`silcrow memory pending`").result()
+        try:
+            result = self._apply(proposal, origin)
+        except Refused as refused:
+            refusal = refused.refusal
+        except BaseException:
+            self.proposals.put_back(proposal)
+            raise
+        else:
+            result["proposal_id"] = proposal.id
+            return result
+        error = refusal.error
+        if refusal.unmatched:
+            error = (f"Stale: the entry proposal {proposal.id} was made against has changed since. "
+                     f"{refusal.error}")
+        self.proposals.put_back(with_error(proposal, error))
+        result = replace(refusal, error=f"{error} The proposal is still pending; reject it with "
+                         f"`silcrow memory reject {proposal.id}`.").result()
+        result["proposal_id"] = proposal.id
+        if refusal.unmatched:
+            result["stale"] = True
+        return result
+
+    def _apply(self, proposal: Proposal, origin: str) -> MemoryResult:
+        # A held proposal: the person approving it has seen the scanner's reason and confirms
+        # the uncertain hits (kept in the journal); a certain threat is still refused.
+        holds: Holds = [] if proposal.held else None
+        if proposal.action == "add":
+            return self._add(proposal.target, proposal.content, origin, holds=holds, proposal=proposal)
+        if proposal.action == "replace":
+            return self._replace(proposal.target, proposal.old_text, proposal.content, origin, holds=holds,
+                                 proposal=proposal)
+        if proposal.action == "remove":
+            return self._remove(proposal.target, proposal.old_text, origin, proposal=proposal)
+        if proposal.action == "batch":
+            return self._batch(proposal.target, proposal.operations, origin, holds=holds, proposal=proposal)
+        raise Refused(Refusal(f"proposal {proposal.id} has an unknown action {proposal.action!r}; reject it"))
+
+    def reject(self, proposal_id: str, reason: str | None = None) -> MemoryResult:
+        """Drop a pending proposal; it is kept a while among the decided ones, with ``reason``."""
+        proposal = self.proposals.take(proposal_id)
+        if proposal is None:
+            return Refusal(f"no pending proposal {threats.display_safe(str(proposal_id))!r}; list them with "
+                           "`silcrow memory pending`").result()
+        self.proposals.decide(replace(proposal, status="rejected", reason=reason or None, decided=now()))
+        entries = self.entries(proposal.target)
+        result = self._success(proposal.target, entries, f"Rejected proposal {proposal.summary()}.")
+        result["proposal_id"] = proposal.id
+        return result
 
     def _undo(self, target: Any, origin: str) -> MemoryResult:
         target = _known_target(target)
@@ -412,7 +576,7 @@ class MemoryStore:
 
     def _commit(
         self, target: str, action: str, origin: str, edit: Edit, *, appends: bool = False,
-        confirmed: list[str] | None = None,
+        confirmed: list[str] | None = None, proposal: Proposal | None = None,
     ) -> MemoryResult:
         """Lock, re-read, apply ``edit``, check the budget, write atomically, journal.
 
@@ -421,7 +585,6 @@ class MemoryStore:
         record) is kept by every backend.
         """
         file_name = TARGET_FILES[target]
-        limit = self._limits[target]
         refusal: Refusal | None = None
         used_after: int | None = None
         with self.backend.transaction(file_name) as tx:
@@ -437,27 +600,43 @@ class MemoryStore:
                 except Refused as refused:
                     refusal = replace(refused.refusal, target=target)
             if refusal is None and updated != current:
-                used_before, used_after = E.char_count(current), E.char_count(updated)
-                # A change that does not grow the file is always allowed, so a file
-                # that is over budget can be consolidated step by step.
-                if used_after > limit and used_after > used_before:
-                    refusal = Refusal(
-                        f"{file_name} would be {used_after:,}/{limit:,} chars after this {action}, over "
-                        "its limit; nothing was saved. Consolidate now: merge related entries with "
-                        "replace, shorten wordy ones, remove what no longer matters, then retry."
-                        + (f" Note: {'; '.join(problems)}." if problems else ""),
-                        target=target,
-                        current_entries=safe_entries(current, file_name),
-                        usage=E.format_usage(used_before, limit),
-                        over_limit=True,
-                    )
-                else:
+                used_after = E.char_count(updated)
+                refusal = self._over_budget(target, action, current, updated, problems)
+                if refusal is None:
                     if problems:
                         # Only an append gets here: every existing byte stays as it is.
                         message += f" Warning: {'; '.join(problems)}; run `silcrow memory doctor`."
                     tx.write(document.render(updated))
-                    tx.journal(new_record(target=target, action=action, origin=origin,
-                                          before=current, after=updated, confirmed_threats=confirmed))
+                    tx.journal(new_record(
+                        target=target, action=action, origin=origin, before=current, after=updated,
+                        confirmed_threats=confirmed,
+                        proposal={"id": proposal.id, **proposal.who} if proposal is not None else None))
         if refusal is not None:
             raise Refused(refusal)
         return self._success(target, updated, message, used_after)
+
+    def _over_budget(self, target: str, action: str, current: list[str], updated: list[str],
+                     problems: list[str]) -> Refusal | None:
+        """The refusal of a change that would take ``target`` over its limit, else None. A change
+        that does not grow the file is always allowed, so a file that is over budget can be
+        consolidated step by step."""
+        file_name = TARGET_FILES[target]
+        limit = self._limits[target]
+        used_before, used_after = E.char_count(current), E.char_count(updated)
+        if used_after <= limit or used_after <= used_before:
+            return None
+        return Refusal(
+            f"{file_name} would be {used_after:,}/{limit:,} chars after this {action}, over "
+            "its limit; nothing was saved. Consolidate now: merge related entries with "
+            "replace, shorten wordy ones, remove what no longer matters, then retry."
+            + (f" Note: {'; '.join(problems)}." if problems else ""),
+            target=target,
+            current_entries=safe_entries(current, file_name),
+            usage=E.format_usage(used_before, limit),
+            over_limit=True,
+        )
+
+
+def _held_ids(holds: Holds) -> list[str] | None:
+    """The pattern ids of uncertain hits a person confirmed by approving a held proposal."""
+    return list(dict.fromkeys(h.pattern_id for h in holds)) if holds else None

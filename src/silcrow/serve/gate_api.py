@@ -1,0 +1,76 @@
+"""REST routes of the write-approval gate: list, approve and reject pending proposals.
+
+Mounted before the ``/v1/memory/{target}`` routes (``pending`` is not a target).
+Approving and rejecting are writes, so a read-only token gets 403 from the token
+gate. :class:`ProposerContext` records who made each request, so a write it
+proposes names its client and token.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from silcrow.serve.auth import ACCESS_KEY, access_of
+from silcrow.store.pending import Proposer, current_proposer
+
+router = APIRouter()
+
+
+class RejectBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reason: str | None = Field(None, max_length=2000, description="Why (kept with the decision).")
+
+
+def _reply(result: dict[str, Any]) -> JSONResponse:
+    if result.get("success"):
+        return JSONResponse(result)
+    missing = str(result.get("error", "")).startswith("no pending proposal")
+    return JSONResponse(result, status_code=404 if missing else 422)
+
+
+@router.get("/v1/memory/pending")
+def pending(request: Request) -> dict[str, Any]:
+    """The model's writes waiting for approval, each with what it would change."""
+    return {"success": True, "pending": access_of(request.scope).tenant.review()}
+
+
+@router.post("/v1/memory/pending/{proposal_id}/approve")
+def approve(request: Request, proposal_id: str) -> JSONResponse:
+    """Apply a proposal through the normal write path (422 with the reason when refused,
+    ``stale`` when its ``old_text`` no longer finds one entry)."""
+    return _reply(access_of(request.scope).tenant.approve(proposal_id))
+
+
+@router.post("/v1/memory/pending/{proposal_id}/reject")
+def reject(request: Request, proposal_id: str, body: RejectBody | None = None) -> JSONResponse:
+    return _reply(access_of(request.scope).tenant.reject(proposal_id, body.reason if body else None))
+
+
+class ProposerContext:
+    """Sets :data:`~silcrow.store.pending.current_proposer` for each request that passed the
+    token gate: the client (mcp, rest, web), its session header and the token's name."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        access = scope.get(ACCESS_KEY)
+        if scope["type"] != "http" or access is None:
+            await self.app(scope, receive, send)
+            return
+        path = str(scope.get("path", ""))
+        client = "mcp" if path.startswith("/mcp") else "web" if path.startswith("/ui") else "rest"
+        headers = dict(scope.get("headers") or [])
+        session = headers.get(b"mcp-session-id") or headers.get(b"x-silcrow-session")
+        token = current_proposer.set(Proposer(
+            session=session.decode("latin-1")[:200] if session else None, client=client,
+            token=getattr(access, "token_name", None)))
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            current_proposer.reset(token)

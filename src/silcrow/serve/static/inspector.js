@@ -1,0 +1,114 @@
+// The silcrow inspector's only script: log in, send the token and the CSRF header with every
+// request htmx makes, and show errors. Memory is rendered (escaped) by the server, never here.
+(function () {
+  "use strict";
+  var KEY = "silcrow-token";
+  var CSRF = "X-Silcrow-CSRF";
+
+  function $(id) { return document.getElementById(id); }
+  function token() { return window.sessionStorage.getItem(KEY); }
+  function headers() {
+    var out = {};
+    out[CSRF] = "1";
+    var t = token();
+    if (t) { out.Authorization = "Bearer " + t; }
+    return out;
+  }
+  function flash(text) {
+    var box = $("flash");
+    box.textContent = text || "";
+    box.hidden = !text;
+  }
+  function showLogin(why) {
+    $("app").hidden = true;
+    $("logout").hidden = true;
+    $("who").textContent = "";
+    $("login").hidden = false;
+    flash(why);
+    $("token").focus();
+  }
+  function errorText(xhr) {
+    try { return JSON.parse(xhr.responseText).error || xhr.statusText; } catch (e) { return xhr.statusText; }
+  }
+
+  function enter() {
+    var request = new XMLHttpRequest();
+    request.open("GET", "/ui/whoami");
+    var h = headers();
+    Object.keys(h).forEach(function (name) { request.setRequestHeader(name, h[name]); });
+    request.onload = function () {
+      if (request.status !== 200) {
+        var hadToken = token() !== null;
+        window.sessionStorage.removeItem(KEY);
+        // No token yet and the server wants one: just the login form, no error.
+        showLogin(!hadToken && request.status === 401 ? "" :
+          (request.status === 401 ? "that token was refused: " : "") + errorText(request));
+        return;
+      }
+      flash("");
+      $("login").hidden = true;
+      $("app").hidden = false;
+      $("logout").hidden = !token();
+      // The server's fragment, escaped there; htmx swaps it like every other fragment.
+      window.htmx.swap($("who"), request.responseText, { swapStyle: "innerHTML" });
+      window.htmx.trigger(document.body, "silcrow-login");
+    };
+    request.onerror = function () { showLogin("cannot reach the server"); };
+    request.send();
+  }
+
+  function redeem(code) {
+    var request = new XMLHttpRequest();
+    request.open("POST", "/ui/login/once");
+    request.setRequestHeader(CSRF, "1");
+    request.setRequestHeader("Content-Type", "application/json");
+    request.onload = function () {
+      if (request.status === 200) {
+        window.sessionStorage.setItem(KEY, JSON.parse(request.responseText).token);
+        enter();
+      } else {
+        showLogin(errorText(request));
+      }
+    };
+    request.send(JSON.stringify({ code: code }));
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var h = headers();
+    Object.keys(h).forEach(function (name) { event.detail.headers[name] = h[name]; });
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr.status === 401) {
+      window.sessionStorage.removeItem(KEY);
+      showLogin("the token was refused (revoked?); log in again");
+    } else if (xhr.getResponseHeader("Content-Type") && xhr.getResponseHeader("Content-Type").indexOf("html") >= 0) {
+      flash("");
+      var target = event.detail.target;
+      window.htmx.swap(target, xhr.responseText, { swapStyle: "innerHTML" });
+    } else {
+      flash(errorText(xhr));
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    $("login-form").addEventListener("submit", function (event) {
+      event.preventDefault();
+      var value = $("token").value.trim();
+      $("token").value = "";
+      if (value) { window.sessionStorage.setItem(KEY, value); }
+      enter();
+    });
+    $("logout").addEventListener("click", function () {
+      window.sessionStorage.removeItem(KEY);
+      showLogin("logged out");
+    });
+    var once = /^#once=([A-Za-z0-9_-]+)$/.exec(window.location.hash);
+    if (once) {
+      window.history.replaceState(null, "", "/");
+      redeem(once[1]);
+    } else {
+      enter();
+    }
+  });
+})();

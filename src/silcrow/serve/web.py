@@ -1,0 +1,566 @@
+"""The web inspector at ``/`` of ``silcrow serve``: see and steer what the agent remembers.
+
+Server-rendered HTML fragments, swapped in by htmx (vendored in ``static/``,
+served from here: no CDN, no build step). The page itself and its static
+files hold no memory and are public; every fragment and every action is a
+``/ui/...`` route behind the same Host/Origin check and token gate as the API:
+the page's script sends the token the user pasted (kept in the tab's
+``sessionStorage``) as ``Authorization: Bearer``, so the page only ever sees
+that token's profile.
+
+Safety of the page:
+
+* memory content is untrusted: everything shown goes through :func:`h`
+  (HTML-escaped), and htmx runs no scripts from swapped content;
+* a strict Content-Security-Policy (scripts and styles only from this
+  server, nothing inline, no frames, no foreign form targets);
+* writes need the custom ``X-Silcrow-CSRF`` header (a cross-site form cannot
+  send one, and no CORS is offered), and a write token;
+* a person's writes here are applied at once (origin ``web``), as at the CLI;
+  the model's proposals wait for the buttons of the pending panel.
+
+``silcrow serve`` prints a one-time link (``/#once=CODE``): the page trades
+the code, once and within :data:`ONCE_SECONDS`, for a new write token of the
+served profile (named ``inspector-...``, listed and revocable like any other).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+import anyio.to_thread
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from silcrow.errors import SilcrowError
+from silcrow.safety.threats import display_safe
+from silcrow.serve.auth import access_of
+from silcrow.serve.tenant import Tenant
+from silcrow.store import entries as E
+from silcrow.store.store import TARGET_FILES
+
+STATIC = Path(__file__).with_name("static")
+STATIC_FILES = {"htmx.min.js": "text/javascript", "inspector.js": "text/javascript",
+                "inspector.css": "text/css"}
+# Public (listed in auth.PUBLIC_PATHS too): the shell and its files, which hold no memory, and the
+# one-time login.
+PUBLIC_PATHS = frozenset({"/", "/favicon.ico", "/ui/login/once", *(f"/static/{n}" for n in STATIC_FILES)})
+CSRF_HEADER = "x-silcrow-csrf"
+ONCE_SECONDS = 600.0
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+       "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff",
+           "referrer-policy": "no-referrer", "x-frame-options": "DENY", "cache-control": "no-store"}
+LABELS = {"memory": "the agent's notes", "user": "the user profile"}
+
+router = APIRouter(include_in_schema=False)
+
+
+def h(value: Any) -> str:
+    """``value`` as text inside HTML (an element or a quoted attribute)."""
+    return html.escape(str(value), quote=True)
+
+
+def _html(body: str, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(body, status_code=status, headers=HEADERS)
+
+
+# ------------------------------------------------------------------------------- one-time login
+
+
+class OneTimeLogins:
+    """Codes printed by ``silcrow serve``, each good once for a new token of one profile."""
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self._codes: dict[str, tuple[str | None, float]] = {}
+        self._lock = threading.Lock()
+
+    def issue(self, profile: str | None) -> str:
+        code = secrets.token_urlsafe(24)
+        with self._lock:
+            self._codes[_digest(code)] = (profile, time.monotonic() + ONCE_SECONDS)
+        return code
+
+    def redeem(self, code: str) -> str | None:
+        """A new write token for the code's profile; None for an unknown, used or expired code."""
+        with self._lock:
+            found = self._codes.pop(_digest(code), None)
+        if found is None or found[1] < time.monotonic():
+            return None
+        from silcrow.serve.tokens import create_token
+
+        secret, _ = create_token(self.base, profile=found[0], scope="write",
+                                 name=f"inspector-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}")
+        return secret
+
+
+def _digest(code: str) -> str:
+    return hashlib.sha256(code.encode("utf-8")).hexdigest()
+
+
+def inspector_login(app: Any, base: Path, served: Path) -> str | None:
+    """A one-time login code for ``served`` (a home under ``base``) on ``app``; None when no token
+    exists yet (the page then needs no login, like every other route)."""
+    from silcrow.serve.tokens import TokenBook
+
+    if not TokenBook(base).any():
+        return None
+    served, base = served.absolute(), base.absolute()
+    profile = served.name if served.parent == base / "profiles" else None
+    logins: OneTimeLogins = app.state.inspector_logins
+    return logins.issue(profile)
+
+
+# ------------------------------------------------------------------------------- the shell
+
+
+SHELL = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="htmx-config" content='{"includeIndicatorStyles": false, "allowEval": false,
+  "allowScriptTags": false, "selfRequestsOnly": true, "historyCacheSize": 0,
+  "attributesToSettle": ["class", "width", "height"]}'>
+<title>silcrow inspector</title>
+<link rel="stylesheet" href="/static/inspector.css">
+<script src="/static/htmx.min.js" defer></script>
+<script src="/static/inspector.js" defer></script>
+</head>
+<body>
+<header><h1>silcrow</h1><span id="who" aria-live="polite"></span>
+<button type="button" id="logout" hidden>Log out</button></header>
+<p id="flash" role="alert" hidden></p>
+<main>
+<section id="login" aria-labelledby="login-h" hidden>
+<h2 id="login-h">Log in</h2>
+<form id="login-form">
+<label for="token">API token (from <code>silcrow tokens create</code>)</label>
+<input id="token" name="token" type="password" autocomplete="off" required>
+<button type="submit">Log in</button>
+</form>
+<p>Or open the one-time link <code>silcrow serve</code> printed.</p>
+</section>
+<div id="app" hidden>
+<nav aria-label="sections"><a href="#notes-h">Notes</a> <a href="#pending-h">Pending</a>
+<a href="#prompt-h">Prompt</a> <a href="#recall-h">Recall</a> <a href="#sessions-h">Sessions</a>
+<a href="#provider-h">Provider</a></nav>
+<section aria-labelledby="pending-h"><h2 id="pending-h">Pending proposals</h2>
+<div id="pending" hx-get="/ui/pending" hx-trigger="silcrow-login from:body, silcrow-prompt from:body"></div>
+</section>
+<section aria-labelledby="notes-h"><h2 id="notes-h">Notes</h2>
+<div id="notes" hx-get="/ui/notes" hx-trigger="silcrow-login from:body, silcrow-notes from:body"></div>
+</section>
+<section aria-labelledby="prompt-h"><h2 id="prompt-h">System-prompt section</h2>
+<p class="hint">Exactly what an agent gets at the start of its next session.</p>
+<div id="prompt" hx-get="/ui/prompt"
+ hx-trigger="silcrow-login from:body, silcrow-prompt from:body, silcrow-notes from:body"></div>
+</section>
+<section aria-labelledby="recall-h"><h2 id="recall-h">Recall search</h2>
+<form hx-post="/ui/recall" hx-target="#recall-results">
+<label for="recall-q">Query</label>
+<input id="recall-q" name="query" type="search" required maxlength="2000">
+<button type="submit">Search</button>
+</form>
+<div id="recall-results" aria-live="polite"></div>
+</section>
+<section aria-labelledby="sessions-h"><h2 id="sessions-h">Sessions</h2>
+<form hx-get="/ui/sessions" hx-target="#sessions">
+<label for="sessions-q">Search</label>
+<input id="sessions-q" name="q" type="search" maxlength="2000">
+<button type="submit">Search</button>
+</form>
+<div id="sessions" hx-get="/ui/sessions" hx-trigger="silcrow-login from:body"></div>
+</section>
+<section aria-labelledby="provider-h"><h2 id="provider-h">Recall provider</h2>
+<div id="provider" hx-get="/ui/provider" hx-trigger="silcrow-login from:body"></div>
+</section>
+</div>
+</main>
+</body>
+</html>
+"""
+
+
+@router.get("/")
+def shell() -> HTMLResponse:
+    return _html(SHELL)
+
+
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    return Response(status_code=204, headers=HEADERS)  # none: but a browser asks
+
+
+def _static(name: str) -> Callable[[], Response]:
+    def serve_file() -> Response:
+        body = (STATIC / name).read_bytes()
+        headers = {**HEADERS, "cache-control": "no-cache"}
+        return Response(body, media_type=STATIC_FILES[name], headers=headers)
+
+    return serve_file
+
+
+for _name in STATIC_FILES:
+    router.add_api_route(f"/static/{_name}", _static(_name), methods=["GET"])
+
+
+@router.post("/ui/login/once")
+async def login_once(request: Request) -> JSONResponse:
+    if not request.headers.get(CSRF_HEADER):
+        return JSONResponse({"success": False, "error": f"missing the {CSRF_HEADER} header"}, status_code=403)
+    form = await _form(request)
+    logins: OneTimeLogins = request.app.state.inspector_logins
+    token = await anyio.to_thread.run_sync(logins.redeem, form.get("code", ""))
+    if token is None:
+        return JSONResponse({"success": False, "error": "this login link was used already or has expired; "
+                             "restart `silcrow serve` for a new one, or paste a token"}, status_code=401)
+    return JSONResponse({"success": True, "token": token}, headers={"cache-control": "no-store"})
+
+
+# ------------------------------------------------------------------------------- reads
+
+
+async def _fragment(request: Request, render: Callable[[Tenant, bool], str]) -> HTMLResponse:
+    access = access_of(request.scope)
+    try:
+        body = await anyio.to_thread.run_sync(render, access.tenant, access.can_write)
+    except SilcrowError as exc:
+        body = f'<p class="error">{h(exc)}</p>'
+    return _html(body)
+
+
+@router.get("/ui/whoami")
+async def whoami(request: Request) -> HTMLResponse:
+    def render(tenant: Tenant, can_write: bool) -> str:
+        scope = "read and write" if can_write else "read only"
+        return f'profile <strong>{h(_profile(tenant))}</strong> <span class="hint">({scope})</span>'
+
+    return await _fragment(request, render)
+
+
+def _profile(tenant: Tenant) -> str:
+    home = tenant.home
+    return home.name if home.parent.name == "profiles" else "default"
+
+
+def _write_form(action: str, fields: dict[str, str], label: str, *, extra: str = "",
+                cls: str = "") -> str:
+    hidden = "".join(f'<input type="hidden" name="{h(k)}" value="{h(v)}">' for k, v in fields.items())
+    return (f'<form class="inline {cls}" hx-post="{h(action)}" hx-target="#notes" hx-swap="innerHTML">'
+            f'{hidden}{extra}<button type="submit">{h(label)}</button></form>')
+
+
+def _entry_history(records: list[dict[str, Any]], entry: str) -> str:
+    """The journal records that brought ``entry`` into its file, newest first."""
+    items: list[str] = []
+    for record in reversed(records):
+        before, after = record.get("before") or [], record.get("after") or []
+        if entry not in after or entry in before:
+            continue
+        was = [e for e in before if e not in after]
+        who = record.get("proposal") or {}
+        source = str(record.get("origin", ""))
+        if who:
+            source += " · proposed by " + ", ".join(f"{k} {v}" for k, v in who.items() if k != "id")
+        line = (f'<li><time>{h(str(record.get("time", ""))[:19].replace("T", " "))}</time> '
+                f'{h(record.get("action", ""))} <span class="hint">({h(source)})</span>')
+        if was:
+            line += "".join(f'<div class="was">was: {h(display_safe(e))}</div>' for e in was)
+        items.append(line + "</li>")
+    if not items:
+        return '<p class="hint">Not in the journal (written before it, or by hand).</p>'
+    return f'<ol class="history">{"".join(items)}</ol>'
+
+
+def render_notes(tenant: Tenant, can_write: bool, message: str = "") -> str:
+    store = tenant.store()
+    records = store.history()
+    out = [message]
+    for target, file_name in TARGET_FILES.items():
+        entries = store.entries(target)
+        limit = store.char_limit(target)
+        used = E.char_count(entries)
+        out.append(f'<section class="file" aria-label="{h(file_name)}"><h3>{h(file_name)} '
+                   f'<span class="hint">{h(LABELS[target])}</span></h3>'
+                   f'<p class="usage"><meter min="0" max="{limit}" low="{int(limit * 0.7)}" '
+                   f'high="{int(limit * 0.9)}" optimum="0" value="{min(used, limit)}" '
+                   f'aria-label="{h(file_name)} usage"></meter> {h(store.usage(target))}</p>')
+        out.append('<ol class="entries">')
+        for number, entry in enumerate(entries, start=1):
+            out.append(f'<li><div class="entry">{h(display_safe(entry))}</div>')
+            out.append(f"<details><summary>History</summary>{_entry_history(records, entry)}</details>")
+            if can_write:
+                edit_id = f"edit-{target}-{number}"
+                textarea = (f'<label class="sr" for="{edit_id}">New text of entry {number}</label>'
+                            f'<textarea id="{edit_id}" name="content" rows="2" required>'
+                            f"{h(entry)}</textarea>")
+                form = _write_form(f"/ui/memory/{target}/replace", {"old_text": entry}, "Save",
+                                   extra=textarea)
+                out.append(f"<details><summary>Edit</summary>{form}</details>")
+                out.append(_write_form(f"/ui/memory/{target}/remove", {"old_text": entry}, "Remove",
+                                       cls="danger"))
+            out.append("</li>")
+        out.append("</ol>")
+        if not entries:
+            out.append('<p class="hint">(no entries)</p>')
+        if can_write:
+            add_id = f"add-{target}"
+            field = (f'<label for="{add_id}">New entry</label>'
+                     f'<textarea id="{add_id}" name="content" rows="2" required></textarea>')
+            out.append(_write_form(f"/ui/memory/{target}/add", {}, "Add", extra=field, cls="add"))
+            out.append(_write_form(f"/ui/memory/{target}/undo", {}, f"Undo the last change of {file_name}"))
+        out.append("</section>")
+    return "".join(out)
+
+
+@router.get("/ui/notes")
+async def notes(request: Request) -> HTMLResponse:
+    return await _fragment(request, render_notes)
+
+
+@router.get("/ui/prompt")
+async def prompt(request: Request) -> HTMLResponse:
+    def render(tenant: Tenant, _can_write: bool) -> str:
+        section = tenant.prompt_section()
+        return f'<pre class="prompt">{h(section)}</pre>' if section else '<p class="hint">(empty)</p>'
+
+    return await _fragment(request, render)
+
+
+def render_pending(tenant: Tenant, can_write: bool, message: str = "") -> str:
+    reviewed = tenant.review()
+    out = [message]
+    if not reviewed:
+        return message + '<p class="hint">Nothing is waiting for approval.</p>'
+    out.append('<ol class="proposals">')
+    for item in reviewed:
+        pid = str(item.get("id"))
+        who = ", ".join(f"{k} {v}" for k, v in (item.get("who") or {}).items())
+        out.append(f'<li class="proposal"><p><strong>{h(item.get("action"))}</strong> in '
+                   f'{h(TARGET_FILES.get(str(item.get("target")), item.get("target")))} '
+                   f'<span class="hint"><time>{h(str(item.get("time", "")).replace("T", " "))}</time>'
+                   f'{" · from " + h(who) if who else ""} · id {h(pid)}</span></p>')
+        if item.get("held"):
+            out.append(f'<p class="held">Held by the threat scan: {h(item["held"])}</p>')
+        for change in item.get("changes") or []:
+            if change.get("stale"):
+                out.append(f'<p class="held">Stale: {h(change["stale"])}</p>')
+            if change.get("before") is not None:
+                before = h(display_safe(change["before"]))
+                out.append(f'<div class="del"><span class="sr">removed: </span>− {before}</div>')
+            if change.get("after") is not None:
+                after = h(display_safe(change["after"]))
+                out.append(f'<div class="ins"><span class="sr">added: </span>+ {after}</div>')
+        if item.get("last_error"):
+            out.append(f'<p class="hint">Last approval refused: {h(item["last_error"])}</p>')
+        if can_write:
+            reason_id = f"reason-{pid}"
+            reason = (f'<label class="sr" for="{reason_id}">Reason for rejecting</label>'
+                      f'<input id="{reason_id}" name="reason" placeholder="reason (optional)" '
+                      'maxlength="2000">')
+            out.append(f'<div class="actions">'
+                       f'<form class="inline" hx-post="/ui/pending/{h(pid)}/approve" hx-target="#pending">'
+                       f'<button type="submit">Approve</button></form>'
+                       f'<form class="inline" hx-post="/ui/pending/{h(pid)}/reject" hx-target="#pending">'
+                       f'{reason}<button type="submit" class="danger">Reject</button></form></div>')
+        out.append("</li>")
+    out.append("</ol>")
+    return "".join(out)
+
+
+@router.get("/ui/pending")
+async def pending(request: Request) -> HTMLResponse:
+    return await _fragment(request, render_pending)
+
+
+@router.get("/ui/sessions")
+async def sessions(request: Request, q: str = "") -> HTMLResponse:
+    query = q.strip()[:2000]
+
+    def render(tenant: Tenant, _can_write: bool) -> str:
+        if query:
+            result = tenant.call("session_search", {"query": query, "limit": 10})
+            if not result.get("success"):
+                return f'<p class="error">{h(result.get("error"))}</p>'
+            hits = result.get("results") or []
+            if not hits:
+                return f'<p class="hint">No session mentions {h(query)}.</p>'
+            return '<ol class="sessions">' + "".join(
+                f'<li><strong>{h(hit.get("title") or hit.get("session_id"))}</strong> '
+                f'<span class="hint">{h(hit.get("session_id"))} · {h(hit.get("date") or "")} · '
+                f'{h(hit.get("role") or "")}</span>'
+                f'<div class="entry">{h(hit.get("snippet") or "")}</div></li>'
+                for hit in hits) + "</ol>"
+        infos = tenant.sessions.list(limit=20)
+        if not infos:
+            return '<p class="hint">No sessions yet.</p>'
+        return '<ol class="sessions">' + "".join(
+            f'<li><strong>{h(info.title or "untitled")}</strong> <span class="hint">{h(info.id)} · '
+            f'{h(info.updated_at[:16].replace("T", " "))} · {info.message_count} messages</span></li>'
+            for info in infos) + "</ol>"
+
+    return await _fragment(request, render)
+
+
+@router.get("/ui/provider")
+async def provider(request: Request) -> HTMLResponse:
+    def render(tenant: Tenant, can_write: bool) -> str:
+        manager = tenant.manager
+        active = manager.provider
+        if active is None:
+            return '<p class="hint">No recall provider is active for this profile.</p>'
+        tools = ", ".join(tenant.provider_tool_names()) or "none"
+        check = ('<form hx-post="/ui/provider/check" hx-target="#provider-check">'
+                 '<button type="submit">Check (write, search, forget a probe)</button></form>'
+                 '<div id="provider-check" aria-live="polite"></div>') if can_write else ""
+        return (f'<p><strong>{h(active.name)}</strong>: available · tools {h(tools)}</p>{check}')
+
+    return await _fragment(request, render)
+
+
+# ------------------------------------------------------------------------------- writes
+
+
+async def _form(request: Request) -> dict[str, str]:
+    body = (await request.body()).decode("utf-8", "replace")
+    if request.headers.get("content-type", "").startswith("application/json"):
+        import json
+
+        try:
+            data = json.loads(body or "{}")
+        except ValueError:
+            return {}
+        return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+    return {k: v[0] for k, v in parse_qs(body, keep_blank_values=True).items()}
+
+
+def _refused(request: Request, need_write: bool = True) -> HTMLResponse | None:
+    if not request.headers.get(CSRF_HEADER):
+        return _html(f'<p class="error">refused: the request lacks the {CSRF_HEADER} header that the '
+                     "page sends (a form posted from another site cannot)</p>", 403)
+    if need_write and not access_of(request.scope).can_write:
+        return _html('<p class="error">this token is read-only; log in with a write token</p>', 403)
+    return None
+
+
+def _message(result: dict[str, Any]) -> str:
+    if result.get("success"):
+        return f'<p class="ok" role="status">{h(result.get("message", "Done."))}</p>'
+    return f'<p class="error" role="alert">{h(result.get("error", "refused"))}</p>'
+
+
+@router.post("/ui/memory/{target}/{action}")
+async def write(request: Request, target: str, action: str) -> HTMLResponse:
+    refused = _refused(request)
+    if refused is not None:
+        return refused
+    if target not in TARGET_FILES or action not in ("add", "replace", "remove", "undo"):
+        return _html('<p class="error">unknown target or action</p>', 404)
+    form = await _form(request)
+    access = access_of(request.scope)
+
+    def run() -> str:
+        store = access.tenant.store()
+        if action == "add":
+            result = store.add(target, form.get("content", ""), origin="web")
+        elif action == "replace":
+            result = store.replace(target, form.get("old_text", ""), form.get("content", ""), origin="web")
+        elif action == "remove":
+            result = store.remove(target, form.get("old_text", ""), origin="web")
+        else:
+            result = store.undo(target, origin="web")
+        return render_notes(access.tenant, True, _message(dict(result)))
+
+    try:
+        body = await anyio.to_thread.run_sync(run)
+    except SilcrowError as exc:
+        body = f'<p class="error">{h(exc)}</p>'
+    return HTMLResponse(body, headers={**HEADERS, "hx-trigger": "silcrow-prompt"})
+
+
+@router.post("/ui/pending/{proposal_id}/{decision}")
+async def decide(request: Request, proposal_id: str, decision: str) -> HTMLResponse:
+    refused = _refused(request)
+    if refused is not None:
+        return refused
+    if decision not in ("approve", "reject"):
+        return _html('<p class="error">unknown decision</p>', 404)
+    form = await _form(request)
+    tenant = access_of(request.scope).tenant
+
+    def run() -> str:
+        if decision == "approve":
+            result = tenant.approve(proposal_id, origin="approved")
+        else:
+            result = tenant.reject(proposal_id, form.get("reason") or None)
+        return render_pending(tenant, True, _message(result))
+
+    body = await anyio.to_thread.run_sync(run)
+    # The notes and the prompt panels reload: an approval changed them.
+    return HTMLResponse(body, headers={**HEADERS, "hx-trigger": "silcrow-notes"})
+
+
+@router.post("/ui/recall")
+async def recall(request: Request) -> HTMLResponse:
+    refused = _refused(request, need_write=False)
+    if refused is not None:
+        return refused
+    query = (await _form(request)).get("query", "").strip()[:2000]
+
+    def render(tenant: Tenant, _can_write: bool) -> str:
+        if not query:
+            return '<p class="error">type what to look for</p>'
+        result = tenant.call("recall_search", {"query": query, "k": 8})
+        if not result.get("success"):
+            return f'<p class="error">{h(result.get("error"))}</p>'
+        rows = []
+        for hit in result.get("results") or []:
+            score = hit.get("score")
+            rows.append(f'<tr><td>{h(f"{score:.3f}" if isinstance(score, int | float) else "")}</td>'
+                        f'<td>{h(str(hit.get("date") or "undated")[:10])}</td>'
+                        f'<td>{h(hit.get("speaker") or hit.get("kind") or "")}</td>'
+                        f'<td>{h(hit.get("text", ""))}</td></tr>')
+        head = "".join(f'<th scope="col">{name}</th>' for name in ("score", "date", "who", "text"))
+        table = (f'<table><caption>Matches</caption><thead><tr>{head}</tr></thead>'
+                 f'<tbody>{"".join(rows)}</tbody></table>' if rows else '<p class="hint">No matches.</p>')
+        # As a new session would get it: the server's own session leaves out what it saved itself.
+        block = tenant.manager.prefetch(query, "silcrow-inspector") or str(result.get("context") or "")
+        fenced = (f'<h3>What the agent would get</h3><pre class="prompt">{h(block)}</pre>' if block
+                  else '<p class="hint">The agent would get no recalled block for this.</p>')
+        return table + fenced
+
+    return await _fragment(request, render)
+
+
+@router.post("/ui/provider/check")
+async def provider_check(request: Request) -> HTMLResponse:
+    refused = _refused(request)
+    if refused is not None:
+        return refused
+
+    def render(tenant: Tenant, _can_write: bool) -> str:
+        from silcrow.cli.providers import _round_trip
+
+        active = tenant.manager.provider
+        if active is None:
+            return '<p class="hint">No recall provider is active.</p>'
+        probe = f"silcrow inspector check probe {secrets.token_hex(6)}"
+        try:
+            timings = _round_trip(active, probe)
+        except SilcrowError as exc:
+            return f'<p class="error">{h(active.name)} round trip failed: {h(exc)}</p>'
+        found = "found" if timings.get("found") else "not found yet"
+        return (f'<p class="ok">{h(active.name)}: ok · write {h(timings.get("write_ms"))} ms, search '
+                f'{h(timings.get("search_ms"))} ms ({found}), forget {h(timings.get("forget_ms"))} ms</p>')
+
+    return await _fragment(request, render)

@@ -1,0 +1,92 @@
+"""The approval gate over a running `silcrow serve`: REST and MCP writes wait, REST approves."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+from serve_support import CONFIG, http_client, make_home, tokens
+
+from silcrow.paths import resolve_home
+from silcrow.serve.running import ServerProcess
+from silcrow.store import MemoryStore
+
+Served = tuple[ServerProcess, dict[str, str], Path]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    home = make_home(tmp_path_factory.mktemp("gate") / "home", profiles=("a", "b"))
+    profile_a = resolve_home(home, "a")
+    (profile_a / "config.toml").write_text(CONFIG + '[memory]\nwrite_policy = "approve"\n', encoding="utf-8")
+    keys = tokens(home)
+    with ServerProcess(home) as server:
+        yield server, keys, profile_a
+        assert server.alive(), server.output()
+
+
+def _api(server: ServerProcess, token: str) -> httpx.Client:
+    return httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=30)
+
+
+def test_rest_and_mcp_writes_wait_for_approval(served: Served) -> None:
+    server, keys, profile_a = served
+    api = _api(server, keys["a"])
+    added = api.post("/v1/memory/user", json={"content": "Name: Sam"}, headers={"X-Silcrow-Session": "s1"})
+    assert added.status_code == 200 and added.json()["pending"] is True
+    assert "waiting for the user's approval" in added.json()["message"]
+
+    async def via_mcp() -> str:
+        async with http_client(server.url, keys["a"]) as client:
+            result = await client.call_tool("memory", {"action": "add", "target": "memory",
+                                                        "content": "Deploys with make release"})
+            return str(result.content[0].text)  # type: ignore[union-attr]
+
+    mcp_result = json.loads(anyio.run(via_mcp))
+    assert mcp_result["pending"] is True
+    assert MemoryStore(profile_a).entries("user") == [] and MemoryStore(profile_a).entries("memory") == []
+
+    listed = api.get("/v1/memory/pending").json()["pending"]
+    by_id = {item["id"]: item for item in listed}
+    rest_item, mcp_item = by_id[added.json()["proposal_id"]], by_id[mcp_result["proposal_id"]]
+    assert rest_item["who"] == {"session": "s1", "client": "rest", "token": "a"}
+    assert mcp_item["who"]["client"] == "mcp" and mcp_item["who"]["token"] == "a"
+    assert rest_item["changes"] == [{"action": "add", "old_text": None, "before": None, "after": "Name: Sam",
+                                     "stale": None}]
+
+    # Another profile's token sees none of it and cannot decide on it.
+    other = _api(server, keys["b"])
+    assert other.get("/v1/memory/pending").json()["pending"] == []
+    assert other.post(f"/v1/memory/pending/{rest_item['id']}/approve").status_code == 404
+    # A read-only token reads the queue but cannot decide.
+    reader = _api(server, keys["a_read"])
+    assert len(reader.get("/v1/memory/pending").json()["pending"]) == 2
+    assert reader.post(f"/v1/memory/pending/{rest_item['id']}/approve").status_code == 403
+
+    approved = api.post(f"/v1/memory/pending/{rest_item['id']}/approve")
+    assert approved.status_code == 200 and approved.json()["success"]
+    assert MemoryStore(profile_a).entries("user") == ["Name: Sam"]
+    rejected = api.post(f"/v1/memory/pending/{mcp_item['id']}/reject", json={"reason": "not now"})
+    assert rejected.status_code == 200
+    assert api.get("/v1/memory/pending").json()["pending"] == []
+    assert api.post(f"/v1/memory/pending/{mcp_item['id']}/approve").status_code == 404
+    assert MemoryStore(profile_a).entries("memory") == []
+    # Profile b has no gate: its writes apply at once.
+    assert other.post("/v1/memory/memory", json={"content": "B fact"}).json().get("pending") is None
+
+
+def test_a_stale_approval_is_422_and_stays_pending(served: Served) -> None:
+    server, keys, profile_a = served
+    api = _api(server, keys["a"])
+    MemoryStore(profile_a).add("memory", "Editor: vim", origin="cli")
+    pid = api.request("DELETE", "/v1/memory/memory", json={"old_text": "vim"}).json()["proposal_id"]
+    MemoryStore(profile_a).replace("memory", "vim", "Editor: emacs", origin="cli")
+    response = api.post(f"/v1/memory/pending/{pid}/approve")
+    assert response.status_code == 422 and response.json()["stale"] is True
+    [item] = api.get("/v1/memory/pending").json()["pending"]
+    assert item["id"] == pid and item["changes"][0]["stale"].startswith("no entry contains")
+    assert api.post(f"/v1/memory/pending/{pid}/reject").status_code == 200
