@@ -41,9 +41,29 @@ def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+def marked_retryable(detail: str) -> bool:
+    """True when an error body says, in JSON, that the same request may succeed later
+    (``"retryable": true`` anywhere in it, as OpenViking marks a 409 on a busy resource)."""
+    try:
+        body = json.loads(detail)
+    except (ValueError, TypeError):
+        return False
+    stack = [body]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if item.get("retryable") is True:
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def status_error(service: str, status: int, detail: str, headers: Mapping[str, str] | None = None,
                  *, key_hint: str = "") -> ServiceError:
     """The ServiceError of an HTTP error status, with advice per status."""
+    retryable = marked_retryable(detail)
     detail = " ".join(detail.split())[:200]
     advice = {
         401: f"the API key was refused; {key_hint or 'check the key setting'}",
@@ -51,10 +71,12 @@ def status_error(service: str, status: int, detail: str, headers: Mapping[str, s
         404: "not found; check the endpoint URL and the workspace/project names",
         429: "rate limited; calls pause and queued writes are retried later",
     }.get(status, "the service failed; calls are retried later" if status >= 500 else "request refused")
+    if retryable:
+        advice = "the service is busy with it; retried later"
     retry = retry_after_seconds(headers)
     return ServiceError(
         f"{service} answered HTTP {status} ({detail or 'no detail'}): {advice}",
-        status=status, retry_after=retry, permanent=status in _PERMANENT,
+        status=status, retry_after=retry, permanent=status in _PERMANENT and not retryable,
     )
 
 
