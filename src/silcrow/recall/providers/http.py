@@ -134,15 +134,26 @@ class JsonHttp:
                                     timeout=timeout, follow_redirects=False)
 
     def raw(self, method: str, path: str, *, json: Any = None,
-            params: Mapping[str, Any] | None = None) -> bytes:
-        """The body of a 2xx answer as bytes; every failure is a ServiceError."""
+            params: Mapping[str, Any] | None = None, follow_presigned: bool = False) -> bytes:
+        """The body of a 2xx answer as bytes; every failure is a ServiceError.
+
+        With ``follow_presigned`` a redirect (a download answered with a presigned storage URL) is
+        followed once, without this client's headers: the URL carries its own signature, and the
+        API key must not go to the storage host. Otherwise a redirect is an error, not an empty body.
+        """
         try:
             response = self._client.request(method, path, json=json, params=params)
+            location = response.headers.get("location")
+            if follow_presigned and response.is_redirect and location:
+                response = httpx.get(str(response.url.join(location)), timeout=self._client.timeout)
         except httpx.HTTPError as exc:
             raise service_error(self.service, exc) from exc
         if response.status_code >= 400:
             raise status_error(self.service, response.status_code, response.text, response.headers,
                                key_hint=self.key_hint)
+        if response.is_redirect:
+            raise ServiceError(f"{self.service} answered a redirect (HTTP {response.status_code}) for "
+                               f"{method} {path}; the endpoint URL may be wrong (check it)")
         return response.content
 
     def request(self, method: str, path: str, *, json: Any = None,
