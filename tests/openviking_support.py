@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
+from server_process import ServerProcess, free_port
 
 from silcrow.recall.embedders import get_embedder
 from silcrow.testing import ScriptedModelServer
@@ -27,12 +26,6 @@ ROOT = Path(__file__).resolve().parents[1]
 OPENVIKING_BIN = ROOT / ".venv-openviking" / "bin"
 OPENVIKING_VERSION = "0.5.2"
 ROOT_KEY = "silcrow-test-root-key"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _vlm_reply(body: dict[str, Any]) -> dict[str, Any]:
@@ -47,17 +40,8 @@ def _vlm_reply(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @dataclass
-class OpenVikingServer:
-    base_url: str
-    mode: str
-    process: subprocess.Popen[bytes]
-    model: ScriptedModelServer
-    log: Path
-    workspace: Path
-    extra: dict[str, str] = field(default_factory=dict)
-
-    def log_tail(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")[-4000:]
+class OpenVikingServer(ServerProcess):
+    mode: str = "dev"
 
     def admin(self, method: str, path: str, **kwargs: Any) -> Any:
         """A call with the root key (api-key mode's admin API)."""
@@ -72,16 +56,6 @@ class OpenVikingServer:
         made = self.admin("POST", "/api/v1/admin/accounts", json=body)
         return str(made["user_key"])
 
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-        self.model.stop()
-
 
 def start(workspace: Path, *, mode: str = "dev") -> OpenVikingServer:
     """A fresh OpenViking server in ``mode`` ("dev", "api_key" or "trusted") on a free loopback port."""
@@ -91,7 +65,7 @@ def start(workspace: Path, *, mode: str = "dev") -> OpenVikingServer:
             f"{binary} is missing: run `make .venv-openviking/.installed` (or `make test`) first"
         )
     model = ScriptedModelServer(default=_vlm_reply, embedder=get_embedder("onnx")).start()
-    port = _free_port()
+    port = free_port()
     workspace.mkdir(parents=True, exist_ok=True)
     server: dict[str, Any] = {"host": "127.0.0.1", "port": port}
     if mode != "dev":
@@ -121,17 +95,6 @@ def start(workspace: Path, *, mode: str = "dev") -> OpenVikingServer:
     with log.open("wb") as out:
         process = subprocess.Popen([str(binary), "--config", str(conf)], cwd=workspace, env=env,
                                    stdout=out, stderr=subprocess.STDOUT)
-    running = OpenVikingServer(f"http://127.0.0.1:{port}", mode, process, model, log, workspace)
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            running.stop()
-            raise RuntimeError(f"openviking-server exited ({process.returncode}):\n{running.log_tail()}")
-        try:
-            if httpx.get(running.base_url + "/health", timeout=2).status_code == 200:
-                return running
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.3)
-    running.stop()
-    raise RuntimeError(f"openviking-server did not answer /health within 180 s:\n{running.log_tail()}")
+    running = OpenVikingServer("openviking-server", f"http://127.0.0.1:{port}", process, model, log, mode)
+    running.wait_until_answers("/health", 180)
+    return running
