@@ -230,12 +230,16 @@ class HonchoStandIn(StandInService):
         }
 
     def _chat(self, req: Request) -> Any:
+        # src/routers/peers.py chat: the peer answers about ``target`` (default: itself) from
+        # what it observed
         ws, peer = req.groups
         self._known_peer(ws, peer)
         body = self.body_fields(req, "query")
         if body.get("reasoning_level", "low") not in {"minimal", "low", "medium", "high", "max"}:
             raise self.violation(422, f"chat: bad reasoning_level {body.get('reasoning_level')!r}")
-        about = self._about(ws, peer, body["query"], 2)
+        target = str(body.get("target") or peer)
+        self._known_peer(ws, target)
+        about = self._about(ws, target, body["query"], 2, observer=peer)
         return {"content": ("Based on what they said: " + " ".join(about)) if about else None}
 
     def _search(self, req: Request) -> Any:

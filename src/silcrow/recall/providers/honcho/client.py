@@ -117,7 +117,11 @@ class HonchoSession:
         }
 
     def chat(self, target: str, query: str, level: str | None) -> str:
-        answer = self.peer(target).chat(query[:10000], reasoning_level=level or None)
+        # Asked of the AI peer about the target, like context(): its conclusions (the notes) count.
+        if target == self.ai_id:
+            answer = self.peer(target).chat(query[:10000], reasoning_level=level or None)
+        else:
+            answer = self.peer(self.ai_id).chat(query[:10000], target=target, reasoning_level=level or None)
         return answer if isinstance(answer, str) else ""
 
     def search(self, target: str, query: str, limit: int) -> list[dict[str, Any]]:
