@@ -39,7 +39,7 @@ def test_a_note_before_the_first_turn_is_kept_and_recalled(tmp_path: Path, save_
         assert (note["content"], note["observer_id"], note["observed_id"]) == (NOTE, "hermes", "user")
         recalled = provider.prefetch("Where are the bees?")
         context = json.loads(provider.handle_tool_call("honcho_context", {}))
-        reasoning = json.loads(provider.handle_tool_call("honcho_reasoning", {"query": "Where are the bees?"}))
+        reasoning = json.loads(provider.handle_tool_call("honcho_reasoning", {"query": "Where are bees?"}))
         provider.shutdown()
     assert NOTE in recalled and "User Representation" in recalled
     assert NOTE in context["result"] and NOTE in reasoning["result"]
