@@ -1,12 +1,14 @@
 """OpenViking: a self-hosted context database (viking:// filesystem of memories and resources).
 
 Same tools, settings and lifecycle as the Hermes ``openviking`` plugin, over
-plain httpx: ``OPENVIKING_ENDPOINT`` (required), ``OPENVIKING_API_KEY``,
-``OPENVIKING_ACCOUNT``/``OPENVIKING_USER`` (trusted mode, no key),
+plain httpx: ``OPENVIKING_ENDPOINT`` (required), ``OPENVIKING_API_KEY`` (a
+user key, or a trusted-mode server's root key), ``OPENVIKING_ACCOUNT``/
+``OPENVIKING_USER`` (the tenant a dev-mode or trusted-mode server takes),
 ``OPENVIKING_AGENT`` and the ``OPENVIKING_RECALL_*`` knobs (or the same keys
 in lower case in ``[recall.openviking]``). Each turn is appended to the
 OpenViking session, the session is committed at its end (OpenViking then
-extracts memories), curated-note additions are written as memory files and
+extracts memories), curated-note additions are written as memory files under
+``viking://~/peers/AGENT/memories/`` and
 ``prefetch`` searches memories for the current message.
 """
 
