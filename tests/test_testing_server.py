@@ -251,3 +251,17 @@ def test_streaming_error_then_retry_and_overrides() -> None:
     assert text == "cut sh"
     assert [c.choices[0].finish_reason for c in chunks if c.choices][-1] == "length"
     assert chunks[-1].usage is not None and chunks[-1].usage.total_tokens == 10
+
+
+def test_embeddings_route_serves_the_given_real_embedder() -> None:
+    from silcrow.recall.embedders import get_embedder
+
+    embedder = get_embedder("onnx")
+    with ScriptedModelServer(embedder=embedder) as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="k", max_retries=0, timeout=30)
+        got = client.embeddings.create(model="m", input=["bees on a roof", "a cat"])
+        assert [len(d.embedding) for d in got.data] == [embedder.dim, embedder.dim]
+        expected = embedder.embed(["bees on a roof"])[0].tolist()
+        assert got.data[0].embedding == pytest.approx(expected, abs=1e-5)
+        r = httpx.post(server.base_url + "/embeddings", json={"input": []})
+        assert r.status_code == 400 and server.requests == []

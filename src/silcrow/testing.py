@@ -20,9 +20,12 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from silcrow._loopback import LoopbackServer
+
+if TYPE_CHECKING:
+    from silcrow.recall.embedders import Embedder
 
 __all__ = ["STAND_IN_MODEL", "ScriptedModelServer", "ScriptedResponse"]
 
@@ -92,7 +95,9 @@ class ScriptedModelServer(LoopbackServer):
     This is NOT a model. It answers ``POST /v1/chat/completions`` (JSON or,
     with ``"stream": true``, SSE chunks ending in ``data: [DONE]``) and
     ``GET /v1/models`` on loopback, taking the next scripted response for
-    each completion request:
+    each completion request (and, when built with ``embedder=``, ``POST
+    /v1/embeddings`` with that real embedder's vectors, for services that
+    need an embedding endpoint):
 
     - ``{"content": "text"}`` — an assistant message;
     - ``{"tool_calls": [{"name": "memory", "arguments": {...}}], "content": None}``
@@ -121,8 +126,11 @@ class ScriptedModelServer(LoopbackServer):
         host: str = "127.0.0.1",
         port: int = 0,
         default: ScriptedResponse | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         self._lock = threading.Lock()
+        self.embedder = embedder
+        self._embed_lock = threading.Lock()  # one embedding run at a time: the handler is threaded
         self._arrived = threading.Condition(self._lock)  # for wait_for_requests
         self._script: deque[ScriptedResponse] = deque()
         self._requests: list[dict[str, Any]] = []
@@ -289,7 +297,11 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802 - stdlib naming
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
-        if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
+        route = self.path.rstrip("/")
+        if route in ("/v1/embeddings", "/embeddings") and self.stand_in.embedder is not None:
+            self._embeddings(raw)
+            return
+        if route not in ("/v1/chat/completions", "/chat/completions"):
             self._send_error({"status": 404, "message": f"ScriptedModelServer: no route POST {self.path}; "
                               "it serves POST /v1/chat/completions"})
             return
@@ -321,6 +333,30 @@ class _Handler(BaseHTTPRequestHandler):
             "model": STAND_IN_MODEL, "system_fingerprint": STAND_IN_MODEL,
             "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
             "usage": usage,
+        })
+
+    def _embeddings(self, raw: bytes) -> None:
+        """OpenAI's embeddings wire format, vectors from the real embedder given to the server."""
+        try:
+            body = json.loads(raw.decode("utf-8"))
+            given = body["input"] if isinstance(body, dict) else None
+            texts = [given] if isinstance(given, str) else given
+            if not isinstance(texts, list) or not texts or not all(isinstance(t, str) for t in texts):
+                raise ValueError('"input" must be a string or a non-empty list of strings')
+        except (UnicodeDecodeError, ValueError, KeyError) as exc:
+            self._send_error({"status": 400, "type": "invalid_request_error",
+                              "message": f"ScriptedModelServer: bad embeddings request ({exc})"})
+            return
+        embedder = self.stand_in.embedder
+        assert embedder is not None
+        with self.stand_in._embed_lock:
+            vectors = embedder.embed(texts)
+        tokens = sum(_estimate_tokens(t) for t in texts)
+        self._send_json(200, {
+            "object": "list", "model": body.get("model") or STAND_IN_MODEL,
+            "data": [{"object": "embedding", "index": i, "embedding": [float(x) for x in row]}
+                     for i, row in enumerate(vectors)],
+            "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
         })
 
     # -- building replies --------------------------------------------------

@@ -8,6 +8,16 @@ query, delete). Where Honcho runs an LLM the stand-in is plain: a peer's
 words with the query, ``chat`` answers with the best matching ones, and the
 summary lists the session's last user messages. ``Authorization: Bearer KEY``
 is required; errors are ``{"detail": ...}``.
+
+Strict where the server is (plastic-labs/honcho; the file each rule follows is
+named at its route): a conclusion needs its session and both peers to exist
+(404 otherwise, ``src/crud/document.py`` ``create_observations``); a
+message's content is at most 25,000 characters (422, ``MAX_MESSAGE_SIZE``
+in ``src/config.py``); a context's ``tokens`` at most 100,000 (422,
+``GET_CONTEXT_MAX_TOKENS``); and a representation is what the observer
+concluded about the observed (``src/routers/sessions.py``
+``get_session_context``: the observer is ``peer_perspective`` or, without
+one, ``peer_target`` itself).
 """
 
 from __future__ import annotations
@@ -19,6 +29,8 @@ from typing import Any
 from testing_services.base import Reply, Request, StandInService, overlap_score
 
 _WS = r"/v3/workspaces/([^/]+)"
+MAX_MESSAGE_SIZE = 25_000  # src/config.py AppSettings.MAX_MESSAGE_SIZE
+GET_CONTEXT_MAX_TOKENS = 100_000  # src/config.py AppSettings.GET_CONTEXT_MAX_TOKENS
 
 
 def _now() -> str:
@@ -120,14 +132,21 @@ class HonchoStandIn(StandInService):
             "created_at": session["created_at"],
         }
 
+    @staticmethod
+    def _invalid(loc: list[Any], msg: str, kind: str) -> Reply:
+        """FastAPI's 422 for a request that fails its pydantic schema."""
+        return Reply(422, {"detail": [{"loc": loc, "msg": msg, "type": kind}]})
+
     def _add_messages(self, req: Request) -> Any:
+        # src/routers/messages.py create_messages_for_session; schemas.MessageCreate content
+        # max_length=MAX_MESSAGE_SIZE
         ws, sid = req.groups
         if (ws, sid) not in self.sessions:
             raise Reply(404, {"detail": f"session {sid!r} not found"})
         batch = self.body_fields(req, "messages")["messages"]
         if not isinstance(batch, list) or not 1 <= len(batch) <= 100:
             raise self.violation(422, "messages: 1 to 100 messages per request")
-        made = []
+        made: list[dict[str, Any]] = []
         for item in batch:
             if (
                 not isinstance(item, dict)
@@ -135,6 +154,10 @@ class HonchoStandIn(StandInService):
                 or not item.get("peer_id")
             ):
                 raise self.violation(422, "messages: each needs content and peer_id")
+            if len(item["content"]) > MAX_MESSAGE_SIZE:
+                raise self._invalid(["body", "messages", len(made), "content"],
+                                    f"String should have at most {MAX_MESSAGE_SIZE} characters",
+                                    "string_too_long")
             self._known_peer(ws, item["peer_id"])
             message = {
                 "id": f"msg_{next(self._ids)}",
@@ -150,12 +173,13 @@ class HonchoStandIn(StandInService):
             made.append(self._message(message))
         return made
 
-    def _about(self, ws: str, peer: str, query: str, k: int = 5) -> list[str]:
-        """What the stand-in 'knows' about ``peer``: conclusions, then its own matching messages."""
+    def _about(self, ws: str, peer: str, query: str, k: int = 5, *, observer: str = "") -> list[str]:
+        """What ``observer`` (default: ``peer`` itself) 'knows' about ``peer``: its conclusions about
+        it, then the peer's own matching messages."""
         facts = [
             c["content"]
             for c in self.conclusions.values()
-            if c["workspace"] == ws and c["observed_id"] == peer
+            if c["workspace"] == ws and c["observed_id"] == peer and c["observer_id"] == (observer or peer)
         ]
         said = [m for m in self.messages if m["workspace_id"] == ws and m["peer_id"] == peer]
         if query:
@@ -167,9 +191,17 @@ class HonchoStandIn(StandInService):
         return (facts + [m["content"] for m in said])[:k]
 
     def _context(self, req: Request) -> Any:
+        # src/routers/sessions.py get_session_context
         ws, sid = req.groups
         if (ws, sid) not in self.sessions:
             raise Reply(404, {"detail": f"session {sid!r} not found"})
+        tokens = req.params.get("tokens")
+        if tokens is not None and (not tokens.isdigit() or int(tokens) > GET_CONTEXT_MAX_TOKENS):
+            raise self._invalid(["query", "tokens"], f"Input should be less than or equal to "
+                                f"{GET_CONTEXT_MAX_TOKENS}", "less_than_equal")
+        perspective = req.params.get("peer_perspective")
+        if perspective and not req.params.get("peer_target"):
+            raise Reply(422, {"detail": "peer_target must be provided if peer_perspective is provided"})
         mine = [m for m in self.messages if m["workspace_id"] == ws and m["session_id"] == sid]
         target = req.params.get("peer_target")
         summary = None
@@ -185,7 +217,8 @@ class HonchoStandIn(StandInService):
         representation = card = None
         if target:
             self._known_peer(ws, target)
-            about = self._about(ws, target, req.params.get("search_query", ""))
+            query = req.params.get("search_query", "")
+            about = self._about(ws, target, query, observer=perspective or target)
             representation = "\n".join(f"- {a}" for a in about) or None
             card = self.peers[(ws, target)]["card"] or None
         return {
@@ -197,12 +230,16 @@ class HonchoStandIn(StandInService):
         }
 
     def _chat(self, req: Request) -> Any:
+        # src/routers/peers.py chat: the peer answers about ``target`` (default: itself) from
+        # what it observed
         ws, peer = req.groups
         self._known_peer(ws, peer)
         body = self.body_fields(req, "query")
         if body.get("reasoning_level", "low") not in {"minimal", "low", "medium", "high", "max"}:
             raise self.violation(422, f"chat: bad reasoning_level {body.get('reasoning_level')!r}")
-        about = self._about(ws, peer, body["query"], 2)
+        target = str(body.get("target") or peer)
+        self._known_peer(ws, target)
+        about = self._about(ws, target, body["query"], 2, observer=peer)
         return {"content": ("Based on what they said: " + " ".join(about)) if about else None}
 
     def _search(self, req: Request) -> Any:
@@ -239,14 +276,24 @@ class HonchoStandIn(StandInService):
         return {k: c[k] for k in ("id", "content", "observer_id", "observed_id", "session_id", "created_at")}
 
     def _conclude(self, req: Request) -> Any:
+        # src/routers/conclusions.py create_conclusions -> src/crud/document.py create_observations:
+        # every named session and peer must exist (get_session / get_peer raise 404), before any
+        # conclusion is stored; 201 with the list
         ws = req.groups[0]
         self._known_workspace(ws)
-        made = []
-        for item in self.body_fields(req, "conclusions")["conclusions"]:
+        made: list[dict[str, Any]] = []
+        items = self.body_fields(req, "conclusions")["conclusions"]
+        for item in items:
             if not isinstance(item, dict) or not all(
                 item.get(k) for k in ("content", "observer_id", "observed_id")
             ):
                 raise self.violation(422, "conclusions: each needs content, observer_id and observed_id")
+            if item.get("session_id") and (ws, item["session_id"]) not in self.sessions:
+                raise Reply(404, {"detail": f"Session {item['session_id']} not found in workspace {ws}"})
+            for peer in (item["observer_id"], item["observed_id"]):
+                if (ws, peer) not in self.peers:
+                    raise Reply(404, {"detail": f"Peer {peer} not found in workspace {ws}"})
+        for item in items:
             cid = f"con_{next(self._ids)}"
             self.conclusions[cid] = {
                 "id": cid,
@@ -258,7 +305,7 @@ class HonchoStandIn(StandInService):
                 "created_at": _now(),
             }
             made.append(self._conclusion(self.conclusions[cid]))
-        return made
+        raise Reply(201, made)
 
     def _matching(self, ws: str, filters: Any) -> list[dict[str, Any]]:
         filters = filters if isinstance(filters, dict) else {}

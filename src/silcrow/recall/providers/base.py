@@ -25,6 +25,10 @@ T = TypeVar("T")
 ToolHandler = Callable[[dict[str, Any]], dict[str, Any]]
 
 COMMON_DEFAULTS: dict[str, Any] = {"timeout": 10.0, "failure_threshold": 3, "cooldown": 30.0}
+PROBE_ATTEMPTS = 6  # `providers check`: tries per step (waits 0.5, 1, 2, 4, 8 s between them)
+SEARCH_ATTEMPTS = 5  # searches for the probe before "not found yet" (waits 0.5, 1, 2, 4 s)
+TRANSIENT = {409, 429, 503}  # statuses the check waits out (409 only when marked retryable)
+PROBE_MAX_WAIT = 10.0  # seconds: the most one wait may last, whatever a Retry-After asks
 
 
 def install_hint(extra: str) -> str:
@@ -261,19 +265,45 @@ class HostedProvider(MemoryProvider):
         """Delete what :meth:`probe_write` stored."""
         raise RecallError(f"provider {self.name!r} has no round-trip check")
 
+    def retrying(self, fn: Callable[[], T], *, sleep: Callable[[float], None] = time.sleep) -> tuple[T, int]:
+        """``fn()`` again after a transient answer (a 429, a 503, a 409 the service marked retryable),
+        at most ``PROBE_ATTEMPTS`` times, waiting what the service asked (capped); anything else
+        (a refusal, an unreachable service) is raised at once. Returns the value and the retries."""
+        for attempt in range(PROBE_ATTEMPTS):
+            try:
+                return fn(), attempt
+            except ServiceError as exc:
+                if exc.permanent or exc.status not in TRANSIENT or attempt == PROBE_ATTEMPTS - 1:
+                    raise
+                wait = exc.retry_after if exc.retry_after is not None else 0.5 * 2**attempt
+                sleep(min(wait, PROBE_MAX_WAIT))
+                self.resilient.reset()  # this is a deliberate retry, not an outage to pause for
+        raise AssertionError("unreachable")
+
     def round_trip(self, text: str) -> dict[str, Any]:
-        """Write, search, forget ``text``; step latencies in ms. Raises ServiceError."""
+        """Write, search, forget ``text``; step latencies in ms and the retries transient failures
+        needed. Raises ServiceError for a failure that retrying within the bound did not cure."""
         self.prepare_clients()  # importing an SDK is not the service's latency
-        timings: dict[str, Any] = {}
+        timings: dict[str, Any] = {"retries": 0}
 
         def timed(step: str, fn: Callable[[], T]) -> T:
             start = time.perf_counter()
-            value = fn()
+            value, retries = self.retrying(fn)
             timings[f"{step}_ms"] = round((time.perf_counter() - start) * 1000, 1)
+            timings["retries"] += retries
             return value
 
+        def search() -> bool:
+            # Services index asynchronously: a miss is asked again a few times before it counts.
+            for attempt in range(SEARCH_ATTEMPTS):
+                if self.probe_search(text):
+                    return True
+                if attempt < SEARCH_ATTEMPTS - 1:
+                    time.sleep(0.5 * 2**attempt)
+            return False
+
         ref = timed("write", lambda: self.probe_write(text))
-        timings["found"] = timed("search", lambda: self.probe_search(text))
+        timings["found"] = timed("search", search)
         timed("forget", lambda: self.probe_forget(ref))
         return timings
 

@@ -41,9 +41,29 @@ def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+def marked_retryable(detail: str) -> bool:
+    """True when an error body says, in JSON, that the same request may succeed later
+    (``"retryable": true`` anywhere in it, as OpenViking marks a 409 on a busy resource)."""
+    try:
+        body = json.loads(detail)
+    except (ValueError, TypeError):
+        return False
+    stack = [body]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if item.get("retryable") is True:
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def status_error(service: str, status: int, detail: str, headers: Mapping[str, str] | None = None,
                  *, key_hint: str = "") -> ServiceError:
     """The ServiceError of an HTTP error status, with advice per status."""
+    retryable = marked_retryable(detail)
     detail = " ".join(detail.split())[:200]
     advice = {
         401: f"the API key was refused; {key_hint or 'check the key setting'}",
@@ -51,10 +71,12 @@ def status_error(service: str, status: int, detail: str, headers: Mapping[str, s
         404: "not found; check the endpoint URL and the workspace/project names",
         429: "rate limited; calls pause and queued writes are retried later",
     }.get(status, "the service failed; calls are retried later" if status >= 500 else "request refused")
+    if retryable:
+        advice = "the service is busy with it; retried later"
     retry = retry_after_seconds(headers)
     return ServiceError(
         f"{service} answered HTTP {status} ({detail or 'no detail'}): {advice}",
-        status=status, retry_after=retry, permanent=status in _PERMANENT,
+        status=status, retry_after=retry, permanent=status in _PERMANENT and not retryable,
     )
 
 
@@ -112,15 +134,26 @@ class JsonHttp:
                                     timeout=timeout, follow_redirects=False)
 
     def raw(self, method: str, path: str, *, json: Any = None,
-            params: Mapping[str, Any] | None = None) -> bytes:
-        """The body of a 2xx answer as bytes; every failure is a ServiceError."""
+            params: Mapping[str, Any] | None = None, follow_presigned: bool = False) -> bytes:
+        """The body of a 2xx answer as bytes; every failure is a ServiceError.
+
+        With ``follow_presigned`` a redirect (a download answered with a presigned storage URL) is
+        followed once, without this client's headers: the URL carries its own signature, and the
+        API key must not go to the storage host. Otherwise a redirect is an error, not an empty body.
+        """
         try:
             response = self._client.request(method, path, json=json, params=params)
+            location = response.headers.get("location")
+            if follow_presigned and response.is_redirect and location:
+                response = httpx.get(str(response.url.join(location)), timeout=self._client.timeout)
         except httpx.HTTPError as exc:
             raise service_error(self.service, exc) from exc
         if response.status_code >= 400:
             raise status_error(self.service, response.status_code, response.text, response.headers,
                                key_hint=self.key_hint)
+        if response.is_redirect:
+            raise ServiceError(f"{self.service} answered a redirect (HTTP {response.status_code}) for "
+                               f"{method} {path}; the endpoint URL may be wrong (check it)")
         return response.content
 
     def request(self, method: str, path: str, *, json: Any = None,

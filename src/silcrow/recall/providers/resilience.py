@@ -82,6 +82,13 @@ class Resilient:
                 )
             self._trial_running = True  # half-open: this call decides
 
+    def reset(self) -> None:
+        """Close the circuit (a caller that retries on purpose, e.g. `silcrow providers check`)."""
+        with self._lock:
+            self._failures = 0
+            self._trial_running = False
+            self._open_until = 0.0
+
     def _succeeded(self) -> None:
         with self._lock:
             if self._logged_outage:

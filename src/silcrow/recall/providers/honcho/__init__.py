@@ -26,7 +26,7 @@ from typing import Any
 
 from silcrow.errors import ServiceError
 from silcrow.recall.providers.base import HostedProvider, ToolHandler
-from silcrow.recall.providers.honcho.client import HonchoSession
+from silcrow.recall.providers.honcho.client import CONTEXT_MAX_TOKENS, MAX_MESSAGE_CHARS, HonchoSession
 from silcrow.recall.providers.honcho.schemas import LEVELS, SCHEMAS
 
 _ID_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
@@ -37,14 +37,19 @@ def _safe_id(raw: str, fallback: str) -> str:
     return _ID_CHARS.sub("-", raw.strip()).strip("-")[:100] or fallback
 
 
+CONTINUED = " [continued]"
+
+
 def _chunks(text: str, limit: int) -> list[str]:
-    """``text`` in pieces of at most ``limit`` characters, cut at whitespace where possible."""
+    """``text`` in pieces of at most ``limit`` characters each, the ``[continued]`` mark of a
+    cut piece included, cut at whitespace where possible."""
     text = text.strip()
+    room = limit - len(CONTINUED)
     pieces = []
     while len(text) > limit:
-        cut = text.rfind(" ", 0, limit)
-        cut = cut if cut > limit // 2 else limit
-        pieces.append(text[:cut].rstrip() + " [continued]")
+        cut = text.rfind(" ", 0, room)
+        cut = cut if cut > room // 2 else room
+        pieces.append(text[:cut].rstrip() + CONTINUED)
         text = text[cut:].lstrip()
     return [*pieces, text] if text else pieces
 
@@ -210,7 +215,7 @@ class HonchoProvider(HostedProvider):
     def sync_turn(self, user: str, assistant: str, *, session_id: str = "") -> None:
         if not self.config["saveMessages"]:
             return
-        limit = max(1000, int(self.config["messageMaxChars"]))
+        limit = min(max(1000, int(self.config["messageMaxChars"])), MAX_MESSAGE_CHARS)
         messages = [("user", c) for c in _chunks(user, limit)] + [
             ("ai", c) for c in _chunks(assistant, limit)
         ]
@@ -241,7 +246,7 @@ class HonchoProvider(HostedProvider):
     def recall(self, query: str) -> str:
         if self.mode == "tools" or (self.config["injectionFrequency"] == "first-turn" and self._turn > 1):
             return ""
-        tokens = int(self.config["contextTokens"]) or None
+        tokens = min(int(self.config["contextTokens"]), CONTEXT_MAX_TOKENS) or None
         ctx = self.honcho.context(self.honcho.user_id, query=query, tokens=tokens)
         parts = []
         if ctx["summary"]:

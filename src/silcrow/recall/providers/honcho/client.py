@@ -12,6 +12,11 @@ from typing import Any
 
 from silcrow.errors import ServiceError
 
+# The server's limits (honcho src/config.py defaults): a message's content is at most
+# MAX_MESSAGE_SIZE characters (422 above), a context at most GET_CONTEXT_MAX_TOKENS (422 above).
+MAX_MESSAGE_CHARS = 25_000
+CONTEXT_MAX_TOKENS = 100_000
+
 
 class HonchoSession:
     def __init__(
@@ -76,6 +81,11 @@ class HonchoSession:
         self.session(session_key).add_messages([self.peer(pid).message(text) for pid, text in messages])
 
     def conclude(self, content: str, target: str) -> list[dict[str, Any]]:
+        # The server 404s a conclusion whose session or peers do not exist yet (first use, or a
+        # note before the first synced turn): the session (with both peers) is made first.
+        self.session()
+        if target not in (self.user_id, self.ai_id):
+            self.peer(target)
         made = (
             self.peer(self.ai_id)
             .conclusions_of(target)
@@ -85,11 +95,15 @@ class HonchoSession:
 
     # -- reads -----------------------------------------------------------------------------
     def context(self, target: str, *, query: str | None = None, tokens: int | None = None) -> dict[str, Any]:
+        # From the AI peer's perspective: the curated notes are its conclusions about the user, and
+        # without a perspective the server answers only the target's view of itself.
         kwargs: dict[str, Any] = {"summary": True, "peer_target": target}
+        if target != self.ai_id:
+            kwargs["peer_perspective"] = self.ai_id
         if query:
             kwargs["search_query"] = query[:10000]
         if tokens:
-            kwargs["tokens"] = tokens
+            kwargs["tokens"] = min(tokens, CONTEXT_MAX_TOKENS)
         ctx = self.session().context(**kwargs)
         summary = getattr(ctx, "summary", None)
         return {
@@ -103,7 +117,11 @@ class HonchoSession:
         }
 
     def chat(self, target: str, query: str, level: str | None) -> str:
-        answer = self.peer(target).chat(query[:10000], reasoning_level=level or None)
+        # Asked of the AI peer about the target, like context(): its conclusions (the notes) count.
+        if target == self.ai_id:
+            answer = self.peer(target).chat(query[:10000], reasoning_level=level or None)
+        else:
+            answer = self.peer(self.ai_id).chat(query[:10000], target=target, reasoning_level=level or None)
         return answer if isinstance(answer, str) else ""
 
     def search(self, target: str, query: str, limit: int) -> list[dict[str, Any]]:

@@ -1,20 +1,24 @@
 """OpenViking: a self-hosted context database (viking:// filesystem of memories and resources).
 
 Same tools, settings and lifecycle as the Hermes ``openviking`` plugin, over
-plain httpx: ``OPENVIKING_ENDPOINT`` (required), ``OPENVIKING_API_KEY``,
-``OPENVIKING_ACCOUNT``/``OPENVIKING_USER`` (trusted mode, no key),
+plain httpx: ``OPENVIKING_ENDPOINT`` (required), ``OPENVIKING_API_KEY`` (a
+user key, or a trusted-mode server's root key), ``OPENVIKING_ACCOUNT``/
+``OPENVIKING_USER`` (the tenant a dev-mode or trusted-mode server takes),
 ``OPENVIKING_AGENT`` and the ``OPENVIKING_RECALL_*`` knobs (or the same keys
 in lower case in ``[recall.openviking]``). Each turn is appended to the
 OpenViking session, the session is committed at its end (OpenViking then
-extracts memories), curated-note additions are written as memory files and
+extracts memories), curated-note additions are written as memory files under
+``viking://~/peers/AGENT/memories/`` and
 ``prefetch`` searches memories for the current message.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 import uuid
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import quote, urlparse
 
 from silcrow.errors import ServiceError
 from silcrow.recall.providers.base import HostedProvider, ToolHandler
@@ -31,11 +35,42 @@ CATEGORY_DIRS = {
 }
 TARGET_DIRS = {"user": "preferences", "memory": "patterns"}
 SUMMARY_FILES = {".abstract.md", ".overview.md", ".read.md", ".full.md"}
+_SAFE_ID = re.compile(r"[A-Za-z0-9_.-]{1,128}")
 READ_LIMITS = {"abstract": 1200, "overview": 4000, "full": 8000}
 
 
 def _unwrap(value: Any) -> Any:
+    """The ``result`` of OpenViking's ``{"status": "ok", "result": ...}`` envelope; an envelope
+    that says ``"status": "error"`` (even on HTTP 200) is raised as the error it carries."""
+    if isinstance(value, dict) and value.get("status") == "error":
+        error: dict[str, Any] = value["error"] if isinstance(value.get("error"), dict) else {}
+        details: dict[str, Any] = error["details"] if isinstance(error.get("details"), dict) else {}
+        retryable = details.get("retryable") is True
+        raise ServiceError(
+            f"openviking answered an error ({error.get('code') or 'no code'}: "
+            f"{' '.join(str(error.get('message') or 'no message').split())[:200]})"
+            + ("; the service is busy with it, retried later" if retryable else ""),
+            permanent=not retryable,
+        )
     return value.get("result") if isinstance(value, dict) and "result" in value else value
+
+
+def session_key(session_id: str) -> str:
+    """``session_id`` as an OpenViking session id: kept when it is one path segment of the
+    characters the server's identifiers allow, else made one (readable part + a hash, so that
+    two ids never meet). A ``/`` would split the route even percent-encoded."""
+    if _SAFE_ID.fullmatch(session_id) and session_id not in {".", ".."}:
+        return session_id
+    readable = re.sub(r"[^A-Za-z0-9_.@-]+", "-", session_id).strip("-.")[:80]
+    digest = hashlib.sha256(session_id.encode("utf-8")).hexdigest()[:12]
+    return f"{readable}-{digest}" if readable else digest
+
+
+def is_summary(item: dict[str, Any]) -> bool:
+    """True for a directory's generated abstract/overview (level 0/1 hits), not a memory itself."""
+    uri = str(item.get("uri") or "")
+    level = item.get("level")
+    return uri.rstrip("/").rsplit("/", 1)[-1] in SUMMARY_FILES or (isinstance(level, int) and level < 2)
 
 
 def forget_uri_error(uri: Any) -> str:
@@ -96,13 +131,14 @@ class OpenVikingProvider(HostedProvider):
         if self._http is None:
             cfg = self.config
             headers = {"X-OpenViking-Actor-Peer": str(cfg["agent"])} if cfg["agent"] else {}
+            # The tenant headers always go: dev mode takes the tenant from them, trusted mode needs
+            # them with the root key, and api-key mode drops them (the user key names the tenant).
+            headers.update(
+                {"X-OpenViking-Account": str(cfg["account"]), "X-OpenViking-User": str(cfg["user"])}
+            )
             if cfg["api_key"]:
                 headers.update(
                     {"X-API-Key": str(cfg["api_key"]), "Authorization": f"Bearer {cfg['api_key']}"}
-                )
-            else:  # trusted/local mode: the server takes the tenant from these headers
-                headers.update(
-                    {"X-OpenViking-Account": str(cfg["account"]), "X-OpenViking-User": str(cfg["user"])}
                 )
             self._http = JsonHttp(
                 self.name,
@@ -125,10 +161,17 @@ class OpenVikingProvider(HostedProvider):
         return _unwrap(self.http.request(method, "/api/v1" + path, **kwargs))
 
     def _memory_uri(self, subdir: str) -> str:
-        return f"viking://user/peers/{self.config['agent']}/memories/{subdir}/mem_{uuid.uuid4().hex[:12]}.md"
+        # `~` is the caller's own user space (the server expands it per request); `peers` and
+        # `memories` are reserved names there, so `viking://user/peers/...` would name a user.
+        agent = str(self.config["agent"]).strip()
+        space = f"viking://~/peers/{agent}" if agent else "viking://~"
+        return f"{space}/memories/{subdir}/mem_{uuid.uuid4().hex[:12]}.md"
 
-    def _write_file(self, uri: str, content: str) -> dict[str, Any]:
-        reply = self._api("POST", "/content/write", json={"uri": uri, "content": content, "mode": "create"})
+    def _session_path(self, session_id: str, action: str) -> str:
+        return f"/sessions/{quote(session_key(session_id), safe='')}/{action}"
+
+    def _write_file(self, uri: str, content: str, mode: str = "create") -> dict[str, Any]:
+        reply = self._api("POST", "/content/write", json={"uri": uri, "content": content, "mode": mode})
         return as_dict(self.name, "content/write result", reply or {})
 
     def send_write(self, kind: str, payload: dict[str, Any]) -> None:
@@ -140,17 +183,14 @@ class OpenVikingProvider(HostedProvider):
             if self.config["agent"]:
                 assistant["peer_id"] = self.config["agent"]
             messages = [{"role": "user", "parts": [{"type": "text", "text": payload["user"]}]}, assistant]
-            self._api(
-                "POST", f"/sessions/{payload['session_id']}/messages/batch", json={"messages": messages}
-            )
+            path = self._session_path(payload["session_id"], "messages/batch")
+            self._api("POST", path, json={"messages": messages})
         elif kind == "commit":
-            self._api("POST", f"/sessions/{payload['session_id']}/commit", json={"keep_recent_count": 0})
+            path = self._session_path(payload["session_id"], "commit")
+            self._api("POST", path, json={"keep_recent_count": 0})
         elif kind == "write":
-            try:
-                self._write_file(payload["uri"], payload["content"])
-            except ServiceError as exc:
-                if exc.status != 409:  # 409: an earlier attempt already wrote it
-                    raise
+            # "replace": a retry after a lost answer writes the same file again, not a conflict.
+            self._write_file(payload["uri"], payload["content"], mode="replace")
         else:
             raise ServiceError(f"unknown queued write kind {kind!r}", permanent=True)
 
@@ -198,7 +238,7 @@ class OpenVikingProvider(HostedProvider):
             "context_type": ["memory", "resource"] if cfg["recall_resources"] else "memory",
         }
         if self.session_id:
-            body["session_id"] = self.session_id
+            body["session_id"] = session_key(self.session_id)
         result = as_dict(self.name, "search result", self._api("POST", "/search/search", json=body) or {})
         items = [
             as_dict(self.name, "search hit", i)
@@ -213,6 +253,7 @@ class OpenVikingProvider(HostedProvider):
             if (
                 not uri
                 or uri in seen
+                or is_summary(item)
                 or float(item.get("score") or 0.0) < float(cfg["recall_score_threshold"])
             ):
                 continue
@@ -247,7 +288,7 @@ class OpenVikingProvider(HostedProvider):
             body["limit"] = int(args["limit"])
         deep = args.get("mode") == "deep"
         if deep and self.session_id:
-            body["session_id"] = self.session_id
+            body["session_id"] = session_key(self.session_id)
         path = "/search/search" if deep else "/search/find"
         result = as_dict(
             self.name, "search result", self.call("search", lambda: self._api("POST", path, json=body))
@@ -376,8 +417,13 @@ class OpenVikingProvider(HostedProvider):
         return uri
 
     def probe_search(self, text: str) -> bool:
+        # The hit's abstract is the VLM's summary, not what was stored: read the files back.
         found = self._tool_search({"query": text, "limit": 5})["results"]
-        return any(text in str(hit.get("abstract")) for hit in found)
+        for hit in found:
+            if hit["type"] == "memory" and not is_summary(hit):
+                if text in self._read_one(str(hit["uri"]), "full")["content"]:
+                    return True
+        return False
 
     def probe_forget(self, ref: str) -> None:
         self.call("probe", lambda: self._api("DELETE", "/fs", params={"uri": ref, "recursive": False}))

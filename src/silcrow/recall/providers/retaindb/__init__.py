@@ -5,7 +5,7 @@ Same tools, settings and lifecycle as the Hermes ``retaindb`` plugin:
 (or ``api_key``/``base_url``/``project`` in ``[recall.retaindb]``). Each
 completed turn is ingested into its session (``/v1/memory/ingest/session``),
 curated-note additions are mirrored as memories, ``queue_prefetch`` asks
-the profile question in the background and ``prefetch`` returns the profile,
+``/v1/memory/dialectic`` in the background and ``prefetch`` returns the profile,
 the context query and that answer. Writes go through the durable outbox.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 from urllib.parse import quote
 
@@ -26,6 +27,32 @@ DEFAULT_BASE_URL = "https://api.retaindb.com"
 MEMORY_TYPES = ["factual", "preference", "goal", "instruction", "event", "opinion"]
 
 
+def utc_timestamp(when: datetime | None = None) -> str:
+    """``when`` (default now) as the server's zod ``datetime()`` takes it: UTC ending in ``Z``
+    (an offset such as ``+00:00`` is refused with a 400)."""
+    moment = (when or datetime.now(UTC)).astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def hit_text(item: Any) -> str:
+    """The text of a search hit: RetainDB nests it (``{"memory": {"content": ...}}``)."""
+    if isinstance(item, dict) and isinstance(item.get("memory"), dict):
+        return text_of(item["memory"])
+    return text_of(item)
+
+
+def memory_id(reply: dict[str, Any]) -> str:
+    """The id ``POST /v1/memory`` answered (``memory_id`` or ``memory.id``); "" for a queued job."""
+    nested = reply.get("memory")
+    for value in (reply.get("memory_id"), nested.get("id") if isinstance(nested, dict) else None):
+        if isinstance(value, str) and value:
+            return value
+    if isinstance(reply.get("job_id"), str):
+        return ""
+    raise ServiceError(f"retaindb answered a malformed add response (no memory_id, memory.id or job_id): "
+                       f"{str(reply)[:160]}")
+
+
 def _overlay(profile: dict[str, Any], context: dict[str, Any]) -> str:
     """Profile facts then query matches, de-duplicated, in Hermes' ``[RetainDB Context]`` layout."""
     seen: set[str] = set()
@@ -33,7 +60,7 @@ def _overlay(profile: dict[str, Any], context: dict[str, Any]) -> str:
     def pick(items: list[Any]) -> list[str]:
         out = []
         for item in items[:5]:
-            text = " ".join(text_of(item).split())[:320]
+            text = " ".join(hit_text(item).split())[:320]
             key = text.casefold()
             if text and key not in seen:
                 seen.add(key)
@@ -66,6 +93,7 @@ class RetainDBProvider(HostedProvider):
         self._answer = ""
         self._answer_lock = threading.Lock()
         self.user_id = "default"
+        self._probe_text = ""
 
     def missing_settings(self) -> str:
         if not str(self.config["api_key"]).strip():
@@ -194,7 +222,7 @@ class RetainDBProvider(HostedProvider):
     def sync_turn(self, user: str, assistant: str, *, session_id: str = "") -> None:
         if not user.strip():
             return
-        now = datetime.now(UTC).isoformat()
+        now = utc_timestamp()
         self.queue_write(
             "session",
             {
@@ -219,9 +247,8 @@ class RetainDBProvider(HostedProvider):
             )
 
     def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
-        level = "low" if len(query) < 120 else "medium" if len(query) < 400 else "high"
-        path = f"/v1/memory/profile/{quote(self.user_id, safe='')}/ask"
-        body = {"project": self.project, "query": query, "reasoning_level": level}
+        path = "/v1/memory/dialectic"
+        body = {"project": self.project, "user_id": self.user_id, "query": query[:5000]}
         try:
             answer = self.call(
                 "ask",
@@ -327,7 +354,15 @@ class RetainDBProvider(HostedProvider):
         query = self._text(args, "query")
         top_k = max(1, min(int(args.get("top_k") or 8), 20))
         reply = self.call("search", lambda: self._search(query, top_k))
-        return {"results": as_list(self.name, "search results", reply.get("results") or [])}
+        hits = as_list(self.name, "search results", reply.get("results") or [])
+        return {"results": [self._flat(h) for h in hits]}
+
+    @staticmethod
+    def _flat(hit: Any) -> Any:
+        """A nested search hit as one object: the memory's fields and its similarity."""
+        if isinstance(hit, dict) and isinstance(hit.get("memory"), dict):
+            return {**hit["memory"], "similarity": hit.get("similarity")}
+        return hit
 
     def _tool_context(self, args: dict[str, Any]) -> dict[str, Any]:
         query = self._text(args, "query")
@@ -355,13 +390,23 @@ class RetainDBProvider(HostedProvider):
         self.http  # noqa: B018 - builds the client
 
     def probe_write(self, text: str) -> str:
-        return str(field(self.name, "add response", self.call("probe", lambda: self._add(text)), "id", str))
+        return memory_id(self.call("probe", lambda: self._add(text)))
 
-    def probe_search(self, text: str) -> bool:
+    def _probe_hits(self, text: str) -> list[dict[str, Any]]:
         hits = as_list(
             self.name, "search results", self.call("probe", lambda: self._search(text)).get("results")
         )
-        return any(text in text_of(h) for h in hits)
+        return [self._flat(h) for h in hits if text in hit_text(h)]
+
+    def probe_search(self, text: str) -> bool:
+        return bool(self._probe_hits(text))
 
     def probe_forget(self, ref: str) -> None:
-        self.call("probe", lambda: self._obj("DELETE", f"/v1/memory/{quote(ref, safe='')}"))
+        # A write the server queued (202) has no id yet: the stored memory is found by its text.
+        refs = [ref] if ref else [str(h["id"]) for h in self._probe_hits(self._probe_text) if h.get("id")]
+        for one in refs:
+            self.call("probe", partial(self._obj, "DELETE", f"/v1/memory/{quote(one, safe='')}"))
+
+    def round_trip(self, text: str) -> dict[str, Any]:
+        self._probe_text = text
+        return super().round_trip(text)

@@ -93,7 +93,8 @@ class FileTools:
                 "content": None,
                 "note": "Binary file: use retaindb_ingest_file to extract its text into memory.",
             }
-        data = self._call("files:read", lambda: self._http().raw("GET", f"/v1/files/{file_id}/content"))
+        path = f"/v1/files/{file_id}/content"
+        data = self._call("files:read", lambda: self._http().raw("GET", path, follow_presigned=True))
         text = bytes(data).decode("utf-8", errors="replace")
         return {**described, "content": text[:READ_LIMIT], "truncated": len(text) > READ_LIMIT}
 
