@@ -65,7 +65,7 @@ def _check_characters(field: str, value: str) -> None:
 
 def _check_threats(content: str) -> None:
     """Refuse ``content`` naming the threat patterns it matched."""
-    hits = threats.scan(content)
+    hits = threats.scan(content, learned=True)
     if not hits:
         return
     ids = list(dict.fromkeys(h.pattern_id for h in hits))
