@@ -20,8 +20,8 @@ Model: logistic regression over hashed n-grams (silcrow.safety.learned.vectorize
 weighted, L2-regularised, fitted by full-batch gradient descent in numpy. Calibration: Platt
 scaling on 5-fold out-of-fold scores. Thresholds, from the same out-of-fold scores: ``hold_at``
 the lowest value (at least 0.5) at which at most 10% of the ordinary training texts would be
-held; ``refuse_at`` the lowest (at least 0.8) at which at most 1% would be refused. Writes ``src/silcrow/safety/data/injection_model.npz`` and prints its sha256 for
-``MODEL_SHA256``.
+held; ``refuse_at`` the lowest (at least 0.8) at which at most 1% would be refused.
+Writes ``src/silcrow/safety/data/injection_model.npz`` and prints its sha256 for ``MODEL_SHA256``.
 """
 
 from __future__ import annotations
@@ -145,7 +145,8 @@ def main() -> None:
     print(json.dumps({
         "texts": len(y), "attacks": int(y.sum()), "platt": [round(a, 4), round(c, 4)],
         "hold_at": hold_at, "refuse_at": round(refuse_at, 4),
-        "out_of_fold": {"attacks_held_or_refused": round(caught, 4), "benign_refused": round(refused_benign, 4),
+        "out_of_fold": {"attacks_held_or_refused": round(caught, 4),
+                        "benign_refused": round(refused_benign, 4),
                         "benign_held": round(float((prob[y == 0] >= hold_at).mean()), 4)},
         "sha256": hashlib.sha256(OUT.read_bytes()).hexdigest(), "provenance": provenance,
     }, indent=1))

@@ -134,7 +134,8 @@ _NEGATED = (
 )
 # What a command-line flag or tool does is documentation: "run it with --debug-prompt to print
 # the system prompt". Checked on the characters before a match, like a negation.
-_DESCRIBES_TOOL = r"(?:--[\w-]++|`[^`\n]{1,60}+`)\s++(?:flag\s++|option\s++|switch\s++)?(?:to|which|that)\s++$"
+_DESCRIBES_TOOL = (r"(?:--[\w-]++|`[^`\n]{1,60}+`)\s++(?:flag\s++|option\s++|switch\s++)?"
+                   r"(?:to|which|that)\s++$")
 # A quoted phrase introduced as an example is a mention: "prompts like 'ignore previous
 # instructions' hidden in fetched pages".
 _MENTION = (r"\b(?:like|such\s++as|e\.g\.,?|phrases?|strings?|prompts?|examples?|called|text)\s*+:?\s*+"
