@@ -26,11 +26,16 @@ from typing import Any, Literal
 from silcrow.errors import SafetyModelError
 
 MODEL_FILE = "data/injection_model.npz"
-MODEL_SHA256 = "11ae3133b130f2c43bb378cae82157a9594d2b490e9073b0e5b80e09ccc1c5d3"
+MODEL_SHA256 = "723fd5d404c948a2dca451540620a3f519fcc55498935a91493f113087a02738"
 DIM = 1 << 16
 #: Past this many characters a note is scored on its start: the cost stays bounded, and an
 #: attack hidden only in the tail of a 2,200-character note is what the patterns are for.
 MAX_CHARS = 4_000
+#: The model abstains on a text with fewer distinct n-grams, or fewer letters (a Han, kana or
+#: Hangul character counts three), than these: a few n-grams give it too little to go on
+#: ("second entry" would score like an attack), and texts that short are for the patterns.
+MIN_GRAMS = 36
+MIN_LETTERS = 20
 _SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"\w+")
 
@@ -104,7 +109,8 @@ class Classifier:
 
         model = self._load()
         idx, gs = vectorize(normalize(text))
-        if not idx:
+        letters = sum(3 if ord(c) >= 0x2E80 else 1 for c in text if not c.isspace())
+        if len(idx) < MIN_GRAMS or letters < MIN_LETTERS:
             return 0.0, []
         weights = model["w"][np.asarray(idx)]
         raw = float(weights.sum() / np.sqrt(len(idx)) + model["b"])
