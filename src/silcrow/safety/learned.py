@@ -26,7 +26,7 @@ from typing import Any, Literal
 from silcrow.errors import SafetyModelError
 
 MODEL_FILE = "data/injection_model.npz"
-MODEL_SHA256 = "723fd5d404c948a2dca451540620a3f519fcc55498935a91493f113087a02738"
+MODEL_SHA256 = "7b0b8d455972f61ef917b71aaad608b03d3aad8114b34c7bd925907152bf43ec"
 DIM = 1 << 16
 #: Past this many characters a note is scored on its start: the cost stays bounded, and an
 #: attack hidden only in the tail of a 2,200-character note is what the patterns are for.
