@@ -134,7 +134,7 @@ _NEGATED = (
 )
 # What a command-line flag or tool does is documentation: "run it with --debug-prompt to print
 # the system prompt". Checked on the characters before a match, like a negation.
-_DESCRIBES_TOOL = (r"(?:--[\w-]++|`[^`\n]{1,60}+`)\s++(?:flag\s++|option\s++|switch\s++)?"
+_DESCRIBES_TOOL = (r"(?:(?<![\w-])--[\w-]++|`[^`\n]{1,60}+`)\s++(?:flag\s++|option\s++|switch\s++)?"
                    r"(?:to|which|that)\s++$")
 # A quoted phrase introduced as an example is a mention: "prompts like 'ignore previous
 # instructions' hidden in fetched pages".
@@ -151,7 +151,7 @@ HOLD_IDS = frozenset({
 })
 # A secret variable sent in a request header authenticates the call; anywhere else in a URL or
 # body it is data leaving. Only the header form is held, the rest is refused.
-_HEADER_SECRET = r"-h\s*+['\"]?[\w-]++:\s*+(?:bearer\s++|token\s++|basic\s++)?\$"
+_HEADER_SECRET = r"(?<![\w-])-h\s*+['\"]?[\w-]{1,40}+:\s*+(?:bearer\s++|token\s++|basic\s++)?\$"
 
 
 def _gate(rx: re.Pattern[str] | Near) -> tuple[str, ...] | None:
