@@ -21,6 +21,7 @@ PUBLIC = [
     "ProviderConflictError",
     "ProviderNotFoundError",
     "RecallError",
+    "SafetyModelError",
     "ServiceError",
     "ServiceUnavailableError",
     "SessionError",

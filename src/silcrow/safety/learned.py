@@ -10,7 +10,8 @@ different model.
 The score is calibrated (Platt scaling fitted on out-of-fold predictions of the training
 data), so ``score`` reads as a probability that the text is an instruction-type attack. The
 thresholds are stored with the weights and were chosen on the training data only:
-``refuse_at`` and above refuses, ``hold_at`` and above holds the write for a person.
+``hold_at`` and above is reported as ``hold``, ``refuse_at`` and above as ``refuse``. The
+scanner holds both for a person: the model alone never refuses a write.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any, Literal
 from silcrow.errors import SafetyModelError
 
 MODEL_FILE = "data/injection_model.npz"
-MODEL_SHA256 = "7b0b8d455972f61ef917b71aaad608b03d3aad8114b34c7bd925907152bf43ec"
+MODEL_SHA256 = "e5b763f54a18565934e47e18d67596f3ad36239a89b169716eec7b3e7f613184"
 DIM = 1 << 16
 #: Past this many characters a note is scored on its start: the cost stays bounded, and an
 #: attack hidden only in the tail of a 2,200-character note is what the patterns are for.
@@ -35,7 +36,7 @@ MAX_CHARS = 4_000
 #: Hangul character counts three), than these: a few n-grams give it too little to go on
 #: ("second entry" would score like an attack), and texts that short are for the patterns.
 MIN_GRAMS = 36
-MIN_LETTERS = 20
+MIN_LETTERS = 24
 _SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"\w+")
 

@@ -276,8 +276,9 @@ def _invisible_hits(text: str) -> Iterable[ThreatHit]:
 def scan(text: str, semantic: bool = False, learned: bool = False) -> list[ThreatHit]:
     """Every pattern ``text`` matches, at most one hit per pattern id; ``[]`` means clean.
 
-    With ``learned``, a text the patterns did not refuse also goes to the learned classifier
-    (:mod:`silcrow.safety.learned`): a high score refuses it, a middling one holds it.
+    With ``learned``, a text no pattern matched also goes to the learned classifier
+    (:mod:`silcrow.safety.learned`): a score at its hold threshold or above holds it for a
+    person (``learned.hold``, or ``learned.refuse`` for a score at the refuse threshold).
 
     With ``semantic``, a text no pattern caught also goes to the meaning-based second stage
     (:mod:`silcrow.safety.semantic`, the offline MiniLM model, loaded on first use).
@@ -329,8 +330,9 @@ def scan(text: str, semantic: bool = False, learned: bool = False) -> list[Threa
 
         judged = classify(text)
         if judged.severity is not None:
-            hits.append(ThreatHit(f"learned.{judged.severity}", LEARNED, judged.reason, "",
-                                  judged.severity))
+            # Held, never refused on the model's word alone: a person judges what only a
+            # statistical model flagged (its false alarms then cost a question, not a lost note).
+            hits.append(ThreatHit(f"learned.{judged.severity}", LEARNED, judged.reason, "", "hold"))
     if semantic and not hits:
         from silcrow.safety.semantic import judge
 
