@@ -99,3 +99,11 @@ def test_streaming_releases_attributes_that_never_close() -> None:
     scrubber = StreamingFenceScrubber()
     out = "".join(scrubber.feed(text[i:i + 7]) for i in range(0, len(text), 7)) + scrubber.flush()
     assert out == "x "
+
+
+@pytest.mark.parametrize("pad", [" ", "\n", " \n "])
+def test_streaming_keeps_a_padded_partial_tag_across_chunks(pad: str) -> None:
+    text = "a <memory-" + pad * 300 + "context>hidden</memory-context>b"
+    scrubber = StreamingFenceScrubber()
+    out = "".join(scrubber.feed(text[i:i + 5]) for i in range(0, len(text), 5)) + scrubber.flush()
+    assert out == sanitize_context(text) == "a b"

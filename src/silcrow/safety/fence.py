@@ -259,6 +259,9 @@ class StreamingFenceScrubber:
         # While chunks bring nothing that could read as a bracket, it stays so without being
         # read again: each chunk then costs its own length, not that of the held tag.
         self._in_attributes = False
+        # The held text is any unfinished tag: spaces and newlines keep it unfinished (they are
+        # the padding and gaps a tag allows), so a run of them is added without a new reading.
+        self._partial = False
 
     @property
     def inside(self) -> bool:
@@ -266,8 +269,8 @@ class StreamingFenceScrubber:
         return self._depth > 0
 
     def feed(self, chunk: str) -> str:
-        if (self._in_attributes and len(self._buf) + len(chunk) <= _MAX_PARTIAL
-                and not _MAY_READ_AS_BRACKET.search(chunk)):
+        if self._partial and len(self._buf) + len(chunk) <= _MAX_PARTIAL and (
+                not chunk.strip(" \n") or (self._in_attributes and not _MAY_READ_AS_BRACKET.search(chunk))):
             self._buf += chunk
             return ""
         self._buf += chunk
@@ -288,13 +291,14 @@ class StreamingFenceScrubber:
             self._buf = rest[cut:]
         else:  # everything here is inside the span; keep only a possible partial tag
             self._buf = rest[cut:] if cut >= 0 else ""
-        self._in_attributes = bool(self._buf) and any(
-            UNCLOSED_NAME.fullmatch(reading) for reading in readings(self._buf))
+        held = readings(self._buf) if self._buf else ()
+        self._partial = any(UNCLOSED.fullmatch(reading) for reading in held)
+        self._in_attributes = any(UNCLOSED_NAME.fullmatch(reading) for reading in held)
         return "".join(out)
 
     def flush(self) -> str:
         rest, self._buf = self._buf, ""
-        self._in_attributes = False
+        self._in_attributes = self._partial = False
         if self._depth:
             log.warning("model output ended inside an unterminated <memory-context> span; dropped it")
             self._depth = 0
