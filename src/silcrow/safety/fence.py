@@ -238,6 +238,9 @@ def _partial_tag_start(buf: str) -> int:
 
 # Characters a reading can turn into "<" or ">" (brackets, "[" "]", entities, percent and
 # backslash escapes) or that fold to something else (anything outside printable ASCII).
+# What a tag allows between its bracket, slashes and letters: spaces, newlines and what the
+# reading skips (invisible and format characters).
+_ONLY_GAP = re.compile(rf"[{SKIP} \n]*+")
 _MAY_READ_AS_BRACKET = re.compile(r"[<>\[\]&%/\\]|[^\x20-\x7e\n]")
 
 
@@ -259,8 +262,9 @@ class StreamingFenceScrubber:
         # While chunks bring nothing that could read as a bracket, it stays so without being
         # read again: each chunk then costs its own length, not that of the held tag.
         self._in_attributes = False
-        # The held text is any unfinished tag: spaces and newlines keep it unfinished (they are
-        # the padding and gaps a tag allows), so a run of them is added without a new reading.
+        # The held text is any unfinished tag: spaces, newlines and skipped characters keep it
+        # unfinished (they are the padding and gaps a tag allows), so a run of them is added
+        # without reading the held text again.
         self._partial = False
 
     @property
@@ -270,7 +274,8 @@ class StreamingFenceScrubber:
 
     def feed(self, chunk: str) -> str:
         if self._partial and len(self._buf) + len(chunk) <= _MAX_PARTIAL and (
-                not chunk.strip(" \n") or (self._in_attributes and not _MAY_READ_AS_BRACKET.search(chunk))):
+                all(_ONLY_GAP.fullmatch(r) for r in readings(chunk))
+                or (self._in_attributes and not _MAY_READ_AS_BRACKET.search(chunk))):
             self._buf += chunk
             return ""
         self._buf += chunk
