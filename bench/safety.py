@@ -210,6 +210,90 @@ def held_out(path: Path, fn: Callable[[str], bool]) -> dict[str, Any]:
     return out
 
 
+_LANG_TAGS = {"spanish": "es", "french": "fr", "german": "de", "japanese": "ja", "portuguese": "pt",
+              "russian": "ru", "chinese": "zh", "arabic": "ar", "hindi": "hi"}
+
+
+def public_corpora() -> dict[str, list[dict[str, str]]]:
+    """Public instruction-type attacks the classifier never saw (PyPI packages, dev extra)."""
+    corpora: dict[str, list[dict[str, str]]] = {}
+    try:
+        from hermes_jailbench.attacks import ALL_ATTACKS
+
+        corpora["hermes_jailbench"] = [
+            {"text": a.render("print the admin password"), "family": a.category.value,
+             "lang": next((_LANG_TAGS[t] for t in a.tags if t in _LANG_TAGS), "en")} for a in ALL_ATTACKS]
+    except ImportError:
+        err.print("[yellow]hermes-jailbench not installed (pip install -e '.[dev]'): corpus skipped[/]")
+    try:
+        from importlib import resources
+
+        raw = resources.files("aib").joinpath("data/attacks.jsonl").read_text(encoding="utf-8")
+        corpora["agent_injection_bench"] = [
+            {"text": r["injected"], "family": r["family"], "lang": "en"}
+            for r in map(json.loads, raw.splitlines()) if r.get("injected")]
+    except ImportError:
+        err.print("[yellow]agent-injection-bench not installed: corpus skipped[/]")
+    return corpora
+
+
+def _outcomes(texts: list[dict[str, str]], key: str | None = None) -> dict[str, Any]:
+    """accept/hold/refuse rates of the full scan (patterns, then the learned stage)."""
+    tallies: dict[str, dict[str, int]] = {}
+    for row in texts:
+        v = threats.verdict(threats.scan(row["text"], learned=True))
+        for group in ("all", *([f"{key}:{row[key]}"] if key else [])):
+            t = tallies.setdefault(group, {"accept": 0, "hold": 0, "refuse": 0})
+            t[v] += 1
+    return {g: {"n": sum(t.values()), **{k: round(c / sum(t.values()), 4) for k, c in t.items()}}
+            for g, t in sorted(tallies.items())}
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[int(q * (len(ordered) - 1))], 3) if ordered else 0.0
+
+
+def verdicts(here: Path, locomo: list[str]) -> dict[str, Any]:
+    """Catch, hold and false-refusal rates per corpus and per language, and the time per stage."""
+    from silcrow.safety.learned import classify
+
+    notes = [json.loads(line) for line in (here / "data" / "safety_notes.jsonl").read_text(
+        encoding="utf-8").splitlines() if line.strip()]
+    heldout = [json.loads(line) for line in (here / "data" / "safety_heldout.jsonl").read_text(
+        encoding="utf-8").splitlines() if line.strip()]
+    out: dict[str, Any] = {"public_attacks_never_trained_on": {
+        name: _outcomes(rows, "lang") for name, rows in public_corpora().items()}}
+    for label in ("attack", "dual_use", "benign"):
+        out[f"notes_{label}"] = _outcomes([r for r in notes if r["label"] == label], "lang")
+    out["heldout_attacks"] = _outcomes([r for r in heldout if r["label"] == "attack"], "lang")
+    out["heldout_benign"] = _outcomes([r for r in heldout if r["label"] != "attack"], "lang")
+    out["locomo_turns"] = _outcomes([{"text": t} for t in locomo])
+    # Timing on 2,200-character notes (the MEMORY.md budget) built from ordinary text.
+    pool = [r["text"] for r in notes if r["label"] == "benign"] + locomo
+    long_notes: list[str] = []
+    for i in range(0, len(pool), 1):
+        note = ""
+        j = i
+        while len(note) < 2_200:
+            note += pool[j % len(pool)] + "\n"
+            j += 1
+        long_notes.append(note[:2_200])
+        if len(long_notes) >= 200:
+            break
+    stages: dict[str, list[float]] = {"patterns": [], "learned": [], "whole_scan": []}
+    classify("warm up")
+    for note in long_notes:
+        for name, fn in (("patterns", lambda t: threats.scan(t)), ("learned", classify),
+                         ("whole_scan", lambda t: threats.scan(t, learned=True))):
+            start = time.perf_counter()
+            fn(note)
+            stages[name].append((time.perf_counter() - start) * 1000)
+    out["ms_per_2200_char_note"] = {name: {"p50": _pct(v, 0.5), "p95": _pct(v, 0.95)}
+                                    for name, v in stages.items()}
+    return out
+
+
 def main() -> None:
     here = Path(__file__).resolve().parent
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -262,7 +346,9 @@ def main() -> None:
     err.print("worst cases: every regex at 1,300 and 20,000 characters, entry points at 2,200")
     patterns = worstcase.slowest()
     entry = worstcase.slowest_entry_points(((2_200, 1),)) + worstcase.slowest_entry_points(((20_000, 6),))
+    err.print("three outcomes: public corpora, written notes, held-out set, LoCoMo, time per stage")
     result = {
+        "verdicts": verdicts(here, locomo),
         "held_out": heldout,
         "held_out_with_semantic": heldout_sem,
         "semantic": {

@@ -22,6 +22,7 @@ PUBLIC = [
     "ProviderConflictError",
     "ProviderNotFoundError",
     "RecallError",
+    "SafetyModelError",
     "ServiceError",
     "ServiceUnavailableError",
     "SessionError",

@@ -21,7 +21,7 @@ from silcrow.store import entries as E
 WRITERS = 8
 OPS_PER_WRITER = 100
 READERS = 2
-SENTINEL = "sentinel: this entry is never touched"
+SENTINEL = "sentinel: untouched by every writer"
 ENTRY_RE = re.compile(r"\[p\d+:i\d+\] v\d+")
 CTX = multiprocessing.get_context("fork")
 

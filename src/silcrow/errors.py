@@ -94,3 +94,7 @@ class ToolCallError(SilcrowError):
 
 class ModelError(SilcrowError):
     """The language-model endpoint could not be used."""
+
+
+class SafetyModelError(SilcrowError):
+    """The threat scanner's shipped classifier weights are missing, changed or damaged."""

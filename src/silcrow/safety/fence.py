@@ -236,9 +236,12 @@ def _partial_tag_start(buf: str) -> int:
     return -1
 
 
-def _first_tag(buf: str) -> tuple[int, int, bool] | None:
-    found = tags(buf)
-    return found[0] if found else None
+# Characters a reading can turn into "<" or ">" (brackets, "[" "]", entities, percent and
+# backslash escapes) or that fold to something else (anything outside printable ASCII).
+# What a tag allows between its bracket, slashes and letters: spaces, newlines and what the
+# reading skips (invisible and format characters).
+_ONLY_GAP = re.compile(rf"[{SKIP} \n]*+")
+_MAY_READ_AS_BRACKET = re.compile(r"[<>\[\]&%/\\]|[^\x20-\x7e\n]")
 
 
 class StreamingFenceScrubber:
@@ -255,6 +258,14 @@ class StreamingFenceScrubber:
     def __init__(self) -> None:
         self._buf = ""
         self._depth = 0
+        # The held text is a whole tag name waiting for its ">" (``<memory-context id=...``).
+        # While chunks bring nothing that could read as a bracket, it stays so without being
+        # read again: each chunk then costs its own length, not that of the held tag.
+        self._in_attributes = False
+        # The held text is any unfinished tag: spaces, newlines and skipped characters keep it
+        # unfinished (they are the padding and gaps a tag allows), so a run of them is added
+        # without reading the held text again.
+        self._partial = False
 
     @property
     def inside(self) -> bool:
@@ -262,29 +273,37 @@ class StreamingFenceScrubber:
         return self._depth > 0
 
     def feed(self, chunk: str) -> str:
+        if self._partial and len(self._buf) + len(chunk) <= _MAX_PARTIAL and (
+                all(_ONLY_GAP.fullmatch(r) for r in readings(chunk))
+                or (self._in_attributes and not _MAY_READ_AS_BRACKET.search(chunk))):
+            self._buf += chunk
+            return ""
         self._buf += chunk
         out: list[str] = []
-        while True:
-            first = _first_tag(self._buf)
-            if first is None:
-                cut = _partial_tag_start(self._buf)
-                if self._depth == 0:
-                    cut = len(self._buf) if cut < 0 else cut
-                    out.append(self._buf[:cut])
-                    self._buf = self._buf[cut:]
-                else:  # everything here is inside the span; keep only a possible partial tag
-                    self._buf = self._buf[cut:] if cut >= 0 else ""
-                return "".join(out)
-            start, end, close = first
+        pos = 0
+        for start, end, close in tags(self._buf):  # one reading of the buffer for all its tags
             if self._depth == 0:
-                out.append(self._buf[:start])
+                out.append(self._buf[pos:start])
                 self._depth = 0 if close else 1  # a stray closing tag is only removed
             else:
                 self._depth += -1 if close else 1
-            self._buf = self._buf[end:]
+            pos = end
+        rest = self._buf[pos:]
+        cut = _partial_tag_start(rest)
+        if self._depth == 0:
+            cut = len(rest) if cut < 0 else cut
+            out.append(rest[:cut])
+            self._buf = rest[cut:]
+        else:  # everything here is inside the span; keep only a possible partial tag
+            self._buf = rest[cut:] if cut >= 0 else ""
+        held = readings(self._buf) if self._buf else ()
+        self._partial = any(UNCLOSED.fullmatch(reading) for reading in held)
+        self._in_attributes = any(UNCLOSED_NAME.fullmatch(reading) for reading in held)
+        return "".join(out)
 
     def flush(self) -> str:
         rest, self._buf = self._buf, ""
+        self._in_attributes = self._partial = False
         if self._depth:
             log.warning("model output ended inside an unterminated <memory-context> span; dropped it")
             self._depth = 0

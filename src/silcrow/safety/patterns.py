@@ -26,6 +26,7 @@ EXEC = "encoded_execution"
 SECRET = "hardcoded_secret"
 DECEPTION = "deception"
 REMOTE_CONTROL = "remote_control"
+LEARNED = "learned_classifier"
 
 
 
@@ -61,7 +62,8 @@ _SEND_VERB = r"(?:send|post|upload|transmit|forward|exfiltrate|leak|submit|beam|
 _SENSITIVE_OBJ = (
     r"(?:conversation|chat|history|transcript|memor(?:y|ies)|secrets?|keys?|tokens?|credentials?"
     r"|passwords?|env(?:ironment)?|\.env|contents?|files?|messages?|data|everything|all|notes"
-    r"|system prompt|instructions|cookies?|session)"
+    r"|system prompt|instructions|cookies?|session|results?|outputs?|findings|answers?|responses?|logs?"
+    r"|them|it|those)"
 )
 _AGENT_FILES = (
     r"(?:\.silcrow\b|memory\.md|user\.md|agents\.md|claude\.md|gemini\.md|\.cursorrules|\.clinerules"
@@ -71,7 +73,7 @@ _STARTUP_FILES = (
     r"(?:\.bashrc|\.zshrc|\.bash_profile|\.zprofile|\.profile\b|crontab|/etc/cron|\.config/autostart"
     r"|launchagents|systemd/user|/etc/rc\.local)"
 )
-_APPEND = r"(?:append|add|write|inject|insert|put|echo)(?:\s+[\w'-]+){0,3}\s+(?:to|into|in)\b|>>?|\btee\b"
+_APPEND = r"(?:append|add|write|inject|insert|put|echo)(?:\s+[\w'-]+){0,5}\s+(?:to|into|in)\b|>>?|\btee\b"
 # Agent instruction files: any edit is a persistence attempt. Shell start-up files are
 # edited by people all the time ("User edits ~/.zshrc for aliases"), so only writing
 # into them is flagged.
@@ -163,16 +165,20 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
      r"(?:https?://|ftp://|\S+@\S+\.\w+|webhook)"),
     ("exfil.markdown_image", EXFIL, "a markdown image whose URL carries data out",
      r"!\[[^\]]{0,100}\]\(\s*https?://[^)\s]{0,200}\?[^)\s]{0,200}(?:\{|\$|%7b|=\s*\[)"),
+    ("exfil.send_secret_file", EXFIL, "points at a secret file and asks for it to be sent",
+     Near(_SECRET_FILE, 80, rf"\b{_SEND_VERB}\s+(?:them|it|those|these|that|this|the\s+keys?|the\s+file)\b"
+          rf"|\b{_SEND_VERB}\s+\w+\s+over\b")),
     # secret reading
     ("secret_read.env_file", SECRET_READ, "reads a .env file",
      r"\b(?:cat|less|more|head|tail|bat|type|source|strings|xxd|base64|grep|awk|print|open|load|view"
      r"|show|dump|reveal|output|display|leak|share|paste|send|upload|summari[sz]e|extract|exfiltrate"
-     r"|read\s+(?:out\s+)?the\s+contents?\s+of|contents?\s+of|what'?s\s+in)\b[^\n]{0,60}?"
+     r"|(?<!\bis\s)(?<!\bare\s)(?<!\bbe\s)read(?!\s+from)|contents?\s+of|what'?s\s+in)\b[^\n]{0,60}?"
      r"(?<![\w.-])\.env(?![\w./-])"
      r"|\b(?:cp|scp|rsync|copy|mv|tar|zip)\s+(?:-\S+\s+)*+\S*(?<![\w.-])\.env(?![\w./-])\s"),
     ("secret_read.ssh_key", SECRET_READ, "reads SSH private keys",
      r"\b(?:cat|less|more|head|tail|type|strings|xxd|base64|cp|scp|rsync|tar|zip|print|show|dump|reveal"
-     r"|output|display|leak|share|paste|send|upload|copy|read|include|exfiltrate)\b[^\n]{0,60}?"
+     r"|output|display|leak|share|paste|send|upload|copy|read|include|exfiltrate|access|get|grab|fetch"
+     r"|retrieve|steal|collect)\b[^\n]{0,60}?"
      r"(?:\.ssh/(?!\S*\.pub\b)(?!authorized_keys|known_hosts|config\b)|id_(?:rsa|dsa|ecdsa|ed25519)"
      r"(?!\.pub)\b)"),
     ("secret_read.cloud_credentials", SECRET_READ, "reads cloud or tool credentials",
@@ -184,7 +190,8 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
     ("secret_read.env_dump", SECRET_READ, "dumps environment variables or stored secrets",
      r"\b(?:print|dump|list|show|output|echo|reveal|send|leak|share|tell\s+me)\s+"
      rf"{_W}{{0,4}}(?:environment\s+variables|env\s+vars|api\s+keys|secret\s+keys|access\s+tokens"
-     r"|credentials|passwords)\b|\bprintenv\b\s*(?:\||>)|(?:^|[;&|]\s*)env\s*\|"),
+     r"|credentials|passwords)\b|\bprintenv\b\s*(?:\|(?!\s*grep\b)|>)|(?:^|[;&|]\s*)env\s*\|(?!\s*grep\b)"
+     rf"|\b(?:printenv|env)\s*\|\s*grep\s+(?:-\w+\s+)*['\"]?{_SECRET_NAME}"),
     # persistence
     ("persist.authorized_keys", PERSIST, "adds an SSH key to authorized_keys",
      Near(r">>?|\btee\b|\b(?:add|append|write|insert|put|copy|cp|echo)\b", 120, "authorized_keys")),

@@ -26,7 +26,11 @@ _NAME = _GAP.join("memory") + _GAP + _GAP.join("context")
 # After the name: the closing bracket, or attributes and a self-closing slash
 # (`<memory-context id=1>`, `</memory-context/>`), which a model reads as the same tag.
 _TAIL = rf"{SKIP}*+(?:>|[ \n/][^<>]*+>){SKIP}*+"  # the padding of an encoded ">" too
-TAG = re.compile(rf"<{_PAD}(?P<close>(?:/{_PAD})++)?{_NAME}{_TAIL}")
+# A model reads `</memory-contexts>` or `</memory-context2>` as the same closing tag: a plural
+# "s" or a number belongs to the name. Another word (`<memory-contextual>`) does not, and the
+# words "memory contexts" in prose are never a tag.
+_SUFFIX = r"(?:s|[0-9]{1,3}+)?+"
+TAG = re.compile(rf"<{_PAD}(?P<close>(?:/{_PAD})++)?{_NAME}{_SUFFIX}{_TAIL}")
 
 
 def _nested_prefix(letters: list[str]) -> str:
@@ -40,7 +44,7 @@ def _nested_prefix(letters: list[str]) -> str:
 # The start of a tag still waiting for its closing bracket: a prefix of the name, or the
 # whole name followed by the start of attributes.
 _START = rf"<{_PAD}(?:/{_PAD})*+"
-UNCLOSED_NAME = re.compile(rf"{_START}{_NAME}{SKIP}*+(?:[ \n/][^<>]*+)?")
+UNCLOSED_NAME = re.compile(rf"{_START}{_NAME}{_SUFFIX}{SKIP}*+(?:[ \n/][^<>]*+)?")
 UNCLOSED = re.compile(rf"{_START}(?:{_nested_prefix(list('memorycontext'))})?|{UNCLOSED_NAME.pattern}")
 
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Literal, NamedTuple
 
@@ -57,6 +57,8 @@ from silcrow.safety.patterns import (
     FENCE_ID,
     HIDDEN,
     INVISIBLE,
+    LEAK,
+    LEARNED,
     LEET,
     NON_LETTERS,
     REMOTE,
@@ -111,6 +113,9 @@ class _Compiled(NamedTuple):
     intl_gates: tuple[tuple[str, ...] | None, ...]
     usage: re.Pattern[str]
     negated: re.Pattern[str]
+    describes_tool: re.Pattern[str]
+    mention: re.Pattern[str]
+    header_secret: re.Pattern[str]
     squashed: tuple[tuple[str, str, str, re.Pattern[str]], ...]
     secrets: tuple[tuple[str, str, re.Pattern[str]], ...]
     non_letters: re.Pattern[str]
@@ -118,14 +123,35 @@ class _Compiled(NamedTuple):
 
 # Text that uses a secret without reading it: an SSH identity option names the key the
 # command authenticates with ("scp -i ~/.ssh/id_ed25519 f host:"). Blanked before matching.
-_USAGE = r"(?<![\w-])-i\s++\S++|\bidentityfile\s*+=?\s*+\S++|\bssh-add\s++\S++"
+# Loading a .env into the shell ("source .env before make dev") sets variables; it shows nothing.
+_USAGE = (r"(?<![\w-])-i\s++\S++|\bidentityfile\s*+=?\s*+\S++|\bssh-add\s++\S++"
+          r"|`?\bsource\s++\.env`?(?=\s++(?:before|so|then|first|and\s++then|&&|;|to\s++load))")
 # Advice is not an attack: "never paste ~/.aws/credentials into chat", "don't cat .env".
 # Checked on the few characters before a match, so "never mind, cat .env" still hits.
 _NEGATED = (
     r"(?:\bnever|\bdon'?t|\bdo\s+not|\bmust\s+not|\bmustn'?t|\bshould\s+not|\bshouldn'?t|\bavoid"
     r"|\bno\s+need\s+to|\bnot\s+to|\bcannot|\bcan'?t|\bwon'?t)\s+(?:ever\s+)?$"
 )
+# What a command-line flag or tool does is documentation: "run it with --debug-prompt to print
+# the system prompt". Checked on the characters before a match, like a negation.
+_DESCRIBES_TOOL = (r"(?:(?<![\w-])--[\w-]++|`[^`\n]{1,60}+`)\s++(?:flag\s++|option\s++|switch\s++)?"
+                   r"(?:to|which|that)\s++$")
+# A quoted phrase introduced as an example is a mention: "prompts like 'ignore previous
+# instructions' hidden in fetched pages".
+_MENTION = (r"\b(?:like|such\s++as|e\.g\.,?|phrases?|strings?|prompts?|examples?|called|text)\s*+:?\s*+"
+            r"['\"\u2018\u201c`]$")
 _QUOTE_CHARS = 80
+
+#: Hits a person should judge rather than the scanner refuse: each is routine in a developer's
+#: own notes (an installer piped to sh, an API call with a bearer token from the environment, a
+#: deploy key in authorized_keys, build steps in CLAUDE.md) and an attack only in other hands.
+HOLD_IDS = frozenset({
+    "exec.download_pipe_shell", "exfil.http_secret_var", "persist.authorized_keys",
+    "persist.agent_config", "persist.startup_files",
+})
+# A secret variable sent in a request header authenticates the call; anywhere else in a URL or
+# body it is data leaving. Only the header form is held, the rest is refused.
+_HEADER_SECRET = r"(?<![\w-])-h\s*+['\"]?[\w-]{1,40}+:\s*+(?:bearer\s++|token\s++|basic\s++)?\$"
 
 
 def _gate(rx: re.Pattern[str] | Near) -> tuple[str, ...] | None:
@@ -148,6 +174,9 @@ def compiled() -> _Compiled:
         intl=intl,
         usage=re.compile(_USAGE),
         negated=re.compile(_NEGATED),
+        describes_tool=re.compile(_DESCRIBES_TOOL),
+        mention=re.compile(_MENTION),
+        header_secret=re.compile(_HEADER_SECRET),
         squashed=tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in SQUASHED),
         secrets=tuple((pid, desc, re.compile(rx)) for pid, desc, rx in SECRETS),
         non_letters=re.compile(NON_LETTERS),
@@ -177,11 +206,30 @@ def _needs_joiner(ch: str) -> bool:
     return in_block and unicodedata.category(ch)[0] in "LM"
 
 
+_SOFT_HYPHEN = "\u00ad"
+# Left-to-right, right-to-left and Arabic letter marks: they set the direction of a neutral
+# character next to them (a phone number copied from a Hebrew UI, a word break inside an
+# Arabic name) and, unlike the embeddings and overrides, cannot reorder a run of text.
+_BIDI_MARKS = frozenset("\u200e\u200f\u061c")
+
+
+def _rtl_or_number(ch: str) -> bool:
+    return ch.isdigit() or ch == "+" or (_needs_joiner(ch) and ord(ch) < 0x0900)
+
+
 def _legit_joiner(text: str, index: int) -> bool:
-    """ZWJ between two emoji, or ZWJ/ZWNJ inside a word of a script that needs them."""
-    if not 0 < index < len(text) - 1:
+    """ZWJ between two emoji, ZWJ/ZWNJ inside a word of a script that needs them, a soft
+    hyphen inside a word (text copied from a PDF), or a direction mark beside a right-to-left
+    letter or a number."""
+    ch = text[index]
+    before = text[index - 1] if index > 0 else ""
+    after = text[index + 1] if index < len(text) - 1 else ""
+    if ch in _BIDI_MARKS:
+        return any(_rtl_or_number(c) for c in (before, after) if c)
+    if not (before and after):
         return False
-    before, ch, after = text[index - 1], text[index], text[index + 1]
+    if ch == _SOFT_HYPHEN:
+        return before.isalpha() and after.isalpha()
     if ch == ZWJ and is_emoji(before) and is_emoji(after):
         return True
     return ch in (ZWJ, ZWNJ) and _needs_joiner(before) and _needs_joiner(after)
@@ -197,15 +245,20 @@ def _hit(pid: str, cat: str, desc: str, text: str, start: int, end: int) -> Thre
     return ThreatHit(pid, cat, f'{desc}: "{display_safe(span)}"', span)
 
 
-def _first_unnegated(rx: re.Pattern[str] | Near, text: str, negated: re.Pattern[str],
-                     ) -> tuple[int, int] | None:
+def _first_unnegated(rx: re.Pattern[str] | Near, text: str, excuses: tuple[re.Pattern[str], ...],
+                     ) -> tuple[int, int] | bool:
+    """The span of the first match no excuse (negation, quotation, tool description) covers;
+    True when every match was excused, False when nothing matched."""
     matches = [rx.search(text)] if isinstance(rx, Near) else rx.finditer(text)
+    excused = False
     for m in matches:
         if m is None:
-            return None
-        if not negated.search(text, max(0, m.start() - 24), m.start()):
-            return m.start(), max(m.end(), min(len(text), m.start() + 40))
-    return None
+            break
+        if any(ex.search(text, max(0, m.start() - 80), m.start()) for ex in excuses):
+            excused = True
+            continue
+        return m.start(), max(m.end(), min(len(text), m.start() + 40))
+    return excused
 
 
 def _invisible_hits(text: str) -> Iterable[ThreatHit]:
@@ -220,8 +273,12 @@ def _invisible_hits(text: str) -> Iterable[ThreatHit]:
             yield ThreatHit(pid, INVISIBLE, f"{desc} ({shown})")
 
 
-def scan(text: str, semantic: bool = False) -> list[ThreatHit]:
+def scan(text: str, semantic: bool = False, learned: bool = False) -> list[ThreatHit]:
     """Every pattern ``text`` matches, at most one hit per pattern id; ``[]`` means clean.
+
+    With ``learned``, a text no pattern matched also goes to the learned classifier
+    (:mod:`silcrow.safety.learned`): a score at its hold threshold or above holds it for a
+    person (``learned.hold``, or ``learned.refuse`` for a score at the refuse threshold).
 
     With ``semantic``, a text no pattern caught also goes to the meaning-based second stage
     (:mod:`silcrow.safety.semantic`, the offline MiniLM model, loaded on first use).
@@ -231,37 +288,59 @@ def scan(text: str, semantic: bool = False) -> list[ThreatHit]:
     tables = compiled()
     hits = list(_invisible_hits(text))
     normal = tables.usage.sub(" ", normalize(text))
+    excused: set[str] = set()  # categories whose every match was a mention, advice or a tool's doc
     for (pid, cat, desc, rx), gate in zip(tables.behaviour, tables.gates, strict=True):
         if not may_match(gate, normal):
             continue
-        found = _first_unnegated(rx, normal, tables.negated)
-        if found:
-            hits.append(_hit(pid, cat, desc, normal, *found))
+        excuses = (tables.negated, tables.mention) + ((tables.describes_tool,) if cat == LEAK else ())
+        found = _first_unnegated(rx, normal, excuses)
+        if found is True:
+            excused.add(cat)
+        elif found:
+            hit = _hit(pid, cat, desc, normal, *found)
+            if pid in HOLD_IDS and (pid != "exfil.http_secret_var"
+                                    or tables.header_secret.search(normal, found[0], found[1] + 200)):
+                hit = replace(hit, severity="hold")
+            hits.append(hit)
     native = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text)).casefold()
     for (pid, cat, desc, rx), gate in zip(tables.intl, tables.intl_gates, strict=True):
         # English and French share "ignore ... instructions": one hit per category is enough.
-        if all(h.category != cat for h in hits) and may_match(gate, native) and (m := rx.search(native)):
+        if (all(h.category != cat for h in hits) and cat not in excused and may_match(gate, native)
+                and (m := rx.search(native))):
             hits.append(_hit(pid, cat, desc, native, m.start(), m.end()))
     if tags(text):
         hits.append(ThreatHit(FENCE_ID, HIDDEN, FENCE_DESC))
     squashed = tables.non_letters.sub("", normal.translate(LEET))
     for pid, cat, desc, rx in tables.squashed:
         # Only when the readable patterns missed it: one hit per category is enough.
-        if all(h.category != cat for h in hits) and rx.search(squashed):
+        if all(h.category != cat for h in hits) and cat not in excused and rx.search(squashed):
             hits.append(ThreatHit(pid, cat, desc))
     nfkc = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
     for pid, desc, rx in tables.secrets:
         if m := rx.search(nfkc):
             # The secret itself is not repeated back: only its first characters.
             hits.append(ThreatHit(pid, SECRET, f'{desc}: "{display_safe(m.group()[:6])}..."', m.group()[:6]))
+    held = {h.category for h in hits if h.severity == "hold"}
+    if len(held) > 1:
+        # Each alone is routine; together (a curl | sh written into ~/.bashrc, a token sent by a
+        # piped installer) they are the shape of an attack.
+        hits = [replace(h, severity="refuse") for h in hits]
+    if learned and not hits:
+        from silcrow.safety.learned import classify
+
+        judged = classify(text)
+        if judged.severity is not None:
+            # Held, never refused on the model's word alone: a person judges what only a
+            # statistical model flagged (its false alarms then cost a question, not a lost note).
+            hits.append(ThreatHit(f"learned.{judged.severity}", LEARNED, judged.reason, "", "hold"))
     if semantic and not hits:
         from silcrow.safety.semantic import judge
 
-        verdict = judge(text)
-        if verdict.attack:
-            hits.append(_hit("semantic.nearest_attack", verdict.family,
-                             f"reads like a known attack ({verdict.family}; nearest example: "
-                             f"{verdict.nearest[:60]!r})", text, 0, len(text)))
+        near = judge(text)
+        if near.attack:
+            hits.append(_hit("semantic.nearest_attack", near.family,
+                             f"reads like a known attack ({near.family}; nearest example: "
+                             f"{near.nearest[:60]!r})", text, 0, len(text)))
     return hits
 
 

@@ -71,7 +71,7 @@ def threat_reasons(hits: list[threats.ThreatHit]) -> str:
 def _check_threats(content: str, holds: list[threats.ThreatHit] | None = None) -> None:
     """Refuse ``content`` naming the threat patterns it matched. With ``holds`` (a list), hits
     the scan can only hold are added to it instead: a person will judge them."""
-    hits = threats.scan(content)
+    hits = threats.scan(content, learned=True)
     if not hits:
         return
     ids = list(dict.fromkeys(h.pattern_id for h in hits))
