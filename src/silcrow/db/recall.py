@@ -223,12 +223,15 @@ class PostgresRecall(RecallBackend):
                 if qvec is not None:
                     dense = self._dense(conn, qvec, pool, scope, [i for i, _ in lexical])
 
-                def speakers(ids: list[int]) -> dict[int, str]:
-                    rows = conn.execute("SELECT id, speaker FROM recall_memories WHERE id = ANY(%s)", (ids,))
-                    return {int(r["id"]): r["speaker"] for r in rows}
+                def about(ids: list[int]) -> dict[int, tuple[str, str]]:
+                    rows = conn.execute(
+                        "SELECT id, speaker, CASE WHEN kind = 'turn' THEN coalesce(session_id, '') ELSE '' END"
+                        " AS session FROM recall_memories WHERE id = ANY(%s)", (ids,)
+                    )
+                    return {int(r["id"]): (r["speaker"], r["session"]) for r in rows}
 
                 ranked = rank(
-                    query, mode, lexical, dense, speakers, fusion=fusion,
+                    query, mode, lexical, dense, about, fusion=fusion,
                     min_similarity=min_similarity if qvec is not None else None,
                 )
                 return self._hits(conn, ranked[:k])

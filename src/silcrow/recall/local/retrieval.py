@@ -58,7 +58,7 @@ COLUMN_WEIGHTS = (1.0, 0.5, 0.2)
 #: Weight of the dense score in the fusion; 1 - ALPHA goes to BM25.
 ALPHA = 0.4
 #: Fused scores of turns whose speaker the query names are multiplied by 1 + SPEAKER_BOOST.
-SPEAKER_BOOST = 0.2
+SPEAKER_BOOST = 0.4
 #: How many candidates each retriever contributes before fusion.
 POOL = 50
 #: Query terms kept (longest first) so pathological prompts stay cheap.
@@ -212,5 +212,61 @@ def boost_named_speakers(
             parts = _WORD.findall(who.casefold())
             named[who] = bool(parts) and all(p in words for p in parts)
         out.append((i, score * (1.0 + boost) if named[who] else score))
+    out.sort(key=lambda pair: (-pair[1], pair[0]))
+    return out
+
+
+#: A top hit lends this share of its fused score to the turns just before and after it in its
+#: session (0 turns it off): an answer often sits next to the turn that matched the question.
+NEIGHBOUR_WEIGHT = 0.7
+#: How many of the best hits lend to their neighbours.
+NEIGHBOUR_TOP = 10
+#: The n-th hit of one session (n >= 2) has its score multiplied by SESSION_DECAY ** (n - 1):
+#: questions about a person's habits have their evidence spread over many sessions.
+SESSION_DECAY = 1.0
+
+
+def spread_to_neighbours(
+    scored: Sequence[tuple[int, float]],
+    sessions: Mapping[int, str],
+    *,
+    weight: float | None = None,
+    top: int | None = None,
+) -> list[tuple[int, float]]:
+    """``scored`` with the adjacent turns (ids +-1 of the same session) of the best ``top``
+    hits lifted to at least ``weight`` times that hit's score; best first.
+
+    ``sessions`` maps ids (the candidates and their +-1 ids) to their session; an id
+    missing from it, or of another session, is not a neighbour.
+    """
+    weight = NEIGHBOUR_WEIGHT if weight is None else weight
+    top = NEIGHBOUR_TOP if top is None else top
+    if weight <= 0:
+        return list(scored)
+    out = dict(scored)
+    for i, score in list(scored)[:top]:
+        session = sessions.get(i)
+        if not session:
+            continue
+        for j in (i - 1, i + 1):
+            if sessions.get(j) == session and out.get(j, 0.0) < weight * score:
+                out[j] = weight * score
+    return sorted(out.items(), key=lambda pair: (-pair[1], pair[0]))
+
+
+def diversify_sessions(
+    scored: Sequence[tuple[int, float]], sessions: Mapping[int, str], *, decay: float | None = None
+) -> list[tuple[int, float]]:
+    """Re-rank ``scored`` so the later hits of one session count less (see SESSION_DECAY)."""
+    decay = SESSION_DECAY if decay is None else decay
+    if decay >= 1.0:
+        return list(scored)
+    seen: dict[str, int] = {}
+    out = []
+    for i, score in scored:
+        session = sessions.get(i) or f"#{i}"
+        n = seen.get(session, 0)
+        seen[session] = n + 1
+        out.append((i, score * decay**n))
     out.sort(key=lambda pair: (-pair[1], pair[0]))
     return out
