@@ -225,8 +225,8 @@ class PostgresRecall(RecallBackend):
 
                 def about(ids: list[int]) -> dict[int, tuple[str, str]]:
                     rows = conn.execute(
-                        "SELECT id, speaker, CASE WHEN kind = 'turn' THEN coalesce(session_id, '') ELSE '' END"
-                        " AS session FROM recall_memories WHERE id = ANY(%s)", (ids,)
+                        "SELECT id, speaker, CASE WHEN kind = 'turn' THEN coalesce(session_id, '')"
+                        " ELSE '' END AS session FROM recall_memories WHERE id = ANY(%s)", (ids,)
                     )
                     return {int(r["id"]): (r["speaker"], r["session"]) for r in rows}
 
