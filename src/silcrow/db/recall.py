@@ -258,11 +258,23 @@ class PostgresRecall(RecallBackend):
         if match is None:
             return []
         rows = conn.execute(
-            f"SELECT id, ts_rank(%s, search, q) AS s FROM recall_memories, to_tsquery('english', %s) AS q"
+            f"SELECT id, body, context, dated, ts_rank(%s, search, q) AS s"
+            f" FROM recall_memories, to_tsquery('english', %s) AS q"
             f" WHERE search @@ q AND {_SCOPE} ORDER BY s DESC, id LIMIT %s",
-            (_WEIGHTS, match, *scope, pool),
+            (_WEIGHTS, match, *scope, max(pool, retrieval.LEXICAL_POOL)),
         ).fetchall()
-        return [(int(r["id"]), float(r["s"])) for r in rows]
+        if not rows:
+            return []
+        # ts_rank knows no idf: a name said in every turn counts as much as a rare word. The
+        # candidates are rescored with BM25 (retrieval.bm25) from term counts taken here.
+        cap = max(retrieval.DF_FLOOR, int(retrieval.DF_FRACTION * total)) + 1
+        df = {t: int(conn.execute(
+            "SELECT count(*) AS n FROM (SELECT 1 FROM recall_memories"
+            " WHERE search @@ to_tsquery('english', %s) LIMIT %s) AS held", (f"'{t}'", cap),
+        ).fetchone()["n"]) for t in terms}
+        docs = {int(r["id"]): (r["body"], r["context"] or "", r["dated"] or "") for r in rows}
+        held = int(conn.execute("SELECT count(*) AS n FROM recall_memories").fetchone()["n"])  # not an estimate
+        return retrieval.bm25(terms, docs, df, max(held, 1))[:pool]
 
     def _dense(
         self, conn: Any, qvec: np.ndarray, pool: int, scope: Scope, lexical_ids: list[int]

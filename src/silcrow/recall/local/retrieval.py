@@ -270,3 +270,66 @@ def diversify_sessions(
         out.append((i, score * decay**n))
     out.sort(key=lambda pair: (-pair[1], pair[0]))
     return out
+
+
+#: BM25 saturation and length normalisation of the shared lexical score.
+BM25_K1 = 1.2
+BM25_B = 0.75
+#: Lexical candidates each engine returns, by its own ranking, to be rescored by :func:`bm25`.
+LEXICAL_POOL = 100
+_SUFFIXES = ("ing", "ies", "es", "ed", "s")
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper ("paintings" -> "paint"), the same for every engine."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def bm25(
+    terms: Sequence[str],
+    docs: Mapping[int, Sequence[str]],
+    df: Mapping[str, int],
+    total: int,
+) -> list[tuple[int, float]]:
+    """BM25 of each of ``docs`` (id -> its columns: body, context, dated) for ``terms``; best first.
+
+    The lexical score of both backends: each engine only finds the candidates and counts
+    how many memories hold each term (``df``, of ``total``); the score itself is computed
+    here, so SQLite and PostgreSQL rank the same data the same way. Columns are weighted
+    by COLUMN_WEIGHTS; lengths are normalised by each column's mean over ``docs``.
+    """
+    if not docs or not terms:
+        return []
+    stems = {stem(t): t for t in terms}
+    idf = {
+        s: float(np.log(1.0 + (total - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5))) for s, t in stems.items()
+    }
+    counted: dict[int, list[tuple[dict[str, int], int]]] = {}
+    for i, columns in docs.items():
+        per_column = []
+        for text in columns:
+            words = [stem(w) for w in _WORD.findall(text.casefold())]
+            tf: dict[str, int] = {}
+            for w in words:
+                if w in idf:
+                    tf[w] = tf.get(w, 0) + 1
+            per_column.append((tf, len(words)))
+        counted[i] = per_column
+    ncols = max(len(c) for c in counted.values())
+    avg = [
+        max(1.0, sum(c[n][1] for c in counted.values() if n < len(c)) / len(counted)) for n in range(ncols)
+    ]
+    scored = []
+    for i, per_column in counted.items():
+        score = 0.0
+        for n, (tf, length) in enumerate(per_column):
+            weight = COLUMN_WEIGHTS[n] if n < len(COLUMN_WEIGHTS) else 0.0
+            norm = BM25_K1 * (1.0 - BM25_B + BM25_B * length / avg[n])
+            score += weight * sum(idf[s] * f * (BM25_K1 + 1.0) / (f + norm) for s, f in tf.items())
+        if score > 0:
+            scored.append((i, score))
+    scored.sort(key=lambda pair: (-pair[1], pair[0]))
+    return scored
