@@ -122,6 +122,7 @@ ABLATIONS: dict[str, tuple[dict[str, float], str, str]] = {
     "neither": ({"NEIGHBOUR_WEIGHT": 0.0, "SPEAKER_BOOST": 0.0}, "hybrid", "score"),
     "session_decay_0.8": ({"SESSION_DECAY": 0.8}, "hybrid", "score"),
     "rrf_fusion": ({}, "hybrid", "rrf"),
+    "engine_bm25": ({"SHARED_BM25": False}, "hybrid", "score"),
     "lexical_only": ({}, "lexical", "score"),
     "dense_only": ({}, "dense", "score"),
 }
@@ -233,7 +234,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                 os.environ.pop(k, None)
                             else:
                                 os.environ[k] = v
-                    task = bar.add_task(f"{backend} conv {n}: ingest {len(records)} turns", total=len(records))
+                    task = bar.add_task(f"{backend} {n}: ingest {len(records)} turns", total=len(records))
                     start = time.perf_counter()
                     provider.ingest(records, progress=lambda done, t=task: bar.update(t, completed=done))
                     if backend == backends[0]:
@@ -262,7 +263,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         for name, (settings, mode, fusion) in ABLATIONS.items():
                             before = with_settings(settings)
                             try:
-                                ablations[name].add(cat, turn_ids(provider, question, DEPTH, mode, fusion), evidence)
+                                hits = turn_ids(provider, question, DEPTH, mode, fusion)
+                                ablations[name].add(cat, hits, evidence)
                             finally:
                                 with_settings(before)
                         questions += 1

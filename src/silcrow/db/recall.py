@@ -273,7 +273,8 @@ class PostgresRecall(RecallBackend):
             " WHERE search @@ to_tsquery('english', %s) LIMIT %s) AS held", (f"'{t}'", cap),
         ).fetchone()["n"]) for t in terms}
         docs = {int(r["id"]): (r["body"], r["context"] or "", r["dated"] or "") for r in rows}
-        held = int(conn.execute("SELECT count(*) AS n FROM recall_memories").fetchone()["n"])  # not an estimate
+        # The exact count, not the planner's estimate (0 until the table is first analysed).
+        held = int(conn.execute("SELECT count(*) AS n FROM recall_memories").fetchone()["n"])
         return retrieval.bm25(terms, docs, df, max(held, 1))[:pool]
 
     def _dense(

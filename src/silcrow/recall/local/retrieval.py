@@ -277,15 +277,26 @@ BM25_K1 = 1.2
 BM25_B = 0.75
 #: Lexical candidates each engine returns, by its own ranking, to be rescored by :func:`bm25`.
 LEXICAL_POOL = 100
-_SUFFIXES = ("ing", "ies", "es", "ed", "s")
+#: Whether the SQLite store ranks its lexical candidates by :func:`bm25` too (PostgreSQL always does).
+SHARED_BM25 = True
 
 
 def stem(word: str) -> str:
-    """A light suffix stripper ("paintings" -> "paint"), the same for every engine."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+    """A light suffix stripper, the same for every engine: "lives", "lived", "living" and
+    "live" all become "liv"; "stories" -> "story"; "glasses" -> "glass"."""
+    if len(word) <= 3:
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "zes", "ches", "shes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if word.endswith("ing") and len(word) >= 6:
+        word = word[:-3]
+    elif word.endswith("ed") and len(word) >= 5:
+        word = word[:-2]
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
 def bm25(
@@ -304,31 +315,27 @@ def bm25(
     if not docs or not terms:
         return []
     stems = {stem(t): t for t in terms}
-    idf = {
-        s: float(np.log(1.0 + (total - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5))) for s, t in stems.items()
-    }
-    counted: dict[int, list[tuple[dict[str, int], int]]] = {}
+    # Okapi idf, floored just above 0 so a term in most memories still counts a little.
+    idf = {s: max(1e-6, float(np.log((total - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5))))
+           for s, t in stems.items()}
+    counted: dict[int, tuple[dict[str, float], int]] = {}
     for i, columns in docs.items():
-        per_column = []
-        for text in columns:
-            words = [stem(w) for w in _WORD.findall(text.casefold())]
-            tf: dict[str, int] = {}
-            for w in words:
-                if w in idf:
-                    tf[w] = tf.get(w, 0) + 1
-            per_column.append((tf, len(words)))
-        counted[i] = per_column
-    ncols = max(len(c) for c in counted.values())
-    avg = [
-        max(1.0, sum(c[n][1] for c in counted.values() if n < len(c)) / len(counted)) for n in range(ncols)
-    ]
-    scored = []
-    for i, per_column in counted.items():
-        score = 0.0
-        for n, (tf, length) in enumerate(per_column):
+        tf: dict[str, float] = {}  # column-weighted term frequency
+        length = 0
+        for n, text in enumerate(columns):
             weight = COLUMN_WEIGHTS[n] if n < len(COLUMN_WEIGHTS) else 0.0
-            norm = BM25_K1 * (1.0 - BM25_B + BM25_B * length / avg[n])
-            score += weight * sum(idf[s] * f * (BM25_K1 + 1.0) / (f + norm) for s, f in tf.items())
+            words = _WORD.findall(text.casefold())
+            length += len(words)
+            for w in words:
+                s = stem(w)
+                if s in idf:
+                    tf[s] = tf.get(s, 0.0) + weight
+        counted[i] = (tf, length)
+    avg = max(1.0, sum(length for _, length in counted.values()) / len(counted))
+    scored = []
+    for i, (tf, length) in counted.items():
+        norm = BM25_K1 * (1.0 - BM25_B + BM25_B * length / avg)
+        score = sum(idf[s] * f * (BM25_K1 + 1.0) / (f + norm) for s, f in tf.items())
         if score > 0:
             scored.append((i, score))
     scored.sort(key=lambda pair: (-pair[1], pair[0]))
