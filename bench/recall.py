@@ -200,7 +200,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     systems = ["bm25", "dense", "silcrow"]
     scores: dict[str, dict[int, list[float]]] = {s: defaultdict(list) for s in systems}
     per_backend = {b: Scores(ks) for b in backends}
-    ablations = {name: Scores(ks) for name in ABLATIONS}
+    ablations = {name: Scores(ks) for name in [*ABLATIONS, "no_date_resolution"]}
     ingest_turns, ingest_seconds, raw_rates = 0, 0.0, list[float]()
     prefetch_ms: list[float] = []
     search_ms: dict[str, list[float]] = defaultdict(list)
@@ -270,6 +270,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         questions += 1
                         bar.advance(task)
                     manager.shutdown()  # shuts the provider down too
+                    if backend == backends[0]:
+                        undated_ablation(records, qa, Path(tmp) / f"undated{n}", embedder, ablations)
             scale = scale_latency(args, Path(tmp), bar) if args.sizes else {}
     finally:
         if server is not None:
@@ -311,10 +313,30 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "speaker_boost": retrieval.SPEAKER_BOOST,
             "neighbour_weight": retrieval.NEIGHBOUR_WEIGHT,
             "session_decay": retrieval.SESSION_DECAY,
+            "shared_bm25": retrieval.SHARED_BM25,
+            "resolve_dates": retrieval.RESOLVE_DATES,
             "conversations": len(conversations),
             "backends": backends,
         },
     }
+
+
+def undated_ablation(
+    records: list[RecallRecord], qa: list[dict[str, Any]], home: Path, embedder: Embedder,
+    ablations: dict[str, Scores],
+) -> None:
+    """The one ingest-time ablation: relative dates ("yesterday") left unresolved."""
+    before = with_settings({"RESOLVE_DATES": False})
+    try:
+        provider = LocalProvider(home, embedder=embedder)
+        provider.initialize("bench-undated")
+        provider.ingest(records)
+        for q in qa:
+            ids = turn_ids(provider, str(q["question"]), DEPTH, "hybrid")
+            ablations["no_date_resolution"].add(str(q["category"]), ids, evidence_ids(q))
+        provider.shutdown()
+    finally:
+        with_settings(before)
 
 
 def scale_latency(args: argparse.Namespace, scratch: Path, bar: Progress) -> dict[str, Any]:

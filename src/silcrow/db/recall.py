@@ -145,7 +145,7 @@ class PostgresRecall(RecallBackend):
             (rec.kind, rec.text, rec.session_id, rec.speaker, p["ts"], p["scope"][0], p["scope"][1],
              rec.external_id, p["context"], json.dumps(rec.metadata, ensure_ascii=False, default=str),
              p["hash"], p["created"], retrieval.body_text(rec.text, rec.speaker),
-             retrieval.dated_text(p["ts"]), vectors[n] if vectors is not None else None)
+             retrieval.dated_text(p["ts"], rec.text), vectors[n] if vectors is not None else None)
             for n, p in enumerate(fresh)
             if (rec := p["rec"]) is not None
         ]

@@ -128,7 +128,7 @@ def _import_recall(conn: Any, path: Path, counts: Counts) -> None:
             f"INSERT INTO recall_memories ({', '.join(_MEMORY_COLUMNS)}, body, dated, embedding)"
             f" VALUES ({', '.join(['%s'] * (len(_MEMORY_COLUMNS) + 3))})",
             [
-                (*r[:-1], retrieval.body_text(r[2], r[4]), retrieval.dated_text(r[5]),
+                (*r[:-1], retrieval.body_text(r[2], r[4]), retrieval.dated_text(r[5], r[2]),
                  None if r[-1] is None else np.frombuffer(r[-1], dtype="<f4"))
                 for r in rows
             ],

@@ -48,6 +48,7 @@ import numpy as np
 
 from silcrow._sqlite import STOPWORDS, quote_term
 from silcrow.recall.embedders import Embedder
+from silcrow.recall.local.when import in_words, mentioned_dates
 
 #: How many preceding turns of the same session index and embed with a turn.
 CONTEXT_TURNS = 2
@@ -55,6 +56,8 @@ CONTEXT_TURNS = 2
 OWN_WEIGHT = 0.4
 #: FTS5 bm25() column weights for (body, context, dated).
 COLUMN_WEIGHTS = (1.0, 0.5, 0.2)
+#: Whether relative time in a turn ("last Saturday") is resolved at ingest and indexed as dates.
+RESOLVE_DATES = True
 #: Weight of the dense score in the fusion; 1 - ALPHA goes to BM25.
 ALPHA = 0.4
 #: Fused scores of turns whose speaker the query names are multiplied by 1 + SPEAKER_BOOST.
@@ -111,12 +114,18 @@ def body_text(text: str, speaker: str) -> str:
     return f"{speaker}: {flat}" if speaker else flat
 
 
-def dated_text(ts: float | None) -> str:
-    """The date in words ("Monday 8 May 2023"), so queries naming a date or month match."""
+def dated_text(ts: float | None, text: str = "") -> str:
+    """The date in words ("Monday 8 May 2023"), so queries naming a date or month match;
+    with ``text``, also the dates its relative time expressions point to ("yesterday" said
+    on 8 May -> "Sunday 7 May 2023"), when RESOLVE_DATES is on."""
     if ts is None:
         return ""
     when = datetime.fromtimestamp(ts, tz=UTC)
-    return f"{_DAYS[when.weekday()]} {when.day} {_MONTHS[when.month - 1]} {when.year}"
+    said = f"{_DAYS[when.weekday()]} {when.day} {_MONTHS[when.month - 1]} {when.year}"
+    if not RESOLVE_DATES or not text:
+        return said
+    resolved = dict.fromkeys(in_words(d, p) for d, p in mentioned_dates(text, when.date()))
+    return " ".join([said, *resolved])
 
 
 def memory_vectors(embedder: Embedder, bodies: Sequence[str], contexts: Sequence[str]) -> np.ndarray:

@@ -223,7 +223,7 @@ class RecallStore(RecallBackend):
                 conn.execute(
                     "INSERT INTO memories_fts (rowid, body, context, dated) VALUES (?, ?, ?, ?)",
                     (p["id"], retrieval.body_text(rec.text, rec.speaker), p["context"],
-                     retrieval.dated_text(p["ts"])),
+                     retrieval.dated_text(p["ts"], rec.text)),
                 )
                 if vectors is not None:
                     conn.execute(
