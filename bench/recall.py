@@ -10,7 +10,8 @@ prints ONE JSON object on stdout (progress goes to stderr)::
     {"questions": N,
      "systems": {"bm25": {"recall@5": x, "recall@10": y}, "dense": {...}, "silcrow": {...}},
      "ingest_turns_per_s": r, "prefetch_ms": {"p50": a, "p95": b},
-     "embedder_turns_per_s": e, "ingest_vs_embedder": r / e,
+     "embedder_turns_per_cpu_s": e, "ingest_turns_per_cpu_s": c,
+     "ingest_vs_embedder": c / e,
      "turn_level": {"sqlite": {"all": {...}, "1": {...}, ...}, "postgres": {...}},
      "session_level": {...same shape...}, "same_top10_share": s,
      "ablations": {"default": {"recall@5": ..., "session": {...}, "multi_hop": {...}, ...}, ...},
@@ -45,9 +46,11 @@ decay, RRF instead of score fusion, the engine's own BM25, each side alone,
 and (re-ingested) relative dates left unresolved.
 
 ``ingest_vs_embedder`` compares the ingest rate with the embedder alone on the
-same texts in the same batches. ``prefetch_ms`` times what an agent turn waits
-for: ``MemoryManager.prefetch(question)`` (query embedding, search, format,
-fence, threat filter; the first call for each question). ``search_ms_by_size``
+same texts in the same batches (turns per CPU second of this process, measured
+before and after the ingest: wall-clock rates swing with other jobs' load).
+``prefetch_ms`` times what an agent turn waits for:
+``MemoryManager.prefetch(question)`` (query embedding, search, format, fence,
+threat filter; the first call for each question). ``search_ms_by_size``
 times hybrid searches (real query embedding) on a SQLite store grown with the
 synthetic turns of bench/recall_scale.py (derived vectors, see there).
 
@@ -191,14 +194,17 @@ def with_settings(settings: dict[str, float]) -> dict[str, float]:
 
 
 def raw_embedder_rate(embedder: Embedder, records: list[RecallRecord]) -> float:
-    """Turns per second of the embedder alone on the same texts, in the same batches as ingest."""
+    """Turns per CPU second of the embedder alone on the same texts, in the same batches as ingest.
+
+    CPU time of this process, not wall time: the cores are shared, and wall-clock rates
+    taken a few seconds apart swung by 3x under other jobs' load while CPU time held."""
     from silcrow.recall.local.backend import BATCH
 
     texts = [retrieval.body_text(r.text, r.speaker) for r in records]
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(0, len(texts), BATCH):
         embedder.embed(texts[i : i + BATCH])
-    return len(texts) / (time.perf_counter() - start)
+    return len(texts) / max(time.process_time() - start, 1e-9)
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -213,7 +219,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     scores: dict[str, dict[int, list[float]]] = {s: defaultdict(list) for s in systems}
     per_backend = {b: Scores(ks) for b in backends}
     ablations = {name: Scores(ks) for name in [*ABLATIONS, "no_date_resolution"]}
-    ingest_turns, ingest_seconds, raw_rates = 0, 0.0, list[float]()
+    ingest_turns, ingest_seconds, ingest_cpu_seconds, raw_rates = 0, 0.0, 0.0, list[float]()
     prefetch_ms: list[float] = []
     search_ms: dict[str, list[float]] = defaultdict(list)
     top_lists: dict[str, list[list[str]]] = defaultdict(list)
@@ -247,11 +253,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                             else:
                                 os.environ[k] = v
                     task = bar.add_task(f"{backend} {n}: ingest {len(records)} turns", total=len(records))
-                    start = time.perf_counter()
+                    start, cpu = time.perf_counter(), time.process_time()
                     provider.ingest(records, progress=lambda done, t=task: bar.update(t, completed=done))
                     if backend == backends[0]:
                         ingest_seconds += time.perf_counter() - start
+                        ingest_cpu_seconds += time.process_time() - cpu
                         ingest_turns += len(records)
+                        # Before and after: the machine is shared, so one side alone may catch a busy spell.
+                        raw_rates.append(raw_embedder_rate(embedder, records))
                     manager = MemoryManager(prefetch_timeout=30.0)
                     manager.add_provider(provider)
                     task = bar.add_task(f"{backend} conv {n}: {len(qa)} questions", total=len(qa))
@@ -295,6 +304,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         same = round(sum(a == b for a, b in pairs) / len(pairs), 4) if pairs else None
     ingest_rate = ingest_turns / ingest_seconds if ingest_seconds else 0.0
     raw_rate = statistics.mean(raw_rates) if raw_rates else 0.0
+    ingest_cpu_rate = ingest_turns / ingest_cpu_seconds if ingest_cpu_seconds else 0.0
     first = backends[0]
     return {
         "questions": questions,
@@ -302,8 +312,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "ingest_turns_per_s": round(ingest_rate, 1),
         "prefetch_ms": {"p50": round(statistics.median(prefetch_ms), 2) if prefetch_ms else 0.0,
                         "p95": pct(prefetch_ms, 0.95)},
-        "embedder_turns_per_s": round(raw_rate, 1),
-        "ingest_vs_embedder": round(ingest_rate / raw_rate, 3) if raw_rate else None,
+        "embedder_turns_per_cpu_s": round(raw_rate, 1),
+        "ingest_turns_per_cpu_s": round(ingest_cpu_rate, 1),
+        "ingest_vs_embedder": round(ingest_cpu_rate / raw_rate, 3) if raw_rate else None,
         "turn_level": {b: per_backend[b].figures("turn") for b in backends},
         "session_level": {b: per_backend[b].figures("session") for b in backends},
         "same_top10_share": same,
