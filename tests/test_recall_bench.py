@@ -37,7 +37,8 @@ def test_bench_prints_the_contract_shape(tmp_path: Path) -> None:
     dataset = tmp_path / "tiny.json"
     dataset.write_text(json.dumps(CONVERSATION), encoding="utf-8")
     proc = subprocess.run(
-        [sys.executable, str(BENCH), "--dataset", str(dataset), "--embedder", "none"],
+        [sys.executable, str(BENCH), "--dataset", str(dataset), "--embedder", "none",
+         "--backends", "sqlite", "--sizes", ""],
         capture_output=True, text=True, timeout=300, cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stderr
@@ -50,7 +51,11 @@ def test_bench_prints_the_contract_shape(tmp_path: Path) -> None:
         assert set(figures) == {"recall@5", "recall@10"}
         assert all(0.0 <= v <= 1.0 for v in figures.values())
     assert result["systems"]["silcrow"]["recall@10"] == 1.0  # three turns: all of them are in the top 10
-    assert set(result["ablations"]) == {"silcrow_lexical", "silcrow_dense"}
+    assert {"default", "silcrow_lexical", "silcrow_dense", "no_neighbours", "no_speaker_boost",
+            "no_date_resolution"} <= set(result["ablations"])
+    assert set(result["turn_level"]) == set(result["session_level"]) == {"sqlite"}
+    assert result["turn_level"]["sqlite"]["all"]["n"] == 3
+    assert result["session_level"]["sqlite"]["all"]["recall@10"] == 1.0
     assert result["ingest_turns_per_s"] > 0
     assert set(result["prefetch_ms"]) == {"p50", "p95"} and result["prefetch_ms"]["p50"] > 0
 

@@ -404,3 +404,27 @@ def test_fusion_is_a_search_parameter(provider: LocalProvider) -> None:
     assert score != rrf and max(rrf) < 0.05  # reciprocal ranks are small: the choice took effect
     with pytest.raises(RecallError, match="unknown fusion 'mean'"):
         provider.search("cat", 2, fusion="mean")
+
+
+def test_both_backends_rank_the_same_data_the_same_way(
+    tmp_path: Path, embedder: Embedder, pg_dsn: str
+) -> None:
+    """One scoring for both: SQLite and PostgreSQL return the same turns in the same order."""
+    pg_home = tmp_path / "pg"
+    pg_home.mkdir()
+    (pg_home / "config.toml").write_text(
+        f'[storage]\nbackend = "postgres"\ndsn = "{pg_dsn}"\n', encoding="utf-8"
+    )
+    stores = [LocalProvider(tmp_path / "files", embedder=embedder), LocalProvider(pg_home, embedder=embedder)]
+    for p in stores:
+        p.initialize("parity")
+        p.ingest(_records())
+    try:
+        for query in ("What did Ben make at the pottery workshop?", "Where did Clara move?",
+                      "How many kilometres does Ben run?", "Ana's puppy breed"):
+            sqlite_hits, pg_hits = (p.search(query, 6) for p in stores)
+            assert [h.external_id for h in sqlite_hits] == [h.external_id for h in pg_hits], query
+            assert [round(h.score, 3) for h in sqlite_hits] == [round(h.score, 3) for h in pg_hits], query
+    finally:
+        for p in stores:
+            p.shutdown()

@@ -93,3 +93,32 @@ def test_speaker_named_in_the_query_is_boosted() -> None:
     assert [i for i, _ in boosted] == [3, 1, 2, 4]
     assert retrieval.boost_named_speakers(scored, speakers, "anything", boost=0.2) == scored
     assert retrieval.boost_named_speakers(scored, speakers, "ana", boost=0.0) == scored
+
+
+def test_a_top_hit_lifts_the_turns_next_to_it_in_its_session() -> None:
+    scored = [(10, 1.0), (30, 0.5), (20, 0.1)]
+    sessions = {10: "s1", 11: "s1", 9: "s0", 30: "s2", 20: "s3"}
+    lifted = retrieval.spread_to_neighbours(scored, sessions, weight=0.7, top=1)
+    assert lifted == [(10, 1.0), (11, 0.7), (30, 0.5), (20, 0.1)]  # 9 is of another session
+    assert retrieval.spread_to_neighbours(scored, sessions, weight=0.0) == scored
+    # a neighbour already scoring higher keeps its own score
+    assert dict(retrieval.spread_to_neighbours([(1, 1.0), (2, 0.9)], {1: "s", 2: "s"}, weight=0.5))[2] == 0.9
+
+
+def test_session_decay_spreads_hits_over_sessions() -> None:
+    scored = [(1, 1.0), (2, 0.95), (3, 0.9)]
+    sessions = {1: "a", 2: "a", 3: "b"}
+    assert [i for i, _ in retrieval.diversify_sessions(scored, sessions, decay=0.8)] == [1, 3, 2]
+    assert retrieval.diversify_sessions(scored, sessions, decay=1.0) == scored
+
+
+def test_bm25_weighs_rare_terms_and_columns() -> None:
+    docs = {
+        1: ("ana: my kitten pixel", "", ""),
+        2: ("ana: hello ana", "", ""),
+        3: ("ben: nothing here", "ana: my kitten pixel", ""),
+    }
+    scored = retrieval.bm25(["ana", "kitten"], docs, {"ana": 3, "kitten": 1}, 3)
+    assert [i for i, _ in scored] == [1, 3, 2]  # the rare word first; context counts less
+    assert retrieval.bm25(["kittens"], {1: ("kitten",)}, {"kittens": 1}, 10)  # light stemming
+    assert retrieval.bm25([], docs, {}, 10) == []

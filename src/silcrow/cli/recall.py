@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -82,21 +82,30 @@ def _provider(ctx: typer.Context, embedder: str | None, *, create: bool) -> Iter
 @recall_app.command("ingest")
 def ingest(
     ctx: typer.Context,
-    file: Path = typer.Argument(
-        ..., help="LoCoMo conversation JSON, or JSONL of {role, content, timestamp, session_id}"
+    file: str = typer.Argument(
+        ..., help="ChatGPT or Claude.ai conversations.json, LoCoMo JSON, JSONL of {role, content,"
+        " timestamp, session_id}, or - for standard input",
     ),
     embedder: str = typer.Option(None, "--embedder", help=_EMBEDDER_HELP),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Load a conversation file into long-term recall (duplicates are skipped)."""
-    from silcrow.recall.formats import load_records
+    """Load a conversation file or chat export into long-term recall (duplicates are skipped)."""
+    from collections import Counter
 
-    if not file.is_file():
-        raise error(f"{file} is not a file; pass a LoCoMo .json or a .jsonl of messages", EXIT_USAGE)
+    from silcrow.recall.formats import STDIN, load_records
+
+    if file != STDIN and not Path(file).is_file():
+        raise error(
+            f"{file} is not a file; pass a ChatGPT/Claude conversations.json, a LoCoMo .json,"
+            " a .jsonl of messages, or - for standard input", EXIT_USAGE,
+        )
+    skipped: Counter[str] = Counter()
     with guarded():
-        records = load_records(file)
+        records = load_records(file, skipped)
     if not records:
-        raise error(f"{file} holds no messages to ingest; check that it is the right file")
+        raise error(
+            f"{file} holds no messages to ingest ({_skips(skipped)}); check that it is the right file"
+        )
     db_path = recall_db(app_home(ctx))
     shared = app_profile(ctx).storage.dsn
     existed = shared is not None or db_path.exists()
@@ -121,6 +130,7 @@ def ingest(
         "file": str(file), "records": len(records), "stored": stored,
         "duplicates": len(records) - stored, "seconds": round(elapsed, 3),
         "records_per_s": round(len(records) / elapsed, 1) if elapsed > 0 else None, "db": db,
+        "skipped": dict(skipped),
     }
     if as_json:
         print_json(result)
@@ -130,6 +140,15 @@ def ingest(
         f"({len(records) - stored} duplicates skipped) in {elapsed:.1f}s "
         f"({result['records_per_s']} records/s) -> {db}"
     ))
+    if skipped:
+        console.print(Text(f"left out of {file}: {_skips(skipped)}"))
+
+
+def _skips(skipped: Mapping[str, int]) -> str:
+    """``"3 system messages (not conversation), 1 hidden messages"``, or "nothing left out"."""
+    if not skipped:
+        return "nothing left out"
+    return ", ".join(f"{n} {why}" for why, n in sorted(skipped.items(), key=lambda p: -p[1]))
 
 
 @recall_app.command("search")

@@ -158,7 +158,7 @@ class PostgresRecall(RecallBackend):
             (rec.kind, rec.text, rec.session_id, rec.speaker, p["ts"], p["scope"][0], p["scope"][1],
              rec.external_id, p["context"], json.dumps(rec.metadata, ensure_ascii=False, default=str),
              p["hash"], p["created"], retrieval.body_text(rec.text, rec.speaker),
-             retrieval.dated_text(p["ts"]), vectors[n] if vectors is not None else None)
+             retrieval.dated_text(p["ts"], rec.text), vectors[n] if vectors is not None else None)
             for n, p in enumerate(fresh)
             if (rec := p["rec"]) is not None
         ]
@@ -237,14 +237,15 @@ class PostgresRecall(RecallBackend):
                 if qvec is not None:
                     dense = self._dense(conn, qvec, pool, scope, [i for i, _ in lexical])
 
-                def speakers(ids: list[int]) -> dict[int, str]:
+                def about(ids: list[int]) -> dict[int, tuple[str, str]]:
                     rows = conn.execute(
-                        f"SELECT id, speaker FROM recall_memories WHERE id = ANY(%s) AND {_MINE}", (ids,)
+                        "SELECT id, speaker, CASE WHEN kind = 'turn' THEN coalesce(session_id, '')"
+                        f" ELSE '' END AS session FROM recall_memories WHERE id = ANY(%s) AND {_MINE}", (ids,)
                     )
-                    return {int(r["id"]): r["speaker"] for r in rows}
+                    return {int(r["id"]): (r["speaker"], r["session"]) for r in rows}
 
                 ranked = rank(
-                    query, mode, lexical, dense, speakers, fusion=fusion,
+                    query, mode, lexical, dense, about, fusion=fusion,
                     min_similarity=min_similarity if qvec is not None else None,
                 )
                 return self._hits(conn, ranked[:k])
@@ -272,11 +273,24 @@ class PostgresRecall(RecallBackend):
         if match is None:
             return []
         rows = conn.execute(
-            f"SELECT id, ts_rank(%s, search, q) AS s FROM recall_memories, to_tsquery('english', %s) AS q"
+            f"SELECT id, body, context, dated, ts_rank(%s, search, q) AS s"
+            f" FROM recall_memories, to_tsquery('english', %s) AS q"
             f" WHERE search @@ q AND {_SCOPE} ORDER BY s DESC, id LIMIT %s",
-            (_WEIGHTS, match, *scope, pool),
+            (_WEIGHTS, match, *scope, max(pool, retrieval.LEXICAL_POOL)),
         ).fetchall()
-        return [(int(r["id"]), float(r["s"])) for r in rows]
+        if not rows:
+            return []
+        # ts_rank knows no idf: a name said in every turn counts as much as a rare word. The
+        # candidates are rescored with BM25 (retrieval.bm25) from term counts taken here.
+        cap = max(retrieval.DF_FLOOR, int(retrieval.DF_FRACTION * total)) + 1
+        df = {t: int(conn.execute(
+            "SELECT count(*) AS n FROM (SELECT 1 FROM recall_memories"
+            f" WHERE search @@ to_tsquery('english', %s) AND {_MINE} LIMIT %s) AS held", (f"'{t}'", cap),
+        ).fetchone()["n"]) for t in terms}
+        docs = {int(r["id"]): (r["body"], r["context"] or "", r["dated"] or "") for r in rows}
+        # The exact count, not the planner's estimate (0 until the table is first analysed).
+        held = int(conn.execute(f"SELECT count(*) AS n FROM recall_memories WHERE {_MINE}").fetchone()["n"])
+        return retrieval.bm25(terms, docs, df, max(held, 1))[:pool]
 
     def _dense(
         self, conn: Any, qvec: np.ndarray, pool: int, scope: Scope, lexical_ids: list[int]

@@ -157,7 +157,7 @@ def _import_recall(conn: Any, path: Path, profile: str, counts: Counts) -> None:
     _insert(
         conn, "recall_memories", (*_MEMORY_COLUMNS, "body", "dated", "embedding", "profile"),
         [
-            (*r[:-1], retrieval.body_text(r[2], r[4]), retrieval.dated_text(r[5]),
+            (*r[:-1], retrieval.body_text(r[2], r[4]), retrieval.dated_text(r[5], r[2]),
              None if r[-1] is None else np.frombuffer(r[-1], dtype="<f4"), profile)
             for r in rows
         ],

@@ -1,6 +1,7 @@
 """Reading conversation files into :class:`RecallRecord` lists.
 
-Two formats, told apart by content (not by file name):
+Four formats, told apart by content (not by file name); the ChatGPT and
+Claude.ai exports are read by :mod:`silcrow.recall.exports`:
 
 - **LoCoMo JSON**: one conversation object or a list of them. A conversation
   has ``speaker_a``/``speaker_b`` and ``session_N`` lists of
@@ -22,14 +23,20 @@ from __future__ import annotations
 
 import json
 import re
+import sys
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from silcrow.errors import RecallError
+from silcrow.recall.exports import is_chatgpt, is_claude, parse_chatgpt, parse_claude
 from silcrow.recall.local.records import RecallRecord
 
-__all__ = ["load_records", "parse_locomo", "parse_jsonl", "parse_locomo_datetime"]
+__all__ = ["load_records", "parse_locomo", "parse_jsonl", "parse_locomo_datetime", "read_records"]
+
+#: The path that means standard input.
+STDIN = "-"
 
 _SESSION_KEY = re.compile(r"^session_(\d+)$")
 _LOCOMO_DT = re.compile(
@@ -47,8 +54,15 @@ _MONTHS = {
 }
 
 
-def load_records(path: str | Path) -> list[RecallRecord]:
-    """Read a LoCoMo JSON file or a JSONL message file."""
+def load_records(path: str | Path, skipped: Counter[str] | None = None) -> list[RecallRecord]:
+    """Read a conversation file (``-``: standard input): LoCoMo JSON, JSONL messages, or a
+    ChatGPT or Claude.ai ``conversations.json``. What is left out is counted in ``skipped``."""
+    if str(path) == STDIN:
+        try:
+            raw = sys.stdin.read()
+        except UnicodeDecodeError as exc:
+            raise RecallError(f"standard input is not UTF-8 text ({exc})") from exc
+        return read_records(raw, source="<stdin>", skipped=skipped)
     file = Path(path)
     try:
         raw = file.read_text(encoding="utf-8")
@@ -56,20 +70,32 @@ def load_records(path: str | Path) -> list[RecallRecord]:
         raise RecallError(f"{file}: no such file; pass the path of a LoCoMo .json or a .jsonl file") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise RecallError(f"{file}: cannot read it as UTF-8 text ({exc})") from exc
+    return read_records(raw, source=str(file), skipped=skipped)
+
+
+def read_records(raw: str, *, source: str, skipped: Counter[str] | None = None) -> list[RecallRecord]:
+    """Records of the text of a conversation file, whichever of the four formats it is."""
     if not raw.strip():
-        raise RecallError(f"{file}: the file is empty; expected LoCoMo JSON or JSONL messages")
+        what = "standard input" if source == "<stdin>" else "the file"
+        raise RecallError(
+            f"{source}: {what} is empty; expected LoCoMo JSON, JSONL messages or a ChatGPT/Claude export"
+        )
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         if raw.lstrip().startswith(("{", "[")) and not _first_line_is_json(raw):
             # A (pretty-printed) JSON document that is broken: say where, not "line 1 of JSONL".
             raise RecallError(
-                f"{file}: not valid JSON ({_json_problem(exc)}, line {exc.lineno} column {exc.colno})"
+                f"{source}: not valid JSON ({_json_problem(exc)}, line {exc.lineno} column {exc.colno})"
             ) from exc
-        return parse_jsonl(raw, source=str(file))  # not one JSON document: try one per line
+        return parse_jsonl(raw, source=source, skipped=skipped)  # not one JSON document: one per line
     if isinstance(data, dict) and "role" in data and "content" in data:
-        return parse_jsonl(raw, source=str(file))  # a one-line JSONL file
-    return parse_locomo(data, source=str(file))
+        return parse_jsonl(raw, source=source, skipped=skipped)  # a one-line JSONL file
+    if is_chatgpt(data):
+        return parse_chatgpt(data, source=source, skipped=skipped)
+    if is_claude(data):
+        return parse_claude(data, source=source, skipped=skipped)
+    return parse_locomo(data, source=source)
 
 
 def _first_line_is_json(raw: str) -> bool:
@@ -184,8 +210,11 @@ def _parse_timestamp(value: Any, where: str) -> datetime | None:
     )
 
 
-def parse_jsonl(raw: str, *, source: str = "<data>") -> list[RecallRecord]:
+def parse_jsonl(
+    raw: str, *, source: str = "<data>", skipped: Counter[str] | None = None
+) -> list[RecallRecord]:
     """Records of a JSONL file of ``{role, content, timestamp, session_id}`` messages."""
+    skipped = Counter() if skipped is None else skipped
     records: list[RecallRecord] = []
     for lineno, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
@@ -206,8 +235,12 @@ def parse_jsonl(raw: str, *, source: str = "<data>") -> list[RecallRecord]:
         session = msg.get("session_id", "")
         if not isinstance(session, str | int):
             raise RecallError(f"{where}: field 'session_id' must be a string")
-        if not content.strip() or role == "system":
-            continue  # nothing said, or instructions rather than conversation
+        if role == "system":
+            skipped["system messages (not conversation)"] += 1
+            continue
+        if not content.strip():
+            skipped["messages without text"] += 1
+            continue
         records.append(
             RecallRecord(
                 text=content,

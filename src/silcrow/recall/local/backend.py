@@ -191,7 +191,7 @@ def rank(
     mode: str,
     lexical: Sequence[tuple[int, float]],
     dense: Mapping[int, float],
-    speakers_of: Callable[[list[int]], Mapping[int, str]],
+    about: Callable[[list[int]], Mapping[int, tuple[str, str]]],
     *,
     min_similarity: float | None,
     fusion: str = "score",
@@ -210,8 +210,14 @@ def rank(
     else:
         combine = retrieval.FUSIONS[fusion]
         ranked = combine(lexical, dense, alpha=retrieval.ALPHA if mode == "hybrid" else 0.0)
-        if mode == "hybrid" and ranked and retrieval.SPEAKER_BOOST > 0:
-            ranked = retrieval.boost_named_speakers(ranked, speakers_of([i for i, _ in ranked]), query)
+        if mode == "hybrid" and ranked:
+            ids = [i for i, _ in ranked]
+            near = [j for i in ids[: retrieval.NEIGHBOUR_TOP] for j in (i - 1, i + 1)]
+            known = about(list(dict.fromkeys([*ids, *near])))
+            sessions = {i: session for i, (_, session) in known.items()}
+            ranked = retrieval.spread_to_neighbours(ranked, sessions)
+            ranked = retrieval.boost_named_speakers(ranked, {i: who for i, (who, _) in known.items()}, query)
+            ranked = retrieval.diversify_sessions(ranked, sessions)
     if min_similarity is not None:
         matched = {i for i, _ in lexical}
         ranked = [(i, sc) for i, sc in ranked if i in matched or dense.get(i, -1.0) >= min_similarity]

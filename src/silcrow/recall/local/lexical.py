@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
+from silcrow._sqlite import placeholders
 from silcrow.recall.local import retrieval
 from silcrow.recall.local.records import Scope
 
@@ -75,6 +76,8 @@ class LexicalSearch(CommonTerms):
         if match is None:
             return []
         w = ", ".join(str(x) for x in retrieval.COLUMN_WEIGHTS)
+        if retrieval.SHARED_BM25:
+            limit = max(limit, retrieval.LEXICAL_POOL)
         if whole_store:
             rows = self._conn.execute(
                 f"SELECT rowid, -bm25(memories_fts, {w}) AS s FROM memories_fts"
@@ -90,4 +93,19 @@ class LexicalSearch(CommonTerms):
                 " ORDER BY s DESC LIMIT ?",
                 (match, scope[0], scope[1], limit),
             )
-        return [(int(i), float(s)) for i, s in rows]
+        found = [(int(i), float(s)) for i, s in rows]
+        if not retrieval.SHARED_BM25 or not found:
+            return found
+        ids = [i for i, _ in found]
+        docs = {int(r[0]): r[1:] for r in self._conn.execute(
+            f"SELECT rowid, body, context, dated FROM memories_fts WHERE rowid IN ({placeholders(ids)})", ids
+        )}
+        return retrieval.bm25(terms, docs, self.df(terms, total), total)
+
+    def df(self, terms: list[str], total: int) -> dict[str, int]:
+        """How many memories hold each term (counted up to the common-term cut-off)."""
+        cap = max(retrieval.DF_FLOOR, int(retrieval.DF_FRACTION * total)) + 1
+        return {t: int(self._conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
+            (retrieval.quote_term(t), cap),
+        ).fetchone()[0]) for t in terms}

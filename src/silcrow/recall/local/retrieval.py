@@ -48,6 +48,7 @@ import numpy as np
 
 from silcrow._sqlite import STOPWORDS, quote_term
 from silcrow.recall.embedders import Embedder
+from silcrow.recall.local.when import in_words, mentioned_dates
 
 #: How many preceding turns of the same session index and embed with a turn.
 CONTEXT_TURNS = 2
@@ -55,10 +56,12 @@ CONTEXT_TURNS = 2
 OWN_WEIGHT = 0.4
 #: FTS5 bm25() column weights for (body, context, dated).
 COLUMN_WEIGHTS = (1.0, 0.5, 0.2)
+#: Whether relative time in a turn ("last Saturday") is resolved at ingest and indexed as dates.
+RESOLVE_DATES = True
 #: Weight of the dense score in the fusion; 1 - ALPHA goes to BM25.
 ALPHA = 0.4
 #: Fused scores of turns whose speaker the query names are multiplied by 1 + SPEAKER_BOOST.
-SPEAKER_BOOST = 0.2
+SPEAKER_BOOST = 0.4
 #: How many candidates each retriever contributes before fusion.
 POOL = 50
 #: Query terms kept (longest first) so pathological prompts stay cheap.
@@ -111,12 +114,18 @@ def body_text(text: str, speaker: str) -> str:
     return f"{speaker}: {flat}" if speaker else flat
 
 
-def dated_text(ts: float | None) -> str:
-    """The date in words ("Monday 8 May 2023"), so queries naming a date or month match."""
+def dated_text(ts: float | None, text: str = "") -> str:
+    """The date in words ("Monday 8 May 2023"), so queries naming a date or month match;
+    with ``text``, also the dates its relative time expressions point to ("yesterday" said
+    on 8 May -> "Sunday 7 May 2023"), when RESOLVE_DATES is on."""
     if ts is None:
         return ""
     when = datetime.fromtimestamp(ts, tz=UTC)
-    return f"{_DAYS[when.weekday()]} {when.day} {_MONTHS[when.month - 1]} {when.year}"
+    said = f"{_DAYS[when.weekday()]} {when.day} {_MONTHS[when.month - 1]} {when.year}"
+    if not RESOLVE_DATES or not text:
+        return said
+    resolved = dict.fromkeys(in_words(d, p) for d, p in mentioned_dates(text, when.date()))
+    return " ".join([said, *resolved])
 
 
 def memory_vectors(embedder: Embedder, bodies: Sequence[str], contexts: Sequence[str]) -> np.ndarray:
@@ -214,3 +223,129 @@ def boost_named_speakers(
         out.append((i, score * (1.0 + boost) if named[who] else score))
     out.sort(key=lambda pair: (-pair[1], pair[0]))
     return out
+
+
+#: A top hit lends this share of its fused score to the turns just before and after it in its
+#: session (0 turns it off): an answer often sits next to the turn that matched the question.
+NEIGHBOUR_WEIGHT = 0.7
+#: How many of the best hits lend to their neighbours.
+NEIGHBOUR_TOP = 10
+#: The n-th hit of one session (n >= 2) has its score multiplied by SESSION_DECAY ** (n - 1):
+#: questions about a person's habits have their evidence spread over many sessions.
+SESSION_DECAY = 1.0
+
+
+def spread_to_neighbours(
+    scored: Sequence[tuple[int, float]],
+    sessions: Mapping[int, str],
+    *,
+    weight: float | None = None,
+    top: int | None = None,
+) -> list[tuple[int, float]]:
+    """``scored`` with the adjacent turns (ids +-1 of the same session) of the best ``top``
+    hits lifted to at least ``weight`` times that hit's score; best first.
+
+    ``sessions`` maps ids (the candidates and their +-1 ids) to their session; an id
+    missing from it, or of another session, is not a neighbour.
+    """
+    weight = NEIGHBOUR_WEIGHT if weight is None else weight
+    top = NEIGHBOUR_TOP if top is None else top
+    if weight <= 0:
+        return list(scored)
+    out = dict(scored)
+    for i, score in list(scored)[:top]:
+        session = sessions.get(i)
+        if not session:
+            continue
+        for j in (i - 1, i + 1):
+            if sessions.get(j) == session and out.get(j, 0.0) < weight * score:
+                out[j] = weight * score
+    return sorted(out.items(), key=lambda pair: (-pair[1], pair[0]))
+
+
+def diversify_sessions(
+    scored: Sequence[tuple[int, float]], sessions: Mapping[int, str], *, decay: float | None = None
+) -> list[tuple[int, float]]:
+    """Re-rank ``scored`` so the later hits of one session count less (see SESSION_DECAY)."""
+    decay = SESSION_DECAY if decay is None else decay
+    if decay >= 1.0:
+        return list(scored)
+    seen: dict[str, int] = {}
+    out = []
+    for i, score in scored:
+        session = sessions.get(i) or f"#{i}"
+        n = seen.get(session, 0)
+        seen[session] = n + 1
+        out.append((i, score * decay**n))
+    out.sort(key=lambda pair: (-pair[1], pair[0]))
+    return out
+
+
+#: BM25 saturation and length normalisation of the shared lexical score.
+BM25_K1 = 1.2
+BM25_B = 0.75
+#: Lexical candidates each engine returns, by its own ranking, to be rescored by :func:`bm25`.
+LEXICAL_POOL = 100
+#: Whether the SQLite store ranks its lexical candidates by :func:`bm25` too (PostgreSQL always does).
+SHARED_BM25 = True
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper, the same for every engine: "lives", "lived", "living" and
+    "live" all become "liv"; "stories" -> "story"; "glasses" -> "glass"."""
+    if len(word) <= 3:
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "zes", "ches", "shes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if word.endswith("ing") and len(word) >= 6:
+        word = word[:-3]
+    elif word.endswith("ed") and len(word) >= 5:
+        word = word[:-2]
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+def bm25(
+    terms: Sequence[str],
+    docs: Mapping[int, Sequence[str]],
+    df: Mapping[str, int],
+    total: int,
+) -> list[tuple[int, float]]:
+    """BM25 of each of ``docs`` (id -> its columns: body, context, dated) for ``terms``; best first.
+
+    The lexical score of both backends: each engine only finds the candidates and counts
+    how many memories hold each term (``df``, of ``total``); the score itself is computed
+    here, so SQLite and PostgreSQL rank the same data the same way. Columns are weighted
+    by COLUMN_WEIGHTS; lengths are normalised by each column's mean over ``docs``.
+    """
+    if not docs or not terms:
+        return []
+    stems = {stem(t): t for t in terms}
+    # Okapi idf, floored just above 0 so a term in most memories still counts a little.
+    idf = {s: max(1e-6, float(np.log((total - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5))))
+           for s, t in stems.items()}
+    counted: dict[int, tuple[dict[str, float], int]] = {}
+    for i, columns in docs.items():
+        tf: dict[str, float] = {}  # column-weighted term frequency
+        length = 0
+        for n, text in enumerate(columns):
+            weight = COLUMN_WEIGHTS[n] if n < len(COLUMN_WEIGHTS) else 0.0
+            words = _WORD.findall(text.casefold())
+            length += len(words)
+            for w in words:
+                s = stem(w)
+                if s in idf:
+                    tf[s] = tf.get(s, 0.0) + weight
+        counted[i] = (tf, length)
+    avg = max(1.0, sum(length for _, length in counted.values()) / len(counted))
+    scored = []
+    for i, (tf, length) in counted.items():
+        norm = BM25_K1 * (1.0 - BM25_B + BM25_B * length / avg)
+        score = sum(idf[s] * f * (BM25_K1 + 1.0) / (f + norm) for s, f in tf.items())
+        if score > 0:
+            scored.append((i, score))
+    scored.sort(key=lambda pair: (-pair[1], pair[0]))
+    return scored

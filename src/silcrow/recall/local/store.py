@@ -223,7 +223,7 @@ class RecallStore(RecallBackend):
                 conn.execute(
                     "INSERT INTO memories_fts (rowid, body, context, dated) VALUES (?, ?, ?, ?)",
                     (p["id"], retrieval.body_text(rec.text, rec.speaker), p["context"],
-                     retrieval.dated_text(p["ts"])),
+                     retrieval.dated_text(p["ts"], rec.text)),
                 )
                 if vectors is not None:
                     conn.execute(
@@ -301,15 +301,18 @@ class RecallStore(RecallBackend):
                 if missing:  # score the lexical candidates too, so fusion sees both sides
                     dense.update(self._index.search(qvec, len(missing), np.asarray(missing, dtype=np.int64)))
             ranked = rank(
-                query, mode, lexical, dense, self._speakers, fusion=fusion,
+                query, mode, lexical, dense, self._about, fusion=fusion,
                 min_similarity=min_similarity if qvec is not None else None,
             )
             return self._hits(ranked[:k])
 
-    def _speakers(self, ids: list[int]) -> dict[int, str]:
-        return dict(self._conn.execute(
-            f"SELECT id, speaker FROM memories WHERE id IN ({db.placeholders(ids)})", ids
-        ).fetchall())
+    def _about(self, ids: list[int]) -> dict[int, tuple[str, str]]:
+        """Speaker and session (empty unless a turn) of each of these memories that exists."""
+        rows = self._conn.execute(
+            "SELECT id, speaker, CASE WHEN kind = 'turn' THEN coalesce(session_id, '') ELSE '' END"
+            f" FROM memories WHERE id IN ({db.placeholders(ids)})", ids
+        )
+        return {int(i): (who, session) for i, who, session in rows}
 
     def _hits(self, ranked: Sequence[tuple[int, float]]) -> list[RecallHit]:
         if not ranked:

@@ -1,0 +1,58 @@
+"""Relative time in what was said ("last Saturday", "two weeks ago") turned into dates.
+
+A turn dated 8 May 2023 that says "I went to the support group yesterday" is
+about 7 May 2023; indexing that date with the turn lets a question that
+names the date, the month or the weekday find it. The resolver is small and
+English-only on purpose: a full date parser would also read "may" and
+"march" in ordinary sentences as months.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+_DAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "couple of": 2, "a few": 3, "few": 3,
+}
+_UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
+_NUMBER = "|".join(sorted((re.escape(n) for n in _NUMBERS), key=len, reverse=True))
+_AGO = re.compile(rf"\b(\d+|{_NUMBER})\s+(day|week|month|year)s?\s+ago\b", re.IGNORECASE)
+_LAST_DAY = re.compile(rf"\b(last|this past|past|on)\s+({'|'.join(_DAYS)})\b", re.IGNORECASE)
+_LAST_UNIT = re.compile(r"\b(last|this past)\s+(week|weekend|month|year)\b", re.IGNORECASE)
+_NEXT_UNIT = re.compile(r"\b(next)\s+(week|weekend|month|year)\b", re.IGNORECASE)
+_FIXED = {"yesterday": -1, "today": 0, "tonight": 0, "last night": -1, "tomorrow": 1, "this morning": 0}
+_FIXED_RE = re.compile(r"\b(" + "|".join(sorted(_FIXED, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+
+
+def mentioned_dates(text: str, said_on: date) -> list[tuple[date, str]]:
+    """(date, precision) for each relative time ``text`` names, said on ``said_on``;
+    precision is "day", "week", "month" or "year" (what the expression pins down)."""
+    found: list[tuple[date, str]] = []
+    for m in _FIXED_RE.finditer(text):
+        found.append((said_on + timedelta(days=_FIXED[m.group(1).lower()]), "day"))
+    for m in _AGO.finditer(text):
+        n = int(m.group(1)) if m.group(1).isdigit() else _NUMBERS[m.group(1).lower()]
+        unit = m.group(2).lower()
+        found.append((said_on - timedelta(days=n * _UNIT_DAYS[unit]), "day" if unit == "day" else unit))
+    for m in _LAST_DAY.finditer(text):
+        back = (said_on.weekday() - _DAYS.index(m.group(2).lower())) % 7 or 7
+        found.append((said_on - timedelta(days=back), "day"))
+    for pattern, sign in ((_LAST_UNIT, -1), (_NEXT_UNIT, 1)):
+        for m in pattern.finditer(text):
+            unit = m.group(2).lower()
+            step = 7 if unit in ("week", "weekend") else _UNIT_DAYS[unit]
+            found.append((said_on + timedelta(days=sign * step), "week" if unit == "weekend" else unit))
+    return found
+
+
+def in_words(when: date, precision: str) -> str:
+    """How a resolved date is indexed: as precise as the expression was."""
+    month = when.strftime("%B")
+    if precision == "day":
+        return f"{_DAYS[when.weekday()].capitalize()} {when.day} {month} {when.year}"
+    if precision in ("week", "month"):
+        return f"{month} {when.year}"
+    return str(when.year)

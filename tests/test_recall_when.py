@@ -1,0 +1,39 @@
+"""Relative time in a turn resolved against the date it was said."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from silcrow.recall.local import retrieval
+from silcrow.recall.local.when import in_words, mentioned_dates
+
+MONDAY = date(2023, 5, 8)
+
+
+def words(text: str) -> list[str]:
+    return [in_words(d, p) for d, p in mentioned_dates(text, MONDAY)]
+
+
+def test_days_relative_to_when_it_was_said() -> None:
+    assert words("I went to the support group yesterday") == ["Sunday 7 May 2023"]
+    assert words("last Saturday we painted") == ["Saturday 6 May 2023"]
+    assert words("on Monday") == ["Monday 1 May 2023"]  # a weekday named on that weekday: a week back
+    assert words("I ran a race 3 days ago") == ["Friday 5 May 2023"]
+
+
+def test_coarser_expressions_keep_their_precision() -> None:
+    assert words("we went camping two weeks ago") == ["April 2023"]
+    assert words("a couple of months ago") == ["March 2023"]
+    assert words("next month we travel") == ["June 2023"]
+    assert words("last year") == ["2022"]
+
+
+def test_ordinary_words_are_not_dates() -> None:
+    assert words("May I ask what you march for?") == []
+    assert words("Saturdays are busy") == []
+
+
+def test_the_dated_column_carries_the_resolved_dates() -> None:
+    ts = 1683547200.0  # 2023-05-08 12:00 UTC
+    assert retrieval.dated_text(ts, "yesterday was great") == "Monday 8 May 2023 Sunday 7 May 2023"
+    assert retrieval.dated_text(ts) == "Monday 8 May 2023"
