@@ -174,3 +174,24 @@ def test_json_errors_of_the_guard_are_plain(tmp_path: Path) -> None:
         body = json.loads(answer.text)
         assert body["success"] is False and "--allow-host" in body["error"]
         assert os.fspath(home) not in answer.text
+
+
+def test_the_inspector_page_is_behind_the_same_guard(tmp_path: Path) -> None:
+    """The web inspector is mounted on the served app, so Host, Origin and token checks cover it."""
+    home = make_home(tmp_path / "home", profiles=("a",))
+    keys = tokens(home)
+    MemoryStore(resolve_home(home, "a")).add("user", "User's door code is 4321.")
+    with ServerProcess(home) as server:
+        auth = {**bearer(keys["a"]), "X-Silcrow-CSRF": "1"}
+        pages = ("/", "/ui/notes", "/ui/prompt", "/ui/pending", "/ui/sessions")
+        for path in pages:
+            answer = httpx.get(f"{server.url}{path}", headers={**auth, "Host": f"evil.example:{server.port}"})
+            assert answer.status_code == 421, (path, answer.text)
+            assert "door code" not in answer.text
+        cross_site = httpx.post(f"{server.url}/ui/memory/user/add", data={"content": "planted"},
+                                headers={**auth, "Origin": "http://evil.example"})
+        assert cross_site.status_code == 403, cross_site.text
+        assert httpx.get(f"{server.url}/ui/notes").status_code == 401  # no token: nothing shown
+        notes = httpx.get(f"{server.url}/ui/notes", headers=bearer(keys["a"]))
+        assert notes.status_code == 200 and "door code" in notes.text
+        assert [e for e in MemoryStore(resolve_home(home, "a")).entries("user") if "planted" in e] == []
