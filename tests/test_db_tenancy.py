@@ -199,7 +199,7 @@ def test_migration_2_gives_old_rows_the_profile_they_came_from(
         _fill_version_1(dsn, note_profiles)
         with pytest.raises(Exception, match="schema version 1"):
             PostgresSessions(dsn, owner)
-        assert migrations.migrate(database(dsn)) == [2]
+        assert migrations.migrate(database(dsn)) == [v for v, _, _ in migrations.MIGRATIONS if v > 1]
         assert migrations.check_schema(database(dsn)) == migrations.SCHEMA_VERSION
         none = get_embedder("none")
         others = "bob" if owner != "bob" else "carol"
