@@ -31,7 +31,7 @@ over dialog turns; see ``bench/recall.py`` and the report for the table):
   between the oldest (0) and newest (1) candidate, only for queries that
   name no time of their own) gave recall@5 0.7122 and recall@10 0.7956
   against 0.7156 and 0.7922 without it (``python bench/recall.py --dataset
-  ../shared/data/locomo-conv-26.json``, 150 questions): noise at best, and
+  locomo-conv-26.json``, the LoCoMo development conversation, 150 questions): noise at best, and
   worse at k=5. Recency still reaches the model: prefetch lists its hits
   oldest first with their dates (a timeline), and the dated FTS5 column
   serves queries that name a time.
