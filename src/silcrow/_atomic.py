@@ -3,8 +3,9 @@
 A temporary file in the same directory is written, fsynced and renamed over
 the target, then the directory is fsynced so the rename itself survives a
 crash. Readers see the old bytes or the new ones, never a mix or an empty
-file. (The curated notes' own write path in ``store/files.py`` does the same
-steps inline because it keeps the temporary file's name for crash recovery.)
+file. The temporary file is named ``.<name>.<random>.tmp``: a writer that
+dies before its rename leaves one, and ``store/files.py`` finds and removes
+those by that shape.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["fsync_directory", "replace_file"]
+__all__ = ["TEMP_SUFFIX", "fsync_directory", "replace_file", "temp_prefix"]
 
 
 def fsync_directory(directory: Path) -> None:
@@ -28,11 +29,22 @@ def fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def replace_file(path: Path, data: str | bytes, *, mode: int | None = None) -> None:
+TEMP_SUFFIX = ".tmp"
+
+
+def temp_prefix(name: str) -> str:
+    """How the temporary files of ``name`` start: hidden, and never ``name`` itself."""
+    return f".{name}."
+
+
+def replace_file(
+    path: Path, data: str | bytes, *, mode: int | None = None, sync_directory: bool = True
+) -> None:
     """Write ``data`` (text as UTF-8) to ``path`` atomically; ``mode`` sets its permissions
-    (default: mkstemp's 0600)."""
+    (default: mkstemp's 0600). ``sync_directory=False`` leaves the directory's fsync to the
+    caller (who then owes it before reporting the write done, e.g. after releasing a lock)."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=temp_prefix(path.name), suffix=TEMP_SUFFIX)
     try:
         try:
             if mode is not None:
@@ -47,4 +59,5 @@ def replace_file(path: Path, data: str | bytes, *, mode: int | None = None) -> N
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    fsync_directory(path.parent)
+    if sync_directory:
+        fsync_directory(path.parent)

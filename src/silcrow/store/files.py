@@ -2,19 +2,26 @@
 
 A write of ``MEMORY.md`` goes like this:
 
-1. take an exclusive lock on the sidecar ``MEMORY.md.lock`` (never on the
+1. resolve ``MEMORY.md`` (it may be a symlink), check that it stays inside the
+   home, and use that one resolved file for the whole transaction;
+2. take an exclusive lock on the sidecar ``MEMORY.md.lock`` (never on the
    data file itself: ``os.replace`` swaps the data file's inode, and a lock on
    a replaced inode protects nothing);
-2. remove temp files left by a writer that crashed (we hold the lock, so no
+3. remove temp files left by a writer that crashed (we hold the lock, so no
    live writer can own one);
-3. re-read ``MEMORY.md`` from disk, under the lock: what another process
+4. re-read ``MEMORY.md`` from disk, under the lock: what another process
    wrote a moment ago is the base of this change;
-4. write the new text to a temp file in the same directory, fsync it,
-   ``os.replace`` it over ``MEMORY.md``, append the journal record;
-5. release the lock, then fsync the directory before returning.
+5. write the new text to a temp file in the same directory, fsync it,
+   ``os.replace`` it over ``MEMORY.md`` (:func:`silcrow._atomic.replace_file`),
+   append the journal record;
+6. release the lock, then fsync the directory before returning.
 
 Readers take no lock: ``os.replace`` is atomic, so they see the old or the
 new file, never an empty or half-written one.
+
+The memory directory is created and made private (see ``silcrow._private``)
+on a backend's first transaction, not on every write; a directory removed
+since is made again when its lock file cannot be created.
 
 Two fsyncs per write, chosen by measurement (``bench/store.py``): the temp
 file's, so that the file the rename exposes is complete even after a power
@@ -31,13 +38,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from silcrow import _private
+from silcrow._atomic import TEMP_SUFFIX, replace_file, temp_prefix
 from silcrow._atomic import fsync_directory as _fsync_dir
 from silcrow.config import SWITCHES, env_switch
 from silcrow.errors import LockTimeoutError, StoreError
@@ -46,24 +53,32 @@ from silcrow.store import journal, locking
 from silcrow.store.backend import StoreBackend, Transaction
 from silcrow.store.pending import PENDING_FILE, DocumentBox, ProposalBox
 
-TEMP_SUFFIX = ".tmp"
 DEFAULT_LOCK_TIMEOUT = 10.0
 OUTSIDE_HOME_ENV = SWITCHES["memory_outside_home"]
 
 
-def _temp_prefix(name: str) -> str:
-    # Hidden, and never matching "<name>" itself, so nothing reads it as data.
-    return f".{name}."
+def _read_bytes(path: Path, shown: Path) -> tuple[bytes, int | None]:
+    """The file's bytes and its mode (``b""`` and None when it does not exist); ``shown`` is
+    how errors name it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return b"", None
+    except OSError as exc:
+        raise StoreError(unusable_file_message(shown, exc)) from exc
+    try:
+        mode = os.fstat(fd).st_mode
+        with open(fd, "rb", closefd=False) as handle:
+            return handle.read(), mode
+    except OSError as exc:
+        raise StoreError(unusable_file_message(shown, exc)) from exc
+    finally:
+        os.close(fd)
 
 
 def _read_text(path: Path, errors: str) -> str:
-    try:
-        with open(path, encoding="utf-8", errors=errors, newline="") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return ""
-    except OSError as exc:
-        raise StoreError(unusable_file_message(path, exc)) from exc
+    # Decoded as a whole (no newline translation): what is written back is what was read.
+    return _read_bytes(path, path)[0].decode("utf-8", errors)
 
 
 def unusable_file_message(path: Path, exc: OSError) -> str:
@@ -93,39 +108,30 @@ def unusable_file_message(path: Path, exc: OSError) -> str:
 
 
 class FileTransaction(Transaction):
-    def __init__(self, backend: FileBackend, path: Path) -> None:
+    def __init__(self, backend: FileBackend, path: Path, real: Path) -> None:
         self._backend = backend
         self._path = path
+        # The file itself: a MEMORY.md symlinked into, say, a dotfiles repository stays a
+        # symlink, and the file replaced is the real one, from its own directory.
+        self._real = real
+        self._mode: int | None = None  # the file's permission bits, from the read
+        self._read = False
         # The directory of a rename whose durability is still owed (see the module docstring).
         self.renamed_in: Path | None = None
 
     def read(self) -> str:
-        return _read_text(self._path, "surrogateescape")
+        data, mode = _read_bytes(self._real, self._path)
+        self._mode, self._read = mode, True
+        return data.decode("utf-8", "surrogateescape")
 
     def write(self, text: str) -> None:
-        # A MEMORY.md symlinked into, say, a dotfiles repository stays a
-        # symlink: the file replaced is the real one, from its own directory.
-        path = Path(os.path.realpath(self._path))
-        directory = path.parent
-        temp = directory / f"{_temp_prefix(path.name)}{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
-        mode = _private.FILE_MODE
-        with contextlib.suppress(FileNotFoundError):
-            mode = os.stat(path).st_mode & 0o700  # the owner's bits as they were; nobody else's
-        data = memoryview(text.encode("utf-8", "surrogateescape"))
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-        try:
-            try:
-                while data:
-                    data = data[os.write(fd, data):]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(temp, path)
-        except BaseException:
+        if not self._read:
             with contextlib.suppress(FileNotFoundError):
-                os.unlink(temp)
-            raise
-        self.renamed_in = directory
+                self._mode = os.stat(self._real).st_mode
+        # The owner's bits as they were (nobody else's); a new file is private.
+        mode = _private.FILE_MODE if self._mode is None else self._mode & 0o700
+        replace_file(self._real, text.encode("utf-8", "surrogateescape"), mode=mode, sync_directory=False)
+        self.renamed_in = self._real.parent
 
     def journal(self, record: dict[str, Any]) -> None:
         target = record["target"]
@@ -168,14 +174,15 @@ class FileBackend(StoreBackend):
         self._newest: dict[str, tuple[journal.Stamp, journal.Last]] = {}
         self._made_private = False  # this home's notes, journal, backups and locks checked once
 
-    def _checked(self, target_file: str) -> Path:
+    def _checked(self, target_file: str) -> tuple[Path, Path]:
+        """The file's path and the file it resolves to, which must be inside the home."""
         path = self.path(target_file)
-        if self.allow_outside_home:
-            return path
         real = Path(os.path.realpath(path))
+        if self.allow_outside_home:
+            return path, real
         root = Path(os.path.realpath(self.home))
         if real == root or root in real.parents:
-            return path
+            return path, real
         raise StoreError(
             f"{path} resolves to {real}, outside the silcrow home {self.home}; silcrow does not read "
             "or write memory files elsewhere (a link could put any file into the prompt). Move the "
@@ -206,28 +213,40 @@ class FileBackend(StoreBackend):
         return str(self.path(target_file))
 
     def read(self, target_file: str, *, strict: bool = False) -> str:
-        return _read_text(self._checked(target_file), "surrogateescape" if strict else "replace")
+        return _read_text(self._checked(target_file)[0], "surrogateescape" if strict else "replace")
 
-    @contextlib.contextmanager
-    def transaction(self, target_file: str) -> Iterator[Transaction]:
+    def _make_private(self) -> None:
+        """Create the memory directory, and make it and what it holds private (see _private);
+        once per backend, and again if the directory disappears."""
         try:
             # A profile's home sits in <base>/profiles/, which is as private as the homes in it.
             top = self.home.parent if self.home.parent.name == "profiles" else self.home
             _private.private_dir(self.directory, home=top)
-            if not self._made_private:
-                for child in self.directory.iterdir():
-                    _private.tighten(child)
-                self._made_private = True
+            for child in self.directory.iterdir():
+                _private.tighten(child)
         except OSError as exc:
             raise StoreError(
                 f"cannot use the memory directory {self.directory}: {exc.strerror or exc}. "
                 "Check that the path (and --home / SILCROW_HOME) points to a writable directory"
             ) from exc
-        path = self._checked(target_file)
+        self._made_private = True
+
+    def _lock(self, lock: locking.ExclusiveLock) -> None:
+        if not self._made_private:
+            self._make_private()
+        try:
+            lock.acquire()
+        except FileNotFoundError:  # the directory was removed since: make it again
+            self._make_private()
+            lock.acquire()
+
+    @contextlib.contextmanager
+    def transaction(self, target_file: str) -> Iterator[Transaction]:
+        path, real = self._checked(target_file)
         lock_path = path.with_name(path.name + ".lock")
         lock = locking.ExclusiveLock(lock_path, self.lock_timeout)
         try:
-            lock.acquire()
+            self._lock(lock)
         except locking.LockWaitTimeout as exc:
             raise LockTimeoutError(
                 f"could not lock {path} within {self.lock_timeout:g}s: another process is writing "
@@ -239,9 +258,9 @@ class FileBackend(StoreBackend):
                 f"cannot create the lock file {lock_path}: {exc.strerror or exc}. Check the permissions "
                 f"of {self.directory}"
             ) from exc
-        transaction = FileTransaction(self, path)
         try:
-            self._remove_leftovers(target_file)
+            transaction = FileTransaction(self, path, real)
+            self._remove_leftovers(target_file, real)
             yield transaction
         except OSError as exc:
             raise StoreError(
@@ -261,12 +280,15 @@ class FileBackend(StoreBackend):
                     "check the file with `silcrow memory show`"
                 ) from exc
 
-    def leftovers(self, target_file: str) -> list[str]:
-        real = Path(os.path.realpath(self.path(target_file)))
+    def leftovers(self, target_file: str, real: Path | None = None) -> list[str]:
+        """Temp files of writers of ``target_file`` that died before their rename (``real``: the
+        file it resolves to, when known)."""
+        if real is None:
+            real = Path(os.path.realpath(self.path(target_file)))
         found: set[str] = set()
         for directory, prefix in {
-            (self.directory, _temp_prefix(target_file)),
-            (real.parent, _temp_prefix(real.name)),
+            (self.directory, temp_prefix(target_file)),
+            (real.parent, temp_prefix(real.name)),
         }:
             try:
                 names = os.listdir(directory)
@@ -277,10 +299,10 @@ class FileBackend(StoreBackend):
             )
         return sorted(found)
 
-    def _remove_leftovers(self, target_file: str) -> None:
+    def _remove_leftovers(self, target_file: str, real: Path) -> None:
         # Only called with the target's lock held, so every temp file of this
         # target belongs to a writer that died before its os.replace.
-        for leftover in self.leftovers(target_file):
+        for leftover in self.leftovers(target_file, real):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(leftover)
 

@@ -3,11 +3,19 @@
 ``filelock`` waits by retrying a non-blocking lock every few milliseconds:
 when several processes contend, the lock sits idle between a release and the
 next poll, and the pollers burn CPU. Here a waiter blocks in the kernel
-(``flock(LOCK_EX)``) in a helper thread, so it is woken the moment the
-holder releases; the caller waits for that thread at most ``timeout``
-seconds. A waiter that gave up (timeout, or an exception such as Ctrl-C
-during the wait) leaves its thread to release the lock as soon as it gets
-it, so giving up never leaks a held lock. A lock held by a process that dies
+(``flock(LOCK_EX)``), so it is woken the moment the holder releases.
+
+In the main thread the wait is the caller's own ``flock`` call, which the
+kernel wakes directly; a timer thread interrupts it at the deadline with a
+signal (``SIGURG``, which is ignored by default, so one that arrives late
+does nothing). Under contention this matters: every lock handoff waits for
+one wake-up instead of two (a helper thread's, then the caller's), and the
+handoff is on the critical path of every writer. Elsewhere (another thread,
+or ``SIGURG`` already has a handler) a helper thread blocks in ``flock`` and
+the caller waits for it at most ``timeout`` seconds; a waiter that gave up
+(timeout, or an exception such as Ctrl-C during the wait) leaves that thread
+to release the lock as soon as it gets it, so giving up never leaks a held
+lock. A lock held by a process that dies
 is released by the kernel, and a child forked without exec closes its
 inherited copies at once, so it never keeps its parent's lock alive.
 
@@ -18,6 +26,7 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import threading
 from pathlib import Path
 
@@ -127,6 +136,54 @@ def _open_lock_file(path: Path) -> int:
     return fd
 
 
+# Interrupts a wait in the main thread at its deadline; ignored by default (see the module doc).
+_ALARM = getattr(signal, "SIGURG", None)
+
+
+class _Deadline(BaseException):
+    """Raised by the alarm's handler inside a waiting ``flock`` (never escapes this module)."""
+
+
+def _can_wait_here() -> bool:
+    return (
+        _ALARM is not None
+        and hasattr(signal, "pthread_kill")
+        and threading.current_thread() is threading.main_thread()
+        # Someone else's handler (or one set outside Python, None) is theirs: do not replace it.
+        and signal.getsignal(_ALARM) in (signal.SIG_DFL, signal.SIG_IGN)
+    )
+
+
+def _wait_here(fd: int, path: Path, timeout: float) -> None:
+    """Block in ``flock`` in this (the main) thread until the lock is ours or ``timeout`` passes."""
+    assert _ALARM is not None
+    waiting = True
+
+    def interrupt(signum: int, frame: object) -> None:
+        if waiting:
+            raise _Deadline
+
+    previous = signal.signal(_ALARM, interrupt)
+    alarm = threading.Timer(timeout, signal.pthread_kill, (threading.get_ident(), _ALARM))
+    alarm.daemon = True
+    try:
+        alarm.start()
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            waiting = False
+        except _Deadline:
+            waiting = False
+            # The alarm may have come just as the lock was granted: then this succeeds at once.
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise LockWaitTimeout(str(path)) from None
+    finally:
+        waiting = False
+        alarm.cancel()
+        signal.signal(_ALARM, previous)
+
+
 def _acquire(path: Path, timeout: float) -> int:
     fd = _open_lock_file(path)
     with _OPEN_FDS_LOCK:
@@ -139,6 +196,13 @@ def _acquire(path: Path, timeout: float) -> int:
     except BaseException:
         _close(fd)
         raise
+    if _can_wait_here():
+        try:
+            _wait_here(fd, path, timeout)
+        except BaseException:  # a timeout, or e.g. Ctrl-C while waiting: closing frees what we got
+            _close(fd)
+            raise
+        return fd
     got = threading.Event()
     guard = threading.Lock()
     state: dict[str, object] = {"abandoned": False, "error": None}
