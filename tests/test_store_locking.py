@@ -127,3 +127,60 @@ def test_a_forked_child_does_not_keep_the_parents_lock(tmp_path: Path) -> None:
         assert other.stdout.strip() == "got"  # not held by the sleeping child
     finally:
         os.waitpid(pid, 0)
+
+
+def test_a_timed_out_wait_in_the_main_thread_puts_the_signal_handler_back(tmp_path: Path) -> None:
+    import signal
+
+    path = tmp_path / "MEMORY.md.lock"
+    holder = _holder(path)
+    try:
+        before = signal.getsignal(signal.SIGURG)
+        with pytest.raises(LockWaitTimeout):
+            ExclusiveLock(path, 0.2).acquire()
+        assert signal.getsignal(signal.SIGURG) == before
+        # Someone else's SIGURG handler is left alone: the wait happens in a helper thread then.
+        seen: list[int] = []
+        signal.signal(signal.SIGURG, lambda signum, frame: seen.append(signum))
+        try:
+            with pytest.raises(LockWaitTimeout):
+                ExclusiveLock(path, 0.2).acquire()
+            assert seen == []
+        finally:
+            signal.signal(signal.SIGURG, before)
+    finally:
+        holder.communicate("go\n", timeout=10)
+    other = subprocess.run([sys.executable, "-c", TRY, str(path)], capture_output=True, text=True,
+                           timeout=30)
+    assert other.stdout.strip() == "got"
+
+
+def test_a_wait_in_another_thread_times_out_and_then_gets_the_lock(tmp_path: Path) -> None:
+    import threading
+
+    path = tmp_path / "MEMORY.md.lock"
+    holder = _holder(path)
+    outcome: list[str] = []
+
+    def wait(timeout: float) -> None:
+        lock = ExclusiveLock(path, timeout)
+        try:
+            lock.acquire()
+        except LockWaitTimeout:
+            outcome.append("timeout")
+            return
+        outcome.append("got")
+        lock.release()
+
+    try:
+        waiter = threading.Thread(target=wait, args=(0.2,))
+        waiter.start()
+        waiter.join(30)
+        assert outcome == ["timeout"]
+        waiter = threading.Thread(target=wait, args=(30.0,))
+        waiter.start()
+        time.sleep(0.2)
+    finally:
+        holder.communicate("go\n", timeout=10)
+    waiter.join(30)
+    assert outcome == ["timeout", "got"]
