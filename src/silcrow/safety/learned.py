@@ -109,9 +109,11 @@ class Classifier:
         from silcrow.safety.threats import normalize
 
         model = self._load()
-        idx, gs = vectorize(normalize(text))
         letters = sum(3 if ord(c) >= 0x2E80 else 1 for c in text if not c.isspace())
-        if len(idx) < MIN_GRAMS or letters < MIN_LETTERS:
+        if letters < MIN_LETTERS:  # checked first: a short note abstains without vectorizing
+            return 0.0, []
+        idx, gs = vectorize(normalize(text))
+        if len(idx) < MIN_GRAMS:
             return 0.0, []
         weights = model["w"][np.asarray(idx)]
         raw = float(weights.sum() / np.sqrt(len(idx)) + model["b"])

@@ -53,3 +53,19 @@ def first_literals(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
 
 def may_match(literals: tuple[str, ...] | None, text: str) -> bool:
     return literals is None or any(lit in text for lit in literals)
+
+
+def all_literals(gates: tuple[tuple[str, ...] | None, ...]) -> tuple[str, ...]:
+    """Every literal of ``gates``, once."""
+    return tuple(sorted({lit for gate in gates if gate for lit in gate}))
+
+
+def found_literals(literals: tuple[str, ...], text: str) -> frozenset[str]:
+    """Which of ``literals`` (see :func:`all_literals`) occur in ``text``: each is tested once,
+    however many gates share it; then :func:`gate_open` answers :func:`may_match` for a gate."""
+    return frozenset([lit for lit in literals if lit in text])
+
+
+def gate_open(literals: tuple[str, ...] | None, found: frozenset[str]) -> bool:
+    """:func:`may_match` of a text, given the :func:`found_literals` of that text."""
+    return literals is None or not found.isdisjoint(literals)

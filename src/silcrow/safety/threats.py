@@ -67,7 +67,7 @@ from silcrow.safety.patterns import (
     SQUASHED,
 )
 from silcrow.safety.patterns_intl import INTL
-from silcrow.safety.prefilter import first_literals, may_match
+from silcrow.safety.prefilter import all_literals, first_literals, found_literals, gate_open
 from silcrow.safety.tags import tags
 
 
@@ -98,9 +98,12 @@ def verdict(hits: Iterable[ThreatHit]) -> Verdict:
 
 def normalize(text: str) -> str:
     """The form behavioural patterns are matched against (see module doc)."""
-    folded = unicodedata.normalize("NFKC", text)
-    folded = ANY_INVISIBLE.sub("", folded)
-    return folded.translate(CAPITAL_CONFUSABLES).casefold().translate(CONFUSABLES)
+    return _fold(ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text)))
+
+
+def _fold(nfkc: str) -> str:
+    """:func:`normalize` of a text already NFKC-normalised with invisible characters removed."""
+    return nfkc.translate(CAPITAL_CONFUSABLES).casefold().translate(CONFUSABLES)
 
 
 class _Compiled(NamedTuple):
@@ -111,6 +114,9 @@ class _Compiled(NamedTuple):
     #: to match (None: always run). Most notes contain none, so most patterns are skipped.
     gates: tuple[tuple[str, ...] | None, ...]
     intl_gates: tuple[tuple[str, ...] | None, ...]
+    #: Every literal of ``gates`` (and of ``intl_gates``), once: a scan tests each once.
+    literals: tuple[str, ...]
+    intl_literals: tuple[str, ...]
     usage: re.Pattern[str]
     negated: re.Pattern[str]
     describes_tool: re.Pattern[str]
@@ -166,9 +172,13 @@ def compiled() -> _Compiled:
     behaviour = tuple((pid, cat, desc, rx if isinstance(rx, Near) else re.compile(rx))
                       for pid, cat, desc, rx in BEHAVIOUR + REMOTE)
     intl = tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in INTL)
+    gates = tuple(_gate(rx) for _, _, _, rx in behaviour)
+    intl_gates = tuple(first_literals(rx) for _, _, _, rx in intl)
     return _Compiled(
-        gates=tuple(_gate(rx) for _, _, _, rx in behaviour),
-        intl_gates=tuple(first_literals(rx) for _, _, _, rx in intl),
+        gates=gates,
+        intl_gates=intl_gates,
+        literals=all_literals(gates),
+        intl_literals=all_literals(intl_gates),
         invisible=tuple((pid, desc, re.compile(f"[{cls}]")) for pid, desc, cls in INVISIBLE_CLASSES),
         behaviour=behaviour,
         intl=intl,
@@ -287,10 +297,13 @@ def scan(text: str, semantic: bool = False, learned: bool = False) -> list[Threa
         return []
     tables = compiled()
     hits = list(_invisible_hits(text))
-    normal = tables.usage.sub(" ", normalize(text))
+    # NFKC once: the behavioural, international and secret patterns each start from it.
+    nfkc = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+    normal = tables.usage.sub(" ", _fold(nfkc))
+    present = found_literals(tables.literals, normal)
     excused: set[str] = set()  # categories whose every match was a mention, advice or a tool's doc
     for (pid, cat, desc, rx), gate in zip(tables.behaviour, tables.gates, strict=True):
-        if not may_match(gate, normal):
+        if not gate_open(gate, present):
             continue
         excuses = (tables.negated, tables.mention) + ((tables.describes_tool,) if cat == LEAK else ())
         found = _first_unnegated(rx, normal, excuses)
@@ -302,10 +315,11 @@ def scan(text: str, semantic: bool = False, learned: bool = False) -> list[Threa
                                     or tables.header_secret.search(normal, found[0], found[1] + 200)):
                 hit = replace(hit, severity="hold")
             hits.append(hit)
-    native = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text)).casefold()
+    native = nfkc.casefold()
+    present = found_literals(tables.intl_literals, native)
     for (pid, cat, desc, rx), gate in zip(tables.intl, tables.intl_gates, strict=True):
         # English and French share "ignore ... instructions": one hit per category is enough.
-        if (all(h.category != cat for h in hits) and cat not in excused and may_match(gate, native)
+        if (all(h.category != cat for h in hits) and cat not in excused and gate_open(gate, present)
                 and (m := rx.search(native))):
             hits.append(_hit(pid, cat, desc, native, m.start(), m.end()))
     if tags(text):
@@ -315,7 +329,6 @@ def scan(text: str, semantic: bool = False, learned: bool = False) -> list[Threa
         # Only when the readable patterns missed it: one hit per category is enough.
         if all(h.category != cat for h in hits) and cat not in excused and rx.search(squashed):
             hits.append(ThreatHit(pid, cat, desc))
-    nfkc = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
     for pid, desc, rx in tables.secrets:
         if m := rx.search(nfkc):
             # The secret itself is not repeated back: only its first characters.
