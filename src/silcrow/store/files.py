@@ -173,16 +173,24 @@ class FileBackend(StoreBackend):
         self.allow_outside_home = allow_outside_home
         self._newest: dict[str, tuple[journal.Stamp, journal.Last]] = {}
         self._made_private = False  # this home's notes, journal, backups and locks checked once
+        self._root: tuple[Path, str] | None = None  # the home, and where it resolves to
+        self._journal = self.directory / journal.JOURNAL_NAME
+
+    def _resolved_home(self) -> str:
+        # Resolved once per home: a memory file's own links are followed on every call.
+        if self._root is None or self._root[0] != self.home:
+            self._root = (self.home, os.path.realpath(self.home))
+        return self._root[1]
 
     def _checked(self, target_file: str) -> tuple[Path, Path]:
         """The file's path and the file it resolves to, which must be inside the home."""
         path = self.path(target_file)
-        real = Path(os.path.realpath(path))
+        real = os.path.realpath(path)
         if self.allow_outside_home:
-            return path, real
-        root = Path(os.path.realpath(self.home))
-        if real == root or root in real.parents:
-            return path, real
+            return path, Path(real)
+        root = self._resolved_home()
+        if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
+            return path, Path(real)
         raise StoreError(
             f"{path} resolves to {real}, outside the silcrow home {self.home}; silcrow does not read "
             "or write memory files elsewhere (a link could put any file into the prompt). Move the "
@@ -191,7 +199,7 @@ class FileBackend(StoreBackend):
 
     @property
     def journal_path(self) -> Path:
-        return self.directory / journal.JOURNAL_NAME
+        return self._journal
 
     def remember(self, target: str, last: journal.Last, stamp: journal.Stamp) -> None:
         """Keep the record this process just appended, to skip reading it back next time."""
