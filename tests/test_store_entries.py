@@ -111,3 +111,30 @@ def test_shape_problems_detect_what_a_rewrite_would_change() -> None:
     assert "bare" in E.shape_problems("a\n§\n§\nb", 100)[0]
     assert "larger than" in E.shape_problems("x" * 101, 100)[0]
     assert "UTF-8" in E.shape_problems("ok \udcff", 100)[0]
+
+
+_PIECES = st.lists(
+    st.sampled_from(["a", "b c", " ", "\n", "§", "\\§", "  §", "x\n§\ny", "\t", "é", "\r", "\r\n", "a"]),
+    max_size=8,
+).map("".join)
+# The usual file: what the fast path reads.
+_PLAIN = st.lists(st.sampled_from(["a", "b c", " ", "\n", "\t", "é", "a"]), max_size=8).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_PIECES, max_size=6) | st.lists(_PLAIN, max_size=6),
+       st.lists(_PIECES | _PLAIN, max_size=6))
+def test_the_fast_parse_and_render_agree_with_the_general_ones(pieces: list[str], new: list[str]) -> None:
+    # Document.parse takes a fast path for the usual file (no '\r', no '§' but the
+    # delimiters'); it must read and write back exactly what the general path does.
+    from silcrow.store.document import Document
+
+    raw = ENTRY_DELIMITER.join(pieces)
+    fast, general = Document.parse(raw), Document._parse_general(raw)
+    assert (fast.entries, fast.spans, fast.section_pieces, fast.newline, fast.duplicates, fast.end) == (
+        general.entries, general.spans, general.section_pieces, general.newline, general.duplicates,
+        general.end)
+    additions = [E.normalize_entry(n) for n in new if n.strip()]
+    for updated in (fast.entries + additions, additions + fast.entries[1:], fast.entries[::-1]):
+        updated = list(dict.fromkeys(updated))
+        assert fast.render(updated) == general.render(updated)

@@ -79,8 +79,10 @@ def char_count(entries: list[str]) -> int:
     """Characters the entries take in the file; this is what limits measure."""
     if not entries:
         return 0
-    escaped = sum(len(escape_entry(e)) - len(e) for e in entries if "§" in e)
-    return sum(map(len, entries)) + escaped + len(ENTRY_DELIMITER) * (len(entries) - 1)
+    used = sum(map(len, entries)) + len(ENTRY_DELIMITER) * (len(entries) - 1)
+    if "§" not in "".join(entries):  # one C-speed test instead of one per entry
+        return used
+    return used + sum(len(escape_entry(e)) - len(e) for e in entries if "§" in e)
 
 
 def format_usage(used: int, limit: int) -> str:
