@@ -207,12 +207,26 @@ class FileBackend(StoreBackend):
 
     def recall(self, target: str) -> journal.Last | None:
         """The newest journal record of ``target``: the one remembered when nobody appended
-        since (the journal ends where it ended then), else read from the journal."""
+        since (the journal ends where it ended then), else the remembered one brought up to
+        date with what was appended since, else read from the journal."""
         remembered = self._newest.get(target)
-        if remembered is not None and remembered[0] == journal.stamp(self.journal_path):
-            return remembered[1]
-        self._newest.pop(target, None)
-        return journal.last(self.journal_path, target)
+        if remembered is not None:
+            if remembered[0] == journal.stamp(self.journal_path):
+                return remembered[1]
+            # Others appended since (writers in other processes): read only what they added.
+            followed = journal.follow(self.journal_path, target, remembered[1], remembered[0])
+            if followed is not None:
+                self._newest[target] = (followed[1], followed[0])
+                return followed[0]
+            self._newest.pop(target, None)
+        # Where the journal ended before reading: only records of other targets can be
+        # appended meanwhile (the caller holds this target's lock), so following from there
+        # next time finds every later record of this target.
+        ended = journal.stamp(self.journal_path, head=True)
+        found = journal.last(self.journal_path, target)
+        if found is not None and ended is not None:
+            self._newest[target] = (ended, found)
+        return found
 
     def path(self, target_file: str) -> Path:
         return self.directory / target_file

@@ -37,7 +37,7 @@ import json
 import os
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -93,13 +93,20 @@ def _fields(stored: dict[str, Any]) -> dict[str, Any]:
 _DELTA = ("base", "keep", "middle")
 
 
+# How much of the journal's start a Stamp keeps: compaction rewrites the start, so a file with
+# the same inode (a number the filesystem can reuse) but another start is another file.
+HEAD_BYTES = 64
+
+
 @dataclass(frozen=True)
 class Stamp:
-    """Where the journal ended after an append, to tell later that nobody appended since."""
+    """Where the journal ended after an append, to tell later that nobody appended since
+    (the same stamp), or to read only what was appended since (see :func:`follow`)."""
 
     inode: int
     size: int
     mtime_ns: int
+    head: bytes = field(default=b"", compare=False)
 
 
 @dataclass(frozen=True)
@@ -177,24 +184,73 @@ def append(path: Path, record: dict[str, Any], previous: Last | None = None) -> 
             if written != len(line):  # a short write would leave a torn line; finish it
                 os.write(fd, line[written:])
             size += len(line)
-            stat = os.fstat(fd)
+            ended = _stamp(fd) if size <= MAX_BYTES else None
         finally:
             os.close(fd)
-        if size > MAX_BYTES:
+        if ended is None:
             _compact(path, KEEP_BYTES)
-            stat = os.stat(path)
+            ended = stamp(path, head=True)
     finally:
         lock.release()
-    return Last(record, depth), Stamp(stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    assert ended is not None
+    return Last(record, depth), ended
 
 
-def stamp(path: Path) -> Stamp | None:
-    """Where the journal ends now (None when there is none)."""
+def _stamp(fd: int, head: bool = True) -> Stamp:
+    stat = os.fstat(fd)
+    start = os.pread(fd, HEAD_BYTES, 0) if head else b""
+    return Stamp(stat.st_ino, stat.st_size, stat.st_mtime_ns, start)
+
+
+def stamp(path: Path, *, head: bool = False) -> Stamp | None:
+    """Where the journal ends now (None when there is none); ``head``: with its first bytes,
+    for :func:`follow`."""
+    if head:
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except FileNotFoundError:
+            return None
+        try:
+            return _stamp(fd)
+        finally:
+            os.close(fd)
     try:
         stat = os.stat(path)
     except FileNotFoundError:
         return None
     return Stamp(stat.st_ino, stat.st_size, stat.st_mtime_ns)
+
+
+def follow(path: Path, target: str, last: Last, since: Stamp) -> tuple[Last, Stamp] | None:
+    """The newest record of ``target``, given ``last``, its newest record when the journal
+    ended at ``since``: only what was appended since is read. None when that cannot be told
+    apart from a rewrite (compaction, a cut line) or a record does not chain onto ``last``;
+    then :func:`last` reads it the long way. Called with the target's lock held, so nobody
+    appends records of ``target`` meanwhile."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return None
+    try:
+        now = _stamp(fd)
+        if now.inode != since.inode or now.size < since.size or now.head != since.head or (
+            since.size and os.pread(fd, 1, since.size - 1) != b"\n"
+        ):
+            return None
+        data = os.pread(fd, now.size - since.size, since.size)
+    finally:
+        os.close(fd)
+    # Up to the last complete line: a line being appended (by a writer of the other target)
+    # is read next time.
+    end = data.rfind(b"\n") + 1
+    named = json.dumps(target, ensure_ascii=True).encode("ascii")
+    states = {target: last}
+    for line in data[:end].split(b"\n"):
+        stored = _parse(line) if named in line else None
+        if stored is not None and stored.get("target") == target and _whole(stored, states) is None:
+            return None
+    ended = Stamp(now.inode, since.size + end, now.mtime_ns if since.size + end == now.size else 0, now.head)
+    return states[target], ended
 
 
 def _compact(path: Path, keep_bytes: int) -> None:

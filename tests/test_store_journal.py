@@ -1,0 +1,59 @@
+"""Following the history journal: a writer reads only what other writers appended since its
+last look, and gets what reading the journal whole would give."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from silcrow.store import MemoryStore, journal
+
+_OTHER_WRITER = (
+    "import sys\n"
+    "from silcrow.store import MemoryStore\n"
+    "store = MemoryStore(sys.argv[1])\n"
+    "for i in range(3):\n"
+    "    assert store.add('memory', f'from the other process {i}')['success']\n"
+    "assert store.add('user', 'the other process also wrote the profile')['success']\n"
+)
+
+
+def test_a_writer_catches_up_with_what_another_process_journaled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A store remembers the newest record it saw and, when others appended since, reads only
+    # what they added: their records must be applied, not skipped (a skipped one would show up
+    # as an outside edit, or as a delta on the wrong record), also across a compaction.
+    monkeypatch.setattr(journal, "MAX_BYTES", 6_000)
+    monkeypatch.setattr(journal, "KEEP_BYTES", 3_000)
+    store = MemoryStore(tmp_path, memory_char_limit=10**6)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    for round_ in range(4):
+        assert store.add("memory", f"mine {round_} " + "z" * 300)["success"]
+        subprocess.run([sys.executable, "-c", _OTHER_WRITER, str(tmp_path)], check=True, env=env,
+                       timeout=120)
+        assert store.remove("memory", "from the other process 1")["success"]
+    history = store.history("memory")
+    assert "outside_edit" not in [r["action"] for r in history]
+    assert all(a["after"] == b["before"] for a, b in zip(history, history[1:], strict=False))
+    assert history[-1]["after"] == store.entries("memory")
+
+
+def test_following_the_journal_gives_what_reading_it_whole_gives(tmp_path: Path) -> None:
+    path = tmp_path / "memories" / ".journal.jsonl"
+    first, second = MemoryStore(tmp_path), MemoryStore(tmp_path)
+    first.add("memory", "start")
+    seen = journal.last(path, "memory")
+    since = journal.stamp(path, head=True)
+    assert seen is not None and since is not None
+    for i in range(5):
+        second.add("memory" if i % 2 else "user", f"later {i}")
+    followed = journal.follow(path, "memory", seen, since)
+    assert followed is not None and followed[0] == journal.last(path, "memory")
+    # A rewritten journal (another start) is not followed: it is read whole.
+    path.write_bytes(path.read_bytes().replace(b'"id":"', b'"id":"x', 1))
+    assert journal.follow(path, "memory", seen, since) is None
