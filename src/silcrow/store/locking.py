@@ -8,7 +8,8 @@ next poll, and the pollers burn CPU. Here a waiter blocks in the kernel
 In the main thread the wait is the caller's own ``flock`` call, which the
 kernel wakes directly; a timer thread interrupts it at the deadline with a
 signal (``SIGURG``, which is ignored by default, so one that arrives late
-does nothing). Under contention this matters: every lock handoff waits for
+does nothing); that thread is started once per process and sleeps through
+waits that end before their deadline. Under contention this matters: every lock handoff waits for
 one wake-up instead of two (a helper thread's, then the caller's), and the
 handoff is on the critical path of every writer. Elsewhere (another thread,
 or ``SIGURG`` already has a handler) a helper thread blocks in ``flock`` and
@@ -28,6 +29,7 @@ import errno
 import os
 import signal
 import threading
+import time
 from pathlib import Path
 
 from silcrow.errors import StoreError
@@ -108,8 +110,13 @@ def _close_inherited() -> None:
     _OPEN_FDS.clear()
 
 
+def _after_fork() -> None:
+    _close_inherited()
+    _reset_alarm()
+
+
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_close_inherited)
+    os.register_at_fork(after_in_child=_after_fork)
 
 
 def _open_lock_file(path: Path) -> int:
@@ -154,33 +161,84 @@ def _can_wait_here() -> bool:
     )
 
 
+class _Alarm:
+    """One thread per process that sends the main thread ``_ALARM`` at the deadline of its
+    current wait. It sleeps until the earliest deadline it was given and is woken only when
+    a new deadline comes sooner, so a wait costs no thread start and, under steady
+    contention, no wake-up: a wait that ends just disarms it."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._deadline: float | None = None  # of the wait armed now
+        self._serial = 0  # of the wait armed now
+        self._sleeping_until: float | None = None  # None: idle (or not started)
+        self.fired = 0  # the serial of the last wait it interrupted
+        self._pid = -1
+
+    def arm(self, timeout: float) -> int:
+        with self._cond:
+            if self._pid != os.getpid():  # first use, or a child forked without this thread
+                self._pid = os.getpid()
+                threading.Thread(target=self._run, name="silcrow-lock-alarm", daemon=True).start()
+            self._serial += 1
+            self._deadline = time.monotonic() + timeout
+            if self._sleeping_until is None or self._deadline < self._sleeping_until:
+                self._cond.notify()
+            return self._serial
+
+    def disarm(self) -> None:
+        with self._cond:
+            self._deadline = None
+
+    def _run(self) -> None:
+        main = threading.main_thread().ident
+        assert main is not None and _ALARM is not None
+        with self._cond:
+            while True:
+                now = time.monotonic()
+                if self._deadline is not None and now >= self._deadline:
+                    self._deadline = None
+                    self.fired = self._serial
+                    signal.pthread_kill(main, _ALARM)
+                self._sleeping_until = self._deadline
+                self._cond.wait(None if self._deadline is None else self._deadline - now)
+
+
+_ALARM_THREAD = _Alarm()
+
+
+def _reset_alarm() -> None:
+    global _ALARM_THREAD
+    _ALARM_THREAD = _Alarm()  # its lock may have been held at the fork; its thread is gone
+
+
 def _wait_here(fd: int, path: Path, timeout: float) -> None:
     """Block in ``flock`` in this (the main) thread until the lock is ours or ``timeout`` passes."""
     assert _ALARM is not None
-    waiting = True
+    alarm = _ALARM_THREAD
+    serial = 0
 
     def interrupt(signum: int, frame: object) -> None:
-        if waiting:
+        # Only this wait's own alarm counts: a late one for an earlier wait is ignored.
+        if serial and alarm.fired == serial:
             raise _Deadline
 
     previous = signal.signal(_ALARM, interrupt)
-    alarm = threading.Timer(timeout, signal.pthread_kill, (threading.get_ident(), _ALARM))
-    alarm.daemon = True
     try:
-        alarm.start()
+        serial = alarm.arm(timeout)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
-            waiting = False
+            serial = 0
         except _Deadline:
-            waiting = False
+            serial = 0
             # The alarm may have come just as the lock was granted: then this succeeds at once.
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 raise LockWaitTimeout(str(path)) from None
     finally:
-        waiting = False
-        alarm.cancel()
+        serial = 0
+        alarm.disarm()
         signal.signal(_ALARM, previous)
 
 
