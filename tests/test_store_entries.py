@@ -137,4 +137,9 @@ def test_the_fast_parse_and_render_agree_with_the_general_ones(pieces: list[str]
     additions = [E.normalize_entry(n) for n in new if n.strip()]
     for updated in (fast.entries + additions, additions + fast.entries[1:], fast.entries[::-1]):
         updated = list(dict.fromkeys(updated))
-        assert fast.render(updated) == general.render(updated)
+        text = fast.render(updated)
+        assert text == general.render(updated)
+        # What a write keeps for the next one (instead of parsing its own file again).
+        after = fast.successor(updated, text)
+        if after is not None:
+            assert after == Document.parse(text)

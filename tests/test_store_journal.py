@@ -57,3 +57,26 @@ def test_following_the_journal_gives_what_reading_it_whole_gives(tmp_path: Path)
     # A rewritten journal (another start) is not followed: it is read whole.
     path.write_bytes(path.read_bytes().replace(b'"id":"', b'"id":"x', 1))
     assert journal.follow(path, "memory", seen, since) is None
+
+
+_HAND_EDIT = (
+    "import sys\n"
+    "from pathlib import Path\n"
+    "path = Path(sys.argv[1]) / 'memories' / 'MEMORY.md'\n"
+    "path.write_text(path.read_text(encoding='utf-8').replace('alpha', 'omega'), encoding='utf-8')\n"
+)
+
+
+def test_a_file_changed_by_another_process_between_writes_is_read_again(tmp_path: Path) -> None:
+    # A store keeps the parse of the text it wrote last, for its next write; a text changed
+    # since (here by a same-length edit in another process) must be parsed anew, not reused.
+    store = MemoryStore(tmp_path)
+    assert store.add("memory", "alpha fact")["success"]
+    assert store.add("memory", "beta fact")["success"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    subprocess.run([sys.executable, "-c", _HAND_EDIT, str(tmp_path)], check=True, env=env, timeout=120)
+    assert store.add("memory", "gamma fact")["success"]
+    assert store.entries("memory") == ["omega fact", "beta fact", "gamma fact"]
+    assert store.replace("memory", "omega", "delta fact")["success"]
+    assert store.entries("memory") == ["delta fact", "beta fact", "gamma fact"]
+    assert [r["action"] for r in store.history("memory")] == ["add", "add", "outside_edit", "add", "replace"]

@@ -122,16 +122,25 @@ def _stored(record: dict[str, Any], previous: Last | None) -> tuple[dict[str, An
     before, after = record["before"], record["after"]
     if previous is None or previous.depth + 1 >= CHAIN_LIMIT or previous.record["after"] != before:
         return record, 0
-    head = 0
     limit = min(len(before), len(after))
-    while head < limit and before[head] == after[head]:
-        head += 1
-    tail = 0
-    while tail < limit - head and before[-1 - tail] == after[-1 - tail]:
-        tail += 1
+    head = _common(before, after, limit)
+    tail = _common(before[::-1], after[::-1], limit - head)
     stored = {key: value for key, value in _fields(record).items() if key not in ("before", "after")}
     stored.update(base=previous.record["id"], keep=[head, tail], middle=after[head : len(after) - tail])
     return stored, previous.depth + 1
+
+
+def _common(first: list[str], second: list[str], limit: int) -> int:
+    """How many leading items (at most ``limit``) the lists share: a binary search of slice
+    comparisons, which run in C (a file of hundreds of entries changes in one place)."""
+    low, high = 0, limit  # first[:low] == second[:low]; they differ before high + 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if first[low:middle] == second[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _whole(stored: dict[str, Any], states: dict[str, Last]) -> Last | None:

@@ -133,6 +133,8 @@ class MemoryStore:
         # was refused for the size limit in this turn.
         self._consolidating = False
         self._failed_attempts = 0
+        # The parsed text of the last write of each target (see _document).
+        self._written: dict[str, Document] = {}
 
     # ----------------------------------------------------------------- reads
 
@@ -574,6 +576,14 @@ class MemoryStore:
             except LockTimeoutError as exc:  # nothing is written yet: go on without this record
                 log.warning("could not journal an outside edit of %s: %s", target, exc)
 
+    def _document(self, target: str, raw: str) -> Document:
+        """``Document.parse(raw)``; when ``raw`` is exactly the text this store wrote last (no
+        one wrote since), the parse kept from that write, as a large file costs to parse."""
+        written = self._written.get(target)
+        if written is not None and written.raw == raw:
+            return written
+        return Document.parse(raw)
+
     def _commit(
         self, target: str, action: str, origin: str, edit: Edit, *, appends: bool = False,
         confirmed: list[str] | None = None, proposal: Proposal | None = None,
@@ -588,7 +598,7 @@ class MemoryStore:
         refusal: Refusal | None = None
         used_after: int | None = None
         with self.backend.transaction(file_name) as tx:
-            document = Document.parse(tx.read())
+            document = self._document(target, tx.read())
             problems = safe_shape_problems(document, self._where(target))
             current = document.entries
             if problems and not appends:
@@ -606,7 +616,12 @@ class MemoryStore:
                     if problems:
                         # Only an append gets here: every existing byte stays as it is.
                         message += f" Warning: {'; '.join(problems)}; run `silcrow memory doctor`."
-                    tx.write(document.render(updated))
+                    text = document.render(updated)
+                    self._written.pop(target, None)
+                    tx.write(text)
+                    written = document.successor(updated, text)
+                    if written is not None:
+                        self._written[target] = written
                     tx.journal(new_record(
                         target=target, action=action, origin=origin, before=current, after=updated,
                         confirmed_threats=confirmed,
