@@ -162,17 +162,19 @@ class Document:
         only the few new entries need a look)."""
         if not self.plain:
             return None
-        fresh = set(updated).difference(self.spans)
+        appended = (len(updated) == len(self.entries) + 1 and updated[-1] not in self.spans
+                    and updated[:-1] == self.entries)
+        fresh = {updated[-1]} if appended else set(updated).difference(self.spans)
         if len(fresh) > 8 or any(not e or e != e.strip() or "\r" in e or "§" in e for e in fresh):
             return None
-        if len(updated) == len(self.entries) + 1 and updated[-1] in fresh and updated[:-1] == self.entries:
+        if appended:
             spans = dict(self.spans)
             spans[updated[-1]] = updated[-1]
             return Document(text, list(updated), spans, [], "\n", self.duplicates, len(text), True)
-        if len(set(updated)) != len(updated):
+        spans = dict(zip(updated, updated, strict=True))
+        if len(spans) != len(updated):  # a repeated entry: parsing would drop the copy
             return None
-        return Document(text, list(updated), dict(zip(updated, updated, strict=True)), [], "\n", 0,
-                        len(text), True)
+        return Document(text, list(updated), spans, [], "\n", 0, len(text), True)
 
     def append(self, entry: str) -> str:
         """The file text with ``entry`` added at the end; every byte before it stays."""

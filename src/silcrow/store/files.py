@@ -7,8 +7,8 @@ A write of ``MEMORY.md`` goes like this:
 2. take an exclusive lock on the sidecar ``MEMORY.md.lock`` (never on the
    data file itself: ``os.replace`` swaps the data file's inode, and a lock on
    a replaced inode protects nothing);
-3. remove temp files left by a writer that crashed (we hold the lock, so no
-   live writer can own one);
+3. remove temp files left by a writer that crashed (listed before the lock,
+   removed under it: no live writer can own one then);
 4. re-read ``MEMORY.md`` from disk, under the lock: what another process
    wrote a moment ago is the base of this change;
 5. write the new text to a temp file in the same directory, fsync it,
@@ -267,6 +267,9 @@ class FileBackend(StoreBackend):
         path, real = self._checked(target_file)
         lock_path = path.with_name(path.name + ".lock")
         lock = locking.ExclusiveLock(lock_path, self.lock_timeout)
+        # Listed before the lock, so the listing is not part of the time the lock is held (see
+        # _remove_leftovers).
+        seen = self.leftovers(target_file, real)
         try:
             self._lock(lock)
         except locking.LockWaitTimeout as exc:
@@ -282,7 +285,7 @@ class FileBackend(StoreBackend):
             ) from exc
         try:
             transaction = FileTransaction(self, path, real)
-            self._remove_leftovers(target_file, real)
+            self._remove_leftovers(seen)
             yield transaction
         except OSError as exc:
             raise StoreError(
@@ -321,10 +324,12 @@ class FileBackend(StoreBackend):
             )
         return sorted(found)
 
-    def _remove_leftovers(self, target_file: str, real: Path) -> None:
-        # Only called with the target's lock held, so every temp file of this
-        # target belongs to a writer that died before its os.replace.
-        for leftover in self.leftovers(target_file, real):
+    def _remove_leftovers(self, seen: list[str]) -> None:
+        # Called with the target's lock held, on temp files listed before it was taken: each
+        # was made by a writer holding the lock then, which has since released it, so it
+        # either renamed its temp file (it is gone) or died (it is a leftover). One that died
+        # after the listing is cleaned by the next write.
+        for leftover in seen:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(leftover)
 
