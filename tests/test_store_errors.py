@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 from pathlib import Path
+from typing import Any
 
 import filelock
 import pytest
@@ -335,10 +336,14 @@ def test_permission_denied_message_even_as_root(tmp_path: Path, monkeypatch: pyt
     assert store.add("memory", "Uses zsh")["success"]
     path = store.path("memory")
 
-    def denied(file: object, *args: object, **kwargs: object) -> object:
-        raise PermissionError(13, "Permission denied", str(file))
+    opened = files.os.open
 
-    monkeypatch.setattr(files, "open", denied, raising=False)
+    def denied(file: Any, *args: Any, **kwargs: Any) -> int:
+        if str(file) == str(path):
+            raise PermissionError(13, "Permission denied", str(file))
+        return opened(file, *args, **kwargs)
+
+    monkeypatch.setattr(files.os, "open", denied)
     with pytest.raises(StoreError, match=r"permission denied\. Give your user read and write access") as info:
         store.entries("memory")
     assert str(path) in str(info.value) and f"chmod u+rw {path}" in str(info.value)

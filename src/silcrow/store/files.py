@@ -67,9 +67,12 @@ def _read_bytes(path: Path, shown: Path) -> tuple[bytes, int | None]:
     except OSError as exc:
         raise StoreError(unusable_file_message(shown, exc)) from exc
     try:
-        mode = os.fstat(fd).st_mode
-        with open(fd, "rb", closefd=False) as handle:
-            return handle.read(), mode
+        stat = os.fstat(fd)
+        # Plain reads (no file object: it would stat and seek again): the size, then to the end.
+        chunks = [os.read(fd, stat.st_size + 1)]
+        while chunks[-1]:
+            chunks.append(os.read(fd, 1 << 16))
+        return b"".join(chunks), stat.st_mode
     except OSError as exc:
         raise StoreError(unusable_file_message(shown, exc)) from exc
     finally:
@@ -116,6 +119,7 @@ class FileTransaction(Transaction):
         self._real = real
         self._mode: int | None = None  # the file's permission bits, from the read
         self._read = False
+        self._recalled: dict[str, journal.Last | None] = {}
         # The directory of a rename whose durability is still owed (see the module docstring).
         self.renamed_in: Path | None = None
 
@@ -133,14 +137,20 @@ class FileTransaction(Transaction):
         replace_file(self._real, text.encode("utf-8", "surrogateescape"), mode=mode, sync_directory=False)
         self.renamed_in = self._real.parent
 
+    def _newest(self, target: str) -> journal.Last | None:
+        # Once per transaction: holding the target's lock, nobody else appends its records.
+        if target not in self._recalled:
+            self._recalled[target] = self._backend.recall(target)
+        return self._recalled[target]
+
     def journal(self, record: dict[str, Any]) -> None:
         target = record["target"]
-        self._backend.remember(target, *journal.append(
-            self._backend.journal_path, record, self._backend.recall(target)
-        ))
+        last, ended = journal.append(self._backend.journal_path, record, self._newest(target))
+        self._backend.remember(target, last, ended)
+        self._recalled[target] = last
 
     def last_record(self, target: str) -> dict[str, Any] | None:
-        found = self._backend.recall(target)
+        found = self._newest(target)
         return found.record if found is not None else None
 
     def records(self, target: str) -> list[dict[str, Any]]:
