@@ -15,7 +15,7 @@ from silcrow.agent.loop import FLUSH_TEXT, NUDGE_TEXT, Agent
 from silcrow.agent.sessions import SUMMARY_MARKER
 from silcrow.errors import ModelError, SessionError
 from silcrow.recall.local import LocalProvider
-from silcrow.safety.fence import sanitize_context
+from silcrow.safety import sanitize_context
 
 
 def test_turns_are_synced_to_the_provider_in_the_background(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from silcrow.safety import threats
+from silcrow import safety as threats
 from silcrow.store import MemoryStore
 from silcrow.store import pending as pending_mod
 from silcrow.store.pending import Proposer, current_proposer

@@ -33,7 +33,7 @@ from silcrow.home import open_profile
 from silcrow.paths import resolve_home
 from silcrow.recall.manager import MemoryManager
 from silcrow.recall.provider import MemoryProvider
-from silcrow.safety.fence import sanitize_context
+from silcrow.safety import sanitize_context
 from silcrow.store import MemoryStore
 from silcrow.store.pending import Proposer
 from silcrow.toolcall import error_json

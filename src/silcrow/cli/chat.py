@@ -20,8 +20,7 @@ from rich.text import Text
 from silcrow.cli.common import app_home, app_settings, console, console_err, print_error
 from silcrow.cli.main import app
 from silcrow.errors import ModelError, SilcrowError
-from silcrow.safety.fence import StreamingFenceScrubber
-from silcrow.safety.threats import display_safe
+from silcrow.safety import StreamingFenceScrubber, display_safe
 
 if TYPE_CHECKING:
     from silcrow.agent.loop import Agent

@@ -35,7 +35,7 @@ from silcrow.cli.common import (
     safe_text,
 )
 from silcrow.cli.main import app
-from silcrow.safety.threats import display_safe
+from silcrow.safety import display_safe
 from silcrow.store import MemoryStore
 
 memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)

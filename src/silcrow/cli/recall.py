@@ -37,7 +37,7 @@ from silcrow.cli.common import (
 from silcrow.cli.main import app
 from silcrow.db.database import redact
 from silcrow.paths import recall_db
-from silcrow.safety.threats import display_safe
+from silcrow.safety import display_safe
 
 if TYPE_CHECKING:
     from silcrow.recall.local import LocalProvider

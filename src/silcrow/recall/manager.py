@@ -37,7 +37,7 @@ from silcrow.errors import ProviderConflictError, RecallError, SilcrowError, Too
 from silcrow.recall import policy
 from silcrow.recall.api import Forgotten, Found, Remembered, Searchable
 from silcrow.recall.provider import MemoryProvider, as_openai_tool
-from silcrow.safety.fence import build_memory_context_block
+from silcrow.safety import build_memory_context_block
 from silcrow.toolcall import error_json, parse_arguments
 
 log = logging.getLogger(__name__)

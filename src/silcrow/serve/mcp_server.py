@@ -44,7 +44,7 @@ from pydantic import ValidationError
 from silcrow import tool as memory_tool
 from silcrow.agent import search_tool
 from silcrow.errors import SilcrowError
-from silcrow.safety.fence import build_memory_context_block
+from silcrow.safety import build_memory_context_block
 from silcrow.serve.tenant import READ_ONLY_TOOLS, RECALL_TOOLS, Tenant, is_read_only_call
 from silcrow.store.entries import ENTRY_DELIMITER
 from silcrow.store.store import TARGET_FILES

@@ -41,7 +41,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from silcrow.errors import SilcrowError
-from silcrow.safety.threats import display_safe
+from silcrow.safety import display_safe
 from silcrow.serve.auth import access_of
 from silcrow.serve.tenant import Tenant
 from silcrow.store import entries as E

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 
-from silcrow.safety.confusables import SKIP, readings
+from silcrow.safety._confusables import SKIP, readings
 
 FENCE_OPEN = "<memory-context>"
 FENCE_CLOSE = "</memory-context>"
 
-# Tags are matched on the *readings* of a text (silcrow.safety.confusables.fold): every
+# Tags are matched on the *readings* of a text (silcrow.safety._confusables.fold): every
 # look-alike letter is already its ASCII letter, every bracket look-alike, entity or
 # percent-encoding already "<" or ">", every invisible character SKIP. So the one tag
 # definition below recognises `<Memory_Context>`, `< / memory context >`, full width,

@@ -1,16 +1,16 @@
-"""The threat scanner's pattern tables (data only; :mod:`silcrow.safety.threats` compiles
+"""The threat scanner's pattern tables (data only; :mod:`silcrow.safety._threats` compiles
 and runs them). Patterns aim at instructions to the agent -- to read, send, hide, obey --
 and leave notes *about* those things alone; ``bench/safety.py`` measures both sides on
 labelled examples and a held-out split.
 
 Every gap inside a pattern is bounded or possessive, and "verb, then an object within N
-characters" is a :class:`~silcrow.safety.near.Near` matcher: scanning stays linear on any
+characters" is a :class:`~silcrow.safety._near.Near` matcher: scanning stays linear on any
 input (``tests/test_regex_linear.py``).
 """
 
 from __future__ import annotations
 
-from silcrow.safety.near import Near
+from silcrow.safety._near import Near
 
 # --- categories ------------------------------------------------------------
 

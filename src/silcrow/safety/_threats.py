@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Literal, NamedTuple
 
-from silcrow.safety.confusables import (
+from silcrow.safety._confusables import (
     ANY_INVISIBLE,
     CAPITAL_CONFUSABLES,
     CONFUSABLES,
@@ -50,8 +50,8 @@ from silcrow.safety.confusables import (
     ZWNJ,
     is_emoji,
 )
-from silcrow.safety.near import Near
-from silcrow.safety.patterns import (
+from silcrow.safety._near import Near
+from silcrow.safety._patterns import (
     BEHAVIOUR,
     FENCE_DESC,
     FENCE_ID,
@@ -66,9 +66,9 @@ from silcrow.safety.patterns import (
     SECRETS,
     SQUASHED,
 )
-from silcrow.safety.patterns_intl import INTL
-from silcrow.safety.prefilter import first_literals, may_match
-from silcrow.safety.tags import tags
+from silcrow.safety._patterns_intl import INTL
+from silcrow.safety._prefilter import first_literals, may_match
+from silcrow.safety._tags import tags
 
 
 @dataclass(frozen=True)
@@ -277,11 +277,11 @@ def scan(text: str, semantic: bool = False, learned: bool = False) -> list[Threa
     """Every pattern ``text`` matches, at most one hit per pattern id; ``[]`` means clean.
 
     With ``learned``, a text no pattern matched also goes to the learned classifier
-    (:mod:`silcrow.safety.learned`): a score at its hold threshold or above holds it for a
+    (:mod:`silcrow.safety._learned`): a score at its hold threshold or above holds it for a
     person (``learned.hold``, or ``learned.refuse`` for a score at the refuse threshold).
 
     With ``semantic``, a text no pattern caught also goes to the meaning-based second stage
-    (:mod:`silcrow.safety.semantic`, the offline MiniLM model, loaded on first use).
+    (:mod:`silcrow.safety._semantic`, the offline MiniLM model, loaded on first use).
     """
     if not text:
         return []
@@ -326,7 +326,7 @@ def scan(text: str, semantic: bool = False, learned: bool = False) -> list[Threa
         # piped installer) they are the shape of an attack.
         hits = [replace(h, severity="refuse") for h in hits]
     if learned and not hits:
-        from silcrow.safety.learned import classify
+        from silcrow.safety._learned import classify
 
         judged = classify(text)
         if judged.severity is not None:
@@ -334,7 +334,7 @@ def scan(text: str, semantic: bool = False, learned: bool = False) -> list[Threa
             # statistical model flagged (its false alarms then cost a question, not a lost note).
             hits.append(ThreatHit(f"learned.{judged.severity}", LEARNED, judged.reason, "", "hold"))
     if semantic and not hits:
-        from silcrow.safety.semantic import judge
+        from silcrow.safety._semantic import judge
 
         near = judge(text)
         if near.attack:

@@ -106,7 +106,7 @@ class Classifier:
         """Calibrated probability of an attack, and the word n-grams that pushed it up most."""
         import numpy as np
 
-        from silcrow.safety.threats import normalize
+        from silcrow.safety._threats import normalize
 
         model = self._load()
         idx, gs = vectorize(normalize(text))

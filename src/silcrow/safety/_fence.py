@@ -17,7 +17,7 @@ Three defences:
   ``<memory-<memory-context>context>`` cannot reassemble into a tag after
   one removal pass. Recalled text therefore cannot close the fence early.
 * :func:`build_memory_context_block` also runs every recalled item through
-  :func:`silcrow.safety.threats.scan`; items (or single lines) that hit are
+  :func:`silcrow.safety._threats.scan`; items (or single lines) that hit are
   dropped and logged, never shown to the model.
 * :class:`StreamingFenceScrubber` removes memory-context spans from model
   output as it streams, whatever the chunk boundaries, so a model echoing
@@ -30,9 +30,9 @@ import logging
 import re
 from functools import cache
 
-from silcrow.safety.confusables import SKIP, readings
-from silcrow.safety.tags import FENCE_CLOSE, FENCE_OPEN, UNCLOSED, UNCLOSED_NAME, tags
-from silcrow.safety.threats import describe, display_safe, scan
+from silcrow.safety._confusables import SKIP, readings
+from silcrow.safety._tags import FENCE_CLOSE, FENCE_OPEN, UNCLOSED, UNCLOSED_NAME, tags
+from silcrow.safety._threats import describe, display_safe, scan
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ silcrow from how the phrases are said, not taken from any list.
 
 from __future__ import annotations
 
-from silcrow.safety.patterns import LEAK, OVERRIDE, ROLE
+from silcrow.safety._patterns import LEAK, OVERRIDE, ROLE
 
 _G = r"[^\n.!?。！？]{0,40}?"  # a short gap inside one sentence
 
