@@ -23,9 +23,34 @@ from typing import Any
 
 from silcrow._private import private_dir
 from silcrow.errors import ConfigError
-from silcrow.integrations.hermes.bridge import CONFIG_FILE, PLUGIN_NAME, HermesBridge, plugin_settings
+from silcrow.integrations.hermes._bridge import (
+    CONFIG_FILE,
+    PLUGIN_NAME,
+    HermesBridge,
+    hermes_home_from_env,
+    plugin_settings,
+)
 
 SHIM = '''"""silcrow as Hermes's memory provider.
+
+Written by `silcrow hermes install`; `silcrow hermes uninstall` removes it. Every hook's
+behaviour lives in the silcrow package (silcrow.integrations.hermes), so upgrading silcrow
+upgrades this plugin. Hermes uses it when config.yaml has `memory: {provider: silcrow}`.
+"""
+
+from agent.memory_provider import MemoryProvider
+
+from silcrow.integrations.hermes import HermesBridge
+
+
+class SilcrowMemoryProvider(HermesBridge, MemoryProvider):
+    """Hermes's MemoryProvider with every hook delegated to silcrow."""
+'''
+
+# What earlier releases wrote, word for word: still silcrow's own plugin, so install upgrades it
+# and uninstall removes it without --force (``bridge``, the module it imports, is kept for it).
+EARLIER_SHIMS = frozenset({
+    '''"""silcrow as Hermes's memory provider.
 
 Written by `silcrow hermes install`; `silcrow hermes uninstall` removes it. Every hook's
 behaviour lives in the silcrow package (silcrow.integrations.hermes), so upgrading silcrow
@@ -39,7 +64,8 @@ from silcrow.integrations.hermes.bridge import HermesBridge
 
 class SilcrowMemoryProvider(HermesBridge, MemoryProvider):
     """Hermes's MemoryProvider with every hook delegated to silcrow."""
-'''
+''',
+})
 
 PLUGIN_YAML = f"""name: {PLUGIN_NAME}
 description: "silcrow long-term recall (local SQLite + embeddings by default, or any silcrow provider)"
@@ -49,10 +75,14 @@ description: "silcrow long-term recall (local SQLite + embeddings by default, or
 WRITTEN = ("__init__.py", "plugin.yaml", CONFIG_FILE)
 
 
+def _foreign(init: Path) -> bool:
+    """Whether ``init`` is a file silcrow did not write (neither this release's shim nor an earlier one)."""
+    text = init.read_text(encoding="utf-8", errors="replace")
+    return text != SHIM and text not in EARLIER_SHIMS
+
+
 def default_hermes_home() -> Path:
     """``$HERMES_HOME``, else ``~/.hermes`` (Hermes's own rule)."""
-    from silcrow.integrations.hermes.bridge import hermes_home_from_env
-
     return hermes_home_from_env()
 
 
@@ -89,7 +119,7 @@ def install(hermes_home: Path, *, silcrow_home: str | Path | None = None, provid
                           "--hermes-home with the right directory (default $HERMES_HOME, else ~/.hermes)")
     target = plugin_dir(hermes_home)
     init = target / "__init__.py"
-    if init.exists() and not force and init.read_text(encoding="utf-8", errors="replace") != SHIM:
+    if init.exists() and not force and _foreign(init):
         raise ConfigError(f"{init} exists and is not silcrow's plugin; it was left alone. Move it away, "
                           "or pass --force to replace it")
     private_dir(target)
@@ -107,7 +137,7 @@ def uninstall(hermes_home: Path, *, force: bool = False) -> list[Path]:
     init = target / "__init__.py"
     if not target.is_dir():
         raise ConfigError(f"no silcrow plugin installed at {target}; nothing to remove")
-    if init.exists() and not force and init.read_text(encoding="utf-8", errors="replace") != SHIM:
+    if init.exists() and not force and _foreign(init):
         raise ConfigError(f"{init} is not silcrow's plugin (it was changed or replaced); nothing was "
                           "removed. Pass --force to remove it anyway")
     removed = []
