@@ -16,8 +16,8 @@ import pytest
 from mcp import Client, MCPError
 from serve_support import http_client, make_home, stdio_params, tokens
 
+from silcrow._paths import resolve_home, sessions_db
 from silcrow.agent.sessions import SessionStore
-from silcrow.paths import resolve_home, sessions_db
 from silcrow.serve.running import ServerProcess, silcrow_command
 from silcrow.store import MemoryStore
 

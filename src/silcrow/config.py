@@ -37,8 +37,8 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
+from silcrow._paths import config_file
 from silcrow.errors import ConfigError
-from silcrow.paths import config_file
 
 if TYPE_CHECKING:
     from silcrow.recall.embedders import Embedder

@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+from silcrow._paths import DEFAULT_PROFILE, config_file, default_home, resolve_home
 from silcrow._private import private_dir
 from silcrow.config import Rule, Settings, Text, env_value
 from silcrow.errors import ConfigError
-from silcrow.paths import DEFAULT_PROFILE, config_file, default_home, resolve_home
 
 if TYPE_CHECKING:
     from silcrow.agent.session_backend import SessionBackend
@@ -183,8 +183,8 @@ class Profile:
     def sessions(self) -> SessionBackend:
         """The session archive: ``<path>/sessions.db``, or the database."""
         if not self.storage.shared:
+            from silcrow._paths import sessions_db
             from silcrow.agent.sessions import SessionStore
-            from silcrow.paths import sessions_db
 
             return SessionStore(sessions_db(self.path))
         from silcrow.db.sessions import PostgresSessions
@@ -195,7 +195,7 @@ class Profile:
     def recall_storage(self, embedder: Embedder) -> RecallBackend:
         """The local provider's storage: ``<path>/recall.db``, or the database."""
         if not self.storage.shared:
-            from silcrow.paths import recall_db
+            from silcrow._paths import recall_db
             from silcrow.recall.local.store import RecallStore
 
             return RecallStore(recall_db(self.path), embedder)

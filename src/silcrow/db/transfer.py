@@ -24,12 +24,12 @@ from typing import Any
 
 import numpy as np
 
+from silcrow._paths import memories_dir, recall_db, sessions_db
 from silcrow._private import private_dir, write_private
 from silcrow.db.curated import journal_line
 from silcrow.db.database import Database
 from silcrow.db.migrations import SCHEMA, check_schema
 from silcrow.errors import ConfigError
-from silcrow.paths import memories_dir, recall_db, sessions_db
 from silcrow.recall.local import retrieval
 from silcrow.store import journal
 from silcrow.store.files import FileBackend, FileBox

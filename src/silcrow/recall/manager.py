@@ -33,12 +33,12 @@ from collections.abc import Callable, Collection
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from silcrow._toolcall import error_json, parse_arguments
 from silcrow.errors import ProviderConflictError, RecallError, SilcrowError, ToolCallError
 from silcrow.recall import policy
 from silcrow.recall.api import Forgotten, Found, Remembered, Searchable
 from silcrow.recall.provider import MemoryProvider, as_openai_tool
 from silcrow.safety import build_memory_context_block
-from silcrow.toolcall import error_json, parse_arguments
 
 log = logging.getLogger(__name__)
 

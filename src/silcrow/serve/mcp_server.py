@@ -42,13 +42,13 @@ from mcp_types import (
 from pydantic import ValidationError
 
 from silcrow import tool as memory_tool
+from silcrow._toolcall import convert_schema, schema_name
 from silcrow.agent import search_tool
 from silcrow.errors import SilcrowError
 from silcrow.safety import build_memory_context_block
 from silcrow.serve.tenant import READ_ONLY_TOOLS, RECALL_TOOLS, Tenant, is_read_only_call
 from silcrow.store.entries import ENTRY_DELIMITER
 from silcrow.store.store import TARGET_FILES
-from silcrow.toolcall import convert_schema, schema_name
 
 PROMPT_URI = "silcrow://prompt"
 MEMORY_URIS = {f"silcrow://memory/{file_name}": target for target, file_name in TARGET_FILES.items()}

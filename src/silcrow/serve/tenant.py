@@ -25,6 +25,9 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_thread
 
+from silcrow._toolcall import MEMORY_TOOL_NAME as MEMORY
+from silcrow._toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
+from silcrow._toolcall import guarded, schema_name
 from silcrow.agent.llm import ToolCall
 from silcrow.agent.prompt import build_system_prompt
 from silcrow.agent.session_backend import SessionBackend
@@ -37,9 +40,6 @@ from silcrow.store import MemoryStore
 from silcrow.store.edits import safe_entries
 from silcrow.store.entries import char_count, format_usage
 from silcrow.store.store import TARGET_FILES
-from silcrow.toolcall import MEMORY_TOOL_NAME as MEMORY
-from silcrow.toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
-from silcrow.toolcall import guarded, schema_name
 
 log = logging.getLogger(__name__)
 

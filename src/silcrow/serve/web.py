@@ -549,7 +549,7 @@ async def provider_check(request: Request) -> HTMLResponse:
         return refused
 
     def render(tenant: Tenant, _can_write: bool) -> str:
-        from silcrow.cli.providers import _round_trip
+        from silcrow.cli._providers import _round_trip
 
         active = tenant.manager.provider
         if active is None:

@@ -17,14 +17,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from silcrow._paths import resolve_home
+from silcrow._toolcall import error_json, ok_json
 from silcrow.errors import EmbedderUnavailableError, RecallError
-from silcrow.paths import resolve_home
 from silcrow.recall.embedders import Embedder, get_embedder
 from silcrow.recall.limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RECORD_CHARS, MAX_RESULTS
 from silcrow.recall.local.backend import RecallBackend
 from silcrow.recall.local.records import MemoryFilter, RecallHit, RecallRecord, Scope, to_epoch
 from silcrow.recall.provider import MemoryProvider
-from silcrow.toolcall import error_json, ok_json
 
 log = logging.getLogger(__name__)
 
