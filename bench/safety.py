@@ -5,7 +5,7 @@
 Prints one JSON object on stdout (progress goes to stderr). Three scanners
 run on the same texts in the same run:
 
-* ``silcrow``: :func:`silcrow.safety._threats.scan` as shipped;
+* ``silcrow``: :func:`silcrow.safety.scan` as shipped;
 * ``no_normalisation``: the same patterns on ``text.lower()`` only -- no
   NFKC, no look-alike folding, no invisible-character check -- to show what
   the normalisation step buys;
