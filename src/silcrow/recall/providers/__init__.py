@@ -5,7 +5,7 @@ under the ``silcrow.providers`` entry points, whose client library is an
 optional extra (``pip install "silcrow[<name>]"``), imported lazily.
 
 How a provider uses the shared parts: subclass
-:class:`~silcrow.recall.providers._base.HostedProvider` and set
+:class:`HostedProvider` and set
 
 * ``name``, ``extra`` and ``modules``: ``is_available()`` then says
   ``pip install "silcrow[<extra>]"`` when a module is missing, without
