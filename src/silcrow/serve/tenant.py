@@ -1,11 +1,14 @@
 """One profile's memory as the servers use it: the same objects and calls as the agent.
 
 A :class:`Tenant` is a home (or profile) with its curated store, its recall
-manager and provider, and its session store. Every tool call goes through
-the agent's :class:`~silcrow.agent.tools.ToolRouter` (so a curated write is
+manager and provider, and its session store. A tool call goes through the
+agent's :class:`~silcrow.agent.tools.ToolRouter` (so a curated write is
 locked, scanned, journaled and mirrored to the provider exactly as in a chat),
 with a fresh :class:`MemoryStore` per call: the store keeps per-turn state
-(the consolidation guard), and for a server each call is its own turn.
+(the consolidation guard), and for a server each call is its own turn. The
+``recall_*`` tools are the exception: they call the typed recall API
+(:attr:`Tenant.recall`) through :func:`silcrow.recall.tools.run_tool`, so a
+provider's own tool JSON is used only for tools that provider alone declares.
 
 :func:`open_tenant` is the one place that builds those objects from a home's
 settings; a storage backend chosen by configuration plugs in there.
@@ -32,7 +35,7 @@ from silcrow.agent.tools import ToolRouter, mirror_write
 from silcrow.errors import SilcrowError, StoreError
 from silcrow.home import Profile, open_profile
 from silcrow.recall import policy
-from silcrow.recall.api import Searchable
+from silcrow.recall.api import RecallAPI, Searchable
 from silcrow.recall.manager import MemoryManager
 from silcrow.recall.tools import TOOL_NAMES, run_tool
 from silcrow.serve.limits import TENANT_THREADS
@@ -131,8 +134,8 @@ class Tenant:
         return guarded(f"tool {name!r}", lambda: self._call(name, arguments))
 
     @property
-    def recall(self) -> MemoryManager:
-        """The typed recall API (:class:`~silcrow.recall.api.RecallAPI`) of this profile."""
+    def recall(self) -> RecallAPI:
+        """The typed recall API of this profile (its manager: timeouts, screening, fallbacks)."""
         return self.manager
 
     def read(self, target: str) -> Result:
