@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 from pg_support import PgServer
 
-from silcrow.db.curated import PostgresBackend
 from silcrow.store import MemoryStore
+from silcrow.store.postgres import PostgresBackend
 
 WRITERS = 8
 OPS = 100

@@ -10,6 +10,10 @@ A profile must hold nothing yet to be imported into. Memory and message ids
 are kept while no other profile uses them (they are unique database-wide);
 otherwise the rows get new ids, which only a caller holding an old id would
 notice. Backups (``*.bak.*``) are not copied.
+
+The columns copied are those each domain declares once in its ``_schema``
+module (:mod:`silcrow.schema`), so a table's description, its migrations and
+this copy cannot drift apart.
 """
 
 from __future__ import annotations
@@ -25,22 +29,24 @@ from typing import Any
 import numpy as np
 
 from silcrow._private import private_dir, write_private
-from silcrow.db.curated import journal_line
+from silcrow._sqlite import placeholders
 from silcrow.db.database import Database
-from silcrow.db.migrations import SCHEMA, check_schema
+from silcrow.db.migrations import SCHEMA
 from silcrow.errors import ConfigError
 from silcrow.paths import memories_dir, recall_db, sessions_db
+from silcrow.recall.local import _schema as recall_schema
 from silcrow.recall.local import retrieval
+from silcrow.schema import check_schema
+from silcrow.sessions import _schema as sessions_schema
 from silcrow.store import journal
 from silcrow.store.files import FileBackend, FileBox
 from silcrow.store.pending import PENDING_FILE
+from silcrow.store.postgres import journal_line
 
 NOTE_FILES = ("MEMORY.md", "USER.md")
-_MEMORY_COLUMNS = ("id", "kind", "text", "session_id", "speaker", "ts", "user_id", "agent_id", "external_id",
-                   "context", "metadata", "content_hash", "created_at")
-_SESSION_COLUMNS = ("id", "parent_id", "root_id", "title", "created_at", "updated_at", "system_prompt")
-_MESSAGE_COLUMNS = ("id", "session_id", "seq", "role", "content", "tool_calls", "tool_call_id", "name",
-                    "recall_block", "created_at", "compacted", "is_summary")
+_MEMORY_COLUMNS = recall_schema.MEMORIES.columns
+_SESSION_COLUMNS = sessions_schema.SESSIONS.columns
+_MESSAGE_COLUMNS = sessions_schema.MESSAGES.columns
 
 
 @dataclass
@@ -178,7 +184,8 @@ def _import_sessions(conn: Any, path: Path, profile: str, counts: Counts) -> Non
     with conn.cursor() as cur:
         # Parents first would need a topological order; link them after all rows exist instead.
         cur.executemany(
-            f"INSERT INTO sessions ({', '.join(_SESSION_COLUMNS)}, profile) VALUES ({', '.join(['%s'] * 8)})",
+            f"INSERT INTO sessions ({', '.join(_SESSION_COLUMNS)}, profile)"
+            f" VALUES ({', '.join(['%s'] * (len(_SESSION_COLUMNS) + 1))})",
             [(s[0], None, *s[2:], profile) for s in sessions],
         )
         cur.executemany(
@@ -192,8 +199,8 @@ def _import_sessions(conn: Any, path: Path, profile: str, counts: Counts) -> Non
 def export_home(db: Database, home: Path, profile: str) -> Counts:
     """Write the notes, recall memories and sessions of ``profile`` as the files home ``home``,
     which must not hold any of them yet."""
-    from silcrow.agent.sessions import SessionStore
     from silcrow.recall.local import db as recall_sqlite
+    from silcrow.sessions import SessionStore
 
     notes = memories_dir(home)
     taken = [p for p in (notes / n for n in (*NOTE_FILES, journal.JOURNAL_NAME, PENDING_FILE)) if p.exists()]
@@ -257,7 +264,7 @@ def _export_recall(lite: sqlite3.Connection, memories: list[Any], meta: list[Any
     with lite:
         lite.execute("BEGIN")
         lite.executemany(
-            f"INSERT INTO memories ({', '.join(_MEMORY_COLUMNS)}) VALUES ({', '.join('?' * n)})",
+            f"INSERT INTO memories ({', '.join(_MEMORY_COLUMNS)}) VALUES ({placeholders(_MEMORY_COLUMNS)})",
             [tuple(m[:n]) for m in memories],
         )
         lite.executemany(
@@ -283,13 +290,13 @@ def _export_sessions(
     with lite:
         lite.execute("BEGIN")
         lite.executemany(
-            f"INSERT INTO sessions ({', '.join(_SESSION_COLUMNS)}) VALUES ({', '.join('?' * 7)})",
+            f"INSERT INTO sessions ({', '.join(_SESSION_COLUMNS)}) VALUES ({placeholders(_SESSION_COLUMNS)})",
             [(s[0], None, *s[2:]) for s in sessions],
         )
         links = [(s[1], s[0]) for s in sessions if s[1]]
         lite.executemany("UPDATE sessions SET parent_id = ? WHERE id = ?", links)
         lite.executemany(
-            f"INSERT INTO messages ({', '.join(_MESSAGE_COLUMNS)}) VALUES ({', '.join('?' * 12)})",
+            f"INSERT INTO messages ({', '.join(_MESSAGE_COLUMNS)}) VALUES ({placeholders(_MESSAGE_COLUMNS)})",
             [tuple(m) for m in messages],
         )
     counts.sessions, counts.messages = len(sessions), len(messages)

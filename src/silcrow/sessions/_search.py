@@ -1,9 +1,9 @@
-"""The SQL of the session store: schema, and the full-text search queries.
+"""The full-text search of the session archive: query words, and the ranked search statement.
 
-Kept apart from :mod:`silcrow.agent.sessions` so the statements can be read
-in one place; the PostgreSQL backend reuses the search statement with its
-own candidate step. FTS5 is an external-content index over
-``messages.content``, kept in step by triggers.
+Kept in one place so both engines search alike: the PostgreSQL backend
+reuses the search statement with its own candidate step and parameter
+marker. On SQLite, FTS5 is an external-content index over
+``messages.content``, kept in step by triggers (see :mod:`._schema`).
 """
 
 from __future__ import annotations
@@ -14,72 +14,6 @@ from typing import Any
 from silcrow._sqlite import STOPWORDS, quote_term
 
 SEARCHED_ROLES = ("user", "assistant")  # tool output would echo earlier searches
-
-#: Numbered migrations (see silcrow._sqlite). Version 1 uses IF NOT EXISTS throughout, so a
-#: sessions.db made before migrations were recorded gets it applied as a no-op.
-MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
-    (
-        1,
-        "sessions, messages, fts5 index with triggers, meta",
-        (
-            "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-            """
-            CREATE TABLE IF NOT EXISTS sessions (
-                id            TEXT PRIMARY KEY,
-                parent_id     TEXT REFERENCES sessions(id),
-                root_id       TEXT NOT NULL,
-                title         TEXT,
-                created_at    TEXT NOT NULL,
-                updated_at    TEXT NOT NULL,
-                system_prompt TEXT
-            )
-            """,
-            "CREATE INDEX IF NOT EXISTS sessions_updated ON sessions(updated_at)",
-            """
-            CREATE TABLE IF NOT EXISTS messages (
-                id           INTEGER PRIMARY KEY AUTOINCREMENT,
-                session_id   TEXT NOT NULL REFERENCES sessions(id),
-                seq          REAL NOT NULL,
-                role         TEXT NOT NULL,
-                content      TEXT,
-                tool_calls   TEXT,
-                tool_call_id TEXT,
-                name         TEXT,
-                recall_block TEXT,
-                created_at   TEXT NOT NULL,
-                compacted    INTEGER NOT NULL DEFAULT 0,
-                is_summary   INTEGER NOT NULL DEFAULT 0
-            )
-            """,
-            "CREATE INDEX IF NOT EXISTS messages_by_session ON messages(session_id, seq)",
-            """
-            CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
-                content, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
-            )
-            """,
-            """
-            CREATE TRIGGER IF NOT EXISTS messages_ai AFTER INSERT ON messages BEGIN
-                INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
-            END
-            """,
-            """
-            CREATE TRIGGER IF NOT EXISTS messages_ad AFTER DELETE ON messages BEGIN
-                INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
-            END
-            """,
-            """
-            CREATE TRIGGER IF NOT EXISTS messages_au AFTER UPDATE OF content ON messages BEGIN
-                INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
-                INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
-            END
-            """,
-            # Older silcrow read the version from these two places: keep them telling the truth.
-            "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', '1')",
-            "PRAGMA user_version = 1",
-        ),
-    ),
-]
-SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
 def query_chunks(text: str) -> list[str]:
@@ -125,7 +59,7 @@ WITH cand AS ({candidates}), hits AS (
     SELECT *, ROW_NUMBER() OVER (PARTITION BY root_id ORDER BY score, message_id) AS r FROM hits
 )
 SELECT *, (SELECT COUNT(*) FROM cand) AS n_candidates
-FROM ranked WHERE r = 1 ORDER BY score, message_id LIMIT ?
+FROM ranked WHERE r = 1 ORDER BY score, message_id LIMIT {p}
 """
 
 # What the current session already shows the model: its active messages and
@@ -133,7 +67,7 @@ FROM ranked WHERE r = 1 ORDER BY score, message_id LIMIT ?
 _NOT_IN_CONTEXT = """
     AND NOT EXISTS (
         SELECT 1 FROM messages c JOIN sessions cs ON cs.id = c.session_id AND {mine_cs}
-        WHERE c.session_id = ? AND {mine_c} AND c.compacted = 0 AND cs.root_id = s.root_id
+        WHERE c.session_id = {p} AND {mine_c} AND c.compacted = 0 AND cs.root_id = s.root_id
           AND c.role = m.role AND c.content = m.content)"""
 
 SNIPPET_SQL = (
@@ -150,23 +84,25 @@ def search_sql(
     exclude: tuple[str, ...] = (),
     current_session_id: str | None = None,
     mine: Callable[[str], str] = lambda table: "1 = 1",
+    mark: str = "?",
 ) -> tuple[str, tuple[Any, ...]]:
     """The ranked search statement and its parameters (the LIMIT value goes last).
 
     ``candidates_sql`` is the engine's full-text step (FTS5 here, tsvector on
-    PostgreSQL); the lineage logic after it is the same SQL on both. ``mine(alias)`` is the
-    condition keeping the rows of the store's owner (see ``SessionBackend._mine``).
+    PostgreSQL); the lineage logic after it is the same SQL on both, composed with the
+    engine's parameter ``mark``. ``mine(alias)`` is the condition keeping the rows of the
+    store's owner (see ``SessionBackend._mine``).
     """
     extra = ""
     params: tuple[Any, ...] = (match, candidates, *SEARCHED_ROLES)
     if exclude:
-        extra += f"\n    AND m.session_id NOT IN ({','.join('?' for _ in exclude)})"
+        extra += f"\n    AND m.session_id NOT IN ({','.join(mark for _ in exclude)})"
         params += exclude
     if current_session_id is not None:
-        extra += _NOT_IN_CONTEXT.format(mine_c=mine("c"), mine_cs=mine("cs"))
+        extra += _NOT_IN_CONTEXT.format(mine_c=mine("c"), mine_cs=mine("cs"), p=mark)
         params += (current_session_id,)
-    roles = ",".join("?" for _ in SEARCHED_ROLES)
+    roles = ",".join(mark for _ in SEARCHED_ROLES)
     search = _SEARCH.format(
-        candidates=candidates_sql, roles=roles, extra=extra, mine_m=mine("m"), mine_s=mine("s")
+        candidates=candidates_sql, roles=roles, extra=extra, mine_m=mine("m"), mine_s=mine("s"), p=mark
     )
     return search, params

@@ -11,8 +11,8 @@ flagged ``compacted``, so it drops out of the transcript sent to the model
 but stays searchable. Branches copy the active history into a new session
 whose ``root_id`` is that of its parent, so search can count a lineage once.
 
-The logic lives in :class:`~silcrow.agent.session_backend.SessionBackend`;
-this module adds the SQLite connection, its migrations and FTS5.
+The logic lives in :class:`~silcrow.sessions.SessionBackend`; this module
+adds the SQLite connection, its migrations (:mod:`._schema`) and FTS5.
 """
 
 from __future__ import annotations
@@ -24,18 +24,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from silcrow import _sqlite
-from silcrow.agent.session_backend import Conn, SessionBackend
-from silcrow.agent.session_records import SUMMARY_MARKER, SessionInfo
-from silcrow.agent.session_sql import (
-    CANDIDATES_SQL,
-    MIGRATIONS,
-    SCHEMA_VERSION,
-    SNIPPET_SQL,
-    fts_query,
-)
 from silcrow.errors import SessionError
-
-__all__ = ["SCHEMA_VERSION", "SUMMARY_MARKER", "SessionInfo", "SessionStore", "fts_query", "open_sessions"]
+from silcrow.sessions._backend import Conn, SessionBackend
+from silcrow.sessions._schema import SQLITE_MIGRATIONS
+from silcrow.sessions._search import CANDIDATES_SQL, SNIPPET_SQL, fts_query
 
 WHAT = "sessions database"
 
@@ -48,13 +40,16 @@ class SessionStore(SessionBackend):
     itself (``BEGIN IMMEDIATE`` plus a busy timeout).
     """
 
+    _p = "?"
     _candidates_sql = CANDIDATES_SQL
     _snippet_sql = SNIPPET_SQL
 
     def __init__(self, path: Path | str, *, timeout: float = 10.0) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
-        self._conn = _sqlite.connect(self.path, MIGRATIONS, error=SessionError, what=WHAT, timeout=timeout)
+        self._conn = _sqlite.connect(
+            self.path, SQLITE_MIGRATIONS, error=SessionError, what=WHAT, timeout=timeout
+        )
         self._conn.row_factory = sqlite3.Row
 
     @contextmanager

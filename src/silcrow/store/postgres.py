@@ -25,7 +25,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from silcrow.db.database import Database, database
+from silcrow import schema
+from silcrow.db.database import Database
 from silcrow.errors import LockTimeoutError, StoreError
 from silcrow.store.backend import StoreBackend, Transaction
 from silcrow.store.pending import DocumentBox, ProposalBox
@@ -104,7 +105,7 @@ class PostgresBackend(StoreBackend):
     """MEMORY.md / USER.md of ``profile`` as rows of ``silcrow.curated_notes``."""
 
     def __init__(self, dsn: str, profile: str = "default") -> None:
-        self.db: Database = database(dsn)
+        self.db: Database = schema.database(dsn)
         self.profile = profile
 
     def location(self, target_file: str) -> str:

@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from silcrow.db.database import Database, database
+from silcrow import schema
+from silcrow.db.database import Database
 from silcrow.db.fold import fold
 from silcrow.db.migrations import PROFILE_SETTING, owned_by
 from silcrow.errors import RecallError
@@ -63,7 +64,7 @@ class PostgresRecall(RecallBackend):
         self.embedder = embedder
         self.profile = profile
         self._dim = embedder.dim  # asked first: an embedder that cannot answer fails before any I/O
-        self.db: Database = database(dsn)
+        self.db: Database = schema.database(dsn)
         self.where = self.db.where
         self._vec = f"vector({self._dim})"
         self._common = CommonTerms(self._held_by_more_than)
