@@ -23,6 +23,10 @@ MEMORIES = Table(
     # body and dated are what FTS5 indexes in recall.db; search is their tsvector.
     postgres_only=("body", "dated", "search", "embedding", "profile"),
 )
+#: The columns an ingest writes (the id is the database's).
+WRITTEN = MEMORIES.columns[1:]
+#: ... and on PostgreSQL, with the indexed texts and the vector in the same row.
+WRITTEN_POSTGRES = (*WRITTEN, "body", "dated", "embedding")
 EMBEDDINGS = Table(("memory_id", "vector"), sqlite="embeddings")
 SEARCH_INDEX = Table(("body", "context", "dated"), sqlite="memories_fts")
 META = Table(("key", "value"), sqlite="meta", postgres="recall_meta")

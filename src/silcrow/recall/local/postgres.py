@@ -37,6 +37,7 @@ from silcrow.db.migrations import PROFILE_SETTING, owned_by
 from silcrow.errors import RecallError
 from silcrow.recall.embedders import Embedder
 from silcrow.recall.local import retrieval
+from silcrow.recall.local._schema import MEMORIES, WRITTEN_POSTGRES
 from silcrow.recall.local.backend import BATCH, RecallBackend, filter_sql, rank
 from silcrow.recall.local.lexical import CommonTerms
 from silcrow.recall.local.records import KINDS, MemoryFilter, RecallHit, Scope, from_epoch
@@ -168,9 +169,8 @@ class PostgresRecall(RecallBackend):
             cur = conn.cursor()
             # One pipelined batch: the round trips, not the rows, were the cost.
             cur.executemany(
-                "INSERT INTO recall_memories (kind, text, session_id, speaker, ts, user_id, agent_id,"
-                " external_id, context, metadata, content_hash, created_at, body, dated, embedding)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                f"INSERT INTO recall_memories ({MEMORIES.names(WRITTEN_POSTGRES)})"
+                f" VALUES ({', '.join(['%s'] * len(WRITTEN_POSTGRES))})"
                 " ON CONFLICT (profile, content_hash) DO NOTHING RETURNING id, content_hash",
                 rows,
                 returning=True,
