@@ -3,6 +3,7 @@ migrations build, on SQLite and on PostgreSQL, and the shipped PostgreSQL migrat
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import sqlite3
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import psycopg
 
+import silcrow
 from silcrow import schema
 from silcrow._table import Table
 from silcrow.recall.embedders import get_embedder
@@ -66,3 +68,34 @@ def test_the_migrated_postgres_database_holds_the_described_tables(pg_dsn: str) 
         held[table] = (*held.get(table, ()), column)
     declared = {t.postgres: t.postgres_columns for t in schema.TABLES if t.postgres is not None}
     assert held == declared
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+    return {name for name in found if name.startswith("silcrow")}
+
+
+SRC = Path(silcrow.__file__).parent
+
+
+def test_the_storage_layers_import_no_domain() -> None:
+    # The one PostgreSQL layer and the one SQLite layer sit below the domains that use them.
+    layers = [SRC / "db" / name for name in ("database.py", "migrations.py", "fold.py")]
+    layers += [SRC / "_sqlite.py", SRC / "_table.py"]
+    allowed = ("silcrow.errors", "silcrow._private", "silcrow.db", "silcrow.db.")
+    for path in layers:
+        outside = {n for n in _imports(path) if not n.startswith(allowed)}
+        assert not outside, f"{path.name} imports {sorted(outside)}"
+
+
+def test_the_agent_uses_sessions_through_their_interface() -> None:
+    for path in (SRC / "agent").glob("*.py"):
+        if path.name == "sessions.py":  # the deprecated alias of silcrow.sessions
+            continue
+        inner = {n for n in _imports(path) if n.startswith("silcrow.sessions._")}
+        assert not inner, f"agent/{path.name} reaches into {sorted(inner)}"

@@ -10,6 +10,7 @@ shapes rows, ``_search`` is the lineage-aware search both engines run.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from silcrow._lazy import lazy_getattr
@@ -17,7 +18,7 @@ from silcrow.sessions._backend import SessionBackend
 from silcrow.sessions._records import SUMMARY_MARKER, SessionInfo
 from silcrow.sessions._schema import SQLITE_VERSION as SCHEMA_VERSION
 from silcrow.sessions._search import fts_query
-from silcrow.sessions._sqlite_backend import SessionStore, open_sessions
+from silcrow.sessions._sqlite_backend import SessionStore
 
 if TYPE_CHECKING:
     from silcrow.sessions._postgres_backend import PostgresSessions
@@ -35,3 +36,11 @@ __all__ = [
 
 # The PostgreSQL backend pulls in every domain's schema; a home on files never needs it.
 __getattr__ = lazy_getattr(__name__, {"PostgresSessions": "silcrow.sessions._postgres_backend"})
+
+
+def open_sessions(home: Path) -> SessionBackend:
+    """The session storage of ``home``: its ``sessions.db``, or the PostgreSQL database its
+    settings name (see :meth:`silcrow.home.Profile.sessions`)."""
+    from silcrow.home import open_profile
+
+    return open_profile(home).sessions()

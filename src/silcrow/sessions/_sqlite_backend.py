@@ -78,11 +78,3 @@ class SessionStore(SessionBackend):
 
     def __enter__(self) -> SessionStore:
         return self
-
-
-def open_sessions(home: Path) -> SessionBackend:
-    """The session storage of ``home``: its ``sessions.db``, or the PostgreSQL database its
-    settings name (see :meth:`silcrow.home.Profile.sessions`)."""
-    from silcrow.home import open_profile
-
-    return open_profile(home).sessions()
