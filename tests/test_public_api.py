@@ -93,6 +93,7 @@ def test_unknown_attribute_is_an_attribute_error() -> None:
         ("silcrow.db.recall", "silcrow.recall.local.postgres", "PostgresRecall"),
         ("silcrow.db.sessions", "silcrow.sessions", "PostgresSessions"),
         ("silcrow.db.transfer", "silcrow.transfer", "import_home"),
+        ("silcrow.db.settings", "silcrow.home", "open_profile"),
     ],
 )
 def test_moved_modules_keep_a_deprecated_alias_for_one_release(old: str, new: str, name: str) -> None:

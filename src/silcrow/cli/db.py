@@ -18,13 +18,15 @@ from rich.text import Text
 
 from silcrow.cli.common import app_home, console, error
 from silcrow.cli.main import app
+from silcrow.config import ENV_VARS
 from silcrow.db.database import Database
-from silcrow.db.settings import ENV, profile_of
 from silcrow.errors import SilcrowError
-from silcrow.home import open_profile
+from silcrow.home import locate, open_profile
 
 if TYPE_CHECKING:
     from silcrow.transfer import Counts
+
+ENV = next(var for var, key in ENV_VARS.items() if key == "storage.dsn")
 
 db_app = typer.Typer(
     help="Shared PostgreSQL storage: migrate the schema, import a home, export one back.",
@@ -106,7 +108,7 @@ def import_(
     from silcrow.transfer import import_home
 
     home = from_home.expanduser()
-    profile = profile_name or profile_of(home)
+    profile = profile_name or locate(home)[1]
     db, counts = _transfer(ctx, dsn, import_home, home, profile)
     data = {"database": db.where, "from_home": str(home), "profile": profile, **asdict(counts)}
     _report(data, as_json, f"imported {home} as profile {profile!r} into {db.where}: {_summary(counts)}")
