@@ -23,8 +23,8 @@ from silcrow._toolcall import (
     result_json,
     tool_schema,
 )
-from silcrow.agent.session_backend import SessionBackend
 from silcrow.errors import SessionError, ToolCallError
+from silcrow.sessions import SessionBackend
 
 __all__ = ["TOOL_NAME", "handle_session_search", "session_search_schema"]
 
