@@ -42,8 +42,12 @@ Systems, measured in the same run on the same turns:
 
 Ablations (on the first backend, the same ingested store, one idea switched
 at a time; see ABLATIONS): the neighbour lift, the speaker boost, session
-decay, RRF instead of score fusion, the engine's own BM25, each side alone,
-and (re-ingested) relative dates left unresolved.
+decay for every question and for list questions only (the default), session
+context (a turn lifted by its session's score), one or two hits per session
+in ranks 6-10, RRF instead of score fusion, the engine's own BM25, each side
+alone, and (re-ingested) relative dates left unresolved. Each ablation
+reports turn recall overall, ``multi_hop`` and ``open_domain``, and
+``turn_by_category``/``session_by_category`` (the table on stderr).
 
 ``ingest_vs_embedder`` compares the ingest rate with the embedder alone on the
 same texts in the same batches (turns per CPU second of this process, measured
@@ -77,6 +81,7 @@ import locomo  # bench/locomo.py: where the data comes from
 import numpy as np
 from rich.console import Console
 from rich.progress import Progress
+from rich.table import Table
 
 from silcrow.recall import MemoryManager
 from silcrow.recall.embedders import Embedder, get_embedder
@@ -138,6 +143,12 @@ ABLATIONS: dict[str, tuple[dict[str, float], str, str]] = {
     "neither": ({"NEIGHBOUR_WEIGHT": 0.0, "SPEAKER_BOOST": 0.0}, "hybrid", "score"),
     "session_decay_0.8": ({"SESSION_DECAY": 0.8}, "hybrid", "score"),
     "rrf_fusion": ({}, "hybrid", "rrf"),
+    "no_list_decay": ({"LIST_SESSION_DECAY": 1.0}, "hybrid", "score"),
+    "list_decay_0.6": ({"LIST_SESSION_DECAY": 0.6}, "hybrid", "score"),
+    "session_context_0.2": ({"SESSION_WEIGHT": 0.2}, "hybrid", "score"),
+    "session_context_0.4": ({"SESSION_WEIGHT": 0.4}, "hybrid", "score"),
+    "tail_one_per_session": ({"TAIL_PER_SESSION": 1}, "hybrid", "score"),
+    "tail_two_per_session": ({"TAIL_PER_SESSION": 2}, "hybrid", "score"),
     "engine_bm25": ({"SHARED_BM25": False}, "hybrid", "score"),
     "silcrow_lexical": ({}, "lexical", "score"),
     "silcrow_dense": ({}, "dense", "score"),
@@ -321,7 +332,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "ablations": {name: sc.figures("turn")["all"] | {
                           "session": sc.figures("session")["all"],
                           "multi_hop": sc.figures("turn").get("1", {}),
-                          "open_domain": sc.figures("turn").get("3", {})}
+                          "open_domain": sc.figures("turn").get("3", {}),
+                          "turn_by_category": sc.figures("turn"),
+                          "session_by_category": sc.figures("session")}
                       for name, sc in ablations.items()},
         "ablations_backend": first,
         "search_ms": {b: {"p50": round(statistics.median(v), 2), "p95": pct(v, 0.95)}
@@ -337,6 +350,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "speaker_boost": retrieval.SPEAKER_BOOST,
             "neighbour_weight": retrieval.NEIGHBOUR_WEIGHT,
             "session_decay": retrieval.SESSION_DECAY,
+            "list_session_decay": retrieval.LIST_SESSION_DECAY,
+            "session_weight": retrieval.SESSION_WEIGHT,
+            "tail_per_session": retrieval.TAIL_PER_SESSION,
             "shared_bm25": retrieval.SHARED_BM25,
             "resolve_dates": retrieval.RESOLVE_DATES,
             "fusion": args.fusion,
@@ -400,6 +416,18 @@ def scale_latency(args: argparse.Namespace, scratch: Path, bar: Progress) -> dic
     return out
 
 
+def ablation_table(ablations: dict[str, Any]) -> Table:
+    """Turn recall@5/@10 per category and session recall@10 of each ablation, for the eye."""
+    table = Table("ablation", "r@5", "r@10", "multi-hop", "temporal", "open-domain", "single-hop",
+                  "session r@10", title="turn recall@10 per category unless named")
+    for name, row in ablations.items():
+        cats = row.get("turn_by_category", {})
+        table.add_row(name, f"{row.get('recall@5', 0):.4f}", f"{row.get('recall@10', 0):.4f}",
+                      *(f"{cats.get(c, {}).get('recall@10', 0):.4f}" for c in "1234"),
+                      f"{row['session'].get('recall@10', 0):.4f}")
+    return table
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     locomo.add_dataset_option(parser)
@@ -431,6 +459,7 @@ def main() -> None:
         retrieval.COLUMN_WEIGHTS = (body, context, dated)
     result = run(args)
     err.print(result["turn_level"], result["session_level"], result["search_ms_by_size"])
+    err.print(ablation_table(result["ablations"]))
     sys.stdout.write(json.dumps(result) + "\n")
 
 

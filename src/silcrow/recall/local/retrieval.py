@@ -349,3 +349,97 @@ def bm25(
             scored.append((i, score))
     scored.sort(key=lambda pair: (-pair[1], pair[0]))
     return scored
+
+
+#: A turn's fused score gains SESSION_WEIGHT times its session's score (the mean of the
+#: session's best SESSION_TOP candidate scores): the right session is found far more often
+#: than the right turn, so a weak turn of a strongly matching session moves up.
+SESSION_WEIGHT = 0.0
+SESSION_TOP = 2
+
+
+def session_context(
+    scored: Sequence[tuple[int, float]],
+    sessions: Mapping[int, str],
+    *,
+    weight: float | None = None,
+    top: int | None = None,
+) -> list[tuple[int, float]]:
+    """``scored`` with each turn's score raised by ``weight`` times its session's score; best first.
+
+    A session's score is the mean of its ``top`` best candidate scores (missing ones count 0,
+    so a session with one lucky hit scores less than one with several). Memories outside a
+    session keep their score.
+    """
+    weight = SESSION_WEIGHT if weight is None else weight
+    top = SESSION_TOP if top is None else top
+    if weight <= 0 or top < 1:
+        return list(scored)
+    best: dict[str, list[float]] = {}
+    for i, score in scored:  # best first, so each session's list is its best scores in order
+        session = sessions.get(i)
+        if session and len(best.setdefault(session, [])) < top:
+            best[session].append(score)
+    session_score = {s: sum(v) / top for s, v in best.items()}
+    out = [(i, score + weight * session_score.get(sessions.get(i) or "", 0.0)) for i, score in scored]
+    out.sort(key=lambda pair: (-pair[1], pair[0]))
+    return out
+
+
+#: After the first TAIL_HEAD hits, a hit whose session already holds TAIL_PER_SESSION of the
+#: hits before it waits behind hits of other sessions (0 turns it off). Questions asking for
+#: a list ("what activities...") have their evidence spread over sessions; the head is kept
+#: as ranked so precision at the top does not pay for it.
+TAIL_HEAD = 5
+TAIL_PER_SESSION = 0
+
+
+def diversify_tail(
+    scored: Sequence[tuple[int, float]],
+    sessions: Mapping[int, str],
+    *,
+    head: int | None = None,
+    per_session: int | None = None,
+    depth: int = 10,
+) -> list[tuple[int, float]]:
+    """``scored`` reordered after ``head`` so that, up to ``depth``, no session holds more than
+    ``per_session`` hits while hits of other sessions wait; the deferred ones follow, in order.
+    Scores are kept (the order, not the score, changes), so they may no longer descend."""
+    head = TAIL_HEAD if head is None else head
+    per_session = TAIL_PER_SESSION if per_session is None else per_session
+    if per_session <= 0 or len(scored) <= head:
+        return list(scored)
+    out = list(scored[:head])
+    count: dict[str, int] = {}
+    for i, _ in out:
+        s = sessions.get(i) or f"#{i}"
+        count[s] = count.get(s, 0) + 1
+    deferred = []
+    for i, score in scored[head:]:
+        s = sessions.get(i) or f"#{i}"
+        if len(out) < depth and count.get(s, 0) >= per_session:
+            deferred.append((i, score))
+            continue
+        count[s] = count.get(s, 0) + 1
+        out.append((i, score))
+    # Past ``depth`` (or when too few other sessions filled it) the rest keep their order.
+    where = {i: n for n, (i, _) in enumerate(scored)}
+    first = out[: max(depth, head)]
+    return first + sorted([*deferred, *out[len(first):]], key=lambda p: where[p[0]])
+
+
+_AUX = "is|was|are|were|does|did|do|has|have|had|this|kind|type|sort|its|his"
+_LIST_QUESTION = re.compile(
+    r"^\s*(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?:[\w+-]+\s+)?"
+    rf"(?!(?:{_AUX})\b)(?:\w+[^s\W]s|\w+ies)\b|^\s*how\s+many\b|\b(?:some|both|all\s+the)\b",
+    re.IGNORECASE,
+)
+#: SESSION_DECAY for questions that ask for several things ("what books has she read?",
+#: "how many times..."): their answers are spread over sessions, so a session's later hits
+#: give way to other sessions' best ones. 1.0 turns it off.
+LIST_SESSION_DECAY = 0.8
+
+
+def asks_for_a_list(query: str) -> bool:
+    """Whether ``query`` asks for several things: "what <plural noun>", "how many", "some", "both"."""
+    return _LIST_QUESTION.search(query) is not None
