@@ -143,6 +143,7 @@ ABLATIONS: dict[str, tuple[dict[str, float], str, str]] = {
     "neither": ({"NEIGHBOUR_WEIGHT": 0.0, "SPEAKER_BOOST": 0.0}, "hybrid", "score"),
     "session_decay_0.8": ({"SESSION_DECAY": 0.8}, "hybrid", "score"),
     "rrf_fusion": ({}, "hybrid", "rrf"),
+    "dbsf_fusion": ({}, "hybrid", "dbsf"),
     "no_list_decay": ({"LIST_SESSION_DECAY": 1.0}, "hybrid", "score"),
     "list_decay_0.6": ({"LIST_SESSION_DECAY": 0.6}, "hybrid", "score"),
     "session_context_0.2": ({"SESSION_WEIGHT": 0.2}, "hybrid", "score"),

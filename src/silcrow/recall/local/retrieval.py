@@ -196,9 +196,39 @@ def rrf(
     return sorted(scores.items(), key=lambda p: (-p[1], p[0]))
 
 
+def spread_scale(scores: Mapping[int, float]) -> dict[int, float]:
+    """Scores mapped so mean - 3 sd -> 0 and mean + 3 sd -> 1 (not clipped): one outlier does
+    not squash the rest, as it does under min-max scaling."""
+    if not scores:
+        return {}
+    values = np.fromiter(scores.values(), dtype=np.float64, count=len(scores))
+    mu, sd = float(values.mean()), float(values.std())
+    if sd < 1e-12:
+        return dict.fromkeys(scores, 1.0)
+    return {i: (s - mu + 3.0 * sd) / (6.0 * sd) for i, s in scores.items()}
+
+
+def dbsf(
+    lexical: Sequence[tuple[int, float]], dense: Mapping[int, float], *, alpha: float = ALPHA
+) -> list[tuple[int, float]]:
+    """Distribution-based score fusion (``bench/recall.py`` ablation ``dbsf_fusion``): each side
+    scaled by :func:`spread_scale` over its candidates; a candidate missing from a side gets
+    that side's lowest scaled score."""
+    lex = spread_scale(dict(lexical))
+    cos = spread_scale(dense)
+    weight = alpha if cos else 0.0
+    lo_lex, lo_cos = min(lex.values(), default=0.0), min(cos.values(), default=0.0)
+    ids = list(dict.fromkeys([i for i, _ in lexical] + list(dense)))
+    scored = [(i, weight * cos.get(i, lo_cos) + (1.0 - weight) * lex.get(i, lo_lex)) for i in ids]
+    scored.sort(key=lambda pair: (-pair[1], pair[0]))
+    return scored
+
+
 #: The ways the lexical and dense sides can be combined, by the name a search takes
-#: (``fusion=``): "score" (:func:`fuse`, the default) or "rrf" (for comparison only).
-FUSIONS: Mapping[str, Callable[..., list[tuple[int, float]]]] = MappingProxyType({"score": fuse, "rrf": rrf})
+#: (``fusion=``): "score" (:func:`fuse`, the default); "rrf" and "dbsf" for comparison.
+FUSIONS: Mapping[str, Callable[..., list[tuple[int, float]]]] = MappingProxyType(
+    {"score": fuse, "rrf": rrf, "dbsf": dbsf}
+)
 
 
 def boost_named_speakers(
