@@ -47,7 +47,9 @@ context (a turn lifted by its session's score), one or two hits per session
 in ranks 6-10, RRF instead of score fusion, the engine's own BM25, each side
 alone, and (re-ingested) relative dates left unresolved. Each ablation
 reports turn recall overall, ``multi_hop`` and ``open_domain``, and
-``turn_by_category``/``session_by_category`` (the table on stderr).
+``turn_by_category``/``session_by_category`` (the table on stderr). Ideas
+that need a second query per question (sub-queries, feedback, MMR) are
+measured by ``bench/recall_ideas.py``.
 
 ``ingest_vs_embedder`` compares the ingest rate with the embedder alone on the
 same texts in the same batches (turns per CPU second of this process, measured

@@ -192,3 +192,12 @@ def test_dbsf_scales_by_spread() -> None:
     assert fused[1] == pytest.approx(0.5 * 1 / 3 + 0.5 * 2 / 3)  # dense: missing -> that side's lowest
     assert fused[3] == pytest.approx(0.5 * 1 / 3 + 0.5 * 1 / 3)  # lexical: missing -> lowest
     assert retrieval.dbsf([], {}) == []
+
+
+def test_bm25_term_weights_scale_a_terms_share() -> None:
+    docs = {1: ("kitten",), 2: ("puppy",)}
+    df = {"kitten": 1, "puppy": 1}
+    assert [i for i, _ in retrieval.bm25(["kitten", "puppy"], docs, df, 10)] == [1, 2]  # a tie: id order
+    weighted = retrieval.bm25(["kitten", "puppy"], docs, df, 10, weights={"kitten": 0.5})
+    assert [i for i, _ in weighted] == [2, 1]
+    assert weighted[1][1] == pytest.approx(weighted[0][1] / 2)

@@ -343,8 +343,11 @@ def bm25(
     docs: Mapping[int, Sequence[str]],
     df: Mapping[str, int],
     total: int,
+    weights: Mapping[str, float] | None = None,
 ) -> list[tuple[int, float]]:
     """BM25 of each of ``docs`` (id -> its columns: body, context, dated) for ``terms``; best first.
+
+    ``weights`` scales a term's share (1 when not given), e.g. for expansion terms.
 
     The lexical score of both backends: each engine only finds the candidates and counts
     how many memories hold each term (``df``, of ``total``); the score itself is computed
@@ -356,7 +359,7 @@ def bm25(
     stems = {stem(t): t for t in terms}
     # Okapi idf, floored just above 0 so a term in most memories still counts a little.
     idf = {s: max(1e-6, float(np.log((total - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5))))
-           for s, t in stems.items()}
+           * (weights.get(t, 1.0) if weights else 1.0) for s, t in stems.items()}
     counted: dict[int, tuple[dict[str, float], int]] = {}
     for i, columns in docs.items():
         tf: dict[str, float] = {}  # column-weighted term frequency
