@@ -8,8 +8,8 @@ pinned sha256 digests before the first embedding, like the default model's.
 
 e5 is trained with two prefixes: what is stored is embedded as ``passage: ``
 and what is asked as ``query: `` (:meth:`E5SmallEmbedder.embed_query`), so its
-vectors are not interchangeable with a symmetric model's: a store keeps the
-embedder it was made with (see ``recall/local/store.py``).
+vectors live in another space than MiniLM's: a store opened with another
+embedder re-embeds its memories (see ``recall/local/store.py``).
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ class E5SmallEmbedder(Embedder):
     """multilingual-e5-small, 4-bit, 384 dimensions, CPU only, fully offline.
 
     Loads lazily, once (thread-safe), after checking the weights and the engine
-    against their pinned digests. Calls into the engine are serialised: it keeps
-    its scratch buffers in the loaded model.
+    against their pinned digests. Calls into the engine are serialised: each one
+    already spreads over every thread it is given.
     """
 
     name = "e5:multilingual-e5-small-q4"
