@@ -121,10 +121,16 @@ def test_option_errors_are_clear() -> None:
         get_embedder("e5", batch_size=8)
 
 
-def test_config_picks_e5_and_the_local_provider_recalls_with_it(tmp_path: Path) -> None:
-    settings = Settings.from_mapping({"recall": {"embedder": "e5"}})
+@pytest.mark.parametrize("backend", ["files", "postgres"])
+def test_config_picks_e5_and_the_local_provider_recalls_with_it(
+        backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    config = '[recall]\nembedder = "e5"\n'
+    if backend == "postgres":
+        config += f'[storage]\nbackend = "postgres"\ndsn = "{request.getfixturevalue("pg_dsn")}"\n'
+    (tmp_path / "config.toml").write_text(config, encoding="utf-8")
+    settings = Settings.from_toml(tmp_path)
     assert settings.embedder == "e5"
-    provider = LocalProvider(tmp_path / "home", embedder=settings.embedder_spec())
+    provider = LocalProvider(tmp_path, embedder=settings.embedder_spec())
     provider.initialize("e5-test")
     provider.ingest([
         RecallRecord(text="I adopted a puppy from the shelter last week.", speaker="Caroline"),
