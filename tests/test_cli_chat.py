@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from silcrow.agent.sessions import SessionStore
 from silcrow.errors import ConfigError
+from silcrow.sessions import SessionStore
 from silcrow.store import MemoryStore
 from silcrow.testing import ScriptedModelServer
 

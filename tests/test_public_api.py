@@ -1,4 +1,5 @@
 import importlib
+import sys
 
 import pytest
 
@@ -82,3 +83,21 @@ def test_import_paths_spelled_out_by_earlier_issues_keep_working(module: str, na
 def test_unknown_attribute_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="nope"):
         silcrow.nope  # type: ignore[attr-defined]  # noqa: B018
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "name"),
+    [
+        ("silcrow.agent.sessions", "silcrow.sessions", "SessionStore"),
+        ("silcrow.db.curated", "silcrow.store.postgres", "PostgresBackend"),
+        ("silcrow.db.recall", "silcrow.recall.local.postgres", "PostgresRecall"),
+        ("silcrow.db.sessions", "silcrow.sessions", "PostgresSessions"),
+        ("silcrow.db.transfer", "silcrow.transfer", "import_home"),
+        ("silcrow.db.settings", "silcrow.home", "open_profile"),
+    ],
+)
+def test_moved_modules_keep_a_deprecated_alias_for_one_release(old: str, new: str, name: str) -> None:
+    sys.modules.pop(old, None)
+    with pytest.warns(DeprecationWarning, match=new.replace(".", r"\.")):
+        alias = importlib.import_module(old)
+    assert getattr(alias, name) is getattr(importlib.import_module(new), name)

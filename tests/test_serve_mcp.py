@@ -16,10 +16,10 @@ import pytest
 from mcp import Client, MCPError
 from serve_support import http_client, make_home, stdio_params, tokens
 
-from silcrow.agent.sessions import SessionStore
 from silcrow.paths import resolve_home, sessions_db
 from silcrow.serve.running import ServerProcess, silcrow_command
 from silcrow.serve.tokens import create_token
+from silcrow.sessions import SessionStore
 from silcrow.store import MemoryStore
 
 TOOLS = {"memory", "session_search", "recall_search", "recall_add", "recall_forget"}

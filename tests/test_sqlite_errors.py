@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from silcrow.agent.sessions import SessionStore
 from silcrow.errors import RecallError, SessionError
 from silcrow.recall.embedders import get_embedder
 from silcrow.recall.local.records import MemoryFilter, RecallRecord
 from silcrow.recall.local.store import RecallStore
+from silcrow.sessions import SessionStore
 
 
 def _hold_write_lock(path: Path) -> sqlite3.Connection:

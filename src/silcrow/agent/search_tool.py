@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from silcrow.agent.session_backend import SessionBackend
 from silcrow.errors import SessionError, ToolCallError
+from silcrow.sessions import SessionBackend
 from silcrow.toolcall import (
     SEARCH_TOOL_NAME,
     error_result,

@@ -15,9 +15,9 @@ from typing import Any
 
 from silcrow.agent.llm import ToolCall
 from silcrow.agent.search_tool import handle_session_search, session_search_schema
-from silcrow.agent.session_backend import SessionBackend
 from silcrow.errors import ToolCallError
 from silcrow.recall.manager import MemoryManager
+from silcrow.sessions import SessionBackend
 from silcrow.store import MemoryStore
 from silcrow.tool import memory_call, memory_tool_schema
 from silcrow.toolcall import (

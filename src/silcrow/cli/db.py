@@ -18,13 +18,15 @@ from rich.text import Text
 
 from silcrow.cli.common import app_home, console, error
 from silcrow.cli.main import app
-from silcrow.db.database import Database, database
-from silcrow.db.settings import ENV, profile_of
+from silcrow.config import ENV_VARS
+from silcrow.db.database import Database
 from silcrow.errors import SilcrowError
-from silcrow.home import open_profile
+from silcrow.home import locate, open_profile
 
 if TYPE_CHECKING:
-    from silcrow.db.transfer import Counts
+    from silcrow.transfer import Counts
+
+ENV = next(var for var, key in ENV_VARS.items() if key == "storage.dsn")
 
 db_app = typer.Typer(
     help="Shared PostgreSQL storage: migrate the schema, import a home, export one back.",
@@ -46,7 +48,9 @@ def _database(ctx: typer.Context, dsn: str | None) -> Database:
             f"no database is configured for {home}: give --dsn postgresql://..., set {ENV}, "
             'or put [storage] backend = "postgres" and dsn = "..." in its config.toml'
         )
-    return database(str(url))
+    from silcrow import schema
+
+    return schema.database(str(url))
 
 
 def _report(data: dict[str, Any], as_json: bool, line: str) -> None:
@@ -59,16 +63,16 @@ def _report(data: dict[str, Any], as_json: bool, line: str) -> None:
 @db_app.command("migrate")
 def migrate(ctx: typer.Context, dsn: str | None = _DSN, as_json: bool = _JSON) -> None:
     """Apply the schema migrations this silcrow needs (safe to run again, from any host)."""
-    from silcrow.db import migrations
+    from silcrow import schema
 
     db = _database(ctx, dsn)
     try:
-        done = migrations.migrate(db)
+        done = schema.migrate(db)
     except SilcrowError as exc:
         raise error(str(exc)) from None
-    data = {"database": db.where, "applied": done, "schema_version": migrations.SCHEMA_VERSION}
+    data = {"database": db.where, "applied": done, "schema_version": schema.SCHEMA_VERSION}
     line = (f"applied migration(s) {', '.join(map(str, done))}" if done else "already up to date") + (
-        f"; {db.where} is at schema version {migrations.SCHEMA_VERSION}"
+        f"; {db.where} is at schema version {schema.SCHEMA_VERSION}"
     )
     _report(data, as_json, line)
 
@@ -76,13 +80,14 @@ def migrate(ctx: typer.Context, dsn: str | None = _DSN, as_json: bool = _JSON) -
 @db_app.command("status")
 def status(ctx: typer.Context, dsn: str | None = _DSN, as_json: bool = _JSON) -> None:
     """Show the schema version and what the database holds; exit 1 when it needs `db migrate`."""
+    from silcrow import schema
     from silcrow.db import migrations
 
     db = _database(ctx, dsn)
     try:
         with db.connect() as conn:
             have = migrations.applied(conn)
-        migrations.check_schema(db)
+        schema.check_schema(db)
     except SilcrowError as exc:
         raise error(str(exc)) from None
     data = {"database": db.where, "schema_version": max(v for v, _ in have), "migrations": have}
@@ -100,10 +105,10 @@ def import_(
     as_json: bool = _JSON,
 ) -> None:
     """Load a files home (notes, journal, recall.db, sessions.db) into the database."""
-    from silcrow.db.transfer import import_home
+    from silcrow.transfer import import_home
 
     home = from_home.expanduser()
-    profile = profile_name or profile_of(home)
+    profile = profile_name or locate(home)[1]
     db, counts = _transfer(ctx, dsn, import_home, home, profile)
     data = {"database": db.where, "from_home": str(home), "profile": profile, **asdict(counts)}
     _report(data, as_json, f"imported {home} as profile {profile!r} into {db.where}: {_summary(counts)}")
@@ -118,7 +123,7 @@ def export(
     as_json: bool = _JSON,
 ) -> None:
     """Write the database's notes (of one profile), recall memories and sessions as a files home."""
-    from silcrow.db.transfer import export_home
+    from silcrow.transfer import export_home
 
     home = to_home.expanduser()
     db, counts = _transfer(ctx, dsn, export_home, home, profile_name)

@@ -17,12 +17,10 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from silcrow.agent.session_backend import SessionBackend
-from silcrow.agent.session_sql import fts_query
-from silcrow.agent.sessions import SessionInfo
 from silcrow.cli.common import JSON_OPTION, app_home, app_profile, console, error, guarded, print_json
 from silcrow.cli.main import app
 from silcrow.paths import sessions_db
+from silcrow.sessions import SessionBackend, SessionInfo, fts_query
 
 sessions_app = typer.Typer(help="Past conversations: list, show, search.", no_args_is_help=True)
 app.add_typer(sessions_app, name="sessions")

@@ -30,7 +30,6 @@ import anyio.to_thread
 
 from silcrow.agent.llm import ToolCall
 from silcrow.agent.prompt import build_system_prompt
-from silcrow.agent.session_backend import SessionBackend
 from silcrow.agent.tools import ToolRouter, mirror_write
 from silcrow.errors import SilcrowError, StoreError
 from silcrow.home import Profile, open_profile
@@ -39,6 +38,7 @@ from silcrow.recall.api import RecallAPI, Searchable
 from silcrow.recall.manager import MemoryManager
 from silcrow.recall.tools import TOOL_NAMES, run_tool
 from silcrow.serve.limits import TENANT_THREADS
+from silcrow.sessions import SessionBackend
 from silcrow.store import MemoryStore
 from silcrow.store.edits import safe_entries
 from silcrow.store.entries import char_count, format_usage

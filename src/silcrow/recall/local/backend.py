@@ -3,7 +3,7 @@
 :class:`~silcrow.recall.local.provider.LocalProvider` needs exactly these
 operations from wherever its memories live: the SQLite file of a home
 (:class:`~silcrow.recall.local.store.RecallStore`) or a shared PostgreSQL
-database (:class:`silcrow.db.recall.PostgresRecall`). Both run the same
+database (:class:`silcrow.recall.local.postgres.PostgresRecall`). Both run the same
 hybrid retrieval (:mod:`silcrow.recall.local.retrieval`): BM25-like lexical
 scores and cosine similarities fused the same way.
 """

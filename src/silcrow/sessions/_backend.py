@@ -1,12 +1,14 @@
 """What every session storage does, whatever holds the rows: the seam behind
-:class:`~silcrow.agent.sessions.SessionStore` (SQLite, ``<home>/sessions.db``)
-and :class:`silcrow.db.sessions.PostgresSessions` (a shared database).
+:class:`~silcrow.sessions.SessionStore` (SQLite, ``<home>/sessions.db``)
+and :class:`~silcrow.sessions.PostgresSessions` (a shared database).
 
 The transcript logic (titles, compaction boundaries, branches, lineage-aware
-search) is written once here against a DB-API-like connection that takes
-``?`` placeholders and returns rows addressable by column name; a backend
-supplies the connection (:meth:`_reading`, :meth:`_write`) and the three
-pieces of full-text search that differ between engines.
+search) is written once here against a DB-API-like connection that returns
+rows addressable by column name. Each statement is composed with the
+backend's own parameter marker (:attr:`SessionBackend._p`: ``?`` for
+sqlite3, ``%s`` for psycopg), so every engine receives SQL in its own
+dialect; a backend supplies the connection (:meth:`_reading`, :meth:`_write`)
+and the three pieces of full-text search that differ between engines.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from abc import ABC, abstractmethod
 from contextlib import AbstractContextManager
 from typing import Any
 
-from silcrow.agent.session_records import (
+from silcrow.errors import SessionError
+from silcrow.sessions._records import (
     ROLES,
     SUMMARY_MARKER,
     SessionInfo,
@@ -26,14 +29,14 @@ from silcrow.agent.session_records import (
     new_session_id,
     now_iso,
 )
-from silcrow.agent.session_sql import search_sql
-from silcrow.errors import SessionError
+from silcrow.sessions._schema import SESSIONS
+from silcrow.sessions._search import search_sql
 
 Row = Any  # sqlite3.Row or a dict: both are read by column name
 
 
-# What _reading/_write yield: sqlite3.Connection, or the PostgreSQL adapter in silcrow.db.
-# execute(sql, params) with "?" placeholders, returning a cursor of rows read by column name.
+# What _reading/_write yield: sqlite3.Connection, or the psycopg adapter of PostgresSessions:
+# execute(sql, params) and executemany(sql, params), returning a cursor of rows read by column name.
 Conn = Any
 
 
@@ -43,10 +46,12 @@ _LIST_HINT = "list sessions with `silcrow sessions list`"
 class SessionBackend(ABC):
     """Sessions and their messages: transcripts, branches, compaction, full-text search."""
 
-    #: The candidate step of the search (see session_sql.search_sql): rows (message_id, score),
+    #: The engine's parameter marker, which every statement is composed with.
+    _p: str
+    #: The candidate step of the search (see _search.search_sql): rows (message_id, score),
     #: lower score better, from parameters (match, limit).
     _candidates_sql: str
-    #: One snippet of message ``?`` (second parameter) for match ``?`` (first), as column "snippet".
+    #: One snippet of a message (second parameter) for a match (first), as column "snippet".
     _snippet_sql: str
 
     @abstractmethod
@@ -90,8 +95,10 @@ class SessionBackend(ABC):
         return ""
 
     def _require(self, conn: Conn, sid: str) -> Row:
+        p = self._p
         row = conn.execute(
-            f"SELECT * FROM sessions WHERE id = ? AND {self._mine('sessions')}" + self._row_lock(conn), (sid,)
+            f"SELECT * FROM sessions WHERE id = {p} AND {self._mine('sessions')}{self._row_lock(conn)}",
+            (sid,),
         ).fetchone()
         if row is None:
             raise SessionError(f"no session with id {sid!r}; {_LIST_HINT}")
@@ -101,6 +108,7 @@ class SessionBackend(ABC):
     def create(
         self, *, parent_id: str | None = None, title: str | None = None, system_prompt: str | None = None
     ) -> str:
+        p = self._p
         sid = new_session_id()
         now = now_iso()
         with self._write() as conn:
@@ -108,29 +116,30 @@ class SessionBackend(ABC):
             if parent_id is not None:
                 root = self._require(conn, parent_id)["root_id"]
             conn.execute(
-                "INSERT INTO sessions(id, parent_id, root_id, title, created_at, updated_at, system_prompt) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO sessions({SESSIONS.names()}) VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p})",
                 (sid, parent_id, root, title, now, now, system_prompt),
             )
         return sid
 
     def get(self, sid: str) -> SessionInfo:
+        p = self._p
         with self._reading() as conn:
             row = self._require(conn, sid)
             count = conn.execute(
-                f"SELECT COUNT(*) AS n FROM messages WHERE session_id = ? AND compacted = 0"
+                f"SELECT COUNT(*) AS n FROM messages WHERE session_id = {p} AND compacted = 0"
                 f" AND {self._mine('messages')}", (sid,)
             ).fetchone()["n"]
         return info_from_row(row, count)
 
     def resolve(self, id_or_prefix: str) -> str:
         """The full id of the one session whose id starts with ``id_or_prefix``."""
+        p = self._p
         prefix = id_or_prefix.strip()
         if not prefix:
             raise SessionError(f"empty session id; {_LIST_HINT}")
         escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         rows = self._read(
-            f"SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' AND {self._mine('sessions')}"
+            f"SELECT id FROM sessions WHERE id LIKE {p} ESCAPE '\\' AND {self._mine('sessions')}"
             " ORDER BY id LIMIT 6", (escaped + "%",)
         )
         ids = [r["id"] for r in rows]
@@ -145,19 +154,21 @@ class SessionBackend(ABC):
         )
 
     def set_system_prompt(self, sid: str, prompt: str | None) -> None:
+        p = self._p
         with self._write() as conn:
             self._require(conn, sid)
             conn.execute(
-                f"UPDATE sessions SET system_prompt = ? WHERE id = ? AND {self._mine('sessions')}",
+                f"UPDATE sessions SET system_prompt = {p} WHERE id = {p} AND {self._mine('sessions')}",
                 (prompt, sid),
             )
 
     def list(self, limit: int = 20) -> list[SessionInfo]:
         """The most recently active sessions first."""
+        p = self._p
         rows = self._read(
             f"SELECT s.*, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id AND m.compacted = 0"
             f" AND {self._mine('m')}) AS n FROM sessions s WHERE {self._mine('s')}"
-            " ORDER BY s.updated_at DESC, s.id DESC LIMIT ?",
+            f" ORDER BY s.updated_at DESC, s.id DESC LIMIT {p}",
             (max(0, int(limit)),),
         )
         return [info_from_row(r, r["n"]) for r in rows]
@@ -176,46 +187,53 @@ class SessionBackend(ABC):
         The first user message also names an untitled session, so that
         ``silcrow sessions list`` shows something recognisable.
         """
+        p = self._p
         values = message_values(message)
         now = now_iso()
         with self._write() as conn:
             session = self._require(conn, sid)
             top = conn.execute(
-                f"SELECT MAX(seq) AS top FROM messages WHERE session_id = ? AND {self._mine('messages')}",
+                f"SELECT MAX(seq) AS top FROM messages WHERE session_id = {p} AND {self._mine('messages')}",
                 (sid,),
             ).fetchone()
             seq = int(top["top"] or 0) + 1  # past any summary (summaries sit at x.5)
             new_id = conn.execute(
                 "INSERT INTO messages(session_id, seq, role, content, tool_calls, tool_call_id, name,"
-                " recall_block, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                f" recall_block, created_at) VALUES ({p}, {p}, {p}, {p}, {p}, {p}, {p}, {p}, {p})"
+                " RETURNING id",
                 (sid, seq, *values, now),
             ).fetchone()["id"]
             title = session["title"]
             if title is None and values[0] == "user" and values[1]:
                 title = " ".join(values[1].split())[:60]
             conn.execute(
-                f"UPDATE sessions SET updated_at = ?, title = ? WHERE id = ? AND {self._mine('sessions')}",
+                f"UPDATE sessions SET updated_at = {p}, title = {p}"
+                f" WHERE id = {p} AND {self._mine('sessions')}",
                 (now, title, sid),
             )
             return int(new_id)
 
     def messages(self, sid: str) -> builtins.list[dict[str, Any]]:
         """The active transcript, oldest first (compacted messages left out)."""
+        p = self._p
         with self._reading() as conn:
             self._require(conn, sid)
             rows = conn.execute(
-                f"SELECT * FROM messages WHERE session_id = ? AND compacted = 0 AND {self._mine('messages')}"
+                f"SELECT * FROM messages WHERE session_id = {p} AND compacted = 0"
+                f" AND {self._mine('messages')}"
                 " ORDER BY seq, id", (sid,)
             ).fetchall()
         return [message_dict(r) for r in rows]
 
     def around(self, sid: str, message_id: int, window: int = 3) -> builtins.list[dict[str, Any]]:
         """Up to ``window`` messages either side of one, compacted ones included (flagged)."""
+        p = self._p
         window = max(0, min(int(window), 50))
         with self._reading() as conn:
             self._require(conn, sid)
             target = conn.execute(
-                f"SELECT seq, id FROM messages WHERE id = ? AND session_id = ? AND {self._mine('messages')}",
+                f"SELECT seq, id FROM messages WHERE id = {p} AND session_id = {p}"
+                f" AND {self._mine('messages')}",
                 (message_id, sid),
             ).fetchone()
             if target is None:
@@ -224,15 +242,15 @@ class SessionBackend(ABC):
                     "of that session"
                 )
             before = conn.execute(
-                f"SELECT * FROM messages WHERE session_id = ? AND {self._mine('messages')}"
-                " AND (seq < ? OR (seq = ? AND id < ?))"
-                " ORDER BY seq DESC, id DESC LIMIT ?",
+                f"SELECT * FROM messages WHERE session_id = {p} AND {self._mine('messages')}"
+                f" AND (seq < {p} OR (seq = {p} AND id < {p}))"
+                f" ORDER BY seq DESC, id DESC LIMIT {p}",
                 (sid, target["seq"], target["seq"], target["id"], window),
             ).fetchall()
             rest = conn.execute(
-                f"SELECT * FROM messages WHERE session_id = ? AND {self._mine('messages')}"
-                " AND (seq > ? OR (seq = ? AND id >= ?))"
-                " ORDER BY seq, id LIMIT ?",
+                f"SELECT * FROM messages WHERE session_id = {p} AND {self._mine('messages')}"
+                f" AND (seq > {p} OR (seq = {p} AND id >= {p}))"
+                f" ORDER BY seq, id LIMIT {p}",
                 (sid, target["seq"], target["seq"], target["id"], window + 1),
             ).fetchall()
         return [message_dict(r, raw=True) for r in [*reversed(before), *rest]]
@@ -249,6 +267,7 @@ class SessionBackend(ABC):
         results, which APIs reject. Returns how many messages were compacted
         (0 when there is no middle left to compact).
         """
+        p = self._p
         if keep_head < 0 or keep_tail < 0:
             raise SessionError(f"keep_head and keep_tail must be >= 0, got {keep_head} and {keep_tail}")
         if role not in ROLES:
@@ -256,7 +275,7 @@ class SessionBackend(ABC):
         with self._write() as conn:
             self._require(conn, sid)
             rows = conn.execute(
-                f"SELECT id, seq, role FROM messages WHERE session_id = ? AND compacted = 0"
+                f"SELECT id, seq, role FROM messages WHERE session_id = {p} AND compacted = 0"
                 f" AND {self._mine('messages')} ORDER BY seq, id",
                 (sid,),
             ).fetchall()
@@ -273,17 +292,18 @@ class SessionBackend(ABC):
             after = rows[end]["seq"] if end < len(rows) else middle[-1]["seq"] + 1
             seq = (middle[-1]["seq"] + after) / 2  # summary sits where the middle was
             conn.executemany(
-                f"UPDATE messages SET compacted = 1 WHERE id = ? AND {self._mine('messages')}",
+                f"UPDATE messages SET compacted = 1 WHERE id = {p} AND {self._mine('messages')}",
                 [(r["id"],) for r in middle],
             )
             now = now_iso()
             conn.execute(
                 "INSERT INTO messages(session_id, seq, role, content, created_at, is_summary)"
-                " VALUES (?, ?, ?, ?, ?, 1)",
+                f" VALUES ({p}, {p}, {p}, {p}, {p}, 1)",
                 (sid, seq, role, SUMMARY_MARKER.format(n=len(middle)) + "\n" + summary, now),
             )
             conn.execute(
-                f"UPDATE sessions SET updated_at = ? WHERE id = ? AND {self._mine('sessions')}", (now, sid)
+                f"UPDATE sessions SET updated_at = {p} WHERE id = {p} AND {self._mine('sessions')}",
+                (now, sid),
             )
             return len(middle)
 
@@ -300,16 +320,17 @@ class SessionBackend(ABC):
     def delete_if_empty(self, sid: str) -> bool:
         """Remove a session that holds no message and has no branches (e.g. a chat that was only
         opened and quit); returns whether it was removed."""
+        p = self._p
         with self._write() as conn:
             busy = conn.execute(
-                f"SELECT (EXISTS(SELECT 1 FROM messages WHERE session_id = ? AND {self._mine('messages')})"
-                f" OR EXISTS(SELECT 1 FROM sessions WHERE parent_id = ? AND {self._mine('sessions')}))"
+                f"SELECT (EXISTS(SELECT 1 FROM messages WHERE session_id = {p} AND {self._mine('messages')})"
+                f" OR EXISTS(SELECT 1 FROM sessions WHERE parent_id = {p} AND {self._mine('sessions')}))"
                 " AS busy",
                 (sid, sid),
             ).fetchone()["busy"]
             if busy:
                 return False
-            gone = conn.execute(f"DELETE FROM sessions WHERE id = ? AND {self._mine('sessions')}", (sid,))
+            gone = conn.execute(f"DELETE FROM sessions WHERE id = {p} AND {self._mine('sessions')}", (sid,))
             return gone.rowcount > 0
 
     def branch(self, sid: str, *, title: str | None = None) -> str:
@@ -318,22 +339,22 @@ class SessionBackend(ABC):
         The cached system prompt is not copied: a branch is a cache-breaking
         event, so the agent rebuilds it from the memory on disk.
         """
+        p = self._p
         new_id = new_session_id()
         now = now_iso()
         with self._write() as conn:
             parent = self._require(conn, sid)
             conn.execute(
-                "INSERT INTO sessions(id, parent_id, root_id, title, created_at, updated_at, system_prompt)"
-                " VALUES (?, ?, ?, ?, ?, ?, NULL)",
+                f"INSERT INTO sessions({SESSIONS.names()}) VALUES ({p}, {p}, {p}, {p}, {p}, {p}, NULL)",
                 (new_id, sid, parent["root_id"], title or parent["title"], now, now),
             )
             # Copies keep their original timestamps: a snippet is dated by when it was said.
             conn.execute(
                 "INSERT INTO messages(session_id, seq, role, content, tool_calls, tool_call_id, name,"
                 " recall_block, created_at, is_summary)"
-                " SELECT ?, ROW_NUMBER() OVER (ORDER BY seq, id), role, content, tool_calls, tool_call_id,"
+                f" SELECT {p}, ROW_NUMBER() OVER (ORDER BY seq, id), role, content, tool_calls, tool_call_id,"
                 " name, recall_block, created_at, is_summary FROM messages"
-                f" WHERE session_id = ? AND compacted = 0 AND {self._mine('messages')} ORDER BY seq, id",
+                f" WHERE session_id = {p} AND compacted = 0 AND {self._mine('messages')} ORDER BY seq, id",
                 (new_id, sid),
             )
         return new_id
@@ -370,6 +391,7 @@ class SessionBackend(ABC):
                 sql, params = search_sql(
                     self._candidates_sql, match, candidates,
                     exclude=tuple(exclude), current_session_id=current_session_id, mine=self._mine,
+                    mark=self._p,
                 )
                 rows = conn.execute(sql, (*params, limit)).fetchall()
                 # Exact once the candidates held `limit` lineages (one not seen has

@@ -1,6 +1,6 @@
 """What a stored session and message look like, and how they map to table rows.
 
-:mod:`silcrow.agent.sessions` runs the transactions; this module validates a
+:class:`~silcrow.sessions.SessionBackend` runs the transactions; this module validates a
 message before it is stored and shapes rows into the dicts and
 :class:`SessionInfo` records callers get back.
 """
