@@ -387,14 +387,13 @@ def scale_latency(args: argparse.Namespace, scratch: Path, bar: Progress) -> dic
     """Hybrid search p50/p95 (real query embedding included) of the SQLite store grown to each size.
 
     Rows are the synthetic turns of bench/recall_scale.py with vectors derived from real
-    MiniLM embeddings (see there: embedding 100k texts for real would take most of an hour).
+    embeddings of the embedder under test (see there: embedding 100k texts for real would take
+    most of an hour).
     """
     sys.path.insert(0, str(Path(__file__).parent))
     from recall_scale import DerivedEmbedder, synthetic_queries, synthetic_turns
 
-    from silcrow.recall.embedders import OnnxMiniLMEmbedder
-
-    real = OnnxMiniLMEmbedder()
+    real = get_embedder(args.embedder)  # queries are embedded for real by the embedder under test
     basis = real.embed([r.text for r in synthetic_turns(512, 7)])
     provider = LocalProvider(scratch / "scale", embedder=DerivedEmbedder(basis, real, 0.035, 7))
     provider.initialize("bench-scale")
