@@ -39,12 +39,12 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 import pg_support  # noqa: E402  (the same server start as the tests)
 from recall_scale import DerivedEmbedder, synthetic_queries, synthetic_turns  # noqa: E402
 
-from silcrow.db.curated import PostgresBackend  # noqa: E402
-from silcrow.db.database import database  # noqa: E402
-from silcrow.db.recall import PostgresRecall  # noqa: E402
 from silcrow.recall.embedders import get_embedder  # noqa: E402
+from silcrow.recall.local.postgres import PostgresRecall  # noqa: E402
 from silcrow.recall.local.store import RecallStore  # noqa: E402
+from silcrow.schema import database  # noqa: E402
 from silcrow.store import MemoryStore  # noqa: E402
+from silcrow.store.postgres import PostgresBackend  # noqa: E402
 
 ERR = Console(stderr=True)
 CTX = multiprocessing.get_context("fork")

@@ -48,7 +48,7 @@ from silcrow.agent.prompt import build_system_prompt
 from silcrow.agent.search_tool import session_search_schema
 from silcrow.recall.local import LocalProvider
 from silcrow.recall.manager import MemoryManager
-from silcrow.safety.fence import SYSTEM_NOTE
+from silcrow.safety import SYSTEM_NOTE
 from silcrow.store import MemoryStore
 from silcrow.testing import ScriptedModelServer
 from silcrow.tool import handle_memory_call, memory_tool_schema

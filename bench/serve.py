@@ -46,7 +46,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from rich.console import Console
 
-from silcrow.paths import resolve_home
+from silcrow._paths import resolve_home
 from silcrow.recall.local import LocalProvider
 from silcrow.recall.local.records import RecallRecord
 from silcrow.serve.running import ServerProcess, silcrow_command

@@ -36,7 +36,7 @@ from typing import Any
 
 from rich.console import Console
 
-from silcrow.agent.sessions import SessionStore
+from silcrow.sessions import SessionStore
 
 err = Console(stderr=True)
 DEFAULT_DATASET = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo-conv-26.json"

@@ -71,8 +71,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def curated_storage(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     backend = getattr(request, "param", "files")
     if backend == "postgres":
-        from silcrow.db.curated import PostgresBackend
         from silcrow.home import Profile
+        from silcrow.store.postgres import PostgresBackend
 
         dsn = request.getfixturevalue("pg_dsn")
 

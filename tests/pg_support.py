@@ -18,9 +18,8 @@ from typing import Any
 
 import psycopg
 
-from silcrow.agent.session_backend import SessionBackend
-from silcrow.db import migrations
-from silcrow.db.database import database
+from silcrow.schema import database, migrate
+from silcrow.sessions import SessionBackend
 
 
 @dataclass
@@ -39,7 +38,7 @@ class PgServer:
             self.template = f"tpl_{secrets.token_hex(6)}"
             with psycopg.connect(self.uri, autocommit=True) as conn:
                 conn.execute(f"CREATE DATABASE {self.template}")
-            migrations.migrate(database(self.dsn(self.template)))
+            migrate(database(self.dsn(self.template)))
         name = f"t_{secrets.token_hex(6)}"
         with psycopg.connect(self.uri, autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name} TEMPLATE {self.template}")
@@ -102,8 +101,7 @@ def start(*, fsync: bool = False) -> PgServer:
 def session_backends(request: Any, tmp_path: Path) -> Iterator[SessionBackend]:
     """For a fixture parametrized over "sqlite" and "postgres": the sessions of a home
     (sessions.db), or of a fresh database on the test server."""
-    from silcrow.agent.sessions import SessionStore
-    from silcrow.db.sessions import PostgresSessions
+    from silcrow.sessions import PostgresSessions, SessionStore
 
     if request.param == "postgres":
         store: SessionBackend = PostgresSessions(request.getfixturevalue("pg_dsn"))

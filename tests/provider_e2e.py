@@ -20,7 +20,7 @@ from testing_services.base import StandInService
 
 from silcrow.agent.loop import Agent
 from silcrow.recall.provider import MemoryProvider
-from silcrow.safety.fence import FENCE_CLOSE, FENCE_OPEN
+from silcrow.safety import FENCE_CLOSE, FENCE_OPEN
 from silcrow.testing import ScriptedModelServer
 
 FACT_TURN = "Please remember this: my sister Ana lives in Lyon and keeps bees."

@@ -12,10 +12,10 @@ from agent_support import OK, call, last_user, remember, running_agent
 
 from silcrow.agent.compress import estimate_tokens
 from silcrow.agent.loop import FLUSH_TEXT, NUDGE_TEXT, Agent
-from silcrow.agent.sessions import SUMMARY_MARKER
 from silcrow.errors import ModelError, SessionError
 from silcrow.recall.local import LocalProvider
-from silcrow.safety.fence import sanitize_context
+from silcrow.safety import sanitize_context
+from silcrow.sessions import SUMMARY_MARKER
 
 
 def test_turns_are_synced_to_the_provider_in_the_background(tmp_path: Path) -> None:
@@ -94,7 +94,7 @@ def test_flush_at_session_end_sees_only_the_memory_tool_and_leaves_no_messages(t
         assert [t["function"]["name"] for t in flush["tools"]] == ["memory"]
         assert flush["messages"][-1]["content"] == FLUSH_TEXT.format(why="closed")
         assert agent.sessions.path.exists()
-    from silcrow.agent.sessions import SessionStore
+    from silcrow.sessions import SessionStore
     from silcrow.store import MemoryStore
 
     assert MemoryStore(tmp_path).entries("user") == ["User is moving to Braga in March."]

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from silcrow.agent.sessions import SessionStore
 from silcrow.cli.main import main
+from silcrow.sessions import SessionStore
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 

@@ -12,16 +12,15 @@ import pytest
 from pg_support import PgServer
 from test_cli_recall import run
 
-from silcrow.agent.sessions import SessionStore
-from silcrow.db import migrations
-from silcrow.db.curated import PostgresBackend
-from silcrow.db.recall import PostgresRecall
-from silcrow.db.sessions import PostgresSessions
+from silcrow import schema
 from silcrow.errors import ConfigError
 from silcrow.recall.embedders import Embedder, get_embedder
 from silcrow.recall.local import LocalProvider
+from silcrow.recall.local.postgres import PostgresRecall
 from silcrow.recall.local.records import RecallRecord
+from silcrow.sessions import PostgresSessions, SessionStore
 from silcrow.store import MemoryStore
+from silcrow.store.postgres import PostgresBackend
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +147,7 @@ def test_migrate_and_the_start_up_check(pg_server: PgServer, tmp_path: Path) -> 
         assert code == 1 and "silcrow db migrate" in err
         code, out, err = run("--home", str(home), "db", "migrate", "--json")
         assert code == 0, err
-        assert json.loads(out)["applied"] == [v for v, _, _ in migrations.MIGRATIONS]
+        assert json.loads(out)["applied"] == [v for v, _, _ in schema.MIGRATIONS]
         code, out, _ = run("--home", str(home), "db", "migrate")
         assert code == 0 and "already up to date" in out
         assert run("--home", str(home), "memory", "add", "works now")[0] == 0

@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 from pg_support import PgServer
 
-from silcrow.db.curated import PostgresBackend
 from silcrow.store import MemoryStore
+from silcrow.store.postgres import PostgresBackend
 
 WRITERS = 8
 OPS = 100
@@ -33,12 +33,13 @@ OPS = 100
 _WRITER = r"""
 import json, random, sys
 from pathlib import Path
-from silcrow.db.settings import curated_backend
+from silcrow.home import open_profile
 from silcrow.store import MemoryStore
 
 home, me, ops = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 rng = random.Random(me)
-store = MemoryStore(memory_char_limit=10**6, user_char_limit=10**6, backend=curated_backend(home))
+backend = open_profile(home).notes_backend()
+store = MemoryStore(memory_char_limit=10**6, user_char_limit=10**6, backend=backend)
 mine = {"memory": [], "user": []}
 serial = 0
 

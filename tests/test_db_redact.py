@@ -35,5 +35,5 @@ def test_connection_errors_do_not_quote_the_password() -> None:
     for dsn in (f"host=127.0.0.1 port={port} user=sam password='Super Secret Pw' dbname=x connect_timeout=5",
                 "host=127.0.0.1 password=Super Secret Pw dbname=x"):  # unquoted spaces: libpq refuses it
         with pytest.raises(ConfigError) as caught:
-            Database(dsn).connect()
+            Database(dsn, []).connect()
         assert "Secret" not in str(caught.value) and "Super" not in str(caught.value)

@@ -16,12 +16,13 @@ from pg_support import PgServer
 from serve_support import CONFIG, http_client, tokens
 from test_cli_recall import MESSAGES, run, write_jsonl
 
+from silcrow import schema
 from silcrow.db import migrations
-from silcrow.db.database import database
-from silcrow.db.recall import PostgresRecall
-from silcrow.db.sessions import PostgresSessions
 from silcrow.recall.embedders import get_embedder
+from silcrow.recall.local.postgres import PostgresRecall
+from silcrow.schema import database
 from silcrow.serve.running import ServerProcess
+from silcrow.sessions import PostgresSessions
 
 
 def _root(root: Path, dsn: str, profiles: tuple[str, ...]) -> Path:
@@ -162,10 +163,7 @@ def test_a_token_never_reaches_another_profiles_recall_or_sessions(pg_dsn: str, 
 
 def _version_1_database(pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> str:
     dsn = pg_server.empty_database()
-    with monkeypatch.context() as patch:
-        patch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:1])
-        patch.setattr(migrations, "SCHEMA_VERSION", 1)
-        assert migrations.migrate(database(dsn)) == [1]
+    assert migrations.migrate(database(dsn), schema.MIGRATIONS[:1]) == [1]
     return dsn
 
 
@@ -199,8 +197,8 @@ def test_migration_2_gives_old_rows_the_profile_they_came_from(
         _fill_version_1(dsn, note_profiles)
         with pytest.raises(Exception, match="schema version 1"):
             PostgresSessions(dsn, owner)
-        assert migrations.migrate(database(dsn)) == [v for v, _, _ in migrations.MIGRATIONS if v > 1]
-        assert migrations.check_schema(database(dsn)) == migrations.SCHEMA_VERSION
+        assert schema.migrate(database(dsn)) == [v for v, _, _ in schema.MIGRATIONS if v > 1]
+        assert schema.check_schema(database(dsn)) == schema.SCHEMA_VERSION
         none = get_embedder("none")
         others = "bob" if owner != "bob" else "carol"
         [hit] = PostgresRecall(dsn, none, owner).search("boat pier", 5, (None, None))

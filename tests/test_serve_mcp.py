@@ -16,9 +16,10 @@ import pytest
 from mcp import Client, MCPError
 from serve_support import http_client, make_home, stdio_params, tokens
 
-from silcrow.agent.sessions import SessionStore
-from silcrow.paths import resolve_home, sessions_db
+from silcrow._paths import resolve_home, sessions_db
 from silcrow.serve.running import ServerProcess, silcrow_command
+from silcrow.serve.tokens import create_token
+from silcrow.sessions import SessionStore
 from silcrow.store import MemoryStore
 
 TOOLS = {"memory", "session_search", "recall_search", "recall_add", "recall_forget"}
@@ -180,9 +181,11 @@ def test_streamable_http_same_surface_per_token(tmp_path: Path) -> None:
 
 
 def test_each_profile_lists_the_tools_of_its_own_provider(tmp_path: Path) -> None:
-    home = make_home(tmp_path / "home", profiles=("a", "b"))
+    home = make_home(tmp_path / "home", profiles=("a", "b", "c"))
     (home / "profiles" / "b" / "config.toml").write_text('provider = "holographic"\n', encoding="utf-8")
+    (home / "profiles" / "c" / "config.toml").write_text('provider = "none"\n', encoding="utf-8")
     keys = tokens(home)
+    keys["c"] = create_token(home, profile="c", scope="write", name="c")[0]
     with ServerProcess(home) as server:
 
         async def listed(token: str) -> set[str]:
@@ -196,7 +199,21 @@ def test_each_profile_lists_the_tools_of_its_own_provider(tmp_path: Path) -> Non
         async def main() -> None:
             assert await listed(keys["a"]) == TOOLS
             b_tools = await listed(keys["b"])
-            assert {"fact_store", "fact_feedback"} <= b_tools  # holographic's own tools
+            # holographic's own tools, and recall_search over what it recalls; it has no typed
+            # add/forget and no tools of those names, so they are not offered
+            assert b_tools == {"memory", "session_search", "recall_search", "fact_store", "fact_feedback"}
+            async with http_client(server.url, keys["b"]) as client:
+                error, data, _ = await call(client, "fact_store", {"action": "add",
+                                                                   "content": "The kiln is in the garage."})
+                assert not error, data
+                error, data, text = await call(client, "recall_search", {"query": "kiln garage"})
+                assert not error and "kiln" in data["context"] and text == data["context"]
+                error, data, _ = await call(client, "recall_add", {"fact": "x"})
+                assert error and "'holographic' has no 'recall_add' tool" in data["error"]
+            assert await listed(keys["c"]) == {"memory", "session_search"}  # no provider, no recall
+            async with http_client(server.url, keys["c"]) as client:
+                error, data, _ = await call(client, "recall_search", {"query": "kiln"})
+                assert error and "no recall provider is active" in data["error"]
             assert await listed(keys["a"]) == TOOLS  # and a still sees its own
 
         anyio.run(main)

@@ -11,8 +11,7 @@ import pytest
 from pg_support import session_backends
 
 from silcrow.agent.search_tool import MAX_MESSAGE_CHARS, handle_session_search, session_search_schema
-from silcrow.agent.session_backend import SessionBackend
-from silcrow.agent.sessions import SessionStore
+from silcrow.sessions import SessionBackend, SessionStore
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 from pg_support import session_backends
 
-from silcrow.agent.session_backend import SessionBackend
-from silcrow.agent.sessions import SCHEMA_VERSION, SUMMARY_MARKER, SessionStore, fts_query
 from silcrow.errors import SessionError
+from silcrow.sessions import SCHEMA_VERSION, SUMMARY_MARKER, SessionBackend, SessionStore, fts_query
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -313,7 +312,7 @@ def test_concurrent_appends_from_threads(store: SessionBackend) -> None:
 
 _CHILD = """
 import sys
-from silcrow.agent.sessions import SessionStore
+from silcrow.sessions import SessionStore
 store = SessionStore(sys.argv[1])
 for i in range(30):
     store.append(sys.argv[2], {"role": "user", "content": f"proc{sys.argv[3]} item{i}"})
@@ -339,7 +338,7 @@ def test_concurrent_appends_from_processes(tmp_path: Path) -> None:
 
 _OPEN_CHILD = """
 import sys
-from silcrow.agent.sessions import SessionStore
+from silcrow.sessions import SessionStore
 store = SessionStore(sys.argv[1])
 sid = store.create(title="proc" + sys.argv[2])
 store.append(sid, {"role": "user", "content": "hello from " + sys.argv[2]})

@@ -41,6 +41,6 @@ def test_memory_show_imports_only_its_own_command_group(tmp_path: Path) -> None:
             f"sys.argv = ['silcrow', '--home', {str(tmp_path)!r}, 'memory', 'show']\n"
             "try:\n    main()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code")
     loaded = _loaded_after(code, tmp_path)
-    assert "silcrow.cli.memory" in loaded
-    assert not {"silcrow.cli.chat", "silcrow.cli.recall", "silcrow.cli.sessions"} & loaded
+    assert "silcrow.cli._memory" in loaded
+    assert not {"silcrow.cli._chat", "silcrow.cli._recall", "silcrow.cli._sessions"} & loaded
     assert not [m for m in loaded if m.startswith(("silcrow.agent", "silcrow.recall", "numpy", "openai"))]

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from silcrow.safety import threats
+from silcrow import safety as threats
 from silcrow.store import MemoryStore
 from silcrow.store import pending as pending_mod
 from silcrow.store.pending import Proposer, current_proposer
@@ -240,9 +240,9 @@ def test_write_policy_is_a_checked_setting(tmp_path: Path) -> None:
 
 def test_a_pending_write_is_not_mirrored_to_the_provider(tmp_path: Path) -> None:
     from silcrow.agent.llm import ToolCall
-    from silcrow.agent.sessions import open_sessions
     from silcrow.agent.tools import ToolRouter
     from silcrow.recall.manager import MemoryManager
+    from silcrow.sessions import open_sessions
 
     class Spy(MemoryManager):
         def __init__(self) -> None:
@@ -266,9 +266,9 @@ def test_a_pending_write_is_not_mirrored_to_the_provider(tmp_path: Path) -> None
 def test_proposals_move_with_db_import_and_export(pg_dsn: str, tmp_path: Path, curated_storage: str) -> None:
     if curated_storage != "files":
         pytest.skip("moves a files home")
-    from silcrow.db.curated import PostgresBackend
-    from silcrow.db.database import database
-    from silcrow.db.transfer import export_home, import_home
+    from silcrow.schema import database
+    from silcrow.store.postgres import PostgresBackend
+    from silcrow.transfer import export_home, import_home
 
     source = tmp_path / "source"
     result = memory_call(_gated(source), {"action": "add", "target": "user", "content": "Name: Sam"})

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from silcrow.recall.local import LocalProvider
     from silcrow.recall.manager import MemoryManager
     from silcrow.recall.provider import MemoryProvider
-    from silcrow.safety.fence import build_memory_context_block, sanitize_context
+    from silcrow.safety import build_memory_context_block, sanitize_context
     from silcrow.store import ENTRY_DELIMITER, MemoryStore
     from silcrow.tool import handle_memory_call, memory_call, memory_tool_schema
 
@@ -57,14 +57,14 @@ _LAZY = {
     "MemoryProvider": "silcrow.recall.provider",
     "MemoryStore": "silcrow.store",
     "Profile": "silcrow.home",
-    "build_memory_context_block": "silcrow.safety.fence",
+    "build_memory_context_block": "silcrow.safety",
     "check_provider_contract": "silcrow.recall.contract",
     "handle_memory_call": "silcrow.tool",
     "load_provider": "silcrow.recall",
     "memory_call": "silcrow.tool",
     "memory_tool_schema": "silcrow.tool",
     "open_profile": "silcrow.home",
-    "sanitize_context": "silcrow.safety.fence",
+    "sanitize_context": "silcrow.safety",
 }
 
 __all__ = [

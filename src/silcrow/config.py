@@ -37,8 +37,8 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
+from silcrow._paths import config_file
 from silcrow.errors import ConfigError
-from silcrow.paths import config_file
 
 if TYPE_CHECKING:
     from silcrow.recall.embedders import Embedder
@@ -134,7 +134,7 @@ class Settings:
     base_url: Text | None = None
     api_key: Text | None = None
     provider: Text = "local"            # the recall provider; "none" for no recall
-    embedder: Text = "onnx"             # onnx | fastembed | openai | none
+    embedder: Text = "onnx"             # onnx | e5 | fastembed | openai | none
     embedder_model: Text | None = None
     embedder_url: Text | None = None
     memory_char_limit: PositiveInt = MEMORY_CHAR_LIMIT

@@ -35,16 +35,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+from silcrow._paths import DEFAULT_PROFILE, config_file, default_home, resolve_home
 from silcrow._private import private_dir
 from silcrow.config import Rule, Settings, Text, env_value
 from silcrow.errors import ConfigError
-from silcrow.paths import DEFAULT_PROFILE, config_file, default_home, resolve_home
 
 if TYPE_CHECKING:
-    from silcrow.agent.session_backend import SessionBackend
     from silcrow.recall.embedders import Embedder
     from silcrow.recall.local.backend import RecallBackend
     from silcrow.recall.provider import MemoryProvider
+    from silcrow.sessions import SessionBackend
     from silcrow.store import MemoryStore
     from silcrow.store.backend import StoreBackend
 
@@ -164,7 +164,7 @@ class Profile:
             from silcrow.store.files import DEFAULT_LOCK_TIMEOUT, open_backend
 
             return open_backend(self.path, lock_timeout=lock_timeout or DEFAULT_LOCK_TIMEOUT)
-        from silcrow.db.curated import PostgresBackend
+        from silcrow.store.postgres import PostgresBackend
 
         assert self.storage.dsn is not None
         return PostgresBackend(self.storage.dsn, self.name)
@@ -183,11 +183,11 @@ class Profile:
     def sessions(self) -> SessionBackend:
         """The session archive: ``<path>/sessions.db``, or the database."""
         if not self.storage.shared:
-            from silcrow.agent.sessions import SessionStore
-            from silcrow.paths import sessions_db
+            from silcrow._paths import sessions_db
+            from silcrow.sessions import SessionStore
 
             return SessionStore(sessions_db(self.path))
-        from silcrow.db.sessions import PostgresSessions
+        from silcrow.sessions import PostgresSessions
 
         assert self.storage.dsn is not None
         return PostgresSessions(self.storage.dsn, self.name)
@@ -195,11 +195,11 @@ class Profile:
     def recall_storage(self, embedder: Embedder) -> RecallBackend:
         """The local provider's storage: ``<path>/recall.db``, or the database."""
         if not self.storage.shared:
-            from silcrow.paths import recall_db
+            from silcrow._paths import recall_db
             from silcrow.recall.local.store import RecallStore
 
             return RecallStore(recall_db(self.path), embedder)
-        from silcrow.db.recall import PostgresRecall
+        from silcrow.recall.local.postgres import PostgresRecall
 
         assert self.storage.dsn is not None
         return PostgresRecall(self.storage.dsn, embedder, self.name)

@@ -1,7 +1,9 @@
-"""The agent loop (:class:`Agent`) and its parts: prompt, model client, sessions, compression.
+"""The agent loop (:class:`Agent`) and its parts: prompt, model client, tools, compression.
 
-``Agent`` is imported on first use so that ``silcrow.agent.sessions`` and
-friends can be imported without pulling in the model client.
+The conversations it keeps are stored through :mod:`silcrow.sessions`.
+
+``Agent`` is imported on first use so that the prompt and compression
+helpers can be imported without pulling in the model client.
 """
 
 from __future__ import annotations

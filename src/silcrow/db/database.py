@@ -25,9 +25,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from silcrow.errors import ConfigError, SilcrowError
+
+if TYPE_CHECKING:
+    from silcrow.db.migrations import Migrations
 
 log = logging.getLogger(__name__)
 
@@ -83,10 +86,14 @@ def is_transient(exc: BaseException) -> bool:
 
 
 class Database:
-    """A PostgreSQL database reached through a small pool; one per DSN and process."""
+    """A PostgreSQL database reached through a small pool; one per DSN and process.
 
-    def __init__(self, dsn: str) -> None:
+    ``migrations`` is the numbered plan its schema must be at (see :mod:`silcrow.schema`).
+    """
+
+    def __init__(self, dsn: str, migrations: Migrations) -> None:
         self.dsn = dsn
+        self.migrations = migrations
         self.where = redact(dsn)
         self._pool: Any = None
         self._lock = threading.Lock()
@@ -247,11 +254,12 @@ _DATABASES: dict[tuple[int, str], Database] = {}
 _DATABASES_LOCK = threading.Lock()
 
 
-def database(dsn: str) -> Database:
-    """The shared :class:`Database` for ``dsn`` in this process (a forked child gets its own)."""
+def database(dsn: str, migrations: Migrations) -> Database:
+    """The shared :class:`Database` for ``dsn`` in this process (a forked child gets its own),
+    whose schema must be at the end of ``migrations``."""
     key = (os.getpid(), dsn)
     with _DATABASES_LOCK:
         db = _DATABASES.get(key)
         if db is None:
-            db = _DATABASES[key] = Database(dsn)
+            db = _DATABASES[key] = Database(dsn, migrations)
         return db

@@ -1,4 +1,5 @@
-"""Which storage a home uses (kept for callers of 0.1; :mod:`silcrow.home` decides it now).
+"""Deprecated: which storage a home uses is :mod:`silcrow.home`'s decision
+(:func:`~silcrow.home.open_profile`); this module goes in the next release.
 
 Precedence as for every setting: an explicit value (a ``--dsn`` flag), then
 ``SILCROW_DATABASE_URL``, then the ``[storage]`` table of the home's
@@ -11,6 +12,7 @@ Precedence as for every setting: an explicit value (a ``--dsn`` flag), then
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +26,9 @@ if TYPE_CHECKING:
 __all__ = ["BACKENDS", "ENV", "StorageSettings", "curated_backend", "database_url", "profile_of"]
 
 ENV = next(var for var, key in ENV_VARS.items() if key == "storage.dsn")
+
+warnings.warn("silcrow.db.settings is deprecated; use silcrow.home.open_profile", DeprecationWarning,
+              stacklevel=2)
 
 
 def database_url(

@@ -31,14 +31,18 @@ import threading
 import time
 from collections.abc import Callable, Collection
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from silcrow._toolcall import error_json, parse_arguments
 from silcrow.errors import ProviderConflictError, RecallError, SilcrowError, ToolCallError
 from silcrow.recall import policy
 from silcrow.recall.api import Forgotten, Found, Remembered, Searchable
+from silcrow.recall.limits import MAX_QUERY_CHARS, MAX_RESULTS
 from silcrow.recall.provider import MemoryProvider, as_openai_tool
-from silcrow.safety.fence import build_memory_context_block
-from silcrow.toolcall import error_json, parse_arguments
+from silcrow.safety import build_memory_context_block
+
+if TYPE_CHECKING:
+    from silcrow.recall.local.records import RecallHit
 
 log = logging.getLogger(__name__)
 
@@ -49,9 +53,11 @@ is_trivial_prompt = policy.is_trivial_prompt
 screen_tool_result = policy.screen_tool_result
 
 
-def _screened(text: str) -> str:
-    """Recalled text as a model may read it (see :func:`policy.screen_tool_result`)."""
-    return str(policy.screen_tool_result(text))
+def _screened_hit(hit: RecallHit) -> RecallHit:
+    """``hit`` with each of its strings screened as a tool result's are (see
+    :func:`policy.screen_tool_result`): typed hits reach a model too."""
+    fields = ("text", "speaker", "kind", "session_id", "external_id")
+    return replace(hit, **{name: policy.screen_tool_result(getattr(hit, name)) for name in fields})
 
 
 class MemoryManager:
@@ -303,30 +309,36 @@ class MemoryManager:
         text = query.strip() if isinstance(query, str) else ""
         if not text:
             raise RecallError("a recall search needs a non-empty query")
+        if len(text) > MAX_QUERY_CHARS:
+            raise RecallError(f"the query is {len(text)} characters, over the cap of {MAX_QUERY_CHARS}; "
+                              "search with a few words")
         if not isinstance(provider, Searchable):
             return Found(context=self.prefetch(text))
-        hits = self._typed("search", lambda: provider.search(text, max(1, min(int(k), 50))))
-        return Found(hits=tuple(replace(hit, text=_screened(hit.text), speaker=_screened(hit.speaker))
-                                for hit in hits))
+        hits = self._typed("search", lambda: provider.search(text, max(1, min(int(k), MAX_RESULTS))))
+        return Found(hits=tuple(_screened_hit(hit) for hit in hits))
 
-    def remember(self, text: str) -> Remembered:
-        """Keep one fact in recall; returns its id."""
+    def remember(self, text: str, *, source: str = "api") -> Remembered:
+        """Keep one fact in recall; returns its id. ``source`` is kept with it (who saved it)."""
         provider = self._active("recall_add")
         fact = text.strip() if isinstance(text, str) else ""
         if not fact:
             raise RecallError("a fact to remember must be non-empty text")
         fact = policy.stored(fact)
         if isinstance(provider, Searchable):
-            kept = self._typed("remember", lambda: provider.add_fact(fact, metadata={"source": "api"}))
+            kept = self._typed("remember", lambda: provider.add_fact(fact, metadata={"source": source}))
             return Remembered(kept)
         return Remembered(int(self._through_tool("recall_add", {"fact": fact}, "id")))
 
-    def forget(self, memory_id: int) -> Forgotten:
-        """Delete the memory with that id; ``removed`` is 0 when there was none."""
+    def forget(self, target: int | str, *, max_matches: int | None = None) -> Forgotten:
+        """Delete the memory with id ``target``, or (text) every memory containing it, refused when
+        that is more than ``max_matches``; ``removed`` is 0 when there was none."""
         provider = self._active("recall_forget")
+        if isinstance(target, bool) or not isinstance(target, int | str):
+            raise RecallError(f"forget takes a memory id or text, not {type(target).__name__}")
         if isinstance(provider, Searchable):
-            return Forgotten(self._typed("forget", lambda: provider.forget(int(memory_id))))
-        return Forgotten(int(self._through_tool("recall_forget", {"id": int(memory_id)}, "removed")))
+            return Forgotten(self._typed("forget", lambda: provider.forget(target, max_matches=max_matches)))
+        args = {"id": target} if isinstance(target, int) else {"query": target}
+        return Forgotten(int(self._through_tool("recall_forget", args, "removed")))
 
     def _active(self, what: str) -> MemoryProvider:
         provider = self._provider

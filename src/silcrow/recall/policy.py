@@ -20,9 +20,8 @@ import logging
 import re
 from typing import Any
 
-from silcrow.safety.fence import filter_recalled, sanitize_context
-from silcrow.safety.threats import scan
-from silcrow.toolcall import result_json
+from silcrow._toolcall import result_json
+from silcrow.safety import filter_recalled, sanitize_context, scan
 
 __all__ = ["is_trivial_prompt", "recalled", "screen_tool_result", "stored", "tool_result", "worth_recalling"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import abc
 from typing import Any
 
-from silcrow.toolcall import convert_schema, error_json, schema_name
+from silcrow._toolcall import convert_schema, error_json, schema_name
 
 
 def as_openai_tool(schema: object) -> dict[str, Any] | None:

@@ -29,7 +29,9 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
+from silcrow._toolcall import guarded
 from silcrow.errors import LockTimeoutError, SilcrowError
+from silcrow.recall.api import Forgotten, Found, Remembered
 from silcrow.recall.limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RESULTS
 from silcrow.serve import gate_api, web
 from silcrow.serve.auth import TokenGate, access_of
@@ -93,6 +95,12 @@ def _tenant(request: Request) -> Tenant:
 
 def _reply(result: dict[str, Any]) -> JSONResponse:
     return JSONResponse(result, status_code=200 if result.get("success") else 422)
+
+
+def _recalled(what: str, call: Callable[[], Found | Remembered | Forgotten]) -> dict[str, Any]:
+    """A typed recall call's result as the route's JSON: the one place REST turns typed recall
+    results into JSON (a RecallError becomes the refusal that says what to do)."""
+    return guarded(what, lambda: call().to_json())
 
 
 async def _respond(request: Request, answer: Callable[[Tenant], JSONResponse]) -> JSONResponse:
@@ -201,7 +209,8 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
 
     @app.post("/v1/recall/search")
     async def recall_search(request: Request, body: SearchBody) -> JSONResponse:
-        return await _respond(request, lambda tenant: _reply(tenant.recall_search(body.query, body.k)))
+        return await _respond(request, lambda tenant: _reply(_recalled(
+            "recall search", lambda: tenant.recall.search(body.query, body.k))))
 
     @app.post("/v1/recall")
     async def recall_add(request: Request, body: RecallBody) -> JSONResponse:
@@ -209,12 +218,13 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
             return JSONResponse({"success": False, "error": f"the fact is {len(body.text)} characters, over "
                                  f"the cap of {MAX_FACT_CHARS}; save one short fact at a time"},
                                 status_code=413)
-        return await _respond(request, lambda tenant: _reply(tenant.recall_remember(body.text)))
+        return await _respond(request, lambda tenant: _reply(_recalled(
+            "recall add", lambda: tenant.recall.remember(body.text))))
 
     @app.delete("/v1/recall/{memory_id}")
     async def recall_forget(request: Request, memory_id: MemoryId) -> JSONResponse:
         def answer(tenant: Tenant) -> JSONResponse:
-            result = tenant.recall_forget(memory_id)
+            result = _recalled("recall forget", lambda: tenant.recall.forget(memory_id))
             if result.get("success") and result.get("removed") == 0:  # no such memory, as HTTP says it
                 return JSONResponse({**result, "success": False, "error": f"no memory #{memory_id} in this "
                                      "profile; find ids with POST /v1/recall/search"}, status_code=404)

@@ -42,13 +42,14 @@ from mcp_types import (
 from pydantic import ValidationError
 
 from silcrow import tool as memory_tool
+from silcrow._toolcall import convert_schema, schema_name
 from silcrow.agent import search_tool
 from silcrow.errors import SilcrowError
-from silcrow.safety.fence import build_memory_context_block
-from silcrow.serve.tenant import READ_ONLY_TOOLS, RECALL_TOOLS, Tenant, is_read_only_call
+from silcrow.recall import tools as recall_tools
+from silcrow.safety import build_memory_context_block
+from silcrow.serve.tenant import READ_ONLY_TOOLS, Tenant, is_read_only_call
 from silcrow.store.entries import ENTRY_DELIMITER
 from silcrow.store.store import TARGET_FILES
-from silcrow.toolcall import convert_schema, schema_name
 
 PROMPT_URI = "silcrow://prompt"
 MEMORY_URIS = {f"silcrow://memory/{file_name}": target for target, file_name in TARGET_FILES.items()}
@@ -100,15 +101,11 @@ def _function_tool(schema: dict[str, Any]) -> Tool:
 
 
 def _recall_schemas(tenant: Tenant) -> list[dict[str, Any]]:
-    """The provider's tools; recall_* come from the built-in provider when it lacks them."""
-    declared = tenant.manager.tool_schemas()
-    names = {schema_name(s) for s in declared}
-    if all(name in names for name in RECALL_TOOLS):
-        return declared
-    from silcrow.recall.local import LocalProvider
-
-    generic = [s for s in LocalProvider().get_tool_schemas() if schema_name(s) not in names]
-    return generic + declared
+    """The recall tools of ``tenant``: those answered through the typed API (the recall tools'
+    own schemas), then the provider's other tools."""
+    typed = set(tenant.typed_recall_tools())
+    edge = [s for s in recall_tools.tool_schemas() if schema_name(s) in typed]
+    return edge + [s for s in tenant.manager.tool_schemas() if schema_name(s) not in typed]
 
 
 def _result_text(name: str, result: dict[str, Any]) -> str:
@@ -171,9 +168,12 @@ class SilcrowMCP(MCPServer):
                         context: Context[Any, Any] | None = None) -> CallToolResult:
         access = self._caller(context)
         known = {t.name for t in await self.tools_for(access.tenant)}
-        if name not in known:
-            result: dict[str, Any] = {"success": False, "error": f"unknown tool {name!r}; available: "
-                                      f"{', '.join(sorted(known))}"}
+        if name not in known and name in recall_tools.TOOL_NAMES:  # unlisted here: say why
+            result: dict[str, Any] = await access.tenant.offload(access.tenant.missing_recall_tool, name)
+            text = json.dumps(result, ensure_ascii=False)
+        elif name not in known:
+            result = {"success": False, "error": f"unknown tool {name!r}; available: "
+                      f"{', '.join(sorted(known))}"}
             text = json.dumps(result, ensure_ascii=False)
         elif not access.can_write and not is_read_only_call(name, arguments):
             result = {"success": False, "error": f"this token is read-only, so {name!r} was refused; "

@@ -1,11 +1,14 @@
 """One profile's memory as the servers use it: the same objects and calls as the agent.
 
 A :class:`Tenant` is a home (or profile) with its curated store, its recall
-manager and provider, and its session store. Every tool call goes through
-the agent's :class:`~silcrow.agent.tools.ToolRouter` (so a curated write is
+manager and provider, and its session store. A tool call goes through the
+agent's :class:`~silcrow.agent.tools.ToolRouter` (so a curated write is
 locked, scanned, journaled and mirrored to the provider exactly as in a chat),
 with a fresh :class:`MemoryStore` per call: the store keeps per-turn state
-(the consolidation guard), and for a server each call is its own turn.
+(the consolidation guard), and for a server each call is its own turn. The
+``recall_*`` tools are the exception: they call the typed recall API
+(:attr:`Tenant.recall`) through :func:`silcrow.recall.tools.run_tool`, so a
+provider's own tool JSON is used only for tools that provider alone declares.
 
 :func:`open_tenant` is the one place that builds those objects from a home's
 settings; a storage backend chosen by configuration plugs in there.
@@ -25,27 +28,31 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_thread
 
+from silcrow._toolcall import MEMORY_TOOL_NAME as MEMORY
+from silcrow._toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
+from silcrow._toolcall import guarded, schema_name
 from silcrow.agent.llm import ToolCall
 from silcrow.agent.prompt import build_system_prompt
-from silcrow.agent.session_backend import SessionBackend
 from silcrow.agent.tools import ToolRouter, mirror_write
 from silcrow.errors import SilcrowError, StoreError
 from silcrow.home import Profile, open_profile
+from silcrow.recall import policy
+from silcrow.recall.api import RecallAPI, Searchable
 from silcrow.recall.manager import MemoryManager
+from silcrow.recall.tools import TOOL_NAMES, run_tool
 from silcrow.serve.limits import TENANT_THREADS
+from silcrow.sessions import SessionBackend
 from silcrow.store import MemoryStore
 from silcrow.store.edits import safe_entries
 from silcrow.store.entries import char_count, format_usage
 from silcrow.store.store import TARGET_FILES
-from silcrow.toolcall import MEMORY_TOOL_NAME as MEMORY
-from silcrow.toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
-from silcrow.toolcall import guarded, schema_name
 
 log = logging.getLogger(__name__)
 
-RECALL_TOOLS = ("recall_search", "recall_add", "recall_forget")
+RECALL_TOOLS = TOOL_NAMES
+SEARCH_RECALL = "recall_search"
 # Calls a read-only token may make; every other tool can change something.
-READ_ONLY_TOOLS = frozenset({SESSION_SEARCH, "recall_search"})
+READ_ONLY_TOOLS = frozenset({SESSION_SEARCH, SEARCH_RECALL})
 SERVER_SESSION = "silcrow-serve"
 SERVER_CONCURRENT_CALLS = 64  # the session id the provider is initialised with
 
@@ -126,16 +133,10 @@ class Tenant:
         """Run one tool call and return its result JSON as a dict (never raises)."""
         return guarded(f"tool {name!r}", lambda: self._call(name, arguments))
 
-    # The typed recall API (silcrow.recall.api), as result JSON for the edges.
-
-    def recall_search(self, query: str, k: int = 8) -> Result:
-        return guarded("recall search", lambda: self.manager.search(query, k).to_json())
-
-    def recall_remember(self, text: str) -> Result:
-        return guarded("recall add", lambda: self.manager.remember(text).to_json())
-
-    def recall_forget(self, memory_id: int) -> Result:
-        return guarded("recall forget", lambda: self.manager.forget(memory_id).to_json())
+    @property
+    def recall(self) -> RecallAPI:
+        """The typed recall API of this profile (its manager: timeouts, screening, fallbacks)."""
+        return self.manager
 
     def read(self, target: str) -> Result:
         """The ``memory`` tool's ``read``: live entries and usage of ``target``."""
@@ -145,8 +146,12 @@ class Tenant:
     def _call(self, name: str, arguments: dict[str, Any]) -> Result:
         if name == MEMORY and arguments.get("action") == "read":
             return self._read(arguments.get("target"))
-        if name in RECALL_TOOLS and name not in self.provider_tool_names():
-            return self._recall_without_tool(name, arguments)
+        if name in RECALL_TOOLS:
+            return self._recall_tool(name, arguments)
+        return self._dispatch(name, arguments)
+
+    def _dispatch(self, name: str, arguments: dict[str, Any]) -> Result:
+        """A call through the agent's router: the memory tool, session_search, a provider's own."""
         outcome = self._router().dispatch(
             ToolCall(id="serve", name=name, arguments=json.dumps(arguments, ensure_ascii=False)),
             session_id=SERVER_SESSION,
@@ -169,18 +174,35 @@ class Tenant:
     def provider_tool_names(self) -> list[str]:
         return [name for s in self.manager.tool_schemas() if (name := schema_name(s))]
 
-    def _recall_without_tool(self, name: str, arguments: dict[str, Any]) -> Result:
-        """recall_* on a provider that does not declare it: search through prefetch, else refuse."""
+    def typed_recall_tools(self) -> list[str]:
+        """The recall_* tools answered through the typed API: all of them over a provider that
+        has it, else recall_search (its recalled context) unless the provider declares its own."""
+        provider = self.manager.provider
+        if provider is None:
+            return []
+        if isinstance(provider, Searchable):
+            return list(RECALL_TOOLS)
+        return [] if SEARCH_RECALL in self.provider_tool_names() else [SEARCH_RECALL]
+
+    def _recall_tool(self, name: str, arguments: dict[str, Any]) -> Result:
+        """A recall_* call: the typed API's tool edge, or the tool of that name a provider without
+        the typed API declares (its JSON is its own edge)."""
         manager = self.manager
-        if manager.provider is None:
+        if name in self.typed_recall_tools():
+            result = run_tool(manager, name, arguments)
+            # Typed results are screened already; an error may quote what the caller sent.
+            return result if result.get("success") else dict(policy.screen_tool_result(result))
+        if manager.provider is not None and name in self.provider_tool_names():
+            return self._dispatch(name, arguments)
+        return self.missing_recall_tool(name)
+
+    def missing_recall_tool(self, name: str) -> Result:
+        """The refusal of recall tool ``name`` on a profile that has none: why, and what to do."""
+        provider = self.manager.provider
+        if provider is None:
             return refusal(f"no recall provider is active in {self.home}, so {name!r} is unavailable; "
                            "set `provider` in its config.toml")
-        if name == "recall_search":
-            query = arguments.get("query")
-            if not isinstance(query, str) or not query.strip():
-                return refusal("recall_search needs a non-empty 'query'")
-            return manager.search(query).to_json()
-        return refusal(f"recall provider {manager.provider.name!r} has no {name!r} tool; use its own "
+        return refusal(f"recall provider {provider.name!r} has no {name!r} tool; use its own "
                        f"tools ({', '.join(self.provider_tool_names()) or 'none'})")
 
     @disk_errors

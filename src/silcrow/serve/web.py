@@ -41,7 +41,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from silcrow.errors import SilcrowError
-from silcrow.safety.threats import display_safe
+from silcrow.safety import display_safe
 from silcrow.serve.auth import access_of
 from silcrow.serve.tenant import Tenant
 from silcrow.store import entries as E
@@ -520,21 +520,17 @@ async def recall(request: Request) -> HTMLResponse:
     def render(tenant: Tenant, _can_write: bool) -> str:
         if not query:
             return '<p class="error">type what to look for</p>'
-        result = tenant.call("recall_search", {"query": query, "k": 8})
-        if not result.get("success"):
-            return f'<p class="error">{h(result.get("error"))}</p>'
+        found = tenant.recall.search(query, 8)  # a RecallError is shown as the error it is
         rows = []
-        for hit in result.get("results") or []:
-            score = hit.get("score")
-            rows.append(f'<tr><td>{h(f"{score:.3f}" if isinstance(score, int | float) else "")}</td>'
-                        f'<td>{h(str(hit.get("date") or "undated")[:10])}</td>'
-                        f'<td>{h(hit.get("speaker") or hit.get("kind") or "")}</td>'
-                        f'<td>{h(hit.get("text", ""))}</td></tr>')
+        for hit in found.hits:
+            when = hit.timestamp.isoformat()[:10] if hit.timestamp else "undated"
+            rows.append(f'<tr><td>{h(f"{round(hit.score, 4):.3f}")}</td><td>{h(when)}</td>'
+                        f'<td>{h(hit.speaker or hit.kind or "")}</td><td>{h(hit.text)}</td></tr>')
         head = "".join(f'<th scope="col">{name}</th>' for name in ("score", "date", "who", "text"))
         table = (f'<table><caption>Matches</caption><thead><tr>{head}</tr></thead>'
                  f'<tbody>{"".join(rows)}</tbody></table>' if rows else '<p class="hint">No matches.</p>')
         # As a new session would get it: the server's own session leaves out what it saved itself.
-        block = tenant.manager.prefetch(query, "silcrow-inspector") or str(result.get("context") or "")
+        block = tenant.manager.prefetch(query, "silcrow-inspector") or (found.context or "")
         fenced = (f'<h3>What the agent would get</h3><pre class="prompt">{h(block)}</pre>' if block
                   else '<p class="hint">The agent would get no recalled block for this.</p>')
         return table + fenced
@@ -549,7 +545,7 @@ async def provider_check(request: Request) -> HTMLResponse:
         return refused
 
     def render(tenant: Tenant, _can_write: bool) -> str:
-        from silcrow.cli.providers import _round_trip
+        from silcrow.cli._providers import _round_trip
 
         active = tenant.manager.provider
         if active is None:

@@ -1,4 +1,4 @@
-"""The SQLite layer of the local recall provider: connection, schema, migrations.
+"""The SQLite connection of the local recall provider (its tables and migrations: :mod:`._schema`).
 
 One file, ``<home>/recall.db``, in WAL mode so one process can write while
 others read. Every schema change is a numbered migration recorded in the
@@ -6,8 +6,9 @@ others read. Every schema change is a numbered migration recorded in the
 says which shape it has and an older file is upgraded in place on open.
 
 The SQL is deliberately plain (one table of memories, one of vectors, one
-FTS5 index) so that it ports to PostgreSQL: ``memories`` maps 1:1, the FTS5
-table becomes a ``tsvector`` column and ``embeddings`` a pgvector column.
+FTS5 index) so that it maps to PostgreSQL (:mod:`.postgres`): ``memories``
+maps 1:1, the FTS5 table becomes a ``tsvector`` column and ``embeddings`` a
+pgvector column.
 """
 
 from __future__ import annotations
@@ -17,50 +18,9 @@ from pathlib import Path
 
 from silcrow import _sqlite
 from silcrow.errors import RecallError
+from silcrow.recall.local._schema import SQLITE_MIGRATIONS
 
-#: (version, name, statements). Append only: never edit a migration that shipped.
-MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
-    (
-        1,
-        "memories, embeddings, fts5 index, meta",
-        (
-            """
-            CREATE TABLE memories (
-                id           INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: readers track ids
-                kind         TEXT NOT NULL CHECK (kind IN ('turn', 'fact', 'summary')),
-                text         TEXT NOT NULL,
-                session_id   TEXT NOT NULL DEFAULT '',
-                speaker      TEXT NOT NULL DEFAULT '',
-                ts           REAL,              -- when it happened, unix seconds UTC
-                user_id      TEXT,
-                agent_id     TEXT,
-                external_id  TEXT,
-                context      TEXT NOT NULL DEFAULT '',  -- preceding turns, used for retrieval only
-                metadata     TEXT NOT NULL DEFAULT '{}',
-                content_hash TEXT NOT NULL,
-                created_at   REAL NOT NULL
-            )
-            """,
-            "CREATE UNIQUE INDEX memories_hash ON memories (content_hash)",
-            "CREATE INDEX memories_session ON memories (session_id, id)",
-            "CREATE INDEX memories_scope ON memories (user_id, agent_id)",
-            """
-            CREATE TABLE embeddings (
-                memory_id INTEGER PRIMARY KEY REFERENCES memories (id) ON DELETE CASCADE,
-                vector    BLOB NOT NULL       -- float32, little endian, unit length
-            )
-            """,
-            # body = "speaker: text", context = preceding turns, dated = the date in words.
-            """
-            CREATE VIRTUAL TABLE memories_fts USING fts5 (
-                body, context, dated, tokenize = 'porter unicode61 remove_diacritics 2'
-            )
-            """,
-            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        ),
-    ),
-]
-
+MIGRATIONS = SQLITE_MIGRATIONS
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 WHAT = "recall database"
 applied_migrations = _sqlite.applied_migrations

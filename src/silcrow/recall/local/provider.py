@@ -9,7 +9,6 @@ dates, and three tools let the model search, add and forget.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -17,14 +16,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from silcrow._paths import resolve_home
+from silcrow._toolcall import error_json, result_json
 from silcrow.errors import EmbedderUnavailableError, RecallError
-from silcrow.paths import resolve_home
+from silcrow.recall import tools
+from silcrow.recall.api import ProviderAPI
 from silcrow.recall.embedders import Embedder, get_embedder
-from silcrow.recall.limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RECORD_CHARS, MAX_RESULTS
+from silcrow.recall.limits import MAX_FACT_CHARS, MAX_RECORD_CHARS
 from silcrow.recall.local.backend import RecallBackend
 from silcrow.recall.local.records import MemoryFilter, RecallHit, RecallRecord, Scope, to_epoch
 from silcrow.recall.provider import MemoryProvider
-from silcrow.toolcall import error_json, ok_json
 
 log = logging.getLogger(__name__)
 
@@ -32,56 +33,6 @@ PREFETCH_K = 6
 PREFETCH_POOL = 4 * PREFETCH_K  # searched before turns already in the conversation are dropped
 PREFETCH_CHARS = 1800  # keeps the fenced block small next to the user's message
 HIT_CHARS = 300
-TOOL_FORGET_LIMIT = 20  # recall_forget by text deletes at most this many memories at once
-
-_TOOLS: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "recall_search",
-            "description": "Search long-term memory (past conversations and saved facts). "
-            "Returns the best matching memories with their ids and dates.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "query": {"type": "string", "description": "What to look for, in plain words."},
-                    "k": {"type": "integer", "description": "How many results (1-50, default 8)."},
-                },
-                "required": ["query"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "recall_add",
-            "description": "Save one durable fact to long-term memory (not the prompt notes).",
-            "parameters": {
-                "type": "object",
-                "properties": {"fact": {"type": "string", "description": "The fact, one sentence."}},
-                "required": ["fact"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "recall_forget",
-            "description": "Delete memories: pass a memory id from recall_search, or text; every "
-            "memory containing that text is deleted.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "id": {"type": "integer", "description": "A memory id from recall_search."},
-                    "query": {"type": "string", "description": "Text contained in the memories to delete."},
-                },
-            },
-        },
-    },
-]
-
-
-TOOL_NAMES = tuple(t["function"]["name"] for t in _TOOLS)
 
 
 class LocalProvider(MemoryProvider):
@@ -183,7 +134,7 @@ class LocalProvider(MemoryProvider):
     ) -> list[RecallHit]:
         """Best ``k`` memories for ``query`` in this provider's user/agent scope.
 
-        ``fusion``: how hybrid search combines its sides ("score" or "rrf", an ablation).
+        ``fusion``: how hybrid search combines its sides ("score"; "rrf" or "dbsf" as ablations).
         """
         if mode not in ("hybrid", "lexical", "dense"):
             raise RecallError(f"unknown search mode {mode!r}; use hybrid, lexical or dense")
@@ -322,48 +273,13 @@ class LocalProvider(MemoryProvider):
     # -- tools -----------------------------------------------------------------------------
 
     def get_tool_schemas(self) -> list[dict[str, Any]]:
-        return json.loads(json.dumps(_TOOLS))  # a copy: callers may mutate it
+        return tools.tool_schemas()
 
     def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
-        try:
-            if name == "recall_search":
-                query = str(args.get("query") or "").strip()
-                if not query:
-                    return error_json("recall_search needs a non-empty 'query'")
-                if len(query) > MAX_QUERY_CHARS:
-                    return error_json(f"recall_search: the query is {len(query)} characters, over the cap "
-                                      f"of {MAX_QUERY_CHARS}; search with a few words")
-                k = max(1, min(int(args.get("k") or 8), MAX_RESULTS))
-                hits = self.search(query, k)
-                results = [h.to_dict() for h in hits]
-                return ok_json(results=results)
-            if name == "recall_add":
-                fact = str(args.get("fact") or "").strip()
-                if not fact:
-                    return error_json("recall_add needs a non-empty 'fact'")
-                return ok_json(id=self.add_fact(fact, metadata={"source": "tool"}))
-            if name == "recall_forget":
-                raw_id, raw_query = args.get("id"), args.get("query")
-                target: int | str
-                if raw_id not in (None, ""):
-                    memory_id = _memory_id(raw_id)
-                    if memory_id is None:
-                        return error_json(
-                            f"recall_forget: 'id' must be a memory id (an integer from recall_search), "
-                            f"got {raw_id!r}; to delete by text pass it as 'query'"
-                        )
-                    target = memory_id
-                elif isinstance(raw_query, str) and raw_query.strip():
-                    target = raw_query
-                elif raw_query not in (None, ""):
-                    return error_json(f"recall_forget: 'query' must be text, got {raw_query!r}")
-                else:
-                    return error_json("recall_forget needs an 'id' (from recall_search) or a 'query' text")
-                removed = self.forget(target, max_matches=TOOL_FORGET_LIMIT)
-                return ok_json(removed=removed)
-        except (RecallError, ValueError, TypeError) as exc:
-            return error_json(f"{name} failed: {exc}")
-        return error_json(f"unknown tool {name!r}; the local provider has {', '.join(TOOL_NAMES)}")
+        """The tool edge over this provider's typed calls (:func:`silcrow.recall.tools.run_tool`)."""
+        if name not in tools.TOOL_NAMES:
+            return error_json(f"unknown tool {name!r}; the local provider has {', '.join(tools.TOOL_NAMES)}")
+        return result_json(tools.run_tool(ProviderAPI(self), name, args))
 
 
 def _epoch(value: Any) -> float | None:
@@ -374,19 +290,6 @@ def _epoch(value: Any) -> float | None:
         return to_epoch(datetime.fromisoformat(value.strip()))
     except ValueError:
         return None
-
-
-def _memory_id(value: Any) -> int | None:
-    """A memory id from a tool argument: an integer, or its digits as text (models send both)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
-    return None
 
 
 def format_hits(hits: Sequence[RecallHit], *, limit: int = PREFETCH_CHARS) -> str:

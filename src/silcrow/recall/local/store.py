@@ -28,6 +28,7 @@ from silcrow import _sqlite
 from silcrow.errors import RecallError
 from silcrow.recall.embedders import Embedder
 from silcrow.recall.local import db, retrieval
+from silcrow.recall.local._schema import MEMORIES, WRITTEN
 from silcrow.recall.local.backend import BATCH, RecallBackend, filter_sql, rank
 from silcrow.recall.local.lexical import LexicalSearch
 from silcrow.recall.local.records import (
@@ -207,9 +208,8 @@ class RecallStore(RecallBackend):
             for n, p in enumerate(fresh):
                 rec = p["rec"]
                 cur = conn.execute(
-                    "INSERT INTO memories (kind, text, session_id, speaker, ts, user_id, agent_id,"
-                    " external_id, context, metadata, content_hash, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (content_hash) DO NOTHING",
+                    f"INSERT INTO memories ({MEMORIES.names(WRITTEN)}) VALUES ({db.placeholders(WRITTEN)})"
+                    " ON CONFLICT (content_hash) DO NOTHING",
                     (rec.kind, rec.text, rec.session_id, rec.speaker, p["ts"], p["scope"][0], p["scope"][1],
                      rec.external_id, p["context"], json.dumps(rec.metadata, ensure_ascii=False, default=str),
                      p["hash"], p["created"]),

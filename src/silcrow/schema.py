@@ -1,0 +1,54 @@
+"""Every table silcrow owns, by domain, and the one numbered PostgreSQL migration plan.
+
+Each domain declares its tables once in its ``_schema`` module: the curated
+notes (:mod:`silcrow.store._schema`), the local recall provider
+(:mod:`silcrow.recall.local._schema`) and the session archive
+(:mod:`silcrow.sessions._schema`). A domain's SQLite file is migrated by the
+domain itself (through :mod:`silcrow._sqlite`); a shared PostgreSQL database
+holds every domain in one schema, so its migrations are one numbered,
+append-only sequence, assembled here from the domains' statements in the
+order they shipped. :mod:`silcrow.db` applies it and opens databases at it;
+this module only composes, like :mod:`silcrow.home` does for backends.
+"""
+
+from __future__ import annotations
+
+from silcrow._table import Table
+from silcrow.db import database as _database
+from silcrow.db import migrations as _migrations
+from silcrow.db.migrations import FOUNDATION, Migrations
+from silcrow.recall.local import _schema as recall
+from silcrow.sessions import _schema as sessions
+from silcrow.store import _schema as notes
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "TABLES", "check_schema", "database", "migrate"]
+
+#: (version, name, statements). Append only: never edit a migration that shipped.
+MIGRATIONS: Migrations = [
+    (
+        1,
+        "curated notes and journal, recall memories (tsvector + pgvector), sessions",
+        (*FOUNDATION, *notes.POSTGRES[1], *recall.POSTGRES[1], *sessions.POSTGRES[1]),
+    ),
+    (2, "recall memories and sessions belong to one profile", (*recall.POSTGRES[2], *sessions.POSTGRES[2])),
+    (3, "pending proposals of the write-approval gate, one JSON document per profile", notes.POSTGRES[3]),
+]
+SCHEMA_VERSION = _migrations.version(MIGRATIONS)
+
+#: Every table of every domain (see :class:`silcrow._table.Table`).
+TABLES: tuple[Table, ...] = (*notes.TABLES, *recall.TABLES, *sessions.TABLES)
+
+
+def database(dsn: str) -> _database.Database:
+    """The shared PostgreSQL database at ``dsn``, whose schema must be at :data:`SCHEMA_VERSION`."""
+    return _database.database(dsn, MIGRATIONS)
+
+
+def migrate(db: _database.Database) -> list[int]:
+    """Apply the migrations ``db`` is missing; returns the versions applied."""
+    return _migrations.migrate(db, MIGRATIONS)
+
+
+def check_schema(db: _database.Database) -> int:
+    """Raise a clear ConfigError unless ``db`` is at :data:`SCHEMA_VERSION`; returns it."""
+    return _migrations.check_schema(db, MIGRATIONS)

@@ -1,0 +1,46 @@
+"""The session archive: conversations, their branches and compaction, and full-text search.
+
+One interface, :class:`SessionBackend`, with two storages side by side:
+:class:`SessionStore` (``<home>/sessions.db``, SQLite with FTS5) and
+:class:`PostgresSessions` (a shared PostgreSQL database, one profile's rows).
+:func:`silcrow.home.Profile.sessions` picks one; :func:`open_sessions` opens
+that of a home. The tables are described once in ``_schema``; ``_records``
+shapes rows, ``_search`` is the lineage-aware search both engines run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from silcrow._lazy import lazy_getattr
+from silcrow.sessions._backend import SessionBackend
+from silcrow.sessions._records import SUMMARY_MARKER, SessionInfo
+from silcrow.sessions._schema import SQLITE_VERSION as SCHEMA_VERSION
+from silcrow.sessions._search import fts_query
+from silcrow.sessions._sqlite_backend import SessionStore
+
+if TYPE_CHECKING:
+    from silcrow.sessions._postgres_backend import PostgresSessions
+
+__all__ = [
+    "PostgresSessions",
+    "SCHEMA_VERSION",
+    "SessionBackend",
+    "SessionInfo",
+    "SessionStore",
+    "SUMMARY_MARKER",
+    "fts_query",
+    "open_sessions",
+]
+
+# The PostgreSQL backend pulls in every domain's schema; a home on files never needs it.
+__getattr__ = lazy_getattr(__name__, {"PostgresSessions": "silcrow.sessions._postgres_backend"})
+
+
+def open_sessions(home: Path) -> SessionBackend:
+    """The session storage of ``home``: its ``sessions.db``, or the PostgreSQL database its
+    settings name (see :meth:`silcrow.home.Profile.sessions`)."""
+    from silcrow.home import open_profile
+
+    return open_profile(home).sessions()

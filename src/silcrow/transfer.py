@@ -1,0 +1,302 @@
+"""Move a files home into a PostgreSQL database and back, losing nothing.
+
+``import_home`` loads a home's curated notes (the exact bytes of MEMORY.md
+and USER.md) and their journal, its ``recall.db`` (every column and vector)
+and ``sessions.db`` (sessions, messages, compaction flags and branches) into
+one profile. ``export_home`` writes one profile back as the same files. Both
+run in one transaction each side, so a failure leaves nothing half-copied.
+
+A profile must hold nothing yet to be imported into. Memory and message ids
+are kept while no other profile uses them (they are unique database-wide);
+otherwise the rows get new ids, which only a caller holding an old id would
+notice. Backups (``*.bak.*``) are not copied.
+
+The columns copied are those each domain declares once in its ``_schema``
+module (:mod:`silcrow.schema`), so a table's description, its migrations and
+this copy cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from silcrow._paths import memories_dir, recall_db, sessions_db
+from silcrow._private import private_dir, write_private
+from silcrow._sqlite import placeholders
+from silcrow.db.database import Database
+from silcrow.db.migrations import SCHEMA
+from silcrow.errors import ConfigError
+from silcrow.recall.local import _schema as recall_schema
+from silcrow.recall.local import retrieval
+from silcrow.schema import check_schema
+from silcrow.sessions import _schema as sessions_schema
+from silcrow.store import journal
+from silcrow.store.files import FileBackend, FileBox
+from silcrow.store.pending import PENDING_FILE
+from silcrow.store.postgres import journal_line
+
+NOTE_FILES = ("MEMORY.md", "USER.md")
+_MEMORY_COLUMNS = recall_schema.MEMORIES.columns
+_SESSION_COLUMNS = sessions_schema.SESSIONS.columns
+_MESSAGE_COLUMNS = sessions_schema.MESSAGES.columns
+
+
+@dataclass
+class Counts:
+    notes: int = 0
+    journal_records: int = 0
+    memories: int = 0
+    vectors: int = 0
+    sessions: int = 0
+    messages: int = 0
+
+
+@contextmanager
+def _pg(db: Database) -> Iterator[Any]:
+    from pgvector.psycopg import register_vector
+
+    check_schema(db)
+    with db.connect() as conn:
+        conn.execute(f"SET search_path = {SCHEMA}, public")
+        register_vector(conn)
+        with conn.transaction():
+            yield conn
+
+
+def _sqlite_rows(path: Path, sql: str) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return conn.execute(sql).fetchall()
+    except sqlite3.Error as exc:
+        raise ConfigError(f"cannot read {path}: {exc}; is it a silcrow database?") from exc
+    finally:
+        conn.close()
+
+
+def import_home(db: Database, home: Path, profile: str) -> Counts:
+    """Copy the files home ``home`` into the database, its notes under ``profile``."""
+    if not home.is_dir():
+        raise ConfigError(f"{home} is not a directory; give the path of a silcrow home (e.g. ~/.silcrow)")
+    counts = Counts()
+    with _pg(db) as conn:
+        _refuse_if_present(conn, profile)
+        notes = memories_dir(home)
+        for name in NOTE_FILES:
+            path = notes / name
+            if path.is_file():
+                conn.execute(
+                    "INSERT INTO curated_notes (profile, target_file, body) VALUES (%s, %s, %s)",
+                    (profile, name, path.read_bytes()),
+                )
+                counts.notes += 1
+        for record in journal.read(notes / journal.JOURNAL_NAME):
+            conn.execute(
+                "INSERT INTO curated_journal (profile, target, record) VALUES (%s, %s, %s)",
+                (profile, record.get("target", ""), journal_line(record)),
+            )
+            counts.journal_records += 1
+        pending = notes / PENDING_FILE
+        if pending.is_file():  # the approval gate's proposals go with the notes
+            conn.execute("INSERT INTO pending_proposals (profile, body) VALUES (%s, %s)",
+                         (profile, pending.read_text(encoding="utf-8", errors="replace")))
+        if recall_db(home).is_file():
+            _import_recall(conn, recall_db(home), profile, counts)
+        if sessions_db(home).is_file():
+            _import_sessions(conn, sessions_db(home), profile, counts)
+    return counts
+
+
+def _refuse_if_present(conn: Any, profile: str) -> None:
+    notes = conn.execute(
+        "SELECT (SELECT count(*) FROM curated_notes WHERE profile = %s)"
+        " + (SELECT count(*) FROM curated_journal WHERE profile = %s)",
+        (profile, profile),
+    ).fetchone()[0]
+    rest = conn.execute(
+        "SELECT (SELECT count(*) FROM recall_memories WHERE profile = %s)"
+        " + (SELECT count(*) FROM sessions WHERE profile = %s)",
+        (profile, profile),
+    ).fetchone()[0]
+    if notes or rest:
+        raise ConfigError(
+            "the database already holds "
+            + ("notes" if notes else "recall memories or sessions") + f" of profile {profile!r}"
+            + "; import into another --profile-name or a fresh database; nothing was changed"
+        )
+
+
+def _free(conn: Any, table: str, ids: list[Any]) -> bool:
+    """Whether none of ``ids`` is taken in ``table`` (by another profile)."""
+    return not conn.execute(f"SELECT EXISTS (SELECT 1 FROM {table} WHERE id = ANY(%s))", (ids,)).fetchone()[0]
+
+
+def _insert(conn: Any, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
+    """Insert ``rows`` (the first column is the id), keeping their ids when they are free."""
+    if rows and not _free(conn, table, [r[0] for r in rows]):
+        columns, rows = columns[1:], [r[1:] for r in rows]
+    with conn.cursor() as cur:
+        cur.executemany(
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})", rows
+        )
+    conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), GREATEST(max(id), 1)) FROM {table}")
+
+
+def _import_recall(conn: Any, path: Path, profile: str, counts: Counts) -> None:
+    cols = ", ".join(f"m.{c}" for c in _MEMORY_COLUMNS)
+    rows = _sqlite_rows(path, f"SELECT {cols}, e.vector FROM memories m"
+                              " LEFT JOIN embeddings e ON e.memory_id = m.id ORDER BY m.id")
+    meta = dict(_sqlite_rows(path, "SELECT key, value FROM meta"))
+    held = conn.execute("SELECT value FROM recall_meta WHERE key = 'embedder'").fetchone()
+    if held is not None and meta.get("embedder") not in (None, held[0]):
+        # The database's other profiles use another model: these vectors would sit in the wrong
+        # space, so the memories come without them and are embedded by the database's model.
+        rows = [(*r[:-1], None) for r in rows]
+        meta.pop("embedder")
+    _insert(
+        conn, "recall_memories", (*_MEMORY_COLUMNS, "body", "dated", "embedding", "profile"),
+        [
+            (*r[:-1], retrieval.body_text(r[2], r[4]), retrieval.dated_text(r[5], r[2]),
+             None if r[-1] is None else np.frombuffer(r[-1], dtype="<f4"), profile)
+            for r in rows
+        ],
+    )
+    counts.memories = len(rows)
+    counts.vectors = sum(1 for r in rows if r[-1] is not None)
+    for key, value in meta.items():
+        conn.execute(
+            "INSERT INTO recall_meta (key, value) VALUES (%s, %s)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+
+def _import_sessions(conn: Any, path: Path, profile: str, counts: Counts) -> None:
+    sessions = _sqlite_rows(path, f"SELECT {', '.join(_SESSION_COLUMNS)} FROM sessions ORDER BY id")
+    messages = _sqlite_rows(path, f"SELECT {', '.join(_MESSAGE_COLUMNS)} FROM messages ORDER BY id")
+    with conn.cursor() as cur:
+        # Parents first would need a topological order; link them after all rows exist instead.
+        cur.executemany(
+            f"INSERT INTO sessions ({', '.join(_SESSION_COLUMNS)}, profile)"
+            f" VALUES ({', '.join(['%s'] * (len(_SESSION_COLUMNS) + 1))})",
+            [(s[0], None, *s[2:], profile) for s in sessions],
+        )
+        cur.executemany(
+            "UPDATE sessions SET parent_id = %s WHERE id = %s AND profile = %s",
+            [(s[1], s[0], profile) for s in sessions if s[1]],
+        )
+    _insert(conn, "messages", (*_MESSAGE_COLUMNS, "profile"), [(*m, profile) for m in messages])
+    counts.sessions, counts.messages = len(sessions), len(messages)
+
+
+def export_home(db: Database, home: Path, profile: str) -> Counts:
+    """Write the notes, recall memories and sessions of ``profile`` as the files home ``home``,
+    which must not hold any of them yet."""
+    from silcrow.recall.local import db as recall_sqlite
+    from silcrow.sessions import SessionStore
+
+    notes = memories_dir(home)
+    taken = [p for p in (notes / n for n in (*NOTE_FILES, journal.JOURNAL_NAME, PENDING_FILE)) if p.exists()]
+    taken += [p for p in (recall_db(home), sessions_db(home)) if p.exists()]
+    if taken:
+        raise ConfigError(
+            f"{home} already holds {', '.join(str(p) for p in taken)}; export into a new or empty "
+            "directory, nothing was written"
+        )
+    counts = Counts()
+    with _pg(db) as conn:
+        private_dir(notes, home=home)
+        for name, body in conn.execute(
+            "SELECT target_file, body FROM curated_notes WHERE profile = %s", (profile,)
+        ).fetchall():
+            write_private(notes / name, bytes(body))
+            counts.notes += 1
+        # Written by the journal's own append, so the file has its usual on-disk form (records
+        # after the first of a target stored as deltas on the one before).
+        newest: dict[str, journal.Last] = {}
+        for (line,) in conn.execute(
+            "SELECT record FROM curated_journal WHERE profile = %s ORDER BY seq", (profile,)
+        ):
+            record = json.loads(line)
+            target = str(record.get("target", ""))
+            newest[target], _ = journal.append(notes / journal.JOURNAL_NAME, record, newest.get(target))
+            counts.journal_records += 1
+        row = conn.execute("SELECT body FROM pending_proposals WHERE profile = %s", (profile,)).fetchone()
+        if row and row[0]:
+            FileBox(FileBackend(notes, home=home)).restore(str(row[0]))
+        memories = conn.execute(
+            f"SELECT {', '.join(_MEMORY_COLUMNS)}, body, dated, embedding FROM recall_memories"
+            " WHERE profile = %s ORDER BY id",
+            (profile,),
+        ).fetchall()
+        meta = conn.execute("SELECT key, value FROM recall_meta").fetchall()
+        if memories or meta:
+            lite = recall_sqlite.connect(recall_db(home))
+            try:
+                _export_recall(lite, memories, meta, counts)
+            finally:
+                lite.close()
+        sessions = conn.execute(
+            f"SELECT {', '.join(_SESSION_COLUMNS)} FROM sessions WHERE profile = %s", (profile,)
+        ).fetchall()
+        if sessions:
+            messages = conn.execute(
+                f"SELECT {', '.join(_MESSAGE_COLUMNS)} FROM messages WHERE profile = %s ORDER BY id",
+                (profile,),
+            ).fetchall()
+            store = SessionStore(sessions_db(home))
+            try:
+                _export_sessions(store._conn, sessions, messages, counts)
+            finally:
+                store.close()
+    return counts
+
+
+def _export_recall(lite: sqlite3.Connection, memories: list[Any], meta: list[Any], counts: Counts) -> None:
+    n = len(_MEMORY_COLUMNS)
+    with lite:
+        lite.execute("BEGIN")
+        lite.executemany(
+            f"INSERT INTO memories ({', '.join(_MEMORY_COLUMNS)}) VALUES ({placeholders(_MEMORY_COLUMNS)})",
+            [tuple(m[:n]) for m in memories],
+        )
+        lite.executemany(
+            "INSERT INTO memories_fts (rowid, body, context, dated) VALUES (?, ?, ?, ?)",
+            [(m[0], m[n], m[9], m[n + 1]) for m in memories],
+        )
+        vectors = [
+            (m[0], _floats(m[n + 2]).tobytes()) for m in memories if m[n + 2] is not None
+        ]
+        lite.executemany("INSERT INTO embeddings (memory_id, vector) VALUES (?, ?)", vectors)
+        lite.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta)
+    counts.memories, counts.vectors = len(memories), len(vectors)
+
+
+def _floats(vector: Any) -> np.ndarray:
+    """A pgvector value as the little-endian float32 array recall.db stores."""
+    return np.asarray(vector.to_numpy() if hasattr(vector, "to_numpy") else vector, dtype="<f4")
+
+
+def _export_sessions(
+    lite: sqlite3.Connection, sessions: list[Any], messages: list[Any], counts: Counts
+) -> None:
+    with lite:
+        lite.execute("BEGIN")
+        lite.executemany(
+            f"INSERT INTO sessions ({', '.join(_SESSION_COLUMNS)}) VALUES ({placeholders(_SESSION_COLUMNS)})",
+            [(s[0], None, *s[2:]) for s in sessions],
+        )
+        links = [(s[1], s[0]) for s in sessions if s[1]]
+        lite.executemany("UPDATE sessions SET parent_id = ? WHERE id = ?", links)
+        lite.executemany(
+            f"INSERT INTO messages ({', '.join(_MESSAGE_COLUMNS)}) VALUES ({placeholders(_MESSAGE_COLUMNS)})",
+            [tuple(m) for m in messages],
+        )
+    counts.sessions, counts.messages = len(sessions), len(messages)
