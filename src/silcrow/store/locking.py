@@ -161,6 +161,9 @@ def _can_wait_here() -> bool:
     )
 
 
+_RESEND = 0.01
+
+
 class _Alarm:
     """One thread per process that sends the main thread ``_ALARM`` at the deadline of its
     current wait. It sleeps until the earliest deadline it was given and is woken only when
@@ -175,16 +178,20 @@ class _Alarm:
         self.fired = 0  # the serial of the last wait it interrupted
         self._pid = -1
 
-    def arm(self, timeout: float) -> int:
+    def reserve(self) -> int:
+        """The serial the next :meth:`arm` will fire with (known before it can fire)."""
+        with self._cond:
+            self._serial += 1
+            return self._serial
+
+    def arm(self, timeout: float) -> None:
         with self._cond:
             if self._pid != os.getpid():  # first use, or a child forked without this thread
                 self._pid = os.getpid()
                 threading.Thread(target=self._run, name="silcrow-lock-alarm", daemon=True).start()
-            self._serial += 1
             self._deadline = time.monotonic() + timeout
             if self._sleeping_until is None or self._deadline < self._sleeping_until:
                 self._cond.notify()
-            return self._serial
 
     def disarm(self) -> None:
         with self._cond:
@@ -197,7 +204,9 @@ class _Alarm:
             while True:
                 now = time.monotonic()
                 if self._deadline is not None and now >= self._deadline:
-                    self._deadline = None
+                    # Sent again until the wait is disarmed: a signal that lands just before
+                    # the main thread enters flock() would not interrupt it.
+                    self._deadline = now + _RESEND
                     self.fired = self._serial
                     signal.pthread_kill(main, _ALARM)
                 self._sleeping_until = self._deadline
@@ -216,28 +225,29 @@ def _wait_here(fd: int, path: Path, timeout: float) -> None:
     """Block in ``flock`` in this (the main) thread until the lock is ours or ``timeout`` passes."""
     assert _ALARM is not None
     alarm = _ALARM_THREAD
-    serial = 0
+    serial = alarm.reserve()
+    waiting = True
 
     def interrupt(signum: int, frame: object) -> None:
         # Only this wait's own alarm counts: a late one for an earlier wait is ignored.
-        if serial and alarm.fired == serial:
+        if waiting and alarm.fired == serial:
             raise _Deadline
 
     previous = signal.signal(_ALARM, interrupt)
     try:
-        serial = alarm.arm(timeout)
         try:
+            alarm.arm(timeout)  # inside: with a tiny timeout the alarm can come at once
             fcntl.flock(fd, fcntl.LOCK_EX)
-            serial = 0
+            waiting = False
         except _Deadline:
-            serial = 0
+            waiting = False
             # The alarm may have come just as the lock was granted: then this succeeds at once.
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 raise LockWaitTimeout(str(path)) from None
     finally:
-        serial = 0
+        waiting = False
         alarm.disarm()
         signal.signal(_ALARM, previous)
 
@@ -254,6 +264,9 @@ def _acquire(path: Path, timeout: float) -> int:
     except BaseException:
         _close(fd)
         raise
+    if timeout <= 0:
+        _close(fd)
+        raise LockWaitTimeout(str(path))
     if _can_wait_here():
         try:
             _wait_here(fd, path, timeout)
