@@ -21,7 +21,7 @@ from silcrow.db import migrations
 from silcrow.recall.embedders import get_embedder
 from silcrow.recall.local.postgres import PostgresRecall
 from silcrow.schema import database
-from silcrow.serve.running import ServerProcess
+from silcrow.serve import ServerProcess
 from silcrow.sessions import PostgresSessions
 
 

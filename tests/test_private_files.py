@@ -21,7 +21,7 @@ from silcrow.recall.embedders import get_embedder
 from silcrow.recall.local.store import RecallStore
 from silcrow.recall.providers.holographic.store import FactStore
 from silcrow.recall.providers.outbox import Outbox
-from silcrow.serve.running import silcrow_command
+from silcrow.serve import silcrow_command
 from silcrow.sessions import SessionStore
 
 

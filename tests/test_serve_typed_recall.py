@@ -22,7 +22,7 @@ from serve_support import CONFIG, http_client, make_home, tokens
 from silcrow.paths import resolve_home
 from silcrow.recall import MemoryManager, load_provider
 from silcrow.recall.tools import tool_schemas
-from silcrow.serve.running import ServerProcess
+from silcrow.serve import ServerProcess
 
 PLUGIN = textwrap.dedent(
     """

@@ -34,7 +34,7 @@ from silcrow.errors import (
 )
 
 if TYPE_CHECKING:
-    from silcrow.agent.loop import Agent
+    from silcrow.agent import Agent
     from silcrow.home import Profile, open_profile
     from silcrow.recall import load_provider
     from silcrow.recall.contract import check_provider_contract
@@ -50,7 +50,7 @@ __version__ = "0.1.0"
 # Where each lazily imported public name lives; importing them all up front would load the
 # embedder, the agent loop and the scanners for code that only needs the curated store.
 _LAZY = {
-    "Agent": "silcrow.agent.loop",
+    "Agent": "silcrow.agent",
     "ENTRY_DELIMITER": "silcrow.store",
     "LocalProvider": "silcrow.recall.local",
     "MemoryManager": "silcrow.recall.manager",

@@ -24,7 +24,7 @@ from silcrow.safety.fence import StreamingFenceScrubber
 from silcrow.safety.threats import display_safe
 
 if TYPE_CHECKING:
-    from silcrow.agent.loop import Agent
+    from silcrow.agent import Agent
 
 HELP = """commands:
   /new            start a new session (the current one is saved)

@@ -23,10 +23,10 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from silcrow._private import private_dir
-from silcrow.agent import compress as _compress
-from silcrow.agent.llm import Completion, LLMClient, StreamCallback
-from silcrow.agent.prompt import build_system_prompt
-from silcrow.agent.tools import MEMORY_TOOL, ToolRouter
+from silcrow.agent import _compress
+from silcrow.agent._llm import Completion, LLMClient, StreamCallback
+from silcrow.agent._prompt import build_system_prompt
+from silcrow.agent._tools import MEMORY_TOOL, ToolRouter
 from silcrow.config import DEFAULT_MODEL, MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
 from silcrow.errors import ModelError, SessionError
 from silcrow.home import open_profile

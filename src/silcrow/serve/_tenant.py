@@ -2,7 +2,7 @@
 
 A :class:`Tenant` is a home (or profile) with its curated store, its recall
 manager and provider, and its session store. A tool call goes through the
-agent's :class:`~silcrow.agent.tools.ToolRouter` (so a curated write is
+agent's :class:`~silcrow.agent._tools.ToolRouter` (so a curated write is
 locked, scanned, journaled and mirrored to the provider exactly as in a chat),
 with a fresh :class:`MemoryStore` per call: the store keeps per-turn state
 (the consolidation guard), and for a server each call is its own turn. The
@@ -28,16 +28,15 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_thread
 
-from silcrow.agent.llm import ToolCall
-from silcrow.agent.prompt import build_system_prompt
-from silcrow.agent.tools import ToolRouter, mirror_write
+from silcrow.agent import ToolCall, build_system_prompt
+from silcrow.agent._tools import ToolRouter, mirror_write
 from silcrow.errors import SilcrowError, StoreError
 from silcrow.home import Profile, open_profile
 from silcrow.recall import policy
 from silcrow.recall.api import RecallAPI, Searchable
 from silcrow.recall.manager import MemoryManager
 from silcrow.recall.tools import TOOL_NAMES, run_tool
-from silcrow.serve.limits import TENANT_THREADS
+from silcrow.serve._limits import TENANT_THREADS
 from silcrow.sessions import SessionBackend
 from silcrow.store import MemoryStore
 from silcrow.store.edits import safe_entries

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from silcrow.agent.llm import ToolCall
-from silcrow.agent.search_tool import handle_session_search, session_search_schema
+from silcrow.agent._llm import ToolCall
+from silcrow.agent._search_tool import handle_session_search, session_search_schema
 from silcrow.errors import ToolCallError
 from silcrow.recall.manager import MemoryManager
 from silcrow.sessions import SessionBackend
