@@ -17,7 +17,7 @@ from serve_support import CONFIG, http_client, tokens
 from test_cli_recall import MESSAGES, run, write_jsonl
 
 from silcrow import schema
-from silcrow.db import migrations
+from silcrow.db import migrate
 from silcrow.recall.embedders import get_embedder
 from silcrow.recall.local.postgres import PostgresRecall
 from silcrow.schema import database
@@ -163,7 +163,7 @@ def test_a_token_never_reaches_another_profiles_recall_or_sessions(pg_dsn: str, 
 
 def _version_1_database(pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> str:
     dsn = pg_server.empty_database()
-    assert migrations.migrate(database(dsn), schema.MIGRATIONS[:1]) == [1]
+    assert migrate(database(dsn), schema.MIGRATIONS[:1]) == [1]
     return dsn
 
 

@@ -30,8 +30,7 @@ import numpy as np
 
 from silcrow._private import private_dir, write_private
 from silcrow._sqlite import placeholders
-from silcrow.db.database import Database
-from silcrow.db.migrations import SCHEMA
+from silcrow.db import SCHEMA, Database
 from silcrow.errors import ConfigError
 from silcrow.paths import memories_dir, recall_db, sessions_db
 from silcrow.recall.local import _schema as recall_schema

@@ -35,7 +35,7 @@ from silcrow.cli.common import (
     print_json,
 )
 from silcrow.cli.main import app
-from silcrow.db.database import redact
+from silcrow.db import redact
 from silcrow.paths import recall_db
 from silcrow.safety.threats import display_safe
 

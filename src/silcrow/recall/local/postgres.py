@@ -31,9 +31,7 @@ from typing import Any
 import numpy as np
 
 from silcrow import schema
-from silcrow.db.database import Database
-from silcrow.db.fold import fold
-from silcrow.db.migrations import PROFILE_SETTING, owned_by
+from silcrow.db import PROFILE_SETTING, Database, fold, owned_by
 from silcrow.errors import RecallError
 from silcrow.recall.embedders import Embedder
 from silcrow.recall.local import retrieval
