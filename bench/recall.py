@@ -42,8 +42,14 @@ Systems, measured in the same run on the same turns:
 
 Ablations (on the first backend, the same ingested store, one idea switched
 at a time; see ABLATIONS): the neighbour lift, the speaker boost, session
-decay, RRF instead of score fusion, the engine's own BM25, each side alone,
-and (re-ingested) relative dates left unresolved.
+decay for every question and for list questions only (the default), session
+context (a turn lifted by its session's score), one or two hits per session
+in ranks 6-10, RRF instead of score fusion, the engine's own BM25, each side
+alone, and (re-ingested) relative dates left unresolved. Each ablation
+reports turn recall overall, ``multi_hop`` and ``open_domain``, and
+``turn_by_category``/``session_by_category`` (the table on stderr). Ideas
+that need a second query per question (sub-queries, feedback, MMR) are
+measured by ``bench/recall_ideas.py``.
 
 ``ingest_vs_embedder`` compares the ingest rate with the embedder alone on the
 same texts in the same batches (turns per CPU second of this process, measured
@@ -77,6 +83,7 @@ import locomo  # bench/locomo.py: where the data comes from
 import numpy as np
 from rich.console import Console
 from rich.progress import Progress
+from rich.table import Table
 
 from silcrow.recall import MemoryManager
 from silcrow.recall.embedders import Embedder, get_embedder
@@ -138,6 +145,13 @@ ABLATIONS: dict[str, tuple[dict[str, float], str, str]] = {
     "neither": ({"NEIGHBOUR_WEIGHT": 0.0, "SPEAKER_BOOST": 0.0}, "hybrid", "score"),
     "session_decay_0.8": ({"SESSION_DECAY": 0.8}, "hybrid", "score"),
     "rrf_fusion": ({}, "hybrid", "rrf"),
+    "dbsf_fusion": ({}, "hybrid", "dbsf"),
+    "no_list_decay": ({"LIST_SESSION_DECAY": 1.0}, "hybrid", "score"),
+    "list_decay_0.6": ({"LIST_SESSION_DECAY": 0.6}, "hybrid", "score"),
+    "session_context_0.2": ({"SESSION_WEIGHT": 0.2}, "hybrid", "score"),
+    "session_context_0.4": ({"SESSION_WEIGHT": 0.4}, "hybrid", "score"),
+    "tail_one_per_session": ({"TAIL_PER_SESSION": 1}, "hybrid", "score"),
+    "tail_two_per_session": ({"TAIL_PER_SESSION": 2}, "hybrid", "score"),
     "engine_bm25": ({"SHARED_BM25": False}, "hybrid", "score"),
     "silcrow_lexical": ({}, "lexical", "score"),
     "silcrow_dense": ({}, "dense", "score"),
@@ -321,7 +335,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "ablations": {name: sc.figures("turn")["all"] | {
                           "session": sc.figures("session")["all"],
                           "multi_hop": sc.figures("turn").get("1", {}),
-                          "open_domain": sc.figures("turn").get("3", {})}
+                          "open_domain": sc.figures("turn").get("3", {}),
+                          "turn_by_category": sc.figures("turn"),
+                          "session_by_category": sc.figures("session")}
                       for name, sc in ablations.items()},
         "ablations_backend": first,
         "search_ms": {b: {"p50": round(statistics.median(v), 2), "p95": pct(v, 0.95)}
@@ -337,6 +353,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "speaker_boost": retrieval.SPEAKER_BOOST,
             "neighbour_weight": retrieval.NEIGHBOUR_WEIGHT,
             "session_decay": retrieval.SESSION_DECAY,
+            "list_session_decay": retrieval.LIST_SESSION_DECAY,
+            "session_weight": retrieval.SESSION_WEIGHT,
+            "tail_per_session": retrieval.TAIL_PER_SESSION,
             "shared_bm25": retrieval.SHARED_BM25,
             "resolve_dates": retrieval.RESOLVE_DATES,
             "fusion": args.fusion,
@@ -368,14 +387,13 @@ def scale_latency(args: argparse.Namespace, scratch: Path, bar: Progress) -> dic
     """Hybrid search p50/p95 (real query embedding included) of the SQLite store grown to each size.
 
     Rows are the synthetic turns of bench/recall_scale.py with vectors derived from real
-    MiniLM embeddings (see there: embedding 100k texts for real would take most of an hour).
+    embeddings of the embedder under test (see there: embedding 100k texts for real would take
+    most of an hour).
     """
     sys.path.insert(0, str(Path(__file__).parent))
     from recall_scale import DerivedEmbedder, synthetic_queries, synthetic_turns
 
-    from silcrow.recall.embedders import OnnxMiniLMEmbedder
-
-    real = OnnxMiniLMEmbedder()
+    real = get_embedder(args.embedder)  # queries are embedded for real by the embedder under test
     basis = real.embed([r.text for r in synthetic_turns(512, 7)])
     provider = LocalProvider(scratch / "scale", embedder=DerivedEmbedder(basis, real, 0.035, 7))
     provider.initialize("bench-scale")
@@ -398,6 +416,18 @@ def scale_latency(args: argparse.Namespace, scratch: Path, bar: Progress) -> dic
         out[str(size)] = {"p50": round(statistics.median(times), 2), "p95": pct(times, 0.95), "n": len(times)}
     provider.shutdown()
     return out
+
+
+def ablation_table(ablations: dict[str, Any]) -> Table:
+    """Turn recall@5/@10 per category and session recall@10 of each ablation, for the eye."""
+    table = Table("ablation", "r@5", "r@10", "multi-hop", "temporal", "open-domain", "single-hop",
+                  "session r@10", title="turn recall@10 per category unless named")
+    for name, row in ablations.items():
+        cats = row.get("turn_by_category", {})
+        table.add_row(name, f"{row.get('recall@5', 0):.4f}", f"{row.get('recall@10', 0):.4f}",
+                      *(f"{cats.get(c, {}).get('recall@10', 0):.4f}" for c in "1234"),
+                      f"{row['session'].get('recall@10', 0):.4f}")
+    return table
 
 
 def main() -> None:
@@ -431,6 +461,7 @@ def main() -> None:
         retrieval.COLUMN_WEIGHTS = (body, context, dated)
     result = run(args)
     err.print(result["turn_level"], result["session_level"], result["search_ms_by_size"])
+    err.print(ablation_table(result["ablations"]))
     sys.stdout.write(json.dumps(result) + "\n")
 
 

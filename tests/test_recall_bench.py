@@ -52,7 +52,11 @@ def test_bench_prints_the_contract_shape(tmp_path: Path) -> None:
         assert all(0.0 <= v <= 1.0 for v in figures.values())
     assert result["systems"]["silcrow"]["recall@10"] == 1.0  # three turns: all of them are in the top 10
     assert {"default", "silcrow_lexical", "silcrow_dense", "no_neighbours", "no_speaker_boost",
-            "no_date_resolution"} <= set(result["ablations"])
+            "no_date_resolution", "no_list_decay", "session_context_0.2", "tail_one_per_session",
+            "dbsf_fusion"} <= set(result["ablations"])
+    default = result["ablations"]["default"]
+    assert set(default["turn_by_category"]) == set(default["session_by_category"]) == {"all", "1", "4"}
+    assert default["turn_by_category"]["all"]["recall@10"] == default["recall@10"]
     assert set(result["turn_level"]) == set(result["session_level"]) == {"sqlite"}
     assert result["turn_level"]["sqlite"]["all"]["n"] == 3
     assert result["session_level"]["sqlite"]["all"]["recall@10"] == 1.0
@@ -66,3 +70,19 @@ def test_a_missing_dataset_says_where_to_get_locomo(tmp_path: Path) -> None:
                           env=env, timeout=120, check=False)
     assert proc.returncode != 0 and "github.com/snap-research/locomo" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_the_ideas_bench_compares_each_idea_with_the_default(tmp_path: Path) -> None:
+    dataset = tmp_path / "tiny.json"
+    dataset.write_text(json.dumps(CONVERSATION), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, str(BENCH.with_name("recall_ideas.py")), "--dataset", str(dataset)],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout.strip())
+    assert result["questions"] == 3
+    assert {"default", "noname_dense", "prf_5_0.3", "rocchio_0.25", "mmr_0.7"} <= set(result["variants"])
+    for row in result["variants"].values():
+        assert row["recall@10"] == 1.0  # three turns: every variant has them all in its top 10
+        assert row["delta_recall@10"] == 0.0

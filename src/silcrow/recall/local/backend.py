@@ -199,9 +199,11 @@ def rank(
     """The final order of a search's candidates, the same for every backend.
 
     ``lexical`` holds (id, score) with larger better; ``dense`` the cosine of every
-    candidate that has a vector. Hybrid fuses both (retrieval.fuse), then boosts turns
-    whose speaker the query names. With ``min_similarity``, a candidate that shares no
-    word with the query and whose cosine is below it is left out: fused scores are
+    candidate that has a vector. Hybrid fuses both (retrieval.fuse), lifts the neighbours
+    of the best hits, boosts turns whose speaker the query names, and, for a question that
+    asks for several things, lets a session's later hits give way to other sessions.
+    With ``min_similarity``, a candidate that shares no word with the query and whose
+    cosine is below it is left out: fused scores are
     relative to the pool, so without this gate a query about something never discussed
     still gets "best" hits.
     """
@@ -217,7 +219,12 @@ def rank(
             sessions = {i: session for i, (_, session) in known.items()}
             ranked = retrieval.spread_to_neighbours(ranked, sessions)
             ranked = retrieval.boost_named_speakers(ranked, {i: who for i, (who, _) in known.items()}, query)
-            ranked = retrieval.diversify_sessions(ranked, sessions)
+            ranked = retrieval.session_context(ranked, sessions)
+            decay = retrieval.SESSION_DECAY
+            if retrieval.asks_for_a_list(query):
+                decay = min(decay, retrieval.LIST_SESSION_DECAY)
+            ranked = retrieval.diversify_sessions(ranked, sessions, decay=decay)
+            ranked = retrieval.diversify_tail(ranked, sessions)
     if min_similarity is not None:
         matched = {i for i, _ in lexical}
         ranked = [(i, sc) for i, sc in ranked if i in matched or dense.get(i, -1.0) >= min_similarity]

@@ -134,7 +134,7 @@ class LocalProvider(MemoryProvider):
     ) -> list[RecallHit]:
         """Best ``k`` memories for ``query`` in this provider's user/agent scope.
 
-        ``fusion``: how hybrid search combines its sides ("score" or "rrf", an ablation).
+        ``fusion``: how hybrid search combines its sides ("score"; "rrf" or "dbsf" as ablations).
         """
         if mode not in ("hybrid", "lexical", "dense"):
             raise RecallError(f"unknown search mode {mode!r}; use hybrid, lexical or dense")
