@@ -19,7 +19,7 @@ from agent_support import call, last_user
 from testing_services.base import StandInService
 
 from silcrow.agent.loop import Agent
-from silcrow.recall.provider import MemoryProvider
+from silcrow.recall import MemoryProvider
 from silcrow.safety import FENCE_CLOSE, FENCE_OPEN
 from silcrow.testing import ScriptedModelServer
 

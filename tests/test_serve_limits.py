@@ -16,7 +16,7 @@ import httpx
 from serve_support import CONFIG, http_client, make_home, tokens
 
 from silcrow._paths import resolve_home
-from silcrow.recall.limits import MAX_FACT_CHARS
+from silcrow.recall import MAX_FACT_CHARS
 from silcrow.serve.running import ServerProcess
 from silcrow.store import MemoryStore
 

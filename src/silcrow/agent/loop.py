@@ -32,14 +32,13 @@ from silcrow.agent.tools import MEMORY_TOOL, ToolRouter
 from silcrow.config import DEFAULT_MODEL, MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
 from silcrow.errors import ModelError, SessionError
 from silcrow.home import open_profile
-from silcrow.recall.manager import MemoryManager
-from silcrow.recall.provider import MemoryProvider
+from silcrow.recall import MemoryManager, MemoryProvider
 from silcrow.safety import sanitize_context
 from silcrow.store import MemoryStore
 from silcrow.store.pending import Proposer
 
 if TYPE_CHECKING:
-    from silcrow.recall.embedders import Embedder
+    from silcrow.recall import Embedder
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from silcrow._toolcall import (
 from silcrow.agent.llm import ToolCall
 from silcrow.agent.search_tool import handle_session_search, session_search_schema
 from silcrow.errors import ToolCallError
-from silcrow.recall.manager import MemoryManager
+from silcrow.recall import MemoryManager
 from silcrow.sessions import SessionBackend
 from silcrow.store import MemoryStore
 from silcrow.tool import memory_call, memory_tool_schema

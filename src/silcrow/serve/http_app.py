@@ -31,8 +31,7 @@ from starlette.exceptions import HTTPException
 
 from silcrow._toolcall import guarded
 from silcrow.errors import LockTimeoutError, SilcrowError
-from silcrow.recall.api import Forgotten, Found, Remembered
-from silcrow.recall.limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RESULTS
+from silcrow.recall import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RESULTS, Forgotten, Found, Remembered
 from silcrow.serve import gate_api, web
 from silcrow.serve.auth import TokenGate, access_of
 from silcrow.serve.guard import HostGuard

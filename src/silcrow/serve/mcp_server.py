@@ -45,7 +45,7 @@ from silcrow import tool as memory_tool
 from silcrow._toolcall import convert_schema, schema_name
 from silcrow.agent import search_tool
 from silcrow.errors import SilcrowError
-from silcrow.recall import tools as recall_tools
+from silcrow.recall import _tools as recall_tools
 from silcrow.safety import build_memory_context_block
 from silcrow.serve.tenant import READ_ONLY_TOOLS, Tenant, is_read_only_call
 from silcrow.store.entries import ENTRY_DELIMITER
