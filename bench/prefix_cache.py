@@ -42,9 +42,9 @@ from typing import Any
 from rich.console import Console
 
 from silcrow.agent import DEFAULT_REPLAY_RECALL, Agent, LLMClient, build_system_prompt, session_search_schema
+from silcrow.recall import MemoryManager
 from silcrow.recall.local import LocalProvider
-from silcrow.recall.manager import MemoryManager
-from silcrow.safety.fence import SYSTEM_NOTE
+from silcrow.safety import SYSTEM_NOTE
 from silcrow.store import MemoryStore
 from silcrow.testing import ScriptedModelServer
 from silcrow.tool import handle_memory_call, memory_tool_schema

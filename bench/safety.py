@@ -5,7 +5,7 @@
 Prints one JSON object on stdout (progress goes to stderr). Three scanners
 run on the same texts in the same run:
 
-* ``silcrow``: :func:`silcrow.safety.threats.scan` as shipped;
+* ``silcrow``: :func:`silcrow.safety.scan` as shipped;
 * ``no_normalisation``: the same patterns on ``text.lower()`` only -- no
   NFKC, no look-alike folding, no invisible-character check -- to show what
   the normalisation step buys;
@@ -48,7 +48,7 @@ from typing import Any
 
 from rich.console import Console
 
-from silcrow.safety import threats
+from silcrow.safety import _threats as threats
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 import locomo  # noqa: E402  (where the LoCoMo data comes from)
@@ -256,7 +256,7 @@ def _pct(values: list[float], q: float) -> float:
 
 def verdicts(here: Path, locomo: list[str]) -> dict[str, Any]:
     """Catch, hold and false-refusal rates per corpus and per language, and the time per stage."""
-    from silcrow.safety.learned import classify
+    from silcrow.safety._learned import classify
 
     notes = [json.loads(line) for line in (here / "data" / "safety_notes.jsonl").read_text(
         encoding="utf-8").splitlines() if line.strip()]

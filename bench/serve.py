@@ -46,9 +46,8 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from rich.console import Console
 
-from silcrow.paths import resolve_home
-from silcrow.recall.local import LocalProvider
-from silcrow.recall.local.records import RecallRecord
+from silcrow._paths import resolve_home
+from silcrow.recall.local import LocalProvider, RecallRecord
 from silcrow.serve import ServerProcess, create_token, open_tenant, silcrow_command
 from silcrow.store import MemoryStore
 

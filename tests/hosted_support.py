@@ -17,7 +17,7 @@ from testing_services import (
     SupermemoryStandIn,
 )
 
-from silcrow.recall.providers.base import HostedProvider
+from silcrow.recall.providers import HostedProvider
 from silcrow.recall.providers.honcho import HonchoProvider
 from silcrow.recall.providers.openviking import OpenVikingProvider
 from silcrow.recall.providers.retaindb import RetainDBProvider

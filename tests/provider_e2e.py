@@ -19,8 +19,8 @@ from agent_support import call, last_user
 from testing_services.base import StandInService
 
 from silcrow.agent import Agent
-from silcrow.recall.provider import MemoryProvider
-from silcrow.safety.fence import FENCE_CLOSE, FENCE_OPEN
+from silcrow.recall import MemoryProvider
+from silcrow.safety import FENCE_CLOSE, FENCE_OPEN
 from silcrow.testing import ScriptedModelServer
 
 FACT_TURN = "Please remember this: my sister Ana lives in Lyon and keeps bees."

@@ -15,7 +15,7 @@ from silcrow.agent._compress import estimate_tokens
 from silcrow.agent._loop import FLUSH_TEXT, NUDGE_TEXT
 from silcrow.errors import ModelError, SessionError
 from silcrow.recall.local import LocalProvider
-from silcrow.safety.fence import sanitize_context
+from silcrow.safety import sanitize_context
 from silcrow.sessions import SUMMARY_MARKER
 
 

@@ -11,8 +11,8 @@ from agent_support import OK, remember, running_agent, system_of
 
 from silcrow.agent import Agent, build_system_prompt
 from silcrow.agent._prompt import date_line
+from silcrow.recall import MemoryManager
 from silcrow.recall.local import LocalProvider
-from silcrow.recall.manager import MemoryManager
 from silcrow.store import MemoryStore
 
 

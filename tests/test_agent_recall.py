@@ -10,7 +10,7 @@ from typing import Any
 from agent_support import call, last_user, running_agent
 
 from silcrow.agent import Agent
-from silcrow.safety.fence import FENCE_CLOSE, FENCE_OPEN
+from silcrow.safety import FENCE_CLOSE, FENCE_OPEN
 
 EARLIER = "My sourdough starter is called Gerald and I feed it rye flour every morning."
 

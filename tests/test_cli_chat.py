@@ -136,7 +136,7 @@ def test_loop_settings_from_config_toml(tmp_path: Path) -> None:
 
 
 def test_tool_call_lines_report_failures_and_survive_odd_results(capsys: Any) -> None:
-    from silcrow.cli.chat import _show_tool_call
+    from silcrow.cli._chat import _show_tool_call
 
     _show_tool_call("recall_search", '{"query": "dogs"}', '["hit one", "hit two"]')  # a list result
     _show_tool_call("memory", "{not json", '{"success": false, "error": "bad arguments"}')

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-import silcrow.cli.recall as recall_cli
+import silcrow.cli._recall as recall_cli
 from silcrow.cli.main import main
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]")

@@ -19,7 +19,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from silcrow.safety import build_memory_context_block, filter_recalled, sanitize_context
-from silcrow.safety.fence import neutralise_turns
+from silcrow.safety._fence import neutralise_turns
 
 
 def _library_lookalikes(letter: str) -> list[str]:

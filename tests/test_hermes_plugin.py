@@ -5,7 +5,9 @@ The same bridge driven by the real hermes-agent is in test_hermes_real.py.
 
 from __future__ import annotations
 
+import importlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ from typer.testing import CliRunner
 from silcrow.cli.main import _register, app
 from silcrow.errors import ConfigError
 from silcrow.integrations.hermes import HermesBridge, install, plugin_dir, plugin_settings, uninstall
-from silcrow.integrations.hermes.plugin import SHIM
+from silcrow.integrations.hermes._plugin import EARLIER_SHIMS, SHIM
 
 
 @pytest.fixture
@@ -66,6 +68,24 @@ def test_install_keeps_settings_and_never_clobbers_foreign_files(hermes_home: Pa
     with pytest.raises(ConfigError, match="no Hermes home at"):
         install(tmp_path / "missing")
 
+
+
+def test_a_shim_an_earlier_release_wrote_still_imports_and_is_upgraded(hermes_home: Path) -> None:
+    (old,) = EARLIER_SHIMS
+    assert "from silcrow.integrations.hermes.bridge import HermesBridge" in old
+    sys.modules.pop("silcrow.integrations.hermes.bridge", None)
+    with pytest.warns(DeprecationWarning, match="silcrow hermes install"):
+        alias = importlib.import_module("silcrow.integrations.hermes.bridge")
+    assert alias.HermesBridge is HermesBridge  # what the old shim subclasses
+    init = plugin_dir(hermes_home) / "__init__.py"
+    init.parent.mkdir(parents=True)
+    init.write_text(old, encoding="utf-8")
+    install(hermes_home)  # silcrow's own file: replaced without --force
+    assert init.read_text(encoding="utf-8") == SHIM
+    assert "from silcrow.integrations.hermes import HermesBridge" in SHIM
+    init.write_text(old, encoding="utf-8")
+    uninstall(hermes_home)
+    assert not init.exists()
 
 def _cli(*args: str) -> Any:
     _register()

@@ -91,7 +91,7 @@ def test_full_lifecycle_through_hermes_loader_and_memory_manager(hermes_home: Pa
     out = _script("lifecycle.py", hermes_home)
     assert out["discovered"] == [["silcrow", out["discovered"][0][1], True]]
     assert out["class"] == ["_hermes_user_memory.silcrow.SilcrowMemoryProvider",
-                            "silcrow.integrations.hermes.bridge.HermesBridge",
+                            "silcrow.integrations.hermes._bridge.HermesBridge",
                             "agent.memory_provider.MemoryProvider"]
     assert out["is_hermes_provider"] is True
     assert "recall_search" in out["system_prompt"]

@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
+from silcrow._paths import resolve_home
 from silcrow.errors import ConfigError
-from silcrow.paths import resolve_home
 
 
 def test_home_from_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

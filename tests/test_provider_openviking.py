@@ -11,7 +11,7 @@ from test_cli_recall import run
 from testing_services import OpenVikingStandIn
 
 from silcrow.errors import ServiceError
-from silcrow.recall.providers.openviking import _unwrap, session_key
+from silcrow.recall.providers.openviking._provider import _unwrap, session_key
 
 
 def _check(

@@ -10,7 +10,7 @@ import pytest
 from hosted_support import KEY, Case, each_case, make, serving, stored_text
 
 from silcrow.recall.contract import check_provider_contract
-from silcrow.recall.providers.base import HostedProvider
+from silcrow.recall.providers import HostedProvider
 
 
 @each_case

@@ -13,7 +13,7 @@ from pathlib import Path
 from agent_support import call, last_user, running_agent
 from hosted_support import Case, each_case, make, serving, stored_text
 
-from silcrow.safety.fence import FENCE_OPEN
+from silcrow.safety import FENCE_OPEN
 
 FAST = {"failure_threshold": 2, "cooldown": 0.2}
 

@@ -71,7 +71,7 @@ def test_the_generator_builds_the_case_that_hung_the_old_fence() -> None:
 
 def test_untrusted_patterns_include_every_safety_regex() -> None:
     names = {name for name, _ in untrusted_patterns()}
-    assert "silcrow.safety.tags.TAG" in names
-    assert any(n.startswith("silcrow.safety.threats.") and "[override.ignore_previous]" in n for n in names)
+    assert "silcrow.safety._tags.TAG" in names
+    assert any(n.startswith("silcrow.safety._threats.") and "[override.ignore_previous]" in n for n in names)
     assert any("persist.agent_config" in n and n.endswith("<1>") for n in names)  # inside a Near matcher
     assert any(n.startswith("silcrow.recall.") for n in names)

@@ -1,14 +1,14 @@
 """Three outcomes of a scan (accept / hold / refuse), intent over vocabulary, and the
-learned second stage (silcrow.safety.learned)."""
+learned second stage (silcrow.safety._learned)."""
 
 from __future__ import annotations
 
 import pytest
 
+from silcrow import safety as threats
 from silcrow.errors import SafetyModelError
-from silcrow.safety import threats
-from silcrow.safety.fence import StreamingFenceScrubber, sanitize_context
-from silcrow.safety.learned import Classifier, classify
+from silcrow.safety import StreamingFenceScrubber, sanitize_context
+from silcrow.safety._learned import Classifier, classify
 
 # The three cases the issue names as passing although Hermes blocks them.
 HERMES_CASES = [

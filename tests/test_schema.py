@@ -14,9 +14,9 @@ import psycopg
 import silcrow
 from silcrow import schema
 from silcrow._table import Table
-from silcrow.recall.embedders import get_embedder
+from silcrow.recall import get_embedder
+from silcrow.recall.local import RecallStore
 from silcrow.recall.local import _schema as recall_schema
-from silcrow.recall.local.store import RecallStore
 from silcrow.sessions import SessionStore
 from silcrow.sessions import _schema as sessions_schema
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from silcrow.safety.semantic import SemanticJudge
-from silcrow.safety.threats import scan
+from silcrow.safety import scan
+from silcrow.safety._semantic import SemanticJudge
 
 JUDGE = SemanticJudge()
 

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from serve_support import CONFIG, http_client, make_home, tokens
 
-from silcrow.paths import resolve_home
+from silcrow._paths import resolve_home
 from silcrow.serve import ServerProcess
 from silcrow.store import MemoryStore
 

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from serve_support import make_home, tokens
 
-from silcrow.paths import resolve_home
+from silcrow._paths import resolve_home
 from silcrow.serve import ServerProcess, revoke_token
 from silcrow.store import MemoryStore
 

@@ -15,8 +15,8 @@ import anyio
 import httpx
 from serve_support import CONFIG, http_client, make_home, tokens
 
-from silcrow.paths import resolve_home
-from silcrow.recall.limits import MAX_FACT_CHARS
+from silcrow._paths import resolve_home
+from silcrow.recall import MAX_FACT_CHARS
 from silcrow.serve import ServerProcess
 from silcrow.store import MemoryStore
 

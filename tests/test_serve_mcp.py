@@ -16,7 +16,7 @@ import pytest
 from mcp import Client, MCPError
 from serve_support import http_client, make_home, stdio_params, tokens
 
-from silcrow.paths import resolve_home, sessions_db
+from silcrow._paths import resolve_home, sessions_db
 from silcrow.serve import ServerProcess, create_token, silcrow_command
 from silcrow.sessions import SessionStore
 from silcrow.store import MemoryStore

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 from serve_support import make_home, stdio_params, tokens
 
-from silcrow.paths import resolve_home
+from silcrow._paths import resolve_home
 from silcrow.serve import ServerProcess
 from silcrow.store import MemoryStore
 

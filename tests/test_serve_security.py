@@ -17,7 +17,7 @@ import pytest
 from serve_support import http_client, make_home, tokens
 from test_serve_http import ROUTES
 
-from silcrow.paths import resolve_home
+from silcrow._paths import resolve_home
 from silcrow.serve import ServerProcess, revoke_token, silcrow_command, tokens_path
 from silcrow.store import MemoryStore
 

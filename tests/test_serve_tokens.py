@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from silcrow.cli.serve import is_loopback
+from silcrow.cli._serve import is_loopback
 from silcrow.errors import ConfigError
 from silcrow.serve import create_token, list_tokens, revoke_token, silcrow_command, tokens_path
 from silcrow.serve._tokens import TokenBook

@@ -19,9 +19,8 @@ import httpx
 import pytest
 from serve_support import CONFIG, http_client, make_home, tokens
 
-from silcrow.paths import resolve_home
-from silcrow.recall import MemoryManager, load_provider
-from silcrow.recall.tools import tool_schemas
+from silcrow._paths import resolve_home
+from silcrow.recall import MemoryManager, load_provider, tool_schemas
 from silcrow.serve import ServerProcess
 
 PLUGIN = textwrap.dedent(

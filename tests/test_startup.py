@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-HEAVY = ("silcrow.agent", "silcrow.recall.manager", "silcrow.recall.local", "silcrow.safety",
+HEAVY = ("silcrow.agent", "silcrow.recall._manager", "silcrow.recall.local", "silcrow.safety",
          "numpy", "onnxruntime", "openai", "httpx")
 
 
@@ -33,7 +33,7 @@ def test_a_provider_module_does_not_load_the_manager_or_the_scanners(tmp_path: P
     # ...and the lazy names still resolve
     loaded = _loaded_after("from silcrow.recall import MemoryManager\nimport silcrow\nsilcrow.MemoryProvider",
                            tmp_path)
-    assert "silcrow.recall.manager" in loaded
+    assert "silcrow.recall._manager" in loaded
 
 
 def test_memory_show_imports_only_its_own_command_group(tmp_path: Path) -> None:
@@ -41,6 +41,6 @@ def test_memory_show_imports_only_its_own_command_group(tmp_path: Path) -> None:
             f"sys.argv = ['silcrow', '--home', {str(tmp_path)!r}, 'memory', 'show']\n"
             "try:\n    main()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code")
     loaded = _loaded_after(code, tmp_path)
-    assert "silcrow.cli.memory" in loaded
-    assert not {"silcrow.cli.chat", "silcrow.cli.recall", "silcrow.cli.sessions"} & loaded
+    assert "silcrow.cli._memory" in loaded
+    assert not {"silcrow.cli._chat", "silcrow.cli._recall", "silcrow.cli._sessions"} & loaded
     assert not [m for m in loaded if m.startswith(("silcrow.agent", "silcrow.recall", "numpy", "openai"))]

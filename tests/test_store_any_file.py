@@ -16,7 +16,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from silcrow.safety import threats
+from silcrow import safety as threats
 from silcrow.store import MemoryStore
 from silcrow.store import entries as E
 from silcrow.store.document import Document

@@ -8,8 +8,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from silcrow import safety as threats
 from silcrow import store as store_pkg
-from silcrow.safety import threats
 from silcrow.store import ENTRY_DELIMITER, MemoryStore
 from silcrow.store import entries as E
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from silcrow.safety import threats
+from silcrow import safety as threats
 from silcrow.store import MemoryStore
 from silcrow.store import pending as pending_mod
 from silcrow.store.pending import Proposer, current_proposer
@@ -241,7 +241,7 @@ def test_write_policy_is_a_checked_setting(tmp_path: Path) -> None:
 def test_a_pending_write_is_not_mirrored_to_the_provider(tmp_path: Path) -> None:
     from silcrow.agent import ToolCall
     from silcrow.agent._tools import ToolRouter
-    from silcrow.recall.manager import MemoryManager
+    from silcrow.recall import MemoryManager
     from silcrow.sessions import open_sessions
 
     class Spy(MemoryManager):

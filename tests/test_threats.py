@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from silcrow.safety.threats import PATTERN_IDS, ThreatHit, describe, display_safe, normalize, scan
+from silcrow.safety._threats import PATTERN_IDS, ThreatHit, describe, display_safe, normalize, scan
 
 # (text, pattern id that must be among the hits)
 ATTACKS: list[tuple[str, str]] = [

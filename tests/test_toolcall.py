@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from silcrow.errors import SilcrowError, StoreError, ToolCallError
-from silcrow.toolcall import (
+from silcrow._toolcall import (
     convert_schema,
     error_json,
     guarded,
@@ -18,6 +17,7 @@ from silcrow.toolcall import (
     schema_name,
     tool_schema,
 )
+from silcrow.errors import SilcrowError, StoreError, ToolCallError
 
 PARAMS = {"type": "object", "properties": {"q": {"type": "string"}}}
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+import warnings
 from collections.abc import Iterable, Iterator
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser  # type: ignore[attr-defined]
@@ -127,7 +128,9 @@ def untrusted_patterns(packages: Iterable[str] = ("silcrow",)) -> list[tuple[str
         for modname in names:
             if modname.endswith("__main__") or ".demo" in modname:
                 continue
-            module = importlib.import_module(modname)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)  # a kept alias module says so
+                module = importlib.import_module(modname)
             members = dict(vars(module))
             if callable(members.get("__regexes__")):  # tables a module compiles on first use
                 members["__regexes__"] = tuple(members["__regexes__"]())
@@ -146,7 +149,7 @@ FULLMATCH_ONLY = frozenset({
 })
 OWN_TEXT_ONLY = frozenset({
     # Applied to the store's own "1,234/2,200 chars" usage string, never to user text.
-    "silcrow.cli.memory._USAGE_NUMBERS",
+    "silcrow.cli._memory._USAGE_NUMBERS",
 })
 
 #: (length, literal runs tried as triggers, whether every pair of characters is tried).
@@ -181,7 +184,8 @@ def entry_point_cases(length: int, step: int = 1) -> Iterator[str]:
     invisible-character patterns use (and every kind of whitespace), repeated after ``<`` and
     a fence-name prefix, alone, and fence fragments nested. (Each behavioural pattern has its
     own worst cases in :func:`slowest`.)"""
-    from silcrow.safety import confusables, tags
+    from silcrow.safety import _confusables as confusables
+    from silcrow.safety import _tags as tags
 
     chars: set[str] = set(_CATEGORY_CHARS[C.CATEGORY_SPACE]) | set("aG-_./\\&;%#")
     for rx in (tags.TAG, tags.UNCLOSED, confusables.ANY_INVISIBLE):
@@ -207,8 +211,7 @@ def slowest_entry_points(sizes: tuple[tuple[int, int], ...] = ENTRY_SIZES,
     """The slowest ``scan``, ``sanitize_context`` and streaming scrub on :func:`entry_point_cases`."""
     import time
 
-    from silcrow.safety.fence import StreamingFenceScrubber, sanitize_context
-    from silcrow.safety.threats import scan
+    from silcrow.safety import StreamingFenceScrubber, sanitize_context, scan
 
     def stream(text: str) -> None:
         scrubber = StreamingFenceScrubber()

@@ -36,12 +36,10 @@ from silcrow.errors import (
 if TYPE_CHECKING:
     from silcrow.agent import Agent
     from silcrow.home import Profile, open_profile
-    from silcrow.recall import load_provider
+    from silcrow.recall import MemoryManager, MemoryProvider, load_provider
     from silcrow.recall.contract import check_provider_contract
     from silcrow.recall.local import LocalProvider
-    from silcrow.recall.manager import MemoryManager
-    from silcrow.recall.provider import MemoryProvider
-    from silcrow.safety.fence import build_memory_context_block, sanitize_context
+    from silcrow.safety import build_memory_context_block, sanitize_context
     from silcrow.store import ENTRY_DELIMITER, MemoryStore
     from silcrow.tool import handle_memory_call, memory_call, memory_tool_schema
 
@@ -53,18 +51,18 @@ _LAZY = {
     "Agent": "silcrow.agent",
     "ENTRY_DELIMITER": "silcrow.store",
     "LocalProvider": "silcrow.recall.local",
-    "MemoryManager": "silcrow.recall.manager",
-    "MemoryProvider": "silcrow.recall.provider",
+    "MemoryManager": "silcrow.recall",
+    "MemoryProvider": "silcrow.recall",
     "MemoryStore": "silcrow.store",
     "Profile": "silcrow.home",
-    "build_memory_context_block": "silcrow.safety.fence",
+    "build_memory_context_block": "silcrow.safety",
     "check_provider_contract": "silcrow.recall.contract",
     "handle_memory_call": "silcrow.tool",
     "load_provider": "silcrow.recall",
     "memory_call": "silcrow.tool",
     "memory_tool_schema": "silcrow.tool",
     "open_profile": "silcrow.home",
-    "sanitize_context": "silcrow.safety.fence",
+    "sanitize_context": "silcrow.safety",
 }
 
 __all__ = [

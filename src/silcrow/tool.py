@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from silcrow.store.store import MemoryStore
-from silcrow.toolcall import (
+from silcrow._toolcall import (
     MEMORY_TOOL_NAME,
     SchemaFormat,
     error_result,
@@ -20,6 +19,10 @@ from silcrow.toolcall import (
     result_json,
     tool_schema,
 )
+from silcrow.store.store import MemoryStore
+
+# A public module: ``silcrow.tool`` is an import path earlier releases documented.
+__all__ = ["DESCRIPTION", "TOOL_NAME", "handle_memory_call", "memory_call", "memory_tool_schema"]
 
 TOOL_NAME = MEMORY_TOOL_NAME
 

@@ -22,7 +22,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from silcrow._paths import resolve_home
 from silcrow._private import private_dir
+from silcrow._toolcall import error_json
 from silcrow.agent import _compress
 from silcrow.agent._llm import Completion, LLMClient, StreamCallback
 from silcrow.agent._prompt import build_system_prompt
@@ -30,16 +32,13 @@ from silcrow.agent._tools import MEMORY_TOOL, ToolRouter
 from silcrow.config import DEFAULT_MODEL, MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
 from silcrow.errors import ModelError, SessionError
 from silcrow.home import open_profile
-from silcrow.paths import resolve_home
-from silcrow.recall.manager import MemoryManager
-from silcrow.recall.provider import MemoryProvider
-from silcrow.safety.fence import sanitize_context
+from silcrow.recall import MemoryManager, MemoryProvider
+from silcrow.safety import sanitize_context
 from silcrow.store import MemoryStore
 from silcrow.store.pending import Proposer
-from silcrow.toolcall import error_json
 
 if TYPE_CHECKING:
-    from silcrow.recall.embedders import Embedder
+    from silcrow.recall import Embedder
 
 log = logging.getLogger(__name__)
 

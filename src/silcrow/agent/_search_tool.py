@@ -15,9 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from silcrow.errors import SessionError, ToolCallError
-from silcrow.sessions import SessionBackend
-from silcrow.toolcall import (
+from silcrow._toolcall import (
     SEARCH_TOOL_NAME,
     error_result,
     guarded,
@@ -25,6 +23,8 @@ from silcrow.toolcall import (
     result_json,
     tool_schema,
 )
+from silcrow.errors import SessionError, ToolCallError
+from silcrow.sessions import SessionBackend
 
 __all__ = ["TOOL_NAME", "handle_session_search", "session_search_schema"]
 

@@ -13,14 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from silcrow.agent._llm import ToolCall
-from silcrow.agent._search_tool import handle_session_search, session_search_schema
-from silcrow.errors import ToolCallError
-from silcrow.recall.manager import MemoryManager
-from silcrow.sessions import SessionBackend
-from silcrow.store import MemoryStore
-from silcrow.tool import memory_call, memory_tool_schema
-from silcrow.toolcall import (
+from silcrow._toolcall import (
     MEMORY_TOOL_NAME,
     SEARCH_TOOL_NAME,
     contained,
@@ -30,6 +23,13 @@ from silcrow.toolcall import (
     result_json,
     schema_name,
 )
+from silcrow.agent._llm import ToolCall
+from silcrow.agent._search_tool import handle_session_search, session_search_schema
+from silcrow.errors import ToolCallError
+from silcrow.recall import MemoryManager
+from silcrow.sessions import SessionBackend
+from silcrow.store import MemoryStore
+from silcrow.tool import memory_call, memory_tool_schema
 
 MEMORY_TOOL = MEMORY_TOOL_NAME
 SEARCH_TOOL = SEARCH_TOOL_NAME

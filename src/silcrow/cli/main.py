@@ -7,7 +7,9 @@ from collections.abc import Sequence
 
 import typer
 
-from silcrow.cli.common import AppState, OneLineErrorsGroup, console_err, run_app
+from silcrow.cli._common import AppState, OneLineErrorsGroup, console_err, run_app
+
+__all__ = ["app", "main"]
 
 app = typer.Typer(
     name="silcrow",
@@ -51,9 +53,9 @@ def _register(argv: Sequence[str] = ()) -> None:
     wanted = words[0] if words and words[0] in GROUPS and "--help" not in argv else None
     for group in (wanted,) if wanted else GROUPS:
         try:
-            __import__(f"silcrow.cli.{group}")
+            __import__(f"silcrow.cli._{group}")
         except ModuleNotFoundError as exc:
-            if exc.name != f"silcrow.cli.{group}":
+            if exc.name != f"silcrow.cli._{group}":
                 raise
 
 

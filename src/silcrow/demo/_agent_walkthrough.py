@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from silcrow.agent import Agent
-from silcrow.safety.fence import FENCE_OPEN
+from silcrow.safety import FENCE_OPEN
 from silcrow.testing import ScriptedModelServer
 
 INTRO = "Hi, I'm Rui. Please keep answers short, and I use metric units."

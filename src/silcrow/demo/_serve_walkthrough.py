@@ -19,8 +19,8 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from silcrow._paths import resolve_home
 from silcrow.errors import ConfigError
-from silcrow.paths import resolve_home
 from silcrow.serve import ServerProcess, create_token, require_server_stack, silcrow_command
 
 

@@ -1,8 +1,12 @@
-"""Safety: threat scanning of text entering a prompt, and the recall fence."""
+"""Safety: threat scanning of text entering a prompt, and the recall fence.
+
+The public names are listed in ``__all__``; the modules behind them (``_threats``, ``_fence``,
+``_learned``, ...) are internal.
+"""
 
 from __future__ import annotations
 
-from silcrow.safety.fence import (
+from silcrow.safety._fence import (
     FENCE_CLOSE,
     FENCE_OPEN,
     SYSTEM_NOTE,
@@ -11,7 +15,15 @@ from silcrow.safety.fence import (
     filter_recalled,
     sanitize_context,
 )
-from silcrow.safety.threats import ThreatHit, describe, display_safe, normalize, scan
+from silcrow.safety._threats import (
+    ThreatHit,
+    Verdict,
+    describe,
+    display_safe,
+    normalize,
+    scan,
+    verdict,
+)
 
 __all__ = [
     "FENCE_CLOSE",
@@ -19,6 +31,7 @@ __all__ = [
     "SYSTEM_NOTE",
     "StreamingFenceScrubber",
     "ThreatHit",
+    "Verdict",
     "build_memory_context_block",
     "describe",
     "display_safe",
@@ -26,4 +39,5 @@ __all__ = [
     "normalize",
     "sanitize_context",
     "scan",
+    "verdict",
 ]

@@ -24,8 +24,8 @@ from typing import Any
 import anyio.to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from silcrow._paths import resolve_home
 from silcrow.errors import SilcrowError
-from silcrow.paths import resolve_home
 from silcrow.serve._guard import answer_error
 from silcrow.serve._limits import MAX_BODY
 from silcrow.serve._mcp_server import Access

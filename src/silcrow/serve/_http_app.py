@@ -29,9 +29,9 @@ from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
+from silcrow._toolcall import guarded
 from silcrow.errors import LockTimeoutError, SilcrowError
-from silcrow.recall.api import Forgotten, Found, Remembered
-from silcrow.recall.limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RESULTS
+from silcrow.recall import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RESULTS, Forgotten, Found, Remembered
 from silcrow.serve import _gate_api as gate_api
 from silcrow.serve import _web as web
 from silcrow.serve._auth import TokenGate, access_of
@@ -39,7 +39,6 @@ from silcrow.serve._guard import HostGuard
 from silcrow.serve._limits import WORKER_THREADS
 from silcrow.serve._mcp_server import SilcrowMCP
 from silcrow.serve._tenant import Tenant, Tenants
-from silcrow.toolcall import guarded
 
 Target = Literal["memory", "user"]
 

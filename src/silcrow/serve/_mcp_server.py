@@ -42,14 +42,14 @@ from mcp_types import (
 from pydantic import ValidationError
 
 from silcrow import tool as memory_tool
+from silcrow._toolcall import convert_schema, schema_name
 from silcrow.agent import session_search_schema
 from silcrow.errors import SilcrowError
-from silcrow.recall import tools as recall_tools
-from silcrow.safety.fence import build_memory_context_block
+from silcrow.recall import _tools as recall_tools
+from silcrow.safety import build_memory_context_block
 from silcrow.serve._tenant import READ_ONLY_TOOLS, Tenant, is_read_only_call
 from silcrow.store.entries import ENTRY_DELIMITER
 from silcrow.store.store import TARGET_FILES
-from silcrow.toolcall import convert_schema, schema_name
 
 PROMPT_URI = "silcrow://prompt"
 MEMORY_URIS = {f"silcrow://memory/{file_name}": target for target, file_name in TARGET_FILES.items()}

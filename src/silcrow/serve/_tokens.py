@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from silcrow._atomic import replace_file
+from silcrow._paths import validate_profile
 from silcrow._private import private_dir, tighten
 from silcrow.errors import ConfigError, LockTimeoutError
-from silcrow.paths import validate_profile
 from silcrow.store.locking import ExclusiveLock, LockWaitTimeout
 
 TOKENS_FILE = "tokens.json"

@@ -41,7 +41,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from silcrow.errors import SilcrowError
-from silcrow.safety.threats import display_safe
+from silcrow.safety import display_safe
 from silcrow.serve._auth import access_of
 from silcrow.serve._tenant import Tenant
 from silcrow.store import entries as E
@@ -545,7 +545,7 @@ async def provider_check(request: Request) -> HTMLResponse:
         return refused
 
     def render(tenant: Tenant, _can_write: bool) -> str:
-        from silcrow.cli.providers import _round_trip
+        from silcrow.cli._providers import _round_trip
 
         active = tenant.manager.provider
         if active is None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from silcrow.safety import threats
+from silcrow import safety as threats
 from silcrow.store import entries as E
 from silcrow.store import render
 from silcrow.store.document import Document

@@ -39,9 +39,9 @@ from typing import Any
 
 from silcrow import _private
 from silcrow._atomic import fsync_directory as _fsync_dir
+from silcrow._paths import default_home, memories_dir
 from silcrow.config import SWITCHES, env_switch
 from silcrow.errors import LockTimeoutError, StoreError
-from silcrow.paths import default_home, memories_dir
 from silcrow.store import journal, locking
 from silcrow.store.backend import StoreBackend, Transaction
 from silcrow.store.pending import PENDING_FILE, DocumentBox, ProposalBox

@@ -22,9 +22,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from silcrow import safety as threats
 from silcrow.config import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
 from silcrow.errors import DriftError, LockTimeoutError, StoreError
-from silcrow.safety import threats
 from silcrow.store import entries as E
 from silcrow.store import render
 from silcrow.store.backend import StoreBackend, Transaction

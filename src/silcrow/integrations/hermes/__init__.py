@@ -5,15 +5,18 @@ Hermes loads user-installed memory providers from ``$HERMES_HOME/plugins/<name>/
 subclasses Hermes's own ``agent.memory_provider.MemoryProvider`` with
 :class:`HermesBridge`; every hook's behaviour lives in this package.
 
-* :mod:`.bridge`: the provider Hermes drives (its hooks mapped onto silcrow's
-  configured recall provider).
-* :mod:`.plugin`: install, uninstall and doctor.
+* :class:`HermesBridge` (``_bridge.py``): the provider Hermes drives (its hooks mapped onto
+  silcrow's configured recall provider).
+* :func:`install`, :func:`uninstall`, :func:`doctor` (``_plugin.py``).
+
+``bridge`` is kept as an alias module only for the shims earlier releases wrote, which import
+``silcrow.integrations.hermes.bridge.HermesBridge``.
 """
 
 from __future__ import annotations
 
-from silcrow.integrations.hermes.bridge import PLUGIN_NAME, HermesBridge, plugin_settings
-from silcrow.integrations.hermes.plugin import (
+from silcrow.integrations.hermes._bridge import PLUGIN_NAME, HermesBridge, plugin_settings
+from silcrow.integrations.hermes._plugin import (
     Check,
     default_hermes_home,
     doctor,
@@ -24,9 +27,9 @@ from silcrow.integrations.hermes.plugin import (
 )
 
 __all__ = [
-    "PLUGIN_NAME",
     "Check",
     "HermesBridge",
+    "PLUGIN_NAME",
     "default_hermes_home",
     "doctor",
     "hermes_importable",

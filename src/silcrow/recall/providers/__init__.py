@@ -5,7 +5,7 @@ under the ``silcrow.providers`` entry points, whose client library is an
 optional extra (``pip install "silcrow[<name>]"``), imported lazily.
 
 How a provider uses the shared parts: subclass
-:class:`~silcrow.recall.providers.base.HostedProvider` and set
+:class:`HostedProvider` and set
 
 * ``name``, ``extra`` and ``modules``: ``is_available()`` then says
   ``pip install "silcrow[<extra>]"`` when a module is missing, without
@@ -13,34 +13,90 @@ How a provider uses the shared parts: subclass
   name the environment variable to set (``key_hint(key)`` words it);
 * ``defaults`` and ``env``: ``self.config`` merges the defaults, the
   ``[recall.<name>]`` table of ``<home>/config.toml`` and the environment
-  (env wins), converted to the defaults' types (``config.py``);
-* network reads go through ``self.call(op, fn)`` (``resilience.py``): the
+  (env wins), converted to the defaults' types (``_config.py``);
+* network reads go through ``self.call(op, fn)`` (``_resilience.py``): the
   client is built with ``self.resilient.timeout``; any failure becomes a
   :class:`~silcrow.errors.ServiceError` (SDK and httpx errors translated
-  by ``http.service_error``), logged once per outage, and after repeated
+  by :func:`service_error`), logged once per outage, and after repeated
   failures a circuit breaker pauses calls. ``prefetch`` calls
   ``self.recall(query)`` that way and answers "" on failure;
 * writes go through ``self.queue_write(kind, payload)``: the payload is kept
-  in a SQLite outbox (``<home>/recall_outbox/<name>.db``, ``outbox.py``)
+  in a SQLite outbox (``<home>/recall_outbox/<name>.db``, ``_outbox.py``)
   and ``self.send_write(kind, payload)`` delivers it, oldest first, now or
   when the service is back (at the next write, ``flush_outbox()`` or
   shutdown); a write refused for good is set aside, never retried forever;
-* responses are checked with ``validate.py`` (``as_dict``, ``as_list``,
-  ``field``): a malformed answer is a ServiceError, never a crash;
+* responses are checked with :func:`as_dict`, :func:`as_list` and
+  :func:`field`: a malformed answer is a ServiceError, never a crash;
 * tools: ``tools()`` returns ``(schema, handler)`` pairs; ``handle_tool_call``
   dispatches and turns every error into a JSON error (built by
-  :mod:`silcrow.toolcall`, like every other tool's);
+  :mod:`silcrow._toolcall`, like every other tool's);
 * ``probe_write`` / ``probe_search`` / ``probe_forget`` make
   ``silcrow providers check <name>`` do one real round trip.
 
-Providers without an SDK speak HTTP through ``http.JsonHttp``. Recalled text needs no
+Providers without an SDK speak HTTP through :class:`JsonHttp`. Recalled text needs no
 extra care here: the MemoryManager fences and threat-scans what a provider
 returns from ``prefetch`` and from its tools.
+
+The names in ``__all__`` are this kit's public API (imported on first use, so naming one
+provider does not load the HTTP client of another); the modules behind them are internal.
+Each provider package exports its provider class only.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from silcrow._lazy import lazy_getattr
+
+if TYPE_CHECKING:
+    from silcrow.recall.providers._base import HostedProvider, ToolHandler, function_schema
+    from silcrow.recall.providers._http import JsonHttp, service_error, status_error
+    from silcrow.recall.providers._sdk import SdkProvider, required_text
+    from silcrow.recall.providers._validate import as_dict, as_list, field, parse_json, text_of
+    from silcrow.recall.providers._warm import WarmPrefetch
 
 # Hermes' eight, by entry-point name (the `local` provider lives in silcrow.recall.local).
 EXTERNAL_PROVIDERS = (
     "honcho", "mem0", "hindsight", "supermemory", "openviking", "retaindb", "holographic", "byterover",
 )
+
+_LAZY = {
+    "HostedProvider": "silcrow.recall.providers._base",
+    "JsonHttp": "silcrow.recall.providers._http",
+    "SdkProvider": "silcrow.recall.providers._sdk",
+    "ToolHandler": "silcrow.recall.providers._base",
+    "WarmPrefetch": "silcrow.recall.providers._warm",
+    "as_dict": "silcrow.recall.providers._validate",
+    "as_list": "silcrow.recall.providers._validate",
+    "field": "silcrow.recall.providers._validate",
+    "function_schema": "silcrow.recall.providers._base",
+    "parse_json": "silcrow.recall.providers._validate",
+    "required_text": "silcrow.recall.providers._sdk",
+    "service_error": "silcrow.recall.providers._http",
+    "status_error": "silcrow.recall.providers._http",
+    "text_of": "silcrow.recall.providers._validate",
+}
+
+__all__ = [
+    "EXTERNAL_PROVIDERS",
+    "HostedProvider",
+    "JsonHttp",
+    "SdkProvider",
+    "ToolHandler",
+    "WarmPrefetch",
+    "as_dict",
+    "as_list",
+    "field",
+    "function_schema",
+    "parse_json",
+    "required_text",
+    "service_error",
+    "status_error",
+    "text_of",
+]
+
+__getattr__ = lazy_getattr(__name__, _LAZY)
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,0 +1,52 @@
+"""`silcrow mcp`: serve one home's memory to an MCP client over stdio."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from silcrow._paths import resolve_home
+from silcrow.cli._common import state
+from silcrow.cli.main import app
+from silcrow.errors import ConfigError
+
+_HOME_HELP = "silcrow home (default: the global --home, $SILCROW_HOME or ~/.silcrow)"
+_PROFILE_HELP = "serve <home>/profiles/NAME (default: the global --profile)"
+
+
+def served_home(ctx: typer.Context, home: str | None, profile: str | None) -> Path:
+    """The home a serving command works on: its own options first, then the global ones."""
+    root = state(ctx)
+    try:
+        return resolve_home(home or root.home, profile or root.profile).absolute()
+    except ConfigError as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--profile'") from None
+
+
+@app.command("mcp")
+def mcp(
+    ctx: typer.Context,
+    home: str = typer.Option(None, "--home", help=_HOME_HELP),
+    profile: str = typer.Option(None, "--profile", help=_PROFILE_HELP),
+) -> None:
+    """Serve memory over MCP on stdin/stdout (for Claude Code, Claude Desktop, Cursor, ...)."""
+    from silcrow.serve import require_server_stack
+
+    require_server_stack("silcrow mcp")
+    import anyio
+
+    from silcrow.serve import open_tenant, run_stdio, stdio_server
+
+    tenant = open_tenant(served_home(ctx, home, profile))
+    try:
+        # uvloop where it is installed: every message crosses the event loop several times.
+        anyio.run(run_stdio, stdio_server(tenant), backend_options={"use_uvloop": _has_uvloop()})
+    finally:
+        tenant.close()
+
+
+def _has_uvloop() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("uvloop") is not None

@@ -1,0 +1,459 @@
+"""`silcrow memory ...`: read and edit the curated notes (MEMORY.md / USER.md) from a shell.
+
+Exit codes: 0 on success, 1 when the store refuses an operation (the reason
+goes to stderr as one line, followed by the entries that explain it), 2 on
+usage errors (Typer's own handling of bad options, plus a bad ``--profile``).
+
+Everything that came from a memory file is printed as :class:`rich.text.Text`,
+never as a markup string: entries routinely contain ``[brackets]`` and
+``:colons:`` that Rich would otherwise eat or restyle.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from silcrow.cli._common import (
+    EXIT_REFUSED,
+    EXIT_USAGE,
+    JSON_OPTION,
+    app_profile,
+    console,
+    console_err,
+    error,
+    guarded,
+    print_error,
+    print_json,
+    safe_text,
+)
+from silcrow.cli.main import app
+from silcrow.safety import display_safe
+from silcrow.store import MemoryStore
+
+memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
+app.add_typer(memory_app, name="memory")
+
+
+class Target(StrEnum):
+    """The two curated files; a Typer choice, so a bad value is a usage error (exit 2)."""
+
+    memory = "memory"
+    user = "user"
+
+
+TARGETS: tuple[str, ...] = (Target.memory.value, Target.user.value)
+_LABELS = {"memory": "MEMORY.md — the agent's notes", "user": "USER.md — the user profile"}
+_USAGE_NUMBERS = re.compile(r"([\d,]+)\s*/\s*([\d,]+)")
+
+_TARGET_HELP = "memory (MEMORY.md, the agent's notes) or user (USER.md, the user profile)"
+_ALL_TARGETS_HELP = _TARGET_HELP + "; both when omitted"
+
+
+def _target_option(default: Target | None, help_text: str) -> Any:
+    return typer.Option(default, "--target", "-t", case_sensitive=False, help=help_text)
+
+
+# --------------------------------------------------------------------------- plumbing
+
+
+def _open_store(ctx: typer.Context) -> MemoryStore:
+    """The store of the selected home/profile, loaded from disk, limits from config.toml."""
+    with guarded():
+        # the profile's path is absolute, so paths in messages (backups, doctor) work from anywhere
+        store = app_profile(ctx).store()
+        store.load()
+    return store
+
+
+def _argument_text(value: str) -> str:
+    """``-`` means stdin: multi-line entries are awkward to quote in a shell.
+
+    Bytes that are not UTF-8 (in an argument or on stdin) arrive as lone
+    surrogates; the store refuses those with a message that says so.
+    """
+    if value != "-":
+        return value
+    try:
+        return sys.stdin.read()
+    except UnicodeDecodeError as exc:
+        raise error(f"standard input is not valid UTF-8 ({exc.reason} at byte {exc.start}); "
+                    "convert it to UTF-8 and retry") from None
+
+
+def _targets(target: Target | None) -> tuple[str, ...]:
+    return TARGETS if target is None else (target.value,)
+
+
+def _abbreviated(entry: str, limit: int = 300) -> str:
+    """An entry cut for an error listing, so one pasted log does not bury the message."""
+    if len(entry) <= limit:
+        return entry
+    return f"{entry[:limit]}… ({len(entry) - limit:,} more chars; `silcrow memory show` has it all)"
+
+
+def _numbered(out: Console, entries: Sequence[str], indent: str = "  ") -> None:
+    """Entries numbered from 1; continuation lines of multi-line entries are indented.
+
+    Invisible and bidi characters are shown as ``<U+XXXX>``: a terminal would
+    hide them, and they are exactly what the user needs to see to remove them.
+    """
+    if not entries:
+        out.print(Text(f"{indent}(no entries)", style="dim"))
+        return
+    width = len(str(len(entries)))
+    for number, entry in enumerate(entries, start=1):
+        prefix = f"{indent}{number:>{width}}. "
+        pad = " " * len(prefix)
+        lines = display_safe(safe_text(entry)).split("\n")
+        text = Text(prefix, style="cyan")
+        text.append(lines[0])
+        for line in lines[1:]:
+            text.append("\n" + pad + line)
+        out.print(text, soft_wrap=True)
+
+
+def _entries_word(count: object) -> str:
+    return f"{count} entry" if count == 1 else f"{count} entries"
+
+
+def _usage_bar(usage: str, width: int = 30) -> Text:
+    """A bar coloured by how full the file is, then the store's own usage string.
+
+    Drawn with block characters rather than rich.progress_bar so that it stays
+    visible without colours (pipes, NO_COLOR, CI logs).
+    """
+    found = _USAGE_NUMBERS.search(usage)
+    if found is None:
+        return Text(usage)
+    used, limit = (int(group.replace(",", "")) for group in found.groups())
+    ratio = used / limit if limit else 1.0
+    colour = "green" if ratio < 0.7 else "yellow" if ratio < 0.9 else "red"
+    filled = min(width, round(ratio * width))
+    if used and not filled:
+        filled = 1  # a file with something in it never looks empty
+    return Text.assemble(
+        ("█" * filled, colour), ("░" * (width - filled), "dim"), " ", (usage, colour if ratio >= 0.9 else "")
+    )
+
+
+def _report(result: Mapping[str, Any]) -> None:
+    """Print a mutation result; a refusal exits 1 after saying why and what is there."""
+    if result.get("success"):
+        line = Text.assemble(("✓ ", "bold green"), safe_text(str(result.get("message", "done"))))
+        console.print(line, soft_wrap=True)
+        if result.get("usage"):
+            count = result.get("entry_count")
+            tail = f" · {_entries_word(count)}" if count is not None else ""
+            console.print(Text(f"  {result.get('target', '')} usage: {result['usage']}{tail}",
+                               style="dim"), soft_wrap=True)
+        return
+    print_error(str(result.get("error", "the memory operation was refused")))
+    matches = result.get("matches")
+    if matches:
+        console_err.print(Text("matching entries:", style="bold"))
+        _numbered(console_err, [str(m) for m in matches])
+    current = result.get("current_entries")
+    if current is not None:
+        usage = f" ({result['usage']})" if result.get("usage") else ""
+        console_err.print(Text(f"current entries{usage}:", style="bold"))
+        _numbered(console_err, [_abbreviated(str(entry)) for entry in current])
+    raise typer.Exit(EXIT_REFUSED)
+
+
+# --------------------------------------------------------------------------- commands
+
+
+@memory_app.command("show")
+def show(
+    ctx: typer.Context,
+    target: Target | None = _target_option(None, _ALL_TARGETS_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Show the live entries, numbered, with how full each file is."""
+    store = _open_store(ctx)
+    with guarded():
+        views: dict[str, dict[str, Any]] = {
+            name: {
+                "path": store.location(name),
+                "usage": store.usage(name),
+                "char_limit": store.char_limit(name),
+                "entry_count": len(entries),
+                "entries": entries,
+            }
+            for name in _targets(target)
+            for entries in [store.entries(name)]
+        }
+    if as_json:
+        print_json(views)
+        return
+    for index, (name, view) in enumerate(views.items()):
+        if index:
+            console.print()
+        header = Text.assemble((_LABELS[name], "bold"), ("  " + view["path"], "dim"))
+        console.print(header, soft_wrap=True)
+        console.print(_usage_bar(view["usage"]))
+        _numbered(console, view["entries"])
+
+
+_FORCE_HELP = "save it even if the threat scanner objects (you confirm its findings; the journal records it)"
+
+
+def _with_force_hint(result: Any) -> Any:
+    """A threat refusal at the CLI also says how a person can confirm the write."""
+    if isinstance(result, dict) and not result.get("success") and result.get("patterns"):
+        return {**result, "error": f"{result['error']} If you wrote this yourself and it is safe, "
+                                   "run the same command with --force (recorded in the journal)."}
+    return result
+
+
+@memory_app.command("add")
+def add(
+    ctx: typer.Context,
+    text: str = typer.Argument(..., help="the entry to add (a declarative fact); - reads it from stdin"),
+    target: Target = _target_option(Target.memory, _TARGET_HELP),
+    force: bool = typer.Option(False, "--force", help=_FORCE_HELP),
+) -> None:
+    """Add an entry (an exact duplicate is accepted without adding a second copy)."""
+    store = _open_store(ctx)
+    with guarded():
+        result = store.add(target.value, _argument_text(text), origin="cli", force=force)
+    _report(_with_force_hint(result))
+
+
+@memory_app.command("replace")
+def replace(
+    ctx: typer.Context,
+    old: str = typer.Argument(..., help="a short substring that identifies one entry"),
+    new: str = typer.Argument(..., help="the full new text of that entry; - reads it from stdin"),
+    target: Target = _target_option(Target.memory, _TARGET_HELP),
+    force: bool = typer.Option(False, "--force", help=_FORCE_HELP),
+) -> None:
+    """Replace the entry containing OLD with NEW."""
+    store = _open_store(ctx)
+    with guarded():
+        result = store.replace(target.value, old, _argument_text(new), origin="cli", force=force)
+    _report(_with_force_hint(result))
+
+
+@memory_app.command("remove")
+def remove(
+    ctx: typer.Context,
+    old: str = typer.Argument(..., help="a short substring that identifies one entry"),
+    target: Target = _target_option(Target.memory, _TARGET_HELP),
+) -> None:
+    """Remove the entry containing OLD."""
+    store = _open_store(ctx)
+    with guarded():
+        result = store.remove(target.value, old, origin="cli")
+    _report(result)
+
+
+@memory_app.command("prompt")
+def prompt(ctx: typer.Context) -> None:
+    """Print the system-prompt section exactly as an agent gets it (both frozen blocks)."""
+    store = _open_store(ctx)
+    with guarded():
+        section = store.system_prompt_section()
+    if not section:
+        # stdout stays empty, exactly like the section; the hint goes to stderr.
+        console_err.print(Text("(no curated memory yet: the section is empty; "
+                               "add entries with `silcrow memory add`)", style="dim"), soft_wrap=True)
+        return
+    sys.stdout.write(safe_text(section))
+    if sys.stdout.isatty() and not section.endswith("\n"):
+        sys.stdout.write("\n")  # only for the shell's sake; a pipe gets the exact section
+    sys.stdout.flush()
+
+
+@memory_app.command("doctor")
+def doctor(
+    ctx: typer.Context,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Check both files for drift (hand edits that would not round-trip); exit 1 on problems."""
+    store = _open_store(ctx)
+    with guarded():
+        reports = store.doctor()
+    healthy = all(report.get("ok") for report in reports)
+    if as_json:
+        print_json(reports)
+    else:
+        for report in reports:
+            name = str(report.get("target", "?"))
+            ok = bool(report.get("ok"))
+            line = Text.assemble(("✓ " if ok else "✗ ", "bold green" if ok else "bold red"),
+                                 (_LABELS.get(name, name), "bold"),
+                                 (f"  {report.get('path', '')}", "dim"))
+            console.print(line, soft_wrap=True)
+            count = _entries_word(report.get("entry_count", "?"))
+            console.print(Text(f"    {count} · {report.get('usage', '')}", style="dim"),
+                          soft_wrap=True)
+            for problem in report.get("problems") or []:
+                console.print(Text(f"    problem: {problem}", style="red"), soft_wrap=True)
+            for note in report.get("notes") or []:
+                console.print(Text(f"    note: {note}", style="yellow"), soft_wrap=True)
+            for leftover in report.get("cleaned") or []:
+                console.print(Text(f"    cleaned up: {leftover}", style="dim"), soft_wrap=True)
+            if report.get("backup"):
+                console.print(Text(f"    backup: {report['backup']}", style="yellow"),
+                              soft_wrap=True)
+    if not healthy:
+        if not as_json:
+            # Only a file silcrow would not rewrite is backed up; say so only when one was made.
+            kept = " (the backups listed keep their current text)" if any(
+                report.get("backup") for report in reports) else ""
+            console.print(Text(f"Fix the files marked ✗{kept}, then run `silcrow memory doctor` "
+                               "again.", style="bold"), soft_wrap=True)
+        raise typer.Exit(EXIT_REFUSED)
+
+
+def _changes(record: dict[str, Any]) -> list[str]:
+    """What one journal record did, as '+ entry' / '- entry' previews."""
+    before, after = record.get("before"), record.get("after")
+    if not isinstance(before, list) or not isinstance(after, list):
+        diff = record.get("diff")
+        return [_preview(str(line)) for line in diff] if isinstance(diff, list) else []
+    removed = [f"- {entry}" for entry in before if entry not in after]
+    added = [f"+ {entry}" for entry in after if entry not in before]
+    return [_preview(line) for line in removed + added]
+
+
+def _preview(text: str, limit: int = 80) -> str:
+    flat = " ".join(display_safe(safe_text(text)).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+@memory_app.command("history")
+def history(
+    ctx: typer.Context,
+    target: Target | None = _target_option(None, _ALL_TARGETS_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """List committed mutations, oldest first."""
+    store = _open_store(ctx)
+    with guarded():
+        records = store.history(target.value if target else None)
+    if as_json:
+        print_json(records)
+        return
+    if not records:
+        console.print(Text("(no history yet)", style="dim"))
+        return
+    for number, record in enumerate(records, start=1):
+        head = Text.assemble(
+            (f"{number:>3}. ", "cyan"),
+            (str(record.get("time", ""))[:19].replace("T", " "), "dim"),
+            "  ",
+            (str(record.get("target", "")), "bold"),
+            " ",
+            str(record.get("action", "")),
+            (f"  ({record['origin']})" if record.get("origin") else "", "dim"),
+        )
+        console.print(head, soft_wrap=True)
+        for change in _changes(record):
+            style = "green" if change.startswith("+") else "red" if change.startswith("-") else ""
+            console.print(Text(f"       {change}", style=style), soft_wrap=True)
+
+
+@memory_app.command("undo")
+def undo(
+    ctx: typer.Context,
+    target: Target = _target_option(Target.memory, _TARGET_HELP),
+) -> None:
+    """Restore the state before the last committed mutation of a file (itself journaled)."""
+    store = _open_store(ctx)
+    with guarded():
+        result = store.undo(target.value, origin="cli")
+    _report(result)
+
+
+# --------------------------------------------------------------------------- the approval gate
+
+
+def print_review(out: Console, reviewed: Sequence[Mapping[str, Any]]) -> None:
+    """Pending proposals with a diff against the current entries (shared with `silcrow chat`)."""
+    if not reviewed:
+        out.print(Text("(no pending proposals)", style="dim"))
+        return
+    for item in reviewed:
+        who = ", ".join(f"{k} {v}" for k, v in (item.get("who") or {}).items())
+        out.print(Text.assemble(
+            (str(item.get("id", "?")), "bold cyan"), "  ",
+            (str(item.get("time", "")).replace("T", " "), "dim"), "  ",
+            (str(item.get("target", "")), "bold"), " ", str(item.get("action", "")),
+            (f"  (from {safe_text(who)})" if who else "", "dim")), soft_wrap=True)
+        if item.get("held"):
+            out.print(Text(f"    held by the threat scan: {display_safe(safe_text(str(item['held'])))}",
+                           style="yellow"), soft_wrap=True)
+        for change in item.get("changes") or []:
+            if change.get("stale"):
+                out.print(Text(f"    stale: {display_safe(safe_text(str(change['stale'])))}", style="yellow"),
+                          soft_wrap=True)
+            if change.get("before") is not None:
+                out.print(Text(f"    - {_preview(str(change['before']), 200)}", style="red"), soft_wrap=True)
+            if change.get("after") is not None:
+                out.print(Text(f"    + {_preview(str(change['after']), 200)}", style="green"), soft_wrap=True)
+        if item.get("last_error"):
+            refused = _preview(str(item["last_error"]), 200)
+            out.print(Text(f"    last approval refused: {refused}", style="dim"), soft_wrap=True)
+
+
+@memory_app.command("pending")
+def pending(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
+    """List the model's writes waiting for approval (write_policy = "approve"), with a diff."""
+    store = _open_store(ctx)
+    with guarded():
+        reviewed = store.review()
+    if as_json:
+        print_json(reviewed)
+        return
+    print_review(console, reviewed)
+    if reviewed:
+        console.print(Text("approve with `silcrow memory approve ID` (or --all), reject with "
+                           "`silcrow memory reject ID --reason ...`", style="dim"), soft_wrap=True)
+
+
+@memory_app.command("approve")
+def approve(
+    ctx: typer.Context,
+    proposal_id: str | None = typer.Argument(None, metavar="[ID]", help="the proposal to apply"),
+    every: bool = typer.Option(False, "--all", help="apply every pending proposal, oldest first"),
+) -> None:
+    """Apply a pending proposal through the normal write path (it can still be refused)."""
+    if (proposal_id is None) == (not every):
+        raise error("give one proposal ID or --all (see `silcrow memory pending`)", EXIT_USAGE)
+    store = _open_store(ctx)
+    with guarded():
+        ids = [p.id for p in store.pending()] if every else [str(proposal_id)]
+        results = [store.approve(pid) for pid in ids]
+    if every and not ids:
+        console.print(Text("(no pending proposals)", style="dim"))
+    refused = [r for r in results if not r.get("success")]
+    for result in results:
+        if result.get("success"):
+            _report(result)
+    for result in refused[:-1]:
+        print_error(str(result.get("error")))
+    if refused:
+        _report(refused[-1])
+
+
+@memory_app.command("reject")
+def reject(
+    ctx: typer.Context,
+    proposal_id: str = typer.Argument(..., metavar="ID", help="the proposal to drop"),
+    reason: str | None = typer.Option(None, "--reason", help="why (kept with the decision)"),
+) -> None:
+    """Drop a pending proposal without applying it."""
+    store = _open_store(ctx)
+    with guarded():
+        result = store.reject(proposal_id, reason)
+    _report(result)

@@ -1,0 +1,144 @@
+"""`silcrow providers`: every recall provider, whether it can run and why not; `check NAME` tries one."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from silcrow.cli._common import JSON_OPTION, app_home, app_settings, console, error, print_json
+from silcrow.cli.main import app
+from silcrow.config import Settings
+from silcrow.errors import SilcrowError
+from silcrow.recall import ENTRY_POINT_GROUP, MemoryProvider, available_providers, load_provider
+
+T = TypeVar("T")
+
+providers_app = typer.Typer(
+    help="List recall providers (entry points `silcrow.providers`) and which one is selected; "
+    "`check NAME` makes one real round trip.",
+    invoke_without_command=True,
+)
+app.add_typer(providers_app, name="providers")
+
+
+def _provider_kwargs(ctx: typer.Context) -> tuple[dict[str, Any], str]:
+    """What `silcrow chat` gives providers: the home (so none of them looks at, or creates, the
+    default one) and the configured embedder; an embedder that cannot be built is the reason."""
+    settings: Settings = app_settings(ctx)
+    kwargs: dict[str, Any] = {"home": app_home(ctx)}
+    try:
+        kwargs["embedder"] = settings.embedder_spec()
+    except SilcrowError as exc:  # e.g. embedder_model/embedder_url the backend refuses
+        return kwargs, f"the configured embedder {settings.embedder!r} cannot be built: {exc}"
+    return kwargs, ""
+
+
+@providers_app.callback()
+def providers(
+    ctx: typer.Context,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """List recall providers and which one is selected (see also `silcrow providers check NAME`)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    home, selected = app_home(ctx), app_settings(ctx).provider
+    kwargs, embedder_error = _provider_kwargs(ctx)
+    rows = available_providers(**kwargs)
+    if embedder_error:
+        rows = [(n, False, embedder_error) if n == "local" else (n, ok, why) for n, ok, why in rows]
+    if as_json:
+        print_json(
+            [{"name": n, "available": ok, "reason": why, "selected": n == selected} for n, ok, why in rows]
+        )
+        return
+    table = Table(title=f"recall providers (entry-point group {ENTRY_POINT_GROUP})")
+    table.add_column("name", style="bold cyan")
+    table.add_column("available")
+    table.add_column("selected")
+    table.add_column("why not", overflow="fold")
+    for name, ok, why in rows:
+        table.add_row(
+            name,
+            Text("yes", style="green") if ok else Text("no", style="red"),
+            "✓" if name == selected else "",
+            Text(why),
+        )
+    console.print(table)
+    if selected not in {name for name, _, _ in rows}:
+        console.print(
+            Text(
+                f"the configured provider {selected!r} (`provider` in {home}/config.toml, SILCROW_PROVIDER "
+                "or --provider) is not installed",
+                style="yellow",
+            )
+        )
+
+
+def _timed(timings: dict[str, Any], step: str, fn: Callable[[], T]) -> T:
+    start = time.perf_counter()
+    value = fn()
+    timings[f"{step}_ms"] = round((time.perf_counter() - start) * 1000, 1)
+    return value
+
+
+def _round_trip(provider: MemoryProvider, text: str) -> dict[str, Any]:
+    """Write, search and forget ``text``; latencies per step. Raises SilcrowError on failure."""
+    trip = getattr(provider, "round_trip", None)
+    if callable(trip):
+        result = trip(text)
+        return dict(result) if isinstance(result, dict) else {}
+    add, search, forget = (getattr(provider, n, None) for n in ("add_fact", "search", "forget"))
+    if not (callable(add) and callable(search) and callable(forget)):
+        raise SilcrowError(f"provider {provider.name!r} offers no round-trip check (no round_trip method)")
+    timings: dict[str, Any] = {}
+    ref = _timed(timings, "write", lambda: add(text))
+    hits = _timed(timings, "search", lambda: search(text, 5))
+    timings["found"] = any(text in str(getattr(h, "text", h)) for h in hits)
+    _timed(timings, "forget", lambda: forget(ref))
+    return timings
+
+
+@providers_app.command("check")
+def check(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="the provider to try, e.g. honcho"),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """One real round trip (write, search, forget a probe memory) with latencies, or the service's error."""
+    home = app_home(ctx)
+    kwargs, embedder_error = _provider_kwargs(ctx)
+    if embedder_error and name == "local":
+        raise error(embedder_error)
+    provider = load_provider(name, **kwargs)
+    if not provider.is_available():
+        raise error(f"{name} cannot run here: {provider.unavailable_reason() or 'is_available() is False'}")
+    probe = f"silcrow providers check probe {uuid.uuid4().hex[:12]}"
+    try:
+        provider.initialize("silcrow-providers-check", home=str(home))
+        result = _round_trip(provider, probe)
+    except SilcrowError as exc:
+        raise error(f"{name} round trip failed: {exc}") from None
+    finally:
+        try:
+            provider.shutdown()
+        except Exception:  # the round trip's outcome is what matters here
+            pass
+    result = {"provider": name, "ok": True, **result}
+    if as_json:
+        print_json(result)
+        return
+    found = "found" if result.get("found") else "not found yet (the service may index asynchronously)"
+    console.print(
+        Text.assemble(
+            (f"{name}: ", "bold cyan"),
+            ("ok ", "green"),
+            f"write {result.get('write_ms')} ms, search {result.get('search_ms')} ms ({found}), "
+            f"forget {result.get('forget_ms')} ms",
+        )
+    )

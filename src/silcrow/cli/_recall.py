@@ -1,0 +1,268 @@
+"""`silcrow recall ingest|search|stats|forget`: the built-in local recall store from a shell.
+
+These commands work on the local provider's database, ``<home>/recall.db``
+(the Python API of :class:`silcrow.recall.local.LocalProvider`). Reading
+commands on a home without that file say so instead of creating an empty
+database. Stored text is printed as :class:`rich.text.Text`, never as
+markup, since memories routinely contain ``[brackets]``; ``--json`` output
+is written to stdout directly so it survives ``| jq`` byte for byte.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from silcrow._paths import recall_db
+from silcrow.cli._common import (
+    EXIT_USAGE,
+    JSON_OPTION,
+    app_home,
+    app_profile,
+    app_settings,
+    console,
+    console_err,
+    error,
+    guarded,
+    print_json,
+)
+from silcrow.cli.main import app
+from silcrow.db import redact
+from silcrow.safety import display_safe
+
+if TYPE_CHECKING:
+    from silcrow.recall.local import LocalProvider
+
+recall_app = typer.Typer(
+    help="Long-term recall (local provider): ingest conversations, search, stats, forget.",
+    no_args_is_help=True,
+)
+app.add_typer(recall_app, name="recall")
+
+_EMBEDDER_HELP = "embedder: onnx (offline default), fastembed, openai or none (default: config `embedder`)"
+
+
+@contextmanager
+def _provider(ctx: typer.Context, embedder: str | None, *, create: bool) -> Iterator[LocalProvider]:
+    """An initialised local provider for the selected home, shut down afterwards.
+
+    With ``create=False`` a home that has no recall database is an error
+    that tells the user how to make one, and nothing is written.
+    """
+    home = app_home(ctx)
+    if not create and not app_profile(ctx).storage.shared and not recall_db(home).exists():
+        raise error(
+            f"no recall database at {recall_db(home)}; add memories first with "
+            "`silcrow recall ingest FILE` (or chat with the local provider)"
+        )
+    from silcrow.recall.local import LocalProvider
+
+    with guarded():
+        settings = app_settings(ctx)
+        provider = LocalProvider(home, embedder=settings.embedder_spec(embedder or settings.embedder))
+    try:
+        with guarded():
+            if not provider.is_available():
+                raise error(f"the local recall provider cannot run: {provider.unavailable_reason()}")
+            provider.initialize("cli", home=home)
+            yield provider
+    finally:
+        provider.shutdown()
+
+
+@recall_app.command("ingest")
+def ingest(
+    ctx: typer.Context,
+    file: str = typer.Argument(
+        ..., help="ChatGPT or Claude.ai conversations.json, LoCoMo JSON, JSONL of {role, content,"
+        " timestamp, session_id}, or - for standard input",
+    ),
+    embedder: str = typer.Option(None, "--embedder", help=_EMBEDDER_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Load a conversation file or chat export into long-term recall (duplicates are skipped)."""
+    from collections import Counter
+
+    from silcrow.recall._formats import STDIN, load_records
+
+    if file != STDIN and not Path(file).is_file():
+        raise error(
+            f"{file} is not a file; pass a ChatGPT/Claude conversations.json, a LoCoMo .json,"
+            " a .jsonl of messages, or - for standard input", EXIT_USAGE,
+        )
+    skipped: Counter[str] = Counter()
+    with guarded():
+        records = load_records(file, skipped)
+    if not records:
+        raise error(
+            f"{file} holds no messages to ingest ({_skips(skipped)}); check that it is the right file"
+        )
+    db_path = recall_db(app_home(ctx))
+    shared = app_profile(ctx).storage.dsn
+    existed = shared is not None or db_path.exists()
+    try:
+        with _provider(ctx, embedder, create=True) as provider:
+            start = time.perf_counter()
+            with Progress(
+                TextColumn("[bold]ingesting[/]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                console=console_err, transient=True, disable=as_json or not console_err.is_terminal,
+            ) as bar:
+                task = bar.add_task("ingest", total=len(records))
+                stored = provider.ingest(records, progress=lambda done: bar.update(task, completed=done))
+            elapsed = time.perf_counter() - start
+    except BaseException:
+        if not existed:
+            # A first ingest that failed (e.g. the embedder is unreachable) leaves no empty
+            # database behind: later commands would report an empty store, not the real cause.
+            _remove_if_empty(db_path)
+        raise
+    db = redact(shared) if shared else str(db_path)
+    result = {
+        "file": str(file), "records": len(records), "stored": stored,
+        "duplicates": len(records) - stored, "seconds": round(elapsed, 3),
+        "records_per_s": round(len(records) / elapsed, 1) if elapsed > 0 else None, "db": db,
+        "skipped": dict(skipped),
+    }
+    if as_json:
+        print_json(result)
+        return
+    console.print(Text(
+        f"stored {stored} of {len(records)} records from {file} "
+        f"({len(records) - stored} duplicates skipped) in {elapsed:.1f}s "
+        f"({result['records_per_s']} records/s) -> {db}"
+    ))
+    if skipped:
+        console.print(Text(f"left out of {file}: {_skips(skipped)}"))
+
+
+def _skips(skipped: Mapping[str, int]) -> str:
+    """``"3 system messages (not conversation), 1 hidden messages"``, or "nothing left out"."""
+    if not skipped:
+        return "nothing left out"
+    return ", ".join(f"{n} {why}" for why, n in sorted(skipped.items(), key=lambda p: -p[1]))
+
+
+@recall_app.command("search")
+def search(
+    ctx: typer.Context,
+    query: str = typer.Argument(..., help="what to look for, in plain words"),
+    k: int = typer.Option(10, "-k", "--k", min=1, max=200, help="how many results"),
+    embedder: str = typer.Option(None, "--embedder", help=_EMBEDDER_HELP),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Search long-term recall (hybrid: full-text + embeddings)."""
+    if not query.strip():
+        raise error("the query is empty; say what to look for", EXIT_USAGE)
+    with _provider(ctx, embedder, create=False) as provider:
+        hits = provider.search(query, k=k)
+    if as_json:
+        print_json([hit.to_dict() for hit in hits])
+        return
+    if not hits:
+        console.print("no memories matched")
+        return
+    table = Table(show_lines=False)
+    for column, style in (("id", "cyan"), ("score", ""), ("date", "green"), ("speaker", "magenta"),
+                          ("text", "")):
+        table.add_column(column, style=style or None, overflow="fold")
+    for hit in hits:
+        date = hit.timestamp.strftime("%Y-%m-%d %H:%M") if hit.timestamp else ""
+        text = display_safe(" ".join(hit.text.split()))
+        table.add_row(str(hit.id), f"{hit.score:.3f}", date, Text(hit.speaker), Text(text[:300]))
+    console.print(table)
+
+
+@recall_app.command("stats")
+def stats(
+    ctx: typer.Context,
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Show what the recall database holds."""
+    with _provider(ctx, "none", create=False) as provider:
+        # Counting rows needs no embedding model, so none is loaded (loading one could
+        # start re-embedding). Report the model the stored vectors belong to instead.
+        data = provider.stats()
+        if not app_profile(ctx).storage.shared:  # the database backend reports its stored model itself
+            data.update(_stored_embedder(recall_db(app_home(ctx))))
+    if as_json:
+        print_json(data)
+        return
+    table = Table(show_header=False)
+    table.add_column("key", style="bold")
+    table.add_column("value")
+    for key, value in data.items():
+        shown = ", ".join(f"{k}: {v}" for k, v in value.items()) if isinstance(value, dict) else str(value)
+        table.add_row(key, Text(shown))
+    console.print(table)
+
+
+def _remove_if_empty(path: Path) -> None:
+    """Delete the recall database at ``path`` (and its WAL files) if it holds no memories."""
+    import sqlite3
+
+    if not path.exists():
+        return
+    try:
+        conn = sqlite3.connect(path)
+        try:
+            empty = conn.execute("SELECT count(*) FROM memories").fetchone()[0] == 0
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:  # no memories table yet: nothing was ever stored
+        empty = "no such table" in str(exc)
+    if empty:
+        for part in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            part.unlink(missing_ok=True)
+
+
+def _stored_embedder(path: Path) -> dict[str, Any]:
+    from silcrow.recall.local import _db as db
+
+    conn = db.connect(path)
+    try:
+        ident = db.get_meta(conn, "embedder")  # "<name>/<dim>", written when vectors were made
+    finally:
+        conn.close()
+    if not ident:
+        return {"embedder": "none (lexical only)", "dim": 0}
+    name, _, dim = ident.rpartition("/")
+    return {"embedder": name or ident, "dim": int(dim) if dim.isdigit() else dim}
+
+
+@recall_app.command("forget")
+def forget(
+    ctx: typer.Context,
+    target: str = typer.Argument(
+        ..., metavar="ID_OR_QUERY", help="a memory id (see `recall search`) or text found in memories"
+    ),
+    yes: bool = typer.Option(False, "--yes", "-y", help="do not ask for confirmation"),
+    as_json: bool = JSON_OPTION,
+) -> None:
+    """Delete one memory by id, or every memory whose text contains the given text."""
+    needle = target.strip()
+    if not needle:
+        raise error("say which memory to forget: an id or some of its text", EXIT_USAGE)
+    what = f"memory #{needle}" if needle.isdigit() else f"every memory containing {needle!r}"
+    if not yes:
+        if not sys.stdin.isatty():
+            raise error(f"this would delete {what}; re-run with --yes to confirm", EXIT_USAGE)
+        if not typer.confirm(f"Delete {what}?", default=False):
+            raise error("nothing deleted")
+    with _provider(ctx, "none", create=False) as provider:
+        removed = provider.forget(int(needle) if needle.isdigit() else needle)
+    if as_json:
+        print_json({"target": needle, "removed": removed})
+    if removed == 0:  # an error with --json too: a script must not take "nothing" for success
+        raise error(f"no memory matched {needle!r}; find ids with `silcrow recall search QUERY`")
+    if as_json:
+        return
+    console.print(Text(f"deleted {removed} memor{'y' if removed == 1 else 'ies'} ({what})"))

@@ -1,0 +1,254 @@
+"""The memory provider Hermes drives, mapped onto silcrow's configured recall provider.
+
+Hermes instantiates the plugin class with no arguments, asks ``is_available``
+(no network), then calls ``initialize(session_id, hermes_home=..., platform=...,
+agent_context=..., user_id=...)`` and the per-turn hooks from its own
+``MemoryManager`` threads. This class holds all of that behaviour; the plugin
+file Hermes loads only mixes it into Hermes's ``MemoryProvider`` ABC, so
+the class must not depend on Hermes being importable (tests drive it without).
+
+Where things live: the plugin's settings are ``config.json`` beside the plugin
+file (``silcrow_home``, default ``<hermes-home>/silcrow``; ``provider``, default
+the one configured in that home's ``config.toml``, else ``local``). Curated
+notes stay Hermes's own (``<hermes-home>/memories``); only long-term recall
+goes through this provider.
+
+Text crossing into silcrow gets silcrow's treatment: fence tags are stripped
+from turns before they are stored, recalled text is threat-filtered before
+Hermes fences it, and strings in tool results are screened.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from silcrow.errors import ConfigError, SilcrowError
+
+log = logging.getLogger(__name__)
+
+PLUGIN_NAME = "silcrow"
+CONFIG_FILE = "config.json"
+#: Hermes's ``agent_context`` values whose writes a provider must skip: a cron job's or a
+#: subagent's prompts, or a pre-compression flush, are not the user's conversation.
+NON_PRIMARY_CONTEXTS = frozenset({"cron", "subagent", "flush"})
+
+
+def hermes_home_from_env() -> Path:
+    """The Hermes home as Hermes resolves it: Hermes's own rule inside Hermes, else
+    ``$HERMES_HOME``, else ``~/.hermes``."""
+    if "hermes_constants" in sys.modules:  # inside Hermes: honour its per-profile override too
+        return Path(sys.modules["hermes_constants"].get_hermes_home())
+    env = os.environ.get("HERMES_HOME", "").strip()
+    return Path(env).expanduser() if env else Path.home() / ".hermes"
+
+
+def plugin_settings(hermes_home: Path) -> dict[str, str]:
+    """The plugin's settings for ``hermes_home`` with defaults filled in."""
+    path = Path(hermes_home) / "plugins" / PLUGIN_NAME / CONFIG_FILE
+    stored: dict[str, Any] = {}
+    if path.is_file():
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ConfigError(f"{path} is not valid JSON ({exc}); fix it or run `silcrow hermes install "
+                              "--force` to rewrite it") from exc
+        if not isinstance(stored, dict):
+            raise ConfigError(f"{path} must hold a JSON object; run `silcrow hermes install --force`")
+    home = str(stored.get("silcrow_home") or Path(hermes_home) / "silcrow")
+    return {"silcrow_home": str(Path(home).expanduser()), "provider": str(stored.get("provider") or "")}
+
+
+class HermesBridge:
+    """Hermes's memory-provider hooks, delegated to one silcrow recall provider."""
+
+    name = PLUGIN_NAME  # Hermes declares `name` an abstract property; a class attribute satisfies it
+
+    def __init__(self) -> None:
+        self._recall: Any = None  # the silcrow MemoryProvider, loaded on first need
+        self._loaded_for: Path | None = None
+        self._home: Path | None = None
+        self._why_not = ""
+        self._session_id = ""
+        self._context: dict[str, Any] = {}
+        self._writes = True
+        self._lock = threading.Lock()
+
+    # -- loading ---------------------------------------------------------------------------
+
+    def _load(self, hermes_home: Path) -> Any:
+        """The configured silcrow provider for ``hermes_home`` (None, with the reason, if unusable)."""
+        with self._lock:
+            if self._loaded_for == hermes_home:
+                return self._recall
+            from silcrow.home import open_profile
+
+            self._recall, self._loaded_for, self._why_not = None, hermes_home, ""
+            try:
+                settings = plugin_settings(hermes_home)
+                home = Path(settings["silcrow_home"])
+                profile = open_profile(home)
+                name = settings["provider"] or profile.settings.provider
+                provider = profile.provider(name)
+                if provider is None:
+                    self._why_not = f"silcrow recall provider is {name!r}: recall is off"
+                    return None
+                if not provider.is_available():
+                    self._why_not = (f"silcrow recall provider {name!r} is not available: "
+                                     f"{provider.unavailable_reason() or 'no reason given'}")
+                    return None
+            except SilcrowError as exc:
+                self._why_not = str(exc)
+                return None
+            self._recall = provider
+            self._home = home
+            return provider
+
+    def silcrow_home(self, hermes_home: Path | None = None) -> Path:
+        """Where this plugin keeps silcrow's data for ``hermes_home``."""
+        return Path(plugin_settings(hermes_home or hermes_home_from_env())["silcrow_home"])
+
+    def unavailable_reason(self) -> str:
+        return self._why_not
+
+    # -- Hermes's core lifecycle -----------------------------------------------------------
+
+    def is_available(self) -> bool:
+        return self._load(hermes_home_from_env()) is not None
+
+    def initialize(self, session_id: str, **kwargs: Any) -> None:
+        hermes_home = Path(str(kwargs.get("hermes_home") or hermes_home_from_env())).expanduser()
+        recall = self._load(hermes_home)
+        if recall is None:
+            raise ConfigError(self._why_not)
+        context: dict[str, Any] = {"home": self._home, "platform": kwargs.get("platform") or "cli"}
+        if kwargs.get("user_id"):
+            context["user_id"] = str(kwargs["user_id"])
+        self._context = context
+        self._writes = str(kwargs.get("agent_context") or "primary") not in NON_PRIMARY_CONTEXTS
+        self._session_id = session_id or ""
+        recall.initialize(self._session_id, **context)
+
+    def _provider(self) -> Any:
+        if self._recall is None:
+            raise ConfigError("the silcrow memory provider was used before initialize(); "
+                              f"{self._why_not or 'Hermes calls initialize first'}")
+        return self._recall
+
+    def system_prompt_block(self) -> str:
+        return str(self._provider().system_prompt_block() or "")
+
+    # Hermes runs its own manager and fences recalled text itself; what silcrow's manager
+    # decides about recall (silcrow.recall._policy) is decided here the same way.
+
+    def prefetch(self, query: str, *, session_id: str = "") -> str:
+        from silcrow.recall import _policy as policy
+
+        if not policy.worth_recalling(query):
+            return ""
+        return policy.recalled(self._provider().prefetch(query, session_id=session_id or self._session_id))
+
+    def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
+        from silcrow.recall import _policy as policy
+
+        if policy.worth_recalling(query):
+            self._provider().queue_prefetch(query, session_id=session_id or self._session_id)
+
+    def sync_turn(self, user_content: str, assistant_content: str, *, session_id: str = "",
+                  messages: list[dict[str, Any]] | None = None) -> None:
+        if not self._writes:
+            return
+        from silcrow.recall._policy import stored
+
+        self._provider().sync_turn(stored(user_content), stored(assistant_content),
+                                   session_id=session_id or self._session_id)
+
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        """Bare ``{name, description, parameters}`` schemas, the format Hermes documents."""
+        if self._recall is None and self._load(hermes_home_from_env()) is None:
+            return []
+        from silcrow.recall._provider import as_openai_tool
+
+        out = []
+        for schema in self._recall.get_tool_schemas():
+            wrapped = as_openai_tool(schema)
+            if wrapped is not None:
+                out.append(wrapped["function"])
+        return out
+
+    def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
+        from silcrow.recall._policy import tool_result
+
+        return tool_result(self._provider().handle_tool_call(tool_name, dict(args or {})))
+
+    def shutdown(self) -> None:
+        if self._recall is not None:
+            self._recall.shutdown()
+
+    # -- Hermes's optional hooks -----------------------------------------------------------
+
+    def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
+        self._provider().on_turn_start(int(turn_number), str(message or ""))
+
+    def on_session_end(self, messages: list[dict[str, Any]]) -> None:
+        if self._writes:
+            self._provider().on_session_end(list(messages or []))
+
+    def on_session_switch(self, new_session_id: str, *, parent_session_id: str = "", reset: bool = False,
+                          rewound: bool = False, **kwargs: Any) -> None:
+        """silcrow providers take a new session through ``initialize``, as silcrow's own Agent does."""
+        if new_session_id and (new_session_id != self._session_id or rewound):
+            self._session_id = new_session_id
+            self._provider().initialize(new_session_id, **self._context)
+
+    def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
+        from silcrow.recall._policy import recalled
+
+        return recalled(self._provider().on_pre_compress(list(messages or [])))
+
+    def on_memory_write(self, action: str, target: str, content: str,
+                        metadata: dict[str, Any] | None = None) -> None:
+        if self._writes:
+            self._provider().on_memory_write(action, target, content)
+
+    def on_delegation(self, task: str, result: str, *, child_session_id: str = "", **kwargs: Any) -> None:
+        """silcrow has no delegation hook: the task and its result are stored as one turn."""
+        if self._writes and task and result:
+            from silcrow.recall._policy import stored
+
+            self._provider().sync_turn(stored(f"[delegated task] {task}"),
+                                       stored(result), session_id=self._session_id)
+
+    # -- Hermes's setup wizard (`hermes memory setup`) -------------------------------------
+
+    def get_config_schema(self) -> list[dict[str, Any]]:
+        from silcrow.recall import provider_names
+
+        home = hermes_home_from_env()
+        return [
+            {"key": "silcrow_home", "description": "silcrow home for recall data (recall.db, config.toml)",
+             "default": str(home / "silcrow")},
+            {"key": "provider", "description": "silcrow recall provider (empty: the silcrow home's config)",
+             "default": "", "choices": ["", *provider_names()]},
+        ]
+
+    def save_config(self, values: dict[str, Any], hermes_home: str) -> None:
+        from silcrow.integrations.hermes._plugin import write_settings
+
+        write_settings(Path(hermes_home), silcrow_home=values.get("silcrow_home") or None,
+                       provider=values.get("provider") or None)
+
+    def backup_paths(self) -> list[str]:
+        """The silcrow home when it lies outside the Hermes home (which Hermes backs up itself)."""
+        hermes_home = hermes_home_from_env()
+        try:
+            home = self.silcrow_home(hermes_home)
+        except ConfigError:
+            return []
+        inside = home.resolve().is_relative_to(hermes_home.resolve())
+        return [] if inside else [str(home)]

@@ -1,0 +1,173 @@
+"""Chat exports of hosted assistants read into :class:`RecallRecord` lists.
+
+- **ChatGPT** (Settings > Data controls > Export): ``conversations.json`` is
+  a list of conversations, each a tree of messages under ``mapping`` (node id
+  -> ``{message, parent, children}``) with ``current_node`` the leaf of the
+  branch the user last saw. Only that branch is read, root first, so edited
+  and regenerated messages that were abandoned are not remembered.
+  A message has ``author.role``, ``create_time`` (unix seconds) and
+  ``content`` with ``content_type`` and ``parts``.
+- **Claude.ai** (Settings > Privacy > Export data): ``conversations.json`` is
+  a list of conversations with ``uuid``, ``name`` and ``chat_messages``, each
+  message with ``uuid``, ``sender`` (``human``/``assistant``), ``text`` or
+  ``content`` blocks, and ``created_at`` (ISO 8601).
+
+A message's id in the export is its external id, so importing the same
+export again stores nothing twice. What is left out is counted by reason in
+``skipped`` (the CLI prints the summary).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime
+from typing import Any
+
+from silcrow.errors import RecallError
+from silcrow.recall.local._records import RecallRecord
+
+__all__ = ["is_chatgpt", "is_claude", "parse_chatgpt", "parse_claude"]
+
+#: Roles whose messages are instructions or machinery, not conversation.
+_NOT_SAID = {"system", "tool"}
+
+
+def _conversations(data: Any) -> list[Any]:
+    return data if isinstance(data, list) else [data]
+
+
+def is_chatgpt(data: Any) -> bool:
+    first = next(iter(_conversations(data)), None)
+    return isinstance(first, dict) and isinstance(first.get("mapping"), dict)
+
+
+def is_claude(data: Any) -> bool:
+    first = next(iter(_conversations(data)), None)
+    return isinstance(first, dict) and isinstance(first.get("chat_messages"), list)
+
+
+def _epoch(value: Any) -> datetime | None:
+    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        return datetime.fromtimestamp(float(value), tz=UTC)
+    return None
+
+
+def _iso(value: Any) -> datetime | None:
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def _branch(mapping: dict[str, Any], leaf: Any) -> list[dict[str, Any]]:
+    """The nodes from the root to ``leaf`` (or, without one, along the first children)."""
+    if isinstance(leaf, str) and leaf in mapping:
+        path: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        node: Any = leaf
+        while isinstance(node, str) and node in mapping and node not in seen:
+            seen.add(node)
+            path.append(mapping[node])
+            node = mapping[node].get("parent")
+        return path[::-1]
+    roots = [n for n in mapping.values() if isinstance(n, dict) and not n.get("parent")]
+    path, step = [], roots[0] if roots else None
+    while isinstance(step, dict) and len(path) <= len(mapping):
+        path.append(step)
+        children = step.get("children") or []
+        step = mapping.get(children[0]) if children and isinstance(children[0], str) else None
+    return path
+
+
+def _chatgpt_text(content: Any) -> str | None:
+    """The text of a message's content, or None when it holds no text (images, code runs)."""
+    if not isinstance(content, dict):
+        return None
+    kind = content.get("content_type")
+    if kind in ("text", "multimodal_text"):
+        parts = [p for p in content.get("parts") or [] if isinstance(p, str) and p.strip()]
+        return "\n".join(parts) if parts else None
+    return None
+
+
+def parse_chatgpt(data: Any, *, source: str, skipped: Counter[str] | None = None) -> list[RecallRecord]:
+    """Records of a ChatGPT ``conversations.json`` (a list of conversations, or one)."""
+    skipped = Counter() if skipped is None else skipped
+    records: list[RecallRecord] = []
+    for n, conv in enumerate(_conversations(data)):
+        if not isinstance(conv, dict) or not isinstance(conv.get("mapping"), dict):
+            raise RecallError(
+                f"{source}: conversation {n} has no 'mapping' of messages; is this a ChatGPT export?"
+            )
+        conv_id = str(conv.get("conversation_id") or conv.get("id") or f"chatgpt-{n}")
+        title = conv.get("title") if isinstance(conv.get("title"), str) else ""
+        for node in _branch(conv["mapping"], conv.get("current_node")):
+            msg = node.get("message") if isinstance(node, dict) else None
+            if not isinstance(msg, dict):
+                continue  # the empty root node every tree has
+            role = (msg.get("author") or {}).get("role") if isinstance(msg.get("author"), dict) else None
+            if role in _NOT_SAID or not isinstance(role, str):
+                skipped[f"{role or 'unknown'} messages (not conversation)"] += 1
+                continue
+            if (msg.get("metadata") or {}).get("is_visually_hidden_from_conversation"):
+                skipped["hidden messages"] += 1
+                continue
+            text = _chatgpt_text(msg.get("content"))
+            if text is None:
+                skipped["messages without text (images, files, code output)"] += 1
+                continue
+            records.append(RecallRecord(
+                text=text, kind="turn", session_id=conv_id, speaker=role,
+                timestamp=_epoch(msg.get("create_time")) or _epoch(conv.get("create_time")),
+                external_id=str(msg.get("id") or node.get("id")),
+                metadata={"source": "chatgpt", "title": title},
+            ))
+    return records
+
+
+def _claude_text(msg: dict[str, Any]) -> str | None:
+    blocks = msg.get("content")
+    if isinstance(blocks, list):
+        parts = [b["text"] for b in blocks
+                 if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+        joined = "\n".join(p for p in parts if p.strip())
+        if joined:
+            return joined
+    text = msg.get("text")
+    return text if isinstance(text, str) and text.strip() else None
+
+
+def parse_claude(data: Any, *, source: str, skipped: Counter[str] | None = None) -> list[RecallRecord]:
+    """Records of a Claude.ai export's ``conversations.json``."""
+    skipped = Counter() if skipped is None else skipped
+    records: list[RecallRecord] = []
+    for n, conv in enumerate(_conversations(data)):
+        if not isinstance(conv, dict) or not isinstance(conv.get("chat_messages"), list):
+            raise RecallError(
+                f"{source}: conversation {n} has no 'chat_messages' list; is this a Claude export?"
+            )
+        conv_id = str(conv.get("uuid") or f"claude-{n}")
+        title = conv.get("name") if isinstance(conv.get("name"), str) else ""
+        for i, msg in enumerate(conv["chat_messages"]):
+            if not isinstance(msg, dict):
+                skipped["entries that are not messages"] += 1
+                continue
+            sender = msg.get("sender")
+            if sender not in ("human", "assistant"):
+                skipped[f"{sender or 'unknown'} messages (not conversation)"] += 1
+                continue
+            text = _claude_text(msg)
+            if text is None:
+                skipped["messages without text (images, files, code output)"] += 1
+                continue
+            records.append(RecallRecord(
+                text=text, kind="turn", session_id=conv_id,
+                speaker="user" if sender == "human" else "assistant",
+                timestamp=_iso(msg.get("created_at")) or _iso(conv.get("created_at")),
+                external_id=str(msg.get("uuid") or f"{conv_id}#{i}"),
+                metadata={"source": "claude", "title": title},
+            ))
+    return records

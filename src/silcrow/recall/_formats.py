@@ -1,0 +1,258 @@
+"""Reading conversation files into :class:`RecallRecord` lists.
+
+Four formats, told apart by content (not by file name); the ChatGPT and
+Claude.ai exports are read by :mod:`silcrow.recall._exports`:
+
+- **LoCoMo JSON**: one conversation object or a list of them. A conversation
+  has ``speaker_a``/``speaker_b`` and ``session_N`` lists of
+  ``{speaker, dia_id, text, ...}`` dialog turns, each session dated by
+  ``session_N_date_time`` such as ``"1:56 pm on 8 May, 2023"``. The turns may
+  sit at the top level or under a ``"conversation"`` key (both layouts are
+  published). A turn's ``blip_caption`` (the caption of a shared photo) is
+  kept in its text, since it is part of what was said.
+- **JSONL messages**: one ``{"role", "content", "timestamp", "session_id"}``
+  object per line (``timestamp`` ISO 8601 or unix seconds, optional; ``id``
+  optional). A message without an ``id`` gets ``"L<line number>"`` as its
+  external id, so ingesting the same file again (dated or not) stores
+  nothing twice.
+
+Any problem raises :class:`RecallError` naming the line or field.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from silcrow.errors import RecallError
+from silcrow.recall._exports import is_chatgpt, is_claude, parse_chatgpt, parse_claude
+from silcrow.recall.local._records import RecallRecord
+
+__all__ = ["load_records", "parse_locomo", "parse_jsonl", "parse_locomo_datetime", "read_records"]
+
+#: The path that means standard input.
+STDIN = "-"
+
+_SESSION_KEY = re.compile(r"^session_(\d+)$")
+_LOCOMO_DT = re.compile(
+    r"^\s*(\d{1,2}):(\d{2})\s*([ap]\.?m\.?)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$", re.IGNORECASE
+)
+_MONTHS = {
+    name: n
+    for n, names in enumerate(
+        [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
+         ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
+         ("oct", "october"), ("nov", "november"), ("dec", "december")],
+        start=1,
+    )
+    for name in names
+}
+
+
+def load_records(path: str | Path, skipped: Counter[str] | None = None) -> list[RecallRecord]:
+    """Read a conversation file (``-``: standard input): LoCoMo JSON, JSONL messages, or a
+    ChatGPT or Claude.ai ``conversations.json``. What is left out is counted in ``skipped``."""
+    if str(path) == STDIN:
+        try:
+            raw = sys.stdin.read()
+        except UnicodeDecodeError as exc:
+            raise RecallError(f"standard input is not UTF-8 text ({exc})") from exc
+        return read_records(raw, source="<stdin>", skipped=skipped)
+    file = Path(path)
+    try:
+        raw = file.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise RecallError(f"{file}: no such file; pass the path of a LoCoMo .json or a .jsonl file") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecallError(f"{file}: cannot read it as UTF-8 text ({exc})") from exc
+    return read_records(raw, source=str(file), skipped=skipped)
+
+
+def read_records(raw: str, *, source: str, skipped: Counter[str] | None = None) -> list[RecallRecord]:
+    """Records of the text of a conversation file, whichever of the four formats it is."""
+    if not raw.strip():
+        what = "standard input" if source == "<stdin>" else "the file"
+        raise RecallError(
+            f"{source}: {what} is empty; expected LoCoMo JSON, JSONL messages or a ChatGPT/Claude export"
+        )
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        if raw.lstrip().startswith(("{", "[")) and not _first_line_is_json(raw):
+            # A (pretty-printed) JSON document that is broken: say where, not "line 1 of JSONL".
+            raise RecallError(
+                f"{source}: not valid JSON ({_json_problem(exc)}, line {exc.lineno} column {exc.colno})"
+            ) from exc
+        return parse_jsonl(raw, source=source, skipped=skipped)  # not one JSON document: one per line
+    if isinstance(data, dict) and "role" in data and "content" in data:
+        return parse_jsonl(raw, source=source, skipped=skipped)  # a one-line JSONL file
+    if is_chatgpt(data):
+        return parse_chatgpt(data, source=source, skipped=skipped)
+    if is_claude(data):
+        return parse_claude(data, source=source, skipped=skipped)
+    return parse_locomo(data, source=source)
+
+
+def _first_line_is_json(raw: str) -> bool:
+    """Whether the first non-blank line is a JSON value by itself (as in JSONL)."""
+    first = next((line for line in raw.splitlines() if line.strip()), "")
+    try:
+        json.loads(first)
+    except json.JSONDecodeError:
+        return False
+    return True
+
+
+def _json_problem(exc: json.JSONDecodeError) -> str:
+    """The decoder's message without a dangling "at" (``"Unterminated string starting at"``)."""
+    return exc.msg.removesuffix(" at")
+
+
+def parse_locomo_datetime(value: str) -> datetime:
+    """``"1:56 pm on 8 May, 2023"`` -> an aware UTC datetime."""
+    m = _LOCOMO_DT.match(value)
+    if m is None:
+        raise ValueError(f"expected a date like '1:56 pm on 8 May, 2023', got {value!r}")
+    hour, minute, ampm, day, month_name, year = m.groups()
+    month = _MONTHS.get(month_name.lower())
+    if month is None:
+        raise ValueError(f"unknown month {month_name!r} in {value!r}")
+    h = int(hour) % 12 + (12 if ampm.lower().startswith("p") else 0)
+    return datetime(int(year), month, int(day), h, int(minute), tzinfo=UTC)
+
+
+def parse_locomo(data: Any, *, source: str = "<data>") -> list[RecallRecord]:
+    """Records of one LoCoMo conversation or a list of them, in dialog order."""
+    convs = data if isinstance(data, list) else [data]
+    records: list[RecallRecord] = []
+    for n, conv in enumerate(convs):
+        where = f"{source}: conversation {n}" if isinstance(data, list) else source
+        if not isinstance(conv, dict):
+            raise RecallError(f"{where}: expected a JSON object, got {type(conv).__name__}")
+        records.extend(_locomo_conversation(conv, where, n if isinstance(data, list) else None))
+    return records
+
+
+def _locomo_conversation(conv: dict[str, Any], where: str, number: int | None) -> list[RecallRecord]:
+    body = conv.get("conversation", conv)
+    if not isinstance(body, dict) or "speaker_a" not in body:
+        raise RecallError(
+            f"{where}: not a LoCoMo conversation (no 'speaker_a' field); "
+            "expected speaker_a, speaker_b, session_N and session_N_date_time"
+        )
+    conv_id = str(conv.get("sample_id") or (f"conv{number}" if number is not None else "conv"))
+    sessions = sorted(
+        (int(m.group(1)), key)
+        for key in body
+        if (m := _SESSION_KEY.match(key)) and isinstance(body[key], list)
+    )
+    if not sessions:
+        raise RecallError(f"{where}: no session_N lists of dialog turns found")
+    records: list[RecallRecord] = []
+    for num, key in sessions:
+        stamp_text = body.get(f"{key}_date_time")
+        if not isinstance(stamp_text, str):
+            raise RecallError(f"{where}: field '{key}_date_time' is missing or not a string")
+        try:
+            start = parse_locomo_datetime(stamp_text)
+        except ValueError as exc:
+            raise RecallError(f"{where}: field '{key}_date_time': {exc}") from exc
+        for i, turn in enumerate(body[key]):
+            field_name = f"{key}[{i}]"
+            if not isinstance(turn, dict):
+                raise RecallError(f"{where}: {field_name} is not an object")
+            text, speaker = turn.get("text"), turn.get("speaker")
+            if not isinstance(text, str) or not isinstance(speaker, str):
+                raise RecallError(f"{where}: {field_name} needs string 'speaker' and 'text' fields")
+            caption = turn.get("blip_caption")
+            if isinstance(caption, str) and caption.strip():
+                text = f"{text} [shared a photo: {caption.strip()}]"
+            if not text.strip():
+                continue
+            dia_id = turn.get("dia_id")
+            records.append(
+                RecallRecord(
+                    text=text,
+                    kind="turn",
+                    session_id=f"{conv_id}/session_{num}",
+                    speaker=speaker,
+                    # One timestamp per session is all LoCoMo gives; a second per turn keeps order.
+                    timestamp=start + timedelta(seconds=i),
+                    external_id=str(dia_id) if dia_id is not None else None,
+                    metadata={"source": "locomo", "conversation": conv_id},
+                )
+            )
+    return records
+
+
+def _parse_timestamp(value: Any, where: str) -> datetime | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise RecallError(f"{where}: 'timestamp' must be ISO 8601 text or unix seconds, got {value!r}")
+    if isinstance(value, int | float):
+        return datetime.fromtimestamp(float(value), tz=UTC)
+    if isinstance(value, str):
+        try:
+            when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError as exc:
+            raise RecallError(
+                f"{where}: 'timestamp' {value!r} is not ISO 8601 (e.g. 2024-05-08T13:56:00Z)"
+            ) from exc
+        return when if when.tzinfo else when.replace(tzinfo=UTC)
+    raise RecallError(
+        f"{where}: 'timestamp' must be ISO 8601 text or unix seconds, got {type(value).__name__}"
+    )
+
+
+def parse_jsonl(
+    raw: str, *, source: str = "<data>", skipped: Counter[str] | None = None
+) -> list[RecallRecord]:
+    """Records of a JSONL file of ``{role, content, timestamp, session_id}`` messages."""
+    skipped = Counter() if skipped is None else skipped
+    records: list[RecallRecord] = []
+    for lineno, line in enumerate(raw.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{source}: line {lineno}"
+        try:
+            msg = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problem = f"{_json_problem(exc)} at column {exc.colno}"
+            raise RecallError(f"{where}: not valid JSON ({problem})") from exc
+        if not isinstance(msg, dict):
+            raise RecallError(f"{where}: expected an object with role and content, got {type(msg).__name__}")
+        role, content = msg.get("role"), msg.get("content")
+        if not isinstance(role, str) or not role.strip():
+            raise RecallError(f"{where}: field 'role' is missing or not a string")
+        if not isinstance(content, str):
+            raise RecallError(f"{where}: field 'content' is missing or not a string")
+        session = msg.get("session_id", "")
+        if not isinstance(session, str | int):
+            raise RecallError(f"{where}: field 'session_id' must be a string")
+        if role == "system":
+            skipped["system messages (not conversation)"] += 1
+            continue
+        if not content.strip():
+            skipped["messages without text"] += 1
+            continue
+        records.append(
+            RecallRecord(
+                text=content,
+                kind="turn",
+                session_id=str(session),
+                speaker=role,
+                timestamp=_parse_timestamp(msg.get("timestamp"), where),
+                # The line number stands in for a missing id: with the session, speaker and
+                # text it identifies the message again when the file is read a second time.
+                external_id=str(msg["id"]) if msg.get("id") is not None else f"L{lineno}",
+            )
+        )
+    if not records:
+        raise RecallError(f"{source}: no messages found; expected one JSON object per line")
+    return records

@@ -1,0 +1,91 @@
+"""The recall-safety policy: what goes into long-term recall and what comes back out of it.
+
+One module for both hosts of a provider: :class:`~silcrow.recall.MemoryManager`
+(silcrow's agent and servers) and the Hermes bridge (Hermes runs its own manager and
+calls the bridge like a provider). Each rule is applied at the same point by both:
+
+* :func:`worth_recalling`: empty prompts, slash commands and acknowledgements
+  ("ok", "thanks") start no recall, neither a prefetch nor a queued one;
+* :func:`stored`: text written to recall has fence tags stripped, so recalled
+  context the model echoed is never stored again;
+* :func:`recalled`: recalled text is filtered for threats before a model sees it;
+* :func:`tool_result`: every string of a recall tool's JSON result is screened
+  the same way, since it reaches the model outside the fence.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Any
+
+from silcrow._toolcall import result_json
+from silcrow.safety import filter_recalled, sanitize_context, scan
+
+__all__ = ["is_trivial_prompt", "recalled", "screen_tool_result", "stored", "tool_result", "worth_recalling"]
+
+log = logging.getLogger(__name__)
+
+_TRIVIAL = frozenset(
+    "ok okay k kk thanks thank you thx ty yes no y n yep yup nope sure cool great nice good "
+    "perfect fine lol hi hello hey bye goodbye done continue go on got it right alright".split()
+    + ["thank you", "go on", "got it", "ok thanks", "okay thanks", "thanks a lot", "sounds good"]
+)
+_PUNCT = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def is_trivial_prompt(query: str) -> bool:
+    """True for prompts not worth a recall: empty, slash commands, acknowledgements."""
+    text = query.strip()
+    if not text or text.startswith("/"):
+        return True
+    words = _PUNCT.sub(" ", text.casefold()).strip()
+    return not words or words in _TRIVIAL
+
+
+def worth_recalling(query: str) -> bool:
+    """Whether ``query`` should start a recall (see :func:`is_trivial_prompt`)."""
+    return not is_trivial_prompt(query)
+
+
+def stored(text: str) -> str:
+    """``text`` as it may be written to recall: without fence tags."""
+    return sanitize_context(text)
+
+
+def recalled(text: object) -> str:
+    """Recalled text with threats filtered out; "" for nothing (or for what is not text)."""
+    return filter_recalled(text) if isinstance(text, str) and text.strip() else ""
+
+
+def screen_tool_result(value: Any) -> Any:
+    """A tool result with every recalled string made safe for the model.
+
+    Tool results reach the model outside the fence, so each string in them
+    gets the same treatment as prefetched text: fence tags stripped, and a
+    string that matches a threat pattern replaced by a placeholder naming
+    the pattern (the memory stays stored; the user can find and forget it).
+    """
+    if isinstance(value, str):
+        cleaned = sanitize_context(value)  # fence tags go first, as in filter_recalled
+        hits = scan(cleaned)
+        if hits:
+            ids = ", ".join(dict.fromkeys(h.pattern_id for h in hits))
+            log.warning("recall tool result withheld (%s): %.80r", ids, value)
+            return f"[BLOCKED: recalled text matched {ids}]"
+        return cleaned
+    if isinstance(value, list):
+        return [screen_tool_result(v) for v in value]
+    if isinstance(value, dict):
+        return {k: screen_tool_result(v) for k, v in value.items()}
+    return value
+
+
+def tool_result(raw: str) -> str:
+    """A provider's tool result (JSON, or plain text taken as the result) screened, as JSON."""
+    try:
+        parsed = json.loads(raw)
+    except (TypeError, ValueError):
+        parsed = {"success": True, "result": str(raw)}
+    return result_json(screen_tool_result(parsed))

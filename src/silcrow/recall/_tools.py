@@ -1,0 +1,149 @@
+"""The recall tools a model calls (recall_search, recall_add, recall_forget): their schemas,
+and the one edge between their JSON and the typed API (:mod:`silcrow.recall._api`).
+
+:func:`run_tool` checks a call's arguments, makes the typed call and turns its
+typed result into the tool's result dict. The local provider's own tool
+handler runs it over the provider (:class:`~silcrow.recall.ProviderAPI`),
+the servers over the manager, so both answer with the same JSON.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from silcrow._toolcall import error_result
+from silcrow.errors import RecallError
+from silcrow.recall._api import Forgotten, Found, RecallAPI, Remembered
+from silcrow.recall._limits import MAX_QUERY_CHARS, MAX_RESULTS
+
+__all__ = ["FORGET_LIMIT", "TOOL_NAMES", "run_tool", "tool_schemas"]
+
+FORGET_LIMIT = 20  # recall_forget by text deletes at most this many memories at once
+
+_SCHEMAS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "recall_search",
+            "description": "Search long-term memory (past conversations and saved facts). "
+            "Returns the best matching memories with their ids and dates.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "What to look for, in plain words."},
+                    "k": {"type": "integer", "description": "How many results (1-50, default 8)."},
+                },
+                "required": ["query"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "recall_add",
+            "description": "Save one durable fact to long-term memory (not the prompt notes).",
+            "parameters": {
+                "type": "object",
+                "properties": {"fact": {"type": "string", "description": "The fact, one sentence."}},
+                "required": ["fact"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "recall_forget",
+            "description": "Delete memories: pass a memory id from recall_search, or text; every "
+            "memory containing that text is deleted.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "integer", "description": "A memory id from recall_search."},
+                    "query": {"type": "string", "description": "Text contained in the memories to delete."},
+                },
+            },
+        },
+    },
+]
+
+TOOL_NAMES: tuple[str, ...] = tuple(s["function"]["name"] for s in _SCHEMAS)
+
+Answer = Found | Remembered | Forgotten | dict[str, Any]  # a typed result, or a refusal's result
+
+
+def tool_schemas() -> list[dict[str, Any]]:
+    """The three tools in OpenAI function format (a copy: callers may change it)."""
+    return copy.deepcopy(_SCHEMAS)
+
+
+def run_tool(api: RecallAPI, name: str, args: Mapping[str, Any], *, source: str = "tool") -> dict[str, Any]:
+    """The result of recall tool ``name`` called with ``args`` on ``api``, as tool JSON (a dict).
+
+    A bad argument or a :class:`RecallError` is answered with ``success: false`` and
+    what to change; the caller screens the strings before a model reads them.
+    """
+    handler = _HANDLERS.get(name)
+    if handler is None:
+        return error_result(f"unknown recall tool {name!r}; the recall tools are {', '.join(TOOL_NAMES)}")
+    try:
+        answer = handler(api, args, source)
+    except (RecallError, ValueError, TypeError) as exc:
+        return error_result(f"{name} failed: {exc}")
+    return answer if isinstance(answer, dict) else answer.to_json()
+
+
+def _search(api: RecallAPI, args: Mapping[str, Any], _source: str) -> Answer:
+    query = str(args.get("query") or "").strip()
+    if not query:
+        return error_result("recall_search needs a non-empty 'query'")
+    if len(query) > MAX_QUERY_CHARS:
+        return error_result(f"recall_search: the query is {len(query)} characters, over the cap "
+                            f"of {MAX_QUERY_CHARS}; search with a few words")
+    return api.search(query, max(1, min(int(args.get("k") or 8), MAX_RESULTS)))
+
+
+def _add(api: RecallAPI, args: Mapping[str, Any], source: str) -> Answer:
+    fact = str(args.get("fact") or "").strip()
+    if not fact:
+        return error_result("recall_add needs a non-empty 'fact'")
+    return api.remember(fact, source=source)
+
+
+def _forget(api: RecallAPI, args: Mapping[str, Any], _source: str) -> Answer:
+    raw_id, raw_query = args.get("id"), args.get("query")
+    target: int | str
+    if raw_id not in (None, ""):
+        memory_id = _memory_id(raw_id)
+        if memory_id is None:
+            return error_result(
+                f"recall_forget: 'id' must be a memory id (an integer from recall_search), "
+                f"got {raw_id!r}; to delete by text pass it as 'query'"
+            )
+        target = memory_id
+    elif isinstance(raw_query, str) and raw_query.strip():
+        target = raw_query
+    elif raw_query not in (None, ""):
+        return error_result(f"recall_forget: 'query' must be text, got {raw_query!r}")
+    else:
+        return error_result("recall_forget needs an 'id' (from recall_search) or a 'query' text")
+    return api.forget(target, max_matches=FORGET_LIMIT)
+
+
+_HANDLERS: dict[str, Callable[[RecallAPI, Mapping[str, Any], str], Answer]] = {
+    "recall_search": _search, "recall_add": _add, "recall_forget": _forget,
+}
+
+
+def _memory_id(value: Any) -> int | None:
+    """A memory id from a tool argument: an integer, or its digits as text (models send both)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None

@@ -1,0 +1,253 @@
+"""The storage seam of the local recall provider.
+
+:class:`~silcrow.recall.local.LocalProvider` needs exactly these
+operations from wherever its memories live: the SQLite file of a home
+(:class:`~silcrow.recall.local.RecallStore`) or a shared PostgreSQL
+database (:class:`silcrow.recall.local.PostgresRecall`). Both run the same
+hybrid retrieval (:mod:`silcrow.recall.local._retrieval`): BM25-like lexical
+scores and cosine similarities fused the same way.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+import numpy as np
+
+from silcrow.errors import RecallError
+from silcrow.recall._embedders import Embedder
+from silcrow.recall.local import _retrieval as retrieval
+from silcrow.recall.local._records import (
+    KINDS,
+    MemoryFilter,
+    RecallHit,
+    RecallRecord,
+    Scope,
+    content_hash,
+    to_epoch,
+)
+
+BATCH = 256  # rows embedded and committed per transaction during ingest
+
+
+class RecallBackend(ABC):
+    """Memories of every scope, searchable by words and by meaning.
+
+    Ingest (validation, context windows, content-hash identity, embedding
+    outside any lock) is written once here; a backend supplies the storage
+    steps it calls (``_recent_turns``, ``_known``, ``_write``).
+    """
+
+    embedder: Embedder
+
+    def ingest(
+        self,
+        records: Sequence[RecallRecord],
+        scope: Scope,
+        progress: Callable[[int], None] | None = None,
+    ) -> tuple[int, list[int]]:
+        """Store ``records``; returns (how many were new, the id of each record in order)."""
+        for n, rec in enumerate(records):
+            if not isinstance(rec, RecallRecord):
+                raise RecallError(f"record {n} is a {type(rec).__name__}, expected RecallRecord")
+            if not isinstance(rec.text, str) or not rec.text.strip():
+                raise RecallError(f"record {n} has empty text; every memory needs some text")
+            if rec.kind not in KINDS:
+                raise RecallError(f"record {n} has kind {rec.kind!r}; use one of {', '.join(KINDS)}")
+        added, ids = 0, list[int]()
+        recent: dict[tuple[str, Scope], deque[str]] = {}
+        for start in range(0, len(records), BATCH):
+            with self._guard():
+                prepared, fresh = self._prepare(records[start : start + BATCH], scope, recent)
+            # Embedding is the slow part: searches and other writers proceed meanwhile.
+            vectors = None
+            if self._embeds() and fresh:
+                vectors = retrieval.memory_vectors(
+                    self.embedder,
+                    [retrieval.body_text(p["rec"].text, p["rec"].speaker) for p in fresh],
+                    [p["context"] for p in fresh],
+                )
+            with self._guard():
+                added += self._write(fresh, vectors)
+            ids.extend(p["twin"]["id"] if "twin" in p else p["id"] for p in prepared)
+            if progress is not None:
+                progress(min(start + BATCH, len(records)))
+        return added, ids
+
+    def _context_for(
+        self, rec: RecallRecord, rscope: Scope, recent: dict[tuple[str, Scope], deque[str]]
+    ) -> str:
+        """The preceding turns of ``rec``'s session (up to CONTEXT_TURNS), then remember ``rec``."""
+        if rec.kind != "turn" or not rec.session_id:
+            return ""
+        key = (rec.session_id, rscope)
+        window = recent.get(key)
+        if window is None:
+            rows = self._recent_turns(rec.session_id, rscope, retrieval.CONTEXT_TURNS)
+            window = deque(
+                (retrieval.body_text(t, s) for s, t in reversed(rows)), maxlen=retrieval.CONTEXT_TURNS
+            )
+            recent[key] = window
+        context = "\n".join(window)  # bodies are single lines, so this splits back exactly
+        if window.maxlen:
+            window.append(retrieval.body_text(rec.text, rec.speaker))
+        return context
+
+    def _prepare(
+        self, chunk: Sequence[RecallRecord], scope: Scope, recent: dict[tuple[str, Scope], deque[str]]
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Scope, time, context and identity of each record; which of them are new."""
+        self._refresh()
+        now = time.time()
+        prepared: list[dict[str, Any]] = []
+        for rec in chunk:
+            rscope: Scope = (rec.user_id if rec.user_id is not None else scope[0],
+                             rec.agent_id if rec.agent_id is not None else scope[1])
+            given = to_epoch(rec.timestamp)
+            ts = now if given is None else given
+            # A record from a source (it has an external id) is identified by what the source
+            # says, so re-reading an undated file finds the same records; a live turn without
+            # a time is a new utterance each time, even the same "ok" twice.
+            ident_ts = given if rec.external_id is not None else ts
+            prepared.append({
+                "rec": rec, "scope": rscope, "ts": ts, "created": now, "id": 0,
+                "context": self._context_for(rec, rscope, recent),
+                "hash": content_hash(rec, ident_ts, rscope[0], rscope[1]),
+            })
+        hashes = list({p["hash"] for p in prepared})
+        known = self._known(hashes)
+        fresh: list[dict[str, Any]] = []
+        first: dict[str, dict[str, Any]] = {}
+        for p in prepared:
+            if p["hash"] in known:
+                p["id"] = int(known[p["hash"]])
+            elif p["hash"] in first:
+                p["twin"] = first[p["hash"]]  # a copy within this chunk: gets the first one's id
+            else:
+                first[p["hash"]] = p
+                fresh.append(p)
+        return prepared, fresh
+
+    # -- what a backend supplies to ingest ------------------------------------------------
+
+    @abstractmethod
+    def _guard(self) -> AbstractContextManager[None]:
+        """Around each storage step of ingest: locks and error translation."""
+
+    def _refresh(self) -> None:
+        """Catch up with other writers before reading (a no-op where reads are always current)."""
+
+    @abstractmethod
+    def _embeds(self) -> bool:
+        """Whether memories get vectors (an embedder with a dimension)."""
+
+    @abstractmethod
+    def _recent_turns(self, session_id: str, scope: Scope, limit: int) -> list[tuple[str, str]]:
+        """(speaker, text) of the newest ``limit`` turns of a session in ``scope``, newest first."""
+
+    @abstractmethod
+    def _known(self, hashes: list[str]) -> dict[str, int]:
+        """Content hash -> id of the stored memories among ``hashes``."""
+
+    @abstractmethod
+    def _write(self, fresh: list[dict[str, Any]], vectors: np.ndarray | None) -> int:
+        """Insert the new rows in one transaction, setting each one's "id"; returns how many
+        were really new (another writer may have stored some since ``_prepare``)."""
+
+    # -- the rest of the interface ---------------------------------------------------------
+
+    @abstractmethod
+    def search(
+        self, query: str, k: int, scope: Scope, *, mode: str = "hybrid", min_similarity: float | None = None,
+        fusion: str = "score",
+    ) -> list[RecallHit]:
+        """Best ``k`` memories for ``query`` in ``scope``; mode is hybrid, lexical or dense;
+        ``fusion`` one of ``retrieval.FUSIONS`` (how hybrid combines its two sides)."""
+
+    @abstractmethod
+    def find_ids(self, which: MemoryFilter, scope: Scope) -> list[int]:
+        """Ids in ``scope`` of the memories ``which`` picks, oldest first."""
+
+    @abstractmethod
+    def delete(self, ids: Sequence[int]) -> int:
+        """Delete these memories; returns how many existed."""
+
+    @abstractmethod
+    def stats(self, scope: Scope) -> dict[str, Any]:
+        """Counts and where the memories live, for ``silcrow recall stats``."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release connections; the backend is not used again."""
+
+
+def rank(
+    query: str,
+    mode: str,
+    lexical: Sequence[tuple[int, float]],
+    dense: Mapping[int, float],
+    about: Callable[[list[int]], Mapping[int, tuple[str, str]]],
+    *,
+    min_similarity: float | None,
+    fusion: str = "score",
+) -> list[tuple[int, float]]:
+    """The final order of a search's candidates, the same for every backend.
+
+    ``lexical`` holds (id, score) with larger better; ``dense`` the cosine of every
+    candidate that has a vector. Hybrid fuses both (retrieval.fuse), lifts the neighbours
+    of the best hits, boosts turns whose speaker the query names, and, for a question that
+    asks for several things, lets a session's later hits give way to other sessions.
+    With ``min_similarity``, a candidate that shares no word with the query and whose
+    cosine is below it is left out: fused scores are
+    relative to the pool, so without this gate a query about something never discussed
+    still gets "best" hits.
+    """
+    if mode == "dense":
+        ranked = sorted(dense.items(), key=lambda p: (-p[1], p[0]))
+    else:
+        combine = retrieval.FUSIONS[fusion]
+        ranked = combine(lexical, dense, alpha=retrieval.ALPHA if mode == "hybrid" else 0.0)
+        if mode == "hybrid" and ranked:
+            ids = [i for i, _ in ranked]
+            near = [j for i in ids[: retrieval.NEIGHBOUR_TOP] for j in (i - 1, i + 1)]
+            known = about(list(dict.fromkeys([*ids, *near])))
+            sessions = {i: session for i, (_, session) in known.items()}
+            ranked = retrieval.spread_to_neighbours(ranked, sessions)
+            ranked = retrieval.boost_named_speakers(ranked, {i: who for i, (who, _) in known.items()}, query)
+            ranked = retrieval.session_context(ranked, sessions)
+            decay = retrieval.SESSION_DECAY
+            if retrieval.asks_for_a_list(query):
+                decay = min(decay, retrieval.LIST_SESSION_DECAY)
+            ranked = retrieval.diversify_sessions(ranked, sessions, decay=decay)
+            ranked = retrieval.diversify_tail(ranked, sessions)
+    if min_similarity is not None:
+        matched = {i for i, _ in lexical}
+        ranked = [(i, sc) for i, sc in ranked if i in matched or dense.get(i, -1.0) >= min_similarity]
+    return ranked
+
+
+def filter_sql(
+    which: MemoryFilter, scope: Scope, *, scope_sql: str, mark: str, contains_sql: str
+) -> tuple[str, list[Any]]:
+    """The WHERE condition (over the memories table) and parameters of ``which`` in ``scope``.
+
+    ``scope_sql`` takes the user and agent id, ``mark`` is the engine's placeholder and
+    ``contains_sql`` the engine's "text contains, ignoring ASCII case" with one placeholder.
+    """
+    where, params = [scope_sql], list[Any](scope)
+    for column, value in (("id", which.id), ("kind", which.kind), ("session_id", which.session_id)):
+        if value is not None:
+            where.append(f"{column} = {mark}")
+            params.append(value)
+    if which.before is not None:
+        where.append(f"ts < {mark}")
+        params.append(which.before)
+    if which.contains is not None:
+        where.append(contains_sql)
+        params.append(which.contains)
+    return " AND ".join(where), params

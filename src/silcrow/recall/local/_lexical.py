@@ -1,0 +1,111 @@
+"""The lexical side of retrieval: FTS5 BM25 over the memories, within a tenant scope.
+
+Terms found in a large share of a big store are left out of the query (see
+:data:`retrieval.DF_FRACTION`): their idf is near zero, but FTS5 would have
+to score every row holding them, which is what makes OR queries slow at
+100k+ rows. Whether a term is that common is learnt by reading just past the
+cut-off in its posting list (cheap) and cached until the store grows or
+shrinks by a tenth.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from silcrow._sqlite import placeholders
+from silcrow.recall.local import _retrieval as retrieval
+from silcrow.recall.local._records import Scope
+
+
+class CommonTerms:
+    """Which query terms are too common to be worth scoring, learnt by probing and cached.
+
+    ``probe(term, n)`` says whether more than ``n`` memories hold ``term`` (the engine
+    reads just past the n-th entry of its posting list). The SQLite and the PostgreSQL
+    recall stores both use it, so they leave out the same terms.
+    """
+
+    def __init__(self, probe: Callable[[str, int], bool]) -> None:
+        self._probe = probe
+        self.common: dict[str, tuple[bool, int]] = {}  # term -> (too common?, rows when checked)
+
+    def selective(self, terms: list[str], total: int, *, need_some: bool) -> list[str]:
+        """``terms`` without those too common to be worth scoring in a store of ``total`` rows."""
+        cutoff = max(retrieval.DF_FLOOR, int(retrieval.DF_FRACTION * total))
+        if total <= cutoff:
+            return terms
+        if len(self.common) > 100_000:
+            self.common.clear()
+        keep = []
+        for term in terms:
+            cached = self.common.get(term)
+            if cached is None or abs(total - cached[1]) > 0.1 * cached[1]:
+                cached = (self._probe(term, cutoff), total)
+                self.common[term] = cached
+            if not cached[0]:
+                keep.append(term)
+        # Only common words left: with vectors, the dense side ranks better than near-zero
+        # idf scores; lexical-only search keeps them all rather than return nothing.
+        return keep if keep or not need_some else terms
+
+
+
+class LexicalSearch(CommonTerms):
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        super().__init__(self._held_by_more_than)
+        self._conn = conn
+
+    def _held_by_more_than(self, term: str, n: int) -> bool:
+        row = self._conn.execute(
+            "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1 OFFSET ?",
+            (retrieval.quote_term(term), n),
+        ).fetchone()
+        return row is not None
+
+    def search(
+        self, query: str, limit: int, scope: Scope, *, total: int, whole_store: bool, need_some: bool
+    ) -> list[tuple[int, float]]:
+        """(id, bm25) of the best matches in ``scope``, larger is better.
+
+        ``whole_store``: the scope holds every row, so no join with ``memories``
+        is needed to filter (the common single-user case, and the fast one).
+        """
+        terms = self.selective(retrieval.query_terms(query), total, need_some=need_some)
+        match = retrieval.match_expression(terms)
+        if match is None:
+            return []
+        w = ", ".join(str(x) for x in retrieval.COLUMN_WEIGHTS)
+        if retrieval.SHARED_BM25:
+            limit = max(limit, retrieval.LEXICAL_POOL)
+        if whole_store:
+            rows = self._conn.execute(
+                f"SELECT rowid, -bm25(memories_fts, {w}) AS s FROM memories_fts"
+                " WHERE memories_fts MATCH ? ORDER BY s DESC LIMIT ?",
+                (match, limit),
+            )
+        else:
+            # "+" keeps the planner from driving the query by the scope index.
+            rows = self._conn.execute(
+                f"SELECT m.id, -bm25(memories_fts, {w}) AS s FROM memories_fts"
+                " JOIN memories m ON m.id = memories_fts.rowid"
+                " WHERE memories_fts MATCH ? AND +m.user_id IS ? AND +m.agent_id IS ?"
+                " ORDER BY s DESC LIMIT ?",
+                (match, scope[0], scope[1], limit),
+            )
+        found = [(int(i), float(s)) for i, s in rows]
+        if not retrieval.SHARED_BM25 or not found:
+            return found
+        ids = [i for i, _ in found]
+        docs = {int(r[0]): r[1:] for r in self._conn.execute(
+            f"SELECT rowid, body, context, dated FROM memories_fts WHERE rowid IN ({placeholders(ids)})", ids
+        )}
+        return retrieval.bm25(terms, docs, self.df(terms, total), total)
+
+    def df(self, terms: list[str], total: int) -> dict[str, int]:
+        """How many memories hold each term (counted up to the common-term cut-off)."""
+        cap = max(retrieval.DF_FLOOR, int(retrieval.DF_FRACTION * total)) + 1
+        return {t: int(self._conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
+            (retrieval.quote_term(t), cap),
+        ).fetchone()[0]) for t in terms}

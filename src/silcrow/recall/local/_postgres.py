@@ -1,0 +1,382 @@
+"""Recall memories in PostgreSQL: tsvector (GIN) for words, pgvector (HNSW) for meaning.
+
+The same hybrid as the local provider's SQLite file: the lexical side ranks
+the three indexed texts (body, preceding turns, the date in words) with the
+weights of :data:`retrieval.COLUMN_WEIGHTS`, the dense side is cosine
+similarity of the same stored vectors (:func:`retrieval.memory_vectors`), and
+:func:`~silcrow.recall.local._backend.rank` fuses them exactly as locally.
+Ingest (context windows, content-hash identity) is the shared
+:class:`~silcrow.recall.local.RecallBackend` code.
+
+Memories belong to one profile: each transaction names it (:func:`owned_by`),
+every statement keeps to its rows and new rows take it as their ``profile``
+column's default; the same conversation ingested by two profiles is stored
+twice (identity is (profile, content hash)). The vectors' model is shared by
+the whole database.
+
+Vectors live in one ``vector`` column whatever their dimension; the HNSW
+index is a partial expression index per dimension, created when an embedder
+of that dimension first opens the database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+import numpy as np
+
+from silcrow import schema
+from silcrow.db import PROFILE_SETTING, Database, fold, owned_by
+from silcrow.errors import RecallError
+from silcrow.recall._embedders import Embedder
+from silcrow.recall.local import _retrieval as retrieval
+from silcrow.recall.local._backend import BATCH, RecallBackend, filter_sql, rank
+from silcrow.recall.local._lexical import CommonTerms
+from silcrow.recall.local._records import KINDS, MemoryFilter, RecallHit, Scope, from_epoch
+from silcrow.recall.local._schema import MEMORIES, WRITTEN_POSTGRES
+
+log = logging.getLogger(__name__)
+
+WHAT = "recall memories"
+_MINE = f"profile = current_setting('{PROFILE_SETTING}')"
+_SCOPE = f"{_MINE} AND user_id IS NOT DISTINCT FROM %s AND agent_id IS NOT DISTINCT FROM %s"
+_UPPER, _LOWER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"
+# ts_rank weights for labels {D, C, B, A}: A body, B context, C dated (retrieval.COLUMN_WEIGHTS).
+_WEIGHTS = "{0.1, %s, %s, %s}" % tuple(reversed(retrieval.COLUMN_WEIGHTS))  # noqa: UP031
+EF_SEARCH = 100  # HNSW candidates examined per query (pgvector's default is 40)
+
+
+def tsquery(terms: Sequence[str]) -> str | None:
+    """An OR of ``terms`` for to_tsquery; each is a run of word characters, quoted as a lexeme."""
+    return " | ".join(f"'{t}'" for t in terms) if terms else None
+
+
+class PostgresRecall(RecallBackend):
+    """The memories of ``profile`` (every scope) in the ``silcrow.recall_memories`` table."""
+
+    def __init__(self, dsn: str, embedder: Embedder, profile: str = "default") -> None:
+        self.embedder = embedder
+        self.profile = profile
+        self._dim = embedder.dim  # asked first: an embedder that cannot answer fails before any I/O
+        self.db: Database = schema.database(dsn)
+        self.where = self.db.where
+        self._vec = f"vector({self._dim})"
+        self._common = CommonTerms(self._held_by_more_than)
+        if self._dim > 0:
+            self._prepare_vectors()
+
+    def close(self) -> None:
+        """The pool is shared by every backend of this process and closed when it exits."""
+
+    @contextlib.contextmanager
+    def _tx(self) -> Iterator[Any]:
+        with self.db.transaction(RecallError, WHAT) as conn:
+            owned_by(conn, self.profile)
+            yield conn
+
+    # -- vectors -----------------------------------------------------------------------
+
+    def _prepare_vectors(self) -> None:
+        """The HNSW index for this dimension; re-embed after a model change; fill gaps."""
+        ident = f"{self.embedder.name}/{self._dim}"
+        with self._tx() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
+            conn.execute(
+                f"CREATE INDEX IF NOT EXISTS recall_memories_hnsw_{self._dim} ON recall_memories"
+                f" USING hnsw ((embedding::{self._vec}) vector_cosine_ops)"
+                f" WHERE vector_dims(embedding) = {self._dim}"
+            )
+            row = conn.execute("SELECT value FROM recall_meta WHERE key = 'embedder' FOR UPDATE").fetchone()
+            if row is None or row["value"] != ident:
+                if row is not None:
+                    log.warning(
+                        "recall: %s holds %s vectors; re-embedding with %s", self.where, row["value"], ident
+                    )
+                    conn.execute("UPDATE recall_memories SET embedding = NULL")
+                conn.execute(
+                    "INSERT INTO recall_meta (key, value) VALUES ('embedder', %s)"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (ident,),
+                )
+        last = 0
+        while True:
+            with self._tx() as conn:
+                rows = conn.execute(
+                    "SELECT id, text, speaker, context FROM recall_memories"
+                    " WHERE id > %s AND embedding IS NULL ORDER BY id LIMIT %s",
+                    (last, BATCH),
+                ).fetchall()
+            if not rows:
+                return
+            last = rows[-1]["id"]
+            vecs = retrieval.memory_vectors(
+                self.embedder,
+                [retrieval.body_text(r["text"], r["speaker"]) for r in rows],
+                [r["context"] for r in rows],
+            )
+            with self._tx() as conn:
+                cur = conn.cursor()
+                cur.executemany(
+                    "UPDATE recall_memories SET embedding = %s WHERE id = %s AND embedding IS NULL",
+                    [(v, r["id"]) for r, v in zip(rows, vecs, strict=True)],
+                )
+
+    # -- ingest steps (see RecallBackend.ingest) ------------------------------------------
+
+    def _guard(self) -> AbstractContextManager[None]:
+        return contextlib.nullcontext()  # every statement runs in a translated transaction
+
+    def _embeds(self) -> bool:
+        return self._dim > 0
+
+    def _recent_turns(self, session_id: str, scope: Scope, limit: int) -> list[tuple[str, str]]:
+        with self._tx() as conn:
+            rows = conn.execute(
+                f"SELECT speaker, text FROM recall_memories WHERE session_id = %s AND kind = 'turn'"
+                f" AND {_SCOPE} ORDER BY id DESC LIMIT %s",
+                (session_id, *scope, limit),
+            ).fetchall()
+        return [(r["speaker"], r["text"]) for r in rows]
+
+    def _known(self, hashes: list[str]) -> dict[str, int]:
+        with self._tx() as conn:
+            rows = conn.execute(
+                f"SELECT content_hash, id FROM recall_memories WHERE content_hash = ANY(%s) AND {_MINE}",
+                (hashes,),
+            ).fetchall()
+        return {r["content_hash"]: int(r["id"]) for r in rows}
+
+    def _write(self, fresh: list[dict[str, Any]], vectors: np.ndarray | None) -> int:
+        if not fresh:
+            return 0
+        rows = [
+            (rec.kind, rec.text, rec.session_id, rec.speaker, p["ts"], p["scope"][0], p["scope"][1],
+             rec.external_id, p["context"], json.dumps(rec.metadata, ensure_ascii=False, default=str),
+             p["hash"], p["created"], retrieval.body_text(rec.text, rec.speaker),
+             retrieval.dated_text(p["ts"], rec.text), vectors[n] if vectors is not None else None)
+            for n, p in enumerate(fresh)
+            if (rec := p["rec"]) is not None
+        ]
+        ids: dict[str, int] = {}
+        with self._tx() as conn:
+            cur = conn.cursor()
+            # One pipelined batch: the round trips, not the rows, were the cost.
+            cur.executemany(
+                f"INSERT INTO recall_memories ({MEMORIES.names(WRITTEN_POSTGRES)})"
+                f" VALUES ({', '.join(['%s'] * len(WRITTEN_POSTGRES))})"
+                " ON CONFLICT (profile, content_hash) DO NOTHING RETURNING id, content_hash",
+                rows,
+                returning=True,
+            )
+            while True:
+                ids.update({r["content_hash"]: int(r["id"]) for r in cur.fetchall()})
+                if not cur.nextset():
+                    break
+            stored = len(ids)
+            raced = [p["hash"] for p in fresh if p["hash"] not in ids]  # another writer stored them
+            if raced:
+                found = conn.execute(
+                    f"SELECT content_hash, id FROM recall_memories WHERE content_hash = ANY(%s) AND {_MINE}",
+                    (raced,),
+                ).fetchall()
+                ids.update({r["content_hash"]: int(r["id"]) for r in found})
+        for p in fresh:
+            p["id"] = ids[p["hash"]]
+        return stored
+
+    # -- the rest of the interface ------------------------------------------------------
+
+    def delete(self, ids: Sequence[int]) -> int:
+        if not ids:
+            return 0
+        with self._tx() as conn:
+            gone = conn.execute(
+                f"DELETE FROM recall_memories WHERE id = ANY(%s) AND {_MINE} RETURNING id", (list(ids),)
+            ).fetchall()
+        return len(gone)
+
+    def find_ids(self, which: MemoryFilter, scope: Scope) -> list[int]:
+        fold = f"'{_UPPER}', '{_LOWER}'"  # ASCII case folding, as SQLite's lower() does
+        where, params = filter_sql(
+            which, scope, scope_sql=_SCOPE, mark="%s",
+            contains_sql=f"strpos(translate(text, {fold}), translate(%s, {fold})) > 0",
+        )
+
+        def once() -> list[int]:
+            with self._tx() as conn:
+                rows = conn.execute(
+                    f"SELECT id FROM recall_memories WHERE {where} ORDER BY id", params
+                ).fetchall()
+            return [int(r["id"]) for r in rows]
+
+        return self.db.retrying(once)
+
+    def search(
+        self, query: str, k: int, scope: Scope, *, mode: str = "hybrid", min_similarity: float | None = None,
+        fusion: str = "score",
+    ) -> list[RecallHit]:
+        if fusion not in retrieval.FUSIONS:
+            raise RecallError(f"unknown fusion {fusion!r}; use {' or '.join(retrieval.FUSIONS)}")
+        if k <= 0 or not query.strip():
+            return []
+        qvec = self.embedder.embed_query(query) if self._dim > 0 and mode != "lexical" else None
+        pool = max(k, retrieval.POOL)
+
+        def once() -> list[RecallHit]:
+            with self._tx() as conn:
+                lexical = []
+                if mode != "dense":
+                    lexical = self._lexical(conn, query, pool, scope, need_some=qvec is None)
+                dense = {}
+                if qvec is not None:
+                    dense = self._dense(conn, qvec, pool, scope, [i for i, _ in lexical])
+
+                def about(ids: list[int]) -> dict[int, tuple[str, str]]:
+                    rows = conn.execute(
+                        "SELECT id, speaker, CASE WHEN kind = 'turn' THEN coalesce(session_id, '')"
+                        f" ELSE '' END AS session FROM recall_memories WHERE id = ANY(%s) AND {_MINE}", (ids,)
+                    )
+                    return {int(r["id"]): (r["speaker"], r["session"]) for r in rows}
+
+                ranked = rank(
+                    query, mode, lexical, dense, about, fusion=fusion,
+                    min_similarity=min_similarity if qvec is not None else None,
+                )
+                return self._hits(conn, ranked[:k])
+
+        return self.db.retrying(once)
+
+    def _held_by_more_than(self, term: str, n: int) -> bool:
+        with self._tx() as conn:
+            row = conn.execute(
+                f"SELECT 1 FROM recall_memories WHERE search @@ to_tsquery('english', %s) AND {_MINE}"
+                " OFFSET %s LIMIT 1",
+                (f"'{term}'", n),
+            ).fetchone()
+        return row is not None
+
+    def _lexical(
+        self, conn: Any, query: str, pool: int, scope: Scope, *, need_some: bool
+    ) -> list[tuple[int, float]]:
+        # The planner's row estimate is enough to size the cut-off, and costs no scan.
+        total = int(conn.execute(
+            "SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class WHERE oid = 'recall_memories'::regclass"
+        ).fetchone()["n"])
+        terms = self._common.selective(retrieval.query_terms(fold(query)), total, need_some=need_some)
+        match = tsquery(terms)
+        if match is None:
+            return []
+        rows = conn.execute(
+            f"SELECT id, body, context, dated, ts_rank(%s, search, q) AS s"
+            f" FROM recall_memories, to_tsquery('english', %s) AS q"
+            f" WHERE search @@ q AND {_SCOPE} ORDER BY s DESC, id LIMIT %s",
+            (_WEIGHTS, match, *scope, max(pool, retrieval.LEXICAL_POOL)),
+        ).fetchall()
+        if not rows:
+            return []
+        # ts_rank knows no idf: a name said in every turn counts as much as a rare word. The
+        # candidates are rescored with BM25 (retrieval.bm25) from term counts taken here.
+        cap = max(retrieval.DF_FLOOR, int(retrieval.DF_FRACTION * total)) + 1
+        df = {t: int(conn.execute(
+            "SELECT count(*) AS n FROM (SELECT 1 FROM recall_memories"
+            f" WHERE search @@ to_tsquery('english', %s) AND {_MINE} LIMIT %s) AS held", (f"'{t}'", cap),
+        ).fetchone()["n"]) for t in terms}
+        docs = {int(r["id"]): (r["body"], r["context"] or "", r["dated"] or "") for r in rows}
+        # The exact count, not the planner's estimate (0 until the table is first analysed).
+        held = int(conn.execute(f"SELECT count(*) AS n FROM recall_memories WHERE {_MINE}").fetchone()["n"])
+        return retrieval.bm25(terms, docs, df, max(held, 1))[:pool]
+
+    def _dense(
+        self, conn: Any, qvec: np.ndarray, pool: int, scope: Scope, lexical_ids: list[int]
+    ) -> dict[int, float]:
+        conn.execute(f"SET LOCAL hnsw.ef_search = {max(EF_SEARCH, pool)}")
+        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")  # scoped searches still fill k
+        vec = f"embedding::{self._vec}"
+        rows = conn.execute(
+            f"SELECT id, 1 - ({vec} <=> %s::{self._vec}) AS cos FROM recall_memories"
+            f" WHERE vector_dims(embedding) = {self._dim} AND {_SCOPE}"
+            f" ORDER BY {vec} <=> %s::{self._vec} LIMIT %s",
+            (qvec, *scope, qvec, pool),
+        ).fetchall()
+        dense = {int(r["id"]): float(r["cos"]) for r in rows}
+        missing = [i for i in lexical_ids if i not in dense]
+        if missing:  # score the lexical candidates too, so fusion sees both sides
+            rows = conn.execute(
+                f"SELECT id, 1 - ({vec} <=> %s::{self._vec}) AS cos FROM recall_memories"
+                f" WHERE id = ANY(%s) AND vector_dims(embedding) = {self._dim} AND {_MINE}",
+                (qvec, missing),
+            ).fetchall()
+            dense.update({int(r["id"]): float(r["cos"]) for r in rows})
+        return dense
+
+    def _hits(self, conn: Any, ranked: Sequence[tuple[int, float]]) -> list[RecallHit]:
+        if not ranked:
+            return []
+        rows = {
+            int(r["id"]): r
+            for r in conn.execute(
+                "SELECT id, text, kind, session_id, speaker, ts, external_id FROM recall_memories"
+                f" WHERE id = ANY(%s) AND {_MINE}",
+                ([i for i, _ in ranked],),
+            )
+        }
+        return [
+            RecallHit(id=i, text=r["text"], score=s, kind=r["kind"], session_id=r["session_id"],
+                      speaker=r["speaker"], timestamp=from_epoch(r["ts"]), external_id=r["external_id"])
+            for i, s in ranked
+            if (r := rows.get(i)) is not None
+        ]
+
+    def stats(self, scope: Scope) -> dict[str, Any]:
+        def once() -> dict[str, Any]:
+            with self._tx() as conn:
+                kinds = {
+                    r["kind"]: int(r["n"])
+                    for r in conn.execute(
+                        f"SELECT kind, count(*) AS n FROM recall_memories WHERE {_SCOPE} GROUP BY kind",
+                        scope,
+                    )
+                }
+                mine = conn.execute(
+                    f"SELECT count(DISTINCT session_id) AS sessions, min(ts) AS first, max(ts) AS last"
+                    f" FROM recall_memories WHERE {_SCOPE}",
+                    scope,
+                ).fetchone()
+                every = conn.execute(
+                    "SELECT count(*) AS total, count(embedding) AS embedded,"
+                    f" pg_total_relation_size('recall_memories') AS bytes FROM recall_memories WHERE {_MINE}"
+                ).fetchone()
+                version = conn.execute("SELECT max(version) AS v FROM schema_migrations").fetchone()
+                stored = conn.execute("SELECT value FROM recall_meta WHERE key = 'embedder'").fetchone()
+            # Opened without a model (e.g. for counting), report the one the stored vectors belong to.
+            name, dim = self.embedder.name, self._dim
+            if dim == 0 and stored is not None:
+                name, _, size = str(stored["value"]).rpartition("/")
+                dim = int(size) if size.isdigit() else 0
+            return {
+                "memories": sum(kinds.values()),
+                "by_kind": {kind: kinds.get(kind, 0) for kind in KINDS},
+                "sessions": int(mine["sessions"]),
+                "first": _iso(mine["first"]),
+                "last": _iso(mine["last"]),
+                "all_scopes_memories": int(every["total"]),
+                "embedded": int(every["embedded"]),
+                "embedder": name,
+                "dim": dim,
+                "schema_version": int(version["v"] or 0),
+                "db_path": self.where,
+                "db_bytes": int(every["bytes"]),
+            }
+
+        return self.db.retrying(once)
+
+
+def _iso(ts: float | None) -> str | None:
+    when = from_epoch(ts)
+    return when.isoformat() if when is not None else None
+

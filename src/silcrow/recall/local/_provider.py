@@ -1,0 +1,323 @@
+"""LocalProvider: the built-in recall provider, one SQLite file per home (or a shared PostgreSQL).
+
+It turns the :class:`MemoryProvider` hooks into calls on a :class:`RecallBackend`
+(``<home>/recall.db``, or the database ``[storage]`` names, see :func:`open_recall`):
+completed turns are stored (``sync_turn``), curated-memory writes are
+mirrored as facts, ``prefetch`` formats the best hits compactly with their
+dates, and three tools let the model search, add and forget.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from silcrow._paths import resolve_home
+from silcrow._toolcall import error_json, result_json
+from silcrow.errors import EmbedderUnavailableError, RecallError
+from silcrow.recall import _tools as tools
+from silcrow.recall._api import ProviderAPI
+from silcrow.recall._embedders import Embedder, get_embedder
+from silcrow.recall._limits import MAX_FACT_CHARS, MAX_RECORD_CHARS
+from silcrow.recall._provider import MemoryProvider
+from silcrow.recall.local._backend import RecallBackend
+from silcrow.recall.local._records import MemoryFilter, RecallHit, RecallRecord, Scope, to_epoch
+
+log = logging.getLogger(__name__)
+
+PREFETCH_K = 6
+PREFETCH_POOL = 4 * PREFETCH_K  # searched before turns already in the conversation are dropped
+PREFETCH_CHARS = 1800  # keeps the fenced block small next to the user's message
+HIT_CHARS = 300
+
+
+class LocalProvider(MemoryProvider):
+    """Hybrid (FTS5 + vectors) recall over ``<home>/recall.db``."""
+
+    name = "local"
+
+    def __init__(self, home: Path | str | None = None, *, embedder: str | Embedder | None = None) -> None:
+        self._home = Path(home).expanduser() if home is not None else None
+        self._embedder_spec: str | Embedder = embedder if embedder is not None else "onnx"
+        self._store: RecallBackend | None = None
+        self._open_lock = threading.Lock()
+        self._session_id = ""
+        self._scope: Scope = (None, None)
+        self._why_not = ""
+        # Per session: the highest turn id folded into a compression summary. Turns of the
+        # current session above it are still in the model's context, so prefetch skips them.
+        self._summarised_upto: dict[str, int] = {}
+        self._ancestors: dict[str, float | None] = {}  # ancestor session -> when the lineage left it
+        self._lineage_since: float | None = None  # before this, the history is only a summary
+
+    # -- setup -----------------------------------------------------------------------------
+
+    def is_available(self) -> bool:
+        if isinstance(self._embedder_spec, Embedder):
+            return True
+        try:
+            get_embedder(self._embedder_spec)  # constructing checks installed packages; no I/O
+        except EmbedderUnavailableError as exc:
+            self._why_not = str(exc)
+            return False
+        return True
+
+    def unavailable_reason(self) -> str:
+        return self._why_not if not self.is_available() else ""
+
+    def initialize(self, session_id: str, **context: Any) -> None:
+        home = context.get("home")
+        with self._open_lock:
+            if home is not None:
+                new_home = Path(home).expanduser()
+                if self._store is not None and new_home != self._home:
+                    self._store.close()  # a new home (e.g. another profile): reopen there
+                    self._store = None
+                self._home = new_home
+            self._session_id = session_id or ""
+            self._scope = (context.get("user_id"), context.get("agent_id"))
+            # Sessions this one was branched from: their turns up to the fork came along into its
+            # history (to the fork time when it is given, else all of them).
+            forked = context.get("ancestor_forked_at")
+            forked = forked if isinstance(forked, dict) else {}
+            self._ancestors = {
+                str(a): _epoch(forked.get(a)) for a in context.get("ancestor_session_ids") or ()
+            }
+            self._lineage_since = _epoch(context.get("summarised_before"))
+        self._get_store()  # open now so a bad home or model fails here, not mid-turn
+        since = self._lineage_since
+        if self._session_id and since is not None:
+            # A resumed session that was compressed: its turns from before that point live on
+            # only in the summary, so they may be recalled again.
+            self._mark_summarised(MemoryFilter(session_id=self._session_id, before=since))
+
+    @property
+    def store(self) -> RecallBackend:
+        return self._get_store()
+
+    def _get_store(self) -> RecallBackend:
+        with self._open_lock:
+            if self._store is None:
+                home = self._home if self._home is not None else resolve_home()
+                spec = self._embedder_spec
+                embedder = spec if isinstance(spec, Embedder) else get_embedder(spec)
+                self._store = open_recall(home, embedder)
+            return self._store
+
+    def shutdown(self) -> None:
+        with self._open_lock:
+            if self._store is not None:
+                self._store.close()
+                self._store = None  # a later call reopens: shutdown is idempotent
+
+    # -- the Python API --------------------------------------------------------------------
+
+    def ingest(
+        self, records: Sequence[RecallRecord], *, progress: Callable[[int], None] | None = None
+    ) -> int:
+        """Store ``records`` in batches; returns how many were new (duplicates are skipped).
+        A record over MAX_RECORD_CHARS refuses the whole call before anything is stored."""
+        records = list(records)
+        for number, record in enumerate(records, 1):
+            if len(record.text) > MAX_RECORD_CHARS:
+                raise RecallError(f"record {number} is {len(record.text)} characters, over the cap of "
+                                  f"{MAX_RECORD_CHARS}; split it, nothing was stored")
+        added, _ = self.store.ingest(records, self._scope, progress)
+        return added
+
+    def search(
+        self, query: str, k: int = 10, *, mode: str = "hybrid", fusion: str = "score"
+    ) -> list[RecallHit]:
+        """Best ``k`` memories for ``query`` in this provider's user/agent scope.
+
+        ``fusion``: how hybrid search combines its sides ("score"; "rrf" or "dbsf" as ablations).
+        """
+        if mode not in ("hybrid", "lexical", "dense"):
+            raise RecallError(f"unknown search mode {mode!r}; use hybrid, lexical or dense")
+        return self.store.search(query, k, self._scope, mode=mode, fusion=fusion)
+
+    def add_fact(self, text: str, *, metadata: dict[str, Any] | None = None) -> int:
+        """Save a fact; returns its id (the existing id if the same fact is already stored)."""
+        if len(text) > MAX_FACT_CHARS:
+            raise RecallError(f"the fact is {len(text)} characters, over the cap of {MAX_FACT_CHARS}; "
+                              "save one short fact at a time")
+        record = RecallRecord(text=text, kind="fact", session_id=self._session_id, metadata=metadata or {})
+        _, ids = self.store.ingest([record], self._scope)
+        return ids[0]
+
+    def forget(self, id_or_query: int | str, *, max_matches: int | None = None) -> int:
+        """Delete one memory by id, or every memory in scope whose text contains the given text.
+
+        Text matching ignores ASCII case. With ``max_matches``, text that matches more
+        memories than that deletes nothing and raises instead (the model's tool uses
+        this, so one careless word cannot wipe the store).
+        """
+        store = self.store
+        if isinstance(id_or_query, int) and not isinstance(id_or_query, bool):
+            ids = store.find_ids(MemoryFilter(id=id_or_query), self._scope)
+        elif isinstance(id_or_query, str):
+            needle = id_or_query.strip()
+            if needle.isdigit():
+                ids = store.find_ids(MemoryFilter(id=int(needle)), self._scope)
+            elif len(needle) < 3:
+                raise RecallError(
+                    f"forget needs a memory id or at least 3 characters of text, got {id_or_query!r}"
+                )
+            else:
+                ids = store.find_ids(MemoryFilter(contains=needle), self._scope)
+                if max_matches is not None and len(ids) > max_matches:
+                    raise RecallError(
+                        f"{needle!r} matches {len(ids)} memories (more than {max_matches}); "
+                        "nothing was deleted: use a longer phrase or the ids from recall_search"
+                    )
+        else:
+            raise RecallError(f"forget takes a memory id or text, not {type(id_or_query).__name__}")
+        return store.delete(ids)
+
+    def stats(self) -> dict[str, Any]:
+        return self.store.stats(self._scope)
+
+    # -- hooks -----------------------------------------------------------------------------
+
+    def system_prompt_block(self) -> str:
+        return (
+            "You have long-term memory of past conversations. Relevant memories may appear in a "
+            "<memory-context> block; use recall_search to look further, recall_add to keep a fact."
+        )
+
+    def prefetch(self, query: str, *, session_id: str = "") -> str:
+        """The best memories for this turn, leaving out what the conversation still shows.
+
+        Turns of ``session_id`` (default: the session given to ``initialize``), and
+        facts saved during it (the tool call that saved them is in the transcript),
+        are already in the model's context unless a compression summarised them
+        away; so are those of the sessions it was branched from
+        (``ancestor_session_ids`` given to ``initialize``). Recalling them again
+        only repeats text and enlarges every request.
+        """
+        if not query.strip():
+            return ""
+        session = session_id or self._session_id
+        store = self.store
+        # Memories that share no word with the message and are not close to it in meaning are
+        # left out (where the embedder knows its scale, see Embedder.relevance_floor).
+        hits = store.search(query, PREFETCH_POOL if session else PREFETCH_K, self._scope,
+                            min_similarity=store.embedder.relevance_floor)
+        if session:
+            floor = self._summarised_upto.get(session, 0)
+            ancestors = self._ancestors if session == self._session_id else {}
+            hits = [h for h in hits
+                    if not ((h.session_id == session and h.id > floor) or self._carried(h, ancestors))]
+        return format_hits(hits[:PREFETCH_K])
+
+    def _mark_summarised(self, which: MemoryFilter) -> None:
+        """Record that this session's memories ``which`` picks now live only in a summary."""
+        ids = self.store.find_ids(which, self._scope)
+        if ids:
+            self._summarised_upto[self._session_id] = max(ids)
+
+    def _carried(self, hit: RecallHit, ancestors: dict[str, float | None]) -> bool:
+        """Whether a branch shows ``hit`` already: said in an ancestor before the fork, and not
+        folded into a compression summary the branch inherited."""
+        if hit.session_id not in ancestors:
+            return False
+        when = hit.timestamp.timestamp() if hit.timestamp else None
+        forked = ancestors[hit.session_id]
+        if when is None or forked is None:
+            return True
+        since = self._lineage_since
+        return when < forked and (since is None or when >= since)
+
+    def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
+        """Embed the query ahead of time (the embedder caches it), so ``prefetch`` only searches."""
+        store = self.store
+        if query.strip() and store.embedder.dim > 0:
+            store.embedder.embed_query(query)
+
+    def sync_turn(self, user: str, assistant: str, *, session_id: str = "") -> None:
+        session = session_id or self._session_id
+        records = [
+            # recall indexes a long turn by its beginning; the session store keeps all of it
+            RecallRecord(text=text[:MAX_RECORD_CHARS], kind="turn", session_id=session, speaker=speaker)
+            for speaker, text in (("user", user), ("assistant", assistant))
+            if text and text.strip()
+        ]
+        if records:
+            self.ingest(records)
+
+    def on_memory_write(self, action: str, target: str, content: str) -> None:
+        if not content.strip():
+            return
+        if action in ("add", "replace"):
+            # a curated entry is small unless its file's limit was raised; the mirror keeps its start
+            self.add_fact(content[:MAX_FACT_CHARS], metadata={"source": "curated", "target": target})
+        elif action == "remove":
+            # The curated tool removes by a substring of the entry: drop the mirrored facts
+            # holding it, never conversation turns.
+            ids = self.store.find_ids(MemoryFilter(kind="fact", contains=content.strip()), self._scope)
+            self.store.delete(ids)
+
+    def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
+        if self._session_id:  # what is stored of this session so far is about to be summarised
+            self._mark_summarised(MemoryFilter(session_id=self._session_id))
+        text = " ".join(str(m.get("content") or "") for m in messages[-4:] if m.get("role") == "user")
+        return format_hits(self.search(text[-2000:], PREFETCH_K)) if text.strip() else ""
+
+    def on_session_end(self, messages: list[dict[str, Any]]) -> None:
+        """Turns were stored as they happened (sync_turn); nothing is left to do."""
+
+    # -- tools -----------------------------------------------------------------------------
+
+    def get_tool_schemas(self) -> list[dict[str, Any]]:
+        return tools.tool_schemas()
+
+    def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
+        """The tool edge over this provider's typed calls (:func:`silcrow.recall.run_tool`)."""
+        if name not in tools.TOOL_NAMES:
+            return error_json(f"unknown tool {name!r}; the local provider has {', '.join(tools.TOOL_NAMES)}")
+        return result_json(tools.run_tool(ProviderAPI(self), name, args))
+
+
+def _epoch(value: Any) -> float | None:
+    """Seconds since the epoch of an ISO 8601 time (naive = UTC), or None when it is not one."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        return to_epoch(datetime.fromisoformat(value.strip()))
+    except ValueError:
+        return None
+
+
+def format_hits(hits: Sequence[RecallHit], *, limit: int = PREFETCH_CHARS) -> str:
+    """One line per memory with its date, ``[2023-05-08] Caroline: ...``.
+
+    The best hits are kept within ``limit`` characters, then shown oldest first
+    so the model reads them as a timeline.
+    """
+    kept: list[tuple[float, int, str]] = []
+    used = 0
+    for hit in hits:  # best first
+        text = " ".join(hit.text.split())
+        if len(text) > HIT_CHARS:
+            text = text[: HIT_CHARS - 1] + "…"
+        date = hit.timestamp.strftime("%Y-%m-%d") if hit.timestamp else "undated"
+        who = f"{hit.speaker}: " if hit.speaker else ("fact: " if hit.kind == "fact" else "")
+        line = f"[{date}] {who}{text}"
+        if used + len(line) > limit and kept:
+            break
+        when = hit.timestamp.timestamp() if hit.timestamp else float("inf")
+        kept.append((when, hit.id, line))
+        used += len(line) + 1
+    return "\n".join(line for _, _, line in sorted(kept))
+
+
+def open_recall(home: Path, embedder: Embedder) -> RecallBackend:
+    """The recall storage of ``home``: its ``recall.db``, or the PostgreSQL database its
+    settings name (see :meth:`silcrow.home.Profile.recall_storage`)."""
+    from silcrow.home import open_profile
+
+    return open_profile(home).recall_storage(embedder)

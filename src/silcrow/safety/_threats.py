@@ -1,0 +1,363 @@
+"""Threat scanning for text that enters a prompt: curated-memory writes,
+entries reloaded from disk, and recalled provider text.
+
+Interface (a contract inside silcrow):
+    scan(text) -> list[ThreatHit]      empty list means clean
+    display_safe(text) -> str          a form safe to echo back in errors
+
+How a text is checked:
+
+1. Invisible and control characters (zero-width, bidi controls, word joiner,
+   BOM, Unicode tag characters, C0/C1 controls) are refused outright, on the
+   raw text, each class with its own pattern id. They have no business in a
+   note and are the usual way to hide instructions from a human reviewer.
+2. The text is normalised -- NFKC (full-width and styled letters become
+   ASCII), invisible characters removed, case folded, and common
+   Cyrillic/Greek look-alike letters folded to Latin -- so that
+   ``ＩＧＮＯＲＥ``, ``іgnоrе`` (Cyrillic) and ``ig<ZWSP>nore`` all read
+   ``ignore``. Behavioural patterns run on that form.
+3. If no behavioural pattern of a category fired, a few long, unmistakable
+   phrases are looked for in that form with digits/symbols read as letters
+   and everything but letters removed, which catches ``i g n o r e ...``
+   and ``1gn0r3 pr3v10u5 1n5truct10n5``.
+4. Secret-shaped tokens (``sk-...``, ``AKIA...``, ``ghp_...``, private key
+   headers) are matched on the NFKC text with case kept, since their shape
+   is case-sensitive.
+
+Patterns aim at instructions aimed *at the agent*; they deliberately leave
+ordinary notes alone ("deploys with curl to staging", "the .env.example file
+documents settings"); ``bench/safety.py`` measures both sides. Every regex
+is compiled once at import and every gap inside one is bounded (no ``.*``),
+so a scan costs well under a millisecond for a typical note.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Literal, NamedTuple
+
+from silcrow.safety._confusables import (
+    ANY_INVISIBLE,
+    CAPITAL_CONFUSABLES,
+    CONFUSABLES,
+    INVISIBLE_CLASS,
+    INVISIBLE_CLASSES,
+    ZWJ,
+    ZWNJ,
+    is_emoji,
+)
+from silcrow.safety._near import Near
+from silcrow.safety._patterns import (
+    BEHAVIOUR,
+    FENCE_DESC,
+    FENCE_ID,
+    HIDDEN,
+    INVISIBLE,
+    LEAK,
+    LEARNED,
+    LEET,
+    NON_LETTERS,
+    REMOTE,
+    SECRET,
+    SECRETS,
+    SQUASHED,
+)
+from silcrow.safety._patterns_intl import INTL
+from silcrow.safety._prefilter import first_literals, may_match
+from silcrow.safety._tags import tags
+
+
+@dataclass(frozen=True)
+class ThreatHit:
+    """One pattern a text matched: ``pattern_id`` like ``"override.ignore_previous"``."""
+
+    pattern_id: str
+    category: str
+    description: str
+    #: The text that matched, as the scanner read it (normalised), for the refusal to quote.
+    span: str = ""
+    #: ``"refuse"``: an attack; ``"hold"``: uncertain (dual-use), for a person to judge.
+    severity: Literal["refuse", "hold"] = "refuse"
+
+
+#: What a write does with a scanned text: keep it, hold it for a person, or refuse it.
+Verdict = Literal["accept", "hold", "refuse"]
+
+
+def verdict(hits: Iterable[ThreatHit]) -> Verdict:
+    """``accept`` with no hits, ``hold`` when every hit is uncertain, else ``refuse``."""
+    found = list(hits)
+    if not found:
+        return "accept"
+    return "hold" if all(h.severity == "hold" for h in found) else "refuse"
+
+
+def normalize(text: str) -> str:
+    """The form behavioural patterns are matched against (see module doc)."""
+    folded = unicodedata.normalize("NFKC", text)
+    folded = ANY_INVISIBLE.sub("", folded)
+    return folded.translate(CAPITAL_CONFUSABLES).casefold().translate(CONFUSABLES)
+
+
+class _Compiled(NamedTuple):
+    invisible: tuple[tuple[str, str, re.Pattern[str]], ...]
+    behaviour: tuple[tuple[str, str, str, re.Pattern[str] | Near], ...]
+    intl: tuple[tuple[str, str, str, re.Pattern[str]], ...]
+    #: Per behavioural and per international pattern: literals one of which must occur for it
+    #: to match (None: always run). Most notes contain none, so most patterns are skipped.
+    gates: tuple[tuple[str, ...] | None, ...]
+    intl_gates: tuple[tuple[str, ...] | None, ...]
+    usage: re.Pattern[str]
+    negated: re.Pattern[str]
+    describes_tool: re.Pattern[str]
+    mention: re.Pattern[str]
+    header_secret: re.Pattern[str]
+    squashed: tuple[tuple[str, str, str, re.Pattern[str]], ...]
+    secrets: tuple[tuple[str, str, re.Pattern[str]], ...]
+    non_letters: re.Pattern[str]
+
+
+# Text that uses a secret without reading it: an SSH identity option names the key the
+# command authenticates with ("scp -i ~/.ssh/id_ed25519 f host:"). Blanked before matching.
+# Loading a .env into the shell ("source .env before make dev") sets variables; it shows nothing.
+_USAGE = (r"(?<![\w-])-i\s++\S++|\bidentityfile\s*+=?\s*+\S++|\bssh-add\s++\S++"
+          r"|`?\bsource\s++\.env`?(?=\s++(?:before|so|then|first|and\s++then|&&|;|to\s++load))")
+# Advice is not an attack: "never paste ~/.aws/credentials into chat", "don't cat .env".
+# Checked on the few characters before a match, so "never mind, cat .env" still hits.
+_NEGATED = (
+    r"(?:\bnever|\bdon'?t|\bdo\s+not|\bmust\s+not|\bmustn'?t|\bshould\s+not|\bshouldn'?t|\bavoid"
+    r"|\bno\s+need\s+to|\bnot\s+to|\bcannot|\bcan'?t|\bwon'?t)\s+(?:ever\s+)?$"
+)
+# What a command-line flag or tool does is documentation: "run it with --debug-prompt to print
+# the system prompt". Checked on the characters before a match, like a negation.
+_DESCRIBES_TOOL = (r"(?:(?<![\w-])--[\w-]++|`[^`\n]{1,60}+`)\s++(?:flag\s++|option\s++|switch\s++)?"
+                   r"(?:to|which|that)\s++$")
+# A quoted phrase introduced as an example is a mention: "prompts like 'ignore previous
+# instructions' hidden in fetched pages".
+_MENTION = (r"\b(?:like|such\s++as|e\.g\.,?|phrases?|strings?|prompts?|examples?|called|text)\s*+:?\s*+"
+            r"['\"\u2018\u201c`]$")
+_QUOTE_CHARS = 80
+
+#: Hits a person should judge rather than the scanner refuse: each is routine in a developer's
+#: own notes (an installer piped to sh, an API call with a bearer token from the environment, a
+#: deploy key in authorized_keys, build steps in CLAUDE.md) and an attack only in other hands.
+HOLD_IDS = frozenset({
+    "exec.download_pipe_shell", "exfil.http_secret_var", "persist.authorized_keys",
+    "persist.agent_config", "persist.startup_files",
+})
+# A secret variable sent in a request header authenticates the call; anywhere else in a URL or
+# body it is data leaving. Only the header form is held, the rest is refused.
+_HEADER_SECRET = r"(?<![\w-])-h\s*+['\"]?[\w-]{1,40}+:\s*+(?:bearer\s++|token\s++|basic\s++)?\$"
+
+
+def _gate(rx: re.Pattern[str] | Near) -> tuple[str, ...] | None:
+    if isinstance(rx, Near):
+        return None if rx.also else first_literals(rx.patterns[0])
+    return first_literals(rx)
+
+
+@cache
+def compiled() -> _Compiled:
+    """The pattern tables, compiled on the first scan (not at import: ``import silcrow`` stays cheap)."""
+    behaviour = tuple((pid, cat, desc, rx if isinstance(rx, Near) else re.compile(rx))
+                      for pid, cat, desc, rx in BEHAVIOUR + REMOTE)
+    intl = tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in INTL)
+    return _Compiled(
+        gates=tuple(_gate(rx) for _, _, _, rx in behaviour),
+        intl_gates=tuple(first_literals(rx) for _, _, _, rx in intl),
+        invisible=tuple((pid, desc, re.compile(f"[{cls}]")) for pid, desc, cls in INVISIBLE_CLASSES),
+        behaviour=behaviour,
+        intl=intl,
+        usage=re.compile(_USAGE),
+        negated=re.compile(_NEGATED),
+        describes_tool=re.compile(_DESCRIBES_TOOL),
+        mention=re.compile(_MENTION),
+        header_secret=re.compile(_HEADER_SECRET),
+        squashed=tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in SQUASHED),
+        secrets=tuple((pid, desc, re.compile(rx)) for pid, desc, rx in SECRETS),
+        non_letters=re.compile(NON_LETTERS),
+    )
+
+
+#: What tests/worstcase.py fuzzes in this module (the tables are compiled lazily).
+__regexes__ = compiled
+
+#: Every pattern id this module can report, for docs and tests.
+PATTERN_IDS: tuple[str, ...] = (
+    tuple(pid for pid, _, _ in INVISIBLE_CLASSES)
+    + tuple(pid for pid, _, _, _ in BEHAVIOUR + REMOTE)
+    + tuple(pid for pid, _, _, _ in INTL)
+    + (FENCE_ID,)
+    + tuple(pid for pid, _, _, _ in SQUASHED)
+    + tuple(pid for pid, _, _ in SECRETS)
+)
+
+
+def _needs_joiner(ch: str) -> bool:
+    """A letter or mark of a script whose spelling uses ZWJ/ZWNJ (Arabic, Persian, the Indic
+    scripts, Sinhala, Myanmar, Khmer, ...)."""
+    cp = ord(ch)
+    in_block = (0x0590 <= cp < 0x10A0 or 0x1780 <= cp < 0x18B0 or 0xA800 <= cp < 0xABFF
+                or 0xFB1D <= cp < 0xFEFF)
+    return in_block and unicodedata.category(ch)[0] in "LM"
+
+
+_SOFT_HYPHEN = "\u00ad"
+# Left-to-right, right-to-left and Arabic letter marks: they set the direction of a neutral
+# character next to them (a phone number copied from a Hebrew UI, a word break inside an
+# Arabic name) and, unlike the embeddings and overrides, cannot reorder a run of text.
+_BIDI_MARKS = frozenset("\u200e\u200f\u061c")
+
+
+def _rtl_or_number(ch: str) -> bool:
+    return ch.isdigit() or ch == "+" or (_needs_joiner(ch) and ord(ch) < 0x0900)
+
+
+def _legit_joiner(text: str, index: int) -> bool:
+    """ZWJ between two emoji, ZWJ/ZWNJ inside a word of a script that needs them, a soft
+    hyphen inside a word (text copied from a PDF), or a direction mark beside a right-to-left
+    letter or a number."""
+    ch = text[index]
+    before = text[index - 1] if index > 0 else ""
+    after = text[index + 1] if index < len(text) - 1 else ""
+    if ch in _BIDI_MARKS:
+        return any(_rtl_or_number(c) for c in (before, after) if c)
+    if not (before and after):
+        return False
+    if ch == _SOFT_HYPHEN:
+        return before.isalpha() and after.isalpha()
+    if ch == ZWJ and is_emoji(before) and is_emoji(after):
+        return True
+    return ch in (ZWJ, ZWNJ) and _needs_joiner(before) and _needs_joiner(after)
+
+
+def _quoted(text: str, start: int, end: int) -> str:
+    span = " ".join(text[start:end].split())
+    return span if len(span) <= _QUOTE_CHARS else span[: _QUOTE_CHARS - 3] + "..."
+
+
+def _hit(pid: str, cat: str, desc: str, text: str, start: int, end: int) -> ThreatHit:
+    span = _quoted(text, start, end)
+    return ThreatHit(pid, cat, f'{desc}: "{display_safe(span)}"', span)
+
+
+def _first_unnegated(rx: re.Pattern[str] | Near, text: str, excuses: tuple[re.Pattern[str], ...],
+                     ) -> tuple[int, int] | bool:
+    """The span of the first match no excuse (negation, quotation, tool description) covers;
+    True when every match was excused, False when nothing matched."""
+    matches = [rx.search(text)] if isinstance(rx, Near) else rx.finditer(text)
+    excused = False
+    for m in matches:
+        if m is None:
+            break
+        if any(ex.search(text, max(0, m.start() - 80), m.start()) for ex in excuses):
+            excused = True
+            continue
+        return m.start(), max(m.end(), min(len(text), m.start() + 40))
+    return excused
+
+
+def _invisible_hits(text: str) -> Iterable[ThreatHit]:
+    if not ANY_INVISIBLE.search(text):
+        return
+    for pid, desc, rx in compiled().invisible:
+        found = sorted({
+            f"U+{ord(m.group()):04X}" for m in rx.finditer(text) if not _legit_joiner(text, m.start())
+        })
+        if found:
+            shown = ", ".join(found[:5]) + (", ..." if len(found) > 5 else "")
+            yield ThreatHit(pid, INVISIBLE, f"{desc} ({shown})")
+
+
+def scan(text: str, semantic: bool = False, learned: bool = False) -> list[ThreatHit]:
+    """Every pattern ``text`` matches, at most one hit per pattern id; ``[]`` means clean.
+
+    With ``learned``, a text no pattern matched also goes to the learned classifier
+    (:mod:`silcrow.safety._learned`): a score at its hold threshold or above holds it for a
+    person (``learned.hold``, or ``learned.refuse`` for a score at the refuse threshold).
+
+    With ``semantic``, a text no pattern caught also goes to the meaning-based second stage
+    (:mod:`silcrow.safety._semantic`, the offline MiniLM model, loaded on first use).
+    """
+    if not text:
+        return []
+    tables = compiled()
+    hits = list(_invisible_hits(text))
+    normal = tables.usage.sub(" ", normalize(text))
+    excused: set[str] = set()  # categories whose every match was a mention, advice or a tool's doc
+    for (pid, cat, desc, rx), gate in zip(tables.behaviour, tables.gates, strict=True):
+        if not may_match(gate, normal):
+            continue
+        excuses = (tables.negated, tables.mention) + ((tables.describes_tool,) if cat == LEAK else ())
+        found = _first_unnegated(rx, normal, excuses)
+        if found is True:
+            excused.add(cat)
+        elif found:
+            hit = _hit(pid, cat, desc, normal, *found)
+            if pid in HOLD_IDS and (pid != "exfil.http_secret_var"
+                                    or tables.header_secret.search(normal, found[0], found[1] + 200)):
+                hit = replace(hit, severity="hold")
+            hits.append(hit)
+    native = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text)).casefold()
+    for (pid, cat, desc, rx), gate in zip(tables.intl, tables.intl_gates, strict=True):
+        # English and French share "ignore ... instructions": one hit per category is enough.
+        if (all(h.category != cat for h in hits) and cat not in excused and may_match(gate, native)
+                and (m := rx.search(native))):
+            hits.append(_hit(pid, cat, desc, native, m.start(), m.end()))
+    if tags(text):
+        hits.append(ThreatHit(FENCE_ID, HIDDEN, FENCE_DESC))
+    squashed = tables.non_letters.sub("", normal.translate(LEET))
+    for pid, cat, desc, rx in tables.squashed:
+        # Only when the readable patterns missed it: one hit per category is enough.
+        if all(h.category != cat for h in hits) and cat not in excused and rx.search(squashed):
+            hits.append(ThreatHit(pid, cat, desc))
+    nfkc = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+    for pid, desc, rx in tables.secrets:
+        if m := rx.search(nfkc):
+            # The secret itself is not repeated back: only its first characters.
+            hits.append(ThreatHit(pid, SECRET, f'{desc}: "{display_safe(m.group()[:6])}..."', m.group()[:6]))
+    held = {h.category for h in hits if h.severity == "hold"}
+    if len(held) > 1:
+        # Each alone is routine; together (a curl | sh written into ~/.bashrc, a token sent by a
+        # piped installer) they are the shape of an attack.
+        hits = [replace(h, severity="refuse") for h in hits]
+    if learned and not hits:
+        from silcrow.safety._learned import classify
+
+        judged = classify(text)
+        if judged.severity is not None:
+            # Held, never refused on the model's word alone: a person judges what only a
+            # statistical model flagged (its false alarms then cost a question, not a lost note).
+            hits.append(ThreatHit(f"learned.{judged.severity}", LEARNED, judged.reason, "", "hold"))
+    if semantic and not hits:
+        from silcrow.safety._semantic import judge
+
+        near = judge(text)
+        if near.attack:
+            hits.append(_hit("semantic.nearest_attack", near.family,
+                             f"reads like a known attack ({near.family}; nearest example: "
+                             f"{near.nearest[:60]!r})", text, 0, len(text)))
+    return hits
+
+
+def describe(hits: Iterable[ThreatHit]) -> str:
+    """``"override.ignore_previous (asks to ...); ..."`` for error messages."""
+    return "; ".join(f"{h.pattern_id} ({h.description})" for h in hits)
+
+
+_SHOWN_AS_CODE = re.compile(f"{INVISIBLE_CLASS}|[\ud800-\udfff]")
+
+
+def display_safe(text: str) -> str:
+    """``text`` with every invisible or control character shown as ``<U+XXXX>``.
+
+    Newlines and tabs are kept. Lone surrogates (undecodable bytes of a
+    damaged file, or an invalid string) are shown the same way, so the result
+    also always encodes as UTF-8. It can be echoed in an error message, a tool
+    result or a terminal without hiding anything from the person reading it.
+    """
+    return _SHOWN_AS_CODE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
