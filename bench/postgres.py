@@ -39,9 +39,11 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 import pg_support  # noqa: E402  (the same server start as the tests)
 from recall_scale import DerivedEmbedder, synthetic_queries, synthetic_turns  # noqa: E402
 
-from silcrow.recall.embedders import get_embedder  # noqa: E402
-from silcrow.recall.local.postgres import PostgresRecall  # noqa: E402
-from silcrow.recall.local.store import RecallStore  # noqa: E402
+from silcrow.recall import get_embedder  # noqa: E402
+from silcrow.recall.local import (
+    PostgresRecall,  # noqa: E402
+    RecallStore,  # noqa: E402
+)
 from silcrow.schema import database  # noqa: E402
 from silcrow.store import MemoryStore  # noqa: E402
 from silcrow.store.postgres import PostgresBackend  # noqa: E402

@@ -41,13 +41,9 @@ from typing import Any
 
 from rich.console import Console
 
-from silcrow.agent import Agent
-from silcrow.agent.llm import LLMClient
-from silcrow.agent.loop import DEFAULT_REPLAY_RECALL
-from silcrow.agent.prompt import build_system_prompt
-from silcrow.agent.search_tool import session_search_schema
+from silcrow.agent import DEFAULT_REPLAY_RECALL, Agent, LLMClient, build_system_prompt, session_search_schema
+from silcrow.recall import MemoryManager
 from silcrow.recall.local import LocalProvider
-from silcrow.recall.manager import MemoryManager
 from silcrow.safety import SYSTEM_NOTE
 from silcrow.store import MemoryStore
 from silcrow.testing import ScriptedModelServer

@@ -57,9 +57,7 @@ from recall import evidence_ids, recall_at  # bench/recall.py: the same protocol
 from rich.console import Console
 from rich.progress import Progress
 
-from silcrow.recall import MemoryManager, MemoryProvider
-from silcrow.recall.embedders import Embedder, get_embedder
-from silcrow.recall.formats import parse_locomo
+from silcrow.recall import Embedder, MemoryManager, MemoryProvider, get_embedder, parse_locomo
 from silcrow.recall.local import LocalProvider, RecallRecord
 from silcrow.recall.providers.holographic import HolographicProvider
 

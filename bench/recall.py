@@ -85,10 +85,9 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from silcrow.recall import MemoryManager
-from silcrow.recall.embedders import Embedder, get_embedder
-from silcrow.recall.formats import parse_locomo
-from silcrow.recall.local import LocalProvider, RecallRecord, retrieval
+from silcrow.recall import Embedder, MemoryManager, get_embedder, parse_locomo
+from silcrow.recall.local import LocalProvider, RecallRecord
+from silcrow.recall.local import _retrieval as retrieval
 
 err = Console(stderr=True)
 
@@ -213,7 +212,7 @@ def raw_embedder_rate(embedder: Embedder, records: list[RecallRecord]) -> float:
 
     CPU time of this process, not wall time: the cores are shared, and wall-clock rates
     taken a few seconds apart swung by 3x under other jobs' load while CPU time held."""
-    from silcrow.recall.local.backend import BATCH
+    from silcrow.recall.local._backend import BATCH
 
     texts = [retrieval.body_text(r.text, r.speaker) for r in records]
     start = time.process_time()

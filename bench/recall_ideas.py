@@ -10,7 +10,7 @@ prints ONE JSON object on stdout (progress goes to stderr)::
      "open_domain", "single_hop", "delta_recall@10"}, ...}, "config": {...}}
 
 ``bench/recall.py`` switches the ideas that live in the shipped ranking
-(:func:`silcrow.recall.local.backend.rank`) on and off. The ideas here need
+(:func:`silcrow.recall.local._backend.rank`) on and off. The ideas here need
 more than one query per question, which the backends do not run, so this
 script runs them over the SQLite store's own pieces (its FTS5 table, its
 vector index, the shared :func:`retrieval.bm25` and ``rank``) and compares
@@ -49,11 +49,10 @@ from rich.console import Console
 from rich.progress import Progress
 
 from silcrow._sqlite import STOPWORDS, placeholders
-from silcrow.recall.embedders import get_embedder
-from silcrow.recall.formats import parse_locomo
-from silcrow.recall.local import LocalProvider, retrieval
-from silcrow.recall.local.backend import rank
-from silcrow.recall.local.store import RecallStore
+from silcrow.recall import get_embedder, parse_locomo
+from silcrow.recall.local import LocalProvider, RecallStore
+from silcrow.recall.local import _retrieval as retrieval
+from silcrow.recall.local._backend import rank
 
 err = Console(stderr=True)
 _WORD = re.compile(r"\w+")

@@ -55,9 +55,10 @@ import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from silcrow.recall.embedders import Embedder, OnnxMiniLMEmbedder
-from silcrow.recall.local import LocalProvider, RecallRecord, retrieval
-from silcrow.recall.local.vectors import VectorIndex
+from silcrow.recall import Embedder, OnnxMiniLMEmbedder
+from silcrow.recall.local import LocalProvider, RecallRecord
+from silcrow.recall.local import _retrieval as retrieval
+from silcrow.recall.local._vectors import VectorIndex
 
 ERR = Console(stderr=True)
 
@@ -188,7 +189,7 @@ class DirectStore:
 
     One FTS5 table of ``"speaker: text"`` bodies in SQLite (WAL) and a
     VectorIndex; a search runs the provider's own query builder, BM25 pool,
-    dense pool and score fusion (``silcrow.recall.local.retrieval``). Not
+    dense pool and score fusion (``silcrow.recall.local._retrieval``). Not
     included: neighbouring-turn context columns, dates, tenant scope columns.
     """
 

@@ -47,11 +47,8 @@ from mcp.client.streamable_http import streamable_http_client
 from rich.console import Console
 
 from silcrow._paths import resolve_home
-from silcrow.recall.local import LocalProvider
-from silcrow.recall.local.records import RecallRecord
-from silcrow.serve.running import ServerProcess, silcrow_command
-from silcrow.serve.tenant import open_tenant
-from silcrow.serve.tokens import create_token
+from silcrow.recall.local import LocalProvider, RecallRecord
+from silcrow.serve import ServerProcess, create_token, open_tenant, silcrow_command
 from silcrow.store import MemoryStore
 
 CTX = multiprocessing.get_context("fork")

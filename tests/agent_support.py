@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from silcrow.agent.loop import Agent
+from silcrow.agent import Agent
 from silcrow.testing import ScriptedModelServer
 
 OK: dict[str, Any] = {"content": "ok"}

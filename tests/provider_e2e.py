@@ -18,8 +18,8 @@ from typing import Any
 from agent_support import call, last_user
 from testing_services.base import StandInService
 
-from silcrow.agent.loop import Agent
-from silcrow.recall.provider import MemoryProvider
+from silcrow.agent import Agent
+from silcrow.recall import MemoryProvider
 from silcrow.safety import FENCE_CLOSE, FENCE_OPEN
 from silcrow.testing import ScriptedModelServer
 

@@ -10,8 +10,7 @@ import httpx2
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
-from silcrow.serve.running import silcrow_command
-from silcrow.serve.tokens import create_token
+from silcrow.serve import create_token, silcrow_command
 
 # Semantics do not matter in these tests: no embedding model, so nothing slow loads.
 CONFIG = 'embedder = "none"\nmemory_char_limit = 100000\n'

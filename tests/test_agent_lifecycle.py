@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from agent_support import OK, call, last_user, remember, running_agent
 
-from silcrow.agent.compress import estimate_tokens
-from silcrow.agent.loop import FLUSH_TEXT, NUDGE_TEXT, Agent
+from silcrow.agent import Agent
+from silcrow.agent._compress import estimate_tokens
+from silcrow.agent._loop import FLUSH_TEXT, NUDGE_TEXT
 from silcrow.errors import ModelError, SessionError
 from silcrow.recall.local import LocalProvider
 from silcrow.safety import sanitize_context

@@ -6,7 +6,8 @@ import socket
 
 import pytest
 
-from silcrow.agent.llm import LOCAL_DUMMY_KEY, LLMClient, is_local_url, resolve_credentials
+from silcrow.agent import LLMClient
+from silcrow.agent._llm import LOCAL_DUMMY_KEY, is_local_url, resolve_credentials
 from silcrow.errors import ModelError
 from silcrow.testing import ScriptedModelServer
 

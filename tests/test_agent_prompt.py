@@ -9,10 +9,10 @@ from typing import Any
 
 from agent_support import OK, remember, running_agent, system_of
 
-from silcrow.agent.loop import Agent
-from silcrow.agent.prompt import build_system_prompt, date_line
+from silcrow.agent import Agent, build_system_prompt
+from silcrow.agent._prompt import date_line
+from silcrow.recall import MemoryManager
 from silcrow.recall.local import LocalProvider
-from silcrow.recall.manager import MemoryManager
 from silcrow.store import MemoryStore
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from agent_support import call, last_user, running_agent
 
-from silcrow.agent.loop import Agent
+from silcrow.agent import Agent
 from silcrow.safety import FENCE_CLOSE, FENCE_OPEN
 
 EARLIER = "My sourdough starter is called Gerald and I feed it rye flour every morning."

@@ -9,7 +9,7 @@ from typing import Any
 
 from agent_support import OK, call, remember, running_agent
 
-from silcrow.agent.loop import Agent
+from silcrow.agent import Agent
 
 
 def _tool_results(agent: Agent) -> list[dict[str, Any]]:

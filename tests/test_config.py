@@ -30,7 +30,7 @@ def test_bad_settings_are_config_errors(tmp_path: Path, body: str) -> None:
 
 
 def test_embedder_spec_builds_the_configured_embedder_with_its_settings() -> None:
-    from silcrow.recall.embedders import OpenAIEmbedder
+    from silcrow.recall import OpenAIEmbedder
 
     plain = Settings(embedder="onnx")
     assert plain.embedder_spec() == "onnx" and plain.embedder_spec("none") == "none"
@@ -127,7 +127,7 @@ def test_other_tables_are_kept_raw_for_the_module_that_reads_them(
 
 
 def test_the_environment_is_read_in_one_place(monkeypatch: pytest.MonkeyPatch) -> None:
-    from silcrow.agent.llm import resolve_credentials
+    from silcrow.agent._llm import resolve_credentials
 
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:1234/v1")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-env")

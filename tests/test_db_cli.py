@@ -14,10 +14,8 @@ from test_cli_recall import run
 
 from silcrow import schema
 from silcrow.errors import ConfigError
-from silcrow.recall.embedders import Embedder, get_embedder
-from silcrow.recall.local import LocalProvider
-from silcrow.recall.local.postgres import PostgresRecall
-from silcrow.recall.local.records import RecallRecord
+from silcrow.recall import Embedder, get_embedder
+from silcrow.recall.local import LocalProvider, PostgresRecall, RecallRecord
 from silcrow.sessions import PostgresSessions, SessionStore
 from silcrow.store import MemoryStore
 from silcrow.store.postgres import PostgresBackend

@@ -6,7 +6,8 @@ import socket
 
 import pytest
 
-from silcrow.db.database import UNPARSEABLE_DSN, Database, redact
+from silcrow.db import Database, redact
+from silcrow.db._database import UNPARSEABLE_DSN
 from silcrow.errors import ConfigError
 
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from serve_support import CONFIG, tokens
 
-from silcrow.serve.running import ServerProcess
+from silcrow.serve import ServerProcess
 
 
 def _host(root: Path, dsn: str) -> Path:

@@ -17,11 +17,11 @@ from serve_support import CONFIG, http_client, tokens
 from test_cli_recall import MESSAGES, run, write_jsonl
 
 from silcrow import schema
-from silcrow.db import migrations
-from silcrow.recall.embedders import get_embedder
-from silcrow.recall.local.postgres import PostgresRecall
+from silcrow.db import migrate
+from silcrow.recall import get_embedder
+from silcrow.recall.local import PostgresRecall
 from silcrow.schema import database
-from silcrow.serve.running import ServerProcess
+from silcrow.serve import ServerProcess
 from silcrow.sessions import PostgresSessions
 
 
@@ -109,7 +109,7 @@ def test_import_and_export_move_one_profile(pg_dsn: str, tmp_path: Path) -> None
 
 
 def _everything() -> Any:
-    from silcrow.recall.local.records import MemoryFilter
+    from silcrow.recall.local import MemoryFilter
 
     return MemoryFilter(contains="")
 
@@ -163,7 +163,7 @@ def test_a_token_never_reaches_another_profiles_recall_or_sessions(pg_dsn: str, 
 
 def _version_1_database(pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> str:
     dsn = pg_server.empty_database()
-    assert migrations.migrate(database(dsn), schema.MIGRATIONS[:1]) == [1]
+    assert migrate(database(dsn), schema.MIGRATIONS[:1]) == [1]
     return dsn
 
 
@@ -221,8 +221,7 @@ def test_migration_2_gives_old_rows_the_profile_they_came_from(
 def test_importing_vectors_of_another_model_leaves_them_to_the_databases_model(
     pg_dsn: str, tmp_path: Path
 ) -> None:
-    from silcrow.recall.local.records import RecallRecord
-    from silcrow.recall.local.store import RecallStore
+    from silcrow.recall.local import RecallRecord, RecallStore
 
     home = tmp_path / "home"
     onnx = get_embedder("onnx")

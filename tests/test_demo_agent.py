@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from silcrow.demo import agent_walkthrough
+from silcrow.demo import _agent_walkthrough as agent_walkthrough
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from silcrow.demo import memory_walkthrough
+from silcrow.demo import _memory_walkthrough as memory_walkthrough
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -56,7 +56,7 @@ def test_walkthrough_in_a_real_process(tmp_path: Path) -> None:
     # A real stdout (not pytest's capture): the box-drawing and § characters must encode.
     env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "NO_COLOR": "1",
            "SILCROW_HOME": str(tmp_path / "never")}
-    code = "from silcrow.demo.memory_walkthrough import run; run()"
+    code = "from silcrow.demo._memory_walkthrough import run; run()"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           encoding="utf-8", env=env, timeout=120)
     assert done.returncode == 0, done.stderr

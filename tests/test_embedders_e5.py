@@ -13,9 +13,9 @@ import pytest
 
 from silcrow.config import Settings
 from silcrow.errors import EmbedderUnavailableError, RecallError
-from silcrow.recall import e5 as e5_module
-from silcrow.recall.e5 import MODEL_FILE, E5SmallEmbedder
-from silcrow.recall.embedders import Embedder, get_embedder
+from silcrow.recall import E5SmallEmbedder, Embedder, get_embedder
+from silcrow.recall import _e5 as e5_module
+from silcrow.recall._e5 import MODEL_FILE
 from silcrow.recall.local import LocalProvider, RecallRecord
 
 

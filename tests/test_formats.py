@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from silcrow.errors import RecallError
-from silcrow.recall.formats import load_records, parse_locomo_datetime
+from silcrow.recall import load_records
+from silcrow.recall._formats import parse_locomo_datetime
 
 
 def _conversation(sample_id: str | None = None) -> dict[str, object]:

@@ -189,7 +189,7 @@ def test_real_prompts_are_not_trivial(prompt: str) -> None:
 def test_raising_provider_is_logged_and_skipped(caplog: pytest.LogCaptureFixture) -> None:
     m = MemoryManager()
     m.add_provider(Raiser())
-    with caplog.at_level(logging.WARNING, logger="silcrow.recall.manager"):
+    with caplog.at_level(logging.WARNING, logger="silcrow.recall"):
         assert m.prefetch("where do I live?") == ""
         assert m.system_prompt_block() == ""
         assert m.tool_schemas() == []
@@ -201,7 +201,7 @@ def test_raising_provider_is_logged_and_skipped(caplog: pytest.LogCaptureFixture
 def test_failed_initialize_disables_the_provider(caplog: pytest.LogCaptureFixture) -> None:
     m = MemoryManager()
     m.add_provider(Raiser())
-    with caplog.at_level(logging.WARNING, logger="silcrow.recall.manager"):
+    with caplog.at_level(logging.WARNING, logger="silcrow.recall"):
         assert m.initialize("s1", home="/tmp") is False
     assert m.provider is None and "disabled" in caplog.text
     assert m.prefetch("where do I live?") == ""
@@ -226,7 +226,7 @@ def test_hanging_prefetch_times_out_and_stuck_calls_are_bounded(caplog: pytest.L
     p = CountingHanger()
     m.add_provider(p)
     try:
-        with caplog.at_level(logging.WARNING, logger="silcrow.recall.manager"):
+        with caplog.at_level(logging.WARNING, logger="silcrow.recall"):
             for _ in range(2):
                 start = time.monotonic()
                 assert m.prefetch("where do I live?") == ""
@@ -245,7 +245,7 @@ def test_hanging_prefetch_times_out_and_stuck_calls_are_bounded(caplog: pytest.L
 def test_garbage_prefetch_is_skipped(value: Any, caplog: pytest.LogCaptureFixture) -> None:
     m = MemoryManager()
     m.add_provider(Garbage(value))
-    with caplog.at_level(logging.WARNING, logger="silcrow.recall.manager"):
+    with caplog.at_level(logging.WARNING, logger="silcrow.recall"):
         assert m.prefetch("where do I live?") == ""
         assert m.on_pre_compress([]) == ""
     assert "instead of str" in caplog.text
@@ -284,7 +284,7 @@ def test_tool_results_are_screened_like_recalled_text(caplog: pytest.LogCaptureF
 
     m = MemoryManager()
     m.add_provider(Poisoned())
-    with caplog.at_level(logging.WARNING, logger="silcrow.recall.manager"):
+    with caplog.at_level(logging.WARNING, logger="silcrow.recall"):
         out = json.loads(m.handle_tool_call("rec_echo", {}))
     assert out["results"][0] == {"id": 1, "text": "User likes tea "}
     assert out["results"][1] == {"id": 2, "text": "[BLOCKED: recalled text matched override.ignore_previous]"}
@@ -403,7 +403,7 @@ def test_a_raising_sync_does_not_kill_the_worker(caplog: pytest.LogCaptureFixtur
     m = MemoryManager()
     p = FailsOnce()
     m.add_provider(p)
-    with caplog.at_level(logging.WARNING, logger="silcrow.recall.manager"):
+    with caplog.at_level(logging.WARNING, logger="silcrow.recall"):
         m.sync_turn("first", "x")
         m.sync_turn("second", "y")
         assert m.flush(timeout=10)
@@ -448,7 +448,7 @@ def test_shutdown_is_bounded_when_the_provider_hangs(caplog: pytest.LogCaptureFi
         m.sync_turn("u", "a")
         m.sync_turn("u2", "a2")
         start = time.monotonic()
-        with caplog.at_level(logging.WARNING, logger="silcrow.recall.manager"):
+        with caplog.at_level(logging.WARNING, logger="silcrow.recall"):
             assert m.shutdown(timeout=0.3) is False
         assert time.monotonic() - start < 3.0
         assert "still pending after 0.3s" in caplog.text
@@ -475,7 +475,7 @@ def test_queue_overflow_drops_with_a_log(caplog: pytest.LogCaptureFixture) -> No
     p = Hanger()
     m.add_provider(p)
     try:
-        with caplog.at_level(logging.ERROR, logger="silcrow.recall.manager"):
+        with caplog.at_level(logging.ERROR, logger="silcrow.recall"):
             for i in range(10):
                 m.sync_turn(f"u{i}", "a")
         assert m.counters["dropped_jobs"] >= 6

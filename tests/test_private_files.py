@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from test_cli_recall import MESSAGES, write_jsonl
 
-from silcrow.recall.embedders import get_embedder
-from silcrow.recall.local.store import RecallStore
+from silcrow.recall import get_embedder
+from silcrow.recall.local import RecallStore
 from silcrow.recall.providers._outbox import Outbox
 from silcrow.recall.providers.holographic._store import FactStore
-from silcrow.serve.running import silcrow_command
+from silcrow.serve import silcrow_command
 from silcrow.sessions import SessionStore
 
 

@@ -13,9 +13,8 @@ import provider_e2e
 import pytest
 from testing_services.brv import install_brv
 
-from silcrow.recall import load_provider
+from silcrow.recall import MemoryProvider, load_provider
 from silcrow.recall.contract import check_provider_contract
-from silcrow.recall.provider import MemoryProvider
 from silcrow.recall.providers.byterover import ByteroverProvider
 
 

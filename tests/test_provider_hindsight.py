@@ -19,8 +19,8 @@ import provider_e2e
 import pytest
 from testing_services.hindsight import HindsightStandIn
 
+from silcrow.recall import MemoryProvider
 from silcrow.recall.contract import check_provider_contract
-from silcrow.recall.provider import MemoryProvider
 from silcrow.recall.providers.hindsight import HindsightProvider
 
 pytestmark = pytest.mark.skipif(

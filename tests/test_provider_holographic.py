@@ -12,9 +12,8 @@ import numpy as np
 import provider_e2e
 import pytest
 
-from silcrow.recall import load_provider
+from silcrow.recall import MemoryProvider, load_provider
 from silcrow.recall.contract import check_provider_contract
-from silcrow.recall.provider import MemoryProvider
 from silcrow.recall.providers.holographic import HolographicProvider
 from silcrow.recall.providers.holographic import _hrr as hrr
 from silcrow.recall.providers.holographic._store import extract_entities

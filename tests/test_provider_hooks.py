@@ -108,7 +108,7 @@ class HangingTurnStart(TurnWatcher):
 def test_on_turn_start_failures_are_isolated(caplog: pytest.LogCaptureFixture) -> None:
     m = MemoryManager()
     m.add_provider(FailingTurnStart())
-    with caplog.at_level(logging.WARNING, logger="silcrow.recall.manager"):
+    with caplog.at_level(logging.WARNING, logger="silcrow.recall"):
         assert m.on_turn_start(1, "hello there") is None
     assert "failed in on_turn_start: RuntimeError: turn counter broke" in caplog.text
     assert m.counters["provider_failures"] == 1
@@ -119,7 +119,7 @@ def test_a_hanging_on_turn_start_is_bounded(caplog: pytest.LogCaptureFixture) ->
     p = HangingTurnStart()
     m.add_provider(p)
     try:
-        with caplog.at_level(logging.WARNING, logger="silcrow.recall.manager"):
+        with caplog.at_level(logging.WARNING, logger="silcrow.recall"):
             m.on_turn_start(1, "hello there")
         assert "did not finish on_turn_start within 0.2s" in caplog.text
         assert m.counters["provider_timeouts"] == 1
@@ -130,7 +130,7 @@ def test_a_hanging_on_turn_start_is_bounded(caplog: pytest.LogCaptureFixture) ->
 def test_bare_schemas_are_wrapped_and_nameless_ones_reported(caplog: pytest.LogCaptureFixture) -> None:
     m = MemoryManager()
     m.add_provider(WithNameless())
-    with caplog.at_level(logging.WARNING, logger="silcrow.recall.manager"):
+    with caplog.at_level(logging.WARNING, logger="silcrow.recall"):
         schemas = m.tool_schemas()
     assert [s["type"] for s in schemas] == ["function", "function"]
     assert [s["function"]["name"] for s in schemas] == ["bare_search", "wrapped_search"]

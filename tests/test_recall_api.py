@@ -9,12 +9,9 @@ from pathlib import Path
 import pytest
 
 from silcrow.errors import RecallError
-from silcrow.recall import MemoryManager
-from silcrow.recall.api import Forgotten, Found, Remembered
-from silcrow.recall.local import LocalProvider
-from silcrow.recall.local.records import RecallHit
-from silcrow.recall.policy import screen_tool_result
-from silcrow.recall.tools import run_tool
+from silcrow.recall import Forgotten, Found, MemoryManager, Remembered, run_tool
+from silcrow.recall._policy import screen_tool_result
+from silcrow.recall.local import LocalProvider, RecallHit
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 from test_cli_recall import run
 
 from silcrow.errors import RecallError
-from silcrow.recall.formats import load_records
+from silcrow.recall import load_records
 
 DATA = Path(__file__).parent / "data" / "exports"
 CHATGPT = DATA / "chatgpt-conversations.json"

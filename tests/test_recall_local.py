@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 
 from silcrow.errors import RecallError
+from silcrow.recall import Embedder, get_embedder
 from silcrow.recall.contract import check_provider_contract
-from silcrow.recall.embedders import Embedder, get_embedder
-from silcrow.recall.local import LocalProvider, RecallRecord, retrieval
-from silcrow.recall.local import db as recall_db_module
+from silcrow.recall.local import LocalProvider, RecallRecord
+from silcrow.recall.local import _db as recall_db_module
+from silcrow.recall.local import _retrieval as retrieval
 
 DAY1 = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 DAY2 = datetime(2023, 6, 12, 10, 5, tzinfo=UTC)

@@ -7,8 +7,8 @@ import sqlite3
 import numpy as np
 import pytest
 
-from silcrow.recall.embedders import Embedder
-from silcrow.recall.local import retrieval
+from silcrow.recall import Embedder
+from silcrow.recall.local import _retrieval as retrieval
 
 
 def test_query_terms_drop_function_words_and_repeats() -> None:
@@ -143,7 +143,7 @@ def test_list_questions_are_told_apart(query: str, listing: bool) -> None:
 
 
 def test_a_list_question_spreads_its_hits_over_sessions() -> None:
-    from silcrow.recall.local.backend import rank
+    from silcrow.recall.local._backend import rank
 
     lexical = [(1, 1.0), (2, 0.95), (3, 0.9)]
     about = {1: ("", "a"), 2: ("", "a"), 3: ("", "b")}.__getitem__

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from silcrow.recall.local import retrieval
-from silcrow.recall.local.when import in_words, mentioned_dates
+from silcrow.recall.local import _retrieval as retrieval
+from silcrow.recall.local._when import in_words, mentioned_dates
 
 MONDAY = date(2023, 5, 8)
 

@@ -18,7 +18,7 @@ import pytest
 from serve_support import CONFIG, make_home, tokens
 
 from silcrow._paths import resolve_home
-from silcrow.serve.running import ServerProcess
+from silcrow.serve import ServerProcess
 from silcrow.store import MemoryStore
 from silcrow.testing import ScriptedModelServer
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from serve_support import make_home, stdio_params, tokens
 
 from silcrow._paths import resolve_home
-from silcrow.serve.running import ServerProcess
+from silcrow.serve import ServerProcess
 from silcrow.store import MemoryStore
 from silcrow.store.entries import parse, shape_problems
 

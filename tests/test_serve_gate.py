@@ -12,7 +12,7 @@ import pytest
 from serve_support import CONFIG, http_client, make_home, tokens
 
 from silcrow._paths import resolve_home
-from silcrow.serve.running import ServerProcess
+from silcrow.serve import ServerProcess
 from silcrow.store import MemoryStore
 
 Served = tuple[ServerProcess, dict[str, str], Path]

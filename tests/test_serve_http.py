@@ -11,8 +11,7 @@ import pytest
 from serve_support import make_home, tokens
 
 from silcrow._paths import resolve_home
-from silcrow.serve.running import ServerProcess
-from silcrow.serve.tokens import revoke_token
+from silcrow.serve import ServerProcess, revoke_token
 from silcrow.store import MemoryStore
 
 # (method, path, JSON body) of every authenticated route, with a valid body.

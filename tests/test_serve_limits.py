@@ -16,8 +16,8 @@ import httpx
 from serve_support import CONFIG, http_client, make_home, tokens
 
 from silcrow._paths import resolve_home
-from silcrow.recall.limits import MAX_FACT_CHARS
-from silcrow.serve.running import ServerProcess
+from silcrow.recall import MAX_FACT_CHARS
+from silcrow.serve import ServerProcess
 from silcrow.store import MemoryStore
 
 
@@ -178,8 +178,7 @@ def test_fencing_a_large_recall_search_leaves_the_event_loop_free(tmp_path: Path
     """Fifty facts at the size cap, found at once: scanning and fencing them is the slow part of
     the call, and it must run on a worker thread. A ticker on the event loop measures the longest
     time the loop was held; compared with the whole call, not with a clock."""
-    from silcrow.serve.mcp_server import stdio_server
-    from silcrow.serve.tenant import open_tenant
+    from silcrow.serve import open_tenant, stdio_server
 
     home = make_home(tmp_path / "home")
     (home / "config.toml").write_text(CONFIG + 'provider = "local"\n', encoding="utf-8")

@@ -17,8 +17,7 @@ from mcp import Client, MCPError
 from serve_support import http_client, make_home, stdio_params, tokens
 
 from silcrow._paths import resolve_home, sessions_db
-from silcrow.serve.running import ServerProcess, silcrow_command
-from silcrow.serve.tokens import create_token
+from silcrow.serve import ServerProcess, create_token, silcrow_command
 from silcrow.sessions import SessionStore
 from silcrow.store import MemoryStore
 

@@ -13,7 +13,7 @@ import httpx
 from serve_support import make_home, stdio_params, tokens
 
 from silcrow._paths import resolve_home
-from silcrow.serve.running import ServerProcess
+from silcrow.serve import ServerProcess
 from silcrow.store import MemoryStore
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",

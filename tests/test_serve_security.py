@@ -18,8 +18,7 @@ from serve_support import http_client, make_home, tokens
 from test_serve_http import ROUTES
 
 from silcrow._paths import resolve_home
-from silcrow.serve.running import ServerProcess, silcrow_command
-from silcrow.serve.tokens import revoke_token, tokens_path
+from silcrow.serve import ServerProcess, revoke_token, silcrow_command, tokens_path
 from silcrow.store import MemoryStore
 
 PING = {"jsonrpc": "2.0", "id": 1, "method": "ping"}

@@ -11,8 +11,8 @@ import pytest
 
 from silcrow.cli._serve import is_loopback
 from silcrow.errors import ConfigError
-from silcrow.serve.running import silcrow_command
-from silcrow.serve.tokens import TokenBook, create_token, list_tokens, revoke_token, tokens_path
+from silcrow.serve import create_token, list_tokens, revoke_token, silcrow_command, tokens_path
+from silcrow.serve._tokens import TokenBook
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

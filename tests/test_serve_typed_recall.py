@@ -20,9 +20,8 @@ import pytest
 from serve_support import CONFIG, http_client, make_home, tokens
 
 from silcrow._paths import resolve_home
-from silcrow.recall import MemoryManager, load_provider
-from silcrow.recall.tools import tool_schemas
-from silcrow.serve.running import ServerProcess
+from silcrow.recall import MemoryManager, load_provider, tool_schemas
+from silcrow.serve import ServerProcess
 
 PLUGIN = textwrap.dedent(
     """

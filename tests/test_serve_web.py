@@ -11,7 +11,7 @@ import pytest
 from serve_support import CONFIG, make_home, tokens
 
 from silcrow._paths import resolve_home
-from silcrow.serve.running import ServerProcess
+from silcrow.serve import ServerProcess
 from silcrow.store import MemoryStore
 
 XSS = "<script>alert('pwned')</script> & <img src=x onerror=alert(1)>"
@@ -36,7 +36,8 @@ def _client(server: ServerProcess, token: str | None) -> httpx.Client:
 
 
 def test_the_token_gate_lets_exactly_the_inspectors_public_paths_through() -> None:
-    from silcrow.serve import auth, web
+    from silcrow.serve import _auth as auth
+    from silcrow.serve import _web as web
 
     assert web.PUBLIC_PATHS <= auth.PUBLIC_PATHS
     assert not any(p.startswith("/ui/") for p in auth.PUBLIC_PATHS - {"/ui/login/once"})

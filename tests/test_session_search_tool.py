@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from pg_support import session_backends
 
-from silcrow.agent.search_tool import MAX_MESSAGE_CHARS, handle_session_search, session_search_schema
+from silcrow.agent import handle_session_search, session_search_schema
+from silcrow.agent._search_tool import MAX_MESSAGE_CHARS
 from silcrow.sessions import SessionBackend, SessionStore
 
 

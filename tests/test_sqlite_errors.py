@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from silcrow.errors import RecallError, SessionError
-from silcrow.recall.embedders import get_embedder
-from silcrow.recall.local.records import MemoryFilter, RecallRecord
-from silcrow.recall.local.store import RecallStore
+from silcrow.recall import get_embedder
+from silcrow.recall.local import MemoryFilter, RecallRecord, RecallStore
 from silcrow.sessions import SessionStore
 
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-HEAVY = ("silcrow.agent", "silcrow.recall.manager", "silcrow.recall.local", "silcrow.safety",
+HEAVY = ("silcrow.agent", "silcrow.recall._manager", "silcrow.recall.local", "silcrow.safety",
          "numpy", "onnxruntime", "openai", "httpx")
 
 
@@ -33,7 +33,7 @@ def test_a_provider_module_does_not_load_the_manager_or_the_scanners(tmp_path: P
     # ...and the lazy names still resolve
     loaded = _loaded_after("from silcrow.recall import MemoryManager\nimport silcrow\nsilcrow.MemoryProvider",
                            tmp_path)
-    assert "silcrow.recall.manager" in loaded
+    assert "silcrow.recall._manager" in loaded
 
 
 def test_memory_show_imports_only_its_own_command_group(tmp_path: Path) -> None:

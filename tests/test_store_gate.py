@@ -239,9 +239,9 @@ def test_write_policy_is_a_checked_setting(tmp_path: Path) -> None:
 
 
 def test_a_pending_write_is_not_mirrored_to_the_provider(tmp_path: Path) -> None:
-    from silcrow.agent.llm import ToolCall
-    from silcrow.agent.tools import ToolRouter
-    from silcrow.recall.manager import MemoryManager
+    from silcrow.agent import ToolCall
+    from silcrow.agent._tools import ToolRouter
+    from silcrow.recall import MemoryManager
     from silcrow.sessions import open_sessions
 
     class Spy(MemoryManager):

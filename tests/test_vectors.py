@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from silcrow.errors import RecallError
-from silcrow.recall.local.vectors import VectorIndex
+from silcrow.recall.local._vectors import VectorIndex
 
 
 def _unit(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:

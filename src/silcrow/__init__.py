@@ -34,13 +34,11 @@ from silcrow.errors import (
 )
 
 if TYPE_CHECKING:
-    from silcrow.agent.loop import Agent
+    from silcrow.agent import Agent
     from silcrow.home import Profile, open_profile
-    from silcrow.recall import load_provider
+    from silcrow.recall import MemoryManager, MemoryProvider, load_provider
     from silcrow.recall.contract import check_provider_contract
     from silcrow.recall.local import LocalProvider
-    from silcrow.recall.manager import MemoryManager
-    from silcrow.recall.provider import MemoryProvider
     from silcrow.safety import build_memory_context_block, sanitize_context
     from silcrow.store import ENTRY_DELIMITER, MemoryStore
     from silcrow.tool import handle_memory_call, memory_call, memory_tool_schema
@@ -50,11 +48,11 @@ __version__ = "0.1.0"
 # Where each lazily imported public name lives; importing them all up front would load the
 # embedder, the agent loop and the scanners for code that only needs the curated store.
 _LAZY = {
-    "Agent": "silcrow.agent.loop",
+    "Agent": "silcrow.agent",
     "ENTRY_DELIMITER": "silcrow.store",
     "LocalProvider": "silcrow.recall.local",
-    "MemoryManager": "silcrow.recall.manager",
-    "MemoryProvider": "silcrow.recall.provider",
+    "MemoryManager": "silcrow.recall",
+    "MemoryProvider": "silcrow.recall",
     "MemoryStore": "silcrow.store",
     "Profile": "silcrow.home",
     "build_memory_context_block": "silcrow.safety",

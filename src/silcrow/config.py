@@ -41,7 +41,7 @@ from silcrow._paths import config_file
 from silcrow.errors import ConfigError
 
 if TYPE_CHECKING:
-    from silcrow.recall.embedders import Embedder
+    from silcrow.recall import Embedder
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -174,7 +174,7 @@ class Settings:
         name = name or self.embedder
         if name != self.embedder or not (self.embedder_model or self.embedder_url):
             return name
-        from silcrow.recall.embedders import get_embedder
+        from silcrow.recall import get_embedder
 
         options: dict[str, Any] = {"model": self.embedder_model}
         if name.strip().lower() == "openai":

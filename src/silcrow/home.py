@@ -41,9 +41,8 @@ from silcrow.config import Rule, Settings, Text, env_value
 from silcrow.errors import ConfigError
 
 if TYPE_CHECKING:
-    from silcrow.recall.embedders import Embedder
-    from silcrow.recall.local.backend import RecallBackend
-    from silcrow.recall.provider import MemoryProvider
+    from silcrow.recall import Embedder, MemoryProvider
+    from silcrow.recall.local import RecallBackend
     from silcrow.sessions import SessionBackend
     from silcrow.store import MemoryStore
     from silcrow.store.backend import StoreBackend
@@ -196,10 +195,10 @@ class Profile:
         """The local provider's storage: ``<path>/recall.db``, or the database."""
         if not self.storage.shared:
             from silcrow._paths import recall_db
-            from silcrow.recall.local.store import RecallStore
+            from silcrow.recall.local import RecallStore
 
             return RecallStore(recall_db(self.path), embedder)
-        from silcrow.recall.local.postgres import PostgresRecall
+        from silcrow.recall.local import PostgresRecall
 
         assert self.storage.dsn is not None
         return PostgresRecall(self.storage.dsn, embedder, self.name)
@@ -208,7 +207,7 @@ class Profile:
                  embedder: str | Embedder | None = None) -> MemoryProvider | None:
         """The recall provider ``name`` (default: the configured one) for this profile, or None
         when it is ``"none"``. Not initialised: hand it to a
-        :class:`~silcrow.recall.manager.MemoryManager`."""
+        :class:`~silcrow.recall.MemoryManager`."""
         chosen = self.settings.provider if name is None else name
         if chosen in ("", "none"):
             return None

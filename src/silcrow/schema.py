@@ -14,9 +14,10 @@ this module only composes, like :mod:`silcrow.home` does for backends.
 from __future__ import annotations
 
 from silcrow._table import Table
+from silcrow.db import FOUNDATION, Database, Migrations, version
+from silcrow.db import check_schema as _check_schema
 from silcrow.db import database as _database
-from silcrow.db import migrations as _migrations
-from silcrow.db.migrations import FOUNDATION, Migrations
+from silcrow.db import migrate as _migrate
 from silcrow.recall.local import _schema as recall
 from silcrow.sessions import _schema as sessions
 from silcrow.store import _schema as notes
@@ -33,22 +34,22 @@ MIGRATIONS: Migrations = [
     (2, "recall memories and sessions belong to one profile", (*recall.POSTGRES[2], *sessions.POSTGRES[2])),
     (3, "pending proposals of the write-approval gate, one JSON document per profile", notes.POSTGRES[3]),
 ]
-SCHEMA_VERSION = _migrations.version(MIGRATIONS)
+SCHEMA_VERSION = version(MIGRATIONS)
 
 #: Every table of every domain (see :class:`silcrow._table.Table`).
 TABLES: tuple[Table, ...] = (*notes.TABLES, *recall.TABLES, *sessions.TABLES)
 
 
-def database(dsn: str) -> _database.Database:
+def database(dsn: str) -> Database:
     """The shared PostgreSQL database at ``dsn``, whose schema must be at :data:`SCHEMA_VERSION`."""
-    return _database.database(dsn, MIGRATIONS)
+    return _database(dsn, MIGRATIONS)
 
 
-def migrate(db: _database.Database) -> list[int]:
+def migrate(db: Database) -> list[int]:
     """Apply the migrations ``db`` is missing; returns the versions applied."""
-    return _migrations.migrate(db, MIGRATIONS)
+    return _migrate(db, MIGRATIONS)
 
 
-def check_schema(db: _database.Database) -> int:
+def check_schema(db: Database) -> int:
     """Raise a clear ConfigError unless ``db`` is at :data:`SCHEMA_VERSION`; returns it."""
-    return _migrations.check_schema(db, MIGRATIONS)
+    return _check_schema(db, MIGRATIONS)

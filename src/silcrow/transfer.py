@@ -31,11 +31,10 @@ import numpy as np
 from silcrow._paths import memories_dir, recall_db, sessions_db
 from silcrow._private import private_dir, write_private
 from silcrow._sqlite import placeholders
-from silcrow.db.database import Database
-from silcrow.db.migrations import SCHEMA
+from silcrow.db import SCHEMA, Database
 from silcrow.errors import ConfigError
+from silcrow.recall.local import _retrieval as retrieval
 from silcrow.recall.local import _schema as recall_schema
-from silcrow.recall.local import retrieval
 from silcrow.schema import check_schema
 from silcrow.sessions import _schema as sessions_schema
 from silcrow.store import journal
@@ -199,7 +198,7 @@ def _import_sessions(conn: Any, path: Path, profile: str, counts: Counts) -> Non
 def export_home(db: Database, home: Path, profile: str) -> Counts:
     """Write the notes, recall memories and sessions of ``profile`` as the files home ``home``,
     which must not hold any of them yet."""
-    from silcrow.recall.local import db as recall_sqlite
+    from silcrow.recall.local import _db as recall_sqlite
     from silcrow.sessions import SessionStore
 
     notes = memories_dir(home)

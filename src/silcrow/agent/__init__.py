@@ -2,8 +2,9 @@
 
 The conversations it keeps are stored through :mod:`silcrow.sessions`.
 
-``Agent`` is imported on first use so that the prompt and compression
-helpers can be imported without pulling in the model client.
+The public names are listed in ``__all__``; the modules named ``_x`` are
+internal. Each name is imported on first use, so that the prompt and the
+``session_search`` tool can be used without pulling in the model client.
 """
 
 from __future__ import annotations
@@ -13,8 +14,29 @@ from typing import TYPE_CHECKING
 from silcrow._lazy import lazy_getattr
 
 if TYPE_CHECKING:
-    from silcrow.agent.loop import Agent
+    from silcrow.agent._llm import Completion, LLMClient, ToolCall
+    from silcrow.agent._loop import DEFAULT_REPLAY_RECALL, Agent
+    from silcrow.agent._prompt import build_system_prompt
+    from silcrow.agent._search_tool import handle_session_search, session_search_schema
 
-__all__ = ["Agent"]
+__all__ = [
+    "Agent",
+    "Completion",
+    "DEFAULT_REPLAY_RECALL",
+    "LLMClient",
+    "ToolCall",
+    "build_system_prompt",
+    "handle_session_search",
+    "session_search_schema",
+]
 
-__getattr__ = lazy_getattr(__name__, {"Agent": "silcrow.agent.loop"})
+__getattr__ = lazy_getattr(__name__, {
+    "Agent": "silcrow.agent._loop",
+    "Completion": "silcrow.agent._llm",
+    "DEFAULT_REPLAY_RECALL": "silcrow.agent._loop",
+    "LLMClient": "silcrow.agent._llm",
+    "ToolCall": "silcrow.agent._llm",
+    "build_system_prompt": "silcrow.agent._prompt",
+    "handle_session_search": "silcrow.agent._search_tool",
+    "session_search_schema": "silcrow.agent._search_tool",
+})

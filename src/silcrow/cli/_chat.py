@@ -23,7 +23,7 @@ from silcrow.errors import ModelError, SilcrowError
 from silcrow.safety import StreamingFenceScrubber, display_safe
 
 if TYPE_CHECKING:
-    from silcrow.agent.loop import Agent
+    from silcrow.agent import Agent
 
 HELP = """commands:
   /new            start a new session (the current one is saved)

@@ -19,7 +19,7 @@ from rich.text import Text
 from silcrow.cli._common import app_home, console, error
 from silcrow.cli.main import app
 from silcrow.config import ENV_VARS
-from silcrow.db.database import Database
+from silcrow.db import Database
 from silcrow.errors import SilcrowError
 from silcrow.home import locate, open_profile
 
@@ -81,12 +81,12 @@ def migrate(ctx: typer.Context, dsn: str | None = _DSN, as_json: bool = _JSON) -
 def status(ctx: typer.Context, dsn: str | None = _DSN, as_json: bool = _JSON) -> None:
     """Show the schema version and what the database holds; exit 1 when it needs `db migrate`."""
     from silcrow import schema
-    from silcrow.db import migrations
+    from silcrow.db import applied
 
     db = _database(ctx, dsn)
     try:
         with db.connect() as conn:
-            have = migrations.applied(conn)
+            have = applied(conn)
         schema.check_schema(db)
     except SilcrowError as exc:
         raise error(str(exc)) from None

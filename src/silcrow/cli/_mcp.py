@@ -36,8 +36,7 @@ def mcp(
     require_server_stack("silcrow mcp")
     import anyio
 
-    from silcrow.serve.mcp_server import run_stdio, stdio_server
-    from silcrow.serve.tenant import open_tenant
+    from silcrow.serve import open_tenant, run_stdio, stdio_server
 
     tenant = open_tenant(served_home(ctx, home, profile))
     try:

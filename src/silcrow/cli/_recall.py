@@ -36,7 +36,7 @@ from silcrow.cli._common import (
     print_json,
 )
 from silcrow.cli.main import app
-from silcrow.db.database import redact
+from silcrow.db import redact
 from silcrow.safety import display_safe
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ def ingest(
     """Load a conversation file or chat export into long-term recall (duplicates are skipped)."""
     from collections import Counter
 
-    from silcrow.recall.formats import STDIN, load_records
+    from silcrow.recall._formats import STDIN, load_records
 
     if file != STDIN and not Path(file).is_file():
         raise error(
@@ -225,7 +225,7 @@ def _remove_if_empty(path: Path) -> None:
 
 
 def _stored_embedder(path: Path) -> dict[str, Any]:
-    from silcrow.recall.local import db
+    from silcrow.recall.local import _db as db
 
     conn = db.connect(path)
     try:

@@ -12,8 +12,8 @@ from silcrow.cli._common import EXIT_REFUSED, console_err, error, state
 from silcrow.cli._mcp import served_home
 from silcrow.cli.main import app
 from silcrow.errors import ConfigError
-from silcrow.serve.guard import bare_host, is_loopback, split_authority
-from silcrow.serve.limits import MAX_CONNECTIONS, READ_TIMEOUT
+from silcrow.serve._guard import bare_host, is_loopback, split_authority
+from silcrow.serve._limits import MAX_CONNECTIONS, READ_TIMEOUT
 
 __all__ = ["is_loopback", "serve"]
 
@@ -38,7 +38,7 @@ def serve(
 ) -> None:
     """Serve the REST API (/v1, docs at /docs) and MCP (/mcp); tokens choose each caller's profile."""
     from silcrow.serve import require_server_stack
-    from silcrow.serve.tokens import TokenBook
+    from silcrow.serve._tokens import TokenBook
 
     require_server_stack("silcrow serve")
 
@@ -64,8 +64,8 @@ def serve(
 
     import uvicorn
 
-    from silcrow.serve.http_app import build_app
-    from silcrow.serve.limits import BACKLOG, KEEP_ALIVE, guarded_protocol
+    from silcrow.serve import build_app
+    from silcrow.serve._limits import BACKLOG, KEEP_ALIVE, guarded_protocol
 
     shown = f"[{bind}]" if ":" in bind else bind
     console_err.print(Text(f"silcrow serve: http://{shown}:{port}  (REST /v1, MCP /mcp, docs /docs); "
@@ -87,7 +87,7 @@ def serve(
 
 def _print_inspector(served_app: object, base: Path, default: Path, url: str) -> None:
     """Where the web inspector is, and how to log in: a one-time link when tokens exist."""
-    from silcrow.serve.web import ONCE_SECONDS, inspector_login
+    from silcrow.serve._web import ONCE_SECONDS, inspector_login
 
     code = inspector_login(served_app, base, default)
     if code is None:

@@ -41,7 +41,7 @@ def create(
     """Make a token and print it once (only its hash is stored)."""
     from pathlib import Path
 
-    from silcrow.serve.tokens import create_token
+    from silcrow.serve import create_token
 
     try:
         secret, record = create_token(Path(_home(ctx, home)), profile=profile or state(ctx).profile,
@@ -64,7 +64,8 @@ def list_(
     """List tokens (never the secrets)."""
     from pathlib import Path
 
-    from silcrow.serve.tokens import list_tokens, printable
+    from silcrow.serve import list_tokens
+    from silcrow.serve._tokens import printable
 
     try:
         records = list_tokens(Path(_home(ctx, home)))
@@ -96,7 +97,8 @@ def revoke(
     """Revoke a token; a running server refuses it from its next request."""
     from pathlib import Path
 
-    from silcrow.serve.tokens import printable, revoke_token
+    from silcrow.serve import revoke_token
+    from silcrow.serve._tokens import printable
 
     try:
         record = revoke_token(Path(_home(ctx, home)), token)

@@ -3,6 +3,16 @@
 Providers register under the entry-point group ``silcrow.providers``; the
 built-in ``local`` provider is registered the same way as any third-party
 one (``local = "silcrow.recall.local:LocalProvider"`` in pyproject.toml).
+
+The public names are listed in ``__all__``: the provider interface
+(:class:`MemoryProvider`), the manager that runs one (:class:`MemoryManager`),
+the typed recall API (:class:`RecallAPI` and its results :class:`Found`,
+:class:`Remembered`, :class:`Forgotten`), the ``recall_*`` tools over it
+(:func:`run_tool`), the embedders (:func:`get_embedder`), the readers of
+conversation files (:func:`load_records`) and the size limits. The modules
+behind them (``_provider``, ``_manager``, ``_api``, ``_tools``, ``_policy``,
+``_embedders``, ``_formats``, ...) are internal; :mod:`silcrow.recall.contract`
+is public (the contract test a third-party provider runs).
 """
 
 from __future__ import annotations
@@ -12,28 +22,79 @@ from typing import TYPE_CHECKING, Any
 
 from silcrow._lazy import lazy_getattr
 from silcrow.errors import ProviderNotFoundError, RecallError
-from silcrow.recall.provider import MemoryProvider
+from silcrow.recall._provider import MemoryProvider
 
 if TYPE_CHECKING:
-    from silcrow.recall.manager import MemoryManager
-    from silcrow.recall.policy import is_trivial_prompt
+    from silcrow.recall._api import Forgotten, Found, ProviderAPI, RecallAPI, Remembered, Searchable
+    from silcrow.recall._e5 import E5SmallEmbedder
+    from silcrow.recall._embedders import (
+        Embedder,
+        FastEmbedEmbedder,
+        NullEmbedder,
+        OnnxMiniLMEmbedder,
+        OpenAIEmbedder,
+        get_embedder,
+    )
+    from silcrow.recall._formats import load_records, parse_locomo, read_records
+    from silcrow.recall._limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RECORD_CHARS, MAX_RESULTS
+    from silcrow.recall._manager import MemoryManager
+    from silcrow.recall._policy import is_trivial_prompt
+    from silcrow.recall._tools import TOOL_NAMES, run_tool, tool_schemas
+    from silcrow.recall.contract import check_provider_contract
 
 ENTRY_POINT_GROUP = "silcrow.providers"
 
 __all__ = [
+    "E5SmallEmbedder",
     "ENTRY_POINT_GROUP",
+    "Embedder",
+    "FastEmbedEmbedder",
+    "Forgotten",
+    "Found",
+    "MAX_FACT_CHARS",
+    "MAX_QUERY_CHARS",
+    "MAX_RECORD_CHARS",
+    "MAX_RESULTS",
     "MemoryManager",
     "MemoryProvider",
+    "NullEmbedder",
+    "OnnxMiniLMEmbedder",
+    "OpenAIEmbedder",
+    "ProviderAPI",
+    "RecallAPI",
+    "Remembered",
+    "Searchable",
+    "TOOL_NAMES",
     "available_providers",
+    "check_provider_contract",
+    "get_embedder",
     "is_trivial_prompt",
     "load_provider",
+    "load_records",
+    "parse_locomo",
     "provider_names",
+    "read_records",
+    "run_tool",
+    "tool_schemas",
 ]
 
-
-# The manager and the policy pull in the safety scanners; importing a provider class must not.
-__getattr__ = lazy_getattr(__name__, {"MemoryManager": "silcrow.recall.manager",
-                                      "is_trivial_prompt": "silcrow.recall.policy"})
+# Importing a provider class must not pull in the manager's threat scanners, numpy (the
+# embedders) or the readers: each name is imported from its module on first use.
+_LAZY = {
+    "E5SmallEmbedder": "silcrow.recall._e5",
+    **dict.fromkeys(("Forgotten", "Found", "ProviderAPI", "RecallAPI", "Remembered", "Searchable"),
+                    "silcrow.recall._api"),
+    **dict.fromkeys(("Embedder", "FastEmbedEmbedder", "NullEmbedder", "OnnxMiniLMEmbedder",
+                     "OpenAIEmbedder", "get_embedder"), "silcrow.recall._embedders"),
+    **dict.fromkeys(("load_records", "parse_locomo", "read_records"), "silcrow.recall._formats"),
+    **dict.fromkeys(("MAX_FACT_CHARS", "MAX_QUERY_CHARS", "MAX_RECORD_CHARS", "MAX_RESULTS"),
+                    "silcrow.recall._limits"),
+    "MemoryManager": "silcrow.recall._manager",
+    "is_trivial_prompt": "silcrow.recall._policy",
+    **dict.fromkeys(("TOOL_NAMES", "run_tool", "tool_schemas"), "silcrow.recall._tools"),
+    "check_provider_contract": "silcrow.recall.contract",
+}
+__getattr__ = lazy_getattr(__name__, _LAZY)
 
 
 def _entry_points() -> dict[str, EntryPoint]:

@@ -30,7 +30,7 @@ from typing import Any
 from unittest import mock
 
 from silcrow.recall import MemoryManager, MemoryProvider
-from silcrow.recall.provider import as_openai_tool
+from silcrow.recall._provider import as_openai_tool
 
 SESSION = "contract-session"
 HOOK_TIMEOUT = 120.0

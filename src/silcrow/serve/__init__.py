@@ -2,18 +2,60 @@
 
 Nothing here has memory logic of its own: every call goes through the same
 store, manager and session-store calls as the library, the CLI and the agent
-(:mod:`silcrow.serve.tenant`), so they all see one state. The modules import
-the MCP SDK, FastAPI and uvicorn; import them only where they are used, so
-that ``import silcrow`` stays cheap.
+(a :class:`Tenant` is one profile's objects), so they all see one state.
+
+The public names are listed in ``__all__``; the modules named ``_x`` are
+internal. They import the MCP SDK, FastAPI and uvicorn, so each name is
+imported on first use and ``import silcrow.serve`` stays cheap (it is how
+:func:`require_server_stack` can say the ``serve`` extra is missing).
 """
 
 from __future__ import annotations
 
 import importlib.util
+from typing import TYPE_CHECKING
 
+from silcrow._lazy import lazy_getattr
 from silcrow.errors import ConfigError
 
-__all__ = ["SERVE_EXTRA", "require_server_stack"]
+if TYPE_CHECKING:
+    from silcrow.serve._http_app import build_app
+    from silcrow.serve._mcp_server import run_stdio, stdio_server
+    from silcrow.serve._running import ServerProcess, silcrow_command
+    from silcrow.serve._tenant import Tenant, open_tenant
+    from silcrow.serve._tokens import TokenRecord, create_token, list_tokens, revoke_token, tokens_path
+
+__all__ = [
+    "SERVE_EXTRA",
+    "ServerProcess",
+    "Tenant",
+    "TokenRecord",
+    "build_app",
+    "create_token",
+    "list_tokens",
+    "open_tenant",
+    "require_server_stack",
+    "revoke_token",
+    "run_stdio",
+    "silcrow_command",
+    "stdio_server",
+    "tokens_path",
+]
+
+__getattr__ = lazy_getattr(__name__, {
+    "ServerProcess": "silcrow.serve._running",
+    "Tenant": "silcrow.serve._tenant",
+    "TokenRecord": "silcrow.serve._tokens",
+    "build_app": "silcrow.serve._http_app",
+    "create_token": "silcrow.serve._tokens",
+    "list_tokens": "silcrow.serve._tokens",
+    "open_tenant": "silcrow.serve._tenant",
+    "revoke_token": "silcrow.serve._tokens",
+    "run_stdio": "silcrow.serve._mcp_server",
+    "silcrow_command": "silcrow.serve._running",
+    "stdio_server": "silcrow.serve._mcp_server",
+    "tokens_path": "silcrow.serve._tokens",
+})
 
 # The packages of the `serve` extra that the servers import (uvloop and httptools only speed them up).
 SERVE_EXTRA = ("mcp", "fastapi", "uvicorn")

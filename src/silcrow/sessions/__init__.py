@@ -26,10 +26,10 @@ if TYPE_CHECKING:
 __all__ = [
     "PostgresSessions",
     "SCHEMA_VERSION",
+    "SUMMARY_MARKER",
     "SessionBackend",
     "SessionInfo",
     "SessionStore",
-    "SUMMARY_MARKER",
     "fts_query",
     "open_sessions",
 ]

@@ -19,9 +19,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from silcrow import schema
-from silcrow.db.database import Database
-from silcrow.db.fold import fold
-from silcrow.db.migrations import PROFILE_SETTING, owned_by
+from silcrow.db import PROFILE_SETTING, Database, fold, owned_by
 from silcrow.errors import SessionError
 from silcrow.sessions._backend import Conn, SessionBackend
 from silcrow.sessions._search import query_chunks

@@ -12,7 +12,7 @@ each PostgreSQL migration (assembled in order by :mod:`silcrow.schema`).
 from __future__ import annotations
 
 from silcrow._table import Table
-from silcrow.db.migrations import OWNED
+from silcrow.db import OWNED
 from silcrow.store._schema import V1_OWNER
 
 SESSIONS = Table(

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from silcrow import schema
-from silcrow.db.database import Database
+from silcrow.db import Database
 from silcrow.errors import LockTimeoutError, StoreError
 from silcrow.store.backend import StoreBackend, Transaction
 from silcrow.store.pending import DocumentBox, ProposalBox

@@ -144,17 +144,17 @@ class HermesBridge:
         return str(self._provider().system_prompt_block() or "")
 
     # Hermes runs its own manager and fences recalled text itself; what silcrow's manager
-    # decides about recall (silcrow.recall.policy) is decided here the same way.
+    # decides about recall (silcrow.recall._policy) is decided here the same way.
 
     def prefetch(self, query: str, *, session_id: str = "") -> str:
-        from silcrow.recall import policy
+        from silcrow.recall import _policy as policy
 
         if not policy.worth_recalling(query):
             return ""
         return policy.recalled(self._provider().prefetch(query, session_id=session_id or self._session_id))
 
     def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
-        from silcrow.recall import policy
+        from silcrow.recall import _policy as policy
 
         if policy.worth_recalling(query):
             self._provider().queue_prefetch(query, session_id=session_id or self._session_id)
@@ -163,7 +163,7 @@ class HermesBridge:
                   messages: list[dict[str, Any]] | None = None) -> None:
         if not self._writes:
             return
-        from silcrow.recall.policy import stored
+        from silcrow.recall._policy import stored
 
         self._provider().sync_turn(stored(user_content), stored(assistant_content),
                                    session_id=session_id or self._session_id)
@@ -172,7 +172,7 @@ class HermesBridge:
         """Bare ``{name, description, parameters}`` schemas, the format Hermes documents."""
         if self._recall is None and self._load(hermes_home_from_env()) is None:
             return []
-        from silcrow.recall.provider import as_openai_tool
+        from silcrow.recall._provider import as_openai_tool
 
         out = []
         for schema in self._recall.get_tool_schemas():
@@ -182,7 +182,7 @@ class HermesBridge:
         return out
 
     def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
-        from silcrow.recall.policy import tool_result
+        from silcrow.recall._policy import tool_result
 
         return tool_result(self._provider().handle_tool_call(tool_name, dict(args or {})))
 
@@ -207,7 +207,7 @@ class HermesBridge:
             self._provider().initialize(new_session_id, **self._context)
 
     def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
-        from silcrow.recall.policy import recalled
+        from silcrow.recall._policy import recalled
 
         return recalled(self._provider().on_pre_compress(list(messages or [])))
 
@@ -219,7 +219,7 @@ class HermesBridge:
     def on_delegation(self, task: str, result: str, *, child_session_id: str = "", **kwargs: Any) -> None:
         """silcrow has no delegation hook: the task and its result are stored as one turn."""
         if self._writes and task and result:
-            from silcrow.recall.policy import stored
+            from silcrow.recall._policy import stored
 
             self._provider().sync_turn(stored(f"[delegated task] {task}"),
                                        stored(result), session_id=self._session_id)

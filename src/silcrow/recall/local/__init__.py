@@ -1,9 +1,36 @@
 """The built-in local recall provider: SQLite (WAL, FTS5) plus in-memory vectors.
 
-Public names: :class:`LocalProvider`, :class:`RecallRecord`, :class:`RecallHit`.
+The public names are listed in ``__all__``: the provider (:class:`LocalProvider`), what goes in
+and comes out (:class:`RecallRecord`, :class:`RecallHit`, :class:`MemoryFilter`), and the
+storage interface with its two backends (:class:`RecallBackend`; :class:`RecallStore` on a
+home's ``recall.db``, :class:`PostgresRecall` on a shared PostgreSQL database). The modules
+behind them (``_provider``, ``_backend``, ``_store``, ``_postgres``, ``_retrieval``, ...) are
+internal.
 """
 
-from silcrow.recall.local.provider import LocalProvider
-from silcrow.recall.local.records import RecallHit, RecallRecord
+from __future__ import annotations
 
-__all__ = ["LocalProvider", "RecallHit", "RecallRecord"]
+from typing import TYPE_CHECKING
+
+from silcrow._lazy import lazy_getattr
+from silcrow.recall.local._backend import RecallBackend
+from silcrow.recall.local._provider import LocalProvider
+from silcrow.recall.local._records import MemoryFilter, RecallHit, RecallRecord
+
+if TYPE_CHECKING:
+    from silcrow.recall.local._postgres import PostgresRecall
+    from silcrow.recall.local._store import RecallStore
+
+__all__ = [
+    "LocalProvider",
+    "MemoryFilter",
+    "PostgresRecall",
+    "RecallBackend",
+    "RecallHit",
+    "RecallRecord",
+    "RecallStore",
+]
+
+# The PostgreSQL backend pulls in psycopg and every domain's schema; a home on files never needs it.
+__getattr__ = lazy_getattr(__name__, {"PostgresRecall": "silcrow.recall.local._postgres",
+                                      "RecallStore": "silcrow.recall.local._store"})

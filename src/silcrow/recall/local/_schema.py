@@ -13,7 +13,7 @@ statements of each PostgreSQL migration (assembled in order by
 from __future__ import annotations
 
 from silcrow._table import Table
-from silcrow.db.migrations import OWNED
+from silcrow.db import OWNED
 from silcrow.store._schema import V1_OWNER
 
 MEMORIES = Table(

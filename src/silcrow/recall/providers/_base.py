@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from silcrow._paths import config_file, default_home
 from silcrow._toolcall import error_json, ok_json, tool_schema
 from silcrow.errors import ConfigError, RecallError, ServiceError
-from silcrow.recall.provider import MemoryProvider
+from silcrow.recall import MemoryProvider
 from silcrow.recall.providers._config import load_provider_config
 from silcrow.recall.providers._http import service_error
 from silcrow.recall.providers._outbox import Outbox, outbox_path

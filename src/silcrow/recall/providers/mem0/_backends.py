@@ -31,7 +31,7 @@ import httpx
 
 from silcrow._private import private_dir
 from silcrow.errors import ServiceError
-from silcrow.recall.embedders import Embedder
+from silcrow.recall import Embedder
 from silcrow.recall.providers._http import JsonHttp, service_error, status_error
 from silcrow.recall.providers._validate import as_dict, as_list, field
 

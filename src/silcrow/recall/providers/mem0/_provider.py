@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import RecallError, ServiceError
-from silcrow.recall.embedders import Embedder, get_embedder
+from silcrow.recall import Embedder, get_embedder
 from silcrow.recall.providers._base import ToolHandler
 from silcrow.recall.providers._sdk import SdkProvider, required_text
 from silcrow.recall.providers._warm import WarmPrefetch

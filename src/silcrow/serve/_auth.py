@@ -2,7 +2,7 @@
 
 A pure ASGI middleware, so the REST routes and the MCP endpoint (which the SDK
 serves with its own Starlette handler) are guarded by the same code. It puts
-the caller's :class:`~silcrow.serve.mcp_server.Access` on the request scope;
+the caller's :class:`~silcrow.serve._mcp_server.Access` on the request scope;
 the profile comes from the token alone and is never a request parameter.
 
 It fails closed. With no token at all, every guarded route answers 503 and
@@ -26,11 +26,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from silcrow._paths import resolve_home
 from silcrow.errors import SilcrowError
-from silcrow.serve.guard import answer_error
-from silcrow.serve.limits import MAX_BODY
-from silcrow.serve.mcp_server import Access
-from silcrow.serve.tenant import Tenant
-from silcrow.serve.tokens import TokenBook
+from silcrow.serve._guard import answer_error
+from silcrow.serve._limits import MAX_BODY
+from silcrow.serve._mcp_server import Access
+from silcrow.serve._tenant import Tenant
+from silcrow.serve._tokens import TokenBook
 
 log = logging.getLogger(__name__)
 

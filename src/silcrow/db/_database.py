@@ -13,7 +13,7 @@ Every use of the database goes through :meth:`Database.transaction`:
 * :func:`retrying` re-runs a whole read-only or idempotent operation on
   serialization failures, deadlocks and dropped connections.
 
-The pool is opened only after the schema check (:mod:`silcrow.db.migrations`)
+The pool is opened only after the schema check (:mod:`silcrow.db._migrations`)
 passed, so its connections can register the pgvector type.
 """
 
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from silcrow.errors import ConfigError, SilcrowError
 
 if TYPE_CHECKING:
-    from silcrow.db.migrations import Migrations
+    from silcrow.db._migrations import Migrations
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +118,7 @@ class Database:
                 from psycopg.rows import dict_row
                 from psycopg_pool import ConnectionPool
 
-                from silcrow.db.migrations import SCHEMA, check_schema
+                from silcrow.db._migrations import SCHEMA, check_schema
 
                 check_schema(self)
 

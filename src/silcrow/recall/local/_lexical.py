@@ -14,8 +14,8 @@ import sqlite3
 from collections.abc import Callable
 
 from silcrow._sqlite import placeholders
-from silcrow.recall.local import retrieval
-from silcrow.recall.local.records import Scope
+from silcrow.recall.local import _retrieval as retrieval
+from silcrow.recall.local._records import Scope
 
 
 class CommonTerms:

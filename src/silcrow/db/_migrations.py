@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from silcrow.db import fold
+from silcrow.db._fold import FUNCTION_SQL
 from silcrow.errors import ConfigError
 
 if TYPE_CHECKING:
-    from silcrow.db.database import Database
+    from silcrow.db._database import Database
 
 SCHEMA = "silcrow"
 _ADVISORY_KEY = 0x5EC0  # pg_advisory_lock key for migrations
@@ -38,7 +38,7 @@ OWNED = (
 )
 
 #: What every migration plan starts with (migration 1): pgvector's type and silcrow.fold().
-FOUNDATION = ("CREATE EXTENSION IF NOT EXISTS vector", fold.FUNCTION_SQL)
+FOUNDATION = ("CREATE EXTENSION IF NOT EXISTS vector", FUNCTION_SQL)
 
 #: (version, name, statements). Append only: never edit a migration that shipped.
 Migrations = Sequence[tuple[int, str, tuple[str, ...]]]

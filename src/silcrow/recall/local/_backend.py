@@ -1,10 +1,10 @@
 """The storage seam of the local recall provider.
 
-:class:`~silcrow.recall.local.provider.LocalProvider` needs exactly these
+:class:`~silcrow.recall.local.LocalProvider` needs exactly these
 operations from wherever its memories live: the SQLite file of a home
-(:class:`~silcrow.recall.local.store.RecallStore`) or a shared PostgreSQL
-database (:class:`silcrow.recall.local.postgres.PostgresRecall`). Both run the same
-hybrid retrieval (:mod:`silcrow.recall.local.retrieval`): BM25-like lexical
+(:class:`~silcrow.recall.local.RecallStore`) or a shared PostgreSQL
+database (:class:`silcrow.recall.local.PostgresRecall`). Both run the same
+hybrid retrieval (:mod:`silcrow.recall.local._retrieval`): BM25-like lexical
 scores and cosine similarities fused the same way.
 """
 
@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 
 from silcrow.errors import RecallError
-from silcrow.recall.embedders import Embedder
-from silcrow.recall.local import retrieval
-from silcrow.recall.local.records import (
+from silcrow.recall._embedders import Embedder
+from silcrow.recall.local import _retrieval as retrieval
+from silcrow.recall.local._records import (
     KINDS,
     MemoryFilter,
     RecallHit,

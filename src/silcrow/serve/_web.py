@@ -42,8 +42,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from silcrow.errors import SilcrowError
 from silcrow.safety import display_safe
-from silcrow.serve.auth import access_of
-from silcrow.serve.tenant import Tenant
+from silcrow.serve._auth import access_of
+from silcrow.serve._tenant import Tenant
 from silcrow.store import entries as E
 from silcrow.store.store import TARGET_FILES
 
@@ -96,7 +96,7 @@ class OneTimeLogins:
             found = self._codes.pop(_digest(code), None)
         if found is None or found[1] < time.monotonic():
             return None
-        from silcrow.serve.tokens import create_token
+        from silcrow.serve._tokens import create_token
 
         secret, _ = create_token(self.base, profile=found[0], scope="write",
                                  name=f"inspector-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}")
@@ -110,7 +110,7 @@ def _digest(code: str) -> str:
 def inspector_login(app: Any, base: Path, served: Path) -> str | None:
     """A one-time login code for ``served`` (a home under ``base``) on ``app``; None when no token
     exists yet (the page then needs no login, like every other route)."""
-    from silcrow.serve.tokens import TokenBook
+    from silcrow.serve._tokens import TokenBook
 
     if not TokenBook(base).any():
         return None

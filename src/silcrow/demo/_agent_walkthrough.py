@@ -21,7 +21,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from silcrow.agent.loop import Agent
+from silcrow.agent import Agent
 from silcrow.safety import FENCE_OPEN
 from silcrow.testing import ScriptedModelServer
 

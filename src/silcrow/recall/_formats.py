@@ -1,7 +1,7 @@
 """Reading conversation files into :class:`RecallRecord` lists.
 
 Four formats, told apart by content (not by file name); the ChatGPT and
-Claude.ai exports are read by :mod:`silcrow.recall.exports`:
+Claude.ai exports are read by :mod:`silcrow.recall._exports`:
 
 - **LoCoMo JSON**: one conversation object or a list of them. A conversation
   has ``speaker_a``/``speaker_b`` and ``session_N`` lists of
@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import RecallError
-from silcrow.recall.exports import is_chatgpt, is_claude, parse_chatgpt, parse_claude
-from silcrow.recall.local.records import RecallRecord
+from silcrow.recall._exports import is_chatgpt, is_claude, parse_chatgpt, parse_claude
+from silcrow.recall.local._records import RecallRecord
 
 __all__ = ["load_records", "parse_locomo", "parse_jsonl", "parse_locomo_datetime", "read_records"]
 

@@ -9,7 +9,7 @@ pinned sha256 digests before the first embedding, like the default model's.
 e5 is trained with two prefixes: what is stored is embedded as ``passage: ``
 and what is asked as ``query: `` (:meth:`E5SmallEmbedder.embed_query`), so its
 vectors live in another space than MiniLM's: a store opened with another
-embedder re-embeds its memories (see ``recall/local/store.py``).
+embedder re-embeds its memories (see ``recall/local/_store.py``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from silcrow.errors import EmbedderUnavailableError
-from silcrow.recall.embedders import (
+from silcrow.recall._embedders import (
     Embedder,
     _default_threads,
     _normalise,

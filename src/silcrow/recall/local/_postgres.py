@@ -4,9 +4,9 @@ The same hybrid as the local provider's SQLite file: the lexical side ranks
 the three indexed texts (body, preceding turns, the date in words) with the
 weights of :data:`retrieval.COLUMN_WEIGHTS`, the dense side is cosine
 similarity of the same stored vectors (:func:`retrieval.memory_vectors`), and
-:func:`~silcrow.recall.local.backend.rank` fuses them exactly as locally.
+:func:`~silcrow.recall.local._backend.rank` fuses them exactly as locally.
 Ingest (context windows, content-hash identity) is the shared
-:class:`~silcrow.recall.local.backend.RecallBackend` code.
+:class:`~silcrow.recall.local.RecallBackend` code.
 
 Memories belong to one profile: each transaction names it (:func:`owned_by`),
 every statement keeps to its rows and new rows take it as their ``profile``
@@ -31,16 +31,14 @@ from typing import Any
 import numpy as np
 
 from silcrow import schema
-from silcrow.db.database import Database
-from silcrow.db.fold import fold
-from silcrow.db.migrations import PROFILE_SETTING, owned_by
+from silcrow.db import PROFILE_SETTING, Database, fold, owned_by
 from silcrow.errors import RecallError
-from silcrow.recall.embedders import Embedder
-from silcrow.recall.local import retrieval
+from silcrow.recall._embedders import Embedder
+from silcrow.recall.local import _retrieval as retrieval
+from silcrow.recall.local._backend import BATCH, RecallBackend, filter_sql, rank
+from silcrow.recall.local._lexical import CommonTerms
+from silcrow.recall.local._records import KINDS, MemoryFilter, RecallHit, Scope, from_epoch
 from silcrow.recall.local._schema import MEMORIES, WRITTEN_POSTGRES
-from silcrow.recall.local.backend import BATCH, RecallBackend, filter_sql, rank
-from silcrow.recall.local.lexical import CommonTerms
-from silcrow.recall.local.records import KINDS, MemoryFilter, RecallHit, Scope, from_epoch
 
 log = logging.getLogger(__name__)
 

@@ -26,19 +26,20 @@ import numpy as np
 
 from silcrow import _sqlite
 from silcrow.errors import RecallError
-from silcrow.recall.embedders import Embedder
-from silcrow.recall.local import db, retrieval
-from silcrow.recall.local._schema import MEMORIES, WRITTEN
-from silcrow.recall.local.backend import BATCH, RecallBackend, filter_sql, rank
-from silcrow.recall.local.lexical import LexicalSearch
-from silcrow.recall.local.records import (
+from silcrow.recall._embedders import Embedder
+from silcrow.recall.local import _db as db
+from silcrow.recall.local import _retrieval as retrieval
+from silcrow.recall.local._backend import BATCH, RecallBackend, filter_sql, rank
+from silcrow.recall.local._lexical import LexicalSearch
+from silcrow.recall.local._records import (
     KINDS,
     MemoryFilter,
     RecallHit,
     Scope,
     from_epoch,
 )
-from silcrow.recall.local.vectors import VectorIndex
+from silcrow.recall.local._schema import MEMORIES, WRITTEN
+from silcrow.recall.local._vectors import VectorIndex
 
 log = logging.getLogger(__name__)
 

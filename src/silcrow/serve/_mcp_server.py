@@ -43,11 +43,11 @@ from pydantic import ValidationError
 
 from silcrow import tool as memory_tool
 from silcrow._toolcall import convert_schema, schema_name
-from silcrow.agent import search_tool
+from silcrow.agent import session_search_schema
 from silcrow.errors import SilcrowError
-from silcrow.recall import tools as recall_tools
+from silcrow.recall import _tools as recall_tools
 from silcrow.safety import build_memory_context_block
-from silcrow.serve.tenant import READ_ONLY_TOOLS, Tenant, is_read_only_call
+from silcrow.serve._tenant import READ_ONLY_TOOLS, Tenant, is_read_only_call
 from silcrow.store.entries import ENTRY_DELIMITER
 from silcrow.store.store import TARGET_FILES
 
@@ -160,7 +160,7 @@ class SilcrowMCP(MCPServer):
         if tools is None:
             recall = await anyio.to_thread.run_sync(_recall_schemas, tenant)
             tools = self._tools[tenant.home] = [
-                _memory_tool(), _function_tool(search_tool.session_search_schema()),
+                _memory_tool(), _function_tool(session_search_schema()),
                 *(_function_tool(s) for s in recall)]
         return tools
 

@@ -1,9 +1,9 @@
 """The recall tools a model calls (recall_search, recall_add, recall_forget): their schemas,
-and the one edge between their JSON and the typed API (:mod:`silcrow.recall.api`).
+and the one edge between their JSON and the typed API (:mod:`silcrow.recall._api`).
 
 :func:`run_tool` checks a call's arguments, makes the typed call and turns its
 typed result into the tool's result dict. The local provider's own tool
-handler runs it over the provider (:class:`~silcrow.recall.api.ProviderAPI`),
+handler runs it over the provider (:class:`~silcrow.recall.ProviderAPI`),
 the servers over the manager, so both answer with the same JSON.
 """
 
@@ -15,8 +15,8 @@ from typing import Any
 
 from silcrow._toolcall import error_result
 from silcrow.errors import RecallError
-from silcrow.recall.api import Forgotten, Found, RecallAPI, Remembered
-from silcrow.recall.limits import MAX_QUERY_CHARS, MAX_RESULTS
+from silcrow.recall._api import Forgotten, Found, RecallAPI, Remembered
+from silcrow.recall._limits import MAX_QUERY_CHARS, MAX_RESULTS
 
 __all__ = ["FORGET_LIMIT", "TOOL_NAMES", "run_tool", "tool_schemas"]
 

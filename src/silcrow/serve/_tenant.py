@@ -2,12 +2,12 @@
 
 A :class:`Tenant` is a home (or profile) with its curated store, its recall
 manager and provider, and its session store. A tool call goes through the
-agent's :class:`~silcrow.agent.tools.ToolRouter` (so a curated write is
+agent's :class:`~silcrow.agent._tools.ToolRouter` (so a curated write is
 locked, scanned, journaled and mirrored to the provider exactly as in a chat),
 with a fresh :class:`MemoryStore` per call: the store keeps per-turn state
 (the consolidation guard), and for a server each call is its own turn. The
 ``recall_*`` tools are the exception: they call the typed recall API
-(:attr:`Tenant.recall`) through :func:`silcrow.recall.tools.run_tool`, so a
+(:attr:`Tenant.recall`) through :func:`silcrow.recall.run_tool`, so a
 provider's own tool JSON is used only for tools that provider alone declares.
 
 :func:`open_tenant` is the one place that builds those objects from a home's
@@ -31,16 +31,13 @@ import anyio.to_thread
 from silcrow._toolcall import MEMORY_TOOL_NAME as MEMORY
 from silcrow._toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
 from silcrow._toolcall import guarded, schema_name
-from silcrow.agent.llm import ToolCall
-from silcrow.agent.prompt import build_system_prompt
-from silcrow.agent.tools import ToolRouter, mirror_write
+from silcrow.agent import ToolCall, build_system_prompt
+from silcrow.agent._tools import ToolRouter, mirror_write
 from silcrow.errors import SilcrowError, StoreError
 from silcrow.home import Profile, open_profile
-from silcrow.recall import policy
-from silcrow.recall.api import RecallAPI, Searchable
-from silcrow.recall.manager import MemoryManager
-from silcrow.recall.tools import TOOL_NAMES, run_tool
-from silcrow.serve.limits import TENANT_THREADS
+from silcrow.recall import TOOL_NAMES, MemoryManager, RecallAPI, Searchable, run_tool
+from silcrow.recall import _policy as policy
+from silcrow.serve._limits import TENANT_THREADS
 from silcrow.sessions import SessionBackend
 from silcrow.store import MemoryStore
 from silcrow.store.edits import safe_entries

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from silcrow.serve.auth import ACCESS_KEY, access_of
+from silcrow.serve._auth import ACCESS_KEY, access_of
 from silcrow.store.pending import Proposer, current_proposer
 
 router = APIRouter()

@@ -21,9 +21,7 @@ from rich.text import Text
 
 from silcrow._paths import resolve_home
 from silcrow.errors import ConfigError
-from silcrow.serve import require_server_stack
-from silcrow.serve.running import ServerProcess, silcrow_command
-from silcrow.serve.tokens import create_token
+from silcrow.serve import ServerProcess, create_token, require_server_stack, silcrow_command
 
 
 def _mcp_checks(url: str, token: str, home: Path) -> dict[str, Any]:

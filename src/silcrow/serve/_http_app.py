@@ -9,8 +9,8 @@ Each handler is one library call on the caller's tenant, run on a worker
 thread (:meth:`Tenant.offload`) with its JSON rendered there too.
 
 Two middlewares wrap the whole app, so anything mounted on it later is
-guarded the same way: :class:`~silcrow.serve.guard.HostGuard` (outermost)
-and :class:`~silcrow.serve.auth.TokenGate`.
+guarded the same way: :class:`~silcrow.serve._guard.HostGuard` (outermost)
+and :class:`~silcrow.serve._auth.TokenGate`.
 """
 
 from __future__ import annotations
@@ -31,14 +31,14 @@ from starlette.exceptions import HTTPException
 
 from silcrow._toolcall import guarded
 from silcrow.errors import LockTimeoutError, SilcrowError
-from silcrow.recall.api import Forgotten, Found, Remembered
-from silcrow.recall.limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RESULTS
-from silcrow.serve import gate_api, web
-from silcrow.serve.auth import TokenGate, access_of
-from silcrow.serve.guard import HostGuard
-from silcrow.serve.limits import WORKER_THREADS
-from silcrow.serve.mcp_server import SilcrowMCP
-from silcrow.serve.tenant import Tenant, Tenants
+from silcrow.recall import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RESULTS, Forgotten, Found, Remembered
+from silcrow.serve import _gate_api as gate_api
+from silcrow.serve import _web as web
+from silcrow.serve._auth import TokenGate, access_of
+from silcrow.serve._guard import HostGuard
+from silcrow.serve._limits import WORKER_THREADS
+from silcrow.serve._mcp_server import SilcrowMCP
+from silcrow.serve._tenant import Tenant, Tenants
 
 Target = Literal["memory", "user"]
 

@@ -1,9 +1,9 @@
 """The typed recall API: search, remember and forget, with typed results.
 
 The servers (and any library caller) use these through
-:class:`~silcrow.recall.manager.MemoryManager` (a :class:`RecallAPI`) instead
+:class:`~silcrow.recall.MemoryManager` (a :class:`RecallAPI`) instead
 of a provider's tool names and JSON; tool JSON stays at the edges (a model's
-tool call, see :mod:`silcrow.recall.tools`; an HTTP body). A provider offers
+tool call, see :mod:`silcrow.recall._tools`; an HTTP body). A provider offers
 the typed calls by having the three methods of :class:`Searchable` (the local
 provider does); for one that does not, the manager falls back to what it has:
 a search becomes its prefetched context, and remember/forget use the
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from silcrow.recall.local.records import RecallHit
+    from silcrow.recall.local._records import RecallHit
 
 __all__ = ["Forgotten", "Found", "ProviderAPI", "RecallAPI", "Remembered", "Searchable"]
 
@@ -67,7 +67,7 @@ class Forgotten:
 
 
 class RecallAPI(Protocol):
-    """The typed calls, as :class:`~silcrow.recall.manager.MemoryManager` and
+    """The typed calls, as :class:`~silcrow.recall.MemoryManager` and
     :class:`ProviderAPI` offer them. Bad input or a failing provider raises
     :class:`~silcrow.errors.RecallError` with a message that says what to do.
 

@@ -19,13 +19,13 @@ from typing import Any
 from silcrow._paths import resolve_home
 from silcrow._toolcall import error_json, result_json
 from silcrow.errors import EmbedderUnavailableError, RecallError
-from silcrow.recall import tools
-from silcrow.recall.api import ProviderAPI
-from silcrow.recall.embedders import Embedder, get_embedder
-from silcrow.recall.limits import MAX_FACT_CHARS, MAX_RECORD_CHARS
-from silcrow.recall.local.backend import RecallBackend
-from silcrow.recall.local.records import MemoryFilter, RecallHit, RecallRecord, Scope, to_epoch
-from silcrow.recall.provider import MemoryProvider
+from silcrow.recall import _tools as tools
+from silcrow.recall._api import ProviderAPI
+from silcrow.recall._embedders import Embedder, get_embedder
+from silcrow.recall._limits import MAX_FACT_CHARS, MAX_RECORD_CHARS
+from silcrow.recall._provider import MemoryProvider
+from silcrow.recall.local._backend import RecallBackend
+from silcrow.recall.local._records import MemoryFilter, RecallHit, RecallRecord, Scope, to_epoch
 
 log = logging.getLogger(__name__)
 
@@ -276,7 +276,7 @@ class LocalProvider(MemoryProvider):
         return tools.tool_schemas()
 
     def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
-        """The tool edge over this provider's typed calls (:func:`silcrow.recall.tools.run_tool`)."""
+        """The tool edge over this provider's typed calls (:func:`silcrow.recall.run_tool`)."""
         if name not in tools.TOOL_NAMES:
             return error_json(f"unknown tool {name!r}; the local provider has {', '.join(tools.TOOL_NAMES)}")
         return result_json(tools.run_tool(ProviderAPI(self), name, args))

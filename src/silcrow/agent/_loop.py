@@ -25,21 +25,20 @@ from typing import TYPE_CHECKING, Any
 from silcrow._paths import resolve_home
 from silcrow._private import private_dir
 from silcrow._toolcall import error_json
-from silcrow.agent import compress as _compress
-from silcrow.agent.llm import Completion, LLMClient, StreamCallback
-from silcrow.agent.prompt import build_system_prompt
-from silcrow.agent.tools import MEMORY_TOOL, ToolRouter
+from silcrow.agent import _compress
+from silcrow.agent._llm import Completion, LLMClient, StreamCallback
+from silcrow.agent._prompt import build_system_prompt
+from silcrow.agent._tools import MEMORY_TOOL, ToolRouter
 from silcrow.config import DEFAULT_MODEL, MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
 from silcrow.errors import ModelError, SessionError
 from silcrow.home import open_profile
-from silcrow.recall.manager import MemoryManager
-from silcrow.recall.provider import MemoryProvider
+from silcrow.recall import MemoryManager, MemoryProvider
 from silcrow.safety import sanitize_context
 from silcrow.store import MemoryStore
 from silcrow.store.pending import Proposer
 
 if TYPE_CHECKING:
-    from silcrow.recall.embedders import Embedder
+    from silcrow.recall import Embedder
 
 log = logging.getLogger(__name__)
 

@@ -23,10 +23,10 @@ from silcrow._toolcall import (
     result_json,
     schema_name,
 )
-from silcrow.agent.llm import ToolCall
-from silcrow.agent.search_tool import handle_session_search, session_search_schema
+from silcrow.agent._llm import ToolCall
+from silcrow.agent._search_tool import handle_session_search, session_search_schema
 from silcrow.errors import ToolCallError
-from silcrow.recall.manager import MemoryManager
+from silcrow.recall import MemoryManager
 from silcrow.sessions import SessionBackend
 from silcrow.store import MemoryStore
 from silcrow.tool import memory_call, memory_tool_schema

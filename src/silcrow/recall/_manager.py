@@ -1,0 +1,481 @@
+"""MemoryManager: runs the one long-term recall provider without letting it break a turn.
+
+Isolation rules, in one place:
+
+* ``prefetch`` (and ``on_turn_start`` just before it, ``on_pre_compress``)
+  runs the provider on a daemon thread and waits at most
+  ``prefetch_timeout`` seconds. A provider that raises, hangs or returns
+  something other than ``str`` is logged and skipped: the turn goes on
+  with no recalled context. Daemon threads (not a pool) so a provider
+  stuck forever cannot keep the interpreter from exiting; at most
+  ``max_stuck_calls`` such threads may linger before calls are refused.
+* ``sync_turn``, ``queue_prefetch``, ``on_memory_write`` and
+  ``on_session_end`` are queued to ONE background worker thread, so turns
+  reach the provider in the order they were queued and the caller never
+  waits. Fence tags are stripped from stored text first, so recalled
+  context the model echoed is never written back into memory.
+* ``shutdown(timeout)`` drains that queue with a bound, then calls the
+  provider's own ``shutdown`` on the worker (same thread as its writes).
+* Tool calls are answered with JSON whatever happens; they never raise.
+  Strings in a tool result are screened like prefetched text (a threat is
+  replaced by a ``[BLOCKED: ...]`` placeholder), as they reach the model
+  outside the fence.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Collection
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from silcrow._toolcall import error_json, parse_arguments
+from silcrow.errors import ProviderConflictError, RecallError, SilcrowError, ToolCallError
+from silcrow.recall import _policy as policy
+from silcrow.recall._api import Forgotten, Found, Remembered, Searchable
+from silcrow.recall._limits import MAX_QUERY_CHARS, MAX_RESULTS
+from silcrow.recall._provider import MemoryProvider, as_openai_tool
+from silcrow.safety import build_memory_context_block
+
+if TYPE_CHECKING:
+    from silcrow.recall.local._records import RecallHit
+
+log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
+
+# Defined by the recall policy; importable from here as before.
+is_trivial_prompt = policy.is_trivial_prompt
+screen_tool_result = policy.screen_tool_result
+
+
+def _screened_hit(hit: RecallHit) -> RecallHit:
+    """``hit`` with each of its strings screened as a tool result's are (see
+    :func:`policy.screen_tool_result`): typed hits reach a model too."""
+    fields = ("text", "speaker", "kind", "session_id", "external_id")
+    return replace(hit, **{name: policy.screen_tool_result(getattr(hit, name)) for name in fields})
+
+
+class MemoryManager:
+    """Orchestrates exactly one :class:`MemoryProvider` (see module doc)."""
+
+    def __init__(
+        self,
+        prefetch_timeout: float = 8.0,
+        *,
+        tool_timeout: float = 30.0,
+        max_queued: int = 10_000,
+        max_stuck_calls: int = 4,
+    ) -> None:
+        self.prefetch_timeout = prefetch_timeout
+        self.tool_timeout = tool_timeout
+        self._max_stuck = max_stuck_calls
+        self._provider: MemoryProvider | None = None
+        self._tool_names: set[str] = set()
+        self._lock = threading.Lock()
+        self._queue: queue.Queue[tuple[str, Callable[[], object]] | None] = queue.Queue(max_queued)
+        self._idle = threading.Condition()
+        self._pending = 0
+        self._inflight = 0
+        self._worker: threading.Thread | None = None
+        self._closed = False
+        self._count_lock = threading.Lock()
+        self.counters: dict[str, int] = {
+            "prefetch_calls": 0, "prefetch_trivial_skips": 0, "provider_failures": 0,
+            "provider_timeouts": 0, "queued_jobs": 0, "dropped_jobs": 0,
+        }
+
+    # --- provider --------------------------------------------------------------
+
+    @property
+    def provider(self) -> MemoryProvider | None:
+        return self._provider
+
+    def add_provider(self, provider: MemoryProvider) -> None:
+        """Make ``provider`` the active one; a second, different provider is refused."""
+        if not isinstance(provider, MemoryProvider):
+            raise RecallError(
+                f"{provider!r} is not a silcrow MemoryProvider; subclass "
+                "silcrow.recall.MemoryProvider"
+            )
+        with self._lock:
+            if self._provider is provider:
+                return
+            if self._provider is not None:
+                raise ProviderConflictError(
+                    f"recall provider {self._provider.name!r} is already active; silcrow runs exactly "
+                    f"one, so {provider.name!r} was refused. Choose the one you want with the "
+                    "`provider` key in <home>/config.toml (or --provider) and add only that one."
+                )
+            if self._closed:
+                raise RecallError("this MemoryManager was shut down; create a new one")
+            self._provider = provider
+
+    def _name(self) -> str:
+        return self._provider.name if self._provider is not None else "<none>"
+
+    def initialize(self, session_id: str, **context: Any) -> bool:
+        """Call the provider's ``initialize``; on failure the provider is dropped (logged)."""
+        provider = self._provider
+        if provider is None:
+            return False
+        try:
+            provider.initialize(session_id, **context)
+        except Exception as exc:
+            self._failed("initialize", exc)
+            log.error("recall provider %r disabled: initialize failed; the agent continues without "
+                      "long-term recall until the error above is fixed and it is restarted", provider.name)
+            with self._lock:
+                self._provider = None
+            return False
+        return True
+
+    def _count(self, key: str) -> None:
+        with self._count_lock:  # bumped from the worker and timed-call threads too
+            self.counters[key] += 1
+
+    def _failed(self, hook: str, exc: BaseException) -> None:
+        self._count("provider_failures")
+        log.warning("recall provider %r failed in %s: %s: %s; skipped", self._name(), hook,
+                    type(exc).__name__, exc)
+
+    # --- timed calls on the caller's behalf ------------------------------------
+
+    def _timed(self, hook: str, fn: Callable[[], object], timeout: float) -> tuple[bool, object]:
+        """Run ``fn`` on a daemon thread; ``(True, value)`` or ``(False, None)`` after logging."""
+        with self._lock:
+            if self._inflight >= self._max_stuck:
+                self._count("provider_timeouts")
+                log.warning("recall provider %r: %d earlier calls are still stuck; %s skipped",
+                            self._name(), self._inflight, hook)
+                return False, None
+            self._inflight += 1
+        done = threading.Event()
+        box: dict[str, object] = {}
+
+        def run() -> None:
+            try:
+                box["value"] = fn()
+            except BaseException as exc:  # reported on the caller's thread
+                box["error"] = exc
+            finally:
+                with self._lock:
+                    self._inflight -= 1
+                done.set()
+
+        threading.Thread(target=run, name=f"silcrow-recall-{hook}", daemon=True).start()
+        if not done.wait(timeout):
+            self._count("provider_timeouts")
+            log.warning("recall provider %r did not finish %s within %.1fs; skipped",
+                        self._name(), hook, timeout)
+            return False, None
+        error = box.get("error")
+        if isinstance(error, BaseException):
+            self._failed(hook, error)
+            return False, None
+        return True, box.get("value")
+
+    def on_turn_start(self, turn_number: int, message: str) -> None:
+        """Tell the provider a user turn begins; returns when it did (bounded, never raises).
+
+        Synchronous so that the provider sees it before this turn's prefetch.
+        Providers that keep the no-op default cost nothing (no thread).
+        """
+        provider = self._provider
+        if provider is None or self._closed:
+            return
+        if type(provider).on_turn_start is MemoryProvider.on_turn_start:
+            return
+        self._timed("on_turn_start", lambda: provider.on_turn_start(turn_number, message),
+                    self.prefetch_timeout)
+
+    def prefetch(self, query: str, session_id: str = "", *, exclude_lines: Collection[str] = ()) -> str:
+        """The fenced ``<memory-context>`` block recalled for ``query``, or ``""``.
+
+        Lines of the provider's text equal (after stripping) to one of
+        ``exclude_lines`` are dropped first: the caller passes what the model can
+        still see from earlier blocks, so a memory is not sent twice.
+        """
+        provider = self._provider
+        if provider is None or self._closed:
+            return ""
+        if not policy.worth_recalling(query):
+            self._count("prefetch_trivial_skips")
+            return ""
+        self._count("prefetch_calls")
+        ok, value = self._timed(
+            "prefetch", lambda: provider.prefetch(query, session_id=session_id), self.prefetch_timeout
+        )
+        if not ok:
+            return ""
+        if not isinstance(value, str):
+            self._count("provider_failures")
+            log.warning("recall provider %r returned %s from prefetch instead of str; skipped",
+                        provider.name, type(value).__name__)
+            return ""
+        if exclude_lines:
+            seen = {line.strip() for line in exclude_lines}
+            kept = (line for line in value.splitlines() if not line.strip() or line.strip() not in seen)
+            value = "\n".join(kept)
+        return build_memory_context_block(value)
+
+    def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
+        """Provider text for the compression prompt ("" on any failure)."""
+        provider = self._provider
+        if provider is None:
+            return ""
+        ok, value = self._timed(
+            "on_pre_compress", lambda: provider.on_pre_compress(messages), self.prefetch_timeout
+        )
+        if ok and isinstance(value, str):
+            return policy.recalled(value)  # recalled text, so the same threat filter as prefetch
+        if ok:
+            log.warning("recall provider %r returned %s from on_pre_compress; ignored",
+                        provider.name, type(value).__name__)
+        return ""
+
+    def system_prompt_block(self) -> str:
+        provider = self._provider
+        if provider is None:
+            return ""
+        try:
+            value = provider.system_prompt_block()
+        except Exception as exc:
+            self._failed("system_prompt_block", exc)
+            return ""
+        return value if isinstance(value, str) else ""
+
+    # --- tools -----------------------------------------------------------------
+
+    def tool_schemas(self) -> list[dict[str, Any]]:
+        """The provider's tools in OpenAI function format (bare schemas wrapped); nameless ones are
+        dropped with a warning."""
+        provider = self._provider
+        if provider is None:
+            return []
+        try:
+            schemas = provider.get_tool_schemas()
+        except Exception as exc:
+            self._failed("get_tool_schemas", exc)
+            return []
+        if not isinstance(schemas, list):
+            log.warning("recall provider %r: get_tool_schemas returned %s, not a list; no tools offered",
+                        provider.name, type(schemas).__name__)
+            schemas = []
+        good: list[dict[str, Any]] = []
+        for schema in schemas:
+            wrapped = as_openai_tool(schema)
+            if wrapped is not None:
+                good.append(wrapped)
+            else:
+                log.warning("recall provider %r: tool schema without a name dropped (expected OpenAI "
+                            "function format or bare name/description/parameters): %.120r",
+                            provider.name, schema)
+        self._tool_names = {s["function"]["name"] for s in good}
+        return good
+
+    def handle_tool_call(self, name: str, args: dict[str, Any] | str) -> str:
+        """Route a tool call to the provider; always returns JSON, never raises."""
+        provider = self._provider
+        if provider is None:
+            return error_json(f"no recall provider is active, so tool {name!r} is unavailable")
+        if not self._tool_names:
+            self.tool_schemas()
+        if name not in self._tool_names:
+            return error_json(f"unknown recall tool {name!r}; available: {sorted(self._tool_names)}")
+        try:
+            call_args = parse_arguments(args, tool=name)
+        except ToolCallError as exc:
+            return error_json(str(exc))
+        ok, value = self._timed(
+            f"tool:{name}", lambda: provider.handle_tool_call(name, call_args), self.tool_timeout
+        )
+        if not ok:
+            return error_json(f"recall tool {name!r} failed or timed out; answer without it")
+        if not isinstance(value, str):
+            return error_json(f"recall tool {name!r} returned {type(value).__name__}, not JSON")
+        return policy.tool_result(value)
+
+    # --- the typed recall API (silcrow.recall._api) ------------------------------
+
+    def search(self, query: str, k: int = 8) -> Found:
+        """The memories recalled for ``query`` (at most ``k``), screened like any recalled text.
+        Raises RecallError when there is no provider or it fails (the caller reports it)."""
+        provider = self._active("search")
+        text = query.strip() if isinstance(query, str) else ""
+        if not text:
+            raise RecallError("a recall search needs a non-empty query")
+        if len(text) > MAX_QUERY_CHARS:
+            raise RecallError(f"the query is {len(text)} characters, over the cap of {MAX_QUERY_CHARS}; "
+                              "search with a few words")
+        if not isinstance(provider, Searchable):
+            return Found(context=self.prefetch(text))
+        hits = self._typed("search", lambda: provider.search(text, max(1, min(int(k), MAX_RESULTS))))
+        return Found(hits=tuple(_screened_hit(hit) for hit in hits))
+
+    def remember(self, text: str, *, source: str = "api") -> Remembered:
+        """Keep one fact in recall; returns its id. ``source`` is kept with it (who saved it)."""
+        provider = self._active("recall_add")
+        fact = text.strip() if isinstance(text, str) else ""
+        if not fact:
+            raise RecallError("a fact to remember must be non-empty text")
+        fact = policy.stored(fact)
+        if isinstance(provider, Searchable):
+            kept = self._typed("remember", lambda: provider.add_fact(fact, metadata={"source": source}))
+            return Remembered(kept)
+        return Remembered(int(self._through_tool("recall_add", {"fact": fact}, "id")))
+
+    def forget(self, target: int | str, *, max_matches: int | None = None) -> Forgotten:
+        """Delete the memory with id ``target``, or (text) every memory containing it, refused when
+        that is more than ``max_matches``; ``removed`` is 0 when there was none."""
+        provider = self._active("recall_forget")
+        if isinstance(target, bool) or not isinstance(target, int | str):
+            raise RecallError(f"forget takes a memory id or text, not {type(target).__name__}")
+        if isinstance(provider, Searchable):
+            return Forgotten(self._typed("forget", lambda: provider.forget(target, max_matches=max_matches)))
+        args = {"id": target} if isinstance(target, int) else {"query": target}
+        return Forgotten(int(self._through_tool("recall_forget", args, "removed")))
+
+    def _active(self, what: str) -> MemoryProvider:
+        provider = self._provider
+        if provider is None or self._closed:
+            raise RecallError(f"no recall provider is active, so {what!r} is unavailable; "
+                              "set `provider` in the home's config.toml")
+        return provider
+
+    def _typed(self, hook: str, call: Callable[[], _T]) -> _T:
+        """``call`` bounded by the tool timeout; the provider's own error is raised as it is."""
+
+        def run() -> object:
+            try:
+                return call()
+            except SilcrowError as exc:  # says what was wrong: hand it to the caller's thread
+                return exc
+
+        ok, value = self._timed(hook, run, self.tool_timeout)
+        if not ok:
+            raise RecallError(f"recall {hook} failed or timed out; try again")
+        if isinstance(value, SilcrowError):
+            raise value
+        return value  # type: ignore[return-value]  # what call returned
+
+    def _through_tool(self, name: str, args: dict[str, Any], field: str) -> Any:
+        """A typed call on a provider that offers it only as tool ``name``."""
+        if not self._tool_names:
+            self.tool_schemas()
+        if name not in self._tool_names:
+            raise RecallError(f"recall provider {self._name()!r} has no {name!r} tool; use its own tools "
+                              f"({', '.join(sorted(self._tool_names)) or 'none'})")
+        result = json.loads(self.handle_tool_call(name, args))
+        if not isinstance(result, dict) or result.get("success") is not True or field not in result:
+            error = result.get("error") if isinstance(result, dict) else None
+            raise RecallError(str(error or f"recall tool {name!r} gave no {field!r}"))
+        return result[field]
+
+    # --- the background worker -------------------------------------------------
+
+    def _enqueue(self, label: str, job: Callable[[], object]) -> bool:
+        if self._provider is None:
+            return False
+        with self._idle:
+            if self._closed:
+                log.warning("MemoryManager is shut down; %s dropped", label)
+                self._count("dropped_jobs")
+                return False
+            try:
+                self._queue.put_nowait((label, job))
+            except queue.Full:
+                self._count("dropped_jobs")
+                log.error("recall provider %r is %d jobs behind; %s dropped", self._name(),
+                          self._queue.qsize(), label)
+                return False
+            self._pending += 1
+            self._count("queued_jobs")
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, name="silcrow-recall-sync", daemon=True)
+                self._worker.start()
+        return True
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            label, job = item
+            try:
+                job()
+            except Exception as exc:
+                self._failed(label, exc)
+            finally:
+                with self._idle:
+                    self._pending -= 1
+                    self._idle.notify_all()
+
+    def sync_turn(self, user: str, assistant: str, session_id: str = "") -> None:
+        """Queue one completed turn for the provider; returns at once."""
+        provider = self._provider
+        if provider is None:
+            return
+        user, assistant = policy.stored(user), policy.stored(assistant)
+        self._enqueue("sync_turn", lambda: provider.sync_turn(user, assistant, session_id=session_id))
+
+    def queue_prefetch(self, query: str, session_id: str = "") -> None:
+        provider = self._provider
+        if provider is None or not policy.worth_recalling(query):
+            return
+        self._enqueue("queue_prefetch", lambda: provider.queue_prefetch(query, session_id=session_id))
+
+    def on_memory_write(self, action: str, target: str, content: str) -> None:
+        provider = self._provider
+        if provider is not None:
+            self._enqueue("on_memory_write", lambda: provider.on_memory_write(action, target, content))
+
+    def on_session_end(self, messages: list[dict[str, Any]]) -> None:
+        """Queued behind the session's own turns, so the provider sees them first."""
+        provider = self._provider
+        if provider is not None:
+            snapshot = list(messages)
+            self._enqueue("on_session_end", lambda: provider.on_session_end(snapshot))
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every queued job ran; False if ``timeout`` passed first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._idle:
+            while self._pending:
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    return False
+                self._idle.wait(remaining)
+        return True
+
+    def shutdown(self, timeout: float = 10.0) -> bool:
+        """Drain pending work (at most ``timeout`` s), then shut the provider down.
+
+        Returns True when everything finished in time. Safe to call twice.
+        """
+        provider = self._provider
+        with self._idle:
+            if self._closed:
+                return self._pending == 0
+        if provider is not None:
+
+            def close() -> None:
+                provider.shutdown()
+
+            self._enqueue("shutdown", close)
+        with self._idle:
+            self._closed = True
+        drained = self.flush(timeout)
+        if self._worker is not None:
+            try:
+                self._queue.put_nowait(None)
+            except queue.Full:
+                pass  # the worker is stuck; it is a daemon and dies with the process
+        if not drained:
+            log.warning("recall provider %r: %d queued jobs still pending after %.1fs; abandoned",
+                        self._name(), self._pending, timeout)
+        return drained
