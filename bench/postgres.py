@@ -45,8 +45,10 @@ from silcrow.recall.local import (
     RecallStore,  # noqa: E402
 )
 from silcrow.schema import database  # noqa: E402
-from silcrow.store import MemoryStore  # noqa: E402
-from silcrow.store.postgres import PostgresBackend  # noqa: E402
+from silcrow.store import (
+    MemoryStore,  # noqa: E402
+    PostgresBackend,  # noqa: E402
+)
 
 ERR = Console(stderr=True)
 CTX = multiprocessing.get_context("fork")

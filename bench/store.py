@@ -59,7 +59,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from silcrow.store import MemoryStore
-from silcrow.store import entries as E
+from silcrow.store import _entries as E
 
 CTX = multiprocessing.get_context("fork")
 SENTINEL = "sentinel entry, never touched"

@@ -28,7 +28,7 @@ def pg_dsn(pg_server: pg_support.PgServer) -> Iterator[str]:
 
 
 # The behavioural tests of the curated store that are not about files also run on PostgreSQL:
-# MemoryStore builds its default backend through the name silcrow.store.store.open_backend, and
+# MemoryStore builds its default backend through Profile.notes_backend, and
 # for "postgres" that name gives a PostgresBackend whose profile is the home directory, so
 # every home of a test has notes of its own, as with files. Tests about files are listed out.
 _BOTH_CURATED_BACKENDS = {"test_store_results.py", "test_store_snapshot.py", "test_store_history.py",
@@ -72,7 +72,7 @@ def curated_storage(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
     backend = getattr(request, "param", "files")
     if backend == "postgres":
         from silcrow.home import Profile
-        from silcrow.store.postgres import PostgresBackend
+        from silcrow.store import PostgresBackend
 
         dsn = request.getfixturevalue("pg_dsn")
 

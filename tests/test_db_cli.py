@@ -17,8 +17,7 @@ from silcrow.errors import ConfigError
 from silcrow.recall import Embedder, get_embedder
 from silcrow.recall.local import LocalProvider, PostgresRecall, RecallRecord
 from silcrow.sessions import PostgresSessions, SessionStore
-from silcrow.store import MemoryStore
-from silcrow.store.postgres import PostgresBackend
+from silcrow.store import MemoryStore, PostgresBackend
 
 
 @pytest.fixture(scope="module")

@@ -24,8 +24,7 @@ from typing import Any
 import pytest
 from pg_support import PgServer
 
-from silcrow.store import MemoryStore
-from silcrow.store.postgres import PostgresBackend
+from silcrow.store import MemoryStore, PostgresBackend
 
 WRITERS = 8
 OPS = 100

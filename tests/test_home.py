@@ -65,7 +65,7 @@ def test_memory_store_of_a_postgres_home_writes_to_postgres(
     MemoryStore(tmp_path / "profiles" / "work").add("memory", "the profile does too")
     assert not (tmp_path / "memories").exists()
     assert not (tmp_path / "profiles" / "work" / "memories").exists()
-    from silcrow.store.postgres import PostgresBackend
+    from silcrow.store import PostgresBackend
 
     home_notes = MemoryStore(backend=PostgresBackend(pg_dsn, "default")).entries("memory")
     work_notes = MemoryStore(backend=PostgresBackend(pg_dsn, "work")).entries("memory")

@@ -91,7 +91,7 @@ def test_unknown_attribute_is_an_attribute_error() -> None:
     ("old", "new", "name"),
     [
         ("silcrow.agent.sessions", "silcrow.sessions", "SessionStore"),
-        ("silcrow.db.curated", "silcrow.store.postgres", "PostgresBackend"),
+        ("silcrow.db.curated", "silcrow.store", "PostgresBackend"),
         ("silcrow.db.recall", "silcrow.recall.local", "PostgresRecall"),
         ("silcrow.db.sessions", "silcrow.sessions", "PostgresSessions"),
         ("silcrow.db.transfer", "silcrow.transfer", "import_home"),
@@ -126,6 +126,7 @@ PUBLIC_PACKAGES = [
     "silcrow.safety",
     "silcrow.serve",
     "silcrow.sessions",
+    "silcrow.store",
 ]
 
 # Packages whose modules must all be private (``_name``) unless listed in PUBLIC_MODULES, and
@@ -133,14 +134,14 @@ PUBLIC_PACKAGES = [
 # renamed; its subpackages are checked too.
 PRIVATE_BY_DEFAULT = ["silcrow", "silcrow.agent", "silcrow.cli", "silcrow.db", "silcrow.demo",
                       "silcrow.integrations", "silcrow.recall", "silcrow.safety", "silcrow.serve",
-                      "silcrow.sessions"]
+                      "silcrow.sessions", "silcrow.store"]
 
 # A public module name is a promise: each one says why it is public.
 PUBLIC_MODULES = {
     "silcrow.agent.sessions": "deprecated alias of silcrow.sessions, kept for one release",
     "silcrow.cli.main": "the console-script entry point silcrow.cli.main:main in pyproject.toml",
     "silcrow.config": "the typed settings; Profile.settings is a silcrow.config.Settings",
-    "silcrow.db.curated": "deprecated alias of silcrow.store.postgres, kept for one release",
+    "silcrow.db.curated": "deprecated alias of silcrow.store.PostgresBackend, kept for one release",
     "silcrow.db.recall": "deprecated alias of silcrow.recall.local (PostgresRecall), kept for one release",
     "silcrow.db.sessions": "deprecated alias of silcrow.sessions, kept for one release",
     "silcrow.db.settings": "deprecated alias of silcrow.home's storage choice, kept for one release",

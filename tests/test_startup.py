@@ -44,3 +44,12 @@ def test_memory_show_imports_only_its_own_command_group(tmp_path: Path) -> None:
     assert "silcrow.cli._memory" in loaded
     assert not {"silcrow.cli._chat", "silcrow.cli._recall", "silcrow.cli._sessions"} & loaded
     assert not [m for m in loaded if m.startswith(("silcrow.agent", "silcrow.recall", "numpy", "openai"))]
+
+
+def test_the_notes_store_does_not_load_the_postgresql_layer(tmp_path: Path) -> None:
+    postgres = ("silcrow.store._postgres", "silcrow.db", "silcrow.schema", "psycopg")
+    loaded = _loaded_after("from silcrow.store import FileBackend, MemoryStore, StoreBackend", tmp_path)
+    assert sorted(m for m in loaded if m.startswith(postgres)) == []
+    # ...and the lazy name still resolves
+    loaded = _loaded_after("import silcrow.store\nsilcrow.store.PostgresBackend", tmp_path)
+    assert "silcrow.store._postgres" in loaded

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from silcrow import safety as threats
 from silcrow.store import MemoryStore
-from silcrow.store import entries as E
-from silcrow.store.document import Document
+from silcrow.store import _entries as E
+from silcrow.store._document import Document
 
 _piece = st.lists(
     st.sampled_from(["§", "\\", "\n", "\r", "\r\n", " ", "\t", "a", "b", "é"]), max_size=12

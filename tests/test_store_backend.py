@@ -11,8 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from silcrow.store import MemoryStore
-from silcrow.store.backend import StoreBackend, Transaction
+from silcrow.store import MemoryStore, StoreBackend, Transaction
 
 
 class _DictTransaction(Transaction):

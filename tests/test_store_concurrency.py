@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.store import MemoryStore
-from silcrow.store import entries as E
+from silcrow.store import _entries as E
 
 WRITERS = 8
 OPS_PER_WRITER = 100

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from silcrow.store import MemoryStore
-from silcrow.store import entries as E
+from silcrow.store import _entries as E
 
 KILLS = 40
 ITEM_RE = re.compile(r"item (\d+) rev (\d+)")

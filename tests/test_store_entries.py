@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from silcrow import safety as threats
 from silcrow import store as store_pkg
 from silcrow.store import ENTRY_DELIMITER, MemoryStore
-from silcrow.store import entries as E
+from silcrow.store import _entries as E
 
 # Text biased towards what can break a §-delimited format: section signs,
 # backslashes and newlines, mixed with arbitrary Unicode.
@@ -127,7 +127,7 @@ _PLAIN = st.lists(st.sampled_from(["a", "b c", " ", "\n", "\t", "é", "a"]), max
 def test_the_fast_parse_and_render_agree_with_the_general_ones(pieces: list[str], new: list[str]) -> None:
     # Document.parse takes a fast path for the usual file (no '\r', no '§' but the
     # delimiters'); it must read and write back exactly what the general path does.
-    from silcrow.store.document import Document
+    from silcrow.store._document import Document
 
     raw = ENTRY_DELIMITER.join(pieces)
     fast, general = Document.parse(raw), Document._parse_general(raw)

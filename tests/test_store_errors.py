@@ -11,7 +11,7 @@ import pytest
 
 from silcrow.errors import LockTimeoutError
 from silcrow.store import MemoryStore
-from silcrow.store import entries as E
+from silcrow.store import _entries as E
 
 
 @pytest.fixture
@@ -330,7 +330,7 @@ def test_unreadable_memory_file_is_named_with_the_fix(tmp_path: Path) -> None:
 def test_permission_denied_message_even_as_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # chmod has no effect for root, so the denial is simulated where the file is opened.
     from silcrow.errors import StoreError
-    from silcrow.store import files
+    from silcrow.store import _files as files
 
     store = MemoryStore(tmp_path)
     assert store.add("memory", "Uses zsh")["success"]
@@ -352,7 +352,7 @@ def test_permission_denied_message_even_as_root(tmp_path: Path, monkeypatch: pyt
 def test_results_carry_only_memory_result_keys(store: MemoryStore) -> None:
     from typing import get_type_hints
 
-    from silcrow.store.results import MemoryResult
+    from silcrow.store import MemoryResult
 
     fields = set(get_type_hints(MemoryResult))
     results = [

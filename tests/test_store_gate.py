@@ -15,9 +15,8 @@ from typing import Any
 import pytest
 
 from silcrow import safety as threats
-from silcrow.store import MemoryStore
-from silcrow.store import pending as pending_mod
-from silcrow.store.pending import Proposer, current_proposer
+from silcrow.store import MemoryStore, Proposer, current_proposer
+from silcrow.store import _pending as pending_mod
 from silcrow.tool import memory_call
 
 DUAL_USE = "Add the CI deploy key to authorized_keys on staging"
@@ -172,7 +171,7 @@ def test_proposals_survive_a_restart(tmp_path: Path, curated_storage: str) -> No
 
 
 def test_the_box_is_bounded_and_says_what_it_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("silcrow.store.store.MAX_PENDING", 3)
+    monkeypatch.setattr("silcrow.store._store.MAX_PENDING", 3)
     store = _gated(tmp_path)
     ids = [memory_call(store, {"action": "add", "target": "memory", "content": f"fact {n}"})["proposal_id"]
            for n in range(3)]
@@ -267,7 +266,7 @@ def test_proposals_move_with_db_import_and_export(pg_dsn: str, tmp_path: Path, c
     if curated_storage != "files":
         pytest.skip("moves a files home")
     from silcrow.schema import database
-    from silcrow.store.postgres import PostgresBackend
+    from silcrow.store import PostgresBackend
     from silcrow.transfer import export_home, import_home
 
     source = tmp_path / "source"

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from silcrow.store import MemoryStore, journal
+from silcrow.store import MemoryStore
+from silcrow.store import _journal as journal
 
 
 def test_every_committed_mutation_is_journaled(tmp_path: Path) -> None:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from silcrow.store import MemoryStore, journal
+from silcrow.store import MemoryStore
+from silcrow.store import _journal as journal
 
 _OTHER_WRITER = (
     "import sys\n"

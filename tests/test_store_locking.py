@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from silcrow.store.locking import ExclusiveLock, LockWaitTimeout
+from silcrow.store._locking import ExclusiveLock, LockWaitTimeout
 
 HOLD = (
     "import fcntl, os, sys, time\n"

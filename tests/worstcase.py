@@ -144,8 +144,8 @@ def untrusted_patterns(packages: Iterable[str] = ("silcrow",)) -> list[tuple[str
 # How a pattern outside silcrow.safety is used, where that is not ``search`` on untrusted text.
 FULLMATCH_ONLY = frozenset({
     # One line of a memory file at a time, anchored at both ends: one start position.
-    "silcrow.store.entries._SECTION_LINE",
-    "silcrow.store.entries._ESCAPED_SECTION_LINE",
+    "silcrow.store._entries._SECTION_LINE",
+    "silcrow.store._entries._ESCAPED_SECTION_LINE",
 })
 OWN_TEXT_ONLY = frozenset({
     # Applied to the store's own "1,234/2,200 chars" usage string, never to user text.

@@ -4,7 +4,7 @@ A temporary file in the same directory is written, fsynced and renamed over
 the target, then the directory is fsynced so the rename itself survives a
 crash. Readers see the old bytes or the new ones, never a mix or an empty
 file. The temporary file is named ``.<name>.<random>.tmp``: a writer that
-dies before its rename leaves one, and ``store/files.py`` finds and removes
+dies before its rename leaves one, and ``store/_files.py`` finds and removes
 those by that shape.
 """
 

@@ -44,8 +44,7 @@ if TYPE_CHECKING:
     from silcrow.recall import Embedder, MemoryProvider
     from silcrow.recall.local import RecallBackend
     from silcrow.sessions import SessionBackend
-    from silcrow.store import MemoryStore
-    from silcrow.store.backend import StoreBackend
+    from silcrow.store import MemoryStore, StoreBackend
 
 __all__ = [
     "BACKENDS", "DEFAULT_PROFILE", "Profile", "Storage", "StorageSettings",
@@ -160,10 +159,10 @@ class Profile:
         """Where the curated notes live: ``<path>/memories/``, or this profile's notes in the
         database."""
         if not self.storage.shared:
-            from silcrow.store.files import DEFAULT_LOCK_TIMEOUT, open_backend
+            from silcrow.store._files import DEFAULT_LOCK_TIMEOUT, open_backend
 
             return open_backend(self.path, lock_timeout=lock_timeout or DEFAULT_LOCK_TIMEOUT)
-        from silcrow.store.postgres import PostgresBackend
+        from silcrow.store import PostgresBackend
 
         assert self.storage.dsn is not None
         return PostgresBackend(self.storage.dsn, self.name)

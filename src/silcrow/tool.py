@@ -19,7 +19,7 @@ from silcrow._toolcall import (
     result_json,
     tool_schema,
 )
-from silcrow.store.store import MemoryStore
+from silcrow.store import MemoryStore
 
 # A public module: ``silcrow.tool`` is an import path earlier releases documented.
 __all__ = ["DESCRIPTION", "TOOL_NAME", "handle_memory_call", "memory_call", "memory_tool_schema"]

@@ -37,10 +37,11 @@ from silcrow.recall.local import _retrieval as retrieval
 from silcrow.recall.local import _schema as recall_schema
 from silcrow.schema import check_schema
 from silcrow.sessions import _schema as sessions_schema
-from silcrow.store import journal
-from silcrow.store.files import FileBackend, FileBox
-from silcrow.store.pending import PENDING_FILE
-from silcrow.store.postgres import journal_line
+from silcrow.store import FileBackend
+from silcrow.store import _journal as journal
+from silcrow.store._files import FileBox
+from silcrow.store._pending import PENDING_FILE
+from silcrow.store._postgres import journal_line
 
 NOTE_FILES = ("MEMORY.md", "USER.md")
 _MEMORY_COLUMNS = recall_schema.MEMORIES.columns

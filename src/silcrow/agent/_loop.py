@@ -34,8 +34,7 @@ from silcrow.errors import ModelError, SessionError
 from silcrow.home import open_profile
 from silcrow.recall import MemoryManager, MemoryProvider
 from silcrow.safety import sanitize_context
-from silcrow.store import MemoryStore
-from silcrow.store.pending import Proposer
+from silcrow.store import MemoryStore, Proposer
 
 if TYPE_CHECKING:
     from silcrow.recall import Embedder

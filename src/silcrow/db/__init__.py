@@ -3,7 +3,7 @@
 folding (:func:`fold`).
 
 The domains' PostgreSQL backends sit in their own packages
-(:mod:`silcrow.store.postgres`, :mod:`silcrow.recall.local`,
+(:mod:`silcrow.store`, :mod:`silcrow.recall.local`,
 :mod:`silcrow.sessions`) and use this layer through the names below; it
 imports none of them, and :mod:`silcrow.schema` is the plan of every domain's
 tables it applies. The public names are listed in ``__all__``; the modules

@@ -21,7 +21,7 @@ from silcrow.config import ENV_VARS
 from silcrow.home import BACKENDS, StorageSettings, locate, open_profile
 
 if TYPE_CHECKING:
-    from silcrow.store.backend import StoreBackend
+    from silcrow.store import StoreBackend
 
 __all__ = ["BACKENDS", "ENV", "StorageSettings", "curated_backend", "database_url", "profile_of"]
 

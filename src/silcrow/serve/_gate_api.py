@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from silcrow.serve._auth import ACCESS_KEY, access_of
-from silcrow.store.pending import Proposer, current_proposer
+from silcrow.store import Proposer, current_proposer
 
 router = APIRouter()
 
@@ -52,7 +52,7 @@ def reject(request: Request, proposal_id: str, body: RejectBody | None = None) -
 
 
 class ProposerContext:
-    """Sets :data:`~silcrow.store.pending.current_proposer` for each request that passed the
+    """Sets :data:`~silcrow.store.current_proposer` for each request that passed the
     token gate: the client (mcp, rest, web), its session header and the token's name."""
 
     def __init__(self, app: ASGIApp) -> None:

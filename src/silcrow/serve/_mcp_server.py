@@ -48,8 +48,7 @@ from silcrow.errors import SilcrowError
 from silcrow.recall import _tools as recall_tools
 from silcrow.safety import build_memory_context_block
 from silcrow.serve._tenant import READ_ONLY_TOOLS, Tenant, is_read_only_call
-from silcrow.store.entries import ENTRY_DELIMITER
-from silcrow.store.store import TARGET_FILES
+from silcrow.store import ENTRY_DELIMITER, TARGET_FILES
 
 PROMPT_URI = "silcrow://prompt"
 MEMORY_URIS = {f"silcrow://memory/{file_name}": target for target, file_name in TARGET_FILES.items()}

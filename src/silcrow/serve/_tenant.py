@@ -39,10 +39,9 @@ from silcrow.recall import TOOL_NAMES, MemoryManager, RecallAPI, Searchable, run
 from silcrow.recall import _policy as policy
 from silcrow.serve._limits import TENANT_THREADS
 from silcrow.sessions import SessionBackend
-from silcrow.store import MemoryStore
-from silcrow.store.edits import safe_entries
-from silcrow.store.entries import char_count, format_usage
-from silcrow.store.store import TARGET_FILES
+from silcrow.store import TARGET_FILES, MemoryStore
+from silcrow.store._edits import safe_entries
+from silcrow.store._entries import char_count, format_usage
 
 log = logging.getLogger(__name__)
 

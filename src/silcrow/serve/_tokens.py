@@ -25,7 +25,7 @@ from silcrow._atomic import replace_file
 from silcrow._paths import validate_profile
 from silcrow._private import private_dir, tighten
 from silcrow.errors import ConfigError, LockTimeoutError
-from silcrow.store.locking import ExclusiveLock, LockWaitTimeout
+from silcrow.store._locking import ExclusiveLock, LockWaitTimeout
 
 TOKENS_FILE = "tokens.json"
 SCOPES = ("read", "write")

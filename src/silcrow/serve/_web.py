@@ -44,8 +44,8 @@ from silcrow.errors import SilcrowError
 from silcrow.safety import display_safe
 from silcrow.serve._auth import access_of
 from silcrow.serve._tenant import Tenant
-from silcrow.store import entries as E
-from silcrow.store.store import TARGET_FILES
+from silcrow.store import TARGET_FILES
+from silcrow.store import _entries as E
 
 STATIC = Path(__file__).with_name("static")
 STATIC_FILES = {"htmx.min.js": "text/javascript", "inspector.js": "text/javascript",

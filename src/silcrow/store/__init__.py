@@ -1,17 +1,48 @@
 """Curated notes: MEMORY.md and USER.md, in the system prompt.
 
-Public names: :class:`MemoryStore` and :data:`ENTRY_DELIMITER`. The rest of
-the package is implementation: ``entries`` (delimiter, escaping, matching),
-``document`` (a file's text parsed once, written back keeping what a write
-does not change), ``edits`` (what a mutation does to the entries),
-``results`` (the typed result and refusal), ``files`` (lock, atomic write,
-backups), ``journal`` (history), ``render`` (snapshot blocks) and
-``backend`` (the persistence interface).
+The public names are listed in ``__all__``: the store (:class:`MemoryStore`, the notes it
+keeps, :data:`TARGET_FILES`, and :data:`ENTRY_DELIMITER` between their entries), what a
+mutation returns (:class:`MemoryResult`, and :class:`Refusal` for why one was refused), the
+persistence seam (:class:`StoreBackend` and its :class:`Transaction`; :class:`FileBackend` on
+a home's files, :class:`PostgresBackend` on a shared PostgreSQL database) and the
+write-approval gate (:class:`Proposal`, :class:`ProposalBox`, :class:`Proposer`,
+:data:`current_proposer`, :data:`WRITE_POLICIES`). The modules behind them (``_store``,
+``_entries``, ``_document``, ``_edits``, ``_results``, ``_files``, ``_locking``,
+``_journal``, ``_render``, ``_pending``, ``_backend``, ``_postgres``, ``_schema``) are
+internal.
 """
 
 from __future__ import annotations
 
-from silcrow.store.entries import ENTRY_DELIMITER
-from silcrow.store.store import MemoryStore
+from typing import TYPE_CHECKING
 
-__all__ = ["ENTRY_DELIMITER", "MemoryStore"]
+from silcrow._lazy import lazy_getattr
+from silcrow.store._backend import StoreBackend, Transaction
+from silcrow.store._entries import ENTRY_DELIMITER
+from silcrow.store._files import FileBackend
+from silcrow.store._pending import WRITE_POLICIES, Proposal, ProposalBox, Proposer, current_proposer
+from silcrow.store._results import MemoryResult, Refusal
+from silcrow.store._store import TARGET_FILES, MemoryStore
+
+if TYPE_CHECKING:
+    from silcrow.store._postgres import PostgresBackend
+
+__all__ = [
+    "ENTRY_DELIMITER",
+    "FileBackend",
+    "MemoryResult",
+    "MemoryStore",
+    "PostgresBackend",
+    "Proposal",
+    "ProposalBox",
+    "Proposer",
+    "Refusal",
+    "StoreBackend",
+    "TARGET_FILES",
+    "Transaction",
+    "WRITE_POLICIES",
+    "current_proposer",
+]
+
+# The PostgreSQL backend pulls in psycopg and the db layer; a home on files never needs it.
+__getattr__ = lazy_getattr(__name__, {"PostgresBackend": "silcrow.store._postgres"})

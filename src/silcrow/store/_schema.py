@@ -57,7 +57,7 @@ POSTGRES: dict[int, tuple[str, ...]] = {
             """,
     ),
     3: (
-        # The same document as the files' .pending.json (silcrow.store.pending.DocumentBox),
+        # The same document as the files' .pending.json (silcrow.store._pending.DocumentBox),
         # changed under the row's lock: a profile holds at most a few hundred small records.
         """
             CREATE TABLE pending_proposals (

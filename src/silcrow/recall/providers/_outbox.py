@@ -22,7 +22,7 @@ from typing import Any
 
 from silcrow._sqlite import connect, statements
 from silcrow.errors import RecallError, ServiceError
-from silcrow.store.locking import ExclusiveLock, LockWaitTimeout
+from silcrow.store._locking import ExclusiveLock, LockWaitTimeout
 
 log = logging.getLogger(__name__)
 

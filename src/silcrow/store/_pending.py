@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from silcrow.errors import StoreError
-from silcrow.store import entries as E
+from silcrow.store import _entries as E
 
 WRITE_POLICIES = ("auto", "approve")
 MAX_PENDING = 100

@@ -1,6 +1,6 @@
 """The curated notes (MEMORY.md / USER.md) of one profile in PostgreSQL.
 
-Implements :class:`~silcrow.store.backend.StoreBackend`, so
+Implements :class:`~silcrow.store.StoreBackend`, so
 :class:`~silcrow.store.MemoryStore` keeps every behaviour (substring
 addressing, budgets, threat scanning, frozen snapshot, undo) unchanged.
 
@@ -28,8 +28,8 @@ from typing import Any
 from silcrow import schema
 from silcrow.db import Database
 from silcrow.errors import LockTimeoutError, StoreError
-from silcrow.store.backend import StoreBackend, Transaction
-from silcrow.store.pending import DocumentBox, ProposalBox
+from silcrow.store._backend import StoreBackend, Transaction
+from silcrow.store._pending import DocumentBox, ProposalBox
 
 WHAT = "curated notes"
 

@@ -3,7 +3,7 @@
 Pure functions, no I/O: the store validates a request up front (target,
 fields, threat scan) into an :data:`Edit`, then runs that edit on the entries
 it re-read under the lock. An edit returns the new entries and a message, or
-raises :class:`~silcrow.store.results.Refused` with what was wrong and what to do.
+raises :class:`~silcrow.store._results.Refused` with what was wrong and what to do.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from silcrow import safety as threats
-from silcrow.store import entries as E
-from silcrow.store import render
-from silcrow.store.document import Document
-from silcrow.store.results import Refusal, Refused
+from silcrow.store import _entries as E
+from silcrow.store import _render as render
+from silcrow.store._document import Document
+from silcrow.store._results import Refusal, Refused
 
 Outcome = tuple[list[str], str]
 Edit = Callable[[list[str]], Outcome]

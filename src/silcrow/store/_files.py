@@ -49,9 +49,10 @@ from silcrow._atomic import fsync_directory as _fsync_dir
 from silcrow._paths import default_home, memories_dir
 from silcrow.config import SWITCHES, env_switch
 from silcrow.errors import LockTimeoutError, StoreError
-from silcrow.store import journal, locking
-from silcrow.store.backend import StoreBackend, Transaction
-from silcrow.store.pending import PENDING_FILE, DocumentBox, ProposalBox
+from silcrow.store import _journal as journal
+from silcrow.store import _locking as locking
+from silcrow.store._backend import StoreBackend, Transaction
+from silcrow.store._pending import PENDING_FILE, DocumentBox, ProposalBox
 
 DEFAULT_LOCK_TIMEOUT = 10.0
 OUTSIDE_HOME_ENV = SWITCHES["memory_outside_home"]

@@ -64,8 +64,8 @@ def normalize_entry(content: str) -> str:
 
 
 def parse(raw: str) -> list[str]:
-    """Entries of a memory file's text, in order, each once (see :mod:`silcrow.store.document`)."""
-    from silcrow.store.document import Document
+    """Entries of a memory file's text, in order, each once (see :mod:`silcrow.store._document`)."""
+    from silcrow.store._document import Document
 
     return Document.parse(raw).entries
 
@@ -175,6 +175,6 @@ def shape_problems(
     ``show`` names an offending entry in the messages; messages that go to a
     model pass one that hides flagged text.
     """
-    from silcrow.store.document import Document
+    from silcrow.store._document import Document
 
     return Document.parse(raw).problems(char_limit, show)

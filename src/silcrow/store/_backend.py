@@ -1,4 +1,4 @@
-"""The persistence interface behind :class:`~silcrow.store.store.MemoryStore`.
+"""The persistence interface behind :class:`~silcrow.store.MemoryStore`.
 
 Everything the store needs from storage fits in three operations, so that a
 PostgreSQL backend (``SELECT ... FOR UPDATE`` in a transaction, a journal
@@ -25,7 +25,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from silcrow.store.pending import ProposalBox
+    from silcrow.store._pending import ProposalBox
 
 
 class Transaction(ABC):
@@ -94,11 +94,11 @@ class StoreBackend(ABC):
         """Debris of interrupted writes (e.g. temp files) that a transaction would clean up."""
 
     def proposals(self) -> ProposalBox:
-        """Where this store keeps pending proposals (see :mod:`silcrow.store.pending`). This
+        """Where this store keeps pending proposals (see :mod:`silcrow.store._pending`). This
         default keeps them in the process only; backends that persist notes persist these too."""
         box: ProposalBox | None = getattr(self, "_memory_box", None)
         if box is None:
-            from silcrow.store.pending import MemoryBox
+            from silcrow.store._pending import MemoryBox
 
             box = self._memory_box = MemoryBox()
         return box

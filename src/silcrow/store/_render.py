@@ -18,7 +18,7 @@ to its head and tail so it cannot flood the prompt.
 from __future__ import annotations
 
 from silcrow import safety as threats
-from silcrow.store.entries import ENTRY_DELIMITER, escape_entry, format_usage, preview
+from silcrow.store._entries import ENTRY_DELIMITER, escape_entry, format_usage, preview
 
 RULE = "═" * 46
 TITLES = {

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from silcrow.store import entries as E
+from silcrow.store import _entries as E
 
 # A newline as text mode reads it, the section sign, a newline.
 _DELIMITER = re.compile(r"(?:\r\n|\r|\n)§(?:\r\n|\r|\n)")

@@ -8,7 +8,7 @@ Two views of the same files, on purpose:
 * the *live entries*, read from disk on every call, are what mutations act on
   and what tool results report.
 
-Every mutation returns a :class:`~silcrow.store.results.MemoryResult` and
+Every mutation returns a :class:`~silcrow.store.MemoryResult` and
 never raises for bad input: a model reads the result, so each error says what
 was wrong and what to do next.
 """
@@ -25,11 +25,11 @@ from typing import Any
 from silcrow import safety as threats
 from silcrow.config import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
 from silcrow.errors import DriftError, LockTimeoutError, StoreError
-from silcrow.store import entries as E
-from silcrow.store import render
-from silcrow.store.backend import StoreBackend, Transaction
-from silcrow.store.document import Document
-from silcrow.store.edits import (
+from silcrow.store import _entries as E
+from silcrow.store import _render as render
+from silcrow.store._backend import StoreBackend, Transaction
+from silcrow.store._document import Document
+from silcrow.store._edits import (
     Edit,
     Where,
     add_edit,
@@ -42,9 +42,9 @@ from silcrow.store.edits import (
     safe_shape_problems,
     threat_reasons,
 )
-from silcrow.store.files import DEFAULT_LOCK_TIMEOUT, FileBackend
-from silcrow.store.journal import new_record
-from silcrow.store.pending import (
+from silcrow.store._files import DEFAULT_LOCK_TIMEOUT, FileBackend
+from silcrow.store._journal import new_record
+from silcrow.store._pending import (
     MAX_PENDING,
     Proposal,
     ProposalBox,
@@ -55,7 +55,7 @@ from silcrow.store.pending import (
     now,
     with_error,
 )
-from silcrow.store.results import MemoryResult, Refusal, Refused
+from silcrow.store._results import MemoryResult, Refusal, Refused
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +123,7 @@ class MemoryStore:
                 raise StoreError(f"{name} must be a positive number of characters, got {value}")
         self.backend = backend
         self._limits = {"memory": memory_char_limit, "user": user_char_limit}
-        # "approve": writes from the model become pending proposals (see silcrow.store.pending).
+        # "approve": writes from the model become pending proposals (see silcrow.store._pending).
         self.write_policy = checked_policy(write_policy)
         # Who the model's writes come from, for proposals; a server's per-request
         # current_proposer overrides the fields it sets.
@@ -393,7 +393,7 @@ class MemoryStore:
 
     def review(self) -> list[dict[str, Any]]:
         """The pending proposals, each with ``changes``: what it would do to the live entries
-        (see :func:`silcrow.store.pending.changes`), for a person to judge."""
+        (see :func:`silcrow.store._pending.changes`), for a person to judge."""
         current = {target: self.entries(target) for target in TARGET_FILES}
         return [{**p.as_dict(), "changes": changes(p, current.get(p.target, []))} for p in self.pending()]
 

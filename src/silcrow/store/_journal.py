@@ -44,7 +44,7 @@ from typing import Any
 
 from silcrow._atomic import replace_file
 from silcrow.errors import LockTimeoutError
-from silcrow.store import locking
+from silcrow.store import _locking as locking
 
 JOURNAL_NAME = ".journal.jsonl"
 MAX_BYTES = 4 * 1024 * 1024
