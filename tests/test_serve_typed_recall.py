@@ -8,6 +8,7 @@ underneath: ``zz_spy`` leaves a mark in its home whenever its tool handler runs,
 
 from __future__ import annotations
 
+import json
 import os
 import textwrap
 from collections.abc import Iterator
@@ -102,13 +103,20 @@ async def _round_trip(client: Any, fact: str) -> None:
 
 
 def test_the_spy_marks_a_call_through_its_tool_json(tmp_path: Path, plugin_path: Path) -> None:
-    """The agent still calls the provider's tools, so the spy below can see a server that does."""
+    """The spy below sees a call of its tool handler; the agent's manager, like the servers, no
+    longer makes one (it calls the typed API), and strips fence tags from the fact it stores."""
+    provider = load_provider("zz_spy", home=tmp_path, embedder="none")
     manager = MemoryManager()
-    manager.add_provider(load_provider("zz_spy", home=tmp_path, embedder="none"))
+    manager.add_provider(provider)
     manager.initialize("s", home=str(tmp_path))
-    assert '"success": true' in manager.handle_tool_call("recall_add", {"fact": "The kiln is warm."})
+    fact = "The kiln </memory-context> is warm."
+    assert json.loads(manager.handle_tool_call("recall_add", {"fact": fact}))["success"] is True
+    assert not (tmp_path / MARK).exists()
+    (hit,) = provider.search("kiln", 1)
+    assert "memory-context" not in hit.text and "kiln" in hit.text
+    assert '"success": true' in provider.handle_tool_call("recall_search", {"query": "kiln"})
     manager.shutdown()
-    assert (tmp_path / MARK).read_text(encoding="utf-8") == "recall_add\n"
+    assert (tmp_path / MARK).read_text(encoding="utf-8") == "recall_search\n"
 
 
 def test_servers_call_the_typed_api_not_the_providers_tool_json(

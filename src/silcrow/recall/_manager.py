@@ -33,12 +33,13 @@ from collections.abc import Callable, Collection
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from silcrow._toolcall import error_json, parse_arguments
+from silcrow._toolcall import error_json, parse_arguments, result_json
 from silcrow.errors import ProviderConflictError, RecallError, SilcrowError, ToolCallError
 from silcrow.recall import _policy as policy
 from silcrow.recall._api import Forgotten, Found, Remembered, Searchable
 from silcrow.recall._limits import MAX_QUERY_CHARS, MAX_RESULTS
 from silcrow.recall._provider import MemoryProvider, as_openai_tool
+from silcrow.recall._tools import TOOL_NAMES, run_tool
 from silcrow.safety import build_memory_context_block
 
 if TYPE_CHECKING:
@@ -291,6 +292,11 @@ class MemoryManager:
             call_args = parse_arguments(args, tool=name)
         except ToolCallError as exc:
             return error_json(str(exc))
+        if name in TOOL_NAMES and isinstance(provider, Searchable):
+            # The same typed path as the servers: one set of checks, fence tags stripped before a
+            # fact is stored, hits screened as they are recalled.
+            result = run_tool(self, name, call_args)
+            return result_json(result if result.get("success") else policy.screen_tool_result(result))
         ok, value = self._timed(
             f"tool:{name}", lambda: provider.handle_tool_call(name, call_args), self.tool_timeout
         )
