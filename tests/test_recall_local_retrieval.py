@@ -201,3 +201,15 @@ def test_bm25_term_weights_scale_a_terms_share() -> None:
     weighted = retrieval.bm25(["kitten", "puppy"], docs, df, 10, weights={"kitten": 0.5})
     assert [i for i, _ in weighted] == [2, 1]
     assert weighted[1][1] == pytest.approx(weighted[0][1] / 2)
+
+
+def test_bm25_takes_a_term_count_over_the_total_as_the_total() -> None:
+    """Another process may add memories between the count of a term and the total being read:
+    a count above the total is that total (no NaN, no warning), not a failure."""
+    import warnings
+
+    docs = {1: ("kitten",), 2: ("puppy",)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        scored = retrieval.bm25(["kitten"], docs, {"kitten": 5}, 3)
+    assert scored and all(score == score and score > 0 for _, score in scored)  # not NaN

@@ -45,6 +45,7 @@ over dialog turns; see ``bench/recall.py`` and the report for the table):
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -363,8 +364,10 @@ def bm25(
     if not docs or not terms:
         return []
     stems = {stem(t): t for t in terms}
-    # Okapi idf, floored just above 0 so a term in most memories still counts a little.
-    idf = {s: max(1e-6, float(np.log((total - df.get(t, 0) + 0.5) / (df.get(t, 0) + 0.5))))
+    # Okapi idf, floored just above 0 so a term in most memories still counts a little. A count
+    # is clamped to the total: another process may add memories between the two being read.
+    counts = {t: min(max(df.get(t, 0), 0), max(total, 0)) for t in stems.values()}
+    idf = {s: max(1e-6, math.log((max(total, 0) - counts[t] + 0.5) / (counts[t] + 0.5)))
            * (weights.get(t, 1.0) if weights else 1.0) for s, t in stems.items()}
     counted: dict[int, tuple[dict[str, float], int]] = {}
     for i, columns in docs.items():
