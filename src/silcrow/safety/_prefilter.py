@@ -69,3 +69,28 @@ def found_literals(literals: tuple[str, ...], text: str) -> frozenset[str]:
 def gate_open(literals: tuple[str, ...] | None, found: frozenset[str]) -> bool:
     """:func:`may_match` of a text, given the :func:`found_literals` of that text."""
     return literals is None or not found.isdisjoint(literals)
+
+
+class GateIndex:
+    """Which of a table's gates are open for a text, computed from the literals found in it
+    instead of asking :func:`gate_open` of each gate: a short note opens almost none, so a
+    scan visits only the few patterns that can match, in table order."""
+
+    def __init__(self, gates: tuple[tuple[str, ...] | None, ...]) -> None:
+        self.literals = all_literals(gates)
+        self._always = tuple(i for i, gate in enumerate(gates) if gate is None)
+        opens: dict[str, list[int]] = {}
+        for index, gate in enumerate(gates):
+            for literal in gate or ():
+                opens.setdefault(literal, []).append(index)
+        self._opens = {literal: tuple(indexes) for literal, indexes in opens.items()}
+
+    def open(self, text: str) -> list[int]:
+        """The indexes, ascending, of the gates :func:`gate_open` opens for ``text``."""
+        found = found_literals(self.literals, text)
+        if not found:
+            return list(self._always)
+        indexes = set(self._always)
+        for literal in found:
+            indexes.update(self._opens[literal])
+        return sorted(indexes)

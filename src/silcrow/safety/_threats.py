@@ -67,7 +67,7 @@ from silcrow.safety._patterns import (
     SQUASHED,
 )
 from silcrow.safety._patterns_intl import INTL
-from silcrow.safety._prefilter import all_literals, first_literals, found_literals, gate_open
+from silcrow.safety._prefilter import GateIndex, all_literals, first_literals
 from silcrow.safety._tags import tags
 
 
@@ -117,6 +117,9 @@ class _Compiled(NamedTuple):
     #: Every literal of ``gates`` (and of ``intl_gates``), once: a scan tests each once.
     literals: tuple[str, ...]
     intl_literals: tuple[str, ...]
+    #: The open gates of a text, from those literals (see :class:`GateIndex`).
+    gate_index: GateIndex
+    intl_gate_index: GateIndex
     usage: re.Pattern[str]
     negated: re.Pattern[str]
     describes_tool: re.Pattern[str]
@@ -179,6 +182,8 @@ def compiled() -> _Compiled:
         intl_gates=intl_gates,
         literals=all_literals(gates),
         intl_literals=all_literals(intl_gates),
+        gate_index=GateIndex(gates),
+        intl_gate_index=GateIndex(intl_gates),
         invisible=tuple((pid, desc, re.compile(f"[{cls}]")) for pid, desc, cls in INVISIBLE_CLASSES),
         behaviour=behaviour,
         intl=intl,
@@ -300,11 +305,10 @@ def scan(text: str, semantic: bool = False, learned: bool = False) -> list[Threa
     # NFKC once: the behavioural, international and secret patterns each start from it.
     nfkc = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
     normal = tables.usage.sub(" ", _fold(nfkc))
-    present = found_literals(tables.literals, normal)
     excused: set[str] = set()  # categories whose every match was a mention, advice or a tool's doc
-    for (pid, cat, desc, rx), gate in zip(tables.behaviour, tables.gates, strict=True):
-        if not gate_open(gate, present):
-            continue
+    behaviour = tables.behaviour
+    for index in tables.gate_index.open(normal):
+        pid, cat, desc, rx = behaviour[index]
         excuses = (tables.negated, tables.mention) + ((tables.describes_tool,) if cat == LEAK else ())
         found = _first_unnegated(rx, normal, excuses)
         if found is True:
@@ -316,11 +320,11 @@ def scan(text: str, semantic: bool = False, learned: bool = False) -> list[Threa
                 hit = replace(hit, severity="hold")
             hits.append(hit)
     native = nfkc.casefold()
-    present = found_literals(tables.intl_literals, native)
-    for (pid, cat, desc, rx), gate in zip(tables.intl, tables.intl_gates, strict=True):
+    intl = tables.intl
+    for index in tables.intl_gate_index.open(native):
+        pid, cat, desc, rx = intl[index]
         # English and French share "ignore ... instructions": one hit per category is enough.
-        if (all(h.category != cat for h in hits) and cat not in excused and gate_open(gate, present)
-                and (m := rx.search(native))):
+        if all(h.category != cat for h in hits) and cat not in excused and (m := rx.search(native)):
             hits.append(_hit(pid, cat, desc, native, m.start(), m.end()))
     if tags(text):
         hits.append(ThreatHit(FENCE_ID, HIDDEN, FENCE_DESC))

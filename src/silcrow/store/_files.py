@@ -186,6 +186,10 @@ class FileBackend(StoreBackend):
         self._made_private = False  # this home's notes, journal, backups and locks checked once
         self._root: tuple[Path, str] | None = None  # the home, and where it resolves to
         self._journal = self.directory / journal.JOURNAL_NAME
+        # By target file (and by resolved name): a path is costly to build on every write.
+        self._paths: dict[str, Path] = {}
+        self._lock_paths: dict[str, Path] = {}
+        self._real_paths: dict[str, Path] = {}
 
     def _resolved_home(self) -> str:
         # Resolved once per home: a memory file's own links are followed on every call.
@@ -197,11 +201,13 @@ class FileBackend(StoreBackend):
         """The file's path and the file it resolves to, which must be inside the home."""
         path = self.path(target_file)
         real = os.path.realpath(path)
-        if self.allow_outside_home:
-            return path, Path(real)
-        root = self._resolved_home()
-        if real == root or real.startswith(root.rstrip(os.sep) + os.sep):
-            return path, Path(real)
+        if self.allow_outside_home or real == (root := self._resolved_home()) or real.startswith(
+            root.rstrip(os.sep) + os.sep
+        ):
+            resolved = self._real_paths.get(real)
+            if resolved is None:
+                resolved = self._real_paths[real] = Path(real)
+            return path, resolved
         raise StoreError(
             f"{path} resolves to {real}, outside the silcrow home {self.home}; silcrow does not read "
             "or write memory files elsewhere (a link could put any file into the prompt). Move the "
@@ -240,7 +246,10 @@ class FileBackend(StoreBackend):
         return found
 
     def path(self, target_file: str) -> Path:
-        return self.directory / target_file
+        found = self._paths.get(target_file)
+        if found is None:
+            found = self._paths[target_file] = self.directory / target_file
+        return found
 
     def location(self, target_file: str) -> str:
         return str(self.path(target_file))
@@ -276,7 +285,9 @@ class FileBackend(StoreBackend):
     @contextlib.contextmanager
     def transaction(self, target_file: str) -> Iterator[Transaction]:
         path, real = self._checked(target_file)
-        lock_path = path.with_name(path.name + ".lock")
+        lock_path = self._lock_paths.get(target_file)
+        if lock_path is None:
+            lock_path = self._lock_paths[target_file] = path.with_name(path.name + ".lock")
         lock = locking.ExclusiveLock(lock_path, self.lock_timeout)
         # Listed before the lock, so the listing is not part of the time the lock is held (see
         # _remove_leftovers).

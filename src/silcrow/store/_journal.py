@@ -165,6 +165,17 @@ def _whole(stored: dict[str, Any], states: dict[str, Last]) -> Last | None:
     return last
 
 
+_LOCK_PATHS: dict[Path, Path] = {}
+
+
+def _lock_path(path: Path) -> Path:
+    # Kept per journal: building a path is a noticeable part of an append.
+    found = _LOCK_PATHS.get(path)
+    if found is None:
+        found = _LOCK_PATHS[path] = path.with_name(path.name + ".lock")
+    return found
+
+
 def append(path: Path, record: dict[str, Any], previous: Last | None = None) -> tuple[Last, Stamp]:
     """Append ``record`` as one line (a delta on ``previous``, the target's newest record, when
     given); compact the journal when it is too big. Returns the record as :func:`last` would
@@ -173,7 +184,7 @@ def append(path: Path, record: dict[str, Any], previous: Last | None = None) -> 
     # ensure_ascii keeps the line pure ASCII, so surrogate-escaped bytes from a
     # damaged file can still be journaled and read back exactly.
     line = (json.dumps(stored, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
-    lock = locking.ExclusiveLock(path.with_name(path.name + ".lock"), LOCK_TIMEOUT)
+    lock = locking.ExclusiveLock(_lock_path(path), LOCK_TIMEOUT)
     try:
         lock.acquire()
     except locking.LockWaitTimeout as exc:
