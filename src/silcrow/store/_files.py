@@ -190,6 +190,8 @@ class FileBackend(StoreBackend):
         self._paths: dict[str, Path] = {}
         self._lock_paths: dict[str, Path] = {}
         self._real_paths: dict[str, Path] = {}
+        # Where a target's temp files can be, and how their names start (see leftovers).
+        self._temp_places: dict[tuple[str, Path], tuple[tuple[str, str], ...]] = {}
 
     def _resolved_home(self) -> str:
         # Resolved once per home: a memory file's own links are followed on every call.
@@ -332,17 +334,20 @@ class FileBackend(StoreBackend):
         file it resolves to, when known)."""
         if real is None:
             real = Path(os.path.realpath(self.path(target_file)))
+        places = self._temp_places.get((target_file, real))
+        if places is None:
+            places = self._temp_places[(target_file, real)] = tuple({
+                (str(self.directory), temp_prefix(target_file)),
+                (str(real.parent), temp_prefix(real.name)),
+            })
         found: set[str] = set()
-        for directory, prefix in {
-            (self.directory, temp_prefix(target_file)),
-            (real.parent, temp_prefix(real.name)),
-        }:
+        for directory, prefix in places:
             try:
                 names = os.listdir(directory)
             except (FileNotFoundError, NotADirectoryError):
                 continue
             found.update(
-                str(directory / n) for n in names if n.startswith(prefix) and n.endswith(TEMP_SUFFIX)
+                os.path.join(directory, n) for n in names if n.startswith(prefix) and n.endswith(TEMP_SUFFIX)
             )
         return sorted(found)
 
