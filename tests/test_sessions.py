@@ -349,13 +349,13 @@ store.close()
 def test_processes_creating_a_fresh_database_at_once(tmp_path: Path) -> None:
     path = tmp_path / "fresh" / "sessions.db"
     procs = [subprocess.Popen([sys.executable, "-c", _OPEN_CHILD, str(path), str(p)],
-                              stderr=subprocess.PIPE, text=True, encoding="utf-8") for p in range(4)]
+                              stderr=subprocess.PIPE, text=True, encoding="utf-8") for p in range(8)]
     for p in procs:
         _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
     with SessionStore(path) as s:
-        assert sorted(i.title or "" for i in s.list()) == [f"proc{p}" for p in range(4)]
-        assert len(s.search("hello")) == 4  # four separate lineages
+        assert sorted(i.title or "" for i in s.list()) == [f"proc{p}" for p in range(8)]
+        assert len(s.search("hello")) == 8  # eight separate lineages
 
 
 def test_a_held_write_lock_gives_a_clear_error(tmp_path: Path) -> None:

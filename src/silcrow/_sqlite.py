@@ -88,7 +88,7 @@ def connect(
         raise error(f"cannot open the {what} {path}: {exc}; check the path and its permissions") from exc
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        mode = _switch_to_wal(conn, timeout)
         if str(mode).lower() != "wal":
             raise error(f"{path} could not be switched to WAL mode (got {mode!r}); use a local disk")
         conn.execute("PRAGMA synchronous = NORMAL")
@@ -106,6 +106,27 @@ def connect(
         conn.close()
         raise
     return conn
+
+
+def _switch_to_wal(conn: sqlite3.Connection, timeout: float) -> str:
+    """Set WAL mode, retrying while another process does the same to a fresh file.
+
+    Changing the journal mode of a new database takes an exclusive lock, and
+    SQLite answers SQLITE_BUSY at once, without calling the busy handler, when
+    another connection holds a shared lock it would have to wait out (a
+    deadlock guard). So ``busy_timeout`` does not cover this one statement.
+    """
+    deadline = time.monotonic() + timeout
+    delay = 0.005
+    while True:
+        try:
+            return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+        except sqlite3.OperationalError as exc:
+            text = str(exc)
+            if ("locked" not in text and "busy" not in text) or time.monotonic() + delay > deadline:
+                raise
+        time.sleep(delay)
+        delay = min(delay * 2, 0.1)
 
 
 def applied_migrations(conn: sqlite3.Connection) -> list[tuple[int, str, float]]:
