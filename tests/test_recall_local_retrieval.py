@@ -6,6 +6,8 @@ import sqlite3
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from silcrow.recall import Embedder
 from silcrow.recall.local import _retrieval as retrieval
@@ -213,3 +215,56 @@ def test_bm25_takes_a_term_count_over_the_total_as_the_total() -> None:
         warnings.simplefilter("error")
         scored = retrieval.bm25(["kitten"], docs, {"kitten": 5}, 3)
     assert scored and all(score == score and score > 0 for _, score in scored)  # not NaN
+
+
+def _bm25_stemming_every_word(terms: list[str], docs: dict[int, tuple[str, ...]], df: dict[str, int],
+                              total: int) -> list[tuple[int, float]]:
+    """The lexical score as its definition reads: every word of every column stemmed."""
+    import math
+
+    stems = {retrieval.stem(t): t for t in terms}
+    idf = {s: max(1e-6, math.log((total - min(df[t], total) + 0.5) / (min(df[t], total) + 0.5)))
+           for s, t in stems.items()}
+    counted = {}
+    for i, columns in docs.items():
+        tf: dict[str, float] = {}
+        length = 0
+        for n, text in enumerate(columns):
+            words = retrieval._WORD.findall(text.casefold())
+            length += len(words)
+            for w in words:
+                if retrieval.stem(w) in idf:
+                    tf[retrieval.stem(w)] = tf.get(retrieval.stem(w), 0.0) + retrieval.COLUMN_WEIGHTS[n]
+        counted[i] = (tf, length)
+    avg = max(1.0, sum(length for _, length in counted.values()) / len(counted))
+    k1, b = retrieval.BM25_K1, retrieval.BM25_B
+    scored = []
+    for i, (tf, length) in counted.items():
+        norm = k1 * (1.0 - b + b * length / avg)
+        score = sum(idf[s] * f * (k1 + 1.0) / (f + norm) for s, f in tf.items())
+        if score > 0:
+            scored.append((i, score))
+    return sorted(scored, key=lambda p: (-p[1], p[0]))
+
+
+_WORDS = ["story", "stories", "storied", "play", "plays", "playing", "fries", "fry", "glass", "glasses",
+          "live", "lived", "living", "lives", "a", "ab", "abc", "paint", "painted", "painting", "Zoë",
+          "zoës", "café", "cafés", "STUDIES", "study", "studying", "x-ray", "re-paint", "ies", "yes", "y"]
+
+
+@given(
+    terms=st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4),
+    docs=st.lists(st.tuples(*(st.lists(st.sampled_from(_WORDS + [" ", ", ", "!"]), max_size=12).map(" ".join)
+                              for _ in range(3))), min_size=1, max_size=6),
+)
+@settings(max_examples=300, deadline=None)
+def test_bm25_stems_only_candidate_words_and_scores_as_defined(
+    terms: list[str], docs: list[tuple[str, str, str]]
+) -> None:
+    terms = [t.casefold() for t in terms]
+    by_id = dict(enumerate(docs))
+    df = {t: 1 + n for n, t in enumerate(terms)}
+    fast = retrieval.bm25(terms, by_id, df, 20)
+    slow = _bm25_stemming_every_word(terms, by_id, df, 20)
+    assert [i for i, _ in fast] == [i for i, _ in slow]
+    assert [s for _, s in fast] == pytest.approx([s for _, s in slow])

@@ -76,6 +76,7 @@ class LexicalSearch(CommonTerms):
         if match is None:
             return []
         w = ", ".join(str(x) for x in retrieval.COLUMN_WEIGHTS)
+        wanted = limit
         if retrieval.SHARED_BM25:
             limit = max(limit, retrieval.LEXICAL_POOL)
         if whole_store:
@@ -100,7 +101,9 @@ class LexicalSearch(CommonTerms):
         docs = {int(r[0]): r[1:] for r in self._conn.execute(
             f"SELECT rowid, body, context, dated FROM memories_fts WHERE rowid IN ({placeholders(ids)})", ids
         )}
-        return retrieval.bm25(terms, docs, self.df(terms, total), total)
+        # As many as asked for, as the PostgreSQL store returns: fusion normalises each side
+        # over its list, so a longer list here would rank the same data differently.
+        return retrieval.bm25(terms, docs, self.df(terms, total), total)[:wanted]
 
     def df(self, terms: list[str], total: int) -> dict[str, int]:
         """How many memories hold each term (counted up to the common-term cut-off)."""
