@@ -15,7 +15,7 @@ more than one query per question, which the backends do not run, so this
 script runs them over the SQLite store's own pieces (its FTS5 table, its
 vector index, the shared :func:`retrieval.bm25` and ``rank``) and compares
 each with the default rebuilt the same way (``default``: the lexical
-candidates are the FTS5 top 100 rescored by the shared BM25, as the store does):
+candidates are the FTS5 top LEXICAL_POOL rescored by the shared BM25, as the store does):
 
 - ``noname_dense`` / ``noname_lexical``: a second query with the speakers'
   names taken out (the speaker boost still knows who was named), its cosine

@@ -429,3 +429,37 @@ def test_both_backends_rank_the_same_data_the_same_way(
     finally:
         for p in stores:
             p.shutdown()
+
+
+def test_both_backends_rank_the_same_when_more_memories_match_than_are_ranked(
+    tmp_path: Path, embedder: Embedder, pg_dsn: str
+) -> None:
+    """More matches than the search's candidate pool: each side still hands fusion the same
+    candidates (a longer lexical list on one side would normalise its scores differently)."""
+    crops = ["tomatoes", "beans", "squash", "garlic", "basil", "carrots", "onions", "kale"]
+    records = [
+        RecallRecord(text=f"Note {i}: in the garden the {crops[i % 8]} bed got {i % 7 + 1} cans of water"
+                          + (" and the tomatoes were staked" if i % 9 == 0 else ""),
+                     session_id=f"s{i // 10}", speaker="Ana" if i % 2 else "Ben",
+                     timestamp=datetime(2026, 5, 1, 9) + timedelta(hours=i), external_id=f"G{i}")
+        for i in range(retrieval.POOL * 3)
+    ]
+    pg_home = tmp_path / "pg"
+    pg_home.mkdir()
+    (pg_home / "config.toml").write_text(
+        f'[storage]\nbackend = "postgres"\ndsn = "{pg_dsn}"\n', encoding="utf-8"
+    )
+    stores = [LocalProvider(tmp_path / "files", embedder=embedder), LocalProvider(pg_home, embedder=embedder)]
+    for p in stores:
+        p.initialize("parity")
+        p.ingest(records)
+    try:
+        for query in ("garden water tomatoes staked", "how much water did the garlic bed get?",
+                      "what did Ana water in the garden?"):
+            sqlite_hits, pg_hits = (p.search(query, 10) for p in stores)
+            assert len(sqlite_hits) == 10
+            assert [h.external_id for h in sqlite_hits] == [h.external_id for h in pg_hits], query
+            assert [round(h.score, 3) for h in sqlite_hits] == [round(h.score, 3) for h in pg_hits], query
+    finally:
+        for p in stores:
+            p.shutdown()

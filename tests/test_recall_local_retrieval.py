@@ -231,7 +231,7 @@ def _bm25_stemming_every_word(terms: list[str], docs: dict[int, tuple[str, ...]]
         length = 0
         for n, text in enumerate(columns):
             words = retrieval._WORD.findall(text.casefold())
-            length += len(words)
+            length += len(text.split())
             for w in words:
                 if retrieval.stem(w) in idf:
                     tf[retrieval.stem(w)] = tf.get(retrieval.stem(w), 0.0) + retrieval.COLUMN_WEIGHTS[n]
