@@ -411,6 +411,15 @@ def test_both_backends_rank_the_same_data_the_same_way(
     tmp_path: Path, embedder: Embedder, pg_dsn: str
 ) -> None:
     """One scoring for both: SQLite and PostgreSQL return the same turns in the same order."""
+    _assert_same_ranking(tmp_path, embedder, pg_dsn, _records(), 6, (
+        "What did Ben make at the pottery workshop?", "Where did Clara move?",
+        "How many kilometres does Ben run?", "Ana's puppy breed",
+    ))
+
+
+def _assert_same_ranking(tmp_path: Path, embedder: Embedder, pg_dsn: str, records: list[RecallRecord],
+                         k: int, queries: tuple[str, ...]) -> None:
+    """``records`` in a recall.db and in PostgreSQL: each query's top ``k`` (ids and scores) match."""
     pg_home = tmp_path / "pg"
     pg_home.mkdir()
     (pg_home / "config.toml").write_text(
@@ -419,11 +428,11 @@ def test_both_backends_rank_the_same_data_the_same_way(
     stores = [LocalProvider(tmp_path / "files", embedder=embedder), LocalProvider(pg_home, embedder=embedder)]
     for p in stores:
         p.initialize("parity")
-        p.ingest(_records())
+        p.ingest(records)
     try:
-        for query in ("What did Ben make at the pottery workshop?", "Where did Clara move?",
-                      "How many kilometres does Ben run?", "Ana's puppy breed"):
-            sqlite_hits, pg_hits = (p.search(query, 6) for p in stores)
+        for query in queries:
+            sqlite_hits, pg_hits = (p.search(query, k) for p in stores)
+            assert len(sqlite_hits) == min(k, len(records)), query
             assert [h.external_id for h in sqlite_hits] == [h.external_id for h in pg_hits], query
             assert [round(h.score, 3) for h in sqlite_hits] == [round(h.score, 3) for h in pg_hits], query
     finally:
@@ -444,22 +453,7 @@ def test_both_backends_rank_the_same_when_more_memories_match_than_are_ranked(
                      timestamp=datetime(2026, 5, 1, 9) + timedelta(hours=i), external_id=f"G{i}")
         for i in range(retrieval.POOL * 3)
     ]
-    pg_home = tmp_path / "pg"
-    pg_home.mkdir()
-    (pg_home / "config.toml").write_text(
-        f'[storage]\nbackend = "postgres"\ndsn = "{pg_dsn}"\n', encoding="utf-8"
-    )
-    stores = [LocalProvider(tmp_path / "files", embedder=embedder), LocalProvider(pg_home, embedder=embedder)]
-    for p in stores:
-        p.initialize("parity")
-        p.ingest(records)
-    try:
-        for query in ("garden water tomatoes staked", "how much water did the garlic bed get?",
-                      "what did Ana water in the garden?"):
-            sqlite_hits, pg_hits = (p.search(query, 10) for p in stores)
-            assert len(sqlite_hits) == 10
-            assert [h.external_id for h in sqlite_hits] == [h.external_id for h in pg_hits], query
-            assert [round(h.score, 3) for h in sqlite_hits] == [round(h.score, 3) for h in pg_hits], query
-    finally:
-        for p in stores:
-            p.shutdown()
+    _assert_same_ranking(tmp_path, embedder, pg_dsn, records, 10, (
+        "garden water tomatoes staked", "how much water did the garlic bed get?",
+        "what did Ana water in the garden?",
+    ))
