@@ -16,7 +16,7 @@ the same way everywhere:
 - :func:`guarded`: runs a tool body and turns any exception into an error
   result, because a failing tool must cost the model one turn, never crash
   the loop that called it.
-- :func:`tool_schema`, :func:`schema_name`, :func:`convert_schema`: one tool
+- :func:`tool_schema`, :func:`function_schema`, :func:`schema_name`, :func:`convert_schema`: one tool
   definition in the formats in use: ``"openai"`` (``{"type": "function",
   "function": {...}}``, what the agent sends and providers return),
   ``"anthropic"`` (``input_schema``) and ``"bare"`` (``name``,
@@ -163,6 +163,16 @@ def tool_schema(
     if fmt == "bare":
         return {"name": name, "description": description, "parameters": params}
     raise ToolCallError(f"unknown tool schema format {fmt!r}: use one of {', '.join(SCHEMA_FORMATS)}")
+
+
+def function_schema(
+    name: str, description: str, properties: dict[str, Any], required: list[str] | None = None
+) -> dict[str, Any]:
+    """A tool in OpenAI function format whose arguments are an object of ``properties``."""
+    params: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        params["required"] = required
+    return tool_schema(name, description, params)
 
 
 def _parts(schema: Mapping[str, Any]) -> tuple[Any, Any, Any]:

@@ -13,7 +13,7 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from silcrow._toolcall import error_result
+from silcrow._toolcall import error_result, function_schema
 from silcrow.errors import RecallError
 from silcrow.recall._api import Forgotten, Found, RecallAPI, Remembered
 from silcrow.recall._limits import MAX_QUERY_CHARS, MAX_RESULTS
@@ -23,49 +23,27 @@ __all__ = ["FORGET_LIMIT", "TOOL_NAMES", "run_tool", "tool_schemas"]
 FORGET_LIMIT = 20  # recall_forget by text deletes at most this many memories at once
 
 _SCHEMAS: list[dict[str, Any]] = [
-    {
-        "type": "function",
-        "function": {
-            "name": "recall_search",
-            "description": "Search long-term memory (past conversations and saved facts). "
-            "Returns the best matching memories with their ids and dates.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "query": {"type": "string", "description": "What to look for, in plain words."},
-                    "k": {"type": "integer", "description": "How many results (1-50, default 8)."},
-                },
-                "required": ["query"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "recall_add",
-            "description": "Save one durable fact to long-term memory (not the prompt notes).",
-            "parameters": {
-                "type": "object",
-                "properties": {"fact": {"type": "string", "description": "The fact, one sentence."}},
-                "required": ["fact"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "recall_forget",
-            "description": "Delete memories: pass a memory id from recall_search, or text; every "
-            "memory containing that text is deleted.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "id": {"type": "integer", "description": "A memory id from recall_search."},
-                    "query": {"type": "string", "description": "Text contained in the memories to delete."},
-                },
-            },
-        },
-    },
+    function_schema(
+        "recall_search",
+        "Search long-term memory (past conversations and saved facts). "
+        "Returns the best matching memories with their ids and dates.",
+        {"query": {"type": "string", "description": "What to look for, in plain words."},
+         "k": {"type": "integer", "description": "How many results (1-50, default 8)."}},
+        ["query"],
+    ),
+    function_schema(
+        "recall_add",
+        "Save one durable fact to long-term memory (not the prompt notes).",
+        {"fact": {"type": "string", "description": "The fact, one sentence."}},
+        ["fact"],
+    ),
+    function_schema(
+        "recall_forget",
+        "Delete memories: pass a memory id from recall_search, or text; every "
+        "memory containing that text is deleted.",
+        {"id": {"type": "integer", "description": "A memory id from recall_search."},
+         "query": {"type": "string", "description": "Text contained in the memories to delete."}},
+    ),
 ]
 
 TOOL_NAMES: tuple[str, ...] = tuple(s["function"]["name"] for s in _SCHEMAS)

@@ -49,7 +49,8 @@ from typing import TYPE_CHECKING
 from silcrow._lazy import lazy_getattr
 
 if TYPE_CHECKING:
-    from silcrow.recall.providers._base import HostedProvider, ToolHandler, function_schema
+    from silcrow._toolcall import function_schema
+    from silcrow.recall.providers._base import HostedProvider, ToolHandler
     from silcrow.recall.providers._http import JsonHttp, service_error, status_error
     from silcrow.recall.providers._sdk import SdkProvider, required_text
     from silcrow.recall.providers._validate import as_dict, as_list, field, parse_json, text_of
@@ -69,7 +70,7 @@ _LAZY = {
     "as_dict": "silcrow.recall.providers._validate",
     "as_list": "silcrow.recall.providers._validate",
     "field": "silcrow.recall.providers._validate",
-    "function_schema": "silcrow.recall.providers._base",
+    "function_schema": "silcrow._toolcall",
     "parse_json": "silcrow.recall.providers._validate",
     "required_text": "silcrow.recall.providers._sdk",
     "service_error": "silcrow.recall.providers._http",

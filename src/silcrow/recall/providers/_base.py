@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from silcrow._paths import config_file, default_home
-from silcrow._toolcall import error_json, ok_json, tool_schema
+from silcrow._toolcall import error_json, ok_json
 from silcrow.errors import ConfigError, RecallError, ServiceError
 from silcrow.recall import MemoryProvider
 from silcrow.recall.providers._config import load_provider_config
@@ -33,16 +33,6 @@ PROBE_MAX_WAIT = 10.0  # seconds: the most one wait may last, whatever a Retry-A
 
 def install_hint(extra: str) -> str:
     return f'pip install "silcrow[{extra}]"'
-
-
-def function_schema(
-    name: str, description: str, properties: dict[str, Any], required: list[str] | None = None
-) -> dict[str, Any]:
-    """A tool schema in OpenAI function format."""
-    params: dict[str, Any] = {"type": "object", "properties": properties}
-    if required:
-        params["required"] = required
-    return tool_schema(name, description, params)
 
 
 class HostedProvider(MemoryProvider):

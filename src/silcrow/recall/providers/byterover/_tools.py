@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from silcrow.recall.providers._base import function_schema
+from silcrow._toolcall import function_schema
 
 QUERY = function_schema(
     "brv_query",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from silcrow.recall.providers._base import function_schema
+from silcrow._toolcall import function_schema
 
 LEVELS = ["minimal", "low", "medium", "high", "max"]
 _PEER = {

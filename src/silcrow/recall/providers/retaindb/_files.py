@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
-from silcrow.recall.providers._base import ToolHandler, function_schema
+from silcrow._toolcall import function_schema
+from silcrow.recall.providers._base import ToolHandler
 from silcrow.recall.providers._http import JsonHttp
 from silcrow.recall.providers._validate import as_dict
 

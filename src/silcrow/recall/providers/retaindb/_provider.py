@@ -17,8 +17,9 @@ from functools import partial
 from typing import Any
 from urllib.parse import quote
 
+from silcrow._toolcall import function_schema
 from silcrow.errors import ServiceError
-from silcrow.recall.providers._base import HostedProvider, ToolHandler, function_schema
+from silcrow.recall.providers._base import HostedProvider, ToolHandler
 from silcrow.recall.providers._http import JsonHttp
 from silcrow.recall.providers._validate import as_dict, as_list, field, text_of
 from silcrow.recall.providers.retaindb._files import FileTools

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from silcrow.recall.providers._base import function_schema
+from silcrow._toolcall import function_schema
 
 # Hermes registers kebab-case names with these snake_case aliases; silcrow offers the snake_case
 # ones (valid everywhere) and accepts the kebab-case ones when a model calls them by habit.
