@@ -4,6 +4,8 @@ learned second stage (silcrow.safety._learned)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from silcrow import safety as threats
 from silcrow.errors import SafetyModelError
@@ -107,3 +109,17 @@ def test_streaming_keeps_a_padded_partial_tag_across_chunks(pad: str) -> None:
     scrubber = StreamingFenceScrubber()
     out = "".join(scrubber.feed(text[i:i + 5]) for i in range(0, len(text), 5)) + scrubber.flush()
     assert out == sanitize_context(text) == "a b"
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80))
+@settings(max_examples=400, deadline=None)
+def test_the_classifier_counts_letters_and_hashes_grams_as_defined(text: str) -> None:
+    """The fast paths of the learned stage give what their one-line definitions give."""
+    import zlib
+
+    from silcrow.safety import _learned
+
+    assert _learned.letters(text) == sum(3 if ord(c) >= 0x2E80 else 1 for c in text if not c.isspace())
+    idx, grams = _learned.vectorize(text)
+    assert idx == [zlib.crc32(g.encode("utf-8")) & (_learned.DIM - 1) for g in grams]
+    assert idx == [_learned.bucket(g) for g in grams]

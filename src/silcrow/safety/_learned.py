@@ -60,7 +60,18 @@ def bucket(gram: str) -> int:
 def vectorize(normal: str) -> tuple[list[int], list[str]]:
     """Distinct feature indices of a normalised text, with the n-grams they came from."""
     gs = grams(normal)
-    return [bucket(g) for g in gs], gs
+    crc32, mask = zlib.crc32, DIM - 1  # bucket(), inlined: a note has hundreds of n-grams
+    return [crc32(g.encode("utf-8")) & mask for g in gs], gs
+
+
+# Han, kana, Hangul and the rest from CJK Radicals on: a character there says as much as a word.
+_WIDE = re.compile("[\u2e80-\U0010ffff]")
+
+
+def letters(text: str) -> int:
+    """How much text there is to judge: characters other than spaces, a wide one counting three."""
+    solid = _SPACE.sub("", text)
+    return len(solid) + 2 * len(_WIDE.findall(solid))
 
 
 @dataclass(frozen=True)
@@ -109,8 +120,7 @@ class Classifier:
         from silcrow.safety._threats import normalize
 
         model = self._load()
-        letters = sum(3 if ord(c) >= 0x2E80 else 1 for c in text if not c.isspace())
-        if letters < MIN_LETTERS:  # checked first: a short note abstains without vectorizing
+        if letters(text) < MIN_LETTERS:  # checked first: a short note abstains without vectorizing
             return 0.0, []
         idx, gs = vectorize(normalize(text))
         if len(idx) < MIN_GRAMS:
