@@ -78,3 +78,15 @@ def test_an_old_profiles_default_directory_is_not_silently_hidden(tmp_path: Path
     with pytest.raises(ConfigError, match="move its files into"):
         open_profile(tmp_path, "default")
     assert open_profile(tmp_path).path == tmp_path.absolute()  # the home itself still opens
+
+
+def test_a_profile_overrides_a_home_setting_whichever_table_either_file_keeps_it(tmp_path: Path) -> None:
+    # A key means the same in any table, so a profile's line wins wherever each file puts it.
+    _config(tmp_path, '[memory]\nwrite_policy = "approve"\n[agent]\nnudge_interval = 3\n')
+    _config(tmp_path / "profiles" / "work", "[memory]\nnudge_interval = 0\n")
+    work = open_profile(tmp_path, "work", environ={})
+    assert work.settings.agent.nudge_interval == 0
+    assert work.settings.write_policy == "approve"
+    _config(tmp_path, '[model]\nmodel = "m"\n[recall]\nembedder_model = "home-model"\n')
+    _config(tmp_path / "profiles" / "work", '[model]\nembedder_model = "work-model"\n')
+    assert open_profile(tmp_path, "work", environ={}).settings.embedder_model == "work-model"

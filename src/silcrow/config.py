@@ -32,7 +32,7 @@ import copy
 import os
 import tomllib
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin, get_type_hints
@@ -200,6 +200,19 @@ class Settings:
         """Settings from parsed TOML (``source`` names the file in error messages)."""
         return replace(_build(cls, _arrange(dict(data), source), _where(source)), source=source)
 
+    @classmethod
+    def from_layers(cls, layers: Sequence[tuple[Mapping[str, Any], Path]]) -> Settings:
+        """Settings from several parsed files, lowest precedence first (a home's config.toml,
+        then a profile's). Each file is arranged on its own before they are merged, so a later
+        file's key wins whichever table either file keeps it in."""
+        merged: dict[str, Any] = {}
+        source: Path | None = None
+        for data, path in layers:
+            merged, source = merge_tables(merged, _arrange(dict(data), path)), path
+        if source is None:
+            return cls()
+        return replace(_build(cls, merged, _where(source)), source=source)
+
     def with_env(self, environ: Mapping[str, str] | None = None) -> Settings:
         """Overlay the non-empty variables of :data:`ENV_VARS`."""
         env = os.environ if environ is None else environ
@@ -228,6 +241,17 @@ class Settings:
                 data[key] = value
         built = _build(type(self), {**data, "agent": agent, "tables": tables}, f"the {where}")
         return replace(built, source=self.source)
+
+
+def merge_tables(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """``over`` on top of ``base``, table by table (a key of ``over`` wins)."""
+    merged = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), dict):
+            merged[key] = merge_tables(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
 
 
 def _arrange(data: dict[str, Any], path: Path | None) -> dict[str, Any]:

@@ -99,31 +99,17 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"cannot read {path}: {exc}; fix or delete the file") from exc
 
 
-def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
-    """``over`` on top of ``base``, table by table (a key of ``over`` wins)."""
-    merged = dict(base)
-    for key, value in over.items():
-        if isinstance(value, Mapping) and isinstance(merged.get(key), dict):
-            merged[key] = _merge(merged[key], value)
-        else:
-            merged[key] = value
-    return merged
-
-
 def read_settings(path: Path) -> Settings:
     """The file settings of the profile directory ``path``: its home's config.toml with the
     profile's own on top (no environment, no arguments; see :func:`open_profile`)."""
     home, name = locate(path)
-    data: dict[str, Any] = {}
-    source: Path | None = None
+    layers: list[tuple[dict[str, Any], Path]] = []
     for directory in ((home, path) if path != home else (path,)):
         found = config_file(directory)
         layer = _read_toml(found)
         if layer:
-            data, source = _merge(data, layer), found
-    if source is None:
-        return Settings()
-    return Settings.from_mapping(data, source)
+            layers.append((layer, found))
+    return Settings.from_layers(layers)
 
 
 def _storage(settings: Settings, dsn: str | None, environ: Mapping[str, str] | None) -> Storage:
