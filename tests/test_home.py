@@ -90,3 +90,21 @@ def test_a_profile_overrides_a_home_setting_whichever_table_either_file_keeps_it
     _config(tmp_path, '[model]\nmodel = "m"\n[recall]\nembedder_model = "home-model"\n')
     _config(tmp_path / "profiles" / "work", '[model]\nembedder_model = "work-model"\n')
     assert open_profile(tmp_path, "work", environ={}).settings.embedder_model == "work-model"
+
+
+@pytest.mark.parametrize("home_text, message", [
+    ('memory_char_limit = "x"\n', "memory_char_limit must be"),
+    ("colour = 1\n", "unknown setting 'colour'"),
+    ('[storage]\nbackend = "pg"\n', "storage.backend must be"),
+    ('[storage]\nbackend = "postgres"\n', "needs dsn"),
+])
+def test_an_error_in_the_home_config_names_the_home_config(
+    tmp_path: Path, home_text: str, message: str
+) -> None:
+    # The profile has a config.toml of its own: the message must still send the user to the
+    # file that holds the bad line, the home's.
+    _config(tmp_path, home_text)
+    _config(tmp_path / "profiles" / "work", 'model = "m"\n')
+    with pytest.raises(ConfigError, match=message) as caught:
+        open_profile(tmp_path, "work", environ={})
+    assert str(tmp_path / "config.toml") in str(caught.value)

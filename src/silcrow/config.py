@@ -208,7 +208,9 @@ class Settings:
         merged: dict[str, Any] = {}
         source: Path | None = None
         for data, path in layers:
-            merged, source = merge_tables(merged, _arrange(dict(data), path)), path
+            arranged = _arrange(dict(data), path)
+            _build(cls, arranged, _where(path))  # checked on its own: an error names its file
+            merged, source = merge_tables(merged, arranged), path
         if source is None:
             return cls()
         return replace(_build(cls, merged, _where(source)), source=source)

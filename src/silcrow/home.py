@@ -112,9 +112,10 @@ def read_settings(path: Path) -> Settings:
     return Settings.from_layers(layers)
 
 
-def _storage(settings: Settings, dsn: str | None, environ: Mapping[str, str] | None) -> Storage:
+def _storage(settings: Settings, dsn: str | None, environ: Mapping[str, str] | None,
+             files: str) -> Storage:
     """A DSN given as an argument or in the environment selects PostgreSQL by itself; in
-    config.toml it takes ``backend = "postgres"``."""
+    config.toml it takes ``backend = "postgres"``. ``files`` names the config files read."""
     given = dsn or env_value("storage.dsn", environ)
     if given:
         return Storage("postgres", given)
@@ -123,7 +124,7 @@ def _storage(settings: Settings, dsn: str | None, environ: Mapping[str, str] | N
         return Storage()
     if not storage.dsn or not storage.dsn.strip():
         raise ConfigError(
-            f'[storage] backend = "postgres" in {settings.source} needs '
+            f'[storage] backend = "postgres" in {files} needs '
             'dsn = "postgresql://user@host/dbname" (or set SILCROW_DATABASE_URL)'
         )
     return Storage("postgres", storage.dsn.strip())
@@ -222,7 +223,13 @@ def open_profile(
     path = resolve_home(base, profile).absolute()
     home_dir, name = locate(path)
     settings = read_settings(path).with_env(environ).with_overrides(**overrides)
-    storage = _storage(settings, dsn, environ)
+    read = [config_file(d) for d in dict.fromkeys((home_dir, path)) if config_file(d).exists()]
+    try:
+        storage = _storage(settings, dsn, environ, " and ".join(map(str, read)) or str(config_file(path)))
+    except ConfigError:
+        for found in read:  # a bad [storage] line: name the file that holds it
+            Settings.from_mapping(_read_toml(found), found).section("storage", StorageSettings)
+        raise
     if create:
         private_dir(path)
     return Profile(path=path, home=home_dir, name=name, settings=settings, storage=storage)
