@@ -108,3 +108,24 @@ def test_an_error_in_the_home_config_names_the_home_config(
     with pytest.raises(ConfigError, match=message) as caught:
         open_profile(tmp_path, "work", environ={})
     assert str(tmp_path / "config.toml") in str(caught.value)
+
+
+def test_the_recall_provider_of_a_profile_uses_the_storage_it_was_opened_with(
+    pg_dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The DSN was given to open_profile (a flag, or an environment of its own), not in any file:
+    # the notes are in the database, so recall must be there too, not in a recall.db beside them.
+    from silcrow.recall.local import PostgresRecall
+
+    monkeypatch.delenv("SILCROW_DATABASE_URL", raising=False)
+    for opened in (open_profile(tmp_path, "work", dsn=pg_dsn, environ={}),
+                   open_profile(tmp_path, "play", environ={"SILCROW_DATABASE_URL": pg_dsn})):
+        assert opened.store().location("memory").startswith(f"MEMORY.md of profile {opened.name!r}")
+        provider = opened.provider("local", embedder="none")
+        assert provider is not None
+        provider.initialize("s1", home=str(opened.path))
+        try:
+            assert isinstance(provider.store, PostgresRecall)  # type: ignore[attr-defined]
+        finally:
+            provider.shutdown()
+        assert not (opened.path / "recall.db").exists()

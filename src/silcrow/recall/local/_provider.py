@@ -40,8 +40,13 @@ class LocalProvider(MemoryProvider):
 
     name = "local"
 
-    def __init__(self, home: Path | str | None = None, *, embedder: str | Embedder | None = None) -> None:
+    def __init__(self, home: Path | str | None = None, *, embedder: str | Embedder | None = None,
+                 storage: Callable[[Embedder], RecallBackend] | None = None) -> None:
         self._home = Path(home).expanduser() if home is not None else None
+        # How to open the storage of ``home`` when it was decided already (Profile.provider):
+        # else its settings are read again, which knows nothing of a DSN given as an argument.
+        self._storage = storage
+        self._storage_home = self._home
         self._embedder_spec: str | Embedder = embedder if embedder is not None else "onnx"
         self._store: RecallBackend | None = None
         self._open_lock = threading.Lock()
@@ -105,7 +110,11 @@ class LocalProvider(MemoryProvider):
                 home = self._home if self._home is not None else resolve_home()
                 spec = self._embedder_spec
                 embedder = spec if isinstance(spec, Embedder) else get_embedder(spec)
-                self._store = open_recall(home, embedder)
+                mine = self._storage_home
+                if self._storage is not None and mine is not None and home.absolute() == mine.absolute():
+                    self._store = self._storage(embedder)
+                else:
+                    self._store = open_recall(home, embedder)
             return self._store
 
     def shutdown(self) -> None:
