@@ -166,3 +166,19 @@ def test_clear_errors_without_a_database(tmp_path: Path) -> None:
     bad = "postgresql://nobody@127.0.0.1:1/none?connect_timeout=2"
     code, _, err = run("--home", str(tmp_path), "db", "status", "--dsn", bad)
     assert code == 1 and "cannot connect to PostgreSQL" in err and "127.0.0.1:1" in err
+
+
+def test_import_refuses_a_profile_name_no_profile_option_could_select(pg_dsn: str, tmp_path: Path) -> None:
+    # Imported under "my work" (or "../x"), the notes would sit in the database where no
+    # `--profile` can reach them.
+    home = tmp_path / "home"
+    assert MemoryStore(home).add("memory", "a note to move")["success"]
+    for name in ("my work", "../x", ""):
+        code, _, err = run("--home", str(tmp_path / "other"), "db", "import", "--from-home", str(home),
+                           "--profile-name", name, "--dsn", pg_dsn)
+        assert code == 2, err
+        assert "invalid profile name" in err
+        code, _, err = run("--home", str(tmp_path / "other"), "db", "export", "--to-home",
+                           str(tmp_path / "out"), "--profile-name", name, "--dsn", pg_dsn)
+        assert code == 2, err
+    assert MemoryStore(backend=PostgresBackend(pg_dsn, "my work")).entries("memory") == []

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 import typer
 from rich.text import Text
 
-from silcrow.cli._common import app_home, console, error
+from silcrow._paths import validate_profile
+from silcrow.cli._common import EXIT_USAGE, app_home, console, error
 from silcrow.cli.main import app
 from silcrow.config import ENV_VARS
 from silcrow.db import Database
-from silcrow.errors import SilcrowError
+from silcrow.errors import ConfigError, SilcrowError
 from silcrow.home import locate, open_profile
 
 if TYPE_CHECKING:
@@ -51,6 +52,16 @@ def _database(ctx: typer.Context, dsn: str | None) -> Database:
     from silcrow import schema
 
     return schema.database(str(url))
+
+
+def _profile_name(name: str | None) -> str | None:
+    """A ``--profile-name`` that ``--profile`` could select; another one would strand the data."""
+    if name is None:
+        return None
+    try:
+        return validate_profile(name)
+    except ConfigError as exc:
+        raise typer.BadParameter(str(exc)) from None
 
 
 def _report(data: dict[str, Any], as_json: bool, line: str) -> None:
@@ -99,7 +110,7 @@ def import_(
     ctx: typer.Context,
     from_home: Path = typer.Option(..., "--from-home", help="the files home to load (e.g. ~/.silcrow)"),
     profile_name: str = typer.Option(
-        None, "--profile-name", help="profile of the notes (default: the home's)"
+        None, "--profile-name", help="profile of the notes (default: the home's)", callback=_profile_name
     ),
     dsn: str | None = _DSN,
     as_json: bool = _JSON,
@@ -109,6 +120,10 @@ def import_(
 
     home = from_home.expanduser()
     profile = profile_name or locate(home)[1]
+    try:
+        validate_profile(profile)
+    except ConfigError as exc:
+        raise error(f"{exc}; give the profile to import it as with --profile-name", EXIT_USAGE) from None
     db, counts = _transfer(ctx, dsn, import_home, home, profile)
     data = {"database": db.where, "from_home": str(home), "profile": profile, **asdict(counts)}
     _report(data, as_json, f"imported {home} as profile {profile!r} into {db.where}: {_summary(counts)}")
@@ -118,7 +133,8 @@ def import_(
 def export(
     ctx: typer.Context,
     to_home: Path = typer.Option(..., "--to-home", help="a new or empty directory to write the home to"),
-    profile_name: str = typer.Option("default", "--profile-name", help="profile of the notes to write"),
+    profile_name: str = typer.Option("default", "--profile-name", help="profile of the notes to write",
+                                      callback=_profile_name),
     dsn: str | None = _DSN,
     as_json: bool = _JSON,
 ) -> None:
