@@ -129,3 +129,22 @@ def test_the_recall_provider_of_a_profile_uses_the_storage_it_was_opened_with(
         finally:
             provider.shutdown()
         assert not (opened.path / "recall.db").exists()
+
+
+def test_an_agent_of_a_home_takes_its_limits_as_memory_store_does(tmp_path: Path) -> None:
+    from silcrow import Agent
+
+    _config(tmp_path, "memory_char_limit = 321\nuser_char_limit = 123\n")
+    agent = Agent(home=tmp_path, provider="none", api_key="unused", base_url="http://127.0.0.1:9")
+    try:
+        limits = (agent.store.char_limit("memory"), agent.store.char_limit("user"))
+    finally:
+        agent.close()
+    assert limits == (321, 123) == (MemoryStore(tmp_path).char_limit("memory"),
+                                    MemoryStore(tmp_path).char_limit("user"))
+    given = Agent(home=tmp_path, provider="none", api_key="unused", base_url="http://127.0.0.1:9",
+                  memory_char_limit=99)
+    try:
+        assert given.store.char_limit("memory") == 99
+    finally:
+        given.close()

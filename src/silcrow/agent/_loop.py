@@ -29,7 +29,7 @@ from silcrow.agent import _compress
 from silcrow.agent._llm import Completion, LLMClient, StreamCallback
 from silcrow.agent._prompt import build_system_prompt
 from silcrow.agent._tools import MEMORY_TOOL, ToolRouter
-from silcrow.config import DEFAULT_MODEL, MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
+from silcrow.config import DEFAULT_MODEL
 from silcrow.errors import ModelError, SessionError
 from silcrow.home import open_profile
 from silcrow.recall import MemoryManager, MemoryProvider
@@ -103,8 +103,8 @@ class Agent:
         session_id: str | None = None,
         timeout: float = 120.0,
         max_retries: int = 3,
-        memory_char_limit: int = MEMORY_CHAR_LIMIT,
-        user_char_limit: int = USER_CHAR_LIMIT,
+        memory_char_limit: int | None = None,  # None: the home's (as MemoryStore(home) takes them)
+        user_char_limit: int | None = None,
         write_policy: str | None = None,  # None: the home's [memory] write_policy
     ) -> None:
         self.home = resolve_home(home)
@@ -120,6 +120,11 @@ class Agent:
         self.llm = LLMClient(model, base_url=base_url, api_key=api_key, timeout=timeout,
                              max_retries=max_retries)
         opened = open_profile(self.home)  # the home's settings decide the storage
+        settings = opened.settings
+        if memory_char_limit is None:
+            memory_char_limit = settings.memory_char_limit
+        if user_char_limit is None:
+            user_char_limit = settings.user_char_limit
         self.store = MemoryStore(memory_char_limit=memory_char_limit, user_char_limit=user_char_limit,
                                  backend=opened.notes_backend(),
                                  write_policy=write_policy or opened.settings.write_policy)
