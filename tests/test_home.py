@@ -43,6 +43,12 @@ def test_a_profile_inherits_the_home_storage(tmp_path: Path) -> None:
     assert plain.storage.dsn == "postgresql://e@h/db"
 
 
+def test_a_blank_database_url_is_unset(tmp_path: Path) -> None:
+    """``export SILCROW_DATABASE_URL=" "`` must not select PostgreSQL on libpq's defaults."""
+    files = open_profile(tmp_path, environ={"SILCROW_DATABASE_URL": "   "})
+    assert files.storage.backend == "files"
+
+
 def test_postgres_without_a_dsn_is_a_clear_error(tmp_path: Path) -> None:
     _config(tmp_path, '[storage]\nbackend = "postgres"\n')
     with pytest.raises(ConfigError, match="needs dsn"):

@@ -218,7 +218,10 @@ class Settings:
     def with_env(self, environ: Mapping[str, str] | None = None) -> Settings:
         """Overlay the non-empty variables of :data:`ENV_VARS`."""
         env = os.environ if environ is None else environ
-        return self._with({key: env[var] for var, key in ENV_VARS.items() if env.get(var)}, "environment")
+        # A blank variable (``export SILCROW_DATABASE_URL=``) is unset, not a value: a blank DSN
+        # would select PostgreSQL on libpq's defaults.
+        given = {key: env[var].strip() for var, key in ENV_VARS.items() if env.get(var, "").strip()}
+        return self._with(given, "environment")
 
     def with_overrides(self, **overrides: Any) -> Settings:
         """Overlay explicit values (flags); None means 'not given'."""
@@ -345,8 +348,8 @@ def env_value(key: str, environ: Mapping[str, str] | None = None) -> str | None:
     """The environment's value for setting ``key`` (see :data:`ENV_VARS`), or None."""
     env = os.environ if environ is None else environ
     for var, target in ENV_VARS.items():
-        if target == key and env.get(var):
-            return env[var]
+        if target == key and env.get(var, "").strip():
+            return env[var].strip()
     return None
 
 
