@@ -182,3 +182,17 @@ def test_import_refuses_a_profile_name_no_profile_option_could_select(pg_dsn: st
                            str(tmp_path / "out"), "--profile-name", name, "--dsn", pg_dsn)
         assert code == 2, err
     assert MemoryStore(backend=PostgresBackend(pg_dsn, "my work")).entries("memory") == []
+
+
+def test_show_after_switching_to_postgres_says_where_the_file_notes_are(pg_dsn: str, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    assert MemoryStore(home).add("memory", "a note written before the switch")["success"]
+    config = f'[storage]\nbackend = "postgres"\ndsn = "{pg_dsn}"\n'
+    (home / "config.toml").write_text(config, encoding="utf-8")
+    code, out, err = run("--home", str(home), "memory", "show")
+    assert code == 0 and "a note written" not in out
+    assert str(home / "memories" / "MEMORY.md") in err and f"silcrow db import --from-home {home}" in err
+    code, _, err = run("--home", str(home), "db", "import", "--from-home", str(home))
+    assert code == 0, err
+    code, out, err = run("--home", str(home), "memory", "show")
+    assert code == 0 and "a note written before the switch" in out and "db import" not in err

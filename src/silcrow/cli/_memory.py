@@ -36,7 +36,7 @@ from silcrow.cli._common import (
 )
 from silcrow.cli.main import app
 from silcrow.safety import display_safe
-from silcrow.store import MemoryStore
+from silcrow.store import TARGET_FILES, MemoryStore
 
 memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
@@ -201,6 +201,25 @@ def show(
         console.print(header, soft_wrap=True)
         console.print(_usage_bar(view["usage"]))
         _numbered(console, view["entries"])
+    if not any(view["entries"] for view in views.values()):
+        _hint_left_behind(ctx, [name for name in views])
+
+
+def _hint_left_behind(ctx: typer.Context, targets: list[str]) -> None:
+    """A home switched to PostgreSQL shows none of the notes its files still hold: say where
+    they are and how to bring them over, rather than let them look lost."""
+    profile = app_profile(ctx)
+    if not profile.storage.shared:
+        return
+    left = [path for name in targets
+            if (path := profile.path / "memories" / TARGET_FILES[name]).is_file() and path.stat().st_size]
+    if left:
+        console_err.print(
+            f"note: {', '.join(str(p) for p in left)} still hold notes from before this home used "
+            f"PostgreSQL; bring them over with `silcrow db import --from-home {profile.path}"
+            + (f" --profile-name {profile.name}`" if profile.name != "default" else "`"),
+            soft_wrap=True, highlight=False,
+        )
 
 
 _FORCE_HELP = "save it even if the threat scanner objects (you confirm its findings; the journal records it)"
