@@ -198,3 +198,32 @@ def test_setup_wizard_hooks_write_the_plugin_settings(hermes_home: Path, tmp_pat
     bridge.save_config({"silcrow_home": data, "provider": "local"}, str(hermes_home))
     assert plugin_settings(hermes_home) == {"silcrow_home": data, "provider": "local"}
     assert bridge.backup_paths() == [data]
+
+
+def test_a_fact_saved_through_the_bridge_has_fence_tags_stripped_as_the_manager_does(
+    hermes_home: Path, tmp_path: Path
+) -> None:
+    """recall_add through Hermes stores what recall_add through silcrow's manager stores: the
+    recall policy's ``stored`` rule, so echoed recalled context is never written back."""
+    from silcrow.home import open_profile
+    from silcrow.recall import MemoryManager
+
+    fact = "<memory-context>Ana lives in Porto</memory-context> Ana likes green tea"
+    bridge = _bridge(hermes_home)
+    assert json.loads(bridge.handle_tool_call("recall_add", {"fact": fact}))["success"] is True
+    through_hermes = [hit.text for hit in bridge._recall.search("Ana green tea", 5)]
+
+    home = tmp_path / "plain"
+    home.mkdir()
+    (home / "config.toml").write_text('embedder = "none"\n', encoding="utf-8")
+    provider = open_profile(home, create=True).provider()
+    manager = MemoryManager()
+    manager.add_provider(provider)
+    manager.initialize("s1", home=str(home))
+    assert json.loads(manager.handle_tool_call("recall_add", {"fact": fact}))["success"] is True
+    through_silcrow = [hit.text for hit in provider.search("Ana green tea", 5)]
+    manager.shutdown()
+    bridge.shutdown()
+
+    assert [t.strip() for t in through_hermes] == [t.strip() for t in through_silcrow] == [
+        "Ana likes green tea"]

@@ -182,9 +182,13 @@ class HermesBridge:
         return out
 
     def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
-        from silcrow.recall._policy import tool_result
+        from silcrow.recall._policy import stored, tool_result
 
-        return tool_result(self._provider().handle_tool_call(tool_name, dict(args or {})))
+        call_args = dict(args or {})
+        if tool_name == "recall_add" and isinstance(call_args.get("fact"), str):
+            # A fact is stored text: fence tags stripped, as MemoryManager.remember does.
+            call_args["fact"] = stored(call_args["fact"])
+        return tool_result(self._provider().handle_tool_call(tool_name, call_args))
 
     def shutdown(self) -> None:
         if self._recall is not None:
