@@ -104,3 +104,12 @@ def test_the_typed_edge_answers_as_the_providers_tools_do(tmp_path: Path) -> Non
             hit.pop("date")
     assert results[0] == results[1]
     assert "[BLOCKED" in str(results[1][9]["error"])
+
+
+def test_a_fact_with_echoed_recalled_context_is_kept_as_the_fact_alone(manager: MemoryManager) -> None:
+    kept = manager.remember("Ana likes green tea.")
+    echoed = manager.remember("<memory-context>Ana lives in Porto.</memory-context>\n Ana likes green tea.")
+    assert echoed.id == kept.id  # the same fact, not a second memory with leading whitespace
+    assert [hit.text for hit in manager.search("green tea").hits] == ["Ana likes green tea."]
+    with pytest.raises(RecallError, match="recalled context"):
+        manager.remember("<memory-context>Ana lives in Porto.</memory-context>")

@@ -329,7 +329,10 @@ class MemoryManager:
         fact = text.strip() if isinstance(text, str) else ""
         if not fact:
             raise RecallError("a fact to remember must be non-empty text")
-        fact = policy.stored(fact)
+        fact = policy.stored(fact).strip()
+        if not fact:
+            raise RecallError("the fact is only recalled context (<memory-context> text), which is never "
+                              "stored again; save the new fact itself")
         if isinstance(provider, Searchable):
             kept = self._typed("remember", lambda: provider.add_fact(fact, metadata={"source": source}))
             return Remembered(kept)
