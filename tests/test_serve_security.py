@@ -194,3 +194,18 @@ def test_the_inspector_page_is_behind_the_same_guard(tmp_path: Path) -> None:
         notes = httpx.get(f"{server.url}/ui/notes", headers=bearer(keys["a"]))
         assert notes.status_code == 200 and "door code" in notes.text
         assert [e for e in MemoryStore(resolve_home(home, "a")).entries("user") if "planted" in e] == []
+
+
+def test_no_auth_is_refused_with_a_proxy_name(tmp_path: Path) -> None:
+    """--allow-host is for a reverse proxy, which brings callers from anywhere to the loopback
+    port: with --no-auth they would all get write access without a token."""
+    import subprocess
+
+    home = make_home(tmp_path / "home", profiles=("a",))
+    refused = subprocess.run([*silcrow_command(), "serve", "--home", str(home), "--port", "1", "--no-auth",
+                              "--allow-host", "memory.example.com"],
+                             capture_output=True, text=True, timeout=60, check=False)
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert "--no-auth" in refused.stderr and "--allow-host" in refused.stderr
+    with ServerProcess(home, "--no-auth", "--allow-host", "localhost") as server:  # a loopback name is fine
+        assert httpx.get(f"{server.url}/v1/memory/user").status_code == 200

@@ -56,6 +56,11 @@ def serve(
         raise error("--no-auth serves callers without a token, so it is only for a loopback address and a "
                     f"home with no token yet; {base} has tokens" if has_tokens else
                     f"--no-auth is only for a loopback address, not {host}", EXIT_REFUSED)
+    proxied = [name for name in allow_host if not is_loopback((split_authority(name) or (name,))[0])]
+    if no_auth and proxied:
+        raise error(f"--no-auth serves callers without a token, so it cannot be combined with --allow-host "
+                    f"{proxied[0]}: a proxy forwarding that name brings callers from anywhere. Create a "
+                    "token with `silcrow tokens create --profile NAME` instead", EXIT_REFUSED)
     if not has_tokens and not is_loopback(bind):
         raise error(f"refusing to serve on {host} with no token: anyone who can reach it could read and "
                     f"change the memory. Create one first with `silcrow tokens create --profile NAME` (home "
