@@ -113,3 +113,10 @@ def test_a_fact_with_echoed_recalled_context_is_kept_as_the_fact_alone(manager: 
     assert [hit.text for hit in manager.search("green tea").hits] == ["Ana likes green tea."]
     with pytest.raises(RecallError, match="recalled context"):
         manager.remember("<memory-context>Ana lives in Porto.</memory-context>")
+
+
+@pytest.mark.parametrize("k", ["abc", [3], {"n": 3}])
+def test_a_bad_k_is_answered_with_what_to_send(manager: MemoryManager, k: object) -> None:
+    result = run_tool(manager, "recall_search", {"query": "ferns", "k": k})
+    assert result["success"] is False
+    assert "'k' must be an integer" in result["error"] and "invalid literal" not in result["error"]

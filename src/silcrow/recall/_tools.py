@@ -79,7 +79,12 @@ def _search(api: RecallAPI, args: Mapping[str, Any], _source: str) -> Answer:
     if len(query) > MAX_QUERY_CHARS:
         return error_result(f"recall_search: the query is {len(query)} characters, over the cap "
                             f"of {MAX_QUERY_CHARS}; search with a few words")
-    return api.search(query, max(1, min(int(args.get("k") or 8), MAX_RESULTS)))
+    try:
+        k = int(args.get("k") or 8)
+    except (TypeError, ValueError):
+        return error_result(f"recall_search: 'k' must be an integer from 1 to {MAX_RESULTS}, got "
+                            f"{args.get('k')!r}; leave it out for 8 results")
+    return api.search(query, max(1, min(k, MAX_RESULTS)))
 
 
 def _add(api: RecallAPI, args: Mapping[str, Any], source: str) -> Answer:
