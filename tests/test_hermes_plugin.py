@@ -227,3 +227,33 @@ def test_a_fact_saved_through_the_bridge_has_fence_tags_stripped_as_the_manager_
 
     assert [t.strip() for t in through_hermes] == [t.strip() for t in through_silcrow] == [
         "Ana likes green tea"]
+
+
+def test_a_curated_write_is_mirrored_without_fence_tags_by_the_bridge_and_the_manager(
+    hermes_home: Path, tmp_path: Path
+) -> None:
+    """Hermes's own notes reach recall through on_memory_write unscanned by silcrow: the recall
+    policy's ``stored`` rule applies to them as to turns (and to the manager's mirror too)."""
+    from silcrow.home import open_profile
+    from silcrow.recall import MemoryManager
+
+    note = "<memory-context>Ana lives in Porto</memory-context> Ana keeps bees"
+    bridge = _bridge(hermes_home)
+    bridge.on_memory_write("add", "memory", note)
+    through_hermes = [hit.text for hit in bridge._recall.search("Ana bees", 5)]
+
+    home = tmp_path / "plain"
+    home.mkdir()
+    (home / "config.toml").write_text('embedder = "none"\n', encoding="utf-8")
+    provider = open_profile(home, create=True).provider()
+    manager = MemoryManager()
+    manager.add_provider(provider)
+    manager.initialize("s1", home=str(home))
+    manager.on_memory_write("add", "memory", note)
+    manager.flush(30)
+    through_silcrow = [hit.text for hit in provider.search("Ana bees", 5)]
+    manager.shutdown()
+    bridge.shutdown()
+
+    for texts in (through_hermes, through_silcrow):
+        assert [t.strip() for t in texts] == ["Ana keeps bees"], texts

@@ -441,6 +441,7 @@ class MemoryManager:
     def on_memory_write(self, action: str, target: str, content: str) -> None:
         provider = self._provider
         if provider is not None:
+            content = policy.written_note(action, content)
             self._enqueue("on_memory_write", lambda: provider.on_memory_write(action, target, content))
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:

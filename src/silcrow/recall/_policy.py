@@ -7,7 +7,8 @@ calls the bridge like a provider). Each rule is applied at the same point by bot
 * :func:`worth_recalling`: empty prompts, slash commands and acknowledgements
   ("ok", "thanks") start no recall, neither a prefetch nor a queued one;
 * :func:`stored`: text written to recall has fence tags stripped, so recalled
-  context the model echoed is never stored again;
+  context the model echoed is never stored again (a curated note mirrored to recall
+  too: :func:`written_note`);
 * :func:`recalled`: recalled text is filtered for threats before a model sees it;
 * :func:`tool_result`: every string of a recall tool's JSON result is screened
   the same way, since it reaches the model outside the fence.
@@ -23,7 +24,8 @@ from typing import Any
 from silcrow._toolcall import result_json
 from silcrow.safety import filter_recalled, sanitize_context, scan
 
-__all__ = ["is_trivial_prompt", "recalled", "screen_tool_result", "stored", "tool_result", "worth_recalling"]
+__all__ = ["is_trivial_prompt", "recalled", "screen_tool_result", "stored", "tool_result", "worth_recalling",
+           "written_note"]
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +54,12 @@ def worth_recalling(query: str) -> bool:
 def stored(text: str) -> str:
     """``text`` as it may be written to recall: without fence tags."""
     return sanitize_context(text)
+
+
+def written_note(action: str, content: str) -> str:
+    """The content of a curated write as it may be mirrored to recall: a note added or replaced
+    is stored text (:func:`stored`); a removal's substring is passed as it is, to find the note."""
+    return stored(content) if action in ("add", "replace") and isinstance(content, str) else content
 
 
 def recalled(text: object) -> str:

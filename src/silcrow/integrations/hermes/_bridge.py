@@ -218,7 +218,9 @@ class HermesBridge:
     def on_memory_write(self, action: str, target: str, content: str,
                         metadata: dict[str, Any] | None = None) -> None:
         if self._writes:
-            self._provider().on_memory_write(action, target, content)
+            from silcrow.recall._policy import written_note
+
+            self._provider().on_memory_write(action, target, written_note(action, content))
 
     def on_delegation(self, task: str, result: str, *, child_session_id: str = "", **kwargs: Any) -> None:
         """silcrow has no delegation hook: the task and its result are stored as one turn."""
