@@ -47,8 +47,12 @@ def is_claude(data: Any) -> bool:
 
 
 def _epoch(value: Any) -> datetime | None:
+    """The time of unix seconds; None for anything that is not a date (missing, NaN, too large)."""
     if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
-        return datetime.fromtimestamp(float(value), tz=UTC)
+        try:
+            return datetime.fromtimestamp(float(value), tz=UTC).astimezone(UTC)
+        except (ValueError, OverflowError, OSError):
+            return None
     return None
 
 
@@ -57,9 +61,11 @@ def _iso(value: Any) -> datetime | None:
         return None
     try:
         when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
+        when = when if when.tzinfo else when.replace(tzinfo=UTC)
+        when.astimezone(UTC)  # stored as UTC: it must have a UTC date (not year 0 or 10000)
+    except (ValueError, OverflowError):
         return None
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
+    return when
 
 
 def _branch(mapping: dict[str, Any], leaf: Any) -> list[dict[str, Any]]:

@@ -196,7 +196,13 @@ def _parse_timestamp(value: Any, where: str) -> datetime | None:
     if isinstance(value, bool):
         raise RecallError(f"{where}: 'timestamp' must be ISO 8601 text or unix seconds, got {value!r}")
     if isinstance(value, int | float):
-        return datetime.fromtimestamp(float(value), tz=UTC)
+        try:
+            return datetime.fromtimestamp(float(value), tz=UTC).astimezone(UTC)
+        except (ValueError, OverflowError, OSError) as exc:
+            raise RecallError(
+                f"{where}: 'timestamp' {value!r} is not a date (unix seconds expected; "
+                "divide milliseconds by 1000)"
+            ) from exc
     if isinstance(value, str):
         try:
             when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
@@ -204,7 +210,12 @@ def _parse_timestamp(value: Any, where: str) -> datetime | None:
             raise RecallError(
                 f"{where}: 'timestamp' {value!r} is not ISO 8601 (e.g. 2024-05-08T13:56:00Z)"
             ) from exc
-        return when if when.tzinfo else when.replace(tzinfo=UTC)
+        when = when if when.tzinfo else when.replace(tzinfo=UTC)
+        try:
+            when.astimezone(UTC)  # stored as UTC: it must have a UTC date (not year 0 or 10000)
+        except (ValueError, OverflowError) as exc:
+            raise RecallError(f"{where}: 'timestamp' {value!r} is out of range for a date") from exc
+        return when
     raise RecallError(
         f"{where}: 'timestamp' must be ISO 8601 text or unix seconds, got {type(value).__name__}"
     )

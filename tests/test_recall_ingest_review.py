@@ -1,0 +1,48 @@
+"""`silcrow recall ingest` of odd but real input, through the real CLI and the real local provider."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_cli_recall import run
+
+
+def _lines(path: Path, messages: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(m) + "\n" for m in messages), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("stamp", "says"),
+    [
+        ("1717200000000", "divide milliseconds by 1000"),  # JavaScript's Date.now()
+        ("1e400", "is not a date"),  # json reads it as inf
+        ('"0001-01-01T00:00:00+05:00"', "out of range"),  # year 0 in UTC
+        ('"9999-12-31T23:59:59-05:00"', "out of range"),  # year 10000 in UTC
+    ],
+)
+def test_a_timestamp_that_is_no_date_is_a_clear_error(tmp_path: Path, stamp: str, says: str) -> None:
+    path = tmp_path / "chat.jsonl"
+    path.write_text(f'{{"role": "user", "content": "hello", "timestamp": {stamp}}}\n', encoding="utf-8")
+    home = str(tmp_path / "home")
+    code, out, err = run("--home", home, "recall", "ingest", str(path), "--embedder", "none")
+    assert code == 1 and "internal error" not in err, err
+    assert "line 1: 'timestamp'" in err and says in err, err
+    assert not (tmp_path / "home" / "recall.db").exists()
+
+
+def test_a_chatgpt_create_time_that_is_no_date_falls_back(tmp_path: Path) -> None:
+    node = {"id": "a", "parent": None, "children": [], "message": {
+        "id": "a", "author": {"role": "user"}, "create_time": 1e20,
+        "content": {"content_type": "text", "parts": ["hello there"]}, "metadata": {}}}
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps([{"id": "c", "create_time": 1717200000, "mapping": {"a": node},
+                                 "current_node": "a"}]), encoding="utf-8")
+    home = str(tmp_path / "home")
+    code, out, err = run("--home", home, "recall", "ingest", str(path), "--embedder", "none")
+    assert code == 0 and "stored 1 of 1" in out, err
+    code, out, err = run("--home", home, "recall", "search", "hello", "--json", "--embedder", "none")
+    assert code == 0, err
+    assert json.loads(out)[0]["date"] == "2024-06-01T00:00:00+00:00"  # the conversation's time
