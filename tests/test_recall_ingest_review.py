@@ -46,3 +46,23 @@ def test_a_chatgpt_create_time_that_is_no_date_falls_back(tmp_path: Path) -> Non
     code, out, err = run("--home", home, "recall", "search", "hello", "--json", "--embedder", "none")
     assert code == 0, err
     assert json.loads(out)[0]["date"] == "2024-06-01T00:00:00+00:00"  # the conversation's time
+
+
+def test_one_very_long_message_does_not_refuse_the_whole_export(tmp_path: Path) -> None:
+    from silcrow.recall import MAX_RECORD_CHARS
+
+    long = "a pasted server log line\n" * (MAX_RECORD_CHARS // 10)
+    path = _lines(tmp_path / "chat.jsonl", [
+        {"role": "user", "content": "My flat in Porto has a leaking roof.",
+         "timestamp": "2024-01-02T10:00:00Z"},
+        {"role": "user", "content": long, "timestamp": "2024-01-02T10:01:00Z"},
+    ])
+    home = str(tmp_path / "home")
+    code, out, err = run("--home", home, "recall", "ingest", str(path), "--json", "--embedder", "none")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["stored"] == 2 and sum(result["skipped"].values()) == 1, result
+    code, out, err = run("--home", home, "recall", "ingest", str(path), "--json", "--embedder", "none")
+    assert code == 0 and json.loads(out)["stored"] == 0, err  # clipped the same way again
+    code, out, err = run("--home", home, "recall", "search", "leaking roof", "--json", "--embedder", "none")
+    assert "Porto" in json.loads(out)[0]["text"]
