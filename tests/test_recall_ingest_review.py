@@ -66,3 +66,23 @@ def test_one_very_long_message_does_not_refuse_the_whole_export(tmp_path: Path) 
     assert code == 0 and json.loads(out)["stored"] == 0, err  # clipped the same way again
     code, out, err = run("--home", home, "recall", "search", "leaking roof", "--json", "--embedder", "none")
     assert "Porto" in json.loads(out)[0]["text"]
+
+
+def test_a_newer_jsonl_export_with_lines_inserted_adds_only_the_new_messages(tmp_path: Path) -> None:
+    def msg(role: str, text: str, when: str, session: str) -> dict[str, object]:
+        return {"role": role, "content": text, "timestamp": when, "session_id": session}
+
+    old = [
+        msg("user", "I moved to Porto.", "2024-01-01T10:00:00Z", "s1"),
+        msg("assistant", "Nice city.", "2024-01-01T10:00:05Z", "s1"),
+        msg("user", "My bike was stolen.", "2024-02-01T10:00:00Z", "s2"),
+        msg("assistant", "Sorry.", "2024-02-01T10:00:05Z", "s2"),
+    ]
+    # The newer export is grouped by session: session s1 went on, so s2's lines moved down.
+    new = [*old[:2], msg("user", "Porto again.", "2024-03-01T10:00:00Z", "s1"), *old[2:]]
+    home = str(tmp_path / "home")
+    for name, messages, stored in (("old.jsonl", old, 4), ("new.jsonl", new, 1), ("new.jsonl", new, 0)):
+        path = _lines(tmp_path / name, messages)
+        code, out, err = run("--home", home, "recall", "ingest", str(path), "--json", "--embedder", "none")
+        assert code == 0, err
+        assert json.loads(out)["stored"] == stored, (name, out)

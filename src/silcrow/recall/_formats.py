@@ -12,9 +12,10 @@ Claude.ai exports are read by :mod:`silcrow.recall._exports`:
   kept in its text, since it is part of what was said.
 - **JSONL messages**: one ``{"role", "content", "timestamp", "session_id"}``
   object per line (``timestamp`` ISO 8601 or unix seconds, optional; ``id``
-  optional). A message without an ``id`` gets ``"L<line number>"`` as its
-  external id, so ingesting the same file again (dated or not) stores
-  nothing twice.
+  optional). A message without an ``id`` or a time gets ``"L<line number>"``
+  as its external id, so ingesting the same file again stores nothing twice;
+  a dated one is known by its time, session, speaker and text, wherever its
+  line is in a newer export.
 
 Any problem raises :class:`RecallError` naming the line or field.
 """
@@ -252,16 +253,25 @@ def parse_jsonl(
         if not content.strip():
             skipped["messages without text"] += 1
             continue
+        when = _parse_timestamp(msg.get("timestamp"), where)
+        if msg.get("id") is not None:
+            external_id: str | None = str(msg["id"])
+        elif when is None:
+            # The line number stands in for a missing id and time: with the session, speaker
+            # and text it identifies the message again when the file is read a second time.
+            external_id = f"L{lineno}"
+        else:
+            # Time, session, speaker and text identify a dated message wherever its line is,
+            # so a newer export with lines added before it does not store it again.
+            external_id = None
         records.append(
             RecallRecord(
                 text=content,
                 kind="turn",
                 session_id=str(session),
                 speaker=role,
-                timestamp=_parse_timestamp(msg.get("timestamp"), where),
-                # The line number stands in for a missing id: with the session, speaker and
-                # text it identifies the message again when the file is read a second time.
-                external_id=str(msg["id"]) if msg.get("id") is not None else f"L{lineno}",
+                timestamp=when,
+                external_id=external_id,
             )
         )
     if not records:
