@@ -86,3 +86,17 @@ def test_a_newer_jsonl_export_with_lines_inserted_adds_only_the_new_messages(tmp
         code, out, err = run("--home", home, "recall", "ingest", str(path), "--json", "--embedder", "none")
         assert code == 0, err
         assert json.loads(out)["stored"] == stored, (name, out)
+
+
+@pytest.mark.parametrize("export", ["chatgpt-conversations.json", "claude-conversations.json", "jsonl"])
+def test_a_utf8_file_with_a_byte_order_mark_is_read(tmp_path: Path, export: str) -> None:
+    if export == "jsonl":
+        text = json.dumps({"role": "user", "content": "Saved from Notepad.", "timestamp": 1717200000}) + "\n"
+    else:
+        text = (Path(__file__).parent / "data" / "exports" / export).read_text(encoding="utf-8")
+    path = tmp_path / "conversations.json"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    home = str(tmp_path / "home")
+    code, out, err = run("--home", home, "recall", "ingest", str(path), "--embedder", "none")
+    assert code == 0, err
+    assert "stored" in out

@@ -76,6 +76,7 @@ def load_records(path: str | Path, skipped: Counter[str] | None = None) -> list[
 
 def read_records(raw: str, *, source: str, skipped: Counter[str] | None = None) -> list[RecallRecord]:
     """Records of the text of a conversation file, whichever of the four formats it is."""
+    raw = raw.removeprefix("\ufeff")  # the byte order mark Windows editors put before UTF-8
     if not raw.strip():
         what = "standard input" if source == "<stdin>" else "the file"
         raise RecallError(
