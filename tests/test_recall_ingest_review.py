@@ -100,3 +100,48 @@ def test_a_utf8_file_with_a_byte_order_mark_is_read(tmp_path: Path, export: str)
     code, out, err = run("--home", home, "recall", "ingest", str(path), "--embedder", "none")
     assert code == 0, err
     assert "stored" in out
+
+
+def _chatgpt(messages: list[dict[str, object]]) -> list[dict[str, object]]:
+    """One ChatGPT conversation whose branch is ``messages`` in order, under the empty root."""
+    mapping: dict[str, object] = {"root": {"id": "root", "message": None, "parent": None, "children": ["m0"]}}
+    for n, message in enumerate(messages):
+        children = [f"m{n + 1}"] if n + 1 < len(messages) else []
+        mapping[f"m{n}"] = {"id": f"m{n}", "message": {"id": f"m{n}", "metadata": {}, **message},
+                            "parent": "root" if n == 0 else f"m{n - 1}", "children": children}
+    return [{"id": "conv-1", "title": "Trip", "create_time": 1717200000, "mapping": mapping,
+             "current_node": f"m{len(messages) - 1}"}]
+
+
+def test_chatgpt_voice_messages_are_read_and_tool_calls_left_out(tmp_path: Path) -> None:
+    def voice(said: str) -> dict[str, object]:
+        return {"content_type": "multimodal_text", "parts": [
+            {"content_type": "audio_transcription", "text": said, "direction": "in"},
+            {"content_type": "audio_asset_pointer", "asset_pointer": "sediment://file_1", "size_bytes": 9}]}
+
+    export = _chatgpt([
+        {"author": {"role": "user"}, "create_time": 1717200001, "recipient": "all",
+         "content": voice("We are driving to the Algarve on Saturday.")},
+        {"author": {"role": "assistant"}, "create_time": 1717200002, "recipient": "all",
+         "content": voice("Enjoy the beaches of the Algarve!")},
+        {"author": {"role": "user"}, "create_time": 1717200003, "recipient": "all",
+         "content": {"content_type": "text", "parts": ["Draw me a sunset there."]}},
+        {"author": {"role": "assistant"}, "create_time": 1717200004, "recipient": "dalle.text2im",
+         "content": {"content_type": "text", "parts": ['{"prompt": "a sunset over the Algarve"}']}},
+        {"author": {"role": "tool", "name": "dalle.text2im"}, "create_time": 1717200005, "recipient": "all",
+         "content": {"content_type": "multimodal_text", "parts": [{"content_type": "image_asset_pointer"}]}},
+        {"author": {"role": "assistant"}, "create_time": 1717200006, "recipient": "all",
+         "content": {"content_type": "text", "parts": ["Here is your sunset."]}},
+    ])
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps(export), encoding="utf-8")
+    home = str(tmp_path / "home")
+    code, out, err = run("--home", home, "recall", "ingest", str(path), "--json", "--embedder", "none")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["stored"] == 4, result  # two spoken turns, the request and the answer
+    assert result["skipped"] == {"tool calls (not conversation)": 1, "tool messages (not conversation)": 1}
+    code, out, err = run("--home", home, "recall", "search", "Algarve", "--json", "--embedder", "none")
+    texts = [hit["text"] for hit in json.loads(out)]
+    assert "We are driving to the Algarve on Saturday." in texts
+    assert all("prompt" not in t for t in texts), texts

@@ -5,8 +5,10 @@
   -> ``{message, parent, children}``) with ``current_node`` the leaf of the
   branch the user last saw. Only that branch is read, root first, so edited
   and regenerated messages that were abandoned are not remembered.
-  A message has ``author.role``, ``create_time`` (unix seconds) and
-  ``content`` with ``content_type`` and ``parts``.
+  A message has ``author.role``, ``create_time`` (unix seconds),
+  ``recipient`` (``"all"``, or the tool the assistant calls) and ``content``
+  with ``content_type`` and ``parts`` (text, or objects such as images and
+  the transcripts of voice mode's audio).
 - **Claude.ai** (Settings > Privacy > Export data): ``conversations.json`` is
   a list of conversations with ``uuid``, ``name`` and ``chat_messages``, each
   message with ``uuid``, ``sender`` (``human``/``assistant``), ``text`` or
@@ -94,8 +96,19 @@ def _chatgpt_text(content: Any) -> str | None:
         return None
     kind = content.get("content_type")
     if kind in ("text", "multimodal_text"):
-        parts = [p for p in content.get("parts") or [] if isinstance(p, str) and p.strip()]
-        return "\n".join(parts) if parts else None
+        parts = [_part_text(p) for p in content.get("parts") or []]
+        said = [p for p in parts if p is not None and p.strip()]
+        return "\n".join(said) if said else None
+    return None
+
+
+def _part_text(part: Any) -> str | None:
+    """A text part, or the transcript of a voice-mode audio part; None for images and files."""
+    if isinstance(part, str):
+        return part
+    if isinstance(part, dict) and part.get("content_type") == "audio_transcription":
+        text = part.get("text")
+        return text if isinstance(text, str) else None
     return None
 
 
@@ -117,6 +130,10 @@ def parse_chatgpt(data: Any, *, source: str, skipped: Counter[str] | None = None
             role = (msg.get("author") or {}).get("role") if isinstance(msg.get("author"), dict) else None
             if role in _NOT_SAID or not isinstance(role, str):
                 skipped[f"{role or 'unknown'} messages (not conversation)"] += 1
+                continue
+            if msg.get("recipient") not in (None, "all"):
+                # The assistant calling a tool (an image prompt, a search, a memory note).
+                skipped["tool calls (not conversation)"] += 1
                 continue
             if (msg.get("metadata") or {}).get("is_visually_hidden_from_conversation"):
                 skipped["hidden messages"] += 1
