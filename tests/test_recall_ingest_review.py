@@ -145,3 +145,22 @@ def test_chatgpt_voice_messages_are_read_and_tool_calls_left_out(tmp_path: Path)
     texts = [hit["text"] for hit in json.loads(out)]
     assert "We are driving to the Algarve on Saturday." in texts
     assert all("prompt" not in t for t in texts), texts
+
+
+def test_a_chatgpt_message_without_a_time_is_not_dated_before_what_it_answers(tmp_path: Path) -> None:
+    def said(role: str, text: str, when: float | None) -> dict[str, object]:
+        return {"author": {"role": role}, "create_time": when, "recipient": "all",
+                "content": {"content_type": "text", "parts": [text]}}
+
+    june_3 = 1717372800  # 2024-06-03T00:00:00Z; the conversation started on 1 June
+    export = _chatgpt([said("user", "Where should I eat in Lisbon?", 1717200000),
+                       said("assistant", "Try Cervejaria Ramiro.", 1717200005),
+                       said("user", "I ate at Ramiro, the prawns were great.", june_3),
+                       said("assistant", "Glad you liked the prawns!", None)])
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps(export), encoding="utf-8")
+    home = str(tmp_path / "home")
+    assert run("--home", home, "recall", "ingest", str(path), "--embedder", "none")[0] == 0
+    code, out, err = run("--home", home, "recall", "search", "prawns", "--json", "--embedder", "none")
+    dates = {hit["text"]: hit["date"] for hit in json.loads(out)}
+    assert dates["Glad you liked the prawns!"] == "2024-06-03T00:00:00+00:00", dates

@@ -123,10 +123,15 @@ def parse_chatgpt(data: Any, *, source: str, skipped: Counter[str] | None = None
             )
         conv_id = str(conv.get("conversation_id") or conv.get("id") or f"chatgpt-{n}")
         title = conv.get("title") if isinstance(conv.get("title"), str) else ""
+        # A message without a time was sent after the one before it: it takes that one's time
+        # (not the conversation's start, which would date it before what it answers).
+        last = _epoch(conv.get("create_time"))
         for node in _branch(conv["mapping"], conv.get("current_node")):
             msg = node.get("message") if isinstance(node, dict) else None
             if not isinstance(msg, dict):
                 continue  # the empty root node every tree has
+            when = _epoch(msg.get("create_time")) or last
+            last = when
             role = (msg.get("author") or {}).get("role") if isinstance(msg.get("author"), dict) else None
             if role in _NOT_SAID or not isinstance(role, str):
                 skipped[f"{role or 'unknown'} messages (not conversation)"] += 1
@@ -144,7 +149,7 @@ def parse_chatgpt(data: Any, *, source: str, skipped: Counter[str] | None = None
                 continue
             records.append(RecallRecord(
                 text=text, kind="turn", session_id=conv_id, speaker=role,
-                timestamp=_epoch(msg.get("create_time")) or _epoch(conv.get("create_time")),
+                timestamp=when,
                 external_id=str(msg.get("id") or node.get("id")),
                 metadata={"source": "chatgpt", "title": title},
             ))
