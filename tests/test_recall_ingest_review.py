@@ -164,3 +164,29 @@ def test_a_chatgpt_message_without_a_time_is_not_dated_before_what_it_answers(tm
     code, out, err = run("--home", home, "recall", "search", "prawns", "--json", "--embedder", "none")
     dates = {hit["text"]: hit["date"] for hit in json.loads(out)}
     assert dates["Glad you liked the prawns!"] == "2024-06-03T00:00:00+00:00", dates
+
+
+_OK = {"id": "a", "author": {"role": "user"}, "create_time": 1717200000, "recipient": "all",
+       "content": {"content_type": "text", "parts": ["hello there"]}, "metadata": {}}
+
+
+@pytest.mark.parametrize(
+    "mapping",
+    [
+        {"a": {"id": "a", "parent": None, "children": [], "message": {**_OK, "metadata": "hidden"}}},
+        {"a": {"id": "a", "parent": None, "children": [], "message": {**_OK, "author": {"role": ["user"]}}}},
+        {"a": "not a node", "b": {"id": "b", "parent": None, "children": [], "message": _OK}},
+        {"a": {"id": "a", "parent": None, "children": {"b": 1}, "message": _OK}, "leaf": None},
+    ],
+    ids=["metadata-text", "role-list", "node-text", "children-object"],
+)
+def test_a_chatgpt_export_of_the_wrong_shape_is_no_internal_error(
+    tmp_path: Path, mapping: dict[str, object]
+) -> None:
+    path = tmp_path / "conversations.json"
+    leaf = mapping.pop("leaf", "a")  # None: no current_node, the export is read along first children
+    path.write_text(json.dumps([{"id": "c", "mapping": mapping, "current_node": leaf}]), encoding="utf-8")
+    home = str(tmp_path / "home")
+    code, out, err = run("--home", home, "recall", "ingest", str(path), "--embedder", "none")
+    assert "internal error" not in err, err
+    assert (code == 0 and "stored" in out) or (code == 1 and "holds no messages" in err), out + err

@@ -76,7 +76,7 @@ def _branch(mapping: dict[str, Any], leaf: Any) -> list[dict[str, Any]]:
         path: list[dict[str, Any]] = []
         seen: set[str] = set()
         node: Any = leaf
-        while isinstance(node, str) and node in mapping and node not in seen:
+        while isinstance(node, str) and isinstance(mapping.get(node), dict) and node not in seen:
             seen.add(node)
             path.append(mapping[node])
             node = mapping[node].get("parent")
@@ -85,8 +85,9 @@ def _branch(mapping: dict[str, Any], leaf: Any) -> list[dict[str, Any]]:
     path, step = [], roots[0] if roots else None
     while isinstance(step, dict) and len(path) <= len(mapping):
         path.append(step)
-        children = step.get("children") or []
-        step = mapping.get(children[0]) if children and isinstance(children[0], str) else None
+        children = step.get("children")
+        first = children[0] if isinstance(children, list) and children else None
+        step = mapping.get(first) if isinstance(first, str) else None
     return path
 
 
@@ -132,15 +133,17 @@ def parse_chatgpt(data: Any, *, source: str, skipped: Counter[str] | None = None
                 continue  # the empty root node every tree has
             when = _epoch(msg.get("create_time")) or last
             last = when
-            role = (msg.get("author") or {}).get("role") if isinstance(msg.get("author"), dict) else None
-            if role in _NOT_SAID or not isinstance(role, str):
+            role = msg["author"].get("role") if isinstance(msg.get("author"), dict) else None
+            role = role if isinstance(role, str) else None
+            if role is None or role in _NOT_SAID:
                 skipped[f"{role or 'unknown'} messages (not conversation)"] += 1
                 continue
             if msg.get("recipient") not in (None, "all"):
                 # The assistant calling a tool (an image prompt, a search, a memory note).
                 skipped["tool calls (not conversation)"] += 1
                 continue
-            if (msg.get("metadata") or {}).get("is_visually_hidden_from_conversation"):
+            meta = msg.get("metadata")
+            if isinstance(meta, dict) and meta.get("is_visually_hidden_from_conversation"):
                 skipped["hidden messages"] += 1
                 continue
             text = _chatgpt_text(msg.get("content"))
@@ -185,7 +188,8 @@ def parse_claude(data: Any, *, source: str, skipped: Counter[str] | None = None)
                 continue
             sender = msg.get("sender")
             if sender not in ("human", "assistant"):
-                skipped[f"{sender or 'unknown'} messages (not conversation)"] += 1
+                skipped[f"{sender if isinstance(sender, str) and sender else 'unknown'} messages"
+                        " (not conversation)"] += 1
                 continue
             text = _claude_text(msg)
             if text is None:
