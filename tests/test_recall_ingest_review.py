@@ -190,3 +190,20 @@ def test_a_chatgpt_export_of_the_wrong_shape_is_no_internal_error(
     code, out, err = run("--home", home, "recall", "ingest", str(path), "--embedder", "none")
     assert "internal error" not in err, err
     assert (code == 0 and "stored" in out) or (code == 1 and "holds no messages" in err), out + err
+
+
+def test_standard_input_that_is_not_utf8_is_a_clear_error(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).with_name("silcrow")
+    line = '{"role": "user", "content": "caf\xe9 au lait"}\n'.encode("latin-1")
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.run(
+        [str(exe), "--home", str(tmp_path / "home"), "recall", "ingest", "-", "--embedder", "none"],
+        input=line, capture_output=True, timeout=120, env=env,
+    )
+    err = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 1 and "internal error" not in err, err
+    assert err.startswith("error: standard input is not UTF-8 text") and "UTF-8" in err.split(";")[-1], err

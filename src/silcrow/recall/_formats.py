@@ -38,6 +38,8 @@ __all__ = ["load_records", "parse_locomo", "parse_jsonl", "parse_locomo_datetime
 
 #: The path that means standard input.
 STDIN = "-"
+_AS_UTF8 = ("pass a chat export or conversation file saved as UTF-8 "
+            "(convert other text with e.g. `iconv -f latin1 -t utf-8`)")
 
 _SESSION_KEY = re.compile(r"^session_(\d+)$")
 _LOCOMO_DT = re.compile(
@@ -59,18 +61,23 @@ def load_records(path: str | Path, skipped: Counter[str] | None = None) -> list[
     """Read a conversation file (``-``: standard input): LoCoMo JSON, JSONL messages, or a
     ChatGPT or Claude.ai ``conversations.json``. What is left out is counted in ``skipped``."""
     if str(path) == STDIN:
+        # The bytes, decoded strictly: in a C or POSIX locale sys.stdin lets bad bytes through
+        # as surrogates, which fail much later (storing them) instead of here.
+        buffer = getattr(sys.stdin, "buffer", None)
         try:
-            raw = sys.stdin.read()
+            raw = buffer.read().decode("utf-8") if buffer is not None else sys.stdin.read()
         except UnicodeDecodeError as exc:
-            raise RecallError(f"standard input is not UTF-8 text ({exc})") from exc
+            raise RecallError(f"standard input is not UTF-8 text ({exc}); {_AS_UTF8}") from exc
         return read_records(raw, source="<stdin>", skipped=skipped)
     file = Path(path)
     try:
         raw = file.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise RecallError(f"{file}: no such file; pass the path of a LoCoMo .json or a .jsonl file") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecallError(f"{file}: cannot read it as UTF-8 text ({exc})") from exc
+    except UnicodeDecodeError as exc:
+        raise RecallError(f"{file}: cannot read it as UTF-8 text ({exc}); {_AS_UTF8}") from exc
+    except OSError as exc:
+        raise RecallError(f"{file}: cannot read it ({exc})") from exc
     return read_records(raw, source=str(file), skipped=skipped)
 
 
