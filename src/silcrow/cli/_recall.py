@@ -93,6 +93,7 @@ def ingest(
     from collections import Counter
 
     from silcrow.recall._formats import STDIN, load_records
+    from silcrow.recall._limits import MAX_RECORD_CHARS
 
     if file != STDIN and not Path(file).is_file():
         raise error(
@@ -102,6 +103,12 @@ def ingest(
     skipped: Counter[str] = Counter()
     with guarded():
         records = load_records(file, skipped)
+    for record in records:
+        # One long pasted text must not refuse a whole export: recall keeps a long turn's
+        # beginning, as it does for the turns an agent syncs.
+        if len(record.text) > MAX_RECORD_CHARS:
+            record.text = record.text[:MAX_RECORD_CHARS]
+            skipped[f"ends of long messages (kept their first {MAX_RECORD_CHARS} characters)"] += 1
     if not records:
         raise error(
             f"{file} holds no messages to ingest ({_skips(skipped)}); check that it is the right file"

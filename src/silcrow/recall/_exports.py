@@ -5,8 +5,10 @@
   -> ``{message, parent, children}``) with ``current_node`` the leaf of the
   branch the user last saw. Only that branch is read, root first, so edited
   and regenerated messages that were abandoned are not remembered.
-  A message has ``author.role``, ``create_time`` (unix seconds) and
-  ``content`` with ``content_type`` and ``parts``.
+  A message has ``author.role``, ``create_time`` (unix seconds),
+  ``recipient`` (``"all"``, or the tool the assistant calls) and ``content``
+  with ``content_type`` and ``parts`` (text, or objects such as images and
+  the transcripts of voice mode's audio).
 - **Claude.ai** (Settings > Privacy > Export data): ``conversations.json`` is
   a list of conversations with ``uuid``, ``name`` and ``chat_messages``, each
   message with ``uuid``, ``sender`` (``human``/``assistant``), ``text`` or
@@ -47,8 +49,12 @@ def is_claude(data: Any) -> bool:
 
 
 def _epoch(value: Any) -> datetime | None:
+    """The time of unix seconds; None for anything that is not a date (missing, NaN, too large)."""
     if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
-        return datetime.fromtimestamp(float(value), tz=UTC)
+        try:
+            return datetime.fromtimestamp(float(value), tz=UTC).astimezone(UTC)
+        except (ValueError, OverflowError, OSError):
+            return None
     return None
 
 
@@ -57,9 +63,11 @@ def _iso(value: Any) -> datetime | None:
         return None
     try:
         when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
+        when = when if when.tzinfo else when.replace(tzinfo=UTC)
+        when.astimezone(UTC)  # stored as UTC: it must have a UTC date (not year 0 or 10000)
+    except (ValueError, OverflowError):
         return None
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
+    return when
 
 
 def _branch(mapping: dict[str, Any], leaf: Any) -> list[dict[str, Any]]:
@@ -68,7 +76,7 @@ def _branch(mapping: dict[str, Any], leaf: Any) -> list[dict[str, Any]]:
         path: list[dict[str, Any]] = []
         seen: set[str] = set()
         node: Any = leaf
-        while isinstance(node, str) and node in mapping and node not in seen:
+        while isinstance(node, str) and isinstance(mapping.get(node), dict) and node not in seen:
             seen.add(node)
             path.append(mapping[node])
             node = mapping[node].get("parent")
@@ -77,8 +85,9 @@ def _branch(mapping: dict[str, Any], leaf: Any) -> list[dict[str, Any]]:
     path, step = [], roots[0] if roots else None
     while isinstance(step, dict) and len(path) <= len(mapping):
         path.append(step)
-        children = step.get("children") or []
-        step = mapping.get(children[0]) if children and isinstance(children[0], str) else None
+        children = step.get("children")
+        first = children[0] if isinstance(children, list) and children else None
+        step = mapping.get(first) if isinstance(first, str) else None
     return path
 
 
@@ -88,8 +97,19 @@ def _chatgpt_text(content: Any) -> str | None:
         return None
     kind = content.get("content_type")
     if kind in ("text", "multimodal_text"):
-        parts = [p for p in content.get("parts") or [] if isinstance(p, str) and p.strip()]
-        return "\n".join(parts) if parts else None
+        parts = [_part_text(p) for p in content.get("parts") or []]
+        said = [p for p in parts if p is not None and p.strip()]
+        return "\n".join(said) if said else None
+    return None
+
+
+def _part_text(part: Any) -> str | None:
+    """A text part, or the transcript of a voice-mode audio part; None for images and files."""
+    if isinstance(part, str):
+        return part
+    if isinstance(part, dict) and part.get("content_type") == "audio_transcription":
+        text = part.get("text")
+        return text if isinstance(text, str) else None
     return None
 
 
@@ -104,15 +124,26 @@ def parse_chatgpt(data: Any, *, source: str, skipped: Counter[str] | None = None
             )
         conv_id = str(conv.get("conversation_id") or conv.get("id") or f"chatgpt-{n}")
         title = conv.get("title") if isinstance(conv.get("title"), str) else ""
+        # A message without a time was sent after the one before it: it takes that one's time
+        # (not the conversation's start, which would date it before what it answers).
+        last = _epoch(conv.get("create_time"))
         for node in _branch(conv["mapping"], conv.get("current_node")):
             msg = node.get("message") if isinstance(node, dict) else None
             if not isinstance(msg, dict):
                 continue  # the empty root node every tree has
-            role = (msg.get("author") or {}).get("role") if isinstance(msg.get("author"), dict) else None
-            if role in _NOT_SAID or not isinstance(role, str):
+            when = _epoch(msg.get("create_time")) or last
+            last = when
+            role = msg["author"].get("role") if isinstance(msg.get("author"), dict) else None
+            role = role if isinstance(role, str) else None
+            if role is None or role in _NOT_SAID:
                 skipped[f"{role or 'unknown'} messages (not conversation)"] += 1
                 continue
-            if (msg.get("metadata") or {}).get("is_visually_hidden_from_conversation"):
+            if msg.get("recipient") not in (None, "all"):
+                # The assistant calling a tool (an image prompt, a search, a memory note).
+                skipped["tool calls (not conversation)"] += 1
+                continue
+            meta = msg.get("metadata")
+            if isinstance(meta, dict) and meta.get("is_visually_hidden_from_conversation"):
                 skipped["hidden messages"] += 1
                 continue
             text = _chatgpt_text(msg.get("content"))
@@ -121,7 +152,7 @@ def parse_chatgpt(data: Any, *, source: str, skipped: Counter[str] | None = None
                 continue
             records.append(RecallRecord(
                 text=text, kind="turn", session_id=conv_id, speaker=role,
-                timestamp=_epoch(msg.get("create_time")) or _epoch(conv.get("create_time")),
+                timestamp=when,
                 external_id=str(msg.get("id") or node.get("id")),
                 metadata={"source": "chatgpt", "title": title},
             ))
@@ -157,7 +188,8 @@ def parse_claude(data: Any, *, source: str, skipped: Counter[str] | None = None)
                 continue
             sender = msg.get("sender")
             if sender not in ("human", "assistant"):
-                skipped[f"{sender or 'unknown'} messages (not conversation)"] += 1
+                skipped[f"{sender if isinstance(sender, str) and sender else 'unknown'} messages"
+                        " (not conversation)"] += 1
                 continue
             text = _claude_text(msg)
             if text is None:

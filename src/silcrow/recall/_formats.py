@@ -12,9 +12,10 @@ Claude.ai exports are read by :mod:`silcrow.recall._exports`:
   kept in its text, since it is part of what was said.
 - **JSONL messages**: one ``{"role", "content", "timestamp", "session_id"}``
   object per line (``timestamp`` ISO 8601 or unix seconds, optional; ``id``
-  optional). A message without an ``id`` gets ``"L<line number>"`` as its
-  external id, so ingesting the same file again (dated or not) stores
-  nothing twice.
+  optional). A message without an ``id`` or a time gets ``"L<line number>"``
+  as its external id, so ingesting the same file again stores nothing twice;
+  a dated one is known by its time, session, speaker and text, wherever its
+  line is in a newer export.
 
 Any problem raises :class:`RecallError` naming the line or field.
 """
@@ -37,6 +38,8 @@ __all__ = ["load_records", "parse_locomo", "parse_jsonl", "parse_locomo_datetime
 
 #: The path that means standard input.
 STDIN = "-"
+_AS_UTF8 = ("pass a chat export or conversation file saved as UTF-8 "
+            "(convert other text with e.g. `iconv -f latin1 -t utf-8`)")
 
 _SESSION_KEY = re.compile(r"^session_(\d+)$")
 _LOCOMO_DT = re.compile(
@@ -58,23 +61,29 @@ def load_records(path: str | Path, skipped: Counter[str] | None = None) -> list[
     """Read a conversation file (``-``: standard input): LoCoMo JSON, JSONL messages, or a
     ChatGPT or Claude.ai ``conversations.json``. What is left out is counted in ``skipped``."""
     if str(path) == STDIN:
+        # The bytes, decoded strictly: in a C or POSIX locale sys.stdin lets bad bytes through
+        # as surrogates, which fail much later (storing them) instead of here.
+        buffer = getattr(sys.stdin, "buffer", None)
         try:
-            raw = sys.stdin.read()
+            raw = buffer.read().decode("utf-8") if buffer is not None else sys.stdin.read()
         except UnicodeDecodeError as exc:
-            raise RecallError(f"standard input is not UTF-8 text ({exc})") from exc
+            raise RecallError(f"standard input is not UTF-8 text ({exc}); {_AS_UTF8}") from exc
         return read_records(raw, source="<stdin>", skipped=skipped)
     file = Path(path)
     try:
         raw = file.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise RecallError(f"{file}: no such file; pass the path of a LoCoMo .json or a .jsonl file") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecallError(f"{file}: cannot read it as UTF-8 text ({exc})") from exc
+    except UnicodeDecodeError as exc:
+        raise RecallError(f"{file}: cannot read it as UTF-8 text ({exc}); {_AS_UTF8}") from exc
+    except OSError as exc:
+        raise RecallError(f"{file}: cannot read it ({exc})") from exc
     return read_records(raw, source=str(file), skipped=skipped)
 
 
 def read_records(raw: str, *, source: str, skipped: Counter[str] | None = None) -> list[RecallRecord]:
     """Records of the text of a conversation file, whichever of the four formats it is."""
+    raw = raw.removeprefix("\ufeff")  # the byte order mark Windows editors put before UTF-8
     if not raw.strip():
         what = "standard input" if source == "<stdin>" else "the file"
         raise RecallError(
@@ -196,7 +205,13 @@ def _parse_timestamp(value: Any, where: str) -> datetime | None:
     if isinstance(value, bool):
         raise RecallError(f"{where}: 'timestamp' must be ISO 8601 text or unix seconds, got {value!r}")
     if isinstance(value, int | float):
-        return datetime.fromtimestamp(float(value), tz=UTC)
+        try:
+            return datetime.fromtimestamp(float(value), tz=UTC).astimezone(UTC)
+        except (ValueError, OverflowError, OSError) as exc:
+            raise RecallError(
+                f"{where}: 'timestamp' {value!r} is not a date (unix seconds expected; "
+                "divide milliseconds by 1000)"
+            ) from exc
     if isinstance(value, str):
         try:
             when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
@@ -204,7 +219,12 @@ def _parse_timestamp(value: Any, where: str) -> datetime | None:
             raise RecallError(
                 f"{where}: 'timestamp' {value!r} is not ISO 8601 (e.g. 2024-05-08T13:56:00Z)"
             ) from exc
-        return when if when.tzinfo else when.replace(tzinfo=UTC)
+        when = when if when.tzinfo else when.replace(tzinfo=UTC)
+        try:
+            when.astimezone(UTC)  # stored as UTC: it must have a UTC date (not year 0 or 10000)
+        except (ValueError, OverflowError) as exc:
+            raise RecallError(f"{where}: 'timestamp' {value!r} is out of range for a date") from exc
+        return when
     raise RecallError(
         f"{where}: 'timestamp' must be ISO 8601 text or unix seconds, got {type(value).__name__}"
     )
@@ -241,16 +261,25 @@ def parse_jsonl(
         if not content.strip():
             skipped["messages without text"] += 1
             continue
+        when = _parse_timestamp(msg.get("timestamp"), where)
+        if msg.get("id") is not None:
+            external_id: str | None = str(msg["id"])
+        elif when is None:
+            # The line number stands in for a missing id and time: with the session, speaker
+            # and text it identifies the message again when the file is read a second time.
+            external_id = f"L{lineno}"
+        else:
+            # Time, session, speaker and text identify a dated message wherever its line is,
+            # so a newer export with lines added before it does not store it again.
+            external_id = None
         records.append(
             RecallRecord(
                 text=content,
                 kind="turn",
                 session_id=str(session),
                 speaker=role,
-                timestamp=_parse_timestamp(msg.get("timestamp"), where),
-                # The line number stands in for a missing id: with the session, speaker and
-                # text it identifies the message again when the file is read a second time.
-                external_id=str(msg["id"]) if msg.get("id") is not None else f"L{lineno}",
+                timestamp=when,
+                external_id=external_id,
             )
         )
     if not records:
