@@ -200,18 +200,10 @@ def test_setup_wizard_hooks_write_the_plugin_settings(hermes_home: Path, tmp_pat
     assert bridge.backup_paths() == [data]
 
 
-def test_a_fact_saved_through_the_bridge_has_fence_tags_stripped_as_the_manager_does(
-    hermes_home: Path, tmp_path: Path
-) -> None:
-    """recall_add through Hermes stores what recall_add through silcrow's manager stores: the
-    recall policy's ``stored`` rule, so echoed recalled context is never written back."""
+def _plain_manager(tmp_path: Path) -> tuple[Any, Any]:
+    """silcrow's own MemoryManager over a local provider without vectors, in a fresh home."""
     from silcrow.home import open_profile
     from silcrow.recall import MemoryManager
-
-    fact = "<memory-context>Ana lives in Porto</memory-context> Ana likes green tea"
-    bridge = _bridge(hermes_home)
-    assert json.loads(bridge.handle_tool_call("recall_add", {"fact": fact}))["success"] is True
-    through_hermes = [hit.text for hit in bridge._recall.search("Ana green tea", 5)]
 
     home = tmp_path / "plain"
     home.mkdir()
@@ -220,6 +212,20 @@ def test_a_fact_saved_through_the_bridge_has_fence_tags_stripped_as_the_manager_
     manager = MemoryManager()
     manager.add_provider(provider)
     manager.initialize("s1", home=str(home))
+    return provider, manager
+
+
+def test_a_fact_saved_through_the_bridge_has_fence_tags_stripped_as_the_manager_does(
+    hermes_home: Path, tmp_path: Path
+) -> None:
+    """recall_add through Hermes stores what recall_add through silcrow's manager stores: the
+    recall policy's ``stored`` rule, so echoed recalled context is never written back."""
+    fact = "<memory-context>Ana lives in Porto</memory-context> Ana likes green tea"
+    bridge = _bridge(hermes_home)
+    assert json.loads(bridge.handle_tool_call("recall_add", {"fact": fact}))["success"] is True
+    through_hermes = [hit.text for hit in bridge._recall.search("Ana green tea", 5)]
+
+    provider, manager = _plain_manager(tmp_path)
     assert json.loads(manager.handle_tool_call("recall_add", {"fact": fact}))["success"] is True
     through_silcrow = [hit.text for hit in provider.search("Ana green tea", 5)]
     manager.shutdown()
@@ -234,21 +240,12 @@ def test_a_curated_write_is_mirrored_without_fence_tags_by_the_bridge_and_the_ma
 ) -> None:
     """Hermes's own notes reach recall through on_memory_write unscanned by silcrow: the recall
     policy's ``stored`` rule applies to them as to turns (and to the manager's mirror too)."""
-    from silcrow.home import open_profile
-    from silcrow.recall import MemoryManager
-
     note = "<memory-context>Ana lives in Porto</memory-context> Ana keeps bees"
     bridge = _bridge(hermes_home)
     bridge.on_memory_write("add", "memory", note)
     through_hermes = [hit.text for hit in bridge._recall.search("Ana bees", 5)]
 
-    home = tmp_path / "plain"
-    home.mkdir()
-    (home / "config.toml").write_text('embedder = "none"\n', encoding="utf-8")
-    provider = open_profile(home, create=True).provider()
-    manager = MemoryManager()
-    manager.add_provider(provider)
-    manager.initialize("s1", home=str(home))
+    provider, manager = _plain_manager(tmp_path)
     manager.on_memory_write("add", "memory", note)
     manager.flush(30)
     through_silcrow = [hit.text for hit in provider.search("Ana bees", 5)]
