@@ -203,6 +203,9 @@ def test_migration_2_gives_old_rows_the_profile_they_came_from(
         others = "bob" if owner != "bob" else "carol"
         [hit] = PostgresRecall(dsn, none, owner).search("boat pier", 5, (None, None))
         assert hit.text == "The boat is moored at pier nine."
+        with psycopg.connect(dsn) as conn:  # migration 4 counted the rows that were there
+            counted = conn.execute("SELECT profile, memories FROM silcrow.recall_counts").fetchall()
+        assert counted == [(owner, 1)]
         assert PostgresRecall(dsn, none, others).search("boat pier", 5, (None, None)) == []
         mine = PostgresSessions(dsn, owner)
         assert [s.id for s in mine.list()] == ["s2", "s1"] and mine.get("s2").parent_id == "s1"

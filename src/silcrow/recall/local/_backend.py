@@ -77,6 +77,7 @@ class RecallBackend(ABC):
             ids.extend(p["twin"]["id"] if "twin" in p else p["id"] for p in prepared)
             if progress is not None:
                 progress(min(start + BATCH, len(records)))
+        self._ingested(added)
         return added, ids
 
     def _context_for(
@@ -141,6 +142,9 @@ class RecallBackend(ABC):
 
     def _refresh(self) -> None:
         """Catch up with other writers before reading (a no-op where reads are always current)."""
+
+    def _ingested(self, added: int) -> None:
+        """After an ingest stored ``added`` new memories (e.g. to refresh planner statistics)."""
 
     @abstractmethod
     def _embeds(self) -> bool:

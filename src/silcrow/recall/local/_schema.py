@@ -3,8 +3,9 @@
 ``<home>/recall.db`` holds ``memories``, ``embeddings`` (one float32 vector
 per memory), the FTS5 index ``memories_fts`` and ``meta``; a shared
 PostgreSQL database holds ``recall_memories`` (the same columns plus the
-indexed texts, a tsvector, the vector and the owning profile) and
-``recall_meta``. Migrations on both engines are numbered and append-only: a
+indexed texts, a tsvector, the vector and the owning profile),
+``recall_meta`` and ``recall_counts`` (each profile's number of memories, kept by
+a trigger). Migrations on both engines are numbered and append-only: a
 migration that shipped never changes. ``POSTGRES`` holds this domain's
 statements of each PostgreSQL migration (assembled in order by
 :mod:`silcrow.schema`).
@@ -30,7 +31,9 @@ WRITTEN_POSTGRES = (*WRITTEN, "body", "dated", "embedding")
 EMBEDDINGS = Table(("memory_id", "vector"), sqlite="embeddings")
 SEARCH_INDEX = Table(("body", "context", "dated"), sqlite="memories_fts")
 META = Table(("key", "value"), sqlite="meta", postgres="recall_meta")
-TABLES = (MEMORIES, EMBEDDINGS, SEARCH_INDEX, META)
+#: Derived from recall_memories by a trigger (migration 4), so never exported or imported.
+COUNTS = Table((), postgres="recall_counts", postgres_only=("profile", "memories"))
+TABLES = (MEMORIES, EMBEDDINGS, SEARCH_INDEX, META, COUNTS)
 
 #: recall.db's migrations (see silcrow._sqlite): (version, name, statements).
 SQLITE_MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
@@ -125,5 +128,39 @@ POSTGRES: dict[int, tuple[str, ...]] = {
         "CREATE INDEX recall_memories_session ON recall_memories (profile, session_id, id)",
         "DROP INDEX recall_memories_scope",
         "CREATE INDEX recall_memories_scope ON recall_memories (profile, user_id, agent_id)",
+    ),
+    4: (
+        # BM25 needs how many memories a profile holds on every search; count(*) over the
+        # profile's rows grew with the store (~50 ms at 100k). A statement-level trigger keeps
+        # the number in the writing transaction itself, so a reader sees the count and the
+        # rows of the same commits.
+        "CREATE TABLE recall_counts (profile text PRIMARY KEY, memories bigint NOT NULL)",
+        """
+        CREATE FUNCTION silcrow.recall_count() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP IN ('DELETE', 'UPDATE') THEN
+                UPDATE silcrow.recall_counts AS c SET memories = c.memories - gone.n
+                FROM (SELECT profile, count(*) AS n FROM old_rows GROUP BY profile) AS gone
+                WHERE c.profile = gone.profile;
+            END IF;
+            IF TG_OP IN ('INSERT', 'UPDATE') THEN
+                -- In profile order, so two writers lock the counters they share in one order.
+                INSERT INTO silcrow.recall_counts AS c (profile, memories)
+                SELECT profile, count(*) FROM new_rows GROUP BY profile ORDER BY profile
+                ON CONFLICT (profile) DO UPDATE SET memories = c.memories + excluded.memories;
+            END IF;
+            RETURN NULL;
+        END
+        $$
+        """,
+        "CREATE TRIGGER recall_counted_insert AFTER INSERT ON recall_memories"
+        " REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION silcrow.recall_count()",
+        "CREATE TRIGGER recall_counted_delete AFTER DELETE ON recall_memories"
+        " REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION silcrow.recall_count()",
+        "CREATE TRIGGER recall_counted_update AFTER UPDATE ON recall_memories"
+        " REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows"
+        " FOR EACH STATEMENT EXECUTE FUNCTION silcrow.recall_count()",
+        "INSERT INTO recall_counts (profile, memories)"
+        " SELECT profile, count(*) FROM recall_memories GROUP BY profile",
     ),
 }
