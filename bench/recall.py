@@ -60,6 +60,9 @@ threat filter; the first call for each question). ``search_ms_by_size``
 times hybrid searches (real query embedding) on a SQLite store grown with the
 synthetic turns of bench/recall_scale.py (derived vectors, see there).
 
+``--reranker ms-marco`` runs every provider search (and its ablations) with the
+cross-encoder reranker; the plain baselines are unchanged.
+
 ``--alpha``, ``--context-turns``, ``--own-weight``, ``--weights``,
 ``--speaker-boost`` and ``--fusion`` override the retrieval settings for
 ablation runs; the defaults are the shipped ones.
@@ -257,7 +260,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     old = {k: os.environ.get(k) for k in env}
                     os.environ.update(env)
                     try:
-                        provider = LocalProvider(Path(tmp) / f"{backend}{n}", embedder=embedder)
+                        provider = LocalProvider(Path(tmp) / f"{backend}{n}", embedder=embedder,
+                                                 reranker=args.reranker)
                         provider.initialize(f"bench-{n}")
                     finally:
                         for k, v in old.items():
@@ -344,6 +348,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "search_ms_by_size": scale,
         "config": {
             "embedder": embedder.name,
+            "reranker": args.reranker,
             "alpha": retrieval.ALPHA,
             "context_turns": retrieval.CONTEXT_TURNS,
             "own_weight": retrieval.OWN_WEIGHT,
@@ -434,6 +439,8 @@ def main() -> None:
     locomo.add_dataset_option(parser)
     parser.add_argument("--k", default="5,10", help="comma-separated cut-offs (default 5,10)")
     parser.add_argument("--embedder", default="onnx", help="embedder name (default onnx)")
+    parser.add_argument("--reranker", default="none",
+                        help="reranker of the provider's hybrid searches: none (default) or ms-marco")
     parser.add_argument("--alpha", type=float, help="ablation: dense weight in the fusion")
     parser.add_argument("--context-turns", type=int, help="ablation: preceding turns indexed with a turn")
     parser.add_argument("--own-weight", type=float, help="ablation: turn-alone share of a turn's vector")

@@ -108,6 +108,8 @@ Text = Annotated[str, Rule("a string", lambda v: isinstance(v, str))]
 Table = Annotated[dict[str, Any], Rule("a table", lambda v: isinstance(v, dict))]
 WritePolicy = Annotated[str, Rule('"auto" (writes from a model are applied) or "approve" (they wait for '
                                   "the user's approval)", lambda v: v in ("auto", "approve"))]
+RerankerName = Annotated[str, Rule('"none" or "ms-marco" (a cross-encoder; `pip install "silcrow[rerank]"`)',
+                                   lambda v: v in ("none", "ms-marco"))]
 
 
 @dataclass(frozen=True)
@@ -134,9 +136,10 @@ class Settings:
     base_url: Text | None = None
     api_key: Text | None = None
     provider: Text = "local"            # the recall provider; "none" for no recall
-    embedder: Text = "onnx"             # onnx | e5 | fastembed | openai | none
+    embedder: Text = "onnx"             # onnx | bge | e5 | fastembed | openai | none
     embedder_model: Text | None = None
     embedder_url: Text | None = None
+    reranker: RerankerName = "none"     # [recall]: "ms-marco" reorders the local provider's best hits
     memory_char_limit: PositiveInt = MEMORY_CHAR_LIMIT
     user_char_limit: PositiveInt = USER_CHAR_LIMIT
     write_policy: WritePolicy = "auto"  # [memory]: "approve" holds a model's writes for the user

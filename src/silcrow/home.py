@@ -201,7 +201,8 @@ class Profile:
 
         spec = embedder if embedder is not None else self.settings.embedder_spec()
         if chosen == "local":  # its storage is the one decided here (a DSN may be an argument)
-            return load_provider(chosen, home=self.path, embedder=spec, storage=self.recall_storage)
+            return load_provider(chosen, home=self.path, embedder=spec, storage=self.recall_storage,
+                                 reranker=self.settings.reranker)
         return load_provider(chosen, home=self.path, embedder=spec)
 
 

@@ -68,7 +68,8 @@ def _provider(ctx: typer.Context, embedder: str | None, *, create: bool) -> Iter
 
     with guarded():
         settings = app_settings(ctx)
-        provider = LocalProvider(home, embedder=settings.embedder_spec(embedder or settings.embedder))
+        provider = LocalProvider(home, embedder=settings.embedder_spec(embedder or settings.embedder),
+                                 reranker=settings.reranker)
     try:
         with guarded():
             if not provider.is_available():

@@ -26,6 +26,7 @@ from silcrow.recall._limits import MAX_FACT_CHARS, MAX_RECORD_CHARS
 from silcrow.recall._provider import MemoryProvider
 from silcrow.recall.local._backend import RecallBackend
 from silcrow.recall.local._records import MemoryFilter, RecallHit, RecallRecord, Scope, to_epoch
+from silcrow.recall.local._rerank import RERANK_DEPTH, Reranker, get_reranker
 
 log = logging.getLogger(__name__)
 
@@ -41,13 +42,17 @@ class LocalProvider(MemoryProvider):
     name = "local"
 
     def __init__(self, home: Path | str | None = None, *, embedder: str | Embedder | None = None,
-                 storage: Callable[[Embedder], RecallBackend] | None = None) -> None:
+                 storage: Callable[[Embedder], RecallBackend] | None = None,
+                 reranker: str | Reranker | None = None) -> None:
         self._home = Path(home).expanduser() if home is not None else None
         # How to open the storage of ``home`` when it was decided already (Profile.provider):
         # else its settings are read again, which knows nothing of a DSN given as an argument.
         self._storage = storage
         self._storage_home = self._home
         self._embedder_spec: str | Embedder = embedder if embedder is not None else "onnx"
+        # Optional (``[recall] reranker``): reorders the best hits of every hybrid search.
+        self._reranker_spec = reranker
+        self._reranker: Reranker | None = None
         self._store: RecallBackend | None = None
         self._open_lock = threading.Lock()
         self._session_id = ""
@@ -62,10 +67,10 @@ class LocalProvider(MemoryProvider):
     # -- setup -----------------------------------------------------------------------------
 
     def is_available(self) -> bool:
-        if isinstance(self._embedder_spec, Embedder):
-            return True
         try:
-            get_embedder(self._embedder_spec)  # constructing checks installed packages; no I/O
+            self._get_reranker()
+            if not isinstance(self._embedder_spec, Embedder):
+                get_embedder(self._embedder_spec)  # constructing checks installed packages; no I/O
         except EmbedderUnavailableError as exc:
             self._why_not = str(exc)
             return False
@@ -103,6 +108,27 @@ class LocalProvider(MemoryProvider):
     @property
     def store(self) -> RecallBackend:
         return self._get_store()
+
+    def _get_reranker(self) -> Reranker | None:
+        spec = self._reranker_spec
+        if self._reranker is None and spec is not None:
+            self._reranker = spec if isinstance(spec, Reranker) else get_reranker(spec)
+            if self._reranker is None:
+                self._reranker_spec = None  # "none"
+        return self._reranker
+
+    def _search(self, query: str, k: int, *, mode: str = "hybrid", fusion: str = "score",
+                min_similarity: float | None = None) -> list[RecallHit]:
+        """The store's best ``k`` hits, the first RERANK_DEPTH reordered by the reranker if one
+        is set (hybrid searches only: lexical and dense are the ablations of the ranking)."""
+        store = self.store
+        reranker = self._get_reranker() if mode == "hybrid" else None
+        wanted = max(k, RERANK_DEPTH) if reranker is not None else k
+        hits = store.search(query, wanted, self._scope, mode=mode, fusion=fusion,
+                            min_similarity=min_similarity)
+        if reranker is not None:
+            hits = reranker.rerank(query, hits)
+        return hits[:k]
 
     def _get_store(self) -> RecallBackend:
         with self._open_lock:
@@ -147,7 +173,7 @@ class LocalProvider(MemoryProvider):
         """
         if mode not in ("hybrid", "lexical", "dense"):
             raise RecallError(f"unknown search mode {mode!r}; use hybrid, lexical or dense")
-        return self.store.search(query, k, self._scope, mode=mode, fusion=fusion)
+        return self._search(query, k, mode=mode, fusion=fusion)
 
     def add_fact(self, text: str, *, metadata: dict[str, Any] | None = None) -> int:
         """Save a fact; returns its id (the existing id if the same fact is already stored)."""
@@ -214,7 +240,7 @@ class LocalProvider(MemoryProvider):
         store = self.store
         # Memories that share no word with the message and are not close to it in meaning are
         # left out (where the embedder knows its scale, see Embedder.relevance_floor).
-        hits = store.search(query, PREFETCH_POOL if session else PREFETCH_K, self._scope,
+        hits = self._search(query, PREFETCH_POOL if session else PREFETCH_K,
                             min_similarity=store.embedder.relevance_floor)
         if session:
             floor = self._summarised_upto.get(session, 0)
