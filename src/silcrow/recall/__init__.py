@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from silcrow.recall._api import Forgotten, Found, ProviderAPI, RecallAPI, Remembered, Searchable
     from silcrow.recall._e5 import E5SmallEmbedder
     from silcrow.recall._embedders import (
+        BgeSmallEmbedder,
         Embedder,
         FastEmbedEmbedder,
         NullEmbedder,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 ENTRY_POINT_GROUP = "silcrow.providers"
 
 __all__ = [
+    "BgeSmallEmbedder",
     "E5SmallEmbedder",
     "ENTRY_POINT_GROUP",
     "Embedder",
@@ -84,8 +86,8 @@ _LAZY = {
     "E5SmallEmbedder": "silcrow.recall._e5",
     **dict.fromkeys(("Forgotten", "Found", "ProviderAPI", "RecallAPI", "Remembered", "Searchable"),
                     "silcrow.recall._api"),
-    **dict.fromkeys(("Embedder", "FastEmbedEmbedder", "NullEmbedder", "OnnxMiniLMEmbedder",
-                     "OpenAIEmbedder", "get_embedder"), "silcrow.recall._embedders"),
+    **dict.fromkeys(("BgeSmallEmbedder", "Embedder", "FastEmbedEmbedder", "NullEmbedder",
+                     "OnnxMiniLMEmbedder", "OpenAIEmbedder", "get_embedder"), "silcrow.recall._embedders"),
     **dict.fromkeys(("load_records", "parse_locomo", "read_records"), "silcrow.recall._formats"),
     **dict.fromkeys(("MAX_FACT_CHARS", "MAX_QUERY_CHARS", "MAX_RECORD_CHARS", "MAX_RESULTS"),
                     "silcrow.recall._limits"),

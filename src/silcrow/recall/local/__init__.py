@@ -3,7 +3,8 @@
 The public names are listed in ``__all__``: the provider (:class:`LocalProvider`), what goes in
 and comes out (:class:`RecallRecord`, :class:`RecallHit`, :class:`MemoryFilter`), and the
 storage interface with its two backends (:class:`RecallBackend`; :class:`RecallStore` on a
-home's ``recall.db``, :class:`PostgresRecall` on a shared PostgreSQL database). The modules
+home's ``recall.db``, :class:`PostgresRecall` on a shared PostgreSQL database), and the optional
+reranker of its best hits (:class:`Reranker`, :func:`get_reranker`). The modules
 behind them (``_provider``, ``_backend``, ``_store``, ``_postgres``, ``_retrieval``, ...) are
 internal.
 """
@@ -16,12 +17,14 @@ from silcrow._lazy import lazy_getattr
 from silcrow.recall.local._backend import RecallBackend
 from silcrow.recall.local._provider import LocalProvider
 from silcrow.recall.local._records import MemoryFilter, RecallHit, RecallRecord
+from silcrow.recall.local._rerank import CrossEncoderReranker, Reranker, get_reranker
 
 if TYPE_CHECKING:
     from silcrow.recall.local._postgres import PostgresRecall
     from silcrow.recall.local._store import RecallStore
 
 __all__ = [
+    "CrossEncoderReranker",
     "LocalProvider",
     "MemoryFilter",
     "PostgresRecall",
@@ -29,6 +32,8 @@ __all__ = [
     "RecallHit",
     "RecallRecord",
     "RecallStore",
+    "Reranker",
+    "get_reranker",
 ]
 
 # The PostgreSQL backend pulls in psycopg and every domain's schema; a home on files never needs it.
