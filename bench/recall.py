@@ -309,7 +309,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         bar.advance(task)
                     manager.shutdown()  # shuts the provider down too
                     if backend == backends[0]:
-                        undated_ablation(records, qa, Path(tmp) / f"undated{n}", embedder, ablations)
+                        undated_ablation(records, qa, Path(tmp) / f"undated{n}", embedder, ablations,
+                                         args.reranker)
             scale = scale_latency(args, Path(tmp), bar) if args.sizes else {}
     finally:
         if server is not None:
@@ -371,12 +372,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def undated_ablation(
     records: list[RecallRecord], qa: list[dict[str, Any]], home: Path, embedder: Embedder,
-    ablations: dict[str, Scores],
+    ablations: dict[str, Scores], reranker: str = "none",
 ) -> None:
     """The one ingest-time ablation: relative dates ("yesterday") left unresolved."""
     before = with_settings({"RESOLVE_DATES": False})
     try:
-        provider = LocalProvider(home, embedder=embedder)
+        provider = LocalProvider(home, embedder=embedder, reranker=reranker)
         provider.initialize("bench-undated")
         provider.ingest(records)
         for q in qa:
