@@ -223,7 +223,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     locomo.add_dataset_option(parser)
     parser.add_argument("--k", default="5,10", help="comma-separated cut-offs (default 5,10)")
-    parser.add_argument("--embedder", default="onnx", help="embedder for local and mem0-local (default onnx)")
+    parser.add_argument("--embedder", default="bge", help="embedder for local and mem0-local (default bge)")
     parser.add_argument("--systems", default=",".join(BUILDERS), help=f"comma-separated, of {list(BUILDERS)}")
     args = parser.parse_args()
     unknown = set(args.systems.split(",")) - set(BUILDERS)

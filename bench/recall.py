@@ -439,7 +439,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     locomo.add_dataset_option(parser)
     parser.add_argument("--k", default="5,10", help="comma-separated cut-offs (default 5,10)")
-    parser.add_argument("--embedder", default="onnx", help="embedder name (default onnx)")
+    parser.add_argument("--embedder", default="bge", help="embedder name (default bge)")
     parser.add_argument("--reranker", default="none",
                         help="reranker of the provider's hybrid searches: none (default) or ms-marco")
     parser.add_argument("--alpha", type=float, help="ablation: dense weight in the fusion")

@@ -202,7 +202,7 @@ CATEGORIES = {"1": "multi_hop", "2": "temporal", "3": "open_domain", "4": "singl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     locomo.add_dataset_option(parser)
-    parser.add_argument("--embedder", default="onnx", help="embedder name (default onnx)")
+    parser.add_argument("--embedder", default="bge", help="embedder name (default bge)")
     args = parser.parse_args()
     emb = get_embedder(args.embedder)
     got: dict[str, dict[str, list[float]]] = {v: defaultdict(list) for v in VARIANTS}

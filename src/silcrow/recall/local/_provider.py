@@ -21,7 +21,7 @@ from silcrow._toolcall import error_json, result_json
 from silcrow.errors import EmbedderUnavailableError, RecallError
 from silcrow.recall import _tools as tools
 from silcrow.recall._api import ProviderAPI
-from silcrow.recall._embedders import Embedder, get_embedder
+from silcrow.recall._embedders import DEFAULT_EMBEDDER, Embedder, get_embedder
 from silcrow.recall._limits import MAX_FACT_CHARS, MAX_RECORD_CHARS
 from silcrow.recall._provider import MemoryProvider
 from silcrow.recall.local._backend import RecallBackend
@@ -49,7 +49,7 @@ class LocalProvider(MemoryProvider):
         # else its settings are read again, which knows nothing of a DSN given as an argument.
         self._storage = storage
         self._storage_home = self._home
-        self._embedder_spec: str | Embedder = embedder if embedder is not None else "onnx"
+        self._embedder_spec: str | Embedder = embedder if embedder is not None else DEFAULT_EMBEDDER
         # Optional (``[recall] reranker``): reorders the best hits of every hybrid search.
         self._reranker_spec = reranker
         self._reranker: Reranker | None = None

