@@ -2,7 +2,7 @@
 
 Everything is real except the model: the :class:`~silcrow.agent.Agent`, the
 curated files, SQLite sessions, the local recall provider with the offline
-MiniLM embedder. The model is :class:`~silcrow.testing.ScriptedModelServer`
+bge-small embedder. The model is :class:`~silcrow.testing.ScriptedModelServer`
 on loopback, replaying canned replies, and the report says so. It runs in a
 temporary home, offline, and never touches ``~/.silcrow``.
 """
@@ -142,7 +142,7 @@ def run(console: Console | None = None) -> bool:
     console.print(Text(
         "The model below is a SCRIPTED STAND-IN (silcrow.testing.ScriptedModelServer on 127.0.0.1): it "
         "replays canned replies and is not a language model. Everything else is real: the Agent, "
-        "MEMORY.md/USER.md, SQLite sessions, the local recall provider with the offline MiniLM "
+        "MEMORY.md/USER.md, SQLite sessions, the local recall provider with the offline bge-small "
         "embedder. It runs in a temporary home; ~/.silcrow is not touched.", style="yellow"), soft_wrap=True)
     with tempfile.TemporaryDirectory(prefix="silcrow-demo-agent-") as tmp, \
             ScriptedModelServer(default={"content": "ok"}) as server:
