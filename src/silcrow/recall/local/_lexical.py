@@ -26,8 +26,11 @@ class CommonTerms:
     recall stores both use it, so they leave out the same terms.
     """
 
-    def __init__(self, probe: Callable[[str, int], bool]) -> None:
+    def __init__(self, probe: Callable[[str, int], bool],
+                 probe_all: Callable[[list[str], int], dict[str, bool]] | None = None) -> None:
         self._probe = probe
+        # An engine where each probe is a round trip answers all of a query's terms at once.
+        self._probe_all = probe_all or (lambda terms, n: {term: probe(term, n) for term in terms})
         self.common: dict[str, tuple[bool, int]] = {}  # term -> (too common?, rows when checked)
 
     def selective(self, terms: list[str], total: int, *, need_some: bool) -> list[str]:
@@ -37,14 +40,11 @@ class CommonTerms:
             return terms
         if len(self.common) > 100_000:
             self.common.clear()
-        keep = []
-        for term in terms:
-            cached = self.common.get(term)
-            if cached is None or abs(total - cached[1]) > 0.1 * cached[1]:
-                cached = (self._probe(term, cutoff), total)
-                self.common[term] = cached
-            if not cached[0]:
-                keep.append(term)
+        stale = [t for t in terms if (c := self.common.get(t)) is None or abs(total - c[1]) > 0.1 * c[1]]
+        if stale:
+            for term, held in self._probe_all(stale, cutoff).items():
+                self.common[term] = (held, total)
+        keep = [term for term in terms if not self.common[term][0]]
         # Only common words left: with vectors, the dense side ranks better than near-zero
         # idf scores; lexical-only search keeps them all rather than return nothing.
         return keep if keep or not need_some else terms

@@ -71,7 +71,7 @@ class PostgresRecall(RecallBackend):
         self.db: Database = schema.database(dsn)
         self.where = self.db.where
         self._vec = f"vector({self._dim})"
-        self._common = CommonTerms(self._held_by_more_than)
+        self._common = CommonTerms(self._held_by_more_than, self._held_by_more_than_all)
         if self._dim > 0:
             self._prepare_vectors()
 
@@ -278,6 +278,16 @@ class PostgresRecall(RecallBackend):
                 (f"'{term}'", n),
             ).fetchone()
         return row is not None
+
+    def _held_by_more_than_all(self, terms: list[str], n: int) -> dict[str, bool]:
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT t.term, (SELECT count(*) FROM (SELECT 1 FROM recall_memories"
+                " WHERE search @@ to_tsquery('english', quote_literal(t.term))"
+                f" AND {_MINE} OFFSET %s LIMIT 1) AS past) > 0 AS held"
+                " FROM unnest(%s::text[]) AS t(term)", (n, list(terms)),
+            ).fetchall()
+        return {r["term"]: bool(r["held"]) for r in rows}
 
     def _lexical(
         self, conn: Any, query: str, pool: int, scope: Scope, *, need_some: bool
