@@ -48,7 +48,8 @@ recall_app = typer.Typer(
 )
 app.add_typer(recall_app, name="recall")
 
-_EMBEDDER_HELP = "embedder: bge (offline default), onnx (offline MiniLM), e5, fastembed, openai or none (default: config `embedder`)"
+_EMBEDDER_HELP = ("embedder: bge (offline default), onnx (offline MiniLM), e5, fastembed, openai or none "
+                  "(default: config `embedder`)")
 
 
 @contextmanager
