@@ -89,8 +89,8 @@ fragments = st.sampled_from(
 )
 
 
-# Fixed examples (derandomize): CI found a gap, kept below as a strict xfail until it is fixed;
-# a random seed would fail CI at random on it instead of pointing at it.
+# Fixed examples (derandomize): a random seed would fail CI at random on a new gap instead of
+# pointing at it; the gaps found so far are the cases of the test below.
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.lists(fragments, max_size=30).map("".join))
 def test_sanitize_leaves_no_tag_and_is_idempotent(text: str) -> None:
@@ -235,7 +235,15 @@ def test_disguised_spans_are_removed_whole_and_at_every_split_point(text: str) -
         assert _scrub_chunks([text[:i], text[i:]]) == "hi  bye", i
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: a tag holding part of the system note survives")
-def test_sanitize_removes_a_tag_holding_part_of_the_system_note() -> None:
-    clean = sanitize_context("<memory" + "context/" + SYSTEM_NOTE[:20] + ">")
+@pytest.mark.parametrize("text", [
+    "<memory" + "context/" + SYSTEM_NOTE[:20] + ">",  # found by Hypothesis in CI
+    # found by a wider fuzz: "[" reads as "<", so the tag's attributes ended early in the readings
+    "/ " + SYSTEM_NOTE[:20] + "[>_Context</memory-context><MEMORYContext/ "
+    + SYSTEM_NOTE[:20] + "2context>{]",
+    "<memory-context id=[1]>x</memory-context/[y]>",
+    "<memory-context/" + SYSTEM_NOTE + ">",
+])
+def test_sanitize_removes_a_tag_whose_attributes_hold_a_bracket_look_alike(text: str) -> None:
+    clean = sanitize_context(text)
     assert not ANY_TAG.search(clean)
+    assert sanitize_context(clean) == clean

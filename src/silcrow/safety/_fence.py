@@ -31,7 +31,7 @@ import re
 from functools import cache
 
 from silcrow.safety._confusables import SKIP, readings
-from silcrow.safety._tags import FENCE_CLOSE, FENCE_OPEN, UNCLOSED, UNCLOSED_NAME, tags
+from silcrow.safety._tags import FENCE_CLOSE, FENCE_OPEN, OPEN_WITH_ATTRIBUTES, UNCLOSED, UNCLOSED_NAME, tags
 from silcrow.safety._threats import describe, display_safe, scan
 
 log = logging.getLogger(__name__)
@@ -105,10 +105,16 @@ def sanitize_context(text: str) -> str:
     for _ in range(_MAX_PASSES):
         cleaned = _note().sub("", _remove_tags(text))
         if cleaned == text:
-            return cleaned
+            break
         text = cleaned
-    cleaned = _note().sub("", _remove_brackets(text))
-    return cleaned
+    else:
+        return _note().sub("", _remove_brackets(text))
+    # A tag whose attributes hold a bracket look-alike ("<memory-context/[x>": "[" reads as
+    # "<") is not one tag in the readings, yet a model may read it as one. The whole name
+    # with the start of attributes is left only by such texts: they lose every bracket.
+    if any(OPEN_WITH_ATTRIBUTES.search(reading) for reading in readings(text) if "<" in reading):
+        return _note().sub("", _remove_brackets(text))
+    return text
 
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")

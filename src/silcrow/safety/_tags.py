@@ -45,6 +45,9 @@ def _nested_prefix(letters: list[str]) -> str:
 # whole name followed by the start of attributes.
 _START = rf"<{_PAD}(?:/{_PAD})*+"
 UNCLOSED_NAME = re.compile(rf"{_START}{_NAME}{_SUFFIX}{SKIP}*+(?:[ \n/][^<>]*+)?")
+# The whole name after an opening bracket, then the start of attributes: in a tag read as
+# one by a model but not in the readings (`<memory-context/[x>`, where "[" reads as "<").
+OPEN_WITH_ATTRIBUTES = re.compile(rf"{_START}{_NAME}{_SUFFIX}{SKIP}*+[ \n/]")
 UNCLOSED = re.compile(rf"{_START}(?:{_nested_prefix(list('memorycontext'))})?|{UNCLOSED_NAME.pattern}")
 
 
