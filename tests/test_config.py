@@ -49,7 +49,7 @@ def test_the_readme_config_example_is_valid(tmp_path: Path) -> None:
     example = readme.split("```toml\n", 1)[1].split("```", 1)[0]
     (tmp_path / "config.toml").write_text(example, encoding="utf-8")
     settings = Settings.from_toml(tmp_path)
-    assert settings.provider == "local" and settings.embedder == "onnx"
+    assert settings.provider == "local" and settings.embedder == "bge" and settings.reranker == "none"
     assert settings.base_url == "http://localhost:11434/v1"
     options = settings.agent.kwargs()
     assert options["replay_recall"] is True and options["compress_threshold"] == 0.75
