@@ -334,3 +334,18 @@ def test_embedder_settings_from_config_toml_are_used(tmp_path: Path) -> None:
     assert code == 1 and "only runs all-MiniLM-L6-v2" in " ".join(err.split())
     # An explicit --embedder is not mixed with another embedder's settings.
     assert run("--home", str(home), "recall", "ingest", str(path), "--embedder", "none")[0] == 0
+
+
+def test_a_json_array_of_messages_is_one_conversation_and_imports_once(tmp_path: Path) -> None:
+    home = str(tmp_path / "home")
+    messages = [{"role": "user", "content": "My sister has a parrot called Kiwi."},
+                {"role": "assistant", "content": "Kiwi is a lovely name."},
+                {"role": "user", "content": "My sister has a parrot called Kiwi."}]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(messages, indent=2), encoding="utf-8")
+    code, out, err = run("--home", home, "recall", "ingest", str(path), "--json", "--embedder", "none")
+    assert code == 0, err
+    assert json.loads(out)["stored"] == 3
+    code, out, err = run("--home", home, "recall", "ingest", str(path), "--json", "--embedder", "none")
+    assert code == 0, err
+    assert json.loads(out)["stored"] == 0 and json.loads(out)["duplicates"] == 3

@@ -142,3 +142,35 @@ def test_json_errors_do_not_say_at_at(tmp_path: Path) -> None:
         load_records(path)
     assert "line 2: not valid JSON (Unterminated string starting at column 29)" in str(info.value)
     assert "at at" not in str(info.value)
+
+
+def test_openai_tool_messages_are_skipped_and_content_parts_read(tmp_path: Path) -> None:
+    from collections import Counter
+
+    lines = [
+        {"role": "user", "content": [{"type": "text", "text": "What is the weather?"},
+                                     {"type": "image_url", "image_url": {"url": "x"}}]},
+        {"role": "assistant", "content": None,
+         "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "w", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "{\"sun\": true}"},
+        {"role": "assistant", "content": "It is sunny."},
+    ]
+    path = tmp_path / "openai.jsonl"
+    path.write_text("\n".join(json.dumps(m) for m in lines), encoding="utf-8")
+    skipped: Counter[str] = Counter()
+    records = load_records(path, skipped)
+    assert [(r.speaker, r.text) for r in records] == [("user", "What is the weather?"),
+                                                      ("assistant", "It is sunny.")]
+    assert skipped == {"tool calls (not conversation)": 1, "tool messages (not conversation)": 1}
+
+
+def test_a_json_array_of_messages_is_read_like_jsonl(tmp_path: Path) -> None:
+    messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps(messages, indent=2), encoding="utf-8")
+    records = load_records(path)
+    assert [(r.speaker, r.text, r.external_id) for r in records] == [
+        ("user", "hi", "L1"), ("assistant", "hello", "L2")]
+    path.write_text(json.dumps([{"role": "user"}]), encoding="utf-8")
+    with pytest.raises(RecallError, match="message 1: field 'content'"):
+        load_records(path)

@@ -154,3 +154,12 @@ def test_an_agent_of_a_home_takes_its_limits_as_memory_store_does(tmp_path: Path
         assert given.store.char_limit("memory") == 99
     finally:
         given.close()
+
+
+def test_open_profile_reads_the_home_from_the_environ_it_is_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SILCROW_HOME", str(tmp_path / "bogus"))
+    given = tmp_path / "given"
+    profile = open_profile(environ={"SILCROW_HOME": str(given)})
+    assert profile.path == given.absolute() and profile.home == given.absolute()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import stat
 import subprocess
 from pathlib import Path
@@ -108,3 +109,22 @@ def test_token_names_cannot_drive_the_terminal(tmp_path: Path) -> None:
     assert listed.returncode == 0 and "lap" in listed.stdout
     assert "\x1b" not in listed.stdout and "\x07" not in listed.stdout
     assert "\x1b" not in run("tokens", "revoke", "--home", str(tmp_path), "lap\x1b[31mtop\x07").stdout
+
+
+def test_a_file_replaced_with_the_same_size_and_mtime_is_reloaded(tmp_path: Path) -> None:
+    secret, record = create_token(tmp_path, profile="a", name="one")
+    path = tokens_path(tmp_path)
+    book = TokenBook(tmp_path)
+    assert book.verify(secret) == record
+    before = path.stat()
+    # Another process replaces the file atomically within the clock's granularity: the same
+    # size and mtime, a different file (the token's hash changed by one character).
+    flipped = "0" if record.sha256[0] != "0" else "1"
+    text = path.read_text(encoding="utf-8").replace(record.sha256, flipped + record.sha256[1:])
+    replacement = tmp_path / "tokens.new"
+    replacement.write_text(text, encoding="utf-8")
+    os.utime(replacement, ns=(before.st_atime_ns, before.st_mtime_ns))
+    os.replace(replacement, path)
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert book.verify(secret) is None

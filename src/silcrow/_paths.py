@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from silcrow.errors import ConfigError
@@ -19,9 +20,10 @@ DEFAULT_PROFILE = "default"  # the home's own profile
 _PROFILE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
-def default_home() -> Path:
-    """``$SILCROW_HOME`` if set, else ``~/.silcrow``."""
-    env = os.environ.get(HOME_ENV)
+def default_home(environ: Mapping[str, str] | None = None) -> Path:
+    """``$SILCROW_HOME`` if set (in ``environ``, default the process environment), else
+    ``~/.silcrow``."""
+    env = (os.environ if environ is None else environ).get(HOME_ENV)
     return Path(env).expanduser() if env else Path.home() / ".silcrow"
 
 

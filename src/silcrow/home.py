@@ -222,7 +222,7 @@ def open_profile(
     ``dsn`` (a ``--dsn`` flag) selects that PostgreSQL database; ``overrides`` are other
     settings given as arguments (None means not given). ``create`` makes the directory.
     """
-    base = Path(home).expanduser() if home is not None else default_home()
+    base = Path(home).expanduser() if home is not None else default_home(environ)
     path = resolve_home(base, profile).absolute()
     home_dir, name = locate(path)
     settings = read_settings(path).with_env(environ).with_overrides(**overrides)

@@ -15,7 +15,10 @@ Claude.ai exports are read by :mod:`silcrow.recall._exports`:
   optional). A message without an ``id`` or a time gets ``"L<line number>"``
   as its external id, so ingesting the same file again stores nothing twice;
   a dated one is known by its time, session, speaker and text, wherever its
-  line is in a newer export.
+  line is in a newer export. A JSON array of such messages is read the same
+  way, its position (from 1) standing in for the line number. ``tool`` and
+  ``function`` messages and tool calls without text are skipped; content
+  given as a list of parts has its ``{"type": "text"}`` parts read.
 
 Any problem raises :class:`RecallError` naming the line or field.
 """
@@ -100,6 +103,9 @@ def read_records(raw: str, *, source: str, skipped: Counter[str] | None = None) 
         return parse_jsonl(raw, source=source, skipped=skipped)  # not one JSON document: one per line
     if isinstance(data, dict) and "role" in data and "content" in data:
         return parse_jsonl(raw, source=source, skipped=skipped)  # a one-line JSONL file
+    if _is_message_list(data):  # a JSON array of messages: one conversation, read as JSONL is
+        messages = [(n, f"{source}: message {n}", msg) for n, msg in enumerate(data, start=1)]
+        return _messages(messages, source=source, skipped=skipped)
     if is_chatgpt(data):
         return parse_chatgpt(data, source=source, skipped=skipped)
     if is_claude(data):
@@ -234,22 +240,53 @@ def parse_jsonl(
     raw: str, *, source: str = "<data>", skipped: Counter[str] | None = None
 ) -> list[RecallRecord]:
     """Records of a JSONL file of ``{role, content, timestamp, session_id}`` messages."""
-    skipped = Counter() if skipped is None else skipped
-    records: list[RecallRecord] = []
+    messages: list[tuple[int, str, Any]] = []
     for lineno, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
             continue
         where = f"{source}: line {lineno}"
         try:
-            msg = json.loads(line)
+            messages.append((lineno, where, json.loads(line)))
         except json.JSONDecodeError as exc:
             problem = f"{_json_problem(exc)} at column {exc.colno}"
             raise RecallError(f"{where}: not valid JSON ({problem})") from exc
+    return _messages(messages, source=source, skipped=skipped)
+
+
+def _is_message_list(data: Any) -> bool:
+    """Whether ``data`` is a JSON array of chat messages (``[{"role", "content"}, ...]``)."""
+    return (isinstance(data, list) and bool(data) and isinstance(data[0], dict)
+            and "role" in data[0])
+
+
+def _part_texts(content: list[Any]) -> str:
+    """The text parts of content given as a list (``[{"type": "text", "text": ...}]``)."""
+    texts = [p["text"] for p in content
+             if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)]
+    return "\n".join(t for t in texts if t.strip())
+
+
+def _messages(
+    messages: list[tuple[int, str, Any]], *, source: str, skipped: Counter[str] | None = None
+) -> list[RecallRecord]:
+    """Records of ``(number, where, message)`` triples; ``number`` (a line number, or the
+    position in a JSON array) stands in for a missing id and time."""
+    skipped = Counter() if skipped is None else skipped
+    records: list[RecallRecord] = []
+    for lineno, where, msg in messages:
         if not isinstance(msg, dict):
             raise RecallError(f"{where}: expected an object with role and content, got {type(msg).__name__}")
         role, content = msg.get("role"), msg.get("content")
         if not isinstance(role, str) or not role.strip():
             raise RecallError(f"{where}: field 'role' is missing or not a string")
+        if role in ("tool", "function"):
+            skipped[f"{role} messages (not conversation)"] += 1
+            continue
+        if content is None and (msg.get("tool_calls") or msg.get("function_call")):
+            skipped["tool calls (not conversation)"] += 1
+            continue
+        if isinstance(content, list):
+            content = _part_texts(content)
         if not isinstance(content, str):
             raise RecallError(f"{where}: field 'content' is missing or not a string")
         session = msg.get("session_id", "")
@@ -283,5 +320,8 @@ def parse_jsonl(
             )
         )
     if not records:
-        raise RecallError(f"{source}: no messages found; expected one JSON object per line")
+        raise RecallError(
+            f"{source}: no messages found; expected one JSON object per line or a JSON array of "
+            '{"role": ..., "content": ...} messages'
+        )
     return records

@@ -93,6 +93,12 @@ def _tenant(request: Request) -> Tenant:
     return access_of(request.scope).tenant
 
 
+def _blank_query(field: str) -> JSONResponse:
+    """A search with nothing to look for is malformed input (400), as the README says."""
+    return JSONResponse({"success": False, "error": f"malformed request ({field}: the query is empty or only "
+                         "whitespace); send the words to look for"}, status_code=400)
+
+
 def _reply(result: dict[str, Any]) -> JSONResponse:
     return JSONResponse(result, status_code=200 if result.get("success") else 422)
 
@@ -209,6 +215,8 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
 
     @app.post("/v1/recall/search")
     async def recall_search(request: Request, body: SearchBody) -> JSONResponse:
+        if not body.query.strip():
+            return _blank_query("query")
         return await _respond(request, lambda tenant: _reply(_recalled(
             "recall search", lambda: tenant.recall.search(body.query, body.k))))
 
@@ -236,6 +244,8 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
     async def sessions_search(request: Request,
                               q: str = Query(max_length=MAX_QUERY_CHARS, description="Keywords."),
                               limit: int = Query(5, ge=1, le=20)) -> JSONResponse:
+        if not q.strip():
+            return _blank_query("q")
         return await _call(request, "session_search", {"query": q, "limit": limit})
 
     return app

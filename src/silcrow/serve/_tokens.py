@@ -152,13 +152,16 @@ class TokenBook:
     def __init__(self, home: Path) -> None:
         self.path = tokens_path(home)
         self._lock = threading.Lock()
-        self._stamp: tuple[int, int] | None = None
+        self._stamp: tuple[int, int, int, int] | None = None
         self._by_hash: dict[str, TokenRecord] = {}
 
     def _refresh(self) -> None:
         try:
             stat = self.path.stat()
-            stamp: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
+            # The inode too: a file replaced atomically (os.replace) within the clock's
+            # granularity may keep the size and mtime of the one it replaced.
+            stamp: tuple[int, int, int, int] | None = (
+                stat.st_mtime_ns, stat.st_size, stat.st_ino, stat.st_dev)
         except FileNotFoundError:
             stamp = None
         with self._lock:
