@@ -254,3 +254,21 @@ def test_a_curated_write_is_mirrored_without_fence_tags_by_the_bridge_and_the_ma
 
     for texts in (through_hermes, through_silcrow):
         assert [t.strip() for t in texts] == ["Ana keeps bees"], texts
+
+
+def test_the_bridge_hands_session_end_messages_over_without_fence_tags(hermes_home: Path) -> None:
+    bridge = _bridge(hermes_home, agent_context="primary")
+    got: list[Any] = []
+
+    class Keeps:
+        def on_session_end(self, messages: list[dict[str, Any]]) -> None:
+            got.extend(messages)
+
+    real = bridge._recall
+    bridge._recall = Keeps()
+    try:
+        bridge.on_session_end([{"role": "user", "content": "Porto <memory-context>old</memory-context>"}])
+    finally:
+        bridge._recall = real
+        bridge.shutdown()
+    assert got == [{"role": "user", "content": "Porto "}]

@@ -510,3 +510,29 @@ def test_real_local_provider_end_to_end(tmp_path: Path, caplog: pytest.LogCaptur
     found = json.loads(m.handle_tool_call("recall_search", {"query": "Lisbon marathon", "k": 2}))
     assert found["success"] and "Lisbon" in found["results"][0]["text"]
     assert m.shutdown(timeout=30)
+
+
+class KeepsMessages(Recorder):
+    def on_session_end(self, messages: list[dict[str, Any]]) -> None:
+        self.events.append(("end", messages))
+
+
+def test_session_end_messages_reach_the_provider_without_fence_tags() -> None:
+    """Recalled context the model echoed must not be stored again by a provider that keeps the
+    conversation at session end; the caller's messages are left as they were."""
+    m = MemoryManager()
+    p = KeepsMessages()
+    m.add_provider(p)
+    echoed = "Ana moved to Porto. <memory-context>[silcrow: old]\nAna likes tea</memory-context>"
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": echoed},
+        {"role": "assistant", "content": [{"type": "text", "text": echoed}, {"type": "image_url"}]},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c1"}]},
+    ]
+    before = json.dumps(messages)
+    m.on_session_end(messages)
+    assert m.shutdown(timeout=30)
+    [(_, got)] = [e for e in p.events if e[0] == "end"]
+    assert "memory-context" not in json.dumps(got) and "Ana moved to Porto." in got[0]["content"]
+    assert got[1]["content"][1] == {"type": "image_url"} and got[2]["tool_calls"] == [{"id": "c1"}]
+    assert json.dumps(messages) == before

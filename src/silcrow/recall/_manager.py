@@ -448,7 +448,7 @@ class MemoryManager:
         """Queued behind the session's own turns, so the provider sees them first."""
         provider = self._provider
         if provider is not None:
-            snapshot = list(messages)
+            snapshot = policy.stored_messages(messages)  # a copy: the caller keeps its own
             self._enqueue("on_session_end", lambda: provider.on_session_end(snapshot))
 
     def flush(self, timeout: float | None = None) -> bool:

@@ -8,7 +8,8 @@ calls the bridge like a provider). Each rule is applied at the same point by bot
   ("ok", "thanks") start no recall, neither a prefetch nor a queued one;
 * :func:`stored`: text written to recall has fence tags stripped, so recalled
   context the model echoed is never stored again (a curated note mirrored to recall
-  too: :func:`written_note`);
+  too: :func:`written_note`; the messages handed over at session end:
+  :func:`stored_messages`);
 * :func:`recalled`: recalled text is filtered for threats before a model sees it;
 * :func:`tool_result`: every string of a recall tool's JSON result is screened
   the same way, since it reaches the model outside the fence.
@@ -24,8 +25,8 @@ from typing import Any
 from silcrow._toolcall import result_json
 from silcrow.safety import filter_recalled, sanitize_context, scan
 
-__all__ = ["is_trivial_prompt", "recalled", "screen_tool_result", "stored", "tool_result", "worth_recalling",
-           "written_note"]
+__all__ = ["is_trivial_prompt", "recalled", "screen_tool_result", "stored", "stored_messages", "tool_result",
+           "worth_recalling", "written_note"]
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,27 @@ def worth_recalling(query: str) -> bool:
 def stored(text: str) -> str:
     """``text`` as it may be written to recall: without fence tags."""
     return sanitize_context(text)
+
+
+def stored_messages(messages: Any) -> list[Any]:
+    """Copies of a conversation's messages as they may reach a provider at session end: each
+    message's text (a string content, or the text of its parts) as :func:`stored` text. The
+    caller's messages are not changed."""
+    out: list[Any] = []
+    for message in messages or ():
+        if not isinstance(message, dict):
+            out.append(message)
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            message = {**message, "content": stored(content)}
+        elif isinstance(content, list):
+            message = {**message, "content": [
+                {**part, "text": stored(part["text"])}
+                if isinstance(part, dict) and isinstance(part.get("text"), str) else part
+                for part in content]}
+        out.append(message)
+    return out
 
 
 def written_note(action: str, content: str) -> str:

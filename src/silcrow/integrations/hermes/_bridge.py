@@ -201,7 +201,9 @@ class HermesBridge:
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         if self._writes:
-            self._provider().on_session_end(list(messages or []))
+            from silcrow.recall._policy import stored_messages
+
+            self._provider().on_session_end(stored_messages(messages))
 
     def on_session_switch(self, new_session_id: str, *, parent_session_id: str = "", reset: bool = False,
                           rewound: bool = False, **kwargs: Any) -> None:
