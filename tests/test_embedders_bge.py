@@ -120,6 +120,8 @@ def test_names_and_options_are_checked(tmp_path: Path) -> None:
     assert get_reranker("none") is None and get_reranker(None) is None
     with pytest.raises(RecallError, match="unknown reranker 'fancy'; use ms-marco"):
         get_reranker("fancy")
+    provider = LocalProvider(tmp_path, embedder="none", reranker="fancy")
+    assert not provider.is_available() and "unknown reranker 'fancy'" in provider.unavailable_reason()
     with pytest.raises(EmbedderUnavailableError, match="only runs bge-small-en-v1.5"):
         get_embedder("bge", model="BAAI/bge-large-en-v1.5")
     (tmp_path / "config.toml").write_text('[recall]\nreranker = "fancy"\n', encoding="utf-8")

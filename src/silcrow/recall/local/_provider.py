@@ -18,7 +18,7 @@ from typing import Any
 
 from silcrow._paths import resolve_home
 from silcrow._toolcall import error_json, result_json
-from silcrow.errors import EmbedderUnavailableError, RecallError
+from silcrow.errors import RecallError
 from silcrow.recall import _tools as tools
 from silcrow.recall._api import ProviderAPI
 from silcrow.recall._embedders import DEFAULT_EMBEDDER, Embedder, get_embedder
@@ -71,7 +71,7 @@ class LocalProvider(MemoryProvider):
             self._get_reranker()
             if not isinstance(self._embedder_spec, Embedder):
                 get_embedder(self._embedder_spec)  # constructing checks installed packages; no I/O
-        except EmbedderUnavailableError as exc:
+        except RecallError as exc:  # a missing package, or a model or reranker name it does not know
             self._why_not = str(exc)
             return False
         return True
