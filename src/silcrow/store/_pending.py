@@ -77,6 +77,7 @@ class Proposal:
     status: str = "pending"  # pending | rejected
     reason: str | None = None  # the rejection's reason
     decided: str | None = None
+    why: str | None = None  # why it was proposed, when a review pass made it (see _review)
 
     @classmethod
     def new(cls, *, target: str, action: str, proposer: Proposer | None, **what: Any) -> Proposal:

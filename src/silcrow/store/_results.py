@@ -57,6 +57,8 @@ class Refusal:
     held: bool = False
     # ``old_text`` addresses no entry, or several (an approved proposal is then stale).
     unmatched: bool = False
+    # An add over the limit: the entries that would go first to make room (least used, oldest).
+    eviction_candidates: list[str] | None = None
 
     def result(self) -> MemoryResult:
         out: dict[str, object] = {"success": False, "error": self.error}
@@ -71,6 +73,7 @@ class Refusal:
 
 _SHOWN_WHEN_SET = (
     "target", "current_entries", "usage", "matches", "patterns", "failed_operation", "backup", "problems",
+    "eviction_candidates",
 )
 
 
