@@ -108,8 +108,9 @@ Text = Annotated[str, Rule("a string", lambda v: isinstance(v, str))]
 Table = Annotated[dict[str, Any], Rule("a table", lambda v: isinstance(v, dict))]
 WritePolicy = Annotated[str, Rule('"auto" (writes from a model are applied) or "approve" (they wait for '
                                   "the user's approval)", lambda v: v in ("auto", "approve"))]
-OnFull = Annotated[str, Rule('"refuse" (an add that would overflow a file is refused, naming what could go) '
-                              'or "archive_oldest" (the least used, oldest entries are archived to make room)',
+OnFull = Annotated[str, Rule('"refuse" (an add that would overflow a file is refused, naming what could '
+                              'go) or "archive_oldest" (the least used, oldest entries are archived to make '
+                              'room)',
                               lambda v: v in ("refuse", "archive_oldest"))]
 RerankerName = Annotated[str, Rule('"none" or "ms-marco" (a cross-encoder that reorders the best hits)',
                                    lambda v: v in ("none", "ms-marco"))]

@@ -420,7 +420,8 @@ def print_review(out: Console, reviewed: Sequence[Mapping[str, Any]]) -> None:
             (str(item.get("target", "")), "bold"), " ", str(item.get("action", "")),
             (f"  (from {safe_text(who)})" if who else "", "dim")), soft_wrap=True)
         if item.get("why"):
-            out.print(Text(f"    why: {display_safe(safe_text(str(item['why'])))}", style="yellow"), soft_wrap=True)
+            why = display_safe(safe_text(str(item["why"])))
+            out.print(Text(f"    why: {why}", style="yellow"), soft_wrap=True)
         if item.get("held"):
             out.print(Text(f"    held by the threat scan: {display_safe(safe_text(str(item['held'])))}",
                            style="yellow"), soft_wrap=True)

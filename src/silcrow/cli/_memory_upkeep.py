@@ -27,7 +27,8 @@ def print_details(views: Mapping[str, Mapping[str, Any]], labels: Mapping[str, s
     for index, (name, view) in enumerate(views.items()):
         if index:
             console.print()
-        console.print(Text.assemble((labels[name], "bold"), ("  " + str(view["path"]), "dim")), soft_wrap=True)
+        header = Text.assemble((labels[name], "bold"), ("  " + str(view["path"]), "dim"))
+        console.print(header, soft_wrap=True)
         console.print(Text(f"  {view['usage']}", style="dim"))
         described = view.get("details") or []
         if not described:
@@ -67,17 +68,20 @@ def archive(
         console.print(Text("(nothing archived" + (" matches" if query else " yet") + ")", style="dim"))
         return
     for item in items:
-        console.print(Text.assemble((str(item["id"]), "bold cyan"), "  ", (_when(item.get("archived")), "dim"),
-                                    "  ", (str(item.get("target")), "bold"), f" {item.get('why')}",
+        console.print(Text.assemble((str(item["id"]), "bold cyan"), "  ",
+                                    (_when(item.get("archived")), "dim"), "  ", (str(item.get("target")), "bold"), f" {item.get('why')}",
                                     (f" by {label(item.get('by'))}", "dim")), soft_wrap=True)
         console.print(Text(f"    {_preview(str(item.get('text', '')), 200)}"), soft_wrap=True)
         if item.get("replaced_by"):
-            console.print(Text(f"    → {_preview(str(item['replaced_by']), 200)}", style="dim"), soft_wrap=True)
+            became = _preview(str(item["replaced_by"]), 200)
+            console.print(Text(f"    → {became}", style="dim"), soft_wrap=True)
     console_err.print(Text("restore one with `silcrow memory restore ID`", style="dim"))
 
 
 @memory_app.command("restore")
-def restore(ctx: typer.Context, item_id: str = typer.Argument(..., help="the id `memory archive` shows")) -> None:
+def restore(
+    ctx: typer.Context, item_id: str = typer.Argument(..., help="the id `memory archive` shows"),
+) -> None:
     """Add an archived entry back to its file (through the normal write path)."""
     store = _open_store(ctx)
     with guarded():
@@ -92,7 +96,8 @@ def review(
     rules_only: bool = typer.Option(False, "--rules-only",
                                     help="word merges by rule even when a model is configured"),
     unused_days: int = typer.Option(180, "--unused-days", min=1,
-                                    help="propose archiving entries nothing surfaced or changed for this long"),
+                                    help="propose archiving entries nothing surfaced or changed "
+                                         "for this long"),
 ) -> None:
     """Find near-duplicate, contained, contradicted and long-unused entries, and propose fixes.
 
@@ -105,10 +110,12 @@ def review(
         print_json(findings)
         return
     if not findings:
-        console.print(Text("nothing to propose: no duplicates, contradictions or long-unused entries", style="dim"))
+        console.print(Text("nothing to propose: no duplicates, contradictions or long-unused entries",
+                           style="dim"))
         return
     for finding in findings:
-        mark = "already pending" if finding.get("already_pending") else f"proposal {finding.get('proposal_id')}"
+        mark = ("already pending" if finding.get("already_pending")
+                else f"proposal {finding.get('proposal_id')}")
         console.print(Text.assemble((f"{finding['kind']}", "bold yellow"), f" in {finding['target']}: ",
                                     (mark, "cyan")), soft_wrap=True)
         console.print(Text(f"    {safe_text(str(finding['reason']))}"), soft_wrap=True)

@@ -50,8 +50,8 @@ from silcrow._paths import default_home, memories_dir
 from silcrow.config import SWITCHES, env_switch
 from silcrow.errors import LockTimeoutError, StoreError
 from silcrow.store import _journal as journal
-from silcrow.store import _locking as locking
 from silcrow.store import _ledger as ledger
+from silcrow.store import _locking as locking
 from silcrow.store._backend import LedgerDocument, StoreBackend, Transaction
 from silcrow.store._pending import PENDING_FILE, DocumentBox, ProposalBox
 

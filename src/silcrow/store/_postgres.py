@@ -200,7 +200,8 @@ class PostgresLedger(LedgerDocument):
 
         def once() -> str:
             with db.transaction(StoreError, "entry metadata") as conn:
-                row = conn.execute("SELECT body FROM curated_ledger WHERE profile = %s", (profile,)).fetchone()
+                row = conn.execute("SELECT body FROM curated_ledger WHERE profile = %s",
+                                   (profile,)).fetchone()
             return str(row["body"]) if row else ""
 
         return db.retrying(once)
@@ -208,7 +209,8 @@ class PostgresLedger(LedgerDocument):
     def change(self, change: Any) -> None:
         db, profile = self._backend.db, self._backend.profile
         with db.transaction(StoreError, "entry metadata", lock_error=LockTimeoutError) as conn:
-            conn.execute("INSERT INTO curated_ledger (profile) VALUES (%s) ON CONFLICT DO NOTHING", (profile,))
+            conn.execute("INSERT INTO curated_ledger (profile) VALUES (%s) ON CONFLICT DO NOTHING",
+                         (profile,))
             row = conn.execute("SELECT body FROM curated_ledger WHERE profile = %s FOR UPDATE",
                                (profile,)).fetchone()
             conn.execute("UPDATE curated_ledger SET body = %s, updated_at = now() WHERE profile = %s",

@@ -34,6 +34,8 @@ class MemoryResult(TypedDict, total=False):
     proposal_id: str
     stale: bool
     dropped: list[str]
+    eviction_candidates: list[str]
+    restored: str
 
 
 @dataclass(frozen=True)

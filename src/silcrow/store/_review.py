@@ -54,7 +54,8 @@ _SLOTS: dict[str, re.Pattern[str]] = {
         r"^(?P<subject>.*?)\b(?:works? as|job is|is employed as|role is)\s+(?:an?\s+)?(?P<value>[^.,;]+)",
         re.IGNORECASE),
     "their name": re.compile(
-        r"^(?P<subject>.*?)\b(?:name is|goes by|prefers to be called|wants to be called)\s+(?P<value>[^.,;]+)",
+        r"^(?P<subject>.*?)\b(?:name is|goes by|prefers to be called|wants to be called)\s+"
+        r"(?P<value>[^.,;]+)",
         re.IGNORECASE),
     "their time zone": re.compile(
         r"^(?P<subject>.*?)\b(?:time ?zone is|is in the time ?zone|timezone:)\s+(?P<value>[^.,;]+)",
@@ -157,7 +158,8 @@ def find(target: str, entries: Sequence[str], *, details: Sequence[dict[str, Any
                 merged = max(entries[older], entries[newer], key=len)
             how = (f"the same meaning (similarity {meaning:.2f})" if meaning >= SAME_MEANING
                    else f"nearly the same words ({wording:.0%} alike)")
-            reason = f"{_short(entries[older])!r} and {_short(entries[newer])!r} say {how}: merge them into one"
+            reason = (f"{_short(entries[older])!r} and {_short(entries[newer])!r} say {how}: "
+                      "merge them into one")
             if merged == entries[older]:
                 findings.append(Finding("duplicate", target, reason, remove=[entries[newer]]))
             elif merged == entries[newer]:

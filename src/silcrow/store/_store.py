@@ -27,8 +27,8 @@ from silcrow.config import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
 from silcrow.errors import DriftError, LockTimeoutError, StoreError
 from silcrow.store import _entries as E
 from silcrow.store import _ledger as ledger
-from silcrow.store import _review as consolidation
 from silcrow.store import _render as render
+from silcrow.store import _review as consolidation
 from silcrow.store._backend import StoreBackend, Transaction
 from silcrow.store._document import Document
 from silcrow.store._edits import (
@@ -627,7 +627,8 @@ class MemoryStore:
                 if refusal is not None and action == "add" and self.on_full == "archive_oldest":
                     made_room = self._make_room(target, current, updated)
                     if made_room is not None:
-                        updated, evicted, refusal = made_room, [e for e in current if e not in made_room], None
+                        evicted = [e for e in current if e not in made_room]
+                        updated, refusal = made_room, None
                         used_after = E.char_count(updated)
                         message += (f" To make room, {len(evicted)} least used "
                                     f"{'entry was' if len(evicted) == 1 else 'entries were'} archived "
@@ -762,7 +763,12 @@ class MemoryStore:
         if self._snapshot is None:
             self.load()
         shown = {target: self.entries(target) for target in TARGET_FILES if self.snapshot_block(target)}
-        self._touch(lambda state: [ledger.note_prompt(state, t, e, session) for t, e in shown.items()])
+
+        def count(state: dict[str, Any]) -> None:
+            for target, entries in shown.items():
+                ledger.note_prompt(state, target, entries, session)
+
+        self._touch(count)
 
     def note_surfaced(self, target: str, entries: list[str], how: str) -> None:
         """Record that a tool or recall showed ``entries`` of ``target``."""
