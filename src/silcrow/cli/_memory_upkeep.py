@@ -68,9 +68,10 @@ def archive(
         console.print(Text("(nothing archived" + (" matches" if query else " yet") + ")", style="dim"))
         return
     for item in items:
-        console.print(Text.assemble((str(item["id"]), "bold cyan"), "  ",
-                                    (_when(item.get("archived")), "dim"), "  ", (str(item.get("target")), "bold"), f" {item.get('why')}",
-                                    (f" by {label(item.get('by'))}", "dim")), soft_wrap=True)
+        console.print(Text.assemble(
+            (str(item["id"]), "bold cyan"), "  ", (_when(item.get("archived")), "dim"), "  ",
+            (str(item.get("target")), "bold"), f" {item.get('why')}", (f" by {label(item.get('by'))}", "dim"),
+        ), soft_wrap=True)
         console.print(Text(f"    {_preview(str(item.get('text', '')), 200)}"), soft_wrap=True)
         if item.get("replaced_by"):
             became = _preview(str(item["replaced_by"]), 200)
