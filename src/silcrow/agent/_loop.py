@@ -197,6 +197,8 @@ class Agent:
         self._system_prompt = build_system_prompt(self.store, self.manager)
         self._tools = self.router.schemas()
         self.sessions.set_system_prompt(self.session_id, self._system_prompt)
+        # Entry metadata: these notes are in this session's prompt (counted once per session).
+        self.store.note_prompt_use(self.session_id)
 
     @property
     def system_prompt(self) -> str:

@@ -317,6 +317,10 @@ class MemoryStore:
             self._consolidating = False
             self._failed_attempts = 0
             return result
+        shown = [*(refusal.current_entries or []), *(refusal.matches or [])]
+        if shown and refusal.target in TARGET_FILES:
+            # A refusal shows the model these entries: they were surfaced (entry metadata).
+            self.note_surfaced(refusal.target, shown, "tool")
         if refusal.over_limit:
             self._consolidating = True
         if not self._consolidating:
