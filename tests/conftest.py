@@ -39,6 +39,7 @@ _ABOUT_FILES = {
     "test_entries_from_before_metadata_are_marked_unknown",
     "test_compaction_keeps_metadata_of_records_it_drops",
     "test_the_ledger_lives_beside_the_notes_privately",
+    "test_a_file_that_would_not_round_trip_is_backed_up_before_a_rewrite",
     "test_no_match_lists_current_entries_sanitized",
     "test_ambiguous_match_previews_are_sanitized",
     "test_over_limit_refusal_lists_current_entries_sanitized",

@@ -259,3 +259,22 @@ def test_a_merge_the_scanner_refuses_falls_back_to_the_rule(store: MemoryStore) 
         merge = model_merge(LLMClient("m", base_url=server.base_url, max_retries=0))
         findings = store.consolidate(embed=_embedder().embed, merge=merge)
     assert "replace" not in findings[0]  # the longer entry is kept, the other removed
+
+
+def test_a_file_that_would_not_round_trip_is_backed_up_before_a_rewrite(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    store = MemoryStore(home)
+    store.add("memory", "A", origin="cli")
+    path = home / "memories" / "MEMORY.md"
+    odd = "A\n§\n\n§\nA\n§\nB\n"  # a blank piece and a repeated entry: a rewrite drops both
+    path.write_text(odd, encoding="utf-8")
+    assert "a copy" not in store.add("memory", "C", origin="cli")["message"]  # an append keeps the bytes
+    path.write_text(odd, encoding="utf-8")
+    result = store.remove("memory", "B", origin="cli")
+    assert result["success"] and "a copy is at" in result["message"]
+    backups = sorted(path.parent.glob("MEMORY.md.bak.*"))
+    assert backups and backups[-1].read_text(encoding="utf-8") == odd
+    # A file silcrow wrote itself round-trips: no backup on the next rewrite.
+    count = len(backups)
+    store.replace("memory", "A", "A2", origin="cli")
+    assert len(sorted(path.parent.glob("MEMORY.md.bak.*"))) == count

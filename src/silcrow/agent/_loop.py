@@ -33,7 +33,7 @@ from silcrow.config import DEFAULT_MODEL
 from silcrow.errors import ModelError, SessionError
 from silcrow.home import open_profile
 from silcrow.recall import MemoryManager, MemoryProvider
-from silcrow.safety import sanitize_context
+from silcrow.safety import recalled_count, sanitize_context
 from silcrow.store import MemoryStore, Proposer
 
 if TYPE_CHECKING:
@@ -140,6 +140,7 @@ class Agent:
         self._turns_since_flush = 0
         self._turns_since_compress = MIN_TURNS_BETWEEN_COMPRESSIONS
         self._user_turns = 0
+        self.last_recalled = 0  # memories this session's last turn recalled (a status line shows it)
         self._closed = False
         self.session_id = ""
         # Process start is a cache-breaking event like any other.
@@ -174,7 +175,7 @@ class Agent:
         """Switch to a session and rebuild everything that is per-session."""
         if not fresh:
             self.sessions.get(session_id)  # raises SessionError for an unknown id
-        self.session_id = session_id
+        previous, self.session_id = self.session_id, session_id
         self._messages = [] if fresh else self.sessions.messages(session_id)
         self._user_turns = sum(1 for m in self._messages if m.get("role") == "user")
         self._turns_since_write = 0
@@ -188,6 +189,8 @@ class Agent:
         since = _summarised_before(self._messages)
         if since:
             context["summarised_before"] = since
+        if previous:
+            self.manager.on_session_switch(previous, session_id, home=str(self.home), **context)
         self.manager.initialize(session_id, home=str(self.home), **context)
         self._invalidate()
 
@@ -260,6 +263,8 @@ class Agent:
         # Recall once, before the loop; every iteration of this turn reuses the same block.
         recall = self.manager.prefetch(text, session_id=self.session_id,
                                        exclude_lines=self._replayed_lines())
+        # For a status line ("recalled 3 memories"): what this turn's block brought.
+        self.last_recalled = recalled_count(recall)
         nudge = NUDGE_TEXT if self.nudge_interval and self._turns_since_write >= self.nudge_interval else ""
         suffix = "\n\n".join(part for part in (recall, nudge) if part)
         if nudge:

@@ -108,6 +108,10 @@ def _turn(agent: Agent, text: str) -> None:
         agent.run_turn(text, on_delta=lambda piece: write(scrubber.feed(piece)))
         write(scrubber.flush())
         console.print()
+        recalled = getattr(agent, "last_recalled", 0)
+        if recalled:
+            console.print(Text(f"  recalled {recalled} {'memory' if recalled == 1 else 'memories'}",
+                               style="dim"))
     except KeyboardInterrupt:
         console.print()
         console_err.print(Text("interrupted; this turn was not saved to long-term recall", style="yellow"))

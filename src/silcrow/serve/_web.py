@@ -438,7 +438,11 @@ async def provider(request: Request) -> HTMLResponse:
         check = ('<form hx-post="/ui/provider/check" hx-target="#provider-check">'
                  '<button type="submit">Check (write, search, forget a probe)</button></form>'
                  '<div id="provider-check" aria-live="polite"></div>') if can_write else ""
-        return (f'<p><strong>{h(active.name)}</strong>: available · tools {h(tools)}</p>{check}')
+        status = manager.recall_status()
+        facts = " · ".join(f"{h(k)} {h(v)}" for k, v in status.items()
+                           if k not in ("provider", "available", "reason", "counters") and v is not None)
+        return (f'<p><strong>{h(active.name)}</strong>: available · tools {h(tools)}</p>'
+                f'<p class="hint">{facts}</p>{check}')
 
     return await _fragment(request, render)
 

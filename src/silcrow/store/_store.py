@@ -643,6 +643,13 @@ class MemoryStore:
                         # Only an append gets here: every existing byte stays as it is.
                         message += f" Warning: {'; '.join(problems)}; run `silcrow memory doctor`."
                     text = document.render(updated)
+                    if document is not self._written.get(target) and document.raw and not text.startswith(
+                            document.raw) and document.render(current) != document.raw:
+                        # Edited outside silcrow into text this rewrite would not keep byte for byte
+                        # (blank pieces, repeated entries, a patch tool's leftovers): keep a copy
+                        # first, so nothing of it is lost.
+                        kept = tx.backup(document.raw)
+                        message += f" The file held text silcrow does not keep; a copy is at {kept}."
                     self._written.pop(target, None)
                     tx.write(text)
                     written = document.successor(updated, text)
