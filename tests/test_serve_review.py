@@ -210,3 +210,24 @@ def test_tokens_create_gives_review_only_when_asked(tmp_path: Path) -> None:
     assert "never give it to a model" in review.stderr
     listed = cli("tokens", "list", "--home", str(tmp_path))
     assert "review" in listed.stdout and "never" in listed.stdout
+
+
+def test_link_tokens_last_as_long_as_config_toml_says(tmp_path: Path) -> None:
+    from silcrow.errors import ConfigError
+    from silcrow.serve._tokens import login_token_seconds
+    from silcrow.serve._web import OneTimeLogins
+
+    home = make_home(tmp_path / "home", profiles=("a",))
+    assert login_token_seconds(home, "a") == 12 * 3600
+    (home / "profiles" / "a" / "config.toml").write_text(CONFIG + "[serve]\nlogin_token_hours = 2\n",
+                                                         encoding="utf-8")
+    logins = OneTimeLogins(home)
+    assert logins.redeem(logins.issue("a")) is not None
+    [record] = list_tokens(home)
+    lasts = (time.mktime(time.strptime(str(record.expires_at), "%Y-%m-%dT%H:%M:%SZ"))
+             - time.mktime(time.strptime(record.created_at, "%Y-%m-%dT%H:%M:%SZ")))
+    assert (record.scope, record.login, lasts) == ("review", True, 2 * 3600)
+    (home / "profiles" / "a" / "config.toml").write_text(CONFIG + '[serve]\nlogin_token_hours = "2"\n',
+                                                         encoding="utf-8")
+    with pytest.raises(ConfigError, match="login_token_hours"):
+        login_token_seconds(home, "a")

@@ -52,8 +52,12 @@ class Proposer:
     claimed_session: str | None = None
 
     def over(self, base: Proposer) -> Proposer:
-        """These fields, each unset one taken from ``base``."""
-        return Proposer(**{f.name: getattr(self, f.name) or getattr(base, f.name) for f in fields(self)})
+        """These fields, each unset one taken from ``base`` (but not its session when this one
+        claims one: the caller said which session it is, the base only guessed)."""
+        merged = {f.name: getattr(self, f.name) or getattr(base, f.name) for f in fields(self)}
+        if self.claimed_session:
+            merged["session"] = self.session
+        return Proposer(**merged)
 
     def record(self) -> dict[str, str]:
         """The fields that are set, as kept in proposals and journal records."""
