@@ -62,7 +62,8 @@ def test_rest_and_mcp_writes_wait_for_approval(served: Served) -> None:
     # Another profile's token sees none of it and cannot decide on it.
     other = _api(server, keys["b"])
     assert other.get("/v1/memory/pending").json()["pending"] == []
-    assert _api(server, keys["b_review"]).post(f"/v1/memory/pending/{rest_item['id']}/approve").status_code == 404
+    other_person = _api(server, keys["b_review"])
+    assert other_person.post(f"/v1/memory/pending/{rest_item['id']}/approve").status_code == 404
     # A read-only token reads the queue but cannot decide.
     reader = _api(server, keys["a_read"])
     assert len(reader.get("/v1/memory/pending").json()["pending"]) == 2

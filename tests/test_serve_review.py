@@ -133,7 +133,8 @@ def test_the_default_token_cannot_apply_what_the_gate_holds_over_mcp(served: Ser
     assert pending[str(proposal["proposal_id"])]["who"]["token_id"] == served.model_id
     rejected = served.client(served.person).post(f"/v1/memory/pending/{proposal['proposal_id']}/reject",
                                                  json={"reason": "no"})
-    assert rejected.status_code == 200 and "Ship on Sundays" not in MemoryStore(served.profile).entries("memory")
+    assert rejected.status_code == 200
+    assert "Ship on Sundays" not in MemoryStore(served.profile).entries("memory")
     decided = MemoryStore(served.profile).proposals.decided()
     [mine] = [p for p in decided if p.id == proposal["proposal_id"]]
     assert mine.decided_by == {"client": "rest", "token": "me", "token_id": served.person_id}
