@@ -232,3 +232,9 @@ def test_link_tokens_last_as_long_as_config_toml_says(tmp_path: Path) -> None:
                                                          encoding="utf-8")
     with pytest.raises(ConfigError, match="login_token_hours"):
         login_token_seconds(home, "a")
+    code = logins.issue("a")
+    with pytest.raises(ConfigError, match="login_token_hours"):
+        logins.redeem(code)
+    (home / "profiles" / "a" / "config.toml").write_text(CONFIG, encoding="utf-8")
+    assert logins.redeem(code) is not None  # the bad setting did not use the code up
+    assert logins.redeem(code) is None

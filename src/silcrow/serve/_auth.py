@@ -7,7 +7,7 @@ not): :func:`body_limit` gives each route class its bound. The public routes
 bounded too.
 
 Deciding the model's proposals and the inspector's direct edits need the
-``review`` scope (:data:`REVIEW_PATHS`), which a model is not given: with
+``review`` scope (:func:`needs_review`), which a model is not given: with
 ``write_policy = "approve"`` a write token can propose but never apply.
 
 A pure ASGI middleware, so the REST routes and the MCP endpoint (which the SDK

@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import logging
 import secrets
 import threading
 import time
@@ -51,6 +52,8 @@ from silcrow.serve._mcp_server import Access
 from silcrow.serve._tenant import Tenant
 from silcrow.store import TARGET_FILES, who_text
 from silcrow.store import _entries as E
+
+log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 STATIC_FILES = {"htmx.min.js": "text/javascript", "inspector.js": "text/javascript",
@@ -98,15 +101,23 @@ class OneTimeLogins:
     def redeem(self, code: str) -> str | None:
         """A new review token for the code's profile, expiring after ``[serve] login_token_hours``;
         None for an unknown, used or expired code."""
-        with self._lock:
-            found = self._codes.pop(_digest(code), None)
-        if found is None or found[1] < time.monotonic():
-            return None
         from silcrow.serve._tokens import create_token, login_token_seconds
 
+        digest = _digest(code)
+        with self._lock:
+            found = self._codes.get(digest)
+            if found is not None and found[1] < time.monotonic():
+                del self._codes[digest]
+                found = None
+        if found is None:
+            return None
+        lifetime = login_token_seconds(self.base, found[0])  # a bad setting raises: the code stays good
+        with self._lock:
+            if self._codes.pop(digest, None) is None:  # a parallel redeem of it won
+                return None
         secret, _ = create_token(self.base, profile=found[0], scope="review",
                                  name=f"inspector-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}",
-                                 expires_in=login_token_seconds(self.base, found[0]), login=True)
+                                 expires_in=lifetime, login=True)
         return secret
 
 
@@ -232,8 +243,10 @@ async def login_once(request: Request) -> JSONResponse:
     logins: OneTimeLogins = request.app.state.inspector_logins
     try:
         token = await anyio.to_thread.run_sync(logins.redeem, form.get("code", ""))
-    except SilcrowError as exc:  # a bad [serve] setting, a locked token file: the person must see why
-        return JSONResponse({"success": False, "error": str(exc)}, status_code=503)
+    except SilcrowError as exc:  # a bad [serve] setting, a locked token file: for the operator's eyes
+        log.error("could not make a login token: %s", exc)
+        return JSONResponse({"success": False, "error": "the server could not make a login token; its "
+                             "operator finds why in the server's log"}, status_code=503)
     if token is None:
         return JSONResponse({"success": False, "error": "this login link was used already or has expired; "
                              "restart `silcrow serve` for a new one, or paste a token"}, status_code=401)
