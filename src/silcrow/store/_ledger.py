@@ -31,6 +31,8 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from silcrow.store._pending import who_text
+
 LEDGER_FILE = ".ledger.json"
 VERSION = 1
 
@@ -89,32 +91,24 @@ def who(record: Mapping[str, Any]) -> dict[str, Any]:
     proposal = record.get("proposal")
     if isinstance(proposal, Mapping):
         by["proposal"] = proposal.get("id")
-        proposed = {k: proposal.get(k) for k in ("client", "token", "session") if proposal.get(k)}
+        proposed = {k: v for k, v in proposal.items() if k != "id" and v}
         if proposed:
             by["proposed_by"] = proposed
     return by
 
 
 def label(by: Mapping[str, Any] | None) -> str:
-    """``by`` for people: "cli", "model (session s1)", "rest (token 'agent' #ab12)", ..."""
+    """``by`` for people: "cli", "model", "rest (client rest, token agent (id 1a2b))", ..."""
     if not by:
         return "unknown (before silcrow kept metadata)"
     origin = str(by.get("origin", "unknown"))
     name = {"tool": "model", "disk": "outside silcrow", "api": "library", "approved": "approved proposal",
             "web": "inspector"}.get(origin, origin)
-    details = []
-    if by.get("token"):
-        token = f"token {by['token']!r}"
-        if by.get("token_id"):
-            token += f" #{str(by['token_id'])[:8]}"
-        details.append(token)
-    session = by.get("session") or by.get("claimed_session")
-    if session:
-        details.append(f"session {session}")
+    details = who_text({k: v for k, v in by.items() if k not in ("origin", "proposal", "proposed_by")})
     proposed = by.get("proposed_by")
     if isinstance(proposed, Mapping) and proposed:
-        details.append("proposed by " + ", ".join(f"{k} {v}" for k, v in proposed.items()))
-    return f"{name} ({'; '.join(details)})" if details else name
+        details = "; ".join(p for p in (details, "proposed by " + who_text(dict(proposed))) if p)
+    return f"{name} ({details})" if details else name
 
 
 def _item_id(record: Mapping[str, Any], before: list[str], after: list[str], text: str) -> str:
