@@ -67,6 +67,13 @@ def test_the_inspector_shows_metadata_and_the_archive(served: tuple[ServerProces
     panel = web.get("/ui/archive", params={"q": "tuesdays"}).text
     assert "Deploy &lt;b&gt;only&lt;/b&gt; on Tuesdays" in panel and "<b>only" not in panel
     item = store.archived("tuesdays")[0]
-    restored = web.post(f"/ui/archive/{item['id']}/restore")
+    # A write token (what a model holds) cannot restore through the inspector: that is a person's edit.
+    assert "Restore" not in panel
+    refused = web.post(f"/ui/archive/{item['id']}/restore")
+    assert refused.status_code == 403 and "review" in refused.text
+    person = _client(server, keys["a_review"])
+    person.headers["X-Silcrow-CSRF"] = "1"
+    assert "Restore" in person.get("/ui/archive").text
+    restored = person.post(f"/ui/archive/{item['id']}/restore")
     assert restored.status_code == 200, restored.text
     assert "Deploy <b>only</b> on Tuesdays" in store.entries("memory")

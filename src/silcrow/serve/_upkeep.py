@@ -120,12 +120,13 @@ def render_archive(tenant: Tenant, can_write: bool, query: str = "", message: st
 
 @router.get("/ui/archive")
 async def archive_panel(request: Request, q: str = Query("", max_length=2000)) -> HTMLResponse:
-    return await _fragment(request, lambda tenant, can_write: render_archive(tenant, can_write, q))
+    can_review = access_of(request.scope).can_review  # restoring here is a person's direct edit
+    return await _fragment(request, lambda tenant, _can_write: render_archive(tenant, can_review, q))
 
 
 @router.post("/ui/archive/{item_id}/restore")
 async def restore_from_panel(request: Request, item_id: str) -> HTMLResponse:
-    refused = _refused(request)
+    refused = _refused(request, need_review=True)  # a direct edit in the inspector: a person's
     if refused is not None:
         return refused
     tenant = access_of(request.scope).tenant
