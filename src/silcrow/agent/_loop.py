@@ -30,11 +30,11 @@ from silcrow.agent._llm import Completion, LLMClient, StreamCallback
 from silcrow.agent._prompt import build_system_prompt
 from silcrow.agent._tools import MEMORY_TOOL, ToolRouter
 from silcrow.config import DEFAULT_MODEL
-from silcrow.errors import ModelError, SessionError
+from silcrow.errors import ModelError, SessionError, SilcrowError
 from silcrow.home import open_profile
 from silcrow.recall import MemoryManager, MemoryProvider
 from silcrow.safety import recalled_count, sanitize_context
-from silcrow.store import MemoryStore, Proposer
+from silcrow.store import TARGET_FILES, MemoryStore, Proposer
 
 if TYPE_CHECKING:
     from silcrow.recall import Embedder
@@ -127,8 +127,12 @@ class Agent:
             user_char_limit = settings.user_char_limit
         self.store = MemoryStore(memory_char_limit=memory_char_limit, user_char_limit=user_char_limit,
                                  backend=opened.notes_backend(),
-                                 write_policy=write_policy or opened.settings.write_policy)
+                                 write_policy=write_policy or opened.settings.write_policy,
+                                 on_full=settings.on_full)
         self.store.proposer = Proposer(client="agent")
+        # A file past [memory] review_threshold of its budget gets a review pass: its findings
+        # wait as proposals for the user (`silcrow chat` says so); nothing is applied.
+        self.review_findings = self._review_when_full(settings)
         self.sessions = opened.sessions()
         self.manager = MemoryManager()
         self.provider = self._attach_provider(provider, embedder)
@@ -150,6 +154,25 @@ class Agent:
             self._open(self.sessions.create(), fresh=True)
 
     # -- setup -------------------------------------------------------------
+    def _review_when_full(self, settings: Any) -> list[dict[str, Any]]:
+        full = [t for t in TARGET_FILES if self.store.fullness(t) >= settings.review_threshold]
+        if not full:
+            return []
+        embed = None
+        if settings.embedder != "none":
+            from silcrow.recall import get_embedder
+
+            try:
+                spec = settings.embedder_spec()
+                embed = (get_embedder(spec) if isinstance(spec, str) else spec).embed
+            except SilcrowError as exc:  # the rules alone still find copies and contradictions
+                log.warning("memory review runs without an embedder: %s", exc)
+        try:
+            return [f for f in self.store.consolidate(embed=embed) if not f.get("already_pending")]
+        except SilcrowError as exc:  # a review is advice: the session starts regardless
+            log.warning("memory review failed: %s", exc)
+            return []
+
     def _attach_provider(self, provider: str | MemoryProvider | None, embedder: str | Embedder | None
                          ) -> MemoryProvider | None:
         if provider is None or provider == "none":

@@ -68,6 +68,11 @@ def chat(
             ("silcrow chat", "bold"), f" · model {settings.model} at {agent.llm.endpoint}",
             f" · home {home} · session {agent.session_id}"))
         console.print("type /help for commands, /quit to leave", style="dim")
+        if agent.review_findings:
+            count = len(agent.review_findings)
+            console.print(Text(f"memory review: a note file is nearly full; {count} "
+                               f"{'proposal' if count == 1 else 'proposals'} (merge, archive) await you: "
+                               "/pending shows them", style="yellow"), soft_wrap=True)
         _repl(agent)
     finally:
         try:

@@ -177,6 +177,10 @@ class MemoryStore:
         """The live entries of ``target``, read from disk now."""
         return E.parse(self.backend.read(self._check_target(target)))
 
+    def fullness(self, target: str) -> float:
+        """How full ``target`` is now: its characters over its limit (1.0 is full)."""
+        return E.char_count(self.entries(target)) / self.char_limit(target)
+
     def usage(self, target: str) -> str:
         """Live usage, e.g. ``"62% — 1,364/2,200 chars"``."""
         return E.format_usage(E.char_count(self.entries(target)), self.char_limit(target))
