@@ -713,3 +713,15 @@ def test_review_makes_proposals_with_reasons_and_changes_nothing(
     assert live(home, "user") == before
     code, out, _ = mem(capsys, home, "pending")
     assert "why:" in out and "contradicted by the newer" in out
+
+
+def test_archive_to_recall_keeps_a_dropped_note_findable(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    mem(capsys, home, "add", "-t", "user", "Sister Ana plays the cello in Porto")
+    mem(capsys, home, "remove", "-t", "user", "cello")
+    code, _, err = mem(capsys, home, "archive", "--to-recall")
+    assert code == 0 and "1 archived entry added to long-term recall" in err
+    code, _, err = mem(capsys, home, "archive", "--to-recall")
+    assert "0 archived entries" in err  # once each
+    code, out, err = cli(capsys, "--home", str(home), "recall", "search", "who plays the cello?", "--json")
+    assert code == 0, err
+    assert "Sister Ana plays the cello in Porto" in out

@@ -137,6 +137,9 @@ class Agent:
         self.manager = MemoryManager()
         self.provider = self._attach_provider(provider, embedder)
         self.router = ToolRouter(self.store, self.sessions, self.manager)
+        if settings.archive_to_recall and self.provider is not None:
+            # A note dropped from the prompt (removed, replaced, evicted) can still be recalled.
+            self.store.mirror_archive(lambda text: self.manager.remember(text, source="archive"))
         self._tools: list[dict[str, Any]] = []
         self._system_prompt = ""
         self._messages: list[dict[str, Any]] = []

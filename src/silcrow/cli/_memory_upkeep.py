@@ -56,10 +56,16 @@ def archive(
     query: str = typer.Argument(None, help="only items holding every word of this (any case)"),
     target: Target | None = _target_option(None, "memory or user; both when omitted"),
     as_json: bool = JSON_OPTION,
+    to_recall: bool = typer.Option(False, "--to-recall",
+                                   help="also keep the archived entries in long-term recall (once each)"),
 ) -> None:
     """List entries that left the notes (removed, replaced, evicted, edited away), newest first."""
     store = _open_store(ctx)
     with guarded():
+        if to_recall:
+            mirrored = _mirror_to_recall(ctx, store)
+            console_err.print(Text(f"{mirrored} archived {'entry' if mirrored == 1 else 'entries'} "
+                                   "added to long-term recall", style="dim"))
         items = store.archived(query, target=None if target is None else target.value)
     if as_json:
         print_json(items)
@@ -144,3 +150,22 @@ def run_review(ctx: typer.Context, store: Any, *, rules_only: bool = False,
                                       max_retries=0, timeout=30))
     findings: list[dict[str, Any]] = store.consolidate(embed=embed, merge=merge, unused_days=unused_days)
     return findings
+
+
+def _mirror_to_recall(ctx: typer.Context, store: Any) -> int:
+    from silcrow.errors import ConfigError
+    from silcrow.recall import MemoryManager
+
+    profile = app_profile(ctx)
+    provider = profile.provider()
+    if provider is None:
+        raise ConfigError("no recall provider is configured (provider = \"none\"); set one in config.toml "
+                          "to keep archived entries in recall")
+    manager = MemoryManager()
+    manager.add_provider(provider)
+    manager.initialize("silcrow-archive", home=str(profile.path))
+    try:
+        count: int = store.mirror_archive(lambda text: manager.remember(text, source="archive"))
+    finally:
+        manager.shutdown()
+    return count

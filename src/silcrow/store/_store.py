@@ -24,7 +24,7 @@ from typing import Any
 
 from silcrow import safety as threats
 from silcrow.config import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
-from silcrow.errors import DriftError, LockTimeoutError, StoreError
+from silcrow.errors import DriftError, LockTimeoutError, SilcrowError, StoreError
 from silcrow.store import _entries as E
 from silcrow.store import _ledger as ledger
 from silcrow.store import _render as render
@@ -771,6 +771,29 @@ class MemoryStore:
         if result.get("success"):
             result["restored"] = item_id
         return result
+
+    def mirror_archive(self, remember: Callable[[str], Any]) -> int:
+        """Hand each archived entry not mirrored yet to ``remember`` (e.g. the recall provider's
+        ``remember``), so a note dropped from the prompt can still be recalled when it matters;
+        returns how many went. An item whose ``remember`` fails stays unmirrored, for next time."""
+        items = [i for i in ledger.search_archive(self._folded()) if not i.get("mirrored")]
+        done: list[str] = []
+        for item in items:
+            when = str(item.get("archived") or "")[:10]
+            try:
+                remember(f"(an archived {item.get('target')} note, {item.get('why')} {when}) {item['text']}")
+            except SilcrowError as exc:
+                log.warning("could not mirror archived entry %s to recall: %s", item.get("id"), exc)
+                continue
+            done.append(str(item["id"]))
+        if done:
+            def mark(state: dict[str, Any]) -> None:
+                for item in state["archive"]:
+                    if item.get("id") in done:
+                        item["mirrored"] = True
+
+            self._touch(mark)
+        return len(done)
 
     def note_prompt_use(self, session: str | None = None) -> None:
         """Count this session's system prompt for every entry of the frozen snapshot (call once
