@@ -164,7 +164,11 @@ def status(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
         provider = profile.provider()
         if provider is not None:
             manager.add_provider(provider)
-            manager.initialize("silcrow-status", home=str(profile.path))
+            from silcrow._paths import recall_db
+
+            # The local provider opens (creates) its database when initialised: only one that exists.
+            if provider.name != "local" or profile.storage.shared or recall_db(profile.path).exists():
+                manager.initialize("silcrow-status", home=str(profile.path))
         try:
             found = manager.recall_status()
         finally:

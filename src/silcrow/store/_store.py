@@ -648,10 +648,10 @@ class MemoryStore:
                         message += f" Warning: {'; '.join(problems)}; run `silcrow memory doctor`."
                     text = document.render(updated)
                     if document is not self._written.get(target) and document.raw and not text.startswith(
-                            document.raw) and document.render(current) != document.raw:
-                        # Edited outside silcrow into text this rewrite would not keep byte for byte
-                        # (blank pieces, repeated entries, a patch tool's leftovers): keep a copy
-                        # first, so nothing of it is lost.
+                            document.raw) and _loses_text(document.raw, document.render(current)):
+                        # Edited outside silcrow into text this rewrite would not keep (a repeated
+                        # entry a patch tool or a shell append left): keep a copy first, so nothing
+                        # of it is lost. Whitespace and empty pieces alone are not worth one.
                         kept = tx.backup(document.raw)
                         message += f" The file held text silcrow does not keep; a copy is at {kept}."
                     self._written.pop(target, None)
@@ -679,7 +679,8 @@ class MemoryStore:
         if used_after <= limit or used_after <= used_before:
             return None
         candidates = self._eviction_order(target, current)[:EVICTION_CANDIDATES]
-        named = "; ".join(f"{E.preview(c, 60)!r}" for c in candidates)
+        # Safe previews: an entry appended by hand may be an attack, never echoed to the model.
+        named = "; ".join(f"{render.safe_preview(c, file_name, 60)!r}" for c in candidates)
         return Refusal(
             f"{file_name} would be {used_after:,}/{limit:,} chars after this {action}, over "
             "its limit; nothing was saved. Consolidate now: merge related entries with "
@@ -730,6 +731,8 @@ class MemoryStore:
             if record.get("target") in journaled and isinstance(record.get("after"), list):
                 journaled[record["target"]] = list(record["after"])
         out: dict[str, Any] = {}
+        if not records and not any(live.values()) and not self.backend.ledger().read():
+            return ledger.empty()  # nothing to know yet: reading metadata creates nothing
 
         def change(text: str) -> str:
             state = ledger.fold(ledger.parse(text), records)
@@ -857,6 +860,14 @@ def _caller() -> dict[str, str] | None:
     name and id, its client, the session it claims); None outside a server (the CLI, a library)."""
     who = current_proposer.get()
     return who.record() or None if who is not None else None
+
+
+def _loses_text(raw: str, rendered: str) -> bool:
+    """Whether writing ``rendered`` for ``raw`` drops more than whitespace and delimiters."""
+    def squash(text: str) -> str:
+        return "".join(text.replace("§", "").split())
+
+    return squash(raw) != squash(rendered)
 
 
 def _held_ids(holds: Holds) -> list[str] | None:

@@ -219,7 +219,9 @@ class LocalProvider(MemoryProvider):
 
     def recall_status(self) -> dict[str, Any]:
         status = super().recall_status()
-        if status["available"]:
+        if self._store is None:  # not opened: a status must not create the database
+            status["opened"] = False
+        elif status["available"]:
             try:
                 status.update(self.stats())
             except SilcrowError as exc:  # a status must show, whatever state the database is in
