@@ -66,8 +66,9 @@ _CLAUDE_TYPES = frozenset({"user", "assistant", "summary", "system", "file-histo
                            "queue-operation", "attachment", "last-prompt", "custom-title", "ai-title"})
 _CODEX_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
 # What Codex puts in user messages itself: the environment and the instruction files it read.
-_CODEX_INJECTED = ("<environment_context>", "<user_instructions>", "<INSTRUCTIONS>", "# AGENTS.md instructions",
-                   "<user_shell_command>", "<turn_aborted>", "<skills_instructions>")
+_CODEX_INJECTED = ("<environment_context>", "<user_instructions>", "<INSTRUCTIONS>",
+                   "# AGENTS.md instructions", "<user_shell_command>", "<turn_aborted>",
+                   "<skills_instructions>")
 # What Claude Code writes as a user entry when a slash command or a shell escape runs.
 _CLAUDE_COMMAND = ("<command-name>", "<command-message>", "<local-command-stdout>", "<local-command-stderr>",
                    "<local-command-caveat>", "<bash-input>", "<bash-stdout>", "<bash-stderr>")
