@@ -33,7 +33,8 @@ def _root(
     ctx.obj = AppState.resolve(home, profile)
 
 
-GROUPS = ("memory", "recall", "providers", "chat", "sessions", "hermes", "mcp", "serve", "tokens", "db")
+GROUPS = ("memory", "recall", "providers", "chat", "sessions", "hermes", "mcp", "serve", "tokens", "db",
+          "connect", "hook")
 
 
 def _register(argv: Sequence[str] = ()) -> None:
