@@ -119,7 +119,8 @@ def silcrow_command(home: Path, profile: str | None) -> tuple[str, ...]:
     """How a client starts this silcrow for ``home`` (and ``profile``): the ``silcrow`` script of
     this installation by its absolute path, so the client needs no PATH and gets this version."""
     script = Path(sys.executable).parent / "silcrow"
-    exe = [str(script)] if script.is_file() else [sys.executable, "-m", "silcrow.cli"]
+    run_main = "from silcrow.cli.main import main; main()"
+    exe = [str(script)] if script.is_file() else [sys.executable, "-c", run_main]
     args = [*exe, "--home", str(home.absolute())]
     if profile:
         args += ["--profile", profile]
