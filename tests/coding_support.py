@@ -282,7 +282,7 @@ class FakeResponses(_Recorder):
             "input_tokens": 1,
             "output_tokens": 1,
             "total_tokens": 2,
-            "input_tokens_details": {"cached_tokens": 0},
+            "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
             "output_tokens_details": {"reasoning_tokens": 0},
         }
         event(

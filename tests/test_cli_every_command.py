@@ -50,6 +50,8 @@ ARGS: dict[str, tuple[list[str], int, bool]] = {
     "hermes doctor": (["--hermes-home", "{hermes_home}"], 1, False),  # no hermes-agent in this venv
     "hermes uninstall": (["--hermes-home", "{hermes_home}"], 1, False),
     "mcp": ([], 0, True),  # stdin at EOF: serves nothing and exits
+    "connect": (["cursor", "--dry-run"], 0, False),  # shows the change, writes nothing
+    "hook": (["session-end"], 0, False),  # no hook input: says so on stderr, exit 0 (never blocks)
     "serve": (["--host", "0.0.0.0"], 1, False),  # refused: a public address with no token
     "tokens create": (["--profile", "a"], 0, True),
     "tokens list": ([], 0, False),

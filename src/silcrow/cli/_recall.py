@@ -177,7 +177,8 @@ def _read_for_ingest(
         files = coding.transcript_files(Path(path), client)
         if not files:
             raise error(f"{path} holds no .jsonl transcripts; pass a Claude Code projects directory "
-                        "(~/.claude/projects) or a Codex sessions directory (~/.codex/sessions)")
+                        "(~/.claude/projects), a Codex sessions directory (~/.codex/sessions) or a file",
+                        EXIT_USAGE)
         with Progress(
             TextColumn("[bold]reading[/]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
             console=console_err, transient=True, disable=quiet or not console_err.is_terminal,

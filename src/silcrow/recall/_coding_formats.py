@@ -45,8 +45,8 @@ from silcrow.recall.local._records import RecallRecord
 
 __all__ = [
     "CLAUDE_CODE",
-    "CODEX",
     "CLIENTS",
+    "CODEX",
     "Transcript",
     "default_dir",
     "detect",

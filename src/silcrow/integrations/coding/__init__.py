@@ -21,4 +21,13 @@ from silcrow.integrations.coding._connect import (
 )
 from silcrow.integrations.coding._hooks import run_hook
 
-__all__ = ["CLIENTS", "HOOK_EVENTS", "Change", "Target", "apply", "plan", "run_hook", "silcrow_command"]
+__all__ = [
+    "CLIENTS",
+    "Change",
+    "HOOK_EVENTS",
+    "Target",
+    "apply",
+    "plan",
+    "run_hook",
+    "silcrow_command",
+]

@@ -38,7 +38,7 @@ from silcrow._private import private_dir, write_private
 from silcrow.errors import ConnectError
 from silcrow.integrations.coding import _jsonedit as jsonedit
 
-__all__ = ["CLIENTS", "HOOK_EVENTS", "Change", "Target", "apply", "plan", "silcrow_command"]
+__all__ = ["CLIENTS", "Change", "HOOK_EVENTS", "Target", "apply", "plan", "silcrow_command"]
 
 CLAUDE_CODE, CODEX, CURSOR = "claude-code", "codex", "cursor"
 CLIENTS = (CLAUDE_CODE, CODEX, CURSOR)
