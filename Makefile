@@ -92,6 +92,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/providers.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/session_search.py
 	$(BIN)/python bench/prefix_cache.py
+	$(BIN)/python bench/coding_hooks.py --runs 3
 	$(BIN)/python bench/recall_scale.py
 	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/serve.py
