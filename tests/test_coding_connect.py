@@ -17,6 +17,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 SILCROW = Path(sys.executable).parent / "silcrow"
 
@@ -298,5 +300,42 @@ def test_a_broken_config_is_refused_and_left_alone(homes: tuple[Path, Path]) -> 
     refused = run(home, silcrow_home, "connect", "codex")
     assert refused.returncode == 1 and "'mcp_servers'" in refused.stderr
     assert (home / ".codex" / "config.toml").read_bytes() == toml_before
+    settings_before = _write(home / ".claude" / "settings.json", "// not JSON at all\n[1, 2")
+    hooks = run(home, silcrow_home, "connect", "claude-code", "--hook", "session-start")
+    assert hooks.returncode == 1 and "settings.json is not valid JSON" in hooks.stderr
+    assert "Traceback" not in hooks.stderr and "internal error" not in hooks.stderr
+    assert (home / ".claude" / "settings.json").read_bytes() == settings_before
     usage = run(home, silcrow_home, "connect", "vscode")
     assert usage.returncode == 2 and "claude-code, codex, cursor" in usage.stderr
+
+
+# -- the text splicing underneath, on any JSON document ------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    doc=st.dictionaries(st.text(max_size=6), json_values, max_size=4),
+    indent=st.sampled_from([None, 2, 4, "\t"]),
+    key=st.text(min_size=1, max_size=6),
+    value=json_values,
+)
+def test_insert_then_remove_gives_back_the_same_text(
+    doc: dict[str, object], indent: object, key: str, value: object
+) -> None:
+    from silcrow.integrations.coding import _jsonedit as jsonedit
+
+    text = json.dumps(doc, indent=indent) + "\n"  # type: ignore[arg-type]
+    if key in doc:
+        return
+    root = jsonedit.parse(text)
+    added = jsonedit.insert(text, root, value, key)
+    assert json.loads(added) == {**doc, key: value}
+    again = jsonedit.parse(added)
+    index = next(i for i, m in enumerate(again.members) if m.key == key)
+    assert jsonedit.remove(added, again, index) == text

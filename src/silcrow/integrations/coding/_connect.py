@@ -264,6 +264,8 @@ def _hooks_change(path: Path, before: str | None, target: Target, remove: bool,
                   state: dict[str, Any]) -> Change:
     change = Change(path, before, before)
     text = before
+    if text is not None and text.strip():
+        _parsed(path, text)  # refused here, before any edit, if it is not a JSON object
     created: list[list[str]] = []
     for name in target.hooks:
         event, timeout = HOOK_EVENTS[name]
