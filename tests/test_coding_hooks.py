@@ -184,6 +184,11 @@ def test_a_failing_hook_exits_0_and_says_why_on_stderr(tmp_path: Path) -> None:
         broken.stderr.startswith("silcrow: user-prompt-submit hook failed")
         and "Traceback" not in broken.stderr
     )
+    not_a_dir = tmp_path / "file-home"
+    not_a_dir.write_text("x", encoding="utf-8")
+    usage = hook(not_a_dir, "user-prompt-submit", base("UserPromptSubmit", prompt="why?"))
+    assert usage.returncode == 0 and usage.stdout == ""  # exit 2 would block the user's prompt
+    assert "is not a directory" in usage.stderr
     unknown = hook(home, "stop", base("Stop"))
     assert unknown.returncode == 0 and "unknown hook event" in unknown.stderr
 
