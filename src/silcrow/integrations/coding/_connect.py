@@ -24,7 +24,6 @@ import contextlib
 import difflib
 import json
 import os
-import re
 import shlex
 import sys
 import time
@@ -51,7 +50,6 @@ HOOK_EVENTS: dict[str, tuple[str, int]] = {
     "session-end": ("SessionEnd", 120),
 }
 _STATE = "connect.json"
-_OUR_HOOK = re.compile(r"(?:^|[\s/'\"])silcrow['\"]?\s.*\bhook\s+(" + "|".join(HOOK_EVENTS) + r")\s*$")
 
 
 @dataclass
@@ -324,8 +322,9 @@ def _is_our_group(text: str, node: jsonedit.Node, name: str) -> bool:
     hooks = value.get("hooks") if isinstance(value, dict) else None
     if not isinstance(hooks, list) or len(hooks) != 1 or not isinstance(hooks[0], dict):
         return False
-    found = _OUR_HOOK.search(str(hooks[0].get("command", "")))
-    return found is not None and found.group(1) == name
+    # silcrow's hook command, whatever home or installation it names: "<...silcrow...> hook EVENT"
+    command = str(hooks[0].get("command", ""))
+    return "silcrow" in command and command.split()[-2:] == ["hook", name]
 
 
 # -- Codex: TOML -------------------------------------------------------------------------------
