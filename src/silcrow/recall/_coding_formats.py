@@ -31,6 +31,8 @@ id, else its line number), so reading a transcript again stores nothing twice.
 
 from __future__ import annotations
 
+import io
+import itertools
 import json
 import os
 from collections import Counter
@@ -73,6 +75,7 @@ _CODEX_INJECTED = ("<environment_context>", "<user_instructions>", "<INSTRUCTION
 _CLAUDE_COMMAND = ("<command-name>", "<command-message>", "<local-command-stdout>", "<local-command-stderr>",
                    "<local-command-caveat>", "<bash-input>", "<bash-stdout>", "<bash-stderr>")
 _SNIFF_LINES = 50
+_SNIFF_CHARS = 1_000_000
 
 
 @dataclass
@@ -118,8 +121,14 @@ def _objects(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
 
 
 def detect(raw: str) -> str | None:
-    """``"claude-code"``, ``"codex"`` or None (another format), from the first lines of ``raw``."""
-    head = raw.removeprefix("\ufeff").splitlines()[:_SNIFF_LINES]
+    """``"claude-code"``, ``"codex"`` or None (another format), from the first lines of ``raw``.
+
+    Only lines that can be an entry are parsed (an object with a ``"type"``, not over a
+    megabyte): every file ``recall ingest`` reads comes through here, and a chat export that is
+    one line of a hundred megabytes must not be parsed twice.
+    """
+    head = (line for line in itertools.islice(io.StringIO(raw.removeprefix("\ufeff")), _SNIFF_LINES)
+            if line.lstrip().startswith("{") and len(line) <= _SNIFF_CHARS and '"type"' in line)
     for entry in _objects(head):
         kind = entry.get("type")
         if kind in _CODEX_TYPES and isinstance(entry.get("payload"), dict):
