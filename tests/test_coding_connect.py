@@ -124,6 +124,7 @@ def test_codex_connect_then_remove_is_byte_identical_with_comments_and_other_ser
     assert parsed["mcp_servers"]["silcrow"] == {
         "command": str(SILCROW),
         "args": ["--home", str(silcrow_home), "mcp"],
+        "startup_timeout_sec": 30,
     }
     backups = list((silcrow_home / "backups" / "connect").iterdir())
     assert [b.read_bytes() for b in backups] == [before]
@@ -266,6 +267,7 @@ def test_dry_run_prints_the_exact_diff_and_writes_nothing(homes: tuple[Path, Pat
         "[mcp_servers.silcrow]",
         f'command = "{SILCROW}"',
         f'args = ["--home", "{silcrow_home}", "mcp"]',
+        "startup_timeout_sec = 30",
     ]
     # applying the diff with patch(1) gives exactly what connect writes
     patched = home / "patched.toml"

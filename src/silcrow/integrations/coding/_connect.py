@@ -42,6 +42,7 @@ __all__ = ["CLIENTS", "Change", "HOOK_EVENTS", "Target", "apply", "plan", "silcr
 CLAUDE_CODE, CODEX, CURSOR = "claude-code", "codex", "cursor"
 CLIENTS = (CLAUDE_CODE, CODEX, CURSOR)
 SERVER_NAME = "silcrow"
+CODEX_STARTUP_TIMEOUT = 30
 #: The Claude Code hook events silcrow handles: its CLI name -> (Claude Code's event, timeout in s).
 HOOK_EVENTS: dict[str, tuple[str, int]] = {
     "session-start": ("SessionStart", 30),
@@ -107,7 +108,12 @@ class Target:
         return base / ".claude" / "settings.json"
 
     def server(self) -> dict[str, Any]:
-        return {"command": self.command[0], "args": list(self.command[1:]) + ["mcp"]}
+        server: dict[str, Any] = {"command": self.command[0], "args": list(self.command[1:]) + ["mcp"]}
+        if self.client == CODEX:
+            # Codex gives a server 10 s to start by default; silcrow's first start on a busy machine
+            # (Python, the MCP SDK, the home's stores) can take longer.
+            server["startup_timeout_sec"] = CODEX_STARTUP_TIMEOUT
+        return server
 
     def hook_command(self, event: str) -> str:
         return shlex.join([*self.command, "hook", event])
