@@ -715,7 +715,8 @@ def test_review_makes_proposals_with_reasons_and_changes_nothing(
     assert "why:" in out and "contradicted by the newer" in out
 
 
-def test_archive_to_recall_keeps_a_dropped_note_findable(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+def test_archive_to_recall_keeps_a_dropped_note_findable(
+        capsys: pytest.CaptureFixture[str], home: Path) -> None:
     mem(capsys, home, "add", "-t", "user", "Sister Ana plays the cello in Porto")
     mem(capsys, home, "remove", "-t", "user", "cello")
     code, _, err = mem(capsys, home, "archive", "--to-recall")

@@ -25,10 +25,19 @@ SECRETS = {
                    "-----END OPENSSH PRIVATE KEY-----",
     "assignment": "OPENAI_API_KEY=abc123def456ghi789",
     "auth-header": "Authorization: Bearer 9f8e7d6c5b4a39281706f5e4",
+    "gitlab-token": "glpat-Xk29dLq8ZmPw3RtY7uVn",
+    "google-key": "AIzaSyD3kQ9xL2mP7wR4tY8uV1nB6cZ0aS5dF3g",
+    "stripe-key": "sk_live_51HqLyjWDarjtT1zdp7dc",
+    "huggingface-token": "hf_kQpZrT8mWx3LnY7vB2cD9fG4hJ6sA1eR0uIo",
+    "npm-token": "npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+    "silcrow-token": "slc_ab12_Zx9Yw8Vu7Ts6Rq5Po4Nm3",
 }
 # The part of each that must never leave.
 LEAKS = ["Q7rT2xW9kL4mN8pB3vC6zY1aD5fG0hJ", "AKIAQ3EGRKX7Z5T2MB4N", "R8d3Kq1Lm7Nz2Xc5Vb9Aa4Ss6Dd0Ff3Gg1Hh",
-         "Zq8RkTn3", "c2lnbmF0dXJlLXBhcnQtaGVyZQ", "Sup3r", "Secret@", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ",
+         "Zq8RkTn3", "c2lnbmF0dXJlLXBhcnQtaGVyZQ", "Sup3r", "Secret@",
+         "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ", "Xk29dLq8ZmPw3RtY7uVn",
+         "D3kQ9xL2mP7wR4tY8uV1nB6cZ0aS5dF3g", "51HqLyjWDarjtT1zdp7dc", "kQpZrT8mWx3LnY7vB2cD9fG4hJ6sA1eR0uIo",
+         "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", "Zx9Yw8Vu7Ts6Rq5Po4Nm3",
          "abc123def456ghi789", "9f8e7d6c5b4a39281706f5e4"]
 
 
@@ -51,9 +60,8 @@ def test_ordinary_text_is_left_alone(text: str) -> None:
     assert redact_secrets(text) == text
 
 
-def test_every_pattern_is_documented_and_tested() -> None:
-    assert {kind for kind, _ in SECRET_PATTERNS} <= set(SECRETS) | {"gitlab-token", "google-key", "stripe-key",
-                                                                 "huggingface-token", "npm-token", "silcrow-token"}
+def test_every_pattern_has_a_case_here() -> None:
+    assert {kind for kind, _ in SECRET_PATTERNS} == set(SECRETS)
 
 
 @each_case
