@@ -33,7 +33,8 @@ class MemoryResult(TypedDict, total=False):
     pending: bool
     proposal_id: str
     stale: bool
-    dropped: list[str]
+    changes: list[dict[str, str | None]]
+    base: str
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,8 @@ class Refusal:
     held: bool = False
     # ``old_text`` addresses no entry, or several (an approved proposal is then stale).
     unmatched: bool = False
+    # An approval met entries other than those its review was shown against.
+    stale: bool = False
 
     def result(self) -> MemoryResult:
         out: dict[str, object] = {"success": False, "error": self.error}

@@ -1,0 +1,113 @@
+"""Decisions on proposals survive ``kill -9``: each acknowledged proposal stays pending, or is
+applied exactly once, or is rejected; never lost, never applied twice (files and PostgreSQL).
+
+Real worker processes approve and reject through the store and are killed with SIGKILL at
+random moments; after each kill the next open of the store recovers, and every proposal's
+fate is checked.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from silcrow.store import MemoryStore, Proposer, current_proposer
+from silcrow.tool import memory_call
+
+WORKER = """
+import sys
+from silcrow.store import MemoryStore, Proposer, current_proposer
+
+store = MemoryStore(sys.argv[1])
+for n, proposal in enumerate(store.pending()):
+    if proposal.content and int(proposal.content.split()[1]) % 3 == 0:
+        store.reject(proposal.id, "no")
+    else:
+        store.approve(proposal.id)
+"""
+
+COUNT = 45  # decided proposals are kept up to MAX_DECIDED (50): every rejection stays visible
+
+
+def _home(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    config = '[memory]\nwrite_policy = "approve"\n'
+    if backend == "postgres":
+        dsn = request.getfixturevalue("pg_dsn")
+        config += f'[storage]\nbackend = "postgres"\ndsn = "{dsn}"\n'
+    (home / "config.toml").write_text(config, encoding="utf-8")
+    return home
+
+
+def _fates(home: Path, acknowledged: dict[str, str]) -> dict[str, str]:
+    """Each acknowledged proposal's fate, checked to be exactly one of pending/applied/rejected."""
+    store = MemoryStore(home)
+    store.review()  # the first look after a crash recovers an interrupted approval
+    pending = {p.id for p in store.pending()}
+    decided = store.proposals.decided()
+    rejected = {p.id for p in decided if p.status == "rejected"}
+    # Applied: its journal record names it, or (its record lost with the process that wrote the
+    # notes) the box decided it approved.
+    approved = {p.id for p in decided if p.status == "approved"}
+    applied: dict[str, int] = {}
+    for record in store.history("memory"):
+        pid = (record.get("proposal") or {}).get("id")
+        if pid:
+            applied[pid] = applied.get(pid, 0) + 1
+    entries = store.entries("memory")
+    fates: dict[str, str] = {}
+    for pid, content in acknowledged.items():
+        states = [name for name, hit in (("pending", pid in pending), ("applied", pid in applied or pid in approved),
+                                         ("rejected", pid in rejected)) if hit]
+        assert len(states) == 1, f"proposal {pid} ({content}) is {states or 'lost'}"
+        assert applied.get(pid, 0) <= 1, f"proposal {pid} applied {applied[pid]} times"
+        assert (content in entries) == (states == ["applied"]), (pid, content, states)
+        fates[pid] = states[0]
+    return fates
+
+
+@pytest.mark.parametrize("backend", ["files", "postgres"])
+def test_kill_9_while_approving_loses_no_proposal(tmp_path: Path, backend: str,
+                                                   request: pytest.FixtureRequest) -> None:
+    home = _home(tmp_path, backend, request)
+    store = MemoryStore(home, write_policy="approve")
+    acknowledged: dict[str, str] = {}
+    for n in range(COUNT):
+        content = f"fact {n:02d}"
+        token = current_proposer.set(Proposer(session=f"s{n % 3}"))  # within each caller's quota
+        try:
+            result = memory_call(store, {"action": "add", "target": "memory", "content": content})
+        finally:
+            current_proposer.reset(token)
+        assert result.get("pending"), result
+        acknowledged[str(result["proposal_id"])] = content
+    rng = random.Random(29)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    kills = 0
+    for _ in range(12):
+        worker = subprocess.Popen([sys.executable, "-c", WORKER, str(home)], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        time.sleep(rng.uniform(0.1, 0.5))
+        if worker.poll() is None:
+            worker.send_signal(signal.SIGKILL)
+            kills += 1
+        worker.wait(timeout=60)
+        fates = _fates(home, acknowledged)
+        if "pending" not in fates.values():
+            break
+    final = subprocess.run([sys.executable, "-c", WORKER, str(home)], env=env, capture_output=True,
+                           text=True, timeout=300)
+    assert final.returncode == 0, final.stderr
+    fates = _fates(home, acknowledged)
+    assert kills >= 3, "the workers finished before they could be killed: nothing was tested"
+    expected = {pid: "rejected" if int(content.split()[1]) % 3 == 0 else "applied"
+                for pid, content in acknowledged.items()}
+    assert fates == expected
