@@ -65,8 +65,9 @@ def _fates(home: Path, acknowledged: dict[str, str]) -> dict[str, str]:
     entries = store.entries("memory")
     fates: dict[str, str] = {}
     for pid, content in acknowledged.items():
-        states = [name for name, hit in (("pending", pid in pending), ("applied", pid in applied or pid in approved),
-                                         ("rejected", pid in rejected)) if hit]
+        found = (("pending", pid in pending), ("applied", pid in applied or pid in approved),
+                 ("rejected", pid in rejected))
+        states = [name for name, hit in found if hit]
         assert len(states) == 1, f"proposal {pid} ({content}) is {states or 'lost'}"
         assert applied.get(pid, 0) <= 1, f"proposal {pid} applied {applied[pid]} times"
         assert (content in entries) == (states == ["applied"]), (pid, content, states)

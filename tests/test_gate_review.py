@@ -142,7 +142,8 @@ def test_approve_all_order_meets_the_state_the_earlier_ones_leave(tmp_path: Path
     store.add("memory", "Shell: zsh", origin="cli")
     first = memory_call(store, {"action": "replace", "target": "memory", "old_text": "zsh",
                                 "content": "Shell: fish"})["proposal_id"]
-    second = memory_call(store, {"action": "add", "target": "memory", "content": "Editor: vim"})["proposal_id"]
+    second = memory_call(store, {"action": "add", "target": "memory",
+                                 "content": "Editor: vim"})["proposal_id"]
     preview = store.review(sequential=True)
     assert [i["id"] for i in preview] == [first, second]
     assert store.approve(first, base=preview[0]["base"])["success"]

@@ -228,17 +228,17 @@ class Tenant:
     # -- the approval gate (a person's decisions: never held themselves) -------------------------
 
     @disk_errors
-    def review(self) -> list[dict[str, Any]]:
-        """Pending proposals with what each would change (see MemoryStore.review)."""
-        return self.store().review()
+    def review(self, sequential: bool = False) -> list[dict[str, Any]]:
+        """Pending proposals with the net effect of each (see MemoryStore.review)."""
+        return self.store().review(sequential=sequential)
 
-    def approve(self, proposal_id: str, origin: str = "approved") -> Result:
+    def approve(self, proposal_id: str, origin: str = "approved", base: str | None = None) -> Result:
         """Apply a proposal through the store's write path; the provider hears of it as of any
         committed write."""
         try:
             store = self.store()
             found = next((p for p in store.pending() if p.id == proposal_id), None)
-            result = dict(disk_errors(store.approve)(proposal_id, origin=origin))
+            result = dict(disk_errors(store.approve)(proposal_id, origin=origin, base=base))
         except SilcrowError as exc:
             return refusal(str(exc))
         if result.get("success") and found is not None:
