@@ -112,3 +112,44 @@ def test_kill_9_while_approving_loses_no_proposal(tmp_path: Path, backend: str,
     expected = {pid: "rejected" if int(content.split()[1]) % 3 == 0 else "applied"
                 for pid, content in acknowledged.items()}
     assert fates == expected
+
+
+DIE_AT = """
+import os, sys
+from silcrow.store import MemoryStore, _files
+
+def die(*args, **kwargs):
+    os._exit(9)
+
+setattr(_files.FileTransaction, sys.argv[2], die)
+MemoryStore(sys.argv[1]).approve(sys.argv[3])
+"""
+
+
+@pytest.mark.parametrize("dies_in", ["write", "finish"])
+def test_an_approval_killed_at_each_step_is_finished_or_undone_on_next_open(
+        tmp_path: Path, dies_in: str, request: pytest.FixtureRequest) -> None:
+    """The process dies right before the notes' write ("write": the intent is on disk, the
+    notes are not), or right after the notes and the journal but before the box ("finish")."""
+    home = _home(tmp_path, "files", request)
+    store = MemoryStore(home, write_policy="approve")
+    proposed = memory_call(store, {"action": "add", "target": "memory", "content": "Drinks tea"})
+    pid = str(proposed["proposal_id"])
+    died = subprocess.run([sys.executable, "-c", DIE_AT, str(home), dies_in, pid], capture_output=True,
+                          text=True, timeout=120)
+    assert died.returncode == 9, died.stderr
+    intent = home / "memories" / "MEMORY.md.approving"
+    assert intent.exists()
+    assert [p.id for p in MemoryStore(home).pending()] == [pid]  # as the crash left the box
+    fates = _fates(home, {pid: "Drinks tea"})  # the first look recovers
+    assert not intent.exists()
+    if dies_in == "write":
+        assert fates == {pid: "pending"} and MemoryStore(home).entries("memory") == []
+        assert MemoryStore(home).approve(pid)["success"]
+    else:
+        assert fates == {pid: "applied"}
+        again = MemoryStore(home).approve(pid)
+        assert again["success"] is False and "it was approved at" in again["error"]
+    assert MemoryStore(home).entries("memory") == ["Drinks tea"]
+    records = [r for r in MemoryStore(home).history("memory") if (r.get("proposal") or {}).get("id") == pid]
+    assert len(records) == 1

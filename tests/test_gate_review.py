@@ -150,3 +150,29 @@ def test_approve_all_order_meets_the_state_the_earlier_ones_leave(tmp_path: Path
     assert store.approve(second, base=preview[1]["base"])["success"]  # met the state `first` left
     assert store.entries("memory") == ["Shell: fish", "Editor: vim"]
     assert [d.status for d in store.proposals.decided()] == ["approved", "approved"]
+
+
+def test_an_approval_that_fails_after_writing_is_all_or_nothing(tmp_path: Path, curated_storage: str) -> None:
+    """The journal append fails after the notes were written: on PostgreSQL the transaction
+    rolls back whole (still pending); on files the rename is done, so the proposal is decided."""
+    from silcrow.store import _files, _postgres
+
+    store = _gated(tmp_path)
+    pid = memory_call(store, {"action": "add", "target": "memory", "content": "Drinks tea"})["proposal_id"]
+
+    def broken(self: object, record: dict[str, Any]) -> None:
+        raise RuntimeError("the disk went away")
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(_files.FileTransaction, "journal", broken)
+        patched.setattr(_postgres.PostgresTransaction, "journal", broken)
+        with pytest.raises(RuntimeError):
+            store.approve(pid)
+    store = _gated(tmp_path)
+    store.review()
+    pending = [p.id for p in store.pending()]
+    if curated_storage == "postgres":
+        assert pending == [pid] and store.entries("memory") == []
+    else:
+        assert pending == [] and store.entries("memory") == ["Drinks tea"]
+        assert [p.status for p in store.proposals.decided()] == ["approved"]

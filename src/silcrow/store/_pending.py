@@ -115,7 +115,8 @@ class Proposal:
         return cls(id=secrets.token_hex(4), time=now(), target=target, action=action, who=who, **what)
 
     def as_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        # Shallow (not dataclasses.asdict, which deep-copies every operation): read-only use.
+        return {f.name: v for f in fields(self) if (v := getattr(self, f.name)) is not None}
 
     @classmethod
     def from_dict(cls, data: Any) -> Proposal | None:
@@ -204,8 +205,8 @@ def admitted(pending: list[Proposal], proposal: Proposal) -> None:
     used = sum(size(p) for p in pending)
     if used + size(proposal) > MAX_BOX_BYTES:
         raise Refused(Refusal(
-            f"Not saved: the box of pending proposals is full ({used:,} of {MAX_BOX_BYTES // 1024} KiB "
-            f"used). {tail}", target=proposal.target))
+            f"Not saved: the box of pending proposals is full ({used:,} of {MAX_BOX_BYTES:,} bytes used, "
+            f"this proposal takes {size(proposal):,}). {tail}", target=proposal.target))
 
 
 def settled(state: dict[str, list[Proposal]], proposal_id: str, status: str,
@@ -336,29 +337,32 @@ def steps(proposal: Proposal) -> list[Any]:
     return [op]
 
 
-def edit_of(proposal: Proposal, where: Where, holds: list[threats.ThreatHit] | None = None) -> Edit:
-    """The edit ``proposal`` makes, checked again (fields, threat scan) as when it was made:
-    its steps in order, all or nothing. Refused (:class:`Refused`) when it cannot be made."""
+def edit_of(proposal: Proposal, where: Where, holds: list[threats.ThreatHit] | None = None,
+            scan: bool = True) -> Edit:
+    """The edit ``proposal`` makes, checked again (fields, and the threat scan unless not
+    ``scan``) as when it was made: its steps in order, all or nothing. Refused
+    (:class:`Refused`) when it cannot be made."""
     if proposal.action == "batch":
-        return batch_edit(where, proposal.operations, holds)
+        return batch_edit(where, proposal.operations, holds, force=not scan)
     if proposal.action not in ("add", "replace", "remove"):
         raise Refused(Refusal(f"proposal {proposal.id} has an unknown action {proposal.action!r}; reject it"))
     hint = "the proposal has no content; reject it"
     if proposal.action == "add":
-        return add_edit(checked_content(proposal.content, hint, holds=holds))
+        return add_edit(checked_content(proposal.content, hint, not scan, holds))
     old_text = checked_old_text(proposal.old_text, proposal.action)
     if proposal.action == "remove":
         return remove_edit(where, old_text)
-    return replace_edit(where, old_text, checked_content(proposal.content, hint, holds=holds))
+    return replace_edit(where, old_text, checked_content(proposal.content, hint, not scan, holds))
 
 
 def useful_steps(operations: list[Any], where: Where, current: list[str]) -> list[Any]:
     """``operations`` without the steps that change nothing when applied in order to ``current``
-    (a repeated add, a replace by the same text): they are not stored."""
+    (a repeated add, a replace by the same text): they are not stored. The operations were
+    checked (and scanned) already."""
     kept: list[Any] = []
     state = list(current)
     for op in operations:
-        after = batch_edit(where, [op], [])(state)[0]
+        after = batch_edit(where, [op], force=True)(state)[0]
         if after != state:
             kept.append(op)
         state = after
@@ -384,11 +388,12 @@ def effect(proposal: Proposal, current: list[str], where: Where) -> dict[str, An
     """What approving ``proposal`` now would do to ``current`` (its target's live entries):
     ``changes`` (see :func:`net_changes`), ``base`` (the fingerprint of ``current``; pass it to
     approve), ``after`` (the entries it would leave) and ``problem``: why it cannot apply
-    now (``stale`` when its ``old_text`` no longer finds exactly one entry)."""
+    now (``stale`` when its ``old_text`` no longer finds exactly one entry). The threat scan
+    is left to the approval, which runs it again (it ran when the proposal was made)."""
     out: dict[str, Any] = {"base": fingerprint(current), "changes": [], "problem": None, "stale": False,
                            "after": list(current)}
     try:
-        after = edit_of(proposal, where, [])(current)[0]
+        after = edit_of(proposal, where, scan=False)(current)[0]
     except Refused as refused:
         out["problem"], out["stale"] = refused.refusal.error, refused.refusal.unmatched
         return out
