@@ -135,6 +135,10 @@ def test_a_flood_from_one_caller_cannot_evict_another_callers_proposal(tmp_path:
     assert allergy["proposal_id"] in [p.id for p in pending]
     # Another caller still has its own quota.
     assert _as("other", store, {"action": "add", "target": "memory", "content": "Editor: vim"}).get("pending")
+    # The person reviewing sees whose proposals are being refused.
+    box = store.box_usage()
+    assert box["full_callers"] == ["session flood"] and box["full"] is False
+    assert "session flood" in pending_mod.box_warnings(box)[0]
 
 
 def test_approve_all_order_meets_the_state_the_earlier_ones_leave(tmp_path: Path) -> None:

@@ -37,6 +37,7 @@ from silcrow.cli._common import (
 from silcrow.cli.main import app
 from silcrow.safety import display_safe
 from silcrow.store import TARGET_FILES, MemoryResult, MemoryStore
+from silcrow.store._pending import box_warnings
 
 memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
@@ -461,6 +462,8 @@ def pending(ctx: typer.Context, as_json: bool = JSON_OPTION,
         print_json(reviewed)
         return
     print_review(console, reviewed)
+    for line in box_warnings(store.box_usage()):
+        console.print(Text(line, style="yellow"), soft_wrap=True)
     if reviewed:
         console.print(Text("approve with `silcrow memory approve ID` (or --all), reject with "
                            "`silcrow memory reject ID --reason ...`", style="dim"), soft_wrap=True)

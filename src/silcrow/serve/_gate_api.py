@@ -44,8 +44,10 @@ def _reply(result: dict[str, Any]) -> JSONResponse:
 def pending(request: Request, sequential: bool = False) -> dict[str, Any]:
     """The model's writes waiting for approval, each with its net effect on the live notes
     (``changes``, ``base``, ``problem``). ``sequential``: each against the notes the ones
-    before it leave, as approving them all in order meets them."""
-    return {"success": True, "pending": access_of(request.scope).tenant.review(sequential)}
+    before it leave, as approving them all in order meets them. ``box``: how full the box
+    is (new proposals are refused when it, or a caller's share, is full)."""
+    tenant = access_of(request.scope).tenant
+    return {"success": True, "pending": tenant.review(sequential), "box": tenant.box_usage()}
 
 
 @router.post("/v1/memory/pending/{proposal_id}/approve")

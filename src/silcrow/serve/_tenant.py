@@ -232,6 +232,10 @@ class Tenant:
         """Pending proposals with the net effect of each (see MemoryStore.review)."""
         return self.store().review(sequential=sequential)
 
+    @disk_errors
+    def box_usage(self) -> dict[str, Any]:
+        return self.store().box_usage()
+
     def approve(self, proposal_id: str, origin: str = "approved", base: str | None = None) -> Result:
         """Apply a proposal through the store's write path; the provider hears of it as of any
         committed write."""

@@ -46,6 +46,7 @@ from silcrow.serve._auth import access_of
 from silcrow.serve._tenant import Tenant
 from silcrow.store import TARGET_FILES
 from silcrow.store import _entries as E
+from silcrow.store._pending import box_warnings
 
 STATIC = Path(__file__).with_name("static")
 STATIC_FILES = {"htmx.min.js": "text/javascript", "inspector.js": "text/javascript",
@@ -342,6 +343,7 @@ def render_pending(tenant: Tenant, can_write: bool, message: str = "") -> str:
     out = [message]
     if not reviewed:
         return message + '<p class="hint">Nothing is waiting for approval.</p>'
+    out.extend(f'<p class="held">{h(line)}</p>' for line in box_warnings(tenant.box_usage()))
     out.append('<ol class="proposals">')
     for item in reviewed:
         pid = str(item.get("id"))

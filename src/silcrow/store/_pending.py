@@ -35,6 +35,7 @@ import json
 import secrets
 import threading
 from abc import ABC, abstractmethod
+from collections import Counter
 from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -207,6 +208,31 @@ def admitted(pending: list[Proposal], proposal: Proposal) -> None:
         raise Refused(Refusal(
             f"Not saved: the box of pending proposals is full ({used:,} of {MAX_BOX_BYTES:,} bytes used, "
             f"this proposal takes {size(proposal):,}). {tail}", target=proposal.target))
+
+
+def usage(pending: list[Proposal]) -> dict[str, Any]:
+    """How full the box is, for the person reviewing it: ``full`` (new proposals from anyone
+    are refused) and ``full_callers`` (callers whose new proposals are refused)."""
+    per_caller = Counter(caller(p.who) for p in pending)
+    used = sum(size(p) for p in pending)
+    return {
+        "waiting": len(pending), "bytes": used, "max_waiting": MAX_PENDING, "max_bytes": MAX_BOX_BYTES,
+        "max_per_caller": MAX_PER_CALLER,
+        "full": len(pending) >= MAX_PENDING or used >= MAX_BOX_BYTES - MAX_PROPOSAL_BYTES,
+        "full_callers": sorted(c for c, n in per_caller.items() if n >= MAX_PER_CALLER),
+    }
+
+
+def box_warnings(box: dict[str, Any]) -> list[str]:
+    """What a person reviewing should know about a box :func:`usage` describes, in words."""
+    lines = []
+    if box.get("full"):
+        lines.append(f"The box is full ({box['waiting']} waiting, {box['bytes']:,} bytes): new proposals "
+                     "from every caller are refused until you approve or reject some.")
+    if box.get("full_callers"):
+        lines.append(f"At their share of {box['max_per_caller']} waiting, so their new proposals are "
+                     f"refused: {', '.join(box['full_callers'])}.")
+    return lines
 
 
 def settled(state: dict[str, list[Proposal]], proposal_id: str, status: str,

@@ -57,6 +57,7 @@ from silcrow.store._pending import (
     fingerprint,
     net_changes,
     size,
+    usage,
     useful_steps,
 )
 from silcrow.store._results import MemoryResult, Refusal, Refused
@@ -399,6 +400,10 @@ class MemoryStore:
     def pending(self) -> list[Proposal]:
         """Writes from the model waiting for approval, oldest first."""
         return self.proposals.waiting()
+
+    def box_usage(self) -> dict[str, Any]:
+        """How full the box of pending proposals is (see :func:`silcrow.store._pending.usage`)."""
+        return usage(self.pending())
 
     def review(self, *, sequential: bool = False) -> list[dict[str, Any]]:
         """The pending proposals, each with its net effect on the live entries (see
