@@ -42,6 +42,7 @@ from silcrow.sessions import SessionBackend
 from silcrow.store import TARGET_FILES, MemoryStore
 from silcrow.store._edits import safe_entries
 from silcrow.store._entries import char_count, format_usage
+from silcrow.store._pending import steps
 
 log = logging.getLogger(__name__)
 
@@ -246,10 +247,8 @@ class Tenant:
         except SilcrowError as exc:
             return refusal(str(exc))
         if result.get("success") and found is not None:
-            operations = found.operations or [
-                {"action": found.action, "content": found.content, "old_text": found.old_text}]
             try:
-                mirror_write(self.manager, {"target": found.target, "operations": operations})
+                mirror_write(self.manager, {"target": found.target, "operations": steps(found)})
             except Exception:  # the notes are written; a provider's hiccup is only logged
                 log.exception("could not tell the recall provider about approved proposal %s", proposal_id)
         return result
