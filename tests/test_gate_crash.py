@@ -153,3 +153,71 @@ def test_an_approval_killed_at_each_step_is_finished_or_undone_on_next_open(
     assert MemoryStore(home).entries("memory") == ["Drinks tea"]
     records = [r for r in MemoryStore(home).history("memory") if (r.get("proposal") or {}).get("id") == pid]
     assert len(records) == 1
+
+
+def test_kill_9_of_the_server_while_it_approves_loses_no_proposal(tmp_path: Path) -> None:
+    """As a reviewer would meet it: a real `silcrow serve`, approvals over REST from several
+    clients at once, the server killed with SIGKILL mid-way and started again."""
+    import threading
+
+    import httpx
+    from serve_support import CONFIG, create_token, make_home
+
+    from silcrow._paths import resolve_home
+    from silcrow.serve import ServerProcess
+
+    home = make_home(tmp_path / "home", profiles=("a", "b"))
+    profile = resolve_home(home, "a")
+    (profile / "config.toml").write_text(CONFIG + '[memory]\nwrite_policy = "approve"\n', encoding="utf-8")
+    # Three models, each with a token of its own (a caller's share of the box is per token).
+    models = [create_token(home, profile="a", scope="write", name=f"model-{n}")[0] for n in range(3)]
+    auth = {"Authorization": f"Bearer {models[0]}"}
+    acknowledged: dict[str, str] = {}
+    rng = random.Random(7)
+    kills = 0
+    server = ServerProcess(home).start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as api:
+            for n in range(COUNT):
+                content = f"fact {n:02d}"
+                reply = api.post("/v1/memory/memory", json={"content": content},
+                                 headers={"Authorization": f"Bearer {models[n % 3]}"}).json()
+                assert reply.get("pending"), reply
+                acknowledged[reply["proposal_id"]] = content
+        for _ in range(6):
+            def approve_all(url: str = server.url) -> None:
+                with httpx.Client(base_url=url, headers=auth, timeout=30) as api:
+                    try:
+                        for item in api.get("/v1/memory/pending").json()["pending"]:
+                            number = int(str(item["content"]).split()[1])
+                            decision = "reject" if number % 3 == 0 else "approve"
+                            api.post(f"/v1/memory/pending/{item['id']}/{decision}")
+                    except (httpx.HTTPError, ValueError, KeyError):
+                        return  # the server died under us
+
+            workers = [threading.Thread(target=approve_all) for _ in range(3)]
+            for worker in workers:
+                worker.start()
+            time.sleep(rng.uniform(0.2, 1.0))
+            assert server.proc is not None
+            if server.proc.poll() is None:
+                server.proc.send_signal(signal.SIGKILL)
+                server.proc.wait(timeout=30)
+                kills += 1
+            for worker in workers:
+                worker.join(timeout=60)
+            server.proc = None
+            fates = _fates(profile, acknowledged)
+            server.start()
+            if "pending" not in fates.values():
+                break
+        with httpx.Client(base_url=server.url, headers=auth, timeout=60) as api:
+            for item in api.get("/v1/memory/pending").json()["pending"]:
+                decision = "reject" if int(str(item["content"]).split()[1]) % 3 == 0 else "approve"
+                assert api.post(f"/v1/memory/pending/{item['id']}/{decision}").status_code == 200
+    finally:
+        server.stop()
+    assert kills >= 2, "the approvals finished before the server could be killed: nothing was tested"
+    expected = {pid: "rejected" if int(content.split()[1]) % 3 == 0 else "applied"
+                for pid, content in acknowledged.items()}
+    assert _fates(profile, acknowledged) == expected
