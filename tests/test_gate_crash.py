@@ -214,7 +214,8 @@ def test_kill_9_of_the_server_while_it_approves_loses_no_proposal(tmp_path: Path
         with httpx.Client(base_url=server.url, headers=auth, timeout=60) as api:
             for item in api.get("/v1/memory/pending").json()["pending"]:
                 decision = "reject" if int(str(item["content"]).split()[1]) % 3 == 0 else "approve"
-                assert api.post(f"/v1/memory/pending/{item['id']}/{decision}").status_code == 200
+                decided = api.post(f"/v1/memory/pending/{item['id']}/{decision}")
+                assert decided.status_code == 200, decided.text
     finally:
         server.stop()
     assert kills >= 2, "the approvals finished before the server could be killed: nothing was tested"
