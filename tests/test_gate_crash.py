@@ -171,7 +171,8 @@ def test_kill_9_of_the_server_while_it_approves_loses_no_proposal(tmp_path: Path
     (profile / "config.toml").write_text(CONFIG + '[memory]\nwrite_policy = "approve"\n', encoding="utf-8")
     # Three models, each with a token of its own (a caller's share of the box is per token).
     models = [create_token(home, profile="a", scope="write", name=f"model-{n}")[0] for n in range(3)]
-    auth = {"Authorization": f"Bearer {models[0]}"}
+    person = create_token(home, profile="a", scope="review", name="person")[0]
+    auth = {"Authorization": f"Bearer {person}"}
     acknowledged: dict[str, str] = {}
     rng = random.Random(7)
     kills = 0

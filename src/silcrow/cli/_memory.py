@@ -36,7 +36,7 @@ from silcrow.cli._common import (
 )
 from silcrow.cli.main import app
 from silcrow.safety import display_safe
-from silcrow.store import TARGET_FILES, MemoryResult, MemoryStore
+from silcrow.store import TARGET_FILES, MemoryResult, MemoryStore, who_text
 from silcrow.store._pending import box_warnings
 
 memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
@@ -376,6 +376,7 @@ def history(
             " ",
             str(record.get("action", "")),
             (f"  ({record['origin']})" if record.get("origin") else "", "dim"),
+            (f"  by {safe_text(who_text(record['by']))}" if record.get("by") else "", "dim"),
         )
         console.print(head, soft_wrap=True)
         for change in _changes(record):
@@ -400,7 +401,7 @@ def undo(
 
 def print_proposal(out: Console, item: Mapping[str, Any]) -> None:
     """One proposal with its net effect on the notes: entries removed (-) and added (+)."""
-    who = ", ".join(f"{k} {v}" for k, v in (item.get("who") or {}).items())
+    who = who_text(item.get("who"))
     out.print(Text.assemble(
         (str(item.get("id", "?")), "bold cyan"), "  ",
         (str(item.get("time", "")).replace("T", " "), "dim"), "  ",

@@ -206,7 +206,8 @@ class FileTransaction(Transaction):
 
     def settle(self, box: ProposalBox, proposal: Proposal, text: str | None) -> None:
         if text is not None:
-            intent = {"proposal": proposal.id, "target": proposal.target, "after": _digest(text)}
+            intent = {"proposal": proposal.id, "target": proposal.target, "after": _digest(text),
+                      "by": proposal.decided_by}
             path = self._backend.intent_path(self._target_file)
             data = json.dumps(intent).encode("ascii")
             replace_file(path, data, mode=_private.FILE_MODE, sync_directory=True)
@@ -217,7 +218,9 @@ class FileTransaction(Transaction):
         """End normally (the target's lock still held): decide the settled proposal in the box."""
         try:
             if self._settling is not None and self._box_tx is not None:
-                if settled(self._box_state, self._settling.id, "approved") is not None:
+                settling = self._settling
+                decided = settled(self._box_state, settling.id, "approved", by=settling.decided_by)
+                if decided is not None:
                     self._box_tx.write(DocumentBox.render(self._box_state))
         finally:
             self._close_box()
@@ -433,7 +436,8 @@ class FileBackend(StoreBackend):
             if journaled or _digest(transaction.read()) == intent.get("after"):
                 with self.transaction(PENDING_FILE) as box_tx:
                     state = DocumentBox.parse(box_tx.read())
-                    if settled(state, intent["proposal"], "approved") is not None:
+                    by = intent.get("by") if isinstance(intent.get("by"), dict) else None
+                    if settled(state, intent["proposal"], "approved", by=by) is not None:
                         box_tx.write(DocumentBox.render(state))
         path.unlink(missing_ok=True)
 

@@ -72,12 +72,49 @@ PENDING_FILE = ".pending.json"
 
 @dataclass(frozen=True)
 class Proposer:
-    """Who proposed a write: the session, the client (agent, mcp, rest, web, library) and the
-    name of the API token it came with."""
+    """Who made a write, a proposal or a decision: the session (known, as the agent's own), the
+    session a server's caller *claims* (``X-Silcrow-Session``, ``Mcp-Session-Id``: a header
+    anyone can send, so never shown as fact), the client (agent, mcp, rest, web, library) and
+    the name and id of the API token it came with."""
 
     session: str | None = None
     client: str | None = None
     token: str | None = None
+    token_id: str | None = None
+    claimed_session: str | None = None
+
+    def over(self, base: Proposer) -> Proposer:
+        """These fields, each unset one taken from ``base`` (but not its session when this one
+        claims one: the caller said which session it is, the base only guessed)."""
+        merged = {f.name: getattr(self, f.name) or getattr(base, f.name) for f in fields(self)}
+        if self.claimed_session:
+            merged["session"] = self.session
+        return Proposer(**merged)
+
+    def record(self) -> dict[str, str]:
+        """The fields that are set, as kept in proposals and journal records."""
+        return {k: v for k, v in asdict(self).items() if v}
+
+
+# How each field of a recorded caller is shown to a person (CLI, REST clients, the inspector).
+_WHO_LABELS = {"session": "session", "claimed_session": "session (claimed)", "client": "client",
+               "token": "token", "token_id": "token id"}
+
+
+def who_text(who: Any) -> str:
+    """A recorded caller (``Proposer.record()``, a proposal's ``who``) in words, e.g.
+    ``client rest, token agent-1 (id 1a2b3c4d), session (claimed) s-42``."""
+    if not isinstance(who, dict):
+        return ""
+    parts = []
+    for key, value in who.items():
+        if key in ("id", "token_id") or value in (None, ""):
+            continue
+        text = f"{_WHO_LABELS.get(key, key)} {value}"
+        if key == "token" and who.get("token_id"):
+            text += f" (id {who['token_id']})"
+        parts.append(text)
+    return ", ".join(parts)
 
 
 # The proposer of writes made in this context; servers set it per request, the agent per
@@ -109,10 +146,11 @@ class Proposal:
     status: str = "pending"  # pending | rejected
     reason: str | None = None  # the rejection's reason
     decided: str | None = None
+    decided_by: dict[str, str] | None = None  # who decided it (Proposer.record())
 
     @classmethod
     def new(cls, *, target: str, action: str, proposer: Proposer | None, **what: Any) -> Proposal:
-        who = {k: v for k, v in asdict(proposer or Proposer()).items() if v}
+        who: dict[str, str | None] = dict((proposer or Proposer()).record())
         return cls(id=secrets.token_hex(4), time=now(), target=target, action=action, who=who, **what)
 
     def as_dict(self) -> dict[str, Any]:
@@ -157,9 +195,11 @@ class ProposalBox(ABC):
         it is full (see :func:`admitted`). Nothing already waiting is ever dropped."""
 
     @abstractmethod
-    def reject(self, proposal_id: str, reason: str | None) -> Proposal | None:
-        """Move the pending proposal ``proposal_id`` to the decided ones as rejected, in one
-        durable step; returns it (None when it is not pending: of two decisions, one wins)."""
+    def reject(self, proposal_id: str, reason: str | None,
+               by: dict[str, str] | None = None) -> Proposal | None:
+        """Move the pending proposal ``proposal_id`` to the decided ones as rejected (``by``:
+        who decided, ``Proposer.record()``), in one durable step; returns it (None when it is
+        not pending: of two decisions, one wins)."""
 
     @abstractmethod
     def note_error(self, proposal_id: str, error: str) -> None:
@@ -167,8 +207,9 @@ class ProposalBox(ABC):
 
     @abstractmethod
     def settle(self, proposal: Proposal) -> None:
-        """Move a pending proposal to the decided ones as approved (backends without a durable
-        box; others do this in the notes' transaction, see Transaction.settle)."""
+        """Move a pending proposal to the decided ones as approved, by its ``decided_by``
+        (backends without a durable box; others do this in the notes' transaction, see
+        Transaction.settle)."""
 
 
 def _ordered(items: list[Proposal]) -> list[Proposal]:
@@ -183,7 +224,7 @@ def size(proposal: Proposal) -> int:
 def caller(who: dict[str, Any]) -> str:
     """Whose quota a proposal counts against: its token (proven), else its session (claimed),
     else its client."""
-    for key in ("token_id", "token", "session", "client"):
+    for key in ("token_id", "token", "session", "claimed_session", "client"):
         if who.get(key):
             return f"{key} {who[key]}"
     return "unknown"
@@ -236,14 +277,16 @@ def box_warnings(box: dict[str, Any]) -> list[str]:
 
 
 def settled(state: dict[str, list[Proposal]], proposal_id: str, status: str,
-            reason: str | None = None) -> Proposal | None:
-    """Move ``proposal_id`` from ``state``'s pending to its decided list with ``status`` (in
-    place); returns the decided proposal, or None when it was not pending."""
+            reason: str | None = None, by: dict[str, str] | None = None) -> Proposal | None:
+    """Move ``proposal_id`` from ``state``'s pending to its decided list with ``status`` and
+    who decided (``by``), in place; returns the decided proposal, or None when it was not
+    pending."""
     found = next((p for p in state["pending"] if p.id == proposal_id), None)
     if found is None:
         return None
     state["pending"] = [p for p in state["pending"] if p.id != proposal_id]
-    decided = replace(found, status=status, reason=reason or None, decided=now(), last_error=None)
+    decided = replace(found, status=status, reason=reason or None, decided=now(), last_error=None,
+                      decided_by=by or None)
     state["decided"] = [*state["decided"], decided][-MAX_DECIDED:]
     return decided
 
@@ -296,12 +339,13 @@ class DocumentBox(ProposalBox):
 
         self._change(change)
 
-    def reject(self, proposal_id: str, reason: str | None) -> Proposal | None:
+    def reject(self, proposal_id: str, reason: str | None,
+               by: dict[str, str] | None = None) -> Proposal | None:
         if all(p.id != proposal_id for p in self.waiting()):
             return None  # not there: no need for the lock (nor to create the file)
 
         def change(state: dict[str, list[Proposal]]) -> tuple[dict[str, list[Proposal]], Proposal | None]:
-            return state, settled(state, proposal_id, "rejected", reason)
+            return state, settled(state, proposal_id, "rejected", reason, by)
 
         result: Proposal | None = self._change(change)
         return result
@@ -315,7 +359,7 @@ class DocumentBox(ProposalBox):
         self._change(change)
 
     def settle(self, proposal: Proposal) -> None:
-        self._change(lambda state: (state, settled(state, proposal.id, "approved")))
+        self._change(lambda state: (state, settled(state, proposal.id, "approved", by=proposal.decided_by)))
 
     def restore(self, text: str) -> None:
         """Replace the whole box with the document ``text`` (moving a profile between backends)."""

@@ -107,7 +107,7 @@ class PostgresTransaction(Transaction):
         return next((p for p in self._box["pending"] if p.id == proposal_id), None)
 
     def settle(self, box: ProposalBox, proposal: Proposal, text: str | None) -> None:
-        if self._box is None or settled(self._box, proposal.id, "approved") is None:
+        if self._box is None or settled(self._box, proposal.id, "approved", by=proposal.decided_by) is None:
             raise StoreError(f"proposal {proposal.id} was not claimed in this transaction")
         self._conn.execute("UPDATE pending_proposals SET body = %s, updated_at = now() WHERE profile = %s",
                            (DocumentBox.render(self._box), self._backend.profile))

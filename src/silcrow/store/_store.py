@@ -456,9 +456,7 @@ class MemoryStore:
             what["operations"] = useful_steps(what["operations"], self._where(target), current)
         held = threat_reasons(holds) if holds else None
         who = current_proposer.get()
-        proposer = self.proposer if who is None else Proposer(
-            session=who.session or self.proposer.session, client=who.client or self.proposer.client,
-            token=who.token or self.proposer.token)
+        proposer = self.proposer if who is None else who.over(self.proposer)
         proposal = Proposal.new(target=target, action=action, proposer=proposer, held=held, **what)
         if (taken := size(proposal)) > MAX_PROPOSAL_BYTES:
             raise Refused(Refusal(
@@ -531,7 +529,7 @@ class MemoryStore:
     def reject(self, proposal_id: str, reason: str | None = None) -> MemoryResult:
         """Drop a pending proposal; it is kept a while among the decided ones, with ``reason``."""
         self.backend.recover()  # an approval a crash interrupted is decided first
-        proposal = self.proposals.reject(proposal_id, reason)
+        proposal = self.proposals.reject(proposal_id, reason, _caller())
         if proposal is None:
             return self._not_pending(proposal_id).result()
         message = f"Rejected proposal {proposal.summary()}."
@@ -575,7 +573,8 @@ class MemoryStore:
                     restored = list(last["before"])
                     tx.write(document.render(restored))
                     tx.journal(new_record(target=target, action="undo", origin=origin,
-                                          before=current, after=restored, undoes=last["id"]))
+                                          before=current, after=restored, undoes=last["id"],
+                                          by=_caller()))
         if refusal is not None:
             raise Refused(refusal)
         return self._success(target, restored, f"Undid the {last['action']} of {last['time']}.")
@@ -678,7 +677,7 @@ class MemoryStore:
                         message += f" Warning: {'; '.join(problems)}; run `silcrow memory doctor`."
                     text = document.render(updated)
                     if box is not None and claimed is not None:
-                        tx.settle(box, claimed, text)
+                        tx.settle(box, replace(claimed, decided_by=_caller()), text)
                     self._written.pop(target, None)
                     tx.write(text)
                     written = document.successor(updated, text)
@@ -686,10 +685,11 @@ class MemoryStore:
                         self._written[target] = written
                     tx.journal(new_record(
                         target=target, action=action, origin=origin, before=current, after=updated,
-                        confirmed_threats=confirmed,
+                        confirmed_threats=confirmed, by=_caller(),
                         proposal={"id": proposal.id, **proposal.who} if proposal is not None else None))
             elif refusal is None and box is not None and claimed is not None:
-                tx.settle(box, claimed, None)  # it changes nothing now: decided all the same
+                # It changes nothing now: decided all the same.
+                tx.settle(box, replace(claimed, decided_by=_caller()), None)
         if refusal is not None:
             raise Refused(refusal)
         if seen is not None:
@@ -716,6 +716,13 @@ class MemoryStore:
             usage=E.format_usage(used_before, limit),
             over_limit=True,
         )
+
+
+def _caller() -> dict[str, str] | None:
+    """Who is making this write or decision, as a server set it for the request (its token's
+    name and id, its client, the session it claims); None outside a server (the CLI, a library)."""
+    who = current_proposer.get()
+    return who.record() or None if who is not None else None
 
 
 def _held_ids(holds: Holds) -> list[str] | None:
