@@ -180,3 +180,18 @@ def test_an_approval_that_fails_after_writing_is_all_or_nothing(tmp_path: Path, 
     else:
         assert pending == [] and store.entries("memory") == ["Drinks tea"]
         assert [p.status for p in store.proposals.decided()] == ["approved"]
+
+
+def test_each_decision_names_who_made_it(tmp_path: Path) -> None:
+    store = _tea_and_bank(tmp_path)
+    first = _as("m", store, {"action": "add", "target": "memory", "content": "Likes rain"})["proposal_id"]
+    second = _as("m", store, {"action": "add", "target": "memory", "content": "Likes snow"})["proposal_id"]
+    person = current_proposer.set(Proposer(client="web", token="me", token_id="9f8e7d6c"))
+    try:
+        assert store.approve(first)["success"] and store.reject(second, "no")["success"]
+    finally:
+        current_proposer.reset(person)
+    decided = {p.id: p for p in store.proposals.decided()}
+    assert decided[first].status == "approved" and decided[second].status == "rejected"
+    for pid in (first, second):
+        assert decided[pid].decided_by == {"client": "web", "token": "me", "token_id": "9f8e7d6c"}
