@@ -40,7 +40,7 @@ from silcrow.recall._api import Forgotten, Found, Remembered, Searchable
 from silcrow.recall._limits import MAX_QUERY_CHARS, MAX_RESULTS
 from silcrow.recall._provider import MemoryProvider, as_openai_tool
 from silcrow.recall._tools import TOOL_NAMES, run_tool
-from silcrow.safety import build_memory_context_block, redact_value
+from silcrow.safety import build_memory_context_block
 
 if TYPE_CHECKING:
     from silcrow.recall.local._records import RecallHit
@@ -137,9 +137,8 @@ class MemoryManager:
         return True
 
     def _out(self, provider: MemoryProvider, value: _V) -> _V:
-        """``value`` as it may be handed to ``provider``: secrets redacted from every string when
-        the provider keeps it outside silcrow (see :mod:`silcrow.safety._secrets`)."""
-        return redact_value(value) if getattr(provider, "external", True) else value
+        """``value`` as it may be handed to ``provider`` (see :func:`policy.outgoing`)."""
+        return policy.outgoing(provider, value)
 
     def on_session_switch(self, old_session_id: str, new_session_id: str, **context: Any) -> None:
         """Tell the provider the agent moved to another session (bounded, never raises)."""

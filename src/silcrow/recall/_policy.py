@@ -10,6 +10,8 @@ calls the bridge like a provider). Each rule is applied at the same point by bot
   context the model echoed is never stored again (a curated note mirrored to recall
   too: :func:`written_note`; the messages handed over at session end:
   :func:`stored_messages`);
+* :func:`outgoing`: every string handed to a provider that keeps it outside silcrow has
+  secrets redacted first (turns, queries, notes, tool arguments);
 * :func:`recalled`: recalled text is filtered for threats before a model sees it;
 * :func:`tool_result`: every string of a recall tool's JSON result is screened
   the same way, since it reaches the model outside the fence.
@@ -20,15 +22,17 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import Any
+from typing import Any, TypeVar
 
 from silcrow._toolcall import result_json
-from silcrow.safety import filter_recalled, sanitize_context, scan
+from silcrow.safety import filter_recalled, redact_value, sanitize_context, scan
 
-__all__ = ["is_trivial_prompt", "recalled", "screen_tool_result", "stored", "stored_messages", "tool_result",
-           "worth_recalling", "written_note"]
+__all__ = ["is_trivial_prompt", "outgoing", "recalled", "screen_tool_result", "stored", "stored_messages",
+           "tool_result", "worth_recalling", "written_note"]
 
 log = logging.getLogger(__name__)
+
+_V = TypeVar("_V")
 
 _TRIVIAL = frozenset(
     "ok okay k kk thanks thank you thx ty yes no y n yep yup nope sure cool great nice good "
@@ -82,6 +86,12 @@ def written_note(action: str, content: str) -> str:
     """The content of a curated write as it may be mirrored to recall: a note added or replaced
     is stored text (:func:`stored`); a removal's substring is passed as it is, to find the note."""
     return stored(content) if action in ("add", "replace") and isinstance(content, str) else content
+
+
+def outgoing(provider: object, value: _V) -> _V:
+    """``value`` as it may be handed to ``provider``: secrets redacted from every string when
+    the provider keeps it outside silcrow (see :mod:`silcrow.safety._secrets`)."""
+    return redact_value(value) if getattr(provider, "external", True) else value
 
 
 def recalled(text: object) -> str:

@@ -14,8 +14,10 @@ notes stay Hermes's own (``<hermes-home>/memories``); only long-term recall
 goes through this provider.
 
 Text crossing into silcrow gets silcrow's treatment: fence tags are stripped
-from turns before they are stored, recalled text is threat-filtered before
-Hermes fences it, and strings in tool results are screened.
+from turns before they are stored, secrets are redacted from everything handed
+to an external provider (turns, queries, notes, tool arguments), recalled text
+is threat-filtered before Hermes fences it, and strings in tool results are
+screened.
 """
 
 from __future__ import annotations
@@ -140,6 +142,13 @@ class HermesBridge:
                               f"{self._why_not or 'Hermes calls initialize first'}")
         return self._recall
 
+    def _out(self, value: Any) -> Any:
+        """``value`` as it may be handed to the provider: Hermes calls these hooks directly,
+        not through silcrow's manager, so the same redaction is applied here."""
+        from silcrow.recall._policy import outgoing
+
+        return outgoing(self._provider(), value)
+
     def system_prompt_block(self) -> str:
         return str(self._provider().system_prompt_block() or "")
 
@@ -151,13 +160,14 @@ class HermesBridge:
 
         if not policy.worth_recalling(query):
             return ""
-        return policy.recalled(self._provider().prefetch(query, session_id=session_id or self._session_id))
+        return policy.recalled(self._provider().prefetch(self._out(query),
+                                                         session_id=session_id or self._session_id))
 
     def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
         from silcrow.recall import _policy as policy
 
         if policy.worth_recalling(query):
-            self._provider().queue_prefetch(query, session_id=session_id or self._session_id)
+            self._provider().queue_prefetch(self._out(query), session_id=session_id or self._session_id)
 
     def sync_turn(self, user_content: str, assistant_content: str, *, session_id: str = "",
                   messages: list[dict[str, Any]] | None = None) -> None:
@@ -165,8 +175,8 @@ class HermesBridge:
             return
         from silcrow.recall._policy import stored
 
-        self._provider().sync_turn(stored(user_content), stored(assistant_content),
-                                   session_id=session_id or self._session_id)
+        user, assistant = self._out((stored(user_content), stored(assistant_content)))
+        self._provider().sync_turn(user, assistant, session_id=session_id or self._session_id)
 
     def get_tool_schemas(self) -> list[dict[str, Any]]:
         """Bare ``{name, description, parameters}`` schemas, the format Hermes documents."""
@@ -188,7 +198,7 @@ class HermesBridge:
         if tool_name == "recall_add" and isinstance(call_args.get("fact"), str):
             # A fact is stored text: fence tags stripped, as MemoryManager.remember does.
             call_args["fact"] = stored(call_args["fact"])
-        return tool_result(self._provider().handle_tool_call(tool_name, call_args))
+        return tool_result(self._provider().handle_tool_call(tool_name, self._out(call_args)))
 
     def shutdown(self) -> None:
         if self._recall is not None:
@@ -197,13 +207,13 @@ class HermesBridge:
     # -- Hermes's optional hooks -----------------------------------------------------------
 
     def on_turn_start(self, turn_number: int, message: str, **kwargs: Any) -> None:
-        self._provider().on_turn_start(int(turn_number), str(message or ""))
+        self._provider().on_turn_start(int(turn_number), self._out(str(message or "")))
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         if self._writes:
             from silcrow.recall._policy import stored_messages
 
-            self._provider().on_session_end(stored_messages(messages))
+            self._provider().on_session_end(self._out(stored_messages(messages)))
 
     def on_session_switch(self, new_session_id: str, *, parent_session_id: str = "", reset: bool = False,
                           rewound: bool = False, **kwargs: Any) -> None:
@@ -215,22 +225,22 @@ class HermesBridge:
     def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
         from silcrow.recall._policy import recalled
 
-        return recalled(self._provider().on_pre_compress(list(messages or [])))
+        return recalled(self._provider().on_pre_compress(self._out(list(messages or []))))
 
     def on_memory_write(self, action: str, target: str, content: str,
                         metadata: dict[str, Any] | None = None) -> None:
         if self._writes:
             from silcrow.recall._policy import written_note
 
-            self._provider().on_memory_write(action, target, written_note(action, content))
+            self._provider().on_memory_write(action, target, self._out(written_note(action, content)))
 
     def on_delegation(self, task: str, result: str, *, child_session_id: str = "", **kwargs: Any) -> None:
         """silcrow has no delegation hook: the task and its result are stored as one turn."""
         if self._writes and task and result:
             from silcrow.recall._policy import stored
 
-            self._provider().sync_turn(stored(f"[delegated task] {task}"),
-                                       stored(result), session_id=self._session_id)
+            turn = self._out((stored(f"[delegated task] {task}"), stored(result)))
+            self._provider().sync_turn(*turn, session_id=self._session_id)
 
     # -- Hermes's setup wizard (`hermes memory setup`) -------------------------------------
 
