@@ -156,7 +156,9 @@ def plan(target: Target, *, remove: bool, state_home: Path, mcp: bool = True) ->
 
 def _read(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
+        # Bytes decoded as they are: read_text would turn CRLF line ends into LF, and the file
+        # written back (and the one --remove leaves) would no longer be the user's bytes.
+        return path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         return None
     except UnicodeDecodeError as exc:

@@ -204,7 +204,10 @@ def insert(text: str, container: Node, value: Any, key: str | None = None) -> st
         return text[:last.value.end] + addition + text[last.value.end:]
     outer = _line_indent(text, container.start)
     inner = outer + (unit if isinstance(unit, str) else " " * unit)
-    body = "\n" + inner + label + _render(value, unit, inner) + "\n" + outer
+    # What an empty container held (spaces, a comment) stays after the new member, so that
+    # removing it gives those bytes back; "{}" gets a closing line of its own.
+    inside = text[container.start + 1:container.end - 1]
+    body = "\n" + inner + label + _render(value, unit, inner) + (inside or "\n" + outer)
     return text[:container.start + 1] + body + text[container.end - 1:]
 
 
@@ -213,7 +216,14 @@ def remove(text: str, container: Node, index: int) -> str:
     members = container.members
     member = members[index]
     if len(members) == 1:
-        return text[:container.start + 1] + text[container.end - 1:]
+        # What follows the member is what the container held before it was inserted (see
+        # insert), unless it is only the closing line insert gives an empty "{}".
+        tail = text[member.value.end:container.end - 1]
+        if tail.lstrip(_WS).startswith(","):  # a trailing comma (JSON with comments)
+            tail = tail.lstrip(_WS)[1:]
+        if tail == "\n" + _line_indent(text, container.start):
+            tail = ""
+        return text[:container.start + 1] + tail + text[container.end - 1:]
     if index > 0:
         return text[:members[index - 1].value.end] + text[member.value.end:]
     return text[:member.start] + text[members[1].start:]
