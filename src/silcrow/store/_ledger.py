@@ -164,6 +164,8 @@ def _apply_change(state: dict[str, Any], target: str, before: list[str], after: 
         if item_id in have:
             continue
         why = "evicted" if old in evicted_set else _WHY.get(action, action)
+        if action == "batch" and old not in became:  # a batch's remove step, not an edit
+            why = "removed"
         item = {"id": item_id, "target": target, "text": old, "archived": time, "why": why, "by": dict(by),
                 "added": dropped[old].get("added"), "added_by": dropped[old].get("added_by")}
         if old in became:
@@ -177,14 +179,30 @@ def _apply_change(state: dict[str, Any], target: str, before: list[str], after: 
         known[new].setdefault("added_by", None)
     paired_new = set(became.values())
     for new in added:
+        # An entry that comes back (a restore, an undo, the same text added again) is no
+        # longer archived, and keeps when and by whom it was first added.
+        back = _came_back(archive, target, new, time)
         if new in paired_new:
             continue
         info = known.get(new)
         if info is None or info.get("added") is None:
+            first = ({"added": back["added"], "added_by": back.get("added_by")}
+                     if back is not None and back.get("added") else {"added": time, "added_by": dict(by)})
             # Usage counted before this record was folded stays; what is known of it does not.
-            known[new] = {**(info or {}), "added": time, "added_by": dict(by), "changed": time,
-                          "changed_by": dict(by)}
+            known[new] = {**(info or {}), **first, "changed": time, "changed_by": dict(by)}
             known[new].pop("first_seen", None)
+
+
+def _came_back(archive: list[dict[str, Any]], target: str, text: str, time: str) -> dict[str, Any] | None:
+    """The newest item of ``target`` holding ``text`` archived before ``time``, when it is live
+    again, marked restored then (kept, so folding its record again does not archive it twice;
+    folding again, an add older than the item leaves it archived)."""
+    for item in reversed(archive):
+        if (item.get("target") == target and item.get("text") == text
+                and str(item.get("archived") or "") < time and item.get("restored") in (None, time)):
+            item["restored"] = time
+            return item
+    return None
 
 
 def fold(state: dict[str, Any], records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
@@ -308,7 +326,7 @@ def search_archive(state: Mapping[str, Any], query: str | None = None,
     words = [w.casefold() for w in (query or "").split()]
     found = []
     for item in reversed(state.get("archive", [])):
-        if target is not None and item.get("target") != target:
+        if (target is not None and item.get("target") != target) or item.get("restored"):
             continue
         text = str(item.get("text", "")).casefold()
         if all(w in text for w in words):
