@@ -892,6 +892,9 @@ class MemoryStore:
         ``proposal_id``."""
         details = self.details()
         waiting = {(p.target, p.why) for p in self.pending() if p.why}
+        # The pass's proposals name who asked for it (a server's caller: its token), like any other.
+        who = current_proposer.get()
+        proposer = Proposer(client="review") if who is None else Proposer(client="review").over(who)
         out: list[dict[str, Any]] = []
         for target in TARGET_FILES:
             live = [d["text"] for d in details[target]]
@@ -902,7 +905,7 @@ class MemoryStore:
                     shown["already_pending"] = True
                     out.append(shown)
                     continue
-                proposal = Proposal.new(target=target, action="batch", proposer=Proposer(client="review"),
+                proposal = Proposal.new(target=target, action="batch", proposer=proposer,
                                         operations=finding.operations(), why=finding.reason)
                 try:
                     self.proposals.add(proposal)
