@@ -102,7 +102,7 @@ def review(
     as_json: bool = JSON_OPTION,
     rules_only: bool = typer.Option(False, "--rules-only",
                                     help="word merges by rule even when a model is configured"),
-    unused_days: int = typer.Option(180, "--unused-days", min=1,
+    unused_days: int = typer.Option(180, "--unused-days", min=1, max=36500,
                                     help="propose archiving entries nothing surfaced or changed "
                                          "for this long"),
 ) -> None:

@@ -70,9 +70,16 @@ def parse(text: str) -> dict[str, Any]:
         return empty()
     if not isinstance(state, dict) or state.get("version") != VERSION:
         return empty()
-    state.setdefault("folded", {})
-    state.setdefault("entries", {})
-    state.setdefault("archive", [])
+    # A damaged document (edited by hand, say) keeps what still has the right shape.
+    folded, entries, archive = state.get("folded"), state.get("entries"), state.get("archive")
+    state["folded"] = ({k: v for k, v in folded.items() if isinstance(v, str)}
+                       if isinstance(folded, dict) else {})
+    state["entries"] = ({target: {e: i for e, i in known.items() if isinstance(i, dict)}
+                         for target, known in entries.items() if isinstance(known, dict)}
+                        if isinstance(entries, dict) else {})
+    state["archive"] = ([i for i in archive if isinstance(i, dict) and isinstance(i.get("id"), str)
+                         and isinstance(i.get("text"), str) and isinstance(i.get("target"), str)]
+                        if isinstance(archive, list) else [])
     return state
 
 
