@@ -161,6 +161,7 @@ def ingest_transcript(payload: dict[str, Any], home: Path) -> HookResult:
     from silcrow.home import open_profile
     from silcrow.recall._coding_formats import parse_claude_code
     from silcrow.recall._limits import MAX_RECORD_CHARS
+    from silcrow.recall._policy import stored
     from silcrow.recall.local import LocalProvider
 
     path_text = payload.get("transcript_path")
@@ -182,7 +183,9 @@ def ingest_transcript(payload: dict[str, Any], home: Path) -> HookResult:
         return HookResult()
     transcript = parse_claude_code(complete.decode("utf-8", "replace"), source=str(path), first_line=line)
     for record in transcript.records:
-        record.text = record.text[:MAX_RECORD_CHARS]
+        # Stored text, as the agent's turns: a reply that echoed its recalled <memory-context>
+        # is not stored again with the fence.
+        record.text = stored(record.text)[:MAX_RECORD_CHARS]
     provider = open_profile(home).provider()
     if provider is None:
         return HookResult(message="silcrow: recall is off (provider 'none'); transcript not ingested")
@@ -205,12 +208,16 @@ def ingest_transcript(payload: dict[str, Any], home: Path) -> HookResult:
 
 
 def _sync_pairs(provider: Any, records: list[Any]) -> None:
+    from silcrow.recall._policy import outgoing
+
     user = ""
     for record in records:
         if record.speaker == "user":
             user = record.text
         elif user:
-            provider.sync_turn(user, record.text, session_id=record.session_id)
+            # Secrets redacted for a provider outside silcrow, as the manager does for the agent.
+            turn = outgoing(provider, (user, record.text))
+            provider.sync_turn(*turn, session_id=record.session_id)
             user = ""
 
 
