@@ -691,7 +691,10 @@ class MemoryStore:
             if refusal is None and updated != current:
                 used_after = E.char_count(updated)
                 refusal = self._over_budget(target, action, current, updated, problems)
-                if refusal is not None and action == "add" and self.on_full == "archive_oldest":
+                # Not for an approval: its review showed the add refused as over budget, and an
+                # approval applies what was shown (a person decides what leaves, not eviction).
+                if refusal is not None and action == "add" and self.on_full == "archive_oldest" \
+                        and proposal is None:
                     made_room = self._make_room(target, current, updated)
                     if made_room is not None:
                         evicted = [e for e in current if e not in made_room]
