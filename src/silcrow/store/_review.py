@@ -64,6 +64,18 @@ _SLOTS: dict[str, re.Pattern[str]] = {
     "their pronouns": re.compile(r"^(?P<subject>.*?)\bpronouns are\s+(?P<value>[^.,;]+)", re.IGNORECASE),
 }
 # Subjects that all mean the user in USER.md (and "the agent's user" in MEMORY.md).
+# Words that turn a statement around: an entry that adds one to another says the opposite, so
+# it is neither a duplicate of it nor contains it ("deploy on Fridays" / "never deploy on
+# Fridays"). "t" is what _norm leaves of n't.
+_NEGATIONS = frozenset("not no never nor neither without cannot t longer stopped stop avoid avoids "
+                       "except instead".split())
+
+
+def _negation_differs(a: str, b: str) -> bool:
+    """Whether one of two normalised entries holds a negating word the other does not."""
+    return bool(_NEGATIONS & (set(a.split()) ^ set(b.split())))
+
+
 _USER_WORDS = {"", "user", "the user", "i", "me", "my", "user's", "the user's", "they", "he", "she"}
 _FILLER = re.compile(r"\b(?:now|currently|recently|also|has|have|just|since \w+)\b", re.IGNORECASE)
 
@@ -136,7 +148,7 @@ def find(target: str, entries: Sequence[str], *, details: Sequence[dict[str, Any
     for i, small in enumerate(norms):
         for j, big in enumerate(norms):
             if i != j and j not in gone and i not in gone and small and len(small) < len(big) and (
-                    f" {small} " in f" {big} "):
+                    f" {small} " in f" {big} ") and not _negation_differs(small, big):
                 findings.append(Finding("contained", target, (
                     f"{_short(entries[i])!r} says nothing that {_short(entries[j])!r} does not already say"),
                     remove=[entries[i]]))
@@ -150,7 +162,7 @@ def find(target: str, entries: Sequence[str], *, details: Sequence[dict[str, Any
                 continue
             wording = difflib.SequenceMatcher(None, norms[i], norms[j], autojunk=False).ratio()
             meaning = float(np.dot(vectors[i], vectors[j])) if vectors is not None else 0.0
-            if wording < SAME_WORDING and meaning < SAME_MEANING:
+            if (wording < SAME_WORDING and meaning < SAME_MEANING) or _negation_differs(norms[i], norms[j]):
                 continue
             older, newer = _newer(i, j, when)
             merged = merge(entries[older], entries[newer]) if merge is not None else None
