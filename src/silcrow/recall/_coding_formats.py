@@ -173,7 +173,7 @@ def _lines(raw: str, first_line: int, out: Transcript) -> Iterator[tuple[int, di
             continue
         try:
             entry = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # RecursionError: nested thousands deep
             out.malformed.append(lineno)
             continue
         if not isinstance(entry, dict):
