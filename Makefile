@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint docs bench clean
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -57,6 +57,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src
 
+# The documentation site from docs/ (mkdocs.yml); --strict turns every warning (a broken link or
+# anchor, a page missing from the nav, an include that is not there) into a failure.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict  # not --quiet: it hides the warnings --strict counts
+
 # The 3.x supermemory client (the one Hermes' plugin uses), kept apart from the 5.x one in .venv:
 # a test runs the supermemory provider with it first on PYTHONPATH.
 SUPERMEMORY3 := $(VENV)/supermemory3
@@ -64,7 +69,7 @@ $(SUPERMEMORY3)/.complete: | $(STAMP)
 	$(BIN)/python -m pip install --quiet --no-deps --target $(SUPERMEMORY3) 'supermemory>=3,<4'
 	touch $@
 
-test: lint $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_VENV)/.installed \
+test: lint docs $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_VENV)/.installed \
 	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete
 	$(BIN)/python -m pytest -q
 
@@ -83,4 +88,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/serve.py
 
 clean:
-	rm -rf $(VENV) $(HERMES_VENV) $(OPENVIKING_VENV) $(HINDSIGHT_VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(HERMES_VENV) $(OPENVIKING_VENV) $(HINDSIGHT_VENV) build/site .pytest_cache .mypy_cache .ruff_cache
