@@ -76,7 +76,7 @@ test: lint docs $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_V
 # Each benchmark prints one JSON object on stdout (progress on stderr). The LoCoMo ones need its
 # data, which silcrow does not ship (see bench/locomo.py): make bench LOCOMO=/path/to/locomo10.json
 LOCOMO ?= $(LOCOMO_DATA)
-bench: $(STAMP)
+bench: $(STAMP) $(HERMES_VENV)/.installed  # bench/store.py's baseline is Hermes's own MemoryStore
 	$(BIN)/python bench/store.py
 	$(BIN)/python bench/safety.py $(if $(LOCOMO),--dataset '$(LOCOMO)')
 	$(BIN)/python bench/recall.py --dataset '$(LOCOMO)'
