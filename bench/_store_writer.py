@@ -7,7 +7,8 @@ uses ``tools.memory_tool.MemoryStore`` of hermes-agent, and ``hermes_dirfsync`` 
 directory fsync after its rename (run both with ``.venv-hermes``'s Python, ``HERMES_HOME`` set
 to HOME: Hermes finds its files in ``$HERMES_HOME/memories`` as silcrow does in
 ``HOME/memories``). Every kind gets the same budget and the same operations, one store per
-process as an agent has, loaded (the session start) before the first write. Prints ``ready``
+process as an agent has, loaded (the session start) and its threat scan warmed before the
+first write: the figures are the cost of a write, not of a process's start. Prints ``ready``
 once the store is built, waits for a line on stdin (so that every writer starts at once), runs,
 then prints one JSON line: when it began and ended (``time.monotonic``, one clock for every
 process of the machine) and how many operations the store refused.
@@ -26,6 +27,8 @@ from typing import Any
 
 # A budget far above the files under test: the run measures writes, not the size limit.
 BIG_LIMIT = 10**7
+# A note long enough for every stage of either store's threat scan, scanned once before the run.
+WARM_UP = "The user keeps project notes in ~/notes and prefers short answers with examples."
 
 
 def ops(worker: int, count: int) -> list[tuple[str, str, str]]:
@@ -45,10 +48,14 @@ def ops(worker: int, count: int) -> list[tuple[str, str, str]]:
 
 
 def _silcrow(home: str) -> Callable[[str, str, str], bool]:
+    from silcrow import safety as threats
     from silcrow.store import MemoryStore
 
     store = MemoryStore(home, memory_char_limit=BIG_LIMIT, user_char_limit=BIG_LIMIT, lock_timeout=120)
     store.load()  # the session start: an agent's first write comes after it
+    # The learned stage of the threat scan loads its weights on the first note long enough to
+    # judge; Hermes compiles its patterns at import. Both are paid once per process, not per write.
+    threats.scan(WARM_UP, learned=True)
 
     def apply(action: str, old: str, new: str) -> bool:
         store.reset_turn()  # one tool call per agent turn, as Hermes's counter is never reached
@@ -84,6 +91,7 @@ def _hermes(sync_directory: bool = False) -> Callable[[str, str, str], bool]:
 
     store = MemoryStore(memory_char_limit=BIG_LIMIT, user_char_limit=BIG_LIMIT)
     store.load_from_disk()  # the session start, as AIAgent does before the first turn
+    memory_tool._scan_memory_content(WARM_UP)
 
     def apply(action: str, old: str, new: str) -> bool:
         store.reset_consolidation_failures()
