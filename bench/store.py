@@ -184,11 +184,14 @@ def _summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _hermes_version(hermes_python: Path) -> str:
-    found = subprocess.run(
-        [str(hermes_python), "-c", "import importlib.metadata as m; print(m.version('hermes-agent'))"],
-        capture_output=True, text=True, check=False,
-    )
-    if found.returncode != 0:
+    try:
+        found = subprocess.run(
+            [str(hermes_python), "-c", "import importlib.metadata as m; print(m.version('hermes-agent'))"],
+            capture_output=True, text=True, check=False,
+        )
+    except OSError:  # no such interpreter
+        found = None
+    if found is None or found.returncode != 0:
         raise SystemExit(
             f"hermes-agent is not importable with {hermes_python}: build its virtualenv with "
             "`make .venv-hermes/.installed`, or give another with --hermes-python"
