@@ -21,7 +21,6 @@ from silcrow.integrations.anthropic import MemoryTool
 from silcrow.recall import MemoryManager, MemoryProvider
 from silcrow.store import MemoryStore
 
-
 SILCROW = str(Path(sys.executable).with_name("silcrow"))  # the console script of this environment
 
 
@@ -92,13 +91,17 @@ def test_every_command_through_the_tool_runner(home: Path) -> None:
     outside.write_text("secret", encoding="utf-8")
     script = [
         [_use("view", path="/memories")],
-        [_use("create", path="/memories/USER.md", file_text="The user is called Sam.\n§\nSam prefers pytest.")],
-        [_use("str_replace", path="/memories/USER.md", old_str="prefers pytest", new_str="prefers pytest to unittest")],
+        [_use("create", path="/memories/USER.md",
+              file_text="The user is called Sam.\n§\nSam prefers pytest.")],
+        [_use("str_replace", path="/memories/USER.md", old_str="prefers pytest",
+              new_str="prefers pytest to unittest")],
         [_use("insert", path="/memories/USER.md", insert_line=2, insert_text="Sam lives in Lyon.")],
         [_use("view", path="/memories/USER.md")],
-        [_use("create", path="/memories/projects/silcrow.md", file_text="# silcrow\nTests run with make test.\n")],
+        [_use("create", path="/memories/projects/silcrow.md",
+              file_text="# silcrow\nTests run with make test.\n")],
         [_use("insert", path="/memories/projects/silcrow.md", insert_line=1, insert_text="Owner: Sam")],
-        [_use("str_replace", path="/memories/projects/silcrow.md", old_str="make test", new_str="`make test`")],
+        [_use("str_replace", path="/memories/projects/silcrow.md", old_str="make test",
+              new_str="`make test`")],
         [_use("rename", old_path="/memories/projects/silcrow.md", new_path="/memories/projects/main.md")],
         [_use("view", path="/memories/projects/main.md", view_range=[1, 2])],
         [_use("view", path="/memories")],
@@ -160,7 +163,8 @@ def test_every_command_through_the_tool_runner(home: Path) -> None:
     assert ("replace", "user", "Sam prefers pytest to unittest.") in recorder.writes
     assert ("add", "user", "Sam lives in Lyon.") in recorder.writes
     assert not any("Ignore" in w[2] for w in recorder.writes)
-    assert not (home / "memory-tool" / "projects").exists() and not (home / "memory-tool" / "evil.md").exists()
+    assert not (home / "memory-tool" / "projects").exists()
+    assert not (home / "memory-tool" / "evil.md").exists()
     manager.shutdown()
 
 
@@ -215,7 +219,8 @@ def test_write_approval_gate_turns_writes_into_proposals(home: Path) -> None:
 
 def test_named_profile_and_cli_shows_what_the_tool_wrote(home: Path) -> None:
     tool = MemoryTool(profile="work", home=home)
-    _run(tool, [[_use("create", path="/memories/USER.md", file_text="At work the user is on call on Fridays.")]])
+    fact = "At work the user is on call on Fridays."
+    _run(tool, [[_use("create", path="/memories/USER.md", file_text=fact)]])
     env = {**os.environ, "SILCROW_HOME": str(home)}
     shown = subprocess.run([SILCROW, "--profile", "work", "memory", "show"],
                            capture_output=True, text=True, encoding="utf-8", env=env, timeout=120)

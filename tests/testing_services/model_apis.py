@@ -147,7 +147,8 @@ class OpenAIResponsesStandIn(StandInService):
         body = self.body_fields(req, "model", "input")
         if body.get("stream"):
             raise self.violation(400, "this stand-in answers non-streaming requests only")
-        items = body["input"] if isinstance(body["input"], list) else [{"role": "user", "content": body["input"]}]
+        given = body["input"]
+        items = given if isinstance(given, list) else [{"role": "user", "content": given}]
         calls: set[str] = set()
         for n, item in enumerate(items):
             kind = item.get("type")

@@ -304,7 +304,8 @@ class MemoryTool(BetaAbstractMemoryTool):
             for key in ("matches", "current_entries"):
                 listed: Any = result.get(key)
                 if listed:
-                    details.append(f"{key.replace('_', ' ')}:\n" + "\n".join(f"- {str(e)[:80]}" for e in listed))
+                    shown = "\n".join(f"- {str(e)[:80]}" for e in listed)
+                    details.append(f"{key.replace('_', ' ')}:\n{shown}")
             raise ToolError("\n".join(details))
         if result.get("pending"):
             return (f"Held for the user's approval (proposal {result.get('proposal_id', '?')}): "

@@ -82,7 +82,8 @@ class Items(ABC):
             old = conn.execute(f"SELECT recall_id, created_at FROM {self._table} WHERE prefix = {p}"
                                f" AND key = {p} AND {self._mine()}", (prefix, key)).fetchone()
             if old is None:
-                conn.execute(f"INSERT INTO {self._table} ({ITEMS.names()}) VALUES ({p}, {p}, {p}, {p}, {p}, {p})",
+                conn.execute(f"INSERT INTO {self._table} ({ITEMS.names()})"
+                             f" VALUES ({p}, {p}, {p}, {p}, {p}, {p})",
                              (prefix, key, value, recall_id, now, now))
                 return None
             conn.execute(f"UPDATE {self._table} SET value = {p}, recall_id = {p}, updated_at = {p}"
@@ -107,7 +108,8 @@ class Items(ABC):
         one)."""
         p = self._p
         with self._conn(False) as conn:
-            return conn.execute(f"SELECT 1 AS used FROM {self._table} WHERE recall_id = {p} AND {self._mine()}"
+            return conn.execute(f"SELECT 1 AS used FROM {self._table} WHERE recall_id = {p}"
+                                f" AND {self._mine()}"
                                 " LIMIT 1", (recall_id,)).fetchone() is not None
 
     def indexed(self) -> int:

@@ -89,7 +89,8 @@ def _matches(item_value: Any, wanted: Any) -> bool:
     if isinstance(wanted, Mapping):
         if any(str(k).startswith("$") for k in wanted):
             return all(_operator(item_value, op, arg) for op, arg in wanted.items())
-        return isinstance(item_value, Mapping) and all(_matches(item_value.get(k), v) for k, v in wanted.items())
+        return isinstance(item_value, Mapping) and all(
+            _matches(item_value.get(k), v) for k, v in wanted.items())
     if isinstance(wanted, list | tuple):
         return (isinstance(item_value, list | tuple) and len(item_value) == len(wanted)
                 and all(_matches(a, b) for a, b in zip(item_value, wanted, strict=True)))
@@ -180,7 +181,8 @@ class SilcrowStore(BaseStore):
             elif isinstance(op, SearchOp):
                 _checked_namespace(op.namespace_prefix, "namespace_prefix")
             elif not isinstance(op, ListNamespacesOp):
-                raise ValueError(f"unknown store operation {type(op).__name__}; use GetOp, PutOp, SearchOp or "
+                raise ValueError(f"unknown store operation {type(op).__name__}; use GetOp, PutOp, SearchOp "
+                                 "or "
                                  "ListNamespacesOp")
             validate_op_namespace(op)
             if isinstance(op, GetOp):
@@ -207,9 +209,11 @@ class SilcrowStore(BaseStore):
             self._release(self._items.delete(prefix, op.key))
             return
         if not namespace:
-            raise InvalidNamespaceError("a namespace cannot be empty; give at least one label, e.g. ('notes',)")
+            raise InvalidNamespaceError("a namespace cannot be empty; give at least one label, "
+                                        "e.g. ('notes',)")
         if namespace[0] == "langgraph":
-            raise InvalidNamespaceError(f"the root label of a namespace cannot be 'langgraph', got {namespace}")
+            raise InvalidNamespaceError(f"the root label of a namespace cannot be 'langgraph', got "
+                                        f"{namespace}")
         encoded = _encoded(namespace, op.key, op.value)
         text = self._text(op.value, op.index)
         recall_id = None
@@ -221,11 +225,14 @@ class SilcrowStore(BaseStore):
         if old != recall_id:
             self._release(old)
 
-    def _item(self, row: Row, score: float | None = None, *, scored: bool = False) -> Item:
+    @staticmethod
+    def _found(row: Row, score: float | None) -> SearchItem:
+        return SearchItem(_namespace(row.prefix), row.key, json.loads(row.value), _when(row.created_at),
+                          _when(row.updated_at), score)
+
+    @staticmethod
+    def _item(row: Row) -> Item:
         value = json.loads(row.value)
-        if scored:
-            return SearchItem(_namespace(row.prefix), row.key, value, _when(row.created_at),
-                              _when(row.updated_at), score)
         return Item(value=value, key=row.key, namespace=_namespace(row.prefix),
                     created_at=_when(row.created_at), updated_at=_when(row.updated_at))
 
@@ -236,7 +243,8 @@ class SilcrowStore(BaseStore):
         if op.filter:
             if not isinstance(op.filter, Mapping):
                 raise ValueError(f"filter must be a dict such as {{'kind': 'note'}}, got {op.filter!r:.80}")
-            rows = [r for r in rows if all(_matches(json.loads(r.value).get(k), v) for k, v in op.filter.items())]
+            conditions = op.filter.items()
+            rows = [r for r in rows if all(_matches(json.loads(r.value).get(k), v) for k, v in conditions)]
         scores: dict[int, float] = {}
         if op.query and op.query.strip() and any(r.recall_id is not None for r in rows):
             wanted = min(MAX_CANDIDATES, max(self._items.indexed(), 1))
@@ -245,8 +253,7 @@ class SilcrowStore(BaseStore):
             order = {h.id: n for n, h in enumerate(hits)}
             rows.sort(key=lambda r: order.get(r.recall_id, math.inf) if r.recall_id is not None else math.inf)
         page = rows[op.offset:op.offset + op.limit]
-        return [self._item(r, scores.get(r.recall_id) if r.recall_id is not None else None, scored=True)
-                for r in page]  # type: ignore[misc]
+        return [self._found(r, scores.get(r.recall_id) if r.recall_id is not None else None) for r in page]
 
     def _list(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         namespaces = [_namespace(p) for p in self._items.prefixes()]

@@ -56,12 +56,14 @@ def to_message(item: Any) -> dict[str, Any]:
         text = _text(item.get("content"), ("output_text",))
         if text is not None and set(item) <= {"role", "content", "type", "id", "status"}:
             return {"role": "assistant", "content": text}
-    if kind == "function_call" and all(isinstance(item.get(k), str) for k in ("call_id", "name", "arguments")):
+    if kind == "function_call" and all(isinstance(item.get(k), str)
+                                       for k in ("call_id", "name", "arguments")):
         call = {"id": item["call_id"], "type": "function",
                 "function": {"name": item["name"], "arguments": item["arguments"]}}
         return {"role": "assistant", "content": None, "tool_calls": [call]}
     if kind == "function_call_output" and isinstance(item.get("output"), str) \
-            and isinstance(item.get("call_id"), str) and set(item) <= {"type", "call_id", "output", "id", "status"}:
+            and isinstance(item.get("call_id"), str) \
+            and set(item) <= {"type", "call_id", "output", "id", "status"}:
         return {"role": "tool", "content": item["output"], "tool_call_id": item["call_id"]}
     shown = str(kind or role or "item")
     text = _text(item.get("content"), ("input_text", "output_text", "text"))
