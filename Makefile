@@ -64,8 +64,15 @@ $(SUPERMEMORY3)/.complete: | $(STAMP)
 	$(BIN)/python -m pip install --quiet --no-deps --target $(SUPERMEMORY3) 'supermemory>=3,<4'
 	touch $@
 
+# The anthropic SDK 2.x, kept apart from the 1.x in .venv (hermes-jailbench, a dev
+# dependency, needs anthropic<2): the memory tool's tests run again with it first on PYTHONPATH.
+ANTHROPIC2 := $(VENV)/anthropic2
+$(ANTHROPIC2)/.complete: | $(STAMP)
+	$(BIN)/python -m pip install --quiet --no-deps --target $(ANTHROPIC2) 'anthropic>=2.17,<3'
+	touch $@
+
 test: lint $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_VENV)/.installed \
-	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete
+	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete $(ANTHROPIC2)/.complete
 	$(BIN)/python -m pytest -q
 
 # Each benchmark prints one JSON object on stdout (progress on stderr). The LoCoMo ones need its

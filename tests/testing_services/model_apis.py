@@ -3,11 +3,14 @@
 * :class:`AnthropicMessagesStandIn`: ``POST /v1/messages`` of Anthropic's Messages API, as the
   ``anthropic`` SDK's types describe it (``anthropic/types/beta/message_create_params.py``,
   ``beta_message.py``, ``beta_tool_use_block.py``, ``beta_tool_result_block_param.py``,
-  ``beta_memory_tool_20250818_param.py``): ``x-api-key`` and ``anthropic-version`` headers;
+  ``beta_memory_tool_20250818_param.py``): the key as ``x-api-key`` (SDK 1.x) or a bearer token
+  (2.x), and an ``anthropic-version`` header;
   ``model``, ``max_tokens`` and ``messages`` required; roles alternate starting with ``user``;
   every ``tool_use`` of an assistant turn answered by a ``tool_result`` in the next user turn
   (the API's "tool_use ids were found without tool_result blocks" 400); the memory tool
-  (``memory_20250818``) only with the ``context-management-2025-06-27`` beta.
+  (``memory_20250818``) only with the ``context-management-2025-06-27`` beta. The 2.x SDK's
+  server-held threads (``thread: {"type": "continue", "previous_message_id"}``, which send only
+  the new messages; ``anthropic/lib/threads/_thread_state.py``) are held here too.
 * :class:`OpenAIResponsesStandIn`: ``POST /v1/responses`` of OpenAI's Responses API, the
   Agents SDK's default (``openai/types/responses/response_create_params.py``,
   ``response.py``, ``response_function_tool_call.py``): ``Authorization: Bearer``; ``model``
@@ -42,20 +45,32 @@ class AnthropicMessagesStandIn(StandInService):
         self.script = deque(script)
         self._ids = itertools.count(1)
         self.bodies: list[dict[str, Any]] = []
+        self.threads: dict[str, list[dict[str, Any]]] = {}  # reply id -> the conversation up to it
         self.route("POST", r"/v1/messages", self._messages)
 
     def error_body(self, status: int, message: str) -> Any:
         return {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
 
     def check_auth(self, req: Request) -> None:
-        if req.headers.get("x-api-key") != self.api_key:
-            raise self.violation(401, "missing or wrong x-api-key header")
+        # The 1.x SDK sends the key as x-api-key, 2.x as a bearer token (anthropic/_client.py).
+        given = {req.headers.get("x-api-key"), req.headers.get("authorization", "").removeprefix("Bearer ")}
+        if self.api_key not in given:
+            raise self.violation(401, "missing or wrong x-api-key (or Authorization: Bearer) header")
         if not req.headers.get("anthropic-version"):
             raise self.violation(400, "missing anthropic-version header")
 
     def _messages(self, req: Request) -> Any:
-        body = self.body_fields(req, "model", "max_tokens", "messages")
-        self._check(req, body)
+        body = self.body_fields(req, "model", "max_tokens")
+        if not isinstance(body.get("messages"), list):
+            raise self.violation(400, "messages: field required (a list)")
+        history = list(body["messages"])
+        thread = body.get("thread")
+        if isinstance(thread, dict) and thread.get("type") == "continue":
+            held = self.threads.get(thread.get("previous_message_id"))
+            if held is None:
+                raise self.violation(404, "thread_not_found: no thread holds that previous_message_id")
+            history = held + history
+        self._check(req, body, history)
         self.bodies.append(body)
         if not self.script:
             raise self.violation(500, "the script has no more turns")
@@ -64,15 +79,17 @@ class AnthropicMessagesStandIn(StandInService):
             if block.get("type") == "tool_use":
                 block.setdefault("id", f"toolu_{next(self._ids):04d}")
         tool_use = any(b.get("type") == "tool_use" for b in blocks)
+        reply_id = f"msg_{next(self._ids):04d}"
+        self.threads[reply_id] = [*history, {"role": "assistant", "content": blocks}]
         return {
-            "id": f"msg_{next(self._ids):04d}", "type": "message", "role": "assistant",
+            "id": reply_id, "type": "message", "role": "assistant",
             "model": body["model"], "content": blocks, "container": None,
             "stop_reason": "tool_use" if tool_use else "end_turn", "stop_sequence": None,
             "usage": {"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 0,
                       "cache_read_input_tokens": 0},
         }
 
-    def _check(self, req: Request, body: dict[str, Any]) -> None:
+    def _check(self, req: Request, body: dict[str, Any], messages: list[Any]) -> None:
         if not isinstance(body["max_tokens"], int) or body["max_tokens"] < 1:
             raise self.violation(400, "max_tokens must be a positive integer")
         tools = body.get("tools") or []
@@ -83,8 +100,7 @@ class AnthropicMessagesStandIn(StandInService):
             memory = next(t for t in tools if t.get("type") == "memory_20250818")
             if memory.get("name") != "memory":
                 raise self.violation(400, "the memory_20250818 tool must be named 'memory'")
-        messages = body["messages"]
-        if not isinstance(messages, list) or not messages:
+        if not messages:
             raise self.violation(400, "messages must be a non-empty list")
         open_calls: set[str] = set()
         for n, message in enumerate(messages):
