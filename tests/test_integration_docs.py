@@ -56,7 +56,8 @@ def test_the_anthropic_page_example(tmp_path: Path) -> None:
         [{"type": "text", "text": "Saved: you prefer pytest."}],
     ]
     with AnthropicMessagesStandIn(script) as api:
-        done = run(example("anthropic.md"), home, ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY="test-key")
+        done = run(example("anthropic.md"), home, ANTHROPIC_BASE_URL=api.base_url,
+                   ANTHROPIC_API_KEY="test-key")
         assert api.violations == [] and not api.script
         assert [r["is_error"] for r in api.tool_results()] == [False]
     assert done.stdout.strip() == "Saved: you prefer pytest."
@@ -68,7 +69,8 @@ def test_the_anthropic_page_example(tmp_path: Path) -> None:
 def test_the_openai_agents_page_example(tmp_path: Path) -> None:
     home = tmp_path / "home"
     script = [
-        {"calls": [("memory", {"action": "add", "target": "user", "content": "The user keeps bees in Lyon."})]},
+        {"calls": [("memory", {"action": "add", "target": "user",
+                               "content": "The user keeps bees in Lyon."})]},
         {"text": "Noted: bees in Lyon."},
     ]
     with OpenAIResponsesStandIn(script) as api:
