@@ -16,8 +16,9 @@ def require(extra: str, *modules: str) -> list[ModuleType]:
         try:
             loaded.append(importlib.import_module(name))
         except ImportError as exc:
+            module, package = extra.replace("-", "_"), name.split(".")[0]
             raise ExtraNotInstalledError(
-                f"silcrow.integrations.{extra.replace('-', '_')} needs the {name!r} package, which is not "
-                f"installed ({exc}): pip install 'silcrow[{extra}]'"
+                f"silcrow.integrations.{module} needs the {package!r} package, which is not installed or "
+                f"cannot be imported ({exc}): pip install 'silcrow[{extra}]'"
             ) from exc
     return loaded
