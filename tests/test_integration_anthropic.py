@@ -288,3 +288,31 @@ def test_the_sdk_major_version_is_the_one_asked_for() -> None:
     wanted = os.environ.get("SILCROW_ANTHROPIC_RERUN")
     major = int(anthropic.__version__.split(".")[0])
     assert major == (int(wanted) if wanted else 1), anthropic.__version__
+
+
+WRITER = r"""
+import sys
+from silcrow.integrations.anthropic import MemoryTool
+tool = MemoryTool(home=sys.argv[1])
+for n in range(15):
+    tool.call({"command": "insert", "path": "/memories/log.md", "insert_line": 0,
+               "insert_text": f"writer {sys.argv[2]} line {n}"})
+    tool.call({"command": "create", "path": "/memories/USER.md",
+               "file_text": f"Writer {sys.argv[2]} fact {n} is kept."})
+"""
+
+
+@pytest.mark.slow
+def test_concurrent_processes_lose_no_edit(home: Path) -> None:
+    (home / "config.toml").write_text('provider = "none"\n[memory]\nuser_char_limit = 100000\n',
+                                      encoding="utf-8")
+    MemoryTool(home=home).call({"command": "create", "path": "/memories/log.md", "file_text": "start\n"})
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(home), str(w)], stderr=subprocess.PIPE,
+                              text=True, encoding="utf-8") for w in range(4)]
+    for proc in procs:
+        _, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+    lines = (home / "memory-tool" / "log.md").read_text(encoding="utf-8").splitlines()
+    assert sorted(lines) == sorted(["start", *(f"writer {w} line {n}" for w in range(4) for n in range(15))])
+    entries = MemoryStore(home).entries("user")
+    assert sorted(entries) == sorted(f"Writer {w} fact {n} is kept." for w in range(4) for n in range(15))

@@ -46,9 +46,14 @@ from silcrow.integrations.anthropic._paths import (  # noqa: E402
 from silcrow.recall import MemoryManager  # noqa: E402
 from silcrow.store import ENTRY_DELIMITER, MemoryResult, Proposer  # noqa: E402
 
+# The notes' lock helper (bounded wait, no polling), reused for the model's own files.
+from silcrow.store._locking import ExclusiveLock, LockWaitTimeout  # noqa: E402
+
 __all__ = ["MemoryTool"]
 
 CLIENT = "anthropic-memory-tool"
+LOCK_FILE = "memory-tool.lock"  # beside the files' directory, so never listed or addressed
+LOCK_TIMEOUT = 10.0
 
 
 def _field(command: Any, name: str) -> Any:
@@ -111,9 +116,17 @@ class MemoryTool(BetaAbstractMemoryTool):
         except PathRefused as exc:
             raise ToolError(str(exc)) from exc
 
-    def _guarded(self, run: Callable[[], str]) -> str:
+    def _guarded(self, run: Callable[[], str], *, write: bool = True) -> str:
+        """Run a command on the model's files: its refusals as ToolError; a write holds the files'
+        lock, so two processes editing one file never lose an edit (read, change, replace)."""
         try:
-            return run()
+            if not write:
+                return run()
+            with ExclusiveLock(self.profile.path / LOCK_FILE, LOCK_TIMEOUT):
+                return run()
+        except LockWaitTimeout as exc:
+            raise ToolError(f"another process kept the memory files busy for {LOCK_TIMEOUT:g}s; nothing was "
+                            "changed: try again") from exc
         except files.FileRefused as exc:
             raise ToolError(str(exc)) from exc
         except OSError as exc:
@@ -127,11 +140,12 @@ class MemoryTool(BetaAbstractMemoryTool):
         if where.is_root:
             top = [(f"{len(ENTRY_DELIMITER.join(self.store.entries(t)))}ch", name)
                    for name, t in NOTES.items()]
-            return self._guarded(lambda: files.listing(where, top))
+            return self._guarded(lambda: files.listing(where, top), write=False)
         assert where.file is not None
         if where.file.is_dir():
-            return self._guarded(lambda: files.listing(where, []))
-        return self._guarded(lambda: files.view_file(where, getattr(command, "view_range", None)))
+            return self._guarded(lambda: files.listing(where, []), write=False)
+        view_range = getattr(command, "view_range", None)
+        return self._guarded(lambda: files.view_file(where, view_range), write=False)
 
     def create(self, command: Any) -> str:
         where = self._where(_field(command, "path"))
