@@ -103,7 +103,7 @@ class SilcrowSession:
                 self._archive().append(self.session_id, message)
 
         await self._run(write)
-        self._sync_turns(items)
+        await self._run(lambda: self._sync_turns(items))  # the first one may open the provider
 
     async def pop_item(self) -> Any | None:
         """Take the latest item out of the conversation and return it (None when empty)."""
@@ -127,7 +127,7 @@ class SilcrowSession:
         plain = [{"role": m["role"], "content": m.get("content") or ""} for m in ended
                  if m["role"] in ("user", "assistant") and m.get("content")]
         if plain:
-            self._recall.manager().on_session_end(plain)
+            await self._run(lambda: self._recall.manager().on_session_end(plain))
 
     # -- beyond the protocol --------------------------------------------------------------
 
