@@ -316,3 +316,16 @@ def test_concurrent_processes_lose_no_edit(home: Path) -> None:
     assert sorted(lines) == sorted(["start", *(f"writer {w} line {n}" for w in range(4) for n in range(15))])
     entries = MemoryStore(home).entries("user")
     assert sorted(entries) == sorted(f"Writer {w} fact {n} is kept." for w in range(4) for n in range(15))
+
+
+def test_an_entry_emptied_by_str_replace_is_removed(home: Path) -> None:
+    tool = MemoryTool(home=home)
+    tool.call({"command": "create", "path": "/memories/MEMORY.md",
+               "file_text": "The CI runs on Debian.\n§\nDeploys go out on Tuesdays."})
+    answer = str(tool.call({"command": "str_replace", "path": "/memories/MEMORY.md",
+                            "old_str": "Deploys go out on Tuesdays.", "new_str": ""}))
+    assert answer.startswith("Entry removed.")
+    assert MemoryStore(home).entries("memory") == ["The CI runs on Debian."]
+    with pytest.raises(Exception, match="does not appear in any entry"):
+        tool.call({"command": "str_replace", "path": "/memories/MEMORY.md", "old_str": "Tuesdays",
+                   "new_str": "Fridays"})

@@ -158,8 +158,7 @@ class MemoryTool(BetaAbstractMemoryTool):
                 raise ToolError(f"file_text is empty: give one or more entries for {where.shown}, "
                                 "separated by a line holding only §")
             operations = [{"action": "add", "content": e} for e in entries]
-            result = self.store.apply_batch(where.target, operations, origin="tool")
-            return self._answer(where, result, operations)
+            return self._answer(where, self._write(where.target, operations), operations)
         if where.is_root:
             raise ToolError(f"{ROOT} is the memory directory; create a file inside it")
 
@@ -215,8 +214,7 @@ class MemoryTool(BetaAbstractMemoryTool):
                 raise ToolError(f"Invalid `insert_line` parameter: {line}. It should be within the range "
                                 f"[0, {count}] (the number of entries of {where.shown}).")
             operations = [{"action": "add", "content": text.strip()}]
-            return self._answer(where, self.store.apply_batch(where.target, operations, origin="tool"),
-                                operations)
+            return self._answer(where, self._write(where.target, operations), operations)
         if where.is_root:
             raise ToolError(f"{ROOT} is a directory; give a file path")
 
@@ -307,8 +305,19 @@ class MemoryTool(BetaAbstractMemoryTool):
             operation = {"action": "replace", "old_text": old, "content": updated}
         else:
             operation = {"action": "remove", "old_text": old}
-        return self._answer(where, self.store.apply_batch(where.target, [operation], origin="tool"),
-                            [operation])
+        return self._answer(where, self._write(where.target, [operation]), [operation])
+
+    def _write(self, target: str, operations: list[dict[str, str]]) -> MemoryResult:
+        """One store call: a single step as itself (its result words say what happened), several
+        as one all-or-nothing batch."""
+        if len(operations) > 1:
+            return self.store.apply_batch(target, operations, origin="tool")
+        op = operations[0]
+        if op["action"] == "add":
+            return self.store.add(target, op["content"], origin="tool")
+        if op["action"] == "replace":
+            return self.store.replace(target, op["old_text"], op["content"], origin="tool")
+        return self.store.remove(target, op["old_text"], origin="tool")
 
     def _answer(self, where: Where, result: MemoryResult, operations: list[dict[str, str]]) -> str:
         """The tool's text for a store result; a refusal raises ToolError with the store's words."""
