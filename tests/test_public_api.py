@@ -12,6 +12,7 @@ import silcrow.errors
 PUBLIC = [
     "Agent",
     "ConfigError",
+    "ConnectError",
     "DriftError",
     "ENTRY_DELIMITER",
     "EmbedderUnavailableError",
@@ -118,6 +119,7 @@ PUBLIC_PACKAGES = [
     "silcrow.demo",
     "silcrow.integrations",
     "silcrow.integrations.anthropic",
+    "silcrow.integrations.coding",
     "silcrow.integrations.hermes",
     "silcrow.integrations.langgraph",
     "silcrow.integrations.openai_agents",

@@ -176,6 +176,8 @@ def show(
     ctx: typer.Context,
     target: Target | None = _target_option(None, _ALL_TARGETS_HELP),
     as_json: bool = JSON_OPTION,
+    details: bool = typer.Option(False, "--details", "-d",
+                                 help="also when and by whom each entry was written, and how it is used"),
 ) -> None:
     """Show the live entries, numbered, with how full each file is."""
     store = _open_store(ctx)
@@ -191,8 +193,16 @@ def show(
             for name in _targets(target)
             for entries in [store.entries(name)]
         }
+        if details:
+            for name, described in store.details(None if target is None else target.value).items():
+                views[name]["details"] = described
     if as_json:
         print_json(views)
+        return
+    if details:
+        from silcrow.cli._memory_upkeep import print_details
+
+        print_details(views, _LABELS)
         return
     for index, (name, view) in enumerate(views.items()):
         if index:
@@ -410,6 +420,9 @@ def print_review(out: Console, reviewed: Sequence[Mapping[str, Any]]) -> None:
             (str(item.get("time", "")).replace("T", " "), "dim"), "  ",
             (str(item.get("target", "")), "bold"), " ", str(item.get("action", "")),
             (f"  (from {safe_text(who)})" if who else "", "dim")), soft_wrap=True)
+        if item.get("why"):
+            why = display_safe(safe_text(str(item["why"])))
+            out.print(Text(f"    why: {why}", style="yellow"), soft_wrap=True)
         if item.get("held"):
             out.print(Text(f"    held by the threat scan: {display_safe(safe_text(str(item['held'])))}",
                            style="yellow"), soft_wrap=True)
@@ -477,3 +490,7 @@ def reject(
     with guarded():
         result = store.reject(proposal_id, reason)
     _report(result)
+
+
+# The archive, restore and review commands live in their own module; they join this group.
+from silcrow.cli import _memory_upkeep  # noqa: E402,F401

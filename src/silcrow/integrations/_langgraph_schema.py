@@ -34,7 +34,7 @@ SQLITE: list[tuple[int, str, tuple[str, ...]]] = [
 ]
 
 POSTGRES: dict[int, tuple[str, ...]] = {
-    5: (
+    6: (
         """
         CREATE TABLE langgraph_items (
             prefix     text NOT NULL,

@@ -21,7 +21,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -33,6 +33,7 @@ from silcrow._toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
 from silcrow._toolcall import guarded, schema_name
 from silcrow.agent import ToolCall, build_system_prompt
 from silcrow.agent._tools import ToolRouter, mirror_write
+from silcrow.config import Settings
 from silcrow.errors import SilcrowError, StoreError
 from silcrow.home import Profile, open_profile
 from silcrow.recall import TOOL_NAMES, MemoryManager, RecallAPI, Searchable, run_tool
@@ -105,6 +106,11 @@ class Tenant:
         return self._parts.store()
 
     @property
+    def settings(self) -> Settings:
+        """The profile's settings, as read when the tenant was opened."""
+        return self._parts.settings
+
+    @property
     def sessions(self) -> SessionBackend:
         with self._lock:
             if self._sessions is None:
@@ -161,6 +167,7 @@ class Tenant:
         store = self.store()
         entries = store.entries(target)  # one read: entries and usage describe the same version
         limit = store.char_limit(target)
+        store.note_surfaced(target, entries, "tool")  # entry metadata: a caller was shown them
         return {
             "success": True, "target": target, "entries": safe_entries(entries, TARGET_FILES[target]),
             "entry_count": len(entries), "usage": format_usage(char_count(entries), limit),
@@ -293,6 +300,7 @@ class Parts:
     store: Callable[[], MemoryStore]
     sessions: Callable[[], SessionBackend]
     manager: Callable[[], MemoryManager]
+    settings: Settings = field(default_factory=Settings)
 
 
 def open_tenant(home: Path) -> Tenant:
@@ -303,6 +311,7 @@ def open_tenant(home: Path) -> Tenant:
         store=profile.store,
         sessions=profile.sessions,
         manager=lambda: _recall_manager(profile),
+        settings=profile.settings,
     ))
 
 

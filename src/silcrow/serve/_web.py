@@ -171,7 +171,7 @@ SHELL = """<!doctype html>
 <div id="app" hidden>
 <nav aria-label="sections"><a href="#notes-h">Notes</a> <a href="#pending-h">Pending</a>
 <a href="#prompt-h">Prompt</a> <a href="#recall-h">Recall</a> <a href="#sessions-h">Sessions</a>
-<a href="#provider-h">Provider</a></nav>
+<a href="#archive-h">Archive</a> <a href="#provider-h">Provider</a></nav>
 <section aria-labelledby="pending-h"><h2 id="pending-h">Pending proposals</h2>
 <div id="pending" hx-get="/ui/pending" hx-trigger="silcrow-login from:body, silcrow-prompt from:body"></div>
 </section>
@@ -198,6 +198,15 @@ SHELL = """<!doctype html>
 <button type="submit">Search</button>
 </form>
 <div id="sessions" hx-get="/ui/sessions" hx-trigger="silcrow-login from:body"></div>
+</section>
+<section aria-labelledby="archive-h"><h2 id="archive-h">Archive</h2>
+<p class="hint">Entries that were removed, replaced, evicted or edited away; restore brings one back.</p>
+<form hx-get="/ui/archive" hx-target="#archive">
+<label for="archive-q">Search</label>
+<input id="archive-q" name="q" type="search" maxlength="2000">
+<button type="submit">Search</button>
+</form>
+<div id="archive" hx-get="/ui/archive" hx-trigger="silcrow-login from:body, silcrow-notes from:body"></div>
 </section>
 <section aria-labelledby="provider-h"><h2 id="provider-h">Recall provider</h2>
 <div id="provider" hx-get="/ui/provider" hx-trigger="silcrow-login from:body"></div>
@@ -358,10 +367,14 @@ def _entry_history(records: list[dict[str, Any]], entry: str) -> str:
 
 
 def render_notes(tenant: Tenant, can_write: bool, message: str = "") -> str:
+    from silcrow.serve._upkeep import entry_meta
+
     store = tenant.store()
     records = store.history()
+    described = store.details()
     out = [message]
     for target, file_name in TARGET_FILES.items():
+        meta = {item["text"]: item for item in described[target]}
         entries = store.entries(target)
         limit = store.char_limit(target)
         used = E.char_count(entries)
@@ -373,6 +386,8 @@ def render_notes(tenant: Tenant, can_write: bool, message: str = "") -> str:
         out.append('<ol class="entries">')
         for number, entry in enumerate(entries, start=1):
             out.append(f'<li><div class="entry">{h(display_safe(entry))}</div>')
+            if entry in meta:
+                out.append(entry_meta(meta[entry]))
             out.append(f"<details><summary>History</summary>{_entry_history(records, entry)}</details>")
             if can_write:
                 edit_id = f"edit-{target}-{number}"
@@ -500,7 +515,11 @@ async def provider(request: Request) -> HTMLResponse:
         check = ('<form hx-post="/ui/provider/check" hx-target="#provider-check">'
                  '<button type="submit">Check (write, search, forget a probe)</button></form>'
                  '<div id="provider-check" aria-live="polite"></div>') if can_write else ""
-        return (f'<p><strong>{h(active.name)}</strong>: available · tools {h(tools)}</p>{check}')
+        status = manager.recall_status()
+        facts = " · ".join(f"{h(k)} {h(v)}" for k, v in status.items()
+                           if k not in ("provider", "available", "reason", "counters") and v is not None)
+        return (f'<p><strong>{h(active.name)}</strong>: available · tools {h(tools)}</p>'
+                f'<p class="hint">{facts}</p>{check}')
 
     return await _fragment(request, render)
 

@@ -20,7 +20,7 @@ Texts are ``str``; a backend that stores bytes decodes them with
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +60,30 @@ class Transaction(ABC):
     @abstractmethod
     def backup(self, text: str) -> str:
         """Keep a copy of ``text`` somewhere a person can find it; return where."""
+
+
+class LedgerDocument(ABC):
+    """Where the entry metadata and archive of one profile are kept (see
+    :mod:`silcrow.store._ledger`): one text, read without a lock, changed under one."""
+
+    @abstractmethod
+    def read(self) -> str:
+        """The stored text ('' when there is none)."""
+
+    @abstractmethod
+    def change(self, change: Callable[[str], str]) -> None:
+        """Replace the text with ``change(text)``, exclusively and atomically."""
+
+
+class _MemoryLedger(LedgerDocument):
+    def __init__(self) -> None:
+        self._text = ""
+
+    def read(self) -> str:
+        return self._text
+
+    def change(self, change: Callable[[str], str]) -> None:
+        self._text = change(self._text)
 
 
 class StoreBackend(ABC):
@@ -102,3 +126,11 @@ class StoreBackend(ABC):
 
             box = self._memory_box = MemoryBox()
         return box
+
+    def ledger(self) -> LedgerDocument:
+        """Where this store keeps its entry metadata and archive. This default keeps them in
+        the process only; backends that persist notes persist these too."""
+        found: LedgerDocument | None = getattr(self, "_memory_ledger", None)
+        if found is None:
+            found = self._memory_ledger = _MemoryLedger()
+        return found

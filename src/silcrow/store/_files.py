@@ -50,8 +50,9 @@ from silcrow._paths import default_home, memories_dir
 from silcrow.config import SWITCHES, env_switch
 from silcrow.errors import LockTimeoutError, StoreError
 from silcrow.store import _journal as journal
+from silcrow.store import _ledger as ledger
 from silcrow.store import _locking as locking
-from silcrow.store._backend import StoreBackend, Transaction
+from silcrow.store._backend import LedgerDocument, StoreBackend, Transaction
 from silcrow.store._pending import PENDING_FILE, DocumentBox, ProposalBox
 
 DEFAULT_LOCK_TIMEOUT = 10.0
@@ -146,7 +147,8 @@ class FileTransaction(Transaction):
 
     def journal(self, record: dict[str, Any]) -> None:
         target = record["target"]
-        last, ended = journal.append(self._backend.journal_path, record, self._newest(target))
+        last, ended = journal.append(self._backend.journal_path, record, self._newest(target),
+                                     before_compact=self._backend.fold_ledger)
         self._backend.remember(target, last, ended)
         self._recalled[target] = last
 
@@ -385,6 +387,30 @@ class FileBackend(StoreBackend):
 
     def proposals(self) -> ProposalBox:
         return FileBox(self)
+
+    def ledger(self) -> LedgerDocument:
+        return FileLedger(self)
+
+    def fold_ledger(self) -> None:
+        """Fold the journal into the ledger before compaction drops its oldest records (called
+        with a target's lock and the journal's lock held; the ledger has a lock of its own)."""
+        records = list(journal.read(self.journal_path))
+        self.ledger().change(lambda text: ledger.render(ledger.fold(ledger.parse(text), records)))
+
+
+class FileLedger(LedgerDocument):
+    """``.ledger.json`` beside the notes: 0600, changed under its own sidecar lock with the
+    notes' atomic write, read without a lock."""
+
+    def __init__(self, backend: FileBackend) -> None:
+        self._backend = backend
+
+    def read(self) -> str:
+        return self._backend.read(ledger.LEDGER_FILE, strict=True)
+
+    def change(self, change: Any) -> None:
+        with self._backend.transaction(ledger.LEDGER_FILE) as tx:
+            tx.write(change(tx.read()))
 
 
 class FileBox(DocumentBox):

@@ -114,6 +114,7 @@ class Proposal:
     status: str = "pending"  # pending | rejected
     reason: str | None = None  # the rejection's reason
     decided: str | None = None
+    why: str | None = None  # why it was proposed, when a review pass made it (see _review)
     decided_by: dict[str, str] | None = None  # who decided it (Proposer.record())
 
     @classmethod

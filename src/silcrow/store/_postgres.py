@@ -28,7 +28,7 @@ from typing import Any
 from silcrow import schema
 from silcrow.db import Database
 from silcrow.errors import LockTimeoutError, StoreError
-from silcrow.store._backend import StoreBackend, Transaction
+from silcrow.store._backend import LedgerDocument, StoreBackend, Transaction
 from silcrow.store._pending import DocumentBox, ProposalBox
 
 WHAT = "curated notes"
@@ -152,6 +152,9 @@ class PostgresBackend(StoreBackend):
     def proposals(self) -> ProposalBox:
         return PostgresBox(self)
 
+    def ledger(self) -> LedgerDocument:
+        return PostgresLedger(self)
+
 
 class PostgresBox(DocumentBox):
     """The pending proposals of one profile: a row of ``silcrow.pending_proposals``, changed
@@ -182,3 +185,33 @@ class PostgresBox(DocumentBox):
             conn.execute("UPDATE pending_proposals SET body = %s, updated_at = now() WHERE profile = %s",
                          (self.render(state), profile))
         return value
+
+
+class PostgresLedger(LedgerDocument):
+    """The entry metadata and archive of one profile: a row of ``silcrow.curated_ledger``,
+    changed under its row lock. The journal is never compacted here, so nothing needs
+    folding before records go."""
+
+    def __init__(self, backend: PostgresBackend) -> None:
+        self._backend = backend
+
+    def read(self) -> str:
+        db, profile = self._backend.db, self._backend.profile
+
+        def once() -> str:
+            with db.transaction(StoreError, "entry metadata") as conn:
+                row = conn.execute("SELECT body FROM curated_ledger WHERE profile = %s",
+                                   (profile,)).fetchone()
+            return str(row["body"]) if row else ""
+
+        return db.retrying(once)
+
+    def change(self, change: Any) -> None:
+        db, profile = self._backend.db, self._backend.profile
+        with db.transaction(StoreError, "entry metadata", lock_error=LockTimeoutError) as conn:
+            conn.execute("INSERT INTO curated_ledger (profile) VALUES (%s) ON CONFLICT DO NOTHING",
+                         (profile,))
+            row = conn.execute("SELECT body FROM curated_ledger WHERE profile = %s FOR UPDATE",
+                               (profile,)).fetchone()
+            conn.execute("UPDATE curated_ledger SET body = %s, updated_at = now() WHERE profile = %s",
+                         (change(str(row["body"])), profile))

@@ -24,9 +24,11 @@ from typing import Any
 
 from silcrow import safety as threats
 from silcrow.config import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
-from silcrow.errors import DriftError, LockTimeoutError, StoreError
+from silcrow.errors import DriftError, LockTimeoutError, SilcrowError, StoreError
 from silcrow.store import _entries as E
+from silcrow.store import _ledger as ledger
 from silcrow.store import _render as render
+from silcrow.store import _review as consolidation
 from silcrow.store._backend import StoreBackend, Transaction
 from silcrow.store._document import Document
 from silcrow.store._edits import (
@@ -60,6 +62,9 @@ from silcrow.store._results import MemoryResult, Refusal, Refused
 log = logging.getLogger(__name__)
 
 TARGET_FILES = {"memory": "MEMORY.md", "user": "USER.md"}
+ON_FULL = ("refuse", "archive_oldest")
+# How many eviction candidates a refusal of a full file names.
+EVICTION_CANDIDATES = 3
 MAX_FAILED_ATTEMPTS = 3
 
 
@@ -100,6 +105,7 @@ class MemoryStore:
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
         backend: StoreBackend | None = None,
         write_policy: str = "auto",
+        on_full: str = "refuse",
     ) -> None:
         if backend is not None and home is not None:
             raise StoreError("give MemoryStore a home or a backend, not both")
@@ -125,6 +131,11 @@ class MemoryStore:
         self._limits = {"memory": memory_char_limit, "user": user_char_limit}
         # "approve": writes from the model become pending proposals (see silcrow.store._pending).
         self.write_policy = checked_policy(write_policy)
+        if on_full not in ON_FULL:
+            raise StoreError(f"unknown on_full {on_full!r}: use one of {', '.join(ON_FULL)}")
+        # What an add that would overflow a file does: refuse (naming the eviction candidates),
+        # or archive the least used, oldest entries to make room.
+        self.on_full = on_full
         # Who the model's writes come from, for proposals; a server's per-request
         # current_proposer overrides the fields it sets.
         self.proposer = Proposer(client="library")
@@ -165,6 +176,10 @@ class MemoryStore:
     def entries(self, target: str) -> list[str]:
         """The live entries of ``target``, read from disk now."""
         return E.parse(self.backend.read(self._check_target(target)))
+
+    def fullness(self, target: str) -> float:
+        """How full ``target`` is now: its characters over its limit (1.0 is full)."""
+        return E.char_count(self.entries(target)) / self.char_limit(target)
 
     def usage(self, target: str) -> str:
         """Live usage, e.g. ``"62% — 1,364/2,200 chars"``."""
@@ -306,6 +321,10 @@ class MemoryStore:
             self._consolidating = False
             self._failed_attempts = 0
             return result
+        shown = [*(refusal.current_entries or []), *(refusal.matches or [])]
+        if shown and refusal.target in TARGET_FILES:
+            # A refusal shows the model these entries: they were surfaced (entry metadata).
+            self.note_surfaced(refusal.target, shown, "tool")
         if refusal.over_limit:
             self._consolidating = True
         if not self._consolidating:
@@ -609,14 +628,32 @@ class MemoryStore:
                     updated, message = edit(current)
                 except Refused as refused:
                     refusal = replace(refused.refusal, target=target)
+            evicted: list[str] = []
             if refusal is None and updated != current:
                 used_after = E.char_count(updated)
                 refusal = self._over_budget(target, action, current, updated, problems)
+                if refusal is not None and action == "add" and self.on_full == "archive_oldest":
+                    made_room = self._make_room(target, current, updated)
+                    if made_room is not None:
+                        evicted = [e for e in current if e not in made_room]
+                        updated, refusal = made_room, None
+                        used_after = E.char_count(updated)
+                        message += (f" To make room, {len(evicted)} least used "
+                                    f"{'entry was' if len(evicted) == 1 else 'entries were'} archived "
+                                    "(`silcrow memory archive` lists them; `silcrow memory restore ID` "
+                                    "brings one back).")
                 if refusal is None:
                     if problems:
                         # Only an append gets here: every existing byte stays as it is.
                         message += f" Warning: {'; '.join(problems)}; run `silcrow memory doctor`."
                     text = document.render(updated)
+                    if document is not self._written.get(target) and document.raw and not text.startswith(
+                            document.raw) and _loses_text(document.raw, document.render(current)):
+                        # Edited outside silcrow into text this rewrite would not keep (a repeated
+                        # entry a patch tool or a shell append left): keep a copy first, so nothing
+                        # of it is lost. Whitespace and empty pieces alone are not worth one.
+                        kept = tx.backup(document.raw)
+                        message += f" The file held text silcrow does not keep; a copy is at {kept}."
                     self._written.pop(target, None)
                     tx.write(text)
                     written = document.successor(updated, text)
@@ -625,7 +662,8 @@ class MemoryStore:
                     tx.journal(new_record(
                         target=target, action=action, origin=origin, before=current, after=updated,
                         confirmed_threats=confirmed, by=_caller(),
-                        proposal={"id": proposal.id, **proposal.who} if proposal is not None else None))
+                        proposal={"id": proposal.id, **proposal.who} if proposal is not None else None,
+                        evicted=evicted or None))
         if refusal is not None:
             raise Refused(refusal)
         return self._success(target, updated, message, used_after)
@@ -640,16 +678,181 @@ class MemoryStore:
         used_before, used_after = E.char_count(current), E.char_count(updated)
         if used_after <= limit or used_after <= used_before:
             return None
+        candidates = self._eviction_order(target, current)[:EVICTION_CANDIDATES]
+        # Safe previews: an entry appended by hand may be an attack, never echoed to the model.
+        named = "; ".join(f"{render.safe_preview(c, file_name, 60)!r}" for c in candidates)
         return Refusal(
             f"{file_name} would be {used_after:,}/{limit:,} chars after this {action}, over "
             "its limit; nothing was saved. Consolidate now: merge related entries with "
             "replace, shorten wordy ones, remove what no longer matters, then retry."
+            + (f" Least used and oldest first, these could go (removed entries are archived, "
+               f"not lost): {named}." if candidates else "")
             + (f" Note: {'; '.join(problems)}." if problems else ""),
             target=target,
             current_entries=safe_entries(current, file_name),
             usage=E.format_usage(used_before, limit),
             over_limit=True,
+            eviction_candidates=safe_entries(candidates, file_name) if candidates else None,
         )
+
+    # ------------------------------------------------------ metadata and archive
+
+    def _ledger_now(self) -> dict[str, Any]:
+        """The ledger as the journal stands now, without writing it (for a refusal, or a
+        reader that must not wait on the ledger's lock)."""
+        return ledger.fold(ledger.parse(self.backend.ledger().read()), self.backend.journal_records())
+
+    def _eviction_order(self, target: str, current: list[str]) -> list[str]:
+        try:
+            state = self._ledger_now()
+        except StoreError as exc:  # metadata is advice here: without it, the oldest go first
+            log.warning("could not read entry metadata: %s", exc)
+            state = ledger.empty()
+        return ledger.eviction_order(state, target, current)
+
+    def _make_room(self, target: str, current: list[str], updated: list[str]) -> list[str] | None:
+        """``updated`` without the least used, oldest entries of ``current`` that keep it over
+        the limit; None when even evicting every old entry would not make room."""
+        limit = self._limits[target]
+        kept = list(updated)
+        for entry in self._eviction_order(target, current):
+            if E.char_count(kept) <= limit:
+                break
+            kept.remove(entry)
+        return kept if E.char_count(kept) <= limit else None
+
+    def _folded(self) -> dict[str, Any]:
+        """Fold the journal and the live entries into the ledger, store it, and return it."""
+        records = list(self.backend.journal_records())
+        live = {target: E.parse(self.backend.read(file_name, strict=True))
+                for target, file_name in TARGET_FILES.items()}
+        journaled: dict[str, list[str] | None] = dict.fromkeys(TARGET_FILES)
+        for record in records:
+            if record.get("target") in journaled and isinstance(record.get("after"), list):
+                journaled[record["target"]] = list(record["after"])
+        out: dict[str, Any] = {}
+        if not records and not any(live.values()) and not self.backend.ledger().read():
+            return ledger.empty()  # nothing to know yet: reading metadata creates nothing
+
+        def change(text: str) -> str:
+            state = ledger.fold(ledger.parse(text), records)
+            for target in TARGET_FILES:
+                ledger.reconcile(state, target, live[target], journaled[target])
+            ledger.bound(state)
+            out["state"] = state
+            return ledger.render(state)
+
+        self.backend.ledger().change(change)
+        return dict(out["state"])
+
+    def details(self, target: str | None = None) -> dict[str, list[dict[str, Any]]]:
+        """Each live entry with its metadata: when it was added and last changed, and by whom
+        (``*_by``: origin, token, session), how many sessions' prompts it was in, when a tool
+        or recall last surfaced it. By target (both when ``target`` is None)."""
+        targets = [target] if target is not None else list(TARGET_FILES)
+        for name in targets:
+            self._check_target(name)
+        state = self._folded()
+        return {name: ledger.entry_details(state, name, self.entries(name)) for name in targets}
+
+    def archived(self, query: str | None = None, *, target: str | None = None) -> list[dict[str, Any]]:
+        """Entries that left the notes (removed, replaced, evicted, undone, edited away), newest
+        first, each with its ``id``; ``query``: only those holding each of its words."""
+        if target is not None:
+            self._check_target(target)
+        return ledger.search_archive(self._folded(), query, target)
+
+    def restore(self, item_id: str, *, origin: str = "api") -> MemoryResult:
+        """Add an archived entry back to its file through the normal write path (lock, scan,
+        budget, journal, approval gate for the model)."""
+        found = [i for i in ledger.search_archive(self._folded()) if i.get("id") == item_id]
+        if not found:
+            return Refusal(f"no archived entry {threats.display_safe(str(item_id))!r}; list them with "
+                           "`silcrow memory archive`").result()
+        item = found[0]
+        result = self.add(str(item["target"]), str(item["text"]), origin=origin)
+        if result.get("success"):
+            result["restored"] = item_id
+        return result
+
+    def mirror_archive(self, remember: Callable[[str], Any]) -> int:
+        """Hand each archived entry not mirrored yet to ``remember`` (e.g. the recall provider's
+        ``remember``), so a note dropped from the prompt can still be recalled when it matters;
+        returns how many went. An item whose ``remember`` fails stays unmirrored, for next time."""
+        items = [i for i in ledger.search_archive(self._folded()) if not i.get("mirrored")]
+        done: list[str] = []
+        for item in items:
+            when = str(item.get("archived") or "")[:10]
+            try:
+                remember(f"(an archived {item.get('target')} note, {item.get('why')} {when}) {item['text']}")
+            except SilcrowError as exc:
+                log.warning("could not mirror archived entry %s to recall: %s", item.get("id"), exc)
+                continue
+            done.append(str(item["id"]))
+        if done:
+            def mark(state: dict[str, Any]) -> None:
+                for item in state["archive"]:
+                    if item.get("id") in done:
+                        item["mirrored"] = True
+
+            self._touch(mark)
+        return len(done)
+
+    def note_prompt_use(self, session: str | None = None) -> None:
+        """Count this session's system prompt for every entry of the frozen snapshot (call once
+        when a session's prompt is built). Metadata only: a failure is logged, never raised."""
+        if self._snapshot is None:
+            self.load()
+        shown = {target: self.entries(target) for target in TARGET_FILES if self.snapshot_block(target)}
+
+        def count(state: dict[str, Any]) -> None:
+            for target, entries in shown.items():
+                ledger.note_prompt(state, target, entries, session)
+
+        self._touch(count)
+
+    def note_surfaced(self, target: str, entries: list[str], how: str) -> None:
+        """Record that a tool or recall showed ``entries`` of ``target``."""
+        self._check_target(target)
+        self._touch(lambda state: ledger.note_surfaced(state, target, entries, how))
+
+    def consolidate(self, *, embed: Any = None, merge: Any = None,
+                    unused_days: int = consolidation.UNUSED_DAYS) -> list[dict[str, Any]]:
+        """The review pass (see :mod:`silcrow.store._review`): near-duplicates, contained and
+        contradicted entries, entries unused for ``unused_days``, each made a pending proposal
+        with its reason (``embed``: texts -> normalised vectors, for duplicates by meaning;
+        ``merge``: the merged wording of two entries, e.g. from a model). Nothing is applied;
+        a finding already pending is not proposed again. Returns the findings, each with its
+        ``proposal_id``."""
+        details = self.details()
+        waiting = {(p.target, p.why) for p in self.pending() if p.why}
+        out: list[dict[str, Any]] = []
+        for target in TARGET_FILES:
+            live = [d["text"] for d in details[target]]
+            for finding in consolidation.find(target, live, details=details[target], embed=embed, merge=merge,
+                                       unused_days=unused_days):
+                shown = finding.as_dict()
+                if (target, finding.reason) in waiting:
+                    shown["already_pending"] = True
+                    out.append(shown)
+                    continue
+                proposal = Proposal.new(target=target, action="batch", proposer=Proposer(client="review"),
+                                        operations=finding.operations(), why=finding.reason)
+                self.proposals.add(proposal, MAX_PENDING)
+                shown["proposal_id"] = proposal.id
+                out.append(shown)
+        return out
+
+    def _touch(self, update: Callable[[dict[str, Any]], Any]) -> None:
+        def change(text: str) -> str:
+            state = ledger.parse(text)
+            update(state)
+            return ledger.render(state)
+
+        try:
+            self.backend.ledger().change(change)
+        except (StoreError, OSError) as exc:
+            log.warning("could not record entry usage: %s", exc)
 
 
 def _caller() -> dict[str, str] | None:
@@ -657,6 +860,14 @@ def _caller() -> dict[str, str] | None:
     name and id, its client, the session it claims); None outside a server (the CLI, a library)."""
     who = current_proposer.get()
     return who.record() or None if who is not None else None
+
+
+def _loses_text(raw: str, rendered: str) -> bool:
+    """Whether writing ``rendered`` for ``raw`` drops more than whitespace and delimiters."""
+    def squash(text: str) -> str:
+        return "".join(text.replace("§", "").split())
+
+    return squash(raw) != squash(rendered)
 
 
 def _held_ids(holds: Holds) -> list[str] | None:
