@@ -32,7 +32,7 @@ def pg_dsn(pg_server: pg_support.PgServer) -> Iterator[str]:
 # for "postgres" that name gives a PostgresBackend whose profile is the home directory, so
 # every home of a test has notes of its own, as with files. Tests about files are listed out.
 _BOTH_CURATED_BACKENDS = {"test_store_results.py", "test_store_snapshot.py", "test_store_history.py",
-                          "test_tool.py", "test_store_gate.py", "test_store_upkeep.py"}
+                          "test_tool.py", "test_store_gate.py", "test_store_upkeep.py", "test_gate_review.py"}
 # They write or read MEMORY.md / the journal file by hand, or lock the sidecar file.
 _ABOUT_FILES = {
     "test_a_hand_edit_keeps_what_matches_and_starts_fresh_otherwise",

@@ -226,7 +226,7 @@ def _show_memory(agent: Agent) -> None:
 
 def _gate(agent: Agent, name: str, arg: str) -> None:
     """/pending, /approve ID|all, /reject ID [reason]: the approval gate from the REPL."""
-    from silcrow.cli._memory import print_review
+    from silcrow.cli._memory import approve_shown, print_review
 
     store = agent.store
     if name == "/pending":
@@ -240,8 +240,7 @@ def _gate(agent: Agent, name: str, arg: str) -> None:
     if name == "/reject":
         results = [store.reject(proposal_id, reason.strip() or None)]
     else:
-        ids = [p.id for p in store.pending()] if proposal_id == "all" else [proposal_id]
-        results = [store.approve(pid) for pid in ids]
+        results = approve_shown(console, store, None if proposal_id == "all" else proposal_id)
     for result in results:
         if result.get("success"):
             console.print(Text(f"✓ {result.get('message', 'done')}"), soft_wrap=True)

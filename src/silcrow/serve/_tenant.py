@@ -43,6 +43,7 @@ from silcrow.sessions import SessionBackend
 from silcrow.store import TARGET_FILES, MemoryStore
 from silcrow.store._edits import safe_entries
 from silcrow.store._entries import char_count, format_usage
+from silcrow.store._pending import steps
 
 log = logging.getLogger(__name__)
 
@@ -235,24 +236,26 @@ class Tenant:
     # -- the approval gate (a person's decisions: never held themselves) -------------------------
 
     @disk_errors
-    def review(self) -> list[dict[str, Any]]:
-        """Pending proposals with what each would change (see MemoryStore.review)."""
-        return self.store().review()
+    def review(self, sequential: bool = False) -> list[dict[str, Any]]:
+        """Pending proposals with the net effect of each (see MemoryStore.review)."""
+        return self.store().review(sequential=sequential)
 
-    def approve(self, proposal_id: str, origin: str = "approved") -> Result:
+    @disk_errors
+    def box_usage(self) -> dict[str, Any]:
+        return self.store().box_usage()
+
+    def approve(self, proposal_id: str, origin: str = "approved", base: str | None = None) -> Result:
         """Apply a proposal through the store's write path; the provider hears of it as of any
         committed write."""
         try:
             store = self.store()
             found = next((p for p in store.pending() if p.id == proposal_id), None)
-            result = dict(disk_errors(store.approve)(proposal_id, origin=origin))
+            result = dict(disk_errors(store.approve)(proposal_id, origin=origin, base=base))
         except SilcrowError as exc:
             return refusal(str(exc))
         if result.get("success") and found is not None:
-            operations = found.operations or [
-                {"action": found.action, "content": found.content, "old_text": found.old_text}]
             try:
-                mirror_write(self.manager, {"target": found.target, "operations": operations})
+                mirror_write(self.manager, {"target": found.target, "operations": steps(found)})
             except Exception:  # the notes are written; a provider's hiccup is only logged
                 log.exception("could not tell the recall provider about approved proposal %s", proposal_id)
         return result

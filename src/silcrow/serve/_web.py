@@ -52,6 +52,7 @@ from silcrow.serve._mcp_server import Access
 from silcrow.serve._tenant import Tenant
 from silcrow.store import TARGET_FILES, who_text
 from silcrow.store import _entries as E
+from silcrow.store._pending import box_warnings
 
 log = logging.getLogger(__name__)
 
@@ -432,6 +433,7 @@ def render_pending(tenant: Tenant, can_review: bool, message: str = "") -> str:
     out = [message]
     if not reviewed:
         return message + '<p class="hint">Nothing is waiting for approval.</p>'
+    out.extend(f'<p class="held">{h(line)}</p>' for line in box_warnings(tenant.box_usage()))
     if not can_review:
         out.append(REVIEW_HINT)
     out.append('<ol class="proposals">')
@@ -444,9 +446,10 @@ def render_pending(tenant: Tenant, can_review: bool, message: str = "") -> str:
                    f'{" · from " + h(who) if who else ""} · id {h(pid)}</span></p>')
         if item.get("held"):
             out.append(f'<p class="held">Held by the threat scan: {h(item["held"])}</p>')
+        if item.get("problem"):
+            label = "Stale" if item.get("stale") else "Cannot apply now"
+            out.append(f'<p class="held">{label}: {h(item["problem"])}</p>')
         for change in item.get("changes") or []:
-            if change.get("stale"):
-                out.append(f'<p class="held">Stale: {h(change["stale"])}</p>')
             if change.get("before") is not None:
                 before = h(display_safe(change["before"]))
                 out.append(f'<div class="del"><span class="sr">removed: </span>− {before}</div>')
@@ -462,6 +465,7 @@ def render_pending(tenant: Tenant, can_review: bool, message: str = "") -> str:
                       'maxlength="2000">')
             out.append(f'<div class="actions">'
                        f'<form class="inline" hx-post="/ui/pending/{h(pid)}/approve" hx-target="#pending">'
+                       f'<input type="hidden" name="base" value="{h(item.get("base") or "")}">'
                        f'<button type="submit">Approve</button></form>'
                        f'<form class="inline" hx-post="/ui/pending/{h(pid)}/reject" hx-target="#pending">'
                        f'{reason}<button type="submit" class="danger">Reject</button></form></div>')
@@ -621,7 +625,8 @@ async def decide(request: Request, proposal_id: str, decision: str) -> HTMLRespo
 
     def run() -> str:
         if decision == "approve":
-            result = tenant.approve(proposal_id, origin="approved")
+            # What the person saw: refused as stale if the notes changed since it was shown.
+            result = tenant.approve(proposal_id, origin="approved", base=form.get("base") or "-")
         else:
             result = tenant.reject(proposal_id, form.get("reason") or None)
         return render_pending(tenant, True, _message(result))

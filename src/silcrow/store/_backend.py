@@ -25,7 +25,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from silcrow.store._pending import ProposalBox
+    from silcrow.store._pending import Proposal, ProposalBox
 
 
 class Transaction(ABC):
@@ -60,6 +60,21 @@ class Transaction(ABC):
     @abstractmethod
     def backup(self, text: str) -> str:
         """Keep a copy of ``text`` somewhere a person can find it; return where."""
+
+    # An approval applies a proposal in the transaction of its target: the proposal leaves the
+    # box in the same durable step that writes its effect. These defaults suit backends that
+    # keep nothing across a crash; the file and PostgreSQL backends override both.
+
+    def claim(self, box: ProposalBox, proposal_id: str) -> Proposal | None:
+        """The pending proposal ``proposal_id``, locked for this transaction (None when it is
+        no longer pending: another approval or a rejection decided it first)."""
+        return next((p for p in box.waiting() if p.id == proposal_id), None)
+
+    def settle(self, box: ProposalBox, proposal: Proposal, text: str | None) -> None:
+        """Decide the claimed ``proposal`` as approved with this transaction: it leaves the box
+        if and only if the transaction commits. ``text`` is what the transaction is about to
+        write (None when the proposal changes nothing)."""
+        box.settle(proposal)
 
 
 class LedgerDocument(ABC):
@@ -116,6 +131,9 @@ class StoreBackend(ABC):
     @abstractmethod
     def leftovers(self, target_file: str) -> list[str]:
         """Debris of interrupted writes (e.g. temp files) that a transaction would clean up."""
+
+    def recover(self) -> None:
+        """Finish or undo approvals a crash interrupted (see FileBackend); nothing by default."""
 
     def proposals(self) -> ProposalBox:
         """Where this store keeps pending proposals (see :mod:`silcrow.store._pending`). This

@@ -29,7 +29,7 @@ from silcrow import schema
 from silcrow.db import Database
 from silcrow.errors import LockTimeoutError, StoreError
 from silcrow.store._backend import LedgerDocument, StoreBackend, Transaction
-from silcrow.store._pending import DocumentBox, ProposalBox
+from silcrow.store._pending import DocumentBox, Proposal, ProposalBox, settled
 
 WHAT = "curated notes"
 
@@ -61,6 +61,7 @@ class PostgresTransaction(Transaction):
         self._conn = conn
         self._target_file = target_file
         self._text = text
+        self._box: dict[str, list[Proposal]] | None = None
 
     def read(self) -> str:
         return self._text
@@ -92,6 +93,24 @@ class PostgresTransaction(Transaction):
             (self._backend.profile, target),
         ).fetchall()
         return [r for row in rows if (r := _record(row["record"])) is not None]
+
+    def claim(self, box: ProposalBox, proposal_id: str) -> Proposal | None:
+        # The box row is locked after the notes row, as nothing locks them the other way round;
+        # it changes, if at all, in this transaction: with the notes and their journal, or not.
+        if self._box is None:
+            profile = self._backend.profile
+            self._conn.execute("INSERT INTO pending_proposals (profile) VALUES (%s) ON CONFLICT DO NOTHING",
+                               (profile,))
+            row = self._conn.execute("SELECT body FROM pending_proposals WHERE profile = %s FOR UPDATE",
+                                     (profile,)).fetchone()
+            self._box = DocumentBox.parse(str(row["body"]))
+        return next((p for p in self._box["pending"] if p.id == proposal_id), None)
+
+    def settle(self, box: ProposalBox, proposal: Proposal, text: str | None) -> None:
+        if self._box is None or settled(self._box, proposal.id, "approved", by=proposal.decided_by) is None:
+            raise StoreError(f"proposal {proposal.id} was not claimed in this transaction")
+        self._conn.execute("UPDATE pending_proposals SET body = %s, updated_at = now() WHERE profile = %s",
+                           (DocumentBox.render(self._box), self._backend.profile))
 
     def backup(self, text: str) -> str:
         row = self._conn.execute(

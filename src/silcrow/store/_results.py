@@ -33,9 +33,10 @@ class MemoryResult(TypedDict, total=False):
     pending: bool
     proposal_id: str
     stale: bool
-    dropped: list[str]
     eviction_candidates: list[str]
     restored: str
+    changes: list[dict[str, str | None]]
+    base: str
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ class Refusal:
     unmatched: bool = False
     # An add over the limit: the entries that would go first to make room (least used, oldest).
     eviction_candidates: list[str] | None = None
+    # An approval met entries other than those its review was shown against.
+    stale: bool = False
 
     def result(self) -> MemoryResult:
         out: dict[str, object] = {"success": False, "error": self.error}

@@ -47,15 +47,20 @@ from silcrow.store._edits import (
 from silcrow.store._files import DEFAULT_LOCK_TIMEOUT, FileBackend
 from silcrow.store._journal import new_record
 from silcrow.store._pending import (
-    MAX_PENDING,
+    MAX_OPERATIONS,
+    MAX_PROPOSAL_BYTES,
     Proposal,
     ProposalBox,
     Proposer,
-    changes,
     checked_policy,
     current_proposer,
-    now,
-    with_error,
+    edit_of,
+    effect,
+    fingerprint,
+    net_changes,
+    size,
+    usage,
+    useful_steps,
 )
 from silcrow.store._results import MemoryResult, Refusal, Refused
 
@@ -394,6 +399,11 @@ class MemoryStore:
                proposal: Proposal | None = None) -> MemoryResult:
         target = _known_target(target)
         gated = self._gated(origin)
+        if gated is not None and isinstance(operations, list) and len(operations) > MAX_OPERATIONS:
+            raise Refused(Refusal(
+                f"A batch waiting for approval holds at most {MAX_OPERATIONS} operations; this one has "
+                f"{len(operations):,}. Nothing was saved: split it into batches of at most {MAX_OPERATIONS} "
+                "(the user reviews each on its own).", target=target))
         edit = batch_edit(self._where(target), operations, holds if gated is None else gated)
         if gated is not None:
             return self._propose(target, "batch", edit, gated, operations=list(operations))
@@ -410,11 +420,36 @@ class MemoryStore:
         """Writes from the model waiting for approval, oldest first."""
         return self.proposals.waiting()
 
-    def review(self) -> list[dict[str, Any]]:
-        """The pending proposals, each with ``changes``: what it would do to the live entries
-        (see :func:`silcrow.store._pending.changes`), for a person to judge."""
+    def box_usage(self) -> dict[str, Any]:
+        """How full the box of pending proposals is (see :func:`silcrow.store._pending.usage`)."""
+        return usage(self.pending())
+
+    def review(self, *, sequential: bool = False) -> list[dict[str, Any]]:
+        """The pending proposals, each with its net effect on the live entries (see
+        :func:`silcrow.store._pending.effect`): ``changes`` (entries removed, added, changed),
+        ``base`` (pass it to :meth:`approve`), ``problem`` (why it cannot apply now) and ``stale``.
+        With ``sequential`` each is computed against the entries the ones before it leave when
+        they are approved in order, oldest first (what ``approve --all`` meets)."""
+        self.backend.recover()
         current = {target: self.entries(target) for target in TARGET_FILES}
-        return [{**p.as_dict(), "changes": changes(p, current.get(p.target, []))} for p in self.pending()]
+        reviewed: list[dict[str, Any]] = []
+        for proposal in self.pending():
+            item: dict[str, Any] = proposal.as_dict()
+            target = proposal.target
+            if target not in TARGET_FILES:
+                reviewed.append({**item, "changes": [], "base": None, "stale": False,
+                                 "problem": f"unknown target {target!r}; reject it"})
+                continue
+            found = effect(proposal, current[target], self._where(target))
+            after = found.pop("after")
+            if found["problem"] is None:
+                over = self._over_budget(target, proposal.action, current[target], after, [])
+                if over is not None:
+                    found["problem"], found["changes"] = over.error, []
+                elif sequential:
+                    current[target] = after
+            reviewed.append({**item, **found})
+        return reviewed
 
     def _propose(self, target: str, action: str, edit: Edit, holds: list[threats.ThreatHit],
                  **what: Any) -> MemoryResult:
@@ -422,7 +457,9 @@ class MemoryStore:
 
         It is tried on the live entries first (no lock, nothing written): what would be refused
         now (no entry matches ``old_text``, over the budget) is refused now, so the model can
-        fix it; a write that would change nothing is answered as done."""
+        fix it; a write that would change nothing is answered as done, and a batch's steps
+        that change nothing are not kept. A proposal over its size bound, or one the box has
+        no room for (see :mod:`silcrow.store._pending`), is refused."""
         document = Document.parse(self.backend.read(TARGET_FILES[target], strict=True))
         current = document.entries
         try:
@@ -434,11 +471,18 @@ class MemoryStore:
         over = self._over_budget(target, action, current, updated, [])
         if over is not None:
             raise Refused(over)
+        if action == "batch":
+            what["operations"] = useful_steps(what["operations"], self._where(target), current)
         held = threat_reasons(holds) if holds else None
         who = current_proposer.get()
         proposer = self.proposer if who is None else who.over(self.proposer)
         proposal = Proposal.new(target=target, action=action, proposer=proposer, held=held, **what)
-        dropped = self.proposals.add(proposal, MAX_PENDING)
+        if (taken := size(proposal)) > MAX_PROPOSAL_BYTES:
+            raise Refused(Refusal(
+                f"Not saved: this proposal is {taken:,} bytes, over the {MAX_PROPOSAL_BYTES // 1024} KiB "
+                "a proposal may take. Save shorter entries, or split the change into smaller writes.",
+                target=target))
+        self.proposals.add(proposal)
         message = (
             f"Not saved yet: this change is waiting for the user's approval (proposal {proposal.id}). "
             "Do not retry or rephrase it; the user approves or rejects it. Until then it is not in "
@@ -449,70 +493,68 @@ class MemoryStore:
         result = self._success(target, current, message)
         result["pending"] = True
         result["proposal_id"] = proposal.id
-        if dropped:
-            names = ", ".join(p.summary() for p in dropped)
-            log.warning("pending proposals are full (%d): dropped the oldest, %s", MAX_PENDING, names)
-            result["message"] += (f" The queue of pending proposals was full, so the oldest was dropped: "
-                                  f"{names}.")
-            result["dropped"] = [p.id for p in dropped]
         return result
 
-    def approve(self, proposal_id: str, *, origin: str = APPROVED_ORIGIN) -> MemoryResult:
+    def _not_pending(self, proposal_id: str) -> Refusal:
+        shown = threats.display_safe(str(proposal_id))
+        decided = next((p for p in reversed(self.proposals.decided()) if p.id == proposal_id), None)
+        when = f": it was {decided.status} at {decided.decided}" if decided is not None else ""
+        return Refusal(f"no pending proposal {shown!r}{when}; list them with `silcrow memory pending`")
+
+    def approve(self, proposal_id: str, *, origin: str = APPROVED_ORIGIN,
+                base: str | None = None) -> MemoryResult:
         """Apply a pending proposal through the normal write path (lock, re-read, scan, budget,
-        journal). It can still be refused, and is then kept pending with the reason; a
-        ``replace``/``remove`` whose ``old_text`` no longer addresses exactly one entry is
-        reported ``stale``. Approving a held proposal confirms its threat findings."""
-        proposal = self.proposals.take(proposal_id)
+        journal); the proposal leaves the box in the same durable step that writes its effect.
+
+        ``base`` is the fingerprint of the entries its review was shown against (see
+        :meth:`review`): when the live entries differ, nothing is applied and the result is
+        ``stale`` (review it again). Without ``base`` it applies to the entries it meets, and
+        the result's ``changes`` say what that did. It can still be refused (threat scan,
+        budget, an ``old_text`` that no longer finds one entry), and is then kept pending with
+        the reason. Approving a held proposal confirms its threat findings."""
+        proposal = next((p for p in self.pending() if p.id == proposal_id), None)
         if proposal is None:
-            return Refusal(f"no pending proposal {threats.display_safe(str(proposal_id))!r}; list them with "
-                           "`silcrow memory pending`").result()
+            return self._not_pending(proposal_id).result()
+        seen: dict[str, list[str]] = {}
         try:
-            result = self._apply(proposal, origin)
+            target = _known_target(proposal.target)
+            # A held proposal: the person approving it has seen the scanner's reason and confirms
+            # the uncertain hits (kept in the journal); a certain threat is still refused.
+            holds: Holds = [] if proposal.held else None
+            edit = edit_of(proposal, self._where(target), holds)
+            result = self._commit(target, proposal.action, origin, edit, appends=proposal.action == "add",
+                                  confirmed=_held_ids(holds), proposal=proposal, base=base, seen=seen)
         except Refused as refused:
             refusal = refused.refusal
-        except BaseException:
-            self.proposals.put_back(proposal)
-            raise
         else:
             result["proposal_id"] = proposal.id
+            result["changes"] = net_changes(seen["before"], seen["after"])
+            result["base"] = fingerprint(seen["before"])
             return result
+        if refusal.error.startswith("no pending proposal"):
+            return refusal.result()
         error = refusal.error
         if refusal.unmatched:
             error = (f"Stale: the entry proposal {proposal.id} was made against has changed since. "
                      f"{refusal.error}")
-        self.proposals.put_back(with_error(proposal, error))
+        self.proposals.note_error(proposal.id, error)
         result = replace(refusal, error=f"{error} The proposal is still pending; reject it with "
                          f"`silcrow memory reject {proposal.id}`.").result()
         result["proposal_id"] = proposal.id
-        if refusal.unmatched:
+        if refusal.unmatched or refusal.stale:
             result["stale"] = True
         return result
 
-    def _apply(self, proposal: Proposal, origin: str) -> MemoryResult:
-        # A held proposal: the person approving it has seen the scanner's reason and confirms
-        # the uncertain hits (kept in the journal); a certain threat is still refused.
-        holds: Holds = [] if proposal.held else None
-        if proposal.action == "add":
-            return self._add(proposal.target, proposal.content, origin, holds=holds, proposal=proposal)
-        if proposal.action == "replace":
-            return self._replace(proposal.target, proposal.old_text, proposal.content, origin, holds=holds,
-                                 proposal=proposal)
-        if proposal.action == "remove":
-            return self._remove(proposal.target, proposal.old_text, origin, proposal=proposal)
-        if proposal.action == "batch":
-            return self._batch(proposal.target, proposal.operations, origin, holds=holds, proposal=proposal)
-        raise Refused(Refusal(f"proposal {proposal.id} has an unknown action {proposal.action!r}; reject it"))
-
     def reject(self, proposal_id: str, reason: str | None = None) -> MemoryResult:
         """Drop a pending proposal; it is kept a while among the decided ones, with ``reason``."""
-        proposal = self.proposals.take(proposal_id)
+        self.backend.recover()  # an approval a crash interrupted is decided first
+        proposal = self.proposals.reject(proposal_id, reason, _caller())
         if proposal is None:
-            return Refusal(f"no pending proposal {threats.display_safe(str(proposal_id))!r}; list them with "
-                           "`silcrow memory pending`").result()
-        self.proposals.decide(replace(proposal, status="rejected", reason=reason or None, decided=now(),
-                                      decided_by=_caller()))
-        entries = self.entries(proposal.target)
-        result = self._success(proposal.target, entries, f"Rejected proposal {proposal.summary()}.")
+            return self._not_pending(proposal_id).result()
+        message = f"Rejected proposal {proposal.summary()}."
+        result: MemoryResult = {"success": True, "message": message}
+        if proposal.target in TARGET_FILES:  # else a hand-edited box: nothing to report on
+            result = self._success(proposal.target, self.entries(proposal.target), message)
         result["proposal_id"] = proposal.id
         return result
 
@@ -605,9 +647,15 @@ class MemoryStore:
 
     def _commit(
         self, target: str, action: str, origin: str, edit: Edit, *, appends: bool = False,
-        confirmed: list[str] | None = None, proposal: Proposal | None = None,
+        confirmed: list[str] | None = None, proposal: Proposal | None = None, base: str | None = None,
+        seen: dict[str, list[str]] | None = None,
     ) -> MemoryResult:
         """Lock, re-read, apply ``edit``, check the budget, write atomically, journal.
+
+        With ``proposal`` (an approval) the proposal is claimed in the same transaction and
+        leaves the box with it; ``base`` refuses it as stale when the entries read under the
+        lock are not the ones its review was shown against. ``seen`` receives the entries
+        before and after.
 
         A refusal found inside the transaction is raised only after it ends
         normally, so what the transaction did keep (a backup, an outside-edit
@@ -616,12 +664,23 @@ class MemoryStore:
         file_name = TARGET_FILES[target]
         refusal: Refusal | None = None
         used_after: int | None = None
+        box = self.proposals if proposal is not None else None
+        claimed: Proposal | None = None
         with self.backend.transaction(file_name) as tx:
             document = self._document(target, tx.read())
             problems = safe_shape_problems(document, self._where(target))
-            current = document.entries
+            current = updated = document.entries
+            message = ""
             if problems and not appends:
                 refusal = self._drift_refusal(tx, target, document.raw, problems)
+            elif box is not None and proposal is not None and (claimed := tx.claim(box, proposal.id)) is None:
+                refusal = self._not_pending(proposal.id)
+            elif base is not None and fingerprint(current) != base:
+                refusal = Refusal(
+                    f"Stale: {file_name} has changed since proposal {proposal.id if proposal else ''} was "
+                    "reviewed, so what approving it would do now may differ from what was shown. Nothing "
+                    "was changed; review it again (`silcrow memory pending`) and approve what it shows now.",
+                    target=target, stale=True)
             else:
                 self._journal_outside_change(tx, target, current)
                 try:
@@ -654,6 +713,8 @@ class MemoryStore:
                         # of it is lost. Whitespace and empty pieces alone are not worth one.
                         kept = tx.backup(document.raw)
                         message += f" The file held text silcrow does not keep; a copy is at {kept}."
+                    if box is not None and claimed is not None:
+                        tx.settle(box, replace(claimed, decided_by=_caller()), text)
                     self._written.pop(target, None)
                     tx.write(text)
                     written = document.successor(updated, text)
@@ -664,8 +725,13 @@ class MemoryStore:
                         confirmed_threats=confirmed, by=_caller(),
                         proposal={"id": proposal.id, **proposal.who} if proposal is not None else None,
                         evicted=evicted or None))
+            elif refusal is None and box is not None and claimed is not None:
+                # It changes nothing now: decided all the same.
+                tx.settle(box, replace(claimed, decided_by=_caller()), None)
         if refusal is not None:
             raise Refused(refusal)
+        if seen is not None:
+            seen.update(before=current, after=updated)
         return self._success(target, updated, message, used_after)
 
     def _over_budget(self, target: str, action: str, current: list[str], updated: list[str],
@@ -838,8 +904,12 @@ class MemoryStore:
                     continue
                 proposal = Proposal.new(target=target, action="batch", proposer=Proposer(client="review"),
                                         operations=finding.operations(), why=finding.reason)
-                self.proposals.add(proposal, MAX_PENDING)
-                shown["proposal_id"] = proposal.id
+                try:
+                    self.proposals.add(proposal)
+                except Refused as refused:  # the box (or the review's share of it) is full
+                    shown["not_proposed"] = refused.refusal.error
+                else:
+                    shown["proposal_id"] = proposal.id
                 out.append(shown)
         return out
 
