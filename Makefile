@@ -99,6 +99,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/recall.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/providers.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/session_search.py
+	$(BIN)/python bench/langgraph_store.py
 	$(BIN)/python bench/prefix_cache.py
 	$(BIN)/python bench/coding_hooks.py --runs 3
 	$(BIN)/python bench/recall_scale.py
