@@ -97,7 +97,7 @@ def _tenant(request: Request) -> Tenant:
 
 
 def _blank_query(field: str) -> JSONResponse:
-    """A search with nothing to look for is malformed input (400), as the README says."""
+    """A search with nothing to look for is malformed input (400), as docs/mcp-http.md says."""
     return JSONResponse({"success": False, "error": f"malformed request ({field}: the query is empty or only "
                          "whitespace); send the words to look for"}, status_code=400)
 
