@@ -54,3 +54,23 @@ def test_insert_into_an_empty_object_keeps_what_it_held(inside: str) -> None:
     again = jsonedit.find(added, ["mcpServers"])
     assert again is not None
     assert jsonedit.remove(added, again, 0) == text
+
+
+@pytest.mark.parametrize(("client", "name"), [
+    ("codex", ".codex/config.toml"), ("claude-code", ".claude.json"), ("cursor", ".cursor/mcp.json")])
+def test_a_config_kept_behind_a_symbolic_link_is_changed_through_it(
+        homes: tuple[Path, Path], tmp_path: Path, client: str, name: str) -> None:  # noqa: F811
+    home, silcrow_home = homes
+    dotfiles = tmp_path / "dotfiles" / name.replace("/", "_")
+    dotfiles.parent.mkdir()
+    text = 'model = "o3"\n' if name.endswith(".toml") else '{\n  "theme": "dark"\n}\n'
+    dotfiles.write_text(text, encoding="utf-8")
+    link = home / name
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(dotfiles)
+    done = run(home, silcrow_home, "connect", client, "--no-hooks")
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink() and "silcrow" in dotfiles.read_text(encoding="utf-8")
+    removed = run(home, silcrow_home, "connect", client, "--remove", "--no-hooks")
+    assert removed.returncode == 0, removed.stderr
+    assert link.is_symlink() and dotfiles.read_bytes() == text.encode("utf-8")

@@ -433,9 +433,12 @@ def apply(changes: Sequence[Change], *, client: str, state_home: Path, remove: b
                 with contextlib.suppress(OSError):
                     Path(folder).rmdir()
         else:
-            mode = _mode(change.path, change.shared)
-            change.dirs = _make_parents(change.path.parent)
-            replace_file(change.path, change.after, mode=mode)
+            # Through a symbolic link (a config kept in a dotfiles repository): the file it points
+            # at is changed, the link stays.
+            real = Path(os.path.realpath(change.path)) if change.path.is_symlink() else change.path
+            mode = _mode(real, change.shared)
+            change.dirs = _make_parents(real.parent)
+            replace_file(real, change.after, mode=mode)
         if remove:
             entry = state.get(key, {})
             left = [k for k in entry.get("created", []) if _still_there(change.after, k)]
