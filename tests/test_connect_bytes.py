@@ -74,3 +74,21 @@ def test_a_config_kept_behind_a_symbolic_link_is_changed_through_it(
     removed = run(home, silcrow_home, "connect", client, "--remove", "--no-hooks")
     assert removed.returncode == 0, removed.stderr
     assert link.is_symlink() and dotfiles.read_bytes() == text.encode("utf-8")
+
+
+@pytest.mark.parametrize("client", ["claude-code", "cursor"])
+@pytest.mark.parametrize("blank", ["", "\n", "  \n\n"])
+def test_an_empty_config_file_is_given_back_empty_not_deleted(
+        homes: tuple[Path, Path], client: str, blank: str) -> None:  # noqa: F811
+    home, silcrow_home = homes
+    files = [home / ".claude.json", home / ".claude" / "settings.json"] if client == "claude-code" \
+        else [home / ".cursor" / "mcp.json"]
+    for path in files:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(blank, encoding="utf-8")
+    assert run(home, silcrow_home, "connect", client).returncode == 0
+    assert all("silcrow" in p.read_text(encoding="utf-8") for p in files)
+    removed = run(home, silcrow_home, "connect", client, "--remove")
+    assert removed.returncode == 0, removed.stderr
+    assert [p.read_bytes() for p in files] == [blank.encode("utf-8")] * len(files)
+    assert not (silcrow_home / "connect.json").exists()

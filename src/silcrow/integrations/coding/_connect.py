@@ -64,6 +64,7 @@ class Change:
     created: list[list[str]] = field(default_factory=list)  # containers connect adds (JSON paths)
     shared: bool = False  # a project's file, meant to be committed: created 0644 (a user's: 0600)
     dirs: list[Path] = field(default_factory=list)  # directories made for it (by apply)
+    blank: str | None = None  # what an existing file held that had no JSON in it (spaces, nothing)
 
     @property
     def changed(self) -> bool:
@@ -219,9 +220,10 @@ def _shown(server: dict[str, Any]) -> str:
     return shlex.join([server["command"], *server["args"]])
 
 
-def _prune(path: Path, text: str, created: list[list[str]]) -> str | None:
-    """``text`` without the containers connect created that are empty now; None when the file
-    itself was created and nothing else is left in it."""
+def _prune(path: Path, text: str, created: list[list[str]], blank: str | None = None) -> str | None:
+    """``text`` without the containers connect created that are empty now; when connect wrote
+    the whole file and nothing else is left in it, what the file held before (``blank``: an
+    empty file kept), else None (connect created it)."""
     for keys in sorted((k for k in created if k), key=len, reverse=True):
         parent = jsonedit.find(text, keys[:-1])
         if parent is None or parent.kind != "object":
@@ -235,7 +237,7 @@ def _prune(path: Path, text: str, created: list[list[str]]) -> str | None:
     if [] in created:
         root = _parsed(path, text)
         if not root.members:
-            return None
+            return blank
     return text
 
 
@@ -249,6 +251,8 @@ def _json_server_change(path: Path, before: str | None, target: Target, remove: 
         created: list[list[str]] = []
         change.after = _ensure(path, before, ["mcpServers"], SERVER_NAME, entry, created)
         change.created = created
+        if before is not None and not before.strip():
+            change.blank = before
         if change.changed:
             change.what.append(f"MCP server '{SERVER_NAME}': {_shown(entry)}")
         return change
@@ -261,7 +265,8 @@ def _json_server_change(path: Path, before: str | None, target: Target, remove: 
     index = next((i for i, m in enumerate(servers.members) if m.key == SERVER_NAME), None)
     if index is None:
         return change
-    change.after = _prune(path, jsonedit.remove(before, servers, index), state.get("created", []))
+    change.after = _prune(path, jsonedit.remove(before, servers, index), state.get("created", []),
+                          state.get("blank"))
     change.what.append(f"MCP server '{SERVER_NAME}' removed")
     return change
 
@@ -318,9 +323,11 @@ def _hooks_change(path: Path, before: str | None, target: Target, remove: bool,
                 text = jsonedit.insert(text, existing.value, group)
         change.what.append(f"hook {event}: {ours}")
     if remove and text is not None and text != before:
-        text = _prune(path, text, state.get("created", []))
+        text = _prune(path, text, state.get("created", []), state.get("blank"))
     change.after = text
     change.created = created
+    if not remove and before is not None and not before.strip():
+        change.blank = before
     return change
 
 
@@ -452,6 +459,8 @@ def apply(changes: Sequence[Change], *, client: str, state_home: Path, remove: b
                                                               if k not in entry.get("created", []))]
             if change.dirs:
                 entry["dirs"] = [str(d) for d in change.dirs]
+            if change.blank is not None:
+                entry["blank"] = change.blank
             state[key] = entry
     _save_state(state_home, state)
     return backups
@@ -472,7 +481,7 @@ def _still_there(text: str | None, keys: list[str]) -> bool:
     if text is None:
         return False
     if not keys:
-        return True
+        return bool(text.strip())  # a file given back empty is the user's again
     try:
         return jsonedit.find(text, keys) is not None
     except ValueError:  # TOML: only the file itself is noted
