@@ -73,7 +73,9 @@ _STARTUP_FILES = (
     r"(?:\.bashrc|\.zshrc|\.bash_profile|\.zprofile|\.profile\b|crontab|/etc/cron|\.config/autostart"
     r"|launchagents|systemd/user|/etc/rc\.local)"
 )
-_APPEND = r"(?:append|add|write|inject|insert|put|echo)(?:\s+[\w'-]+){0,5}\s+(?:to|into|in)\b|>>?|\btee\b"
+# A quoted command may stand between the verb and the file ("Add `export X=$(...)` to ~/.zshrc").
+_APPEND = (r"(?:append|add|write|inject|insert|put|echo)(?:\s+[\w'-]+){0,5}(?:\s+`[^`\n]{1,200}+`)?"
+           r"(?:\s+[\w'-]+){0,3}\s+(?:to|into|in)\b|>>?|\btee\b")
 # Agent instruction files: any edit is a persistence attempt. Shell start-up files are
 # edited by people all the time ("User edits ~/.zshrc for aliases"), so only writing
 # into them is flagged.
