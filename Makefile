@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint docs bench clean node-clients
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -57,6 +57,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src
 
+# The documentation site from docs/ (mkdocs.yml); --strict turns every warning (a broken link or
+# anchor, a page missing from the nav, an include that is not there) into a failure.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict  # not --quiet: it hides the warnings --strict counts
+
 # The 3.x supermemory client (the one Hermes' plugin uses), kept apart from the 5.x one in .venv:
 # a test runs the supermemory provider with it first on PYTHONPATH.
 SUPERMEMORY3 := $(VENV)/supermemory3
@@ -64,23 +69,38 @@ $(SUPERMEMORY3)/.complete: | $(STAMP)
 	$(BIN)/python -m pip install --quiet --no-deps --target $(SUPERMEMORY3) 'supermemory>=3,<4'
 	touch $@
 
-test: lint $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_VENV)/.installed \
-	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete
+# The real Claude Code and Codex CLIs (pinned) from npm, for the tests that run them against
+# loopback stand-ins of their model APIs (tests/coding_support.py). Outside .venv so that .ci/run's
+# fresh .venv keeps them; without npm the target says so and those tests are skipped.
+CLAUDE_CODE_VERSION := 2.1.197
+CODEX_VERSION := 0.171.0
+NODE_CLIENTS := .node-clients
+$(NODE_CLIENTS)/.installed: Makefile
+	@if command -v npm >/dev/null; then \
+		npm install --silent --no-audit --no-fund --prefix $(NODE_CLIENTS) \
+			'@anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)' '@openai/codex@$(CODEX_VERSION)' && touch $@; \
+	else echo "npm not found: the Claude Code and Codex client tests will be skipped"; fi
+
+node-clients: $(NODE_CLIENTS)/.installed
+
+test: lint docs $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_VENV)/.installed \
+	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete $(NODE_CLIENTS)/.installed
 	$(BIN)/python -m pytest -q
 
 # Each benchmark prints one JSON object on stdout (progress on stderr). The LoCoMo ones need its
 # data, which silcrow does not ship (see bench/locomo.py): make bench LOCOMO=/path/to/locomo10.json
 LOCOMO ?= $(LOCOMO_DATA)
-bench: $(STAMP)
+bench: $(STAMP) $(HERMES_VENV)/.installed  # bench/store.py's baseline is Hermes's own MemoryStore
 	$(BIN)/python bench/store.py
 	$(BIN)/python bench/safety.py $(if $(LOCOMO),--dataset '$(LOCOMO)')
 	$(BIN)/python bench/recall.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/providers.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/session_search.py
 	$(BIN)/python bench/prefix_cache.py
+	$(BIN)/python bench/coding_hooks.py --runs 3
 	$(BIN)/python bench/recall_scale.py
 	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/serve.py
 
 clean:
-	rm -rf $(VENV) $(HERMES_VENV) $(OPENVIKING_VENV) $(HINDSIGHT_VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(HERMES_VENV) $(OPENVIKING_VENV) $(HINDSIGHT_VENV) build/site .pytest_cache .mypy_cache .ruff_cache

