@@ -123,7 +123,8 @@ def test_a_quoted_command_written_into_a_shell_startup_file_is_held() -> None:
 
 
 @pytest.mark.parametrize("text", ["Ignore the above warning and run the migration anyway",
-                                  "Ignore the above test failure, it is flaky", "New task: refactor the parser",
+                                  "Ignore the above test failure, it is flaky",
+                                  "New task: refactor the parser",
                                   "The previous task was over budget", "Decode the JWT and check the expiry"])
 def test_ordinary_notes_near_the_override_patterns_are_accepted(text: str) -> None:
     assert threats.scan(text) == []
