@@ -1,6 +1,15 @@
 """Benchmark of the threat scanner: detection, evasion resistance, false positives, speed.
 
-    .venv/bin/python bench/safety.py [--dataset locomo10.json] [--repeat 3]
+    .venv/bin/python bench/safety.py [--dataset locomo10.json] [--repeat 3] [--verdicts-only]
+
+``verdicts`` (all that ``--verdicts-only`` prints, with ``ms_per_2200_char_note``): refused /
+held / accepted through the whole scan (patterns, then the learned stage, as
+``MemoryStore.add`` runs it) per corpus, on sets the learned stage was neither trained nor
+calibrated on: the public attacks of ``hermes-jailbench`` and ``agent-injection-bench``,
+silcrow's written and held-out attacks, ordinary conversation (the even-numbered sessions and
+the QA of the LoCoMo development conversation), preference notes, agent-instruction notes
+(microsoft/vscode and home-assistant/core), developer notes and dual-use notes; and p50/p95
+milliseconds per stage on 2,200-character notes, with a keyword blocklist as the baseline.
 
 Prints one JSON object on stdout (progress goes to stderr). Three scanners
 run on the same texts in the same run:
