@@ -83,8 +83,16 @@ $(NODE_CLIENTS)/.installed: Makefile
 
 node-clients: $(NODE_CLIENTS)/.installed
 
+# The anthropic SDK 2.x, kept apart from the 1.x in .venv (hermes-jailbench, a dev
+# dependency, needs anthropic<2): the memory tool's tests run again with it first on PYTHONPATH.
+ANTHROPIC2 := $(VENV)/anthropic2
+$(ANTHROPIC2)/.complete: | $(STAMP)
+	$(BIN)/python -m pip install --quiet --no-deps --target $(ANTHROPIC2) 'anthropic>=2.17,<3'
+	touch $@
+
 test: lint docs $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_VENV)/.installed \
-	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete $(NODE_CLIENTS)/.installed
+	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete $(NODE_CLIENTS)/.installed \
+	$(ANTHROPIC2)/.complete
 	$(BIN)/python -m pytest -q
 
 # Each benchmark prints one JSON object on stdout (progress on stderr). The LoCoMo ones need its
@@ -96,6 +104,7 @@ bench: $(STAMP) $(HERMES_VENV)/.installed  # bench/store.py's baseline is Hermes
 	$(BIN)/python bench/recall.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/providers.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/session_search.py
+	$(BIN)/python bench/langgraph_store.py
 	$(BIN)/python bench/prefix_cache.py
 	$(BIN)/python bench/coding_hooks.py --runs 3
 	$(BIN)/python bench/recall_scale.py
