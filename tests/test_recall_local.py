@@ -291,10 +291,37 @@ def test_not_a_database_is_explained(tmp_path: Path) -> None:
         LocalProvider(tmp_path, embedder="none").initialize("s")
 
 
-def test_bad_records_are_refused(provider: LocalProvider) -> None:
-    with pytest.raises(RecallError, match="record 1 has empty text"):
-        provider.ingest([RecallRecord(text="fine"), RecallRecord(text="  ")])
-    with pytest.raises(RecallError, match="kind 'note'"):
+def test_odd_records_are_clipped_repaired_or_skipped_and_the_rest_stored(provider: LocalProvider) -> None:
+    """Every odd record of a batch is handled alone and counted; the others are stored (both backends)."""
+    from collections import Counter
+
+    from silcrow.recall import MAX_RECORD_CHARS
+
+    long = "The harbour pilot's log. " * (MAX_RECORD_CHARS // 20)
+    given = [
+        RecallRecord(text="Dunmore harbour has a new pilot boat.", session_id="odd"),
+        RecallRecord(text=long, session_id="odd"),
+        RecallRecord(text="  ", session_id="odd"),
+        RecallRecord(text="a NUL\x00 byte from a binary paste about quinces", session_id="odd"),
+        RecallRecord(text="half an emoji \ud83d about medlars", session_id="odd", speaker="\udc00bob"),
+        RecallRecord(text="From 7000 years ago to about 4000 years ago, farming spread.", session_id="odd",
+                     timestamp=datetime(2024, 1, 2, tzinfo=UTC)),
+    ]
+    skipped: Counter[str] = Counter()
+    assert provider.ingest(given, skipped=skipped) == 5
+    assert skipped == {
+        f"ends of long messages (kept their first {MAX_RECORD_CHARS} characters)": 1,
+        "messages without text": 1,
+        "messages holding NUL characters (removed)": 1,
+        "messages holding lone surrogates (replaced with U+FFFD)": 1,
+    }
+    assert given[1].text == long and given[3].text.count("\x00") == 1  # the caller's records are untouched
+    texts = {h.text for h in provider.search("quinces medlars farming pilot log", 20)}
+    assert "a NUL byte from a binary paste about quinces" in texts
+    assert "half an emoji \ufffd about medlars" in texts
+    assert any(t.startswith("The harbour pilot") and len(t) == MAX_RECORD_CHARS for t in texts)
+    assert any("7000 years ago" in t for t in texts)
+    with pytest.raises(RecallError, match="kind 'note'"):  # a programming error still raises
         provider.ingest([RecallRecord(text="x", kind="note")])
 
 
