@@ -488,3 +488,41 @@ def test_both_backends_rank_the_same_when_more_memories_match_than_are_ranked(
         "garden water tomatoes staked", "how much water did the garlic bed get?",
         "what did Ana water in the garden?",
     ))
+
+
+def test_a_bulk_postgres_import_builds_the_vector_index_once_afterwards(
+    pg_dsn: str, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Above BULK_ROWS (into a table holding fewer rows) the HNSW index is dropped for the import
+    and built after it, also when the import fails; the rows are searchable by meaning either way."""
+    from silcrow.schema import database
+
+    monkeypatch.setattr(_postgres, "BULK_ROWS", 20)
+    store = _postgres.PostgresRecall(pg_dsn, embedder)
+    index = f"recall_memories_hnsw_{embedder.dim}"
+
+    def has_index() -> bool:
+        with database(pg_dsn).connect() as conn:
+            row = conn.execute("SELECT 1 FROM pg_indexes WHERE indexname = %s", (index,)).fetchone()
+            return row is not None
+
+    seen: list[bool] = []
+    records = [RecallRecord(text=f"note {i}: the allotment's runner beans, row {i}", session_id="bulk")
+               for i in range(30)] + _records()
+    added, ids = store.ingest(records, (None, None), progress=lambda done: seen.append(has_index()))
+    assert added == len(records) and len(set(ids)) == len(records)
+    assert seen and not any(seen)  # built after the rows, not row by row
+    assert has_index()
+    top = store.search("which pottery class did she sign up for", 3, (None, None), mode="dense")
+    assert top and top[0].text == next(t for _, _, t, _ in DIALOG if "pottery" in t.lower())
+
+    def broken(fresh: list[dict[str, Any]], vectors: Any) -> int:
+        raise RecallError("disk full")
+
+    monkeypatch.setattr(_postgres, "BULK_ROWS", 5)
+    bigger = [RecallRecord(text=f"reminder {i} about the shed key", session_id="bulk2") for i in range(80)]
+    monkeypatch.setattr(store, "_write", broken)
+    with pytest.raises(RecallError, match="disk full"):
+        store.ingest(bigger, (None, None))
+    assert has_index()  # back, though the import failed
+    store.close()
