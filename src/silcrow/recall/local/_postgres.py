@@ -315,7 +315,9 @@ class PostgresRecall(RecallBackend):
                 def about(ids: list[int]) -> dict[int, tuple[str, str]]:
                     rows = conn.execute(
                         "SELECT id, speaker, CASE WHEN kind = 'turn' THEN coalesce(session_id, '')"
-                        f" ELSE '' END AS session FROM recall_memories WHERE id = ANY(%s) AND {_MINE}", (ids,)
+                        f" ELSE '' END AS session FROM recall_memories WHERE id = ANY(%s) AND {_MINE}",
+                        (ids,),
+                        prepare=True,
                     )
                     return {int(r["id"]): (r["speaker"], r["session"]) for r in rows}
 
@@ -391,8 +393,10 @@ class PostgresRecall(RecallBackend):
     def _dense(
         self, conn: Any, qvec: np.ndarray, pool: int, scope: Scope, lexical_ids: list[int]
     ) -> dict[int, float]:
-        conn.execute(f"SET LOCAL hnsw.ef_search = {max(EF_SEARCH, pool)}")
-        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")  # scoped searches still fill k
+        # For this transaction (one round trip): candidates examined, and scoped searches still fill k.
+        conn.execute("SELECT set_config('hnsw.ef_search', %s, true),"
+                     " set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+                     (str(max(EF_SEARCH, pool)),), prepare=True)
         vec = f"embedding::{self._vec}"
         where, params = scoped(scope)
         rows = conn.execute(
@@ -407,7 +411,7 @@ class PostgresRecall(RecallBackend):
             rows = conn.execute(
                 f"SELECT id, 1 - ({vec} <=> %s::{self._vec}) AS cos FROM recall_memories"
                 f" WHERE id = ANY(%s) AND vector_dims(embedding) = {self._dim} AND {_MINE}",
-                (qvec, missing),
+                (qvec, missing), prepare=True,
             ).fetchall()
             dense.update({int(r["id"]): float(r["cos"]) for r in rows})
         return dense
@@ -420,7 +424,7 @@ class PostgresRecall(RecallBackend):
             for r in conn.execute(
                 "SELECT id, text, kind, session_id, speaker, ts, external_id FROM recall_memories"
                 f" WHERE id = ANY(%s) AND {_MINE}",
-                ([i for i, _ in ranked],),
+                ([i for i, _ in ranked],), prepare=True,
             )
         }
         return [
