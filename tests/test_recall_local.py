@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from silcrow.errors import RecallError
 from silcrow.recall import Embedder, get_embedder
@@ -526,3 +528,28 @@ def test_a_bulk_postgres_import_builds_the_vector_index_once_afterwards(
         store.ingest(bigger, (None, None))
     assert has_index()  # back, though the import failed
     store.close()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.builds(
+    RecallRecord,
+    text=st.text(st.characters(codec=None, exclude_categories=()), max_size=60)
+    | st.text(max_size=5).map(lambda t: t * 4000),
+    session_id=st.sampled_from(["", "s1", "s\x002", "\ud800"]),
+    speaker=st.sampled_from(["", "user", "assistant", "bo\udfffb"]),
+    timestamp=st.none() | st.datetimes(timezones=st.just(UTC)),
+), min_size=1, max_size=8))
+def test_ingest_fuzzed_stores_every_record_with_text(records: list[RecallRecord]) -> None:
+    """Whatever the records hold, ingest stores those with text and reports the rest; never raises."""
+    import tempfile
+    from collections import Counter
+
+    with tempfile.TemporaryDirectory() as home:
+        provider = LocalProvider(home, embedder="none")
+        provider.initialize("fuzz")
+        skipped: Counter[str] = Counter()
+        added = provider.ingest(records, skipped=skipped)
+        with_text = [r for r in records if r.text.replace("\x00", "").strip()]
+        assert skipped["messages without text"] == len(records) - len(with_text)
+        assert added <= len(with_text) and provider.stats()["memories"] == added
+        provider.shutdown()
