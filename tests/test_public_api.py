@@ -12,6 +12,7 @@ import silcrow.errors
 PUBLIC = [
     "Agent",
     "ConfigError",
+    "ConnectError",
     "DriftError",
     "ENTRY_DELIMITER",
     "EmbedderUnavailableError",
@@ -116,6 +117,7 @@ PUBLIC_PACKAGES = [
     "silcrow.db",
     "silcrow.demo",
     "silcrow.integrations",
+    "silcrow.integrations.coding",
     "silcrow.integrations.hermes",
     "silcrow.recall",
     "silcrow.recall.local",
