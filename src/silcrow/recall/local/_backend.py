@@ -130,12 +130,13 @@ class RecallBackend(ABC):
         if window is None:
             rows = self._recent_turns(rec.session_id, rscope, retrieval.CONTEXT_TURNS)
             window = deque(
-                (retrieval.body_text(t, s) for s, t in reversed(rows)), maxlen=retrieval.CONTEXT_TURNS
+                (retrieval.context_piece(retrieval.body_text(t, s)) for s, t in reversed(rows)),
+                maxlen=retrieval.CONTEXT_TURNS,
             )
             recent[key] = window
         context = "\n".join(window)  # bodies are single lines, so this splits back exactly
         if window.maxlen:
-            window.append(retrieval.body_text(rec.text, rec.speaker))
+            window.append(retrieval.context_piece(retrieval.body_text(rec.text, rec.speaker)))
         return context
 
     def _prepare(

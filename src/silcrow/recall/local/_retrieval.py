@@ -162,6 +162,17 @@ def embed_window(body: str) -> str:
     return " ".join(body.split(" ", keep + 1)[:keep])
 
 
+def context_piece(body: str) -> str:
+    """What of a preceding turn is indexed (and embedded) as context of the turns after it: its
+    first EMBED_WORDS words. The question a turn answers is short; a long answer before it
+    would otherwise be indexed again in full with each of the next turns (PostgreSQL's
+    tsvector of those texts was most of its ingest time on long turns). The words kept
+    hold the turn's own :func:`embed_window`, so its vector is reused, not made again."""
+    if EMBED_WORDS <= 0 or body.count(" ") <= EMBED_WORDS:  # as embed_window cuts a body
+        return body
+    return " ".join(body.split(" ", EMBED_WORDS + 1)[:EMBED_WORDS])
+
+
 class OwnVectors:
     """Each body's own vector, kept for the next few turns that carry it as context: the preceding
     turns of a session are embedded once, not again with every turn that follows them (nor again
