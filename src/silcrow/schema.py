@@ -18,6 +18,7 @@ from silcrow.db import FOUNDATION, Database, Migrations, version
 from silcrow.db import check_schema as _check_schema
 from silcrow.db import database as _database
 from silcrow.db import migrate as _migrate
+from silcrow.integrations import _langgraph_schema as langgraph
 from silcrow.recall.local import _schema as recall
 from silcrow.sessions import _schema as sessions
 from silcrow.store import _schema as notes
@@ -34,11 +35,14 @@ MIGRATIONS: Migrations = [
     (2, "recall memories and sessions belong to one profile", (*recall.POSTGRES[2], *sessions.POSTGRES[2])),
     (3, "pending proposals of the write-approval gate, one JSON document per profile", notes.POSTGRES[3]),
     (4, "each profile's number of recall memories, kept by a trigger", recall.POSTGRES[4]),
+    (5, "entry metadata and the archive of the curated notes, one JSON document per profile",
+     notes.POSTGRES[5]),
+    (6, "items of LangGraph stores (silcrow.integrations.langgraph)", langgraph.POSTGRES[6]),
 ]
 SCHEMA_VERSION = version(MIGRATIONS)
 
 #: Every table of every domain (see :class:`silcrow._table.Table`).
-TABLES: tuple[Table, ...] = (*notes.TABLES, *recall.TABLES, *sessions.TABLES)
+TABLES: tuple[Table, ...] = (*notes.TABLES, *recall.TABLES, *sessions.TABLES, *langgraph.TABLES)
 
 
 def database(dsn: str) -> Database:

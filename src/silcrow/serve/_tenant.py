@@ -21,7 +21,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -33,6 +33,7 @@ from silcrow._toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
 from silcrow._toolcall import guarded, schema_name
 from silcrow.agent import ToolCall, build_system_prompt
 from silcrow.agent._tools import ToolRouter, mirror_write
+from silcrow.config import Settings
 from silcrow.errors import SilcrowError, StoreError
 from silcrow.home import Profile, open_profile
 from silcrow.recall import TOOL_NAMES, MemoryManager, RecallAPI, Searchable, run_tool
@@ -42,6 +43,7 @@ from silcrow.sessions import SessionBackend
 from silcrow.store import TARGET_FILES, MemoryStore
 from silcrow.store._edits import safe_entries
 from silcrow.store._entries import char_count, format_usage
+from silcrow.store._pending import steps
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +107,11 @@ class Tenant:
         return self._parts.store()
 
     @property
+    def settings(self) -> Settings:
+        """The profile's settings, as read when the tenant was opened."""
+        return self._parts.settings
+
+    @property
     def sessions(self) -> SessionBackend:
         with self._lock:
             if self._sessions is None:
@@ -161,6 +168,7 @@ class Tenant:
         store = self.store()
         entries = store.entries(target)  # one read: entries and usage describe the same version
         limit = store.char_limit(target)
+        store.note_surfaced(target, entries, "tool")  # entry metadata: a caller was shown them
         return {
             "success": True, "target": target, "entries": safe_entries(entries, TARGET_FILES[target]),
             "entry_count": len(entries), "usage": format_usage(char_count(entries), limit),
@@ -228,24 +236,26 @@ class Tenant:
     # -- the approval gate (a person's decisions: never held themselves) -------------------------
 
     @disk_errors
-    def review(self) -> list[dict[str, Any]]:
-        """Pending proposals with what each would change (see MemoryStore.review)."""
-        return self.store().review()
+    def review(self, sequential: bool = False) -> list[dict[str, Any]]:
+        """Pending proposals with the net effect of each (see MemoryStore.review)."""
+        return self.store().review(sequential=sequential)
 
-    def approve(self, proposal_id: str, origin: str = "approved") -> Result:
+    @disk_errors
+    def box_usage(self) -> dict[str, Any]:
+        return self.store().box_usage()
+
+    def approve(self, proposal_id: str, origin: str = "approved", base: str | None = None) -> Result:
         """Apply a proposal through the store's write path; the provider hears of it as of any
         committed write."""
         try:
             store = self.store()
             found = next((p for p in store.pending() if p.id == proposal_id), None)
-            result = dict(disk_errors(store.approve)(proposal_id, origin=origin))
+            result = dict(disk_errors(store.approve)(proposal_id, origin=origin, base=base))
         except SilcrowError as exc:
             return refusal(str(exc))
         if result.get("success") and found is not None:
-            operations = found.operations or [
-                {"action": found.action, "content": found.content, "old_text": found.old_text}]
             try:
-                mirror_write(self.manager, {"target": found.target, "operations": operations})
+                mirror_write(self.manager, {"target": found.target, "operations": steps(found)})
             except Exception:  # the notes are written; a provider's hiccup is only logged
                 log.exception("could not tell the recall provider about approved proposal %s", proposal_id)
         return result
@@ -293,6 +303,7 @@ class Parts:
     store: Callable[[], MemoryStore]
     sessions: Callable[[], SessionBackend]
     manager: Callable[[], MemoryManager]
+    settings: Settings = field(default_factory=Settings)
 
 
 def open_tenant(home: Path) -> Tenant:
@@ -303,6 +314,7 @@ def open_tenant(home: Path) -> Tenant:
         store=profile.store,
         sessions=profile.sessions,
         manager=lambda: _recall_manager(profile),
+        settings=profile.settings,
     ))
 
 

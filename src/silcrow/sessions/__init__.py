@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from silcrow._lazy import lazy_getattr
 from silcrow.sessions._backend import SessionBackend
-from silcrow.sessions._records import SUMMARY_MARKER, SessionInfo
+from silcrow.sessions._records import SUMMARY_MARKER, SessionInfo, checked_session_id
 from silcrow.sessions._schema import SQLITE_VERSION as SCHEMA_VERSION
 from silcrow.sessions._search import fts_query
 from silcrow.sessions._sqlite_backend import SessionStore
@@ -30,6 +30,7 @@ __all__ = [
     "SessionBackend",
     "SessionInfo",
     "SessionStore",
+    "checked_session_id",
     "fts_query",
     "open_sessions",
 ]

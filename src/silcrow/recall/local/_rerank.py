@@ -6,7 +6,7 @@ loved the dinosaur exhibit" answers "what do her kids like?". It costs a model
 run per hit per search, so it reads only the best :data:`RERANK_DEPTH` hits and
 its score is blended with the search's own, not put in its place: alone it
 ranked worse than the hybrid search (it was trained on web search, not on
-conversation), blended it ranked better (the README's table has the figures).
+conversation), blended it ranked better (docs/providers/local.md has the figures).
 
 ``reranker = "ms-marco"`` under ``[recall]`` turns it on:
 cross-encoder/ms-marco-MiniLM-L-12-v2 (Apache-2.0) as an ONNX file from the
