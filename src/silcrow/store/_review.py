@@ -29,9 +29,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported where it is used: `memory show` must not pay for it
+    import numpy as np
 
 # Cosine of two bge/MiniLM embeddings above which two short notes say the same thing; the
 # wording ratio for a near copy with another word or two.
@@ -39,7 +40,7 @@ SAME_MEANING = 0.92
 SAME_WORDING = 0.85
 UNUSED_DAYS = 180
 
-Embed = Callable[[Sequence[str]], np.ndarray]
+Embed = Callable[[Sequence[str]], "np.ndarray"]
 Merge = Callable[[str, str], str | None]
 
 # One kind of fact each: the words before the cue are its subject, the words after its value.
@@ -155,6 +156,8 @@ def find(target: str, entries: Sequence[str], *, details: Sequence[dict[str, Any
                 gone.add(i)
 
     # Near-duplicates by meaning or wording.
+    import numpy as np
+
     vectors = embed(entries) if embed is not None and len(entries) > 1 else None
     for i in range(len(entries)):
         for j in range(i + 1, len(entries)):
