@@ -92,14 +92,6 @@ def load_records(path: str | Path, skipped: Counter[str] | None = None) -> list[
 
 def read_records(raw: str, *, source: str, skipped: Counter[str] | None = None) -> list[RecallRecord]:
     """Records of the text of a conversation file, whichever of the four formats it is."""
-    try:
-        return _read_records(raw, source=source, skipped=skipped)
-    except RecursionError:  # json's decoder recurses once per level of nesting
-        raise RecallError(f"{source}: its JSON is nested too deeply (thousands of levels) to be a "
-                          "conversation; check it is the file you meant, nothing was stored") from None
-
-
-def _read_records(raw: str, *, source: str, skipped: Counter[str] | None) -> list[RecallRecord]:
     raw = raw.removeprefix("\ufeff")  # the byte order mark Windows editors put before UTF-8
     if not raw.strip():
         what = "standard input" if source == "<stdin>" else "the file"

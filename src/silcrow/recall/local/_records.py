@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 KINDS = ("turn", "fact", "summary")
-# A surrogate left alone in a str (JSON's "\ud800" escape decodes to one) cannot be stored as
-# UTF-8; a pair is decoded into one character first, so whatever is left here is alone.
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 Scope = tuple[str | None, str | None]  # (user_id, agent_id) a memory belongs to
 
 
@@ -34,13 +30,6 @@ class RecallRecord:
     agent_id: str | None = None
     external_id: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        # Replaced (U+FFFD) when read, so a file holding one imports instead of failing to store.
-        for name in ("text", "session_id", "speaker", "external_id"):
-            value = getattr(self, name)
-            if isinstance(value, str) and _LONE_SURROGATE.search(value):
-                setattr(self, name, _LONE_SURROGATE.sub("\ufffd", value))
 
 
 @dataclass(frozen=True)
