@@ -117,10 +117,11 @@ PUBLIC_PACKAGES = [
     "silcrow.demo",
     "silcrow.integrations",
     "silcrow.integrations.hermes",
+    "silcrow.models",
     "silcrow.recall",
     "silcrow.recall.local",
-    "silcrow.recall.providers",
-    *(f"silcrow.recall.providers.{name}" for name in (
+    "silcrow.providers",
+    *(f"silcrow.providers.{name}" for name in (
         "byterover", "hindsight", "holographic", "honcho", "mem0", "openviking", "retaindb", "supermemory",
     )),
     "silcrow.safety",
@@ -133,7 +134,8 @@ PUBLIC_PACKAGES = [
 # "silcrow" itself for its top-level modules. A package joins this list once its internals are
 # renamed; its subpackages are checked too.
 PRIVATE_BY_DEFAULT = ["silcrow", "silcrow.agent", "silcrow.cli", "silcrow.db", "silcrow.demo",
-                      "silcrow.integrations", "silcrow.recall", "silcrow.safety", "silcrow.serve",
+                      "silcrow.integrations", "silcrow.models", "silcrow.providers",
+                      "silcrow.recall", "silcrow.safety", "silcrow.serve",
                       "silcrow.sessions", "silcrow.store"]
 
 # A public module name is a promise: each one says why it is public.

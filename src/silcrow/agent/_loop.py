@@ -37,7 +37,7 @@ from silcrow.safety import sanitize_context
 from silcrow.store import MemoryStore, Proposer
 
 if TYPE_CHECKING:
-    from silcrow.recall import Embedder
+    from silcrow.models import Embedder
 
 log = logging.getLogger(__name__)
 

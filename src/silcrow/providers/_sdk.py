@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from silcrow.errors import RecallError, ServiceError
-from silcrow.recall.providers._base import HostedProvider
-from silcrow.recall.providers._http import service_error
+from silcrow.providers._base import HostedProvider
+from silcrow.providers._http import service_error
 
 T = TypeVar("T")
 

@@ -8,10 +8,10 @@ The public names are listed in ``__all__``: the provider interface
 (:class:`MemoryProvider`), the manager that runs one (:class:`MemoryManager`),
 the typed recall API (:class:`RecallAPI` and its results :class:`Found`,
 :class:`Remembered`, :class:`Forgotten`), the ``recall_*`` tools over it
-(:func:`run_tool`), the embedders (:func:`get_embedder`), the readers of
+(:func:`run_tool`), the embedders of :mod:`silcrow.models` (:func:`get_embedder`), the readers of
 conversation files (:func:`load_records`) and the size limits. The modules
 behind them (``_provider``, ``_manager``, ``_api``, ``_tools``, ``_policy``,
-``_embedders``, ``_formats``, ...) are internal; :mod:`silcrow.recall.contract`
+``_formats``, ...) are internal; :mod:`silcrow.recall.contract`
 is public (the contract test a third-party provider runs).
 """
 
@@ -25,10 +25,9 @@ from silcrow.errors import ProviderNotFoundError, RecallError
 from silcrow.recall._provider import MemoryProvider
 
 if TYPE_CHECKING:
-    from silcrow.recall._api import Forgotten, Found, ProviderAPI, RecallAPI, Remembered, Searchable
-    from silcrow.recall._e5 import E5SmallEmbedder
-    from silcrow.recall._embedders import (
+    from silcrow.models import (
         BgeSmallEmbedder,
+        E5SmallEmbedder,
         Embedder,
         FastEmbedEmbedder,
         NullEmbedder,
@@ -36,6 +35,7 @@ if TYPE_CHECKING:
         OpenAIEmbedder,
         get_embedder,
     )
+    from silcrow.recall._api import Forgotten, Found, ProviderAPI, RecallAPI, Remembered, Searchable
     from silcrow.recall._formats import load_records, parse_locomo, read_records
     from silcrow.recall._limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RECORD_CHARS, MAX_RESULTS
     from silcrow.recall._manager import MemoryManager
@@ -83,11 +83,11 @@ __all__ = [
 # Importing a provider class must not pull in the manager's threat scanners, numpy (the
 # embedders) or the readers: each name is imported from its module on first use.
 _LAZY = {
-    "E5SmallEmbedder": "silcrow.recall._e5",
     **dict.fromkeys(("Forgotten", "Found", "ProviderAPI", "RecallAPI", "Remembered", "Searchable"),
                     "silcrow.recall._api"),
-    **dict.fromkeys(("BgeSmallEmbedder", "Embedder", "FastEmbedEmbedder", "NullEmbedder",
-                     "OnnxMiniLMEmbedder", "OpenAIEmbedder", "get_embedder"), "silcrow.recall._embedders"),
+    # the embedders live in silcrow.models (the layer under recall and safety); named here too
+    **dict.fromkeys(("BgeSmallEmbedder", "E5SmallEmbedder", "Embedder", "FastEmbedEmbedder", "NullEmbedder",
+                     "OnnxMiniLMEmbedder", "OpenAIEmbedder", "get_embedder"), "silcrow.models"),
     **dict.fromkeys(("load_records", "parse_locomo", "read_records"), "silcrow.recall._formats"),
     **dict.fromkeys(("MAX_FACT_CHARS", "MAX_QUERY_CHARS", "MAX_RECORD_CHARS", "MAX_RESULTS"),
                     "silcrow.recall._limits"),

@@ -6,7 +6,8 @@ mutation returns (:class:`MemoryResult`, and :class:`Refusal` for why one was re
 persistence seam (:class:`StoreBackend` and its :class:`Transaction`; :class:`FileBackend` on
 a home's files, :class:`PostgresBackend` on a shared PostgreSQL database) and the
 write-approval gate (:class:`Proposal`, :class:`ProposalBox`, :class:`Proposer`,
-:data:`current_proposer`, :data:`WRITE_POLICIES`). The modules behind them (``_store``,
+:data:`current_proposer`, :data:`WRITE_POLICIES`), and :func:`notes_backend`, the storage of a
+profile's notes. The modules behind them (``_store``,
 ``_entries``, ``_document``, ``_edits``, ``_results``, ``_files``, ``_locking``,
 ``_journal``, ``_render``, ``_pending``, ``_backend``, ``_postgres``, ``_schema``) are
 internal.
@@ -22,7 +23,7 @@ from silcrow.store._entries import ENTRY_DELIMITER
 from silcrow.store._files import FileBackend
 from silcrow.store._pending import WRITE_POLICIES, Proposal, ProposalBox, Proposer, current_proposer
 from silcrow.store._results import MemoryResult, Refusal
-from silcrow.store._store import TARGET_FILES, MemoryStore
+from silcrow.store._store import TARGET_FILES, MemoryStore, notes_backend
 
 if TYPE_CHECKING:
     from silcrow.store._postgres import PostgresBackend
@@ -42,6 +43,7 @@ __all__ = [
     "Transaction",
     "WRITE_POLICIES",
     "current_proposer",
+    "notes_backend",
 ]
 
 # The PostgreSQL backend pulls in psycopg and the db layer; a home on files never needs it.

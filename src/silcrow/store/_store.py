@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from silcrow import safety as threats
-from silcrow.config import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
+from silcrow.config import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT, ProfileSettings, profile_settings
 from silcrow.errors import DriftError, LockTimeoutError, StoreError
 from silcrow.store import _entries as E
 from silcrow.store import _render as render
@@ -42,7 +42,7 @@ from silcrow.store._edits import (
     safe_shape_problems,
     threat_reasons,
 )
-from silcrow.store._files import DEFAULT_LOCK_TIMEOUT, FileBackend
+from silcrow.store._files import DEFAULT_LOCK_TIMEOUT, FileBackend, open_backend
 from silcrow.store._journal import new_record
 from silcrow.store._pending import (
     MAX_PENDING,
@@ -88,6 +88,17 @@ def _confirmed(text: str, force: bool) -> list[str] | None:
     return [h.pattern_id for h in threats.scan(text)] or None
 
 
+def notes_backend(where: ProfileSettings, *, lock_timeout: float | None = None) -> StoreBackend:
+    """Where the curated notes of a profile live: ``<path>/memories/``, or its notes in the
+    database its settings name."""
+    if not where.storage.shared:
+        return open_backend(where.path, lock_timeout=lock_timeout or DEFAULT_LOCK_TIMEOUT)
+    from silcrow.store._postgres import PostgresBackend
+
+    assert where.storage.dsn is not None
+    return PostgresBackend(where.storage.dsn, where.name)
+
+
 class MemoryStore:
     """Curated notes that live in the system prompt. See the module docstring."""
 
@@ -105,10 +116,8 @@ class MemoryStore:
             raise StoreError("give MemoryStore a home or a backend, not both")
         if backend is None:
             # The home's settings choose the storage ([storage]) and the limits it was not given.
-            from silcrow.home import open_profile
-
-            profile = open_profile(home)
-            backend = profile.notes_backend(lock_timeout=lock_timeout)
+            profile = profile_settings(home)
+            backend = notes_backend(profile, lock_timeout=lock_timeout)
             if memory_char_limit is None:
                 memory_char_limit = profile.settings.memory_char_limit
             if user_char_limit is None:

@@ -30,9 +30,9 @@ from typing import Any
 
 from silcrow._private import private_dir
 from silcrow.errors import RecallError, ServiceError
-from silcrow.recall.providers._base import HostedProvider, ToolHandler
-from silcrow.recall.providers._sdk import required_text
-from silcrow.recall.providers.byterover._tools import CURATE, QUERY, STATUS
+from silcrow.providers._base import HostedProvider, ToolHandler
+from silcrow.providers._sdk import required_text
+from silcrow.providers.byterover._tools import CURATE, QUERY, STATUS
 
 log = logging.getLogger(__name__)
 

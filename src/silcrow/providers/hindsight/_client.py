@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from silcrow.errors import ServiceError
-from silcrow.recall.providers._http import service_error, status_error
+from silcrow.providers._http import service_error, status_error
 
 T = TypeVar("T")
 SERVICE = "hindsight"

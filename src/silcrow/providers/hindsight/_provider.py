@@ -34,12 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import RecallError, ServiceError
-from silcrow.recall.providers._base import ToolHandler
-from silcrow.recall.providers._sdk import SdkProvider, required_text
-from silcrow.recall.providers._validate import as_list
-from silcrow.recall.providers._warm import WarmPrefetch
-from silcrow.recall.providers.hindsight._client import LoopClient, translate
-from silcrow.recall.providers.hindsight._tools import RECALL, REFLECT, RETAIN
+from silcrow.providers._base import ToolHandler
+from silcrow.providers._sdk import SdkProvider, required_text
+from silcrow.providers._validate import as_list
+from silcrow.providers._warm import WarmPrefetch
+from silcrow.providers.hindsight._client import LoopClient, translate
+from silcrow.providers.hindsight._tools import RECALL, REFLECT, RETAIN
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """The ``holographic`` recall provider: SQLite facts, trust scores and HRR probes."""
 
-from silcrow.recall.providers.holographic._provider import HolographicProvider
+from silcrow.providers.holographic._provider import HolographicProvider
 
 __all__ = ["HolographicProvider"]

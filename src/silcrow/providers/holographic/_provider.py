@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import RecallError
-from silcrow.recall.providers._base import COMMON_DEFAULTS, HostedProvider, ToolHandler
-from silcrow.recall.providers.holographic._retrieval import FactRetriever
-from silcrow.recall.providers.holographic._store import FactStore
-from silcrow.recall.providers.holographic._tools import FACT_FEEDBACK, FACT_STORE
+from silcrow.providers._base import COMMON_DEFAULTS, HostedProvider, ToolHandler
+from silcrow.providers.holographic._retrieval import FactRetriever
+from silcrow.providers.holographic._store import FactStore
+from silcrow.providers.holographic._tools import FACT_FEEDBACK, FACT_STORE
 
 log = logging.getLogger(__name__)
 

@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from silcrow.recall.providers.holographic import _hrr as hrr
-from silcrow.recall.providers.holographic._store import FactStore
+from silcrow.providers.holographic import _hrr as hrr
+from silcrow.providers.holographic._store import FactStore
 
 FTS_WEIGHT, JACCARD_WEIGHT, HRR_WEIGHT = 0.4, 0.3, 0.3
 NOISE_FLOOR = 0.12

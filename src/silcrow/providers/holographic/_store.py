@@ -24,7 +24,7 @@ import numpy as np
 
 from silcrow._sqlite import connect, statements, transaction
 from silcrow.errors import RecallError
-from silcrow.recall.providers.holographic import _hrr as hrr
+from silcrow.providers.holographic import _hrr as hrr
 
 HELPFUL_DELTA = 0.05
 UNHELPFUL_DELTA = -0.10

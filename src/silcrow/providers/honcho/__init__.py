@@ -1,5 +1,5 @@
 """The ``honcho`` recall provider: Honcho user modelling through the official honcho-ai SDK."""
 
-from silcrow.recall.providers.honcho._provider import HonchoProvider
+from silcrow.providers.honcho._provider import HonchoProvider
 
 __all__ = ["HonchoProvider"]

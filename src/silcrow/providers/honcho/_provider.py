@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import ServiceError
-from silcrow.recall.providers._base import HostedProvider, ToolHandler
-from silcrow.recall.providers.honcho._client import CONTEXT_MAX_TOKENS, MAX_MESSAGE_CHARS, HonchoSession
-from silcrow.recall.providers.honcho._schemas import LEVELS, SCHEMAS
+from silcrow.providers._base import HostedProvider, ToolHandler
+from silcrow.providers.honcho._client import CONTEXT_MAX_TOKENS, MAX_MESSAGE_CHARS, HonchoSession
+from silcrow.providers.honcho._schemas import LEVELS, SCHEMAS
 
 _ID_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
 MODES = {"hybrid", "context", "tools"}

@@ -31,9 +31,9 @@ import httpx
 
 from silcrow._private import private_dir
 from silcrow.errors import ServiceError
-from silcrow.recall import Embedder
-from silcrow.recall.providers._http import JsonHttp, service_error, status_error
-from silcrow.recall.providers._validate import as_dict, as_list, field
+from silcrow.models import Embedder
+from silcrow.providers._http import JsonHttp, service_error, status_error
+from silcrow.providers._validate import as_dict, as_list, field
 
 SERVICE = "mem0"
 Hit = dict[str, Any]

@@ -26,18 +26,18 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import RecallError, ServiceError
-from silcrow.recall import Embedder, get_embedder
-from silcrow.recall.providers._base import ToolHandler
-from silcrow.recall.providers._sdk import SdkProvider, required_text
-from silcrow.recall.providers._warm import WarmPrefetch
-from silcrow.recall.providers.mem0._backends import (
+from silcrow.models import Embedder, get_embedder
+from silcrow.providers._base import ToolHandler
+from silcrow.providers._sdk import SdkProvider, required_text
+from silcrow.providers._warm import WarmPrefetch
+from silcrow.providers.mem0._backends import (
     Backend,
     LocalBackend,
     PlatformBackend,
     SelfHostedBackend,
     translate,
 )
-from silcrow.recall.providers.mem0._tools import ADD, DELETE, SEARCH, UPDATE
+from silcrow.providers.mem0._tools import ADD, DELETE, SEARCH, UPDATE
 
 log = logging.getLogger(__name__)
 

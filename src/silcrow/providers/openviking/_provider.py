@@ -21,10 +21,10 @@ from typing import Any
 from urllib.parse import quote, urlparse
 
 from silcrow.errors import ServiceError
-from silcrow.recall.providers._base import HostedProvider, ToolHandler
-from silcrow.recall.providers._http import JsonHttp
-from silcrow.recall.providers._validate import as_dict, as_list, text_of
-from silcrow.recall.providers.openviking._schemas import SCHEMAS
+from silcrow.providers._base import HostedProvider, ToolHandler
+from silcrow.providers._http import JsonHttp
+from silcrow.providers._validate import as_dict, as_list, text_of
+from silcrow.providers.openviking._schemas import SCHEMAS
 
 CATEGORY_DIRS = {
     "preference": "preferences",

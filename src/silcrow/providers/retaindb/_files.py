@@ -12,9 +12,9 @@ from typing import Any
 from urllib.parse import quote
 
 from silcrow._toolcall import function_schema
-from silcrow.recall.providers._base import ToolHandler
-from silcrow.recall.providers._http import JsonHttp
-from silcrow.recall.providers._validate import as_dict
+from silcrow.providers._base import ToolHandler
+from silcrow.providers._http import JsonHttp
+from silcrow.providers._validate import as_dict
 
 TEXT_SUFFIXES = (".txt", ".md", ".json", ".csv", ".yaml", ".yml", ".xml", ".html")
 READ_LIMIT = 32_000

@@ -19,10 +19,10 @@ from urllib.parse import quote
 
 from silcrow._toolcall import function_schema
 from silcrow.errors import ServiceError
-from silcrow.recall.providers._base import HostedProvider, ToolHandler
-from silcrow.recall.providers._http import JsonHttp
-from silcrow.recall.providers._validate import as_dict, as_list, field, text_of
-from silcrow.recall.providers.retaindb._files import FileTools
+from silcrow.providers._base import HostedProvider, ToolHandler
+from silcrow.providers._http import JsonHttp
+from silcrow.providers._validate import as_dict, as_list, field, text_of
+from silcrow.providers.retaindb._files import FileTools
 
 DEFAULT_BASE_URL = "https://api.retaindb.com"
 MEMORY_TYPES = ["factual", "preference", "goal", "instruction", "event", "opinion"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from silcrow.errors import ServiceError
-from silcrow.recall.providers._validate import as_dict, as_list, field
+from silcrow.providers._validate import as_dict, as_list, field
 
 SERVICE = "supermemory"
 # Hermes' search_mode values are the v3/v4 ones; "documents" became "chunks" in v5.

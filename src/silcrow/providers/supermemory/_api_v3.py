@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from silcrow.errors import ServiceError
-from silcrow.recall.providers._validate import as_dict, as_list, field
-from silcrow.recall.providers.supermemory._api import SERVICE, client_class, plain
+from silcrow.providers._validate import as_dict, as_list, field
+from silcrow.providers.supermemory._api import SERVICE, client_class, plain
 
 # Hermes' search_mode values are this API's; "chunks" (a v5 name) maps back.
 _MODES = {"hybrid": "hybrid", "memories": "memories", "documents": "documents", "chunks": "documents"}

@@ -20,10 +20,10 @@ import re
 from typing import Any
 
 from silcrow.errors import ServiceError
-from silcrow.recall.providers._base import HostedProvider, ToolHandler
-from silcrow.recall.providers.supermemory._api import SupermemoryApi
-from silcrow.recall.providers.supermemory._api_v3 import SupermemoryApiV3
-from silcrow.recall.providers.supermemory._schemas import ALIASES, schemas
+from silcrow.providers._base import HostedProvider, ToolHandler
+from silcrow.providers.supermemory._api import SupermemoryApi
+from silcrow.providers.supermemory._api_v3 import SupermemoryApiV3
+from silcrow.providers.supermemory._schemas import ALIASES, schemas
 
 DEFAULT_ENTITY_CONTEXT = (
     "User-assistant conversation. Keep only what helps future conversations: lasting personal facts, "

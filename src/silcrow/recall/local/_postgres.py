@@ -33,7 +33,7 @@ import numpy as np
 from silcrow import schema
 from silcrow.db import PROFILE_SETTING, Database, fold, owned_by
 from silcrow.errors import RecallError
-from silcrow.recall._embedders import Embedder
+from silcrow.models import Embedder
 from silcrow.recall.local import _retrieval as retrieval
 from silcrow.recall.local._backend import BATCH, RecallBackend, filter_sql, rank
 from silcrow.recall.local._lexical import CommonTerms

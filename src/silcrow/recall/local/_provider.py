@@ -16,17 +16,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from silcrow._paths import resolve_home
+from silcrow._paths import recall_db, resolve_home
 from silcrow._toolcall import error_json, result_json
+from silcrow.config import ProfileSettings, profile_settings
 from silcrow.errors import RecallError
+from silcrow.models import DEFAULT_EMBEDDER, Embedder, Reranker, get_embedder, get_reranker
 from silcrow.recall import _tools as tools
 from silcrow.recall._api import ProviderAPI
-from silcrow.recall._embedders import DEFAULT_EMBEDDER, Embedder, get_embedder
 from silcrow.recall._limits import MAX_FACT_CHARS, MAX_RECORD_CHARS
 from silcrow.recall._provider import MemoryProvider
 from silcrow.recall.local._backend import RecallBackend
 from silcrow.recall.local._records import MemoryFilter, RecallHit, RecallRecord, Scope, to_epoch
-from silcrow.recall.local._rerank import RERANK_DEPTH, Reranker, get_reranker
+from silcrow.recall.local._rerank import RERANK_DEPTH, rerank
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +128,7 @@ class LocalProvider(MemoryProvider):
         hits = store.search(query, wanted, self._scope, mode=mode, fusion=fusion,
                             min_similarity=min_similarity)
         if reranker is not None:
-            hits = reranker.rerank(query, hits)
+            hits = rerank(reranker, query, hits)
         return hits[:k]
 
     def _get_store(self) -> RecallBackend:
@@ -350,9 +351,15 @@ def format_hits(hits: Sequence[RecallHit], *, limit: int = PREFETCH_CHARS) -> st
     return "\n".join(line for _, _, line in sorted(kept))
 
 
-def open_recall(home: Path, embedder: Embedder) -> RecallBackend:
-    """The recall storage of ``home``: its ``recall.db``, or the PostgreSQL database its
-    settings name (see :meth:`silcrow.home.Profile.recall_storage`)."""
-    from silcrow.home import open_profile
+def open_recall(home: Path | ProfileSettings, embedder: Embedder) -> RecallBackend:
+    """The recall storage of ``home`` (a directory, or a profile already opened): its
+    ``recall.db``, or the PostgreSQL database its settings name."""
+    where = home if isinstance(home, ProfileSettings) else profile_settings(home)
+    if not where.storage.shared:
+        from silcrow.recall.local._store import RecallStore
 
-    return open_profile(home).recall_storage(embedder)
+        return RecallStore(recall_db(where.path), embedder)
+    from silcrow.recall.local._postgres import PostgresRecall
+
+    assert where.storage.dsn is not None
+    return PostgresRecall(where.storage.dsn, embedder, where.name)
