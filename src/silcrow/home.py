@@ -97,16 +97,9 @@ class Profile(ProfileSettings):
         """The recall provider ``name`` (default: the configured one) for this profile, or None
         when it is ``"none"``. Not initialised: hand it to a
         :class:`~silcrow.recall.MemoryManager`."""
-        chosen = self.settings.provider if name is None else name
-        if chosen in ("", "none"):
-            return None
-        from silcrow.recall import load_provider
+        from silcrow.recall import open_provider
 
-        spec = embedder if embedder is not None else self.settings.embedder_spec()
-        if chosen == "local":  # its storage is the one decided here (a DSN may be an argument)
-            return load_provider(chosen, home=self.path, embedder=spec, storage=self.recall_storage,
-                                 reranker=self.settings.reranker)
-        return load_provider(chosen, home=self.path, embedder=spec)
+        return open_provider(self, name, embedder=embedder)
 
 
 def open_profile(

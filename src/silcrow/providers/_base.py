@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from silcrow._paths import config_file, default_home
 from silcrow._toolcall import error_json, ok_json
+from silcrow.config import Settings
 from silcrow.errors import ConfigError, RecallError, ServiceError
 from silcrow.providers._config import load_provider_config
 from silcrow.providers._http import service_error
@@ -56,6 +57,10 @@ class HostedProvider(MemoryProvider):
         # Extra keyword arguments (e.g. `embedder`, given to every provider) are not for us.
         self._home = Path(home).expanduser() if home is not None else None
         self._environ = environ
+        # The opened profile's settings (load_provider passes them): the [recall.<name>] table is
+        # read from there, not from config.toml again.
+        settings = _context.get("settings")
+        self._settings: Settings | None = settings if isinstance(settings, Settings) else None
         self._config: dict[str, Any] | None = None
         self._resilient: Resilient | None = None
         self._outbox: Outbox | None = None
@@ -75,8 +80,8 @@ class HostedProvider(MemoryProvider):
     def config(self) -> dict[str, Any]:
         if self._config is None:
             self._config = load_provider_config(
-                self.name, self.home, {**COMMON_DEFAULTS, **self.defaults}, self.env, self._environ
-            )
+                self.name, self.home, {**COMMON_DEFAULTS, **self.defaults}, self.env, self._environ,
+                settings=self._settings)
         return self._config
 
     def key_hint(self, key: str) -> str:

@@ -23,15 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from silcrow._paths import config_file
+from silcrow.config import Settings, read_settings
 from silcrow.errors import ConfigError
 
 
-def provider_table(home: Path, name: str) -> dict[str, Any]:
-    """The ``[recall.<name>]`` table of ``<home>/config.toml`` (a profile's over its home's;
-    {} when absent)."""
-    from silcrow.home import read_settings
-
-    return read_settings(home).table(f"recall.{name}")
+def provider_table(home: Path, name: str, settings: Settings | None = None) -> dict[str, Any]:
+    """The ``[recall.<name>]`` table of the profile's settings when given, else of
+    ``<home>/config.toml`` (a profile's over its home's); {} when absent."""
+    return (settings or read_settings(home)).table(f"recall.{name}")
 
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
@@ -78,17 +77,19 @@ def load_provider_config(
     defaults: Mapping[str, Any],
     env: Mapping[str, str | tuple[str, ...]],
     environ: Mapping[str, str] | None = None,
+    settings: Settings | None = None,
 ) -> dict[str, Any]:
     """Defaults < ``[recall.<name>]`` < environment; a table key that is not a setting of the
     provider (not in ``defaults``) is a ConfigError naming it, as for the core tables.
 
     ``env`` maps a key to its environment variable, or to several tried in
-    order (a provider may honour an old name too).
+    order (a provider may honour an old name too). ``settings``: the opened profile's, so
+    config.toml is not read again.
     """
     environ = os.environ if environ is None else environ
     where = f"[recall.{name}] in {config_file(home)}"
     config = dict(defaults)
-    table = provider_table(home, name)
+    table = provider_table(home, name, settings)
     unknown = sorted(set(table) - set(defaults))
     if unknown:
         raise ConfigError(f"unknown setting {unknown[0]!r} in {where}: the settings there are "

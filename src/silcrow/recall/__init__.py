@@ -17,6 +17,7 @@ is public (the contract test a third-party provider runs).
 
 from __future__ import annotations
 
+import inspect
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ from silcrow.errors import ProviderNotFoundError, RecallError
 from silcrow.recall._provider import MemoryProvider
 
 if TYPE_CHECKING:
+    from silcrow.config import ProfileSettings, Settings
     from silcrow.models import (
         BgeSmallEmbedder,
         E5SmallEmbedder,
@@ -73,6 +75,7 @@ __all__ = [
     "is_trivial_prompt",
     "load_provider",
     "load_records",
+    "open_provider",
     "parse_locomo",
     "provider_names",
     "read_records",
@@ -108,7 +111,16 @@ def provider_names() -> list[str]:
     return sorted(_entry_points())
 
 
-def _instantiate(ep: EntryPoint, kwargs: dict[str, Any]) -> MemoryProvider:
+def _accepts(factory: Any, name: str) -> bool:
+    """Whether ``factory`` takes the keyword ``name`` (by name or through ``**kwargs``)."""
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+
+
+def _instantiate(ep: EntryPoint, kwargs: dict[str, Any], settings: Settings | None = None) -> MemoryProvider:
     try:
         factory = ep.load()
     except Exception as exc:
@@ -120,6 +132,8 @@ def _instantiate(ep: EntryPoint, kwargs: dict[str, Any]) -> MemoryProvider:
         raise RecallError(
             f"entry point {ep.name!r} ({ep.value}) is not a class or factory; fix its packaging"
         )
+    if settings is not None and _accepts(factory, "settings"):  # older plugins do not take it
+        kwargs = {**kwargs, "settings": settings}
     try:
         provider = factory(**kwargs)
     except TypeError as exc:
@@ -134,8 +148,11 @@ def _instantiate(ep: EntryPoint, kwargs: dict[str, Any]) -> MemoryProvider:
     return provider
 
 
-def load_provider(name: str, **kwargs: Any) -> MemoryProvider:
-    """Create the provider registered as ``name``, passing ``kwargs`` to its constructor."""
+def load_provider(name: str, *, settings: Settings | None = None, **kwargs: Any) -> MemoryProvider:
+    """Create the provider registered as ``name``, passing ``kwargs`` to its constructor.
+
+    ``settings`` (the opened profile's) is passed on to a provider that takes it, so it reads
+    its ``[recall.<name>]`` table from there instead of reading config.toml again."""
     eps = _entry_points()
     ep = eps.get(name)
     if ep is None:
@@ -145,7 +162,24 @@ def load_provider(name: str, **kwargs: Any) -> MemoryProvider:
             "in <home>/config.toml or pass --provider with one of those, or install the package "
             f"that registers {name!r} under the {ENTRY_POINT_GROUP!r} entry points"
         )
-    return _instantiate(ep, kwargs)
+    return _instantiate(ep, kwargs, settings)
+
+
+def open_provider(where: ProfileSettings, name: str | None = None, *,
+                  embedder: str | Embedder | None = None) -> MemoryProvider | None:
+    """The recall provider ``name`` (default: the configured one) of an opened profile, or None
+    when it is ``"none"``; not initialised (hand it to a :class:`MemoryManager`). It gets the
+    profile's settings, and the local provider the storage the profile decided."""
+    chosen = where.settings.provider if name is None else name
+    if chosen in ("", "none"):
+        return None
+    spec = embedder if embedder is not None else where.settings.embedder_spec()
+    if chosen == "local":  # its storage is the one decided for the profile (a DSN may be an argument)
+        from silcrow.recall.local import open_recall
+
+        return load_provider(chosen, home=where.path, embedder=spec,
+                             storage=lambda emb: open_recall(where, emb), reranker=where.settings.reranker)
+    return load_provider(chosen, home=where.path, embedder=spec, settings=where.settings)
 
 
 def available_providers(**kwargs: Any) -> list[tuple[str, bool, str]]:

@@ -295,10 +295,11 @@ class Parts:
     manager: Callable[[], MemoryManager]
 
 
-def open_tenant(home: Path) -> Tenant:
+def open_tenant(home: Path | Profile) -> Tenant:
     """The one place a served home's objects are built from its settings (a storage backend
-    chosen in config.toml is picked here)."""
-    profile = open_profile(home, create=True)  # settings read and storage decided once
+    chosen in config.toml is picked here). ``home`` may be a profile its caller opened."""
+    # settings read and storage decided once
+    profile = home if isinstance(home, Profile) else open_profile(home, create=True)
     return Tenant(profile.path, Parts(
         store=profile.store,
         sessions=profile.sessions,

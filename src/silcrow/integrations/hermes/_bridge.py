@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import ConfigError, SilcrowError
+from silcrow.home import Profile, open_profile
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,10 @@ class HermesBridge:
 
     name = PLUGIN_NAME  # Hermes declares `name` an abstract property; a class attribute satisfies it
 
-    def __init__(self) -> None:
+    def __init__(self, profile: Profile | None = None) -> None:
+        # Hermes makes the bridge with no argument: the profile is then opened on first need from
+        # the plugin's settings. A caller that opened one already passes it.
+        self._profile = profile
         self._recall: Any = None  # the silcrow MemoryProvider, loaded on first need
         self._loaded_for: Path | None = None
         self._home: Path | None = None
@@ -86,13 +90,11 @@ class HermesBridge:
         with self._lock:
             if self._loaded_for == hermes_home:
                 return self._recall
-            from silcrow.home import open_profile
-
             self._recall, self._loaded_for, self._why_not = None, hermes_home, ""
             try:
                 settings = plugin_settings(hermes_home)
-                home = Path(settings["silcrow_home"])
-                profile = open_profile(home)
+                profile = self._profile or open_profile(Path(settings["silcrow_home"]))
+                home = profile.path
                 name = settings["provider"] or profile.settings.provider
                 provider = profile.provider(name)
                 if provider is None:
