@@ -56,6 +56,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src
+	$(BIN)/lint-imports  # the import layers of pyproject.toml [tool.importlinter] (ARCHITECTURE.md)
 
 # The 3.x supermemory client (the one Hermes' plugin uses), kept apart from the 5.x one in .venv:
 # a test runs the supermemory provider with it first on PYTHONPATH.

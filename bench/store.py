@@ -59,6 +59,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from silcrow.store import MemoryStore
+from silcrow.store import _document as D
 from silcrow.store import _entries as E
 
 CTX = multiprocessing.get_context("fork")
@@ -151,7 +152,7 @@ def _naive_apply(path: Path, action: str, old: str, new: str) -> bool:
         # errors="replace": a naive writer may read a file another one is
         # halfway through writing, cut in the middle of a character.
         with open(path, encoding="utf-8", errors="replace") as handle:
-            current = E.parse(handle.read())
+            current = D.parse(handle.read())
     except FileNotFoundError:
         current = []
     if action == "add":
@@ -211,7 +212,7 @@ def _reader(path: str, stop: Any, out: Any) -> None:
         with open(path, encoding="utf-8", errors="replace") as handle:
             raw = handle.read()
         reads += 1
-        entries = E.parse(raw)
+        entries = D.parse(raw)
         if SENTINEL not in entries or not all(
             e == SENTINEL or ENTRY_RE.fullmatch(e) or FILLER_RE.fullmatch(e) for e in entries
         ):

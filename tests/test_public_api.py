@@ -1,7 +1,5 @@
 import importlib
 import pkgutil
-import sys
-import warnings
 
 import pytest
 
@@ -87,26 +85,6 @@ def test_unknown_attribute_is_an_attribute_error() -> None:
         silcrow.nope  # type: ignore[attr-defined]  # noqa: B018
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "name"),
-    [
-        ("silcrow.agent.sessions", "silcrow.sessions", "SessionStore"),
-        ("silcrow.db.curated", "silcrow.store", "PostgresBackend"),
-        ("silcrow.db.recall", "silcrow.recall.local", "PostgresRecall"),
-        ("silcrow.db.sessions", "silcrow.sessions", "PostgresSessions"),
-        ("silcrow.db.transfer", "silcrow.transfer", "import_home"),
-        ("silcrow.db.settings", "silcrow.home", "open_profile"),
-        ("silcrow.recall.manager", "silcrow.recall", "MemoryManager"),
-        ("silcrow.recall.provider", "silcrow.recall", "MemoryProvider"),
-    ],
-)
-def test_moved_modules_keep_a_deprecated_alias_for_one_release(old: str, new: str, name: str) -> None:
-    sys.modules.pop(old, None)
-    with pytest.warns(DeprecationWarning, match=new.replace(".", r"\.")):
-        alias = importlib.import_module(old)
-    assert getattr(alias, name) is getattr(importlib.import_module(new), name)
-
-
 # ---------------------------------------------------------------- packages and private modules
 
 # Every public package below the root: its __all__ is its API, sorted, and every name resolves.
@@ -140,24 +118,15 @@ PRIVATE_BY_DEFAULT = ["silcrow", "silcrow.agent", "silcrow.cli", "silcrow.db", "
 
 # A public module name is a promise: each one says why it is public.
 PUBLIC_MODULES = {
-    "silcrow.agent.sessions": "deprecated alias of silcrow.sessions, kept for one release",
     "silcrow.cli.main": "the console-script entry point silcrow.cli.main:main in pyproject.toml",
     "silcrow.config": "the typed settings; Profile.settings is a silcrow.config.Settings",
-    "silcrow.db.curated": "deprecated alias of silcrow.store.PostgresBackend, kept for one release",
-    "silcrow.db.recall": "deprecated alias of silcrow.recall.local (PostgresRecall), kept for one release",
-    "silcrow.db.sessions": "deprecated alias of silcrow.sessions, kept for one release",
-    "silcrow.db.settings": "deprecated alias of silcrow.home's storage choice, kept for one release",
-    "silcrow.db.transfer": "deprecated alias of silcrow.transfer, kept for one release",
     "silcrow.errors": "the one exception tree (silcrow.errors.SilcrowError, documented)",
     "silcrow.home": "the composition root; ARCHITECTURE.md documents silcrow.home.open_profile",
-    "silcrow.integrations.hermes.bridge": "imported by the Hermes plugin shims earlier releases wrote",
     "silcrow.recall.contract": "check_provider_contract: an import path earlier issues spelled out",
-    "silcrow.recall.manager": "deprecated alias of silcrow.recall.MemoryManager (ARCHITECTURE.md named it)",
-    "silcrow.recall.provider": "deprecated alias of silcrow.recall.MemoryProvider (ARCHITECTURE.md named it)",
     "silcrow.schema": "the one PostgreSQL migration plan of every domain: database(dsn), migrate(db)",
     "silcrow.testing": "ScriptedModelServer: an import path earlier issues spelled out",
     "silcrow.tool": "the memory tool: an import path earlier issues spelled out",
-    "silcrow.transfer": "import/export of a home: the documented target of the silcrow.db.transfer alias",
+    "silcrow.transfer": "import/export of a home (silcrow db import/export run it)",
 }
 
 
@@ -201,6 +170,4 @@ def test_modules_are_private_unless_listed_as_public() -> None:
 
 def test_public_modules_and_packages_resolve() -> None:
     for name in [*PUBLIC_MODULES, *PUBLIC_PACKAGES]:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)  # the kept aliases warn, on purpose
-            assert importlib.import_module(name) is not None
+        assert importlib.import_module(name) is not None

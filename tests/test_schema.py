@@ -85,7 +85,7 @@ SRC = Path(silcrow.__file__).parent
 
 def test_the_storage_layers_import_no_domain() -> None:
     # The one PostgreSQL layer and the one SQLite layer sit below the domains that use them.
-    layers = [*(SRC / "db").glob("_*.py")]  # the layer, not the deprecated aliases beside it
+    layers = [*(SRC / "db").glob("*.py")]
     layers += [SRC / "_sqlite.py", SRC / "_table.py"]
     allowed = ("silcrow.errors", "silcrow._private", "silcrow.db", "silcrow.db.")
     for path in layers:
@@ -95,7 +95,5 @@ def test_the_storage_layers_import_no_domain() -> None:
 
 def test_the_agent_uses_sessions_through_their_interface() -> None:
     for path in (SRC / "agent").glob("*.py"):
-        if path.name == "sessions.py":  # the deprecated alias of silcrow.sessions
-            continue
         inner = {n for n in _imports(path) if n.startswith("silcrow.sessions._")}
         assert not inner, f"agent/{path.name} reaches into {sorted(inner)}"

@@ -52,15 +52,15 @@ class HostedProvider(MemoryProvider):
     key_setting = "api_key"  # the config key of the API key (named in "refused key" advice)
 
     def __init__(
-        self, home: Path | str | None = None, *, environ: Mapping[str, str] | None = None, **_context: Any
+        self, home: Path | str | None = None, *, environ: Mapping[str, str] | None = None,
+        settings: Settings | None = None, **_context: Any,
     ) -> None:
         # Extra keyword arguments (e.g. `embedder`, given to every provider) are not for us.
         self._home = Path(home).expanduser() if home is not None else None
         self._environ = environ
         # The opened profile's settings (load_provider passes them): the [recall.<name>] table is
         # read from there, not from config.toml again.
-        settings = _context.get("settings")
-        self._settings: Settings | None = settings if isinstance(settings, Settings) else None
+        self._settings = settings
         self._config: dict[str, Any] | None = None
         self._resilient: Resilient | None = None
         self._outbox: Outbox | None = None

@@ -38,10 +38,11 @@ if TYPE_CHECKING:
         get_embedder,
     )
     from silcrow.recall._api import Forgotten, Found, ProviderAPI, RecallAPI, Remembered, Searchable
+    from silcrow.recall._check import round_trip
     from silcrow.recall._formats import load_records, parse_locomo, read_records
     from silcrow.recall._limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RECORD_CHARS, MAX_RESULTS
     from silcrow.recall._manager import MemoryManager
-    from silcrow.recall._policy import is_trivial_prompt
+    from silcrow.recall._policy import context_block, hits_block, is_trivial_prompt
     from silcrow.recall._tools import TOOL_NAMES, run_tool, tool_schemas
     from silcrow.recall.contract import check_provider_contract
 
@@ -71,7 +72,9 @@ __all__ = [
     "TOOL_NAMES",
     "available_providers",
     "check_provider_contract",
+    "context_block",
     "get_embedder",
+    "hits_block",
     "is_trivial_prompt",
     "load_provider",
     "load_records",
@@ -79,6 +82,7 @@ __all__ = [
     "parse_locomo",
     "provider_names",
     "read_records",
+    "round_trip",
     "run_tool",
     "tool_schemas",
 ]
@@ -95,9 +99,10 @@ _LAZY = {
     **dict.fromkeys(("MAX_FACT_CHARS", "MAX_QUERY_CHARS", "MAX_RECORD_CHARS", "MAX_RESULTS"),
                     "silcrow.recall._limits"),
     "MemoryManager": "silcrow.recall._manager",
-    "is_trivial_prompt": "silcrow.recall._policy",
+    **dict.fromkeys(("context_block", "hits_block", "is_trivial_prompt"), "silcrow.recall._policy"),
     **dict.fromkeys(("TOOL_NAMES", "run_tool", "tool_schemas"), "silcrow.recall._tools"),
     "check_provider_contract": "silcrow.recall.contract",
+    "round_trip": "silcrow.recall._check",
 }
 __getattr__ = lazy_getattr(__name__, _LAZY)
 
@@ -112,12 +117,21 @@ def provider_names() -> list[str]:
 
 
 def _accepts(factory: Any, name: str) -> bool:
-    """Whether ``factory`` takes the keyword ``name`` (by name or through ``**kwargs``)."""
-    try:
-        params = inspect.signature(factory).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return any(p.name == name or p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+    """Whether ``factory`` names the keyword ``name``: itself, or (a class whose ``__init__``
+    hands ``**kwargs`` on) the ``__init__`` of a class it derives from."""
+    for owner in getattr(factory, "__mro__", (factory,)):
+        init = owner.__dict__.get("__init__") if isinstance(owner, type) else owner
+        if init is None:
+            continue
+        try:
+            params = inspect.signature(init).parameters
+        except (TypeError, ValueError):
+            return False
+        if name in params:
+            return True
+        if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+            return False
+    return False
 
 
 def _instantiate(ep: EntryPoint, kwargs: dict[str, Any], settings: Settings | None = None) -> MemoryProvider:
@@ -177,8 +191,8 @@ def open_provider(where: ProfileSettings, name: str | None = None, *,
     if chosen == "local":  # its storage is the one decided for the profile (a DSN may be an argument)
         from silcrow.recall.local import open_recall
 
-        return load_provider(chosen, home=where.path, embedder=spec,
-                             storage=lambda emb: open_recall(where, emb), reranker=where.settings.reranker)
+        return load_provider(chosen, home=where.path, embedder=spec, settings=where.settings,
+                             storage=lambda emb: open_recall(where, emb))
     return load_provider(chosen, home=where.path, embedder=spec, settings=where.settings)
 
 

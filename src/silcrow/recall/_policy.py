@@ -11,6 +11,9 @@ calls the bridge like a provider). Each rule is applied at the same point by bot
   too: :func:`written_note`; the messages handed over at session end:
   :func:`stored_messages`);
 * :func:`recalled`: recalled text is filtered for threats before a model sees it;
+  :func:`context_block` is the one builder of the fenced ``<memory-context>`` block
+  (prefetch, and a search the MCP server answers with text), over lines in one
+  format (:func:`recalled_line`, :func:`hits_block`);
 * :func:`tool_result`: every string of a recall tool's JSON result is screened
   the same way, since it reaches the model outside the fence.
 """
@@ -20,13 +23,15 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from silcrow._toolcall import result_json
-from silcrow.safety import filter_recalled, sanitize_context, scan
+from silcrow.safety import build_memory_context_block, filter_recalled, sanitize_context, scan
 
-__all__ = ["is_trivial_prompt", "recalled", "screen_tool_result", "stored", "stored_messages", "tool_result",
-           "worth_recalling", "written_note"]
+__all__ = ["context_block", "hits_block", "is_trivial_prompt", "recalled", "recalled_line",
+           "screen_tool_result", "stored", "stored_messages", "tool_result", "worth_recalling",
+           "written_note"]
 
 log = logging.getLogger(__name__)
 
@@ -119,3 +124,30 @@ def tool_result(raw: str) -> str:
     except (TypeError, ValueError):
         parsed = {"success": True, "result": str(raw)}
     return result_json(screen_tool_result(parsed))
+
+
+def recalled_line(date: str | None, who: str, text: str, *, memory_id: int | None = None) -> str:
+    """One recalled memory as a model reads it: ``[2023-05-08] Caroline: text`` (``who`` may be
+    empty), after ``#12 `` when the reader may act on it by id (forget it)."""
+    head = f"#{memory_id} " if memory_id is not None else ""
+    return f"{head}[{(date or 'undated')[:10]}] {f'{who}: ' if who else ''}{text}"
+
+
+def hits_block(hits: Iterable[Mapping[str, Any]]) -> str:
+    """The fenced block of search hits (``RecallHit.to_dict()`` rows), one line each with its id."""
+    lines = []
+    for hit in hits:
+        who = hit.get("speaker") or ("fact" if hit.get("kind") == "fact" else "")
+        text = str(hit.get("text", ""))
+        lines.append(recalled_line(hit.get("date"), str(who), text, memory_id=hit.get("id")))
+    return context_block("\n".join(lines))
+
+
+def context_block(text: str, *, exclude_lines: Collection[str] = ()) -> str:
+    """The fenced ``<memory-context>`` block for recalled ``text``, or ``""`` when nothing is
+    left. Lines equal (after stripping) to one of ``exclude_lines`` are dropped first: what the
+    model can still see from earlier blocks is not sent twice."""
+    if exclude_lines:
+        seen = {line.strip() for line in exclude_lines}
+        text = "\n".join(line for line in text.splitlines() if not line.strip() or line.strip() not in seen)
+    return build_memory_context_block(text)

@@ -46,7 +46,7 @@ from silcrow._toolcall import convert_schema, schema_name
 from silcrow.agent import session_search_schema
 from silcrow.errors import SilcrowError
 from silcrow.recall import _tools as recall_tools
-from silcrow.safety import build_memory_context_block
+from silcrow.recall import hits_block
 from silcrow.serve._tenant import READ_ONLY_TOOLS, Tenant, is_read_only_call
 from silcrow.store import ENTRY_DELIMITER, TARGET_FILES
 
@@ -112,10 +112,7 @@ def _result_text(name: str, result: dict[str, Any]) -> str:
     if name == "recall_search" and result.get("success"):
         if "context" in result:  # a provider without its own search tool: already a fenced block
             return str(result["context"]) or "no memories matched"
-        lines = [f"#{hit.get('id')} [{str(hit.get('date') or 'undated')[:10]}] "
-                 f"{hit.get('speaker') or hit.get('kind') or ''}: {hit.get('text', '')}"
-                 for hit in result.get("results", [])]
-        return build_memory_context_block("\n".join(lines)) or "no memories matched"
+        return hits_block(result.get("results", [])) or "no memories matched"
     return json.dumps(result, ensure_ascii=False)
 
 

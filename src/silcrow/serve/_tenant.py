@@ -40,8 +40,6 @@ from silcrow.recall import _policy as policy
 from silcrow.serve._limits import TENANT_THREADS
 from silcrow.sessions import SessionBackend
 from silcrow.store import TARGET_FILES, MemoryStore
-from silcrow.store._edits import safe_entries
-from silcrow.store._entries import char_count, format_usage
 
 log = logging.getLogger(__name__)
 
@@ -158,14 +156,8 @@ class Tenant:
     def _read(self, target: Any) -> Result:
         if target not in TARGET_FILES:
             return refusal(f"unknown memory target {target!r}: use 'memory' or 'user'")
-        store = self.store()
-        entries = store.entries(target)  # one read: entries and usage describe the same version
-        limit = store.char_limit(target)
-        return {
-            "success": True, "target": target, "entries": safe_entries(entries, TARGET_FILES[target]),
-            "entry_count": len(entries), "usage": format_usage(char_count(entries), limit),
-            "char_limit": limit,
-        }
+        # one read: entries and usage describe the same version
+        return dict(self.store().read(target).to_json())
 
     def provider_tool_names(self) -> list[str]:
         return [name for s in self.manager.tool_schemas() if (name := schema_name(s))]

@@ -41,11 +41,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from silcrow.errors import SilcrowError
+from silcrow.recall import round_trip
 from silcrow.safety import display_safe
 from silcrow.serve._auth import access_of
 from silcrow.serve._tenant import Tenant
 from silcrow.store import TARGET_FILES
-from silcrow.store import _entries as E
 
 STATIC = Path(__file__).with_name("static")
 STATIC_FILES = {"htmx.min.js": "text/javascript", "inspector.js": "text/javascript",
@@ -287,14 +287,13 @@ def render_notes(tenant: Tenant, can_write: bool, message: str = "") -> str:
     records = store.history()
     out = [message]
     for target, file_name in TARGET_FILES.items():
-        entries = store.entries(target)
-        limit = store.char_limit(target)
-        used = E.char_count(entries)
+        view = store.read(target)
+        entries, limit, used = list(view.entries), view.char_limit, view.used
         out.append(f'<section class="file" aria-label="{h(file_name)}"><h3>{h(file_name)} '
                    f'<span class="hint">{h(LABELS[target])}</span></h3>'
                    f'<p class="usage"><meter min="0" max="{limit}" low="{int(limit * 0.7)}" '
                    f'high="{int(limit * 0.9)}" optimum="0" value="{min(used, limit)}" '
-                   f'aria-label="{h(file_name)} usage"></meter> {h(store.usage(target))}</p>')
+                   f'aria-label="{h(file_name)} usage"></meter> {h(view.usage)}</p>')
         out.append('<ol class="entries">')
         for number, entry in enumerate(entries, start=1):
             out.append(f'<li><div class="entry">{h(display_safe(entry))}</div>')
@@ -545,14 +544,12 @@ async def provider_check(request: Request) -> HTMLResponse:
         return refused
 
     def render(tenant: Tenant, _can_write: bool) -> str:
-        from silcrow.cli._providers import _round_trip
-
         active = tenant.manager.provider
         if active is None:
             return '<p class="hint">No recall provider is active.</p>'
         probe = f"silcrow inspector check probe {secrets.token_hex(6)}"
         try:
-            timings = _round_trip(active, probe)
+            timings = round_trip(active, probe)
         except SilcrowError as exc:
             return f'<p class="error">{h(active.name)} round trip failed: {h(exc)}</p>'
         found = "found" if timings.get("found") else "not found yet"

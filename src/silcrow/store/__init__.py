@@ -2,7 +2,8 @@
 
 The public names are listed in ``__all__``: the store (:class:`MemoryStore`, the notes it
 keeps, :data:`TARGET_FILES`, and :data:`ENTRY_DELIMITER` between their entries), what a
-mutation returns (:class:`MemoryResult`, and :class:`Refusal` for why one was refused), the
+mutation returns (:class:`MemoryResult`, and :class:`Refusal` for why one was refused), what a
+read returns (:class:`NotesView`), the
 persistence seam (:class:`StoreBackend` and its :class:`Transaction`; :class:`FileBackend` on
 a home's files, :class:`PostgresBackend` on a shared PostgreSQL database) and the
 write-approval gate (:class:`Proposal`, :class:`ProposalBox`, :class:`Proposer`,
@@ -22,7 +23,7 @@ from silcrow.store._backend import StoreBackend, Transaction
 from silcrow.store._entries import ENTRY_DELIMITER
 from silcrow.store._files import FileBackend
 from silcrow.store._pending import WRITE_POLICIES, Proposal, ProposalBox, Proposer, current_proposer
-from silcrow.store._results import MemoryResult, Refusal
+from silcrow.store._results import MemoryResult, NotesView, Refusal
 from silcrow.store._store import TARGET_FILES, MemoryStore, notes_backend
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ __all__ = [
     "FileBackend",
     "MemoryResult",
     "MemoryStore",
+    "NotesView",
     "PostgresBackend",
     "Proposal",
     "ProposalBox",

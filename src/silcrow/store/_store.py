@@ -28,7 +28,7 @@ from silcrow.errors import DriftError, LockTimeoutError, StoreError
 from silcrow.store import _entries as E
 from silcrow.store import _render as render
 from silcrow.store._backend import StoreBackend, Transaction
-from silcrow.store._document import Document
+from silcrow.store._document import Document, parse
 from silcrow.store._edits import (
     Edit,
     Where,
@@ -55,7 +55,7 @@ from silcrow.store._pending import (
     now,
     with_error,
 )
-from silcrow.store._results import MemoryResult, Refusal, Refused
+from silcrow.store._results import MemoryResult, NotesView, Refusal, Refused
 
 log = logging.getLogger(__name__)
 
@@ -173,11 +173,17 @@ class MemoryStore:
 
     def entries(self, target: str) -> list[str]:
         """The live entries of ``target``, read from disk now."""
-        return E.parse(self.backend.read(self._check_target(target)))
+        return parse(self.backend.read(self._check_target(target)))
 
     def usage(self, target: str) -> str:
         """Live usage, e.g. ``"62% — 1,364/2,200 chars"``."""
-        return E.format_usage(E.char_count(self.entries(target)), self.char_limit(target))
+        return self.read(target).usage
+
+    def read(self, target: str) -> NotesView:
+        """The live entries of ``target`` with their usage, from one read of the file."""
+        entries = self.entries(target)
+        return NotesView(target, TARGET_FILES[target], tuple(entries), E.char_count(entries),
+                         self.char_limit(target))
 
     def load(self) -> None:
         """Read both files and capture the frozen snapshot for the system prompt."""

@@ -18,9 +18,10 @@ from typing import Any
 
 from silcrow._paths import recall_db, resolve_home
 from silcrow._toolcall import error_json, result_json
-from silcrow.config import ProfileSettings, profile_settings
+from silcrow.config import ProfileSettings, Settings, profile_settings
 from silcrow.errors import RecallError
 from silcrow.models import DEFAULT_EMBEDDER, Embedder, Reranker, get_embedder, get_reranker
+from silcrow.recall import _policy as policy
 from silcrow.recall import _tools as tools
 from silcrow.recall._api import ProviderAPI
 from silcrow.recall._limits import MAX_FACT_CHARS, MAX_RECORD_CHARS
@@ -44,8 +45,12 @@ class LocalProvider(MemoryProvider):
 
     def __init__(self, home: Path | str | None = None, *, embedder: str | Embedder | None = None,
                  storage: Callable[[Embedder], RecallBackend] | None = None,
-                 reranker: str | Reranker | None = None) -> None:
+                 reranker: str | Reranker | None = None, settings: Settings | None = None) -> None:
         self._home = Path(home).expanduser() if home is not None else None
+        # The opened profile's settings give what the arguments leave out.
+        if settings is not None:
+            embedder = settings.embedder_spec() if embedder is None else embedder
+            reranker = settings.reranker if reranker is None else reranker
         # How to open the storage of ``home`` when it was decided already (Profile.provider):
         # else its settings are read again, which knows nothing of a DSN given as an argument.
         self._storage = storage
@@ -340,9 +345,8 @@ def format_hits(hits: Sequence[RecallHit], *, limit: int = PREFETCH_CHARS) -> st
         text = " ".join(hit.text.split())
         if len(text) > HIT_CHARS:
             text = text[: HIT_CHARS - 1] + "…"
-        date = hit.timestamp.strftime("%Y-%m-%d") if hit.timestamp else "undated"
-        who = f"{hit.speaker}: " if hit.speaker else ("fact: " if hit.kind == "fact" else "")
-        line = f"[{date}] {who}{text}"
+        date = hit.timestamp.strftime("%Y-%m-%d") if hit.timestamp else None
+        line = policy.recalled_line(date, hit.speaker or ("fact" if hit.kind == "fact" else ""), text)
         if used + len(line) > limit and kept:
             break
         when = hit.timestamp.timestamp() if hit.timestamp else float("inf")
