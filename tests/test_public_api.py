@@ -1,5 +1,7 @@
+import ast
 import importlib
 import pkgutil
+from pathlib import Path
 
 import pytest
 
@@ -98,6 +100,7 @@ PUBLIC_PACKAGES = [
     "silcrow.models",
     "silcrow.recall",
     "silcrow.recall.local",
+    "silcrow.schema",
     "silcrow.providers",
     *(f"silcrow.providers.{name}" for name in (
         "byterover", "hindsight", "holographic", "honcho", "mem0", "openviking", "retaindb", "supermemory",
@@ -113,7 +116,7 @@ PUBLIC_PACKAGES = [
 # renamed; its subpackages are checked too.
 PRIVATE_BY_DEFAULT = ["silcrow", "silcrow.agent", "silcrow.cli", "silcrow.db", "silcrow.demo",
                       "silcrow.integrations", "silcrow.models", "silcrow.providers",
-                      "silcrow.recall", "silcrow.safety", "silcrow.serve",
+                      "silcrow.recall", "silcrow.safety", "silcrow.schema", "silcrow.serve",
                       "silcrow.sessions", "silcrow.store"]
 
 # A public module name is a promise: each one says why it is public.
@@ -122,8 +125,12 @@ PUBLIC_MODULES = {
     "silcrow.config": "the typed settings; Profile.settings is a silcrow.config.Settings",
     "silcrow.errors": "the one exception tree (silcrow.errors.SilcrowError, documented)",
     "silcrow.home": "the composition root; ARCHITECTURE.md documents silcrow.home.open_profile",
+    "silcrow.notes": "the notes service every surface calls (Notes): typed reads and writes",
     "silcrow.recall.contract": "check_provider_contract: an import path earlier issues spelled out",
-    "silcrow.schema": "the one PostgreSQL migration plan of every domain: database(dsn), migrate(db)",
+    "silcrow.recall.policy": "the recall-safety rules both hosts apply (the manager, the Hermes bridge)",
+    "silcrow.schema.notes": "the curated notes' tables, read by the store and by transfer",
+    "silcrow.schema.recall": "the local recall provider's tables, read by it and by transfer",
+    "silcrow.schema.sessions": "the session archive's tables, read by it and by transfer",
     "silcrow.testing": "ScriptedModelServer: an import path earlier issues spelled out",
     "silcrow.tool": "the memory tool: an import path earlier issues spelled out",
     "silcrow.transfer": "import/export of a home (silcrow db import/export run it)",
@@ -171,3 +178,52 @@ def test_modules_are_private_unless_listed_as_public() -> None:
 def test_public_modules_and_packages_resolve() -> None:
     for name in [*PUBLIC_MODULES, *PUBLIC_PACKAGES]:
         assert importlib.import_module(name) is not None
+
+
+# ---------------------------------------------------------------- private modules stay private
+
+SRC = Path(silcrow.__file__).parent
+
+# Crossings still to remove (each a private module another package reaches into): transfer's
+# import/export of every domain's rows. The list only shrinks: a new crossing fails the test below.
+KNOWN_CROSSINGS = {
+    ("silcrow.transfer", "silcrow.recall.local._db"),
+    ("silcrow.transfer", "silcrow.recall.local._retrieval"),
+    ("silcrow.transfer", "silcrow.store._files"),
+    ("silcrow.transfer", "silcrow.store._journal"),
+    ("silcrow.transfer", "silcrow.store._pending"),
+    ("silcrow.transfer", "silcrow.store._postgres"),
+}
+
+
+def _private_imports() -> set[tuple[str, str]]:
+    """(importing module, private module of another package) for every import in src/silcrow."""
+    found = set()
+    for path in SRC.rglob("*.py"):
+        module = ".".join(path.relative_to(SRC.parent).with_suffix("").parts).removesuffix(".__init__")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("silcrow"):
+                names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names if alias.name.startswith("silcrow")]
+            else:
+                continue
+            for name in names:
+                parts = name.split(".")
+                # silcrow._x (the shared kit) is everyone's; below a package, _x is the package's
+                private = next((i for i, p in enumerate(parts) if i >= 2 and p.startswith("_")
+                                and not p.startswith("__")), None)
+                if private is None:
+                    continue
+                package = ".".join(parts[:2])
+                if module != package and not module.startswith(package + "."):
+                    found.add((module, ".".join(parts[: private + 1])))
+    return found
+
+
+def test_no_package_imports_a_private_module_of_another() -> None:
+    found = _private_imports()
+    new = sorted(found - KNOWN_CROSSINGS)
+    assert not new, f"import the package's public names instead (export them in its __init__): {new}"
+    gone = sorted(KNOWN_CROSSINGS - found)
+    assert not gone, f"gone, remove from KNOWN_CROSSINGS: {gone}"

@@ -10,8 +10,8 @@ import pytest
 
 from silcrow.errors import RecallError
 from silcrow.recall import Forgotten, Found, MemoryManager, Remembered, run_tool
-from silcrow.recall._policy import screen_tool_result
 from silcrow.recall.local import LocalProvider, RecallHit
+from silcrow.recall.policy import screen_tool_result
 
 
 @pytest.fixture

@@ -16,9 +16,9 @@ from silcrow import schema
 from silcrow._table import Table
 from silcrow.recall import get_embedder
 from silcrow.recall.local import RecallStore
-from silcrow.recall.local import _schema as recall_schema
+from silcrow.schema import recall as recall_schema
+from silcrow.schema import sessions as sessions_schema
 from silcrow.sessions import SessionStore
-from silcrow.sessions import _schema as sessions_schema
 
 # sha256 of json.dumps(MIGRATIONS[:3]) as migrations 1-3 shipped (one list in silcrow/schema.py).
 SHIPPED_1_TO_3 = "306856d73ad8d190ac2f55fb24f34b5424861ed785e75abb618248fe01e92880"

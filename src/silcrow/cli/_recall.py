@@ -94,8 +94,7 @@ def ingest(
     """Load a conversation file or chat export into long-term recall (duplicates are skipped)."""
     from collections import Counter
 
-    from silcrow.recall._formats import STDIN, load_records
-    from silcrow.recall._limits import MAX_RECORD_CHARS
+    from silcrow.recall import MAX_RECORD_CHARS, STDIN, load_records
 
     if file != STDIN and not Path(file).is_file():
         raise error(
@@ -234,13 +233,9 @@ def _remove_if_empty(path: Path) -> None:
 
 
 def _stored_embedder(path: Path) -> dict[str, Any]:
-    from silcrow.recall.local import _db as db
+    from silcrow.recall.local import stored_embedder
 
-    conn = db.connect(path)
-    try:
-        ident = db.get_meta(conn, "embedder")  # "<name>/<dim>", written when vectors were made
-    finally:
-        conn.close()
+    ident = stored_embedder(path)
     if not ident:
         return {"embedder": "none (lexical only)", "dim": 0}
     name, _, dim = ident.rpartition("/")

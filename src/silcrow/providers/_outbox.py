@@ -20,9 +20,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from silcrow._locking import ExclusiveLock, LockWaitTimeout
 from silcrow._sqlite import connect, statements
 from silcrow.errors import RecallError, ServiceError
-from silcrow.store._locking import ExclusiveLock, LockWaitTimeout
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from silcrow._lazy import lazy_getattr
 from silcrow.errors import ProviderNotFoundError, RecallError
-from silcrow.recall._provider import MemoryProvider
+from silcrow.recall._provider import MemoryProvider, as_openai_tool
 
 if TYPE_CHECKING:
     from silcrow.config import ProfileSettings, Settings
@@ -39,12 +39,12 @@ if TYPE_CHECKING:
     )
     from silcrow.recall._api import Forgotten, Found, ProviderAPI, RecallAPI, Remembered, Searchable
     from silcrow.recall._check import round_trip
-    from silcrow.recall._formats import load_records, parse_locomo, read_records
+    from silcrow.recall._formats import STDIN, load_records, parse_locomo, read_records
     from silcrow.recall._limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RECORD_CHARS, MAX_RESULTS
     from silcrow.recall._manager import MemoryManager
-    from silcrow.recall._policy import context_block, hits_block, is_trivial_prompt
     from silcrow.recall._tools import TOOL_NAMES, run_tool, tool_schemas
     from silcrow.recall.contract import check_provider_contract
+    from silcrow.recall.policy import context_block, hits_block, is_trivial_prompt
 
 ENTRY_POINT_GROUP = "silcrow.providers"
 
@@ -68,8 +68,10 @@ __all__ = [
     "ProviderAPI",
     "RecallAPI",
     "Remembered",
+    "STDIN",
     "Searchable",
     "TOOL_NAMES",
+    "as_openai_tool",
     "available_providers",
     "check_provider_contract",
     "context_block",
@@ -95,11 +97,11 @@ _LAZY = {
     # the embedders live in silcrow.models (the layer under recall and safety); named here too
     **dict.fromkeys(("BgeSmallEmbedder", "E5SmallEmbedder", "Embedder", "FastEmbedEmbedder", "NullEmbedder",
                      "OnnxMiniLMEmbedder", "OpenAIEmbedder", "get_embedder"), "silcrow.models"),
-    **dict.fromkeys(("load_records", "parse_locomo", "read_records"), "silcrow.recall._formats"),
+    **dict.fromkeys(("STDIN", "load_records", "parse_locomo", "read_records"), "silcrow.recall._formats"),
     **dict.fromkeys(("MAX_FACT_CHARS", "MAX_QUERY_CHARS", "MAX_RECORD_CHARS", "MAX_RESULTS"),
                     "silcrow.recall._limits"),
     "MemoryManager": "silcrow.recall._manager",
-    **dict.fromkeys(("context_block", "hits_block", "is_trivial_prompt"), "silcrow.recall._policy"),
+    **dict.fromkeys(("context_block", "hits_block", "is_trivial_prompt"), "silcrow.recall.policy"),
     **dict.fromkeys(("TOOL_NAMES", "run_tool", "tool_schemas"), "silcrow.recall._tools"),
     "check_provider_contract": "silcrow.recall.contract",
     "round_trip": "silcrow.recall._check",

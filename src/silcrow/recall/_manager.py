@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from silcrow._toolcall import error_json, parse_arguments, result_json
 from silcrow.errors import ProviderConflictError, RecallError, SilcrowError, ToolCallError
-from silcrow.recall import _policy as policy
+from silcrow.recall import policy
 from silcrow.recall._api import Forgotten, Found, Remembered, Searchable
 from silcrow.recall._limits import MAX_QUERY_CHARS, MAX_RESULTS
 from silcrow.recall._provider import MemoryProvider, as_openai_tool

@@ -1,14 +1,15 @@
 """Every table silcrow owns, by domain, and the one numbered PostgreSQL migration plan.
 
-Each domain declares its tables once in its ``_schema`` module: the curated
-notes (:mod:`silcrow.store._schema`), the local recall provider
-(:mod:`silcrow.recall.local._schema`) and the session archive
-(:mod:`silcrow.sessions._schema`). A domain's SQLite file is migrated by the
-domain itself (through :mod:`silcrow._sqlite`); a shared PostgreSQL database
-holds every domain in one schema, so its migrations are one numbered,
-append-only sequence, assembled here from the domains' statements in the
-order they shipped. :mod:`silcrow.db` applies it and opens databases at it;
-this module only composes, like :mod:`silcrow.home` does for backends.
+Each domain's tables are declared once, in its module here: the curated
+notes (:mod:`silcrow.schema.notes`), the local recall provider
+(:mod:`silcrow.schema.recall`) and the session archive
+(:mod:`silcrow.schema.sessions`). They sit below the domains that use them:
+a domain's SQLite file is migrated by the domain itself (through
+:mod:`silcrow._sqlite`) from its module here, and a domain's PostgreSQL backend
+opens the shared database through :func:`database`, whose schema holds every
+domain, so its migrations are one numbered, append-only sequence, assembled
+here from the domains' statements in the order they shipped. :mod:`silcrow.db`
+applies it and opens databases at it; this package imports no domain.
 """
 
 from __future__ import annotations
@@ -18,9 +19,7 @@ from silcrow.db import FOUNDATION, Database, Migrations, version
 from silcrow.db import check_schema as _check_schema
 from silcrow.db import database as _database
 from silcrow.db import migrate as _migrate
-from silcrow.recall.local import _schema as recall
-from silcrow.sessions import _schema as sessions
-from silcrow.store import _schema as notes
+from silcrow.schema import notes, recall, sessions
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "TABLES", "check_schema", "database", "migrate"]
 

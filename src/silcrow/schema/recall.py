@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from silcrow._table import Table
 from silcrow.db import OWNED
-from silcrow.store._schema import V1_OWNER
+from silcrow.schema.notes import V1_OWNER
 
 MEMORIES = Table(
     ("id", "kind", "text", "session_id", "speaker", "ts", "user_id", "agent_id", "external_id", "context",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from silcrow._table import Table
 from silcrow.db import OWNED
-from silcrow.store._schema import V1_OWNER
+from silcrow.schema.notes import V1_OWNER
 
 SESSIONS = Table(
     ("id", "parent_id", "root_id", "title", "created_at", "updated_at", "system_prompt"),

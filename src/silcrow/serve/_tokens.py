@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from silcrow._atomic import replace_file
+from silcrow._locking import ExclusiveLock, LockWaitTimeout
 from silcrow._paths import validate_profile
 from silcrow._private import private_dir, tighten
 from silcrow.errors import ConfigError, LockTimeoutError
-from silcrow.store._locking import ExclusiveLock, LockWaitTimeout
 
 TOKENS_FILE = "tokens.json"
 SCOPES = ("read", "write")
@@ -57,6 +57,11 @@ def _is_control(char: str) -> bool:
 def printable(text: str) -> str:
     """``text`` safe to print on a terminal: each control character shown as its code point."""
     return "".join(f"\\u{ord(c):04x}" if _is_control(c) else c for c in text)
+
+
+def has_tokens(home: Path) -> bool:
+    """Whether ``home`` has any token (a server then refuses callers without one)."""
+    return TokenBook(home).any()
 
 
 def tokens_path(home: Path) -> Path:

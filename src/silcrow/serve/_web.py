@@ -469,15 +469,15 @@ async def write(request: Request, target: str, action: str) -> HTMLResponse:
     access = access_of(request.scope)
 
     def run() -> str:
-        store = access.tenant.store()
+        notes = access.tenant.notes()
         if action == "add":
-            result = store.add(target, form.get("content", ""), origin="web")
+            result = notes.add(target, form.get("content", ""), origin="web")
         elif action == "replace":
-            result = store.replace(target, form.get("old_text", ""), form.get("content", ""), origin="web")
+            result = notes.replace(target, form.get("old_text", ""), form.get("content", ""), origin="web")
         elif action == "remove":
-            result = store.remove(target, form.get("old_text", ""), origin="web")
+            result = notes.remove(target, form.get("old_text", ""), origin="web")
         else:
-            result = store.undo(target, origin="web")
+            result = notes.undo(target, origin="web")
         return render_notes(access.tenant, True, _message(dict(result)))
 
     try:

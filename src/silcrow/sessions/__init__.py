@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from silcrow._lazy import lazy_getattr
 from silcrow._paths import sessions_db
 from silcrow.config import ProfileSettings, profile_settings
+from silcrow.schema.sessions import SQLITE_VERSION as SCHEMA_VERSION
 from silcrow.sessions._backend import SessionBackend
 from silcrow.sessions._records import SUMMARY_MARKER, SessionInfo
-from silcrow.sessions._schema import SQLITE_VERSION as SCHEMA_VERSION
 from silcrow.sessions._search import fts_query
 from silcrow.sessions._sqlite_backend import SessionStore
 

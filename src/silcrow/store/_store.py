@@ -75,6 +75,9 @@ def _known_target(target: Any) -> str:
 
 # Writes from the model; a threat hit refuses them whatever ``force`` says.
 MODEL_ORIGIN = "tool"
+# Every origin of writes made on a model's behalf: its memory tool, and the MCP and REST servers
+# that agents call. Each is journaled as itself; each is held under write_policy = "approve".
+MODEL_ORIGINS = frozenset({MODEL_ORIGIN, "mcp", "rest"})
 # A proposal of the model that a person approved (write_policy = "approve").
 APPROVED_ORIGIN = "approved"
 
@@ -280,7 +283,7 @@ class MemoryStore:
         """Append an entry (an exact duplicate succeeds without adding).
 
         ``force``: a person has seen the threat findings for ``content`` and saves it anyway;
-        the journal records which. Ignored for writes from the model (origin ``tool``).
+        the journal records which. Ignored for writes made on a model's behalf (MODEL_ORIGINS).
         """
         return self._guarded(lambda: self._add(target, content, origin, force))
 
@@ -347,12 +350,12 @@ class MemoryStore:
     def _gated(self, origin: str) -> Holds:
         """A list to collect uncertain threat hits in when writes from ``origin`` are held for
         approval (they become a proposal, flagged); None when they are written (or refused)."""
-        return [] if origin == MODEL_ORIGIN and self.write_policy == "approve" else None
+        return [] if origin in MODEL_ORIGINS and self.write_policy == "approve" else None
 
     def _add(self, target: Any, content: Any, origin: str, force: bool = False,
              holds: Holds = None, proposal: Proposal | None = None) -> MemoryResult:
         target = _known_target(target)
-        force = force and origin != MODEL_ORIGIN
+        force = force and origin not in MODEL_ORIGINS
         gated = self._gated(origin)
         text = checked_content(content, "give the fact to save as 'content'", force,
                                holds if gated is None else gated)
@@ -365,7 +368,7 @@ class MemoryStore:
                  force: bool = False, holds: Holds = None, proposal: Proposal | None = None) -> MemoryResult:
         target = _known_target(target)
         old = checked_old_text(old_text, "replace")
-        force = force and origin != MODEL_ORIGIN
+        force = force and origin not in MODEL_ORIGINS
         gated = self._gated(origin)
         text = checked_content(
             new_content, "give the new text of the entry as 'content' (to delete it, use remove)", force,

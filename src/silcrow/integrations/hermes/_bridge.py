@@ -146,17 +146,17 @@ class HermesBridge:
         return str(self._provider().system_prompt_block() or "")
 
     # Hermes runs its own manager and fences recalled text itself; what silcrow's manager
-    # decides about recall (silcrow.recall._policy) is decided here the same way.
+    # decides about recall (silcrow.recall.policy) is decided here the same way.
 
     def prefetch(self, query: str, *, session_id: str = "") -> str:
-        from silcrow.recall import _policy as policy
+        from silcrow.recall import policy
 
         if not policy.worth_recalling(query):
             return ""
         return policy.recalled(self._provider().prefetch(query, session_id=session_id or self._session_id))
 
     def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
-        from silcrow.recall import _policy as policy
+        from silcrow.recall import policy
 
         if policy.worth_recalling(query):
             self._provider().queue_prefetch(query, session_id=session_id or self._session_id)
@@ -165,7 +165,7 @@ class HermesBridge:
                   messages: list[dict[str, Any]] | None = None) -> None:
         if not self._writes:
             return
-        from silcrow.recall._policy import stored
+        from silcrow.recall.policy import stored
 
         self._provider().sync_turn(stored(user_content), stored(assistant_content),
                                    session_id=session_id or self._session_id)
@@ -174,7 +174,7 @@ class HermesBridge:
         """Bare ``{name, description, parameters}`` schemas, the format Hermes documents."""
         if self._recall is None and self._load(hermes_home_from_env()) is None:
             return []
-        from silcrow.recall._provider import as_openai_tool
+        from silcrow.recall import as_openai_tool
 
         out = []
         for schema in self._recall.get_tool_schemas():
@@ -184,7 +184,7 @@ class HermesBridge:
         return out
 
     def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
-        from silcrow.recall._policy import stored, tool_result
+        from silcrow.recall.policy import stored, tool_result
 
         call_args = dict(args or {})
         if tool_name == "recall_add" and isinstance(call_args.get("fact"), str):
@@ -203,7 +203,7 @@ class HermesBridge:
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         if self._writes:
-            from silcrow.recall._policy import stored_messages
+            from silcrow.recall.policy import stored_messages
 
             self._provider().on_session_end(stored_messages(messages))
 
@@ -215,21 +215,21 @@ class HermesBridge:
             self._provider().initialize(new_session_id, **self._context)
 
     def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
-        from silcrow.recall._policy import recalled
+        from silcrow.recall.policy import recalled
 
         return recalled(self._provider().on_pre_compress(list(messages or [])))
 
     def on_memory_write(self, action: str, target: str, content: str,
                         metadata: dict[str, Any] | None = None) -> None:
         if self._writes:
-            from silcrow.recall._policy import written_note
+            from silcrow.recall.policy import written_note
 
             self._provider().on_memory_write(action, target, written_note(action, content))
 
     def on_delegation(self, task: str, result: str, *, child_session_id: str = "", **kwargs: Any) -> None:
         """silcrow has no delegation hook: the task and its result are stored as one turn."""
         if self._writes and task and result:
-            from silcrow.recall._policy import stored
+            from silcrow.recall.policy import stored
 
             self._provider().sync_turn(stored(f"[delegated task] {task}"),
                                        stored(result), session_id=self._session_id)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from silcrow._lazy import lazy_getattr
 from silcrow.models import CrossEncoderReranker, Reranker, get_reranker
 from silcrow.recall.local._backend import RecallBackend
+from silcrow.recall.local._db import stored_embedder
 from silcrow.recall.local._provider import LocalProvider, open_recall
 from silcrow.recall.local._records import MemoryFilter, RecallHit, RecallRecord
 
@@ -36,6 +37,7 @@ __all__ = [
     "Reranker",
     "get_reranker",
     "open_recall",
+    "stored_embedder",
 ]
 
 # The PostgreSQL backend pulls in psycopg and every domain's schema; a home on files never needs it.

@@ -38,7 +38,7 @@ from silcrow.recall.local import _retrieval as retrieval
 from silcrow.recall.local._backend import BATCH, RecallBackend, filter_sql, rank
 from silcrow.recall.local._lexical import CommonTerms
 from silcrow.recall.local._records import KINDS, MemoryFilter, RecallHit, Scope, from_epoch
-from silcrow.recall.local._schema import MEMORIES, WRITTEN_POSTGRES
+from silcrow.schema.recall import MEMORIES, WRITTEN_POSTGRES
 
 log = logging.getLogger(__name__)
 

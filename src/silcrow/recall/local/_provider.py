@@ -21,8 +21,8 @@ from silcrow._toolcall import error_json, result_json
 from silcrow.config import ProfileSettings, Settings, profile_settings
 from silcrow.errors import RecallError
 from silcrow.models import DEFAULT_EMBEDDER, Embedder, Reranker, get_embedder, get_reranker
-from silcrow.recall import _policy as policy
 from silcrow.recall import _tools as tools
+from silcrow.recall import policy
 from silcrow.recall._api import ProviderAPI
 from silcrow.recall._limits import MAX_FACT_CHARS, MAX_RECORD_CHARS
 from silcrow.recall._provider import MemoryProvider

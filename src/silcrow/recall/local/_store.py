@@ -38,8 +38,8 @@ from silcrow.recall.local._records import (
     Scope,
     from_epoch,
 )
-from silcrow.recall.local._schema import MEMORIES, WRITTEN
 from silcrow.recall.local._vectors import VectorIndex
+from silcrow.schema.recall import MEMORIES, WRITTEN
 
 log = logging.getLogger(__name__)
 
