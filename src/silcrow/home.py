@@ -7,9 +7,10 @@ the home's ``config.toml``, then the defaults), decides the storage once
 built on that decision: the curated notes (:meth:`Profile.store`), the
 session archive (:meth:`Profile.sessions`), the local recall storage
 (:meth:`Profile.recall_storage`) and the configured recall provider
-(:meth:`Profile.provider`). :class:`~silcrow.store.MemoryStore`,
-:class:`~silcrow.agent.Agent`, the CLI, the servers and the Hermes plugin all
-get their parts here::
+(:meth:`Profile.provider`). The CLI, the servers and the Hermes plugin open a
+profile here once per process and hand it down (``Agent(profile=...)``); the
+parts never import this module: each domain opens its own storage from the
+:class:`~silcrow.config.ProfileSettings` a :class:`Profile` is::
 
     from silcrow.home import open_profile
 
