@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean node-clients
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -65,8 +65,22 @@ $(SUPERMEMORY3)/.complete: | $(STAMP)
 	$(BIN)/python -m pip install --quiet --no-deps --target $(SUPERMEMORY3) 'supermemory>=3,<4'
 	touch $@
 
+# The real Claude Code and Codex CLIs (pinned) from npm, for the tests that run them against
+# loopback stand-ins of their model APIs (tests/coding_support.py). Outside .venv so that .ci/run's
+# fresh .venv keeps them; without npm the target says so and those tests are skipped.
+CLAUDE_CODE_VERSION := 2.1.197
+CODEX_VERSION := 0.171.0
+NODE_CLIENTS := .node-clients
+$(NODE_CLIENTS)/.installed: Makefile
+	@if command -v npm >/dev/null; then \
+		npm install --silent --no-audit --no-fund --prefix $(NODE_CLIENTS) \
+			'@anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)' '@openai/codex@$(CODEX_VERSION)' && touch $@; \
+	else echo "npm not found: the Claude Code and Codex client tests will be skipped"; fi
+
+node-clients: $(NODE_CLIENTS)/.installed
+
 test: lint $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_VENV)/.installed \
-	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete
+	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete $(NODE_CLIENTS)/.installed
 	$(BIN)/python -m pytest -q
 
 # Each benchmark prints one JSON object on stdout (progress on stderr). The LoCoMo ones need its
@@ -79,6 +93,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/providers.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/session_search.py
 	$(BIN)/python bench/prefix_cache.py
+	$(BIN)/python bench/coding_hooks.py --runs 3
 	$(BIN)/python bench/recall_scale.py
 	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/serve.py

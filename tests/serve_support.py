@@ -24,11 +24,14 @@ def make_home(root: Path, profiles: tuple[str, ...] = ()) -> Path:
 
 
 def tokens(home: Path) -> dict[str, str]:
-    """Write tokens for profiles a (write, read) and b (write); returns them by label."""
+    """Write tokens for profiles a (write, read, review: a person's) and b (write, review); returns
+    them by label."""
     return {
         "a": create_token(home, profile="a", scope="write", name="a")[0],
         "a_read": create_token(home, profile="a", scope="read", name="a-read")[0],
+        "a_review": create_token(home, profile="a", scope="review", name="a-review")[0],
         "b": create_token(home, profile="b", scope="write", name="b")[0],
+        "b_review": create_token(home, profile="b", scope="review", name="b-review")[0],
     }
 
 

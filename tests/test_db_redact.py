@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 
 import pytest
@@ -22,6 +23,19 @@ def test_passwords_are_masked_however_they_are_written(dsn: str, secret: str) ->
     shown = redact(dsn)
     assert secret not in shown and "***" in shown
     assert "db" in shown and "pw1" not in shown  # still says where
+
+
+@pytest.mark.parametrize("dsn", [
+    "postgresql://admin:Sup3r@Secret@host/db",  # an unencoded @ in the password
+    "postgresql://admin:Pa55@W0rd@X9z@host:5432/db?sslmode=require",
+    "postgres://admin:Qx7@Zz:Wq9@Rd8@host/db",
+])
+def test_a_password_holding_an_unencoded_at_sign_is_masked_whole(dsn: str) -> None:
+    shown = redact(dsn)
+    password = dsn.split("://", 1)[1].split(":", 1)[1].rsplit("@", 1)[0]
+    pieces = [p for p in re.split(r"[@:]", password) if p]
+    assert not any(piece in shown for piece in pieces), shown
+    assert "admin" in shown and "host" in shown and "***" in shown
 
 
 def test_a_dsn_without_password_is_shown_as_written_and_a_broken_one_not_at_all() -> None:

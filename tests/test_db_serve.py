@@ -40,3 +40,33 @@ def test_two_servers_on_one_database_serve_the_same_state(pg_dsn: str, tmp_path:
         found = a2.post("/v1/recall/search", json={"query": "kiln", "k": 3})
         assert found.is_success and "The kiln is in the garage." in found.text, found.text
         assert first.alive() and second.alive()
+
+
+@pytest.mark.slow
+def test_on_postgresql_only_a_review_token_decides_and_every_decision_names_its_token(
+        pg_dsn: str, tmp_path: Path) -> None:
+    from silcrow.serve import list_tokens
+    from silcrow.store import MemoryStore
+
+    home = _host(tmp_path / "host", pg_dsn)
+    profile = home / "profiles" / "a"
+    (profile / "config.toml").write_text((profile / "config.toml").read_text(encoding="utf-8")
+                                         + '[memory]\nwrite_policy = "approve"\n', encoding="utf-8")
+    keys = tokens(home)
+    ids = {r.name: r.id for r in list_tokens(home)}
+    with ServerProcess(home) as server:
+        model = httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {keys['a']}"})
+        person = httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {keys['a_review']}"})
+        first = model.post("/v1/memory/user", json={"content": "Works from Lisbon"}).json()["proposal_id"]
+        second = model.post("/v1/memory/user", json={"content": "Works from Porto"}).json()["proposal_id"]
+        assert model.post(f"/v1/memory/pending/{first}/approve").status_code == 403
+        assert person.post(f"/v1/memory/pending/{first}/approve").status_code == 200
+        assert person.post(f"/v1/memory/pending/{second}/reject", json={"reason": "no"}).status_code == 200
+        [record] = [r for r in person.get("/v1/memory/history").json()["records"] if r["target"] == "user"]
+        assert record["by"] == {"client": "rest", "token": "a-review", "token_id": ids["a-review"]}
+        assert record["proposal"]["token_id"] == ids["a"]
+        store = MemoryStore(profile)
+        assert store.entries("user") == ["Works from Lisbon"]
+        [rejected] = [p for p in store.proposals.decided() if p.id == second]
+        assert rejected.decided_by == {"client": "rest", "token": "a-review", "token_id": ids["a-review"]}
+        assert server.alive()

@@ -36,8 +36,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProce
     profile_a = resolve_home(home, "a")
     (profile_a / "config.toml").write_text(CONFIG + '[memory]\nwrite_policy = "approve"\n', encoding="utf-8")
     keys = tokens(home)
-    with ServerProcess(home) as server:
-        yield server, keys["a"], profile_a
+    with ServerProcess(home, "--profile", "a") as server:
+        yield server, keys["a_review"], profile_a  # a person's token: the page decides and edits
 
 
 @pytest.fixture(scope="module")
@@ -149,3 +149,31 @@ def test_a_wrong_token_is_refused_and_nothing_is_shown(site: tuple[ServerProcess
     page.keyboard.press("Enter")
     page.wait_for_selector("#flash:not([hidden])")
     assert page.is_hidden("#app") and "Sam" not in page.content()
+
+
+def test_the_one_time_link_logs_in_and_log_out_revokes_its_token(site: tuple[ServerProcess, str, Path],
+                                                                  page: Any) -> None:
+    import re
+
+    from silcrow.serve import list_tokens
+
+    server, _, profile_a = site
+    home = profile_a.parent.parent
+    link = re.search(r"http://\S+/#once=[A-Za-z0-9_-]+", server.output())
+    assert link, server.output()
+    page.goto(server.url + "/")
+    page.evaluate("window.sessionStorage.clear()")
+    page.goto("about:blank")  # from "/", the link would only change the hash: no new page load
+    page.goto(link.group(0))
+    page.wait_for_selector("#notes .entries")
+    assert "review" in page.inner_text("#who")
+    [made] = [r for r in list_tokens(home) if r.login]
+    secret = page.evaluate("window.sessionStorage.getItem('silcrow-token')")
+    page.click("#logout")
+    page.wait_for_selector("#flash:has-text('revoked')")
+    assert page.is_hidden("#app")
+    assert made.id not in {r.id for r in list_tokens(home)}
+    import httpx
+
+    assert httpx.get(f"{server.url}/ui/whoami", headers={"Authorization": f"Bearer {secret}"},
+                     timeout=30).status_code == 401

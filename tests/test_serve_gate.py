@@ -12,7 +12,7 @@ import pytest
 from serve_support import CONFIG, http_client, make_home, tokens
 
 from silcrow._paths import resolve_home
-from silcrow.serve import ServerProcess
+from silcrow.serve import ServerProcess, list_tokens
 from silcrow.store import MemoryStore
 
 Served = tuple[ServerProcess, dict[str, str], Path]
@@ -53,7 +53,8 @@ def test_rest_and_mcp_writes_wait_for_approval(served: Served) -> None:
     listed = api.get("/v1/memory/pending").json()["pending"]
     by_id = {item["id"]: item for item in listed}
     rest_item, mcp_item = by_id[added.json()["proposal_id"]], by_id[mcp_result["proposal_id"]]
-    assert rest_item["who"] == {"session": "s1", "client": "rest", "token": "a"}
+    token_a = next(r.id for r in list_tokens(profile_a.parent.parent) if r.name == "a")
+    assert rest_item["who"] == {"claimed_session": "s1", "client": "rest", "token": "a", "token_id": token_a}
     assert mcp_item["who"]["client"] == "mcp" and mcp_item["who"]["token"] == "a"
     assert rest_item["changes"] == [{"action": "add", "old_text": None, "before": None, "after": "Name: Sam",
                                      "stale": None}]
@@ -61,19 +62,24 @@ def test_rest_and_mcp_writes_wait_for_approval(served: Served) -> None:
     # Another profile's token sees none of it and cannot decide on it.
     other = _api(server, keys["b"])
     assert other.get("/v1/memory/pending").json()["pending"] == []
-    assert other.post(f"/v1/memory/pending/{rest_item['id']}/approve").status_code == 404
+    other_person = _api(server, keys["b_review"])
+    assert other_person.post(f"/v1/memory/pending/{rest_item['id']}/approve").status_code == 404
     # A read-only token reads the queue but cannot decide.
     reader = _api(server, keys["a_read"])
     assert len(reader.get("/v1/memory/pending").json()["pending"]) == 2
     assert reader.post(f"/v1/memory/pending/{rest_item['id']}/approve").status_code == 403
 
-    approved = api.post(f"/v1/memory/pending/{rest_item['id']}/approve")
+    # Nor can the write token that proposed them: deciding takes the review scope, a person's.
+    assert api.post(f"/v1/memory/pending/{rest_item['id']}/approve").status_code == 403
+    assert api.post(f"/v1/memory/pending/{mcp_item['id']}/reject").status_code == 403
+    person = _api(server, keys["a_review"])
+    approved = person.post(f"/v1/memory/pending/{rest_item['id']}/approve")
     assert approved.status_code == 200 and approved.json()["success"]
     assert MemoryStore(profile_a).entries("user") == ["Name: Sam"]
-    rejected = api.post(f"/v1/memory/pending/{mcp_item['id']}/reject", json={"reason": "not now"})
+    rejected = person.post(f"/v1/memory/pending/{mcp_item['id']}/reject", json={"reason": "not now"})
     assert rejected.status_code == 200
     assert api.get("/v1/memory/pending").json()["pending"] == []
-    assert api.post(f"/v1/memory/pending/{mcp_item['id']}/approve").status_code == 404
+    assert person.post(f"/v1/memory/pending/{mcp_item['id']}/approve").status_code == 404
     assert MemoryStore(profile_a).entries("memory") == []
     # Profile b has no gate: its writes apply at once.
     assert other.post("/v1/memory/memory", json={"content": "B fact"}).json().get("pending") is None
@@ -85,8 +91,9 @@ def test_a_stale_approval_is_422_and_stays_pending(served: Served) -> None:
     MemoryStore(profile_a).add("memory", "Editor: vim", origin="cli")
     pid = api.request("DELETE", "/v1/memory/memory", json={"old_text": "vim"}).json()["proposal_id"]
     MemoryStore(profile_a).replace("memory", "vim", "Editor: emacs", origin="cli")
-    response = api.post(f"/v1/memory/pending/{pid}/approve")
+    person = _api(server, keys["a_review"])
+    response = person.post(f"/v1/memory/pending/{pid}/approve")
     assert response.status_code == 422 and response.json()["stale"] is True
     [item] = api.get("/v1/memory/pending").json()["pending"]
     assert item["id"] == pid and item["changes"][0]["stale"].startswith("no entry contains")
-    assert api.post(f"/v1/memory/pending/{pid}/reject").status_code == 200
+    assert person.post(f"/v1/memory/pending/{pid}/reject").status_code == 200

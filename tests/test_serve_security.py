@@ -44,7 +44,7 @@ def test_revoking_the_last_token_closes_every_route(tmp_path: Path) -> None:
     keys = tokens(home)
     with ServerProcess(home) as server:
         assert every_route(server.url, bearer(keys["a"]))[0][1].status_code == 200
-        for name in ("a", "a-read", "b"):
+        for name in ("a", "a-read", "a-review", "b", "b-review"):
             revoke_token(home, name)
         for headers in ({}, bearer(keys["a"])):  # anonymous, and a token that was valid
             for route, answer in every_route(server.url, headers):

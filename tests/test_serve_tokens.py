@@ -47,7 +47,7 @@ def test_revoke_by_id_or_name_and_a_running_book_notices(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("kwargs,message", [
     ({"profile": "../escape"}, "invalid profile name"),
-    ({"profile": "a", "scope": "admin"}, "use 'read' or 'write'"),
+    ({"profile": "a", "scope": "admin"}, "use 'read', 'write' or 'review'"),
 ])
 def test_bad_token_requests_are_refused(tmp_path: Path, kwargs: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):

@@ -80,12 +80,15 @@ def test_notes_escape_memory_and_only_show_the_tokens_profile(served: Served) ->
     assert "USER PROFILE" in prompt.text and "<script" not in prompt.text
 
 
-def test_writes_need_the_csrf_header_and_a_write_token(served: Served) -> None:
+def test_writes_need_the_csrf_header_and_a_review_token(served: Served) -> None:
     server, keys, profile_a = served
-    writer, reader = _client(server, keys["a"]), _client(server, keys["a_read"])
+    writer, reader = _client(server, keys["a_review"]), _client(server, keys["a_read"])
     form = {"content": "Deploys on Fridays"}
     assert writer.post("/ui/memory/memory/add", data=form).status_code == 403  # no CSRF header
     assert reader.post("/ui/memory/memory/add", data=form, headers=CSRF).status_code == 403
+    # A write token (what a model is given) cannot edit here either: it is a person's page.
+    model = _client(server, keys["a"]).post("/ui/memory/memory/add", data=form, headers=CSRF)
+    assert model.status_code == 403 and "review scope" in model.json()["error"]
     assert "Deploys on Fridays" not in MemoryStore(profile_a).entries("memory")
     added = writer.post("/ui/memory/memory/add", data=form, headers=CSRF)
     # A person's write from the page is applied at once, even with write_policy = "approve".
@@ -98,7 +101,7 @@ def test_writes_need_the_csrf_header_and_a_write_token(served: Served) -> None:
                          data={"old_text": "Deploys on Fridays", "content": "Deploys on Mondays"})
     assert edited.status_code == 200 and "Deploys on Mondays" in MemoryStore(profile_a).entries("memory")
     history = writer.get("/ui/notes").text
-    assert "was: Deploys on Fridays" in history and "(web)" in history
+    assert "was: Deploys on Fridays" in history and "(web · by client web, token a-review (id " in history
     assert writer.post("/ui/memory/memory/undo", headers=CSRF).status_code == 200
     assert "Deploys on Fridays" in MemoryStore(profile_a).entries("memory")
     removed = writer.post("/ui/memory/memory/remove", data={"old_text": "Deploys on Fridays"}, headers=CSRF)
@@ -124,13 +127,15 @@ def test_pending_proposals_are_shown_and_approved(served: Served) -> None:
     assert proposal["pending"]
     shown = api.get("/ui/pending").text
     assert proposal["proposal_id"] in shown and "Likes &lt;b&gt;bold&lt;/b&gt; tea" in shown
-    assert "client rest" in shown and "token a" in shown
-    assert api.post(f"/ui/pending/{proposal['proposal_id']}/approve").status_code == 403  # no CSRF
-    approved = api.post(f"/ui/pending/{proposal['proposal_id']}/approve", headers=CSRF)
+    assert "client rest" in shown and "token a (id " in shown
+    assert api.post(f"/ui/pending/{proposal['proposal_id']}/approve", headers=CSRF).status_code == 403
+    person = _client(server, keys["a_review"])
+    assert person.post(f"/ui/pending/{proposal['proposal_id']}/approve").status_code == 403  # no CSRF
+    approved = person.post(f"/ui/pending/{proposal['proposal_id']}/approve", headers=CSRF)
     assert approved.status_code == 200 and "Nothing is waiting" in approved.text
     assert "Likes <b>bold</b> tea" in MemoryStore(profile_a).entries("user")
     second = api.post("/v1/memory/user", json={"content": "Likes coffee"}).json()["proposal_id"]
-    rejected = api.post(f"/ui/pending/{second}/reject", data={"reason": "no"}, headers=CSRF)
+    rejected = person.post(f"/ui/pending/{second}/reject", data={"reason": "no"}, headers=CSRF)
     assert rejected.status_code == 200 and "Rejected" in rejected.text
     assert "Likes coffee" not in MemoryStore(profile_a).entries("user")
 

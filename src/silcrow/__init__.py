@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from silcrow._lazy import lazy_getattr
 from silcrow.errors import (
     ConfigError,
+    ConnectError,
     DriftError,
     EmbedderUnavailableError,
     LockTimeoutError,
@@ -68,6 +69,7 @@ _LAZY = {
 __all__ = [
     "Agent",
     "ConfigError",
+    "ConnectError",
     "DriftError",
     "ENTRY_DELIMITER",
     "EmbedderUnavailableError",

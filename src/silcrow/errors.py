@@ -19,6 +19,7 @@ message says what was wrong and what to do about it.
     │       └── ServiceUnavailableError  its circuit breaker is open: calls paused
     ├── SessionError           sessions.db: unknown ids, bad branches
     ├── ToolCallError          a tool call's arguments or a tool definition are malformed
+    ├── ConnectError           a coding agent's config file silcrow cannot edit safely
     └── ModelError             the LLM endpoint: unreachable, no key, bad reply
 """
 
@@ -82,6 +83,11 @@ class ServiceError(RecallError):
 
 class ServiceUnavailableError(ServiceError):
     """Calls to a hosted recall service are paused after repeated failures (circuit open)."""
+
+
+class ConnectError(SilcrowError):
+    """A coding agent's config file cannot be changed safely (not valid JSON/TOML, a key of the
+    wrong type); nothing was written."""
 
 
 class SessionError(SilcrowError):

@@ -36,7 +36,7 @@ from silcrow.cli._common import (
 )
 from silcrow.cli.main import app
 from silcrow.safety import display_safe
-from silcrow.store import TARGET_FILES, MemoryStore
+from silcrow.store import TARGET_FILES, MemoryStore, who_text
 
 memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
@@ -375,6 +375,7 @@ def history(
             " ",
             str(record.get("action", "")),
             (f"  ({record['origin']})" if record.get("origin") else "", "dim"),
+            (f"  by {safe_text(who_text(record['by']))}" if record.get("by") else "", "dim"),
         )
         console.print(head, soft_wrap=True)
         for change in _changes(record):
@@ -403,7 +404,7 @@ def print_review(out: Console, reviewed: Sequence[Mapping[str, Any]]) -> None:
         out.print(Text("(no pending proposals)", style="dim"))
         return
     for item in reviewed:
-        who = ", ".join(f"{k} {v}" for k, v in (item.get("who") or {}).items())
+        who = who_text(item.get("who"))
         out.print(Text.assemble(
             (str(item.get("id", "?")), "bold cyan"), "  ",
             (str(item.get("time", "")).replace("T", " "), "dim"), "  ",

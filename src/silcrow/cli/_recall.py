@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,7 +41,7 @@ from silcrow.db import redact
 from silcrow.safety import display_safe
 
 if TYPE_CHECKING:
-    from silcrow.recall.local import LocalProvider
+    from silcrow.recall.local import LocalProvider, RecallRecord
 
 recall_app = typer.Typer(
     help="Long-term recall (local provider): ingest conversations, search, stats, forget.",
@@ -85,25 +86,25 @@ def _provider(ctx: typer.Context, embedder: str | None, *, create: bool) -> Iter
 def ingest(
     ctx: typer.Context,
     file: str = typer.Argument(
-        ..., help="ChatGPT or Claude.ai conversations.json, LoCoMo JSON, JSONL of {role, content,"
-        " timestamp, session_id}, or - for standard input",
+        None, metavar="PATH", help="ChatGPT or Claude.ai conversations.json, LoCoMo JSON, JSONL of {role,"
+        " content, timestamp, session_id}, a Claude Code transcript or Codex rollout, a directory of"
+        " those transcripts, or - for standard input",
+    ),
+    client: str = typer.Option(
+        None, "--from", metavar="CLIENT", help="claude-code or codex: import that client's sessions"
+        " (from ~/.claude/projects or ~/.codex/sessions unless PATH is given)",
     ),
     embedder: str = typer.Option(None, "--embedder", help=_EMBEDDER_HELP),
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """Load a conversation file or chat export into long-term recall (duplicates are skipped)."""
+    """Load a conversation file, chat export or coding-agent sessions into long-term recall
+    (duplicates are skipped)."""
     from collections import Counter
 
-    from silcrow.recall import MAX_RECORD_CHARS, STDIN, load_records
+    from silcrow.recall import MAX_RECORD_CHARS
 
-    if file != STDIN and not Path(file).is_file():
-        raise error(
-            f"{file} is not a file; pass a ChatGPT/Claude conversations.json, a LoCoMo .json,"
-            " a .jsonl of messages, or - for standard input", EXIT_USAGE,
-        )
     skipped: Counter[str] = Counter()
-    with guarded():
-        records = load_records(file, skipped)
+    file, records = _read_for_ingest(file, client, skipped, quiet=as_json)
     for record in records:
         # One long pasted text must not refuse a whole export: recall keeps a long turn's
         # beginning, as it does for the turns an agent syncs.
@@ -152,6 +153,52 @@ def ingest(
         console.print(Text(f"left out of {file}: {_skips(skipped)}"))
 
 
+def _read_for_ingest(
+    path: str | None, client: str | None, skipped: Counter[str], *, quiet: bool
+) -> tuple[str, list[RecallRecord]]:
+    """What ``recall ingest`` was pointed at (a file, standard input, a directory of coding-agent
+    transcripts, or a client's default place) and the records read from it."""
+    from silcrow.recall import STDIN, load_records
+    from silcrow.recall import _coding_formats as coding
+
+    if client is not None and client not in coding.CLIENTS:
+        raise error(f"--from {client!r} is not a client silcrow reads; use {' or '.join(coding.CLIENTS)}",
+                    EXIT_USAGE)
+    if path is None:
+        if client is None:
+            raise error("say what to ingest: a file, a directory of transcripts, - for standard input, "
+                        "or --from claude-code / --from codex", EXIT_USAGE)
+        where = coding.default_dir(client)
+        if not where.is_dir():
+            raise error(f"no {client} sessions at {where}; pass the directory that holds them "
+                        f"(`silcrow recall ingest --from {client} DIR`)")
+        path = str(where)
+    if path != STDIN and Path(path).is_dir():
+        files = coding.transcript_files(Path(path), client)
+        if not files:
+            raise error(f"{path} holds no .jsonl transcripts; pass a Claude Code projects directory "
+                        "(~/.claude/projects), a Codex sessions directory (~/.codex/sessions) or a file",
+                        EXIT_USAGE)
+        with Progress(
+            TextColumn("[bold]reading[/]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            console=console_err, transient=True, disable=quiet or not console_err.is_terminal,
+        ) as bar:
+            task = bar.add_task("read", total=len(files))
+            records = coding.load_transcripts(files, client=client, skipped=skipped,
+                                              progress=lambda done: bar.update(task, completed=done))
+        return path, records
+    if path != STDIN and not Path(path).is_file():
+        raise error(
+            f"{path} is not a file or directory; pass a ChatGPT/Claude conversations.json, a LoCoMo .json,"
+            " a .jsonl of messages, a Claude Code or Codex transcript (or a directory of them),"
+            " or - for standard input", EXIT_USAGE,
+        )
+    with guarded():
+        if client is not None and path != STDIN:
+            return path, coding.load_transcripts([Path(path)], client=client, skipped=skipped)
+        return path, load_records(path, skipped)
+
+
 def _skips(skipped: Mapping[str, int]) -> str:
     """``"3 system messages (not conversation), 1 hidden messages"``, or "nothing left out"."""
     if not skipped:
@@ -164,14 +211,19 @@ def search(
     ctx: typer.Context,
     query: str = typer.Argument(..., help="what to look for, in plain words"),
     k: int = typer.Option(10, "-k", "--k", min=1, max=200, help="how many results"),
+    project: str = typer.Option(
+        None, "--project", metavar="DIR", help="only memories of this working directory or one below it"
+        " (imported Claude Code / Codex sessions; . for the current directory)",
+    ),
     embedder: str = typer.Option(None, "--embedder", help=_EMBEDDER_HELP),
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Search long-term recall (hybrid: full-text + embeddings)."""
     if not query.strip():
         raise error("the query is empty; say what to look for", EXIT_USAGE)
-    with _provider(ctx, embedder, create=False) as provider:
-        hits = provider.search(query, k=k)
+    where = str(Path(project).expanduser().resolve()) if project is not None else None
+    with _provider(ctx, embedder, create=False) as provider, guarded():
+        hits = provider.search(query, k=k, project=where)
     if as_json:
         print_json([hit.to_dict() for hit in hits])
         return

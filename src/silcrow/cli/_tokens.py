@@ -23,6 +23,7 @@ app.add_typer(tokens_app, name="tokens")
 class Scope(StrEnum):
     read = "read"
     write = "write"
+    review = "review"
 
 
 def _home(ctx: typer.Context, home: str | None) -> str:
@@ -34,7 +35,10 @@ def create(
     ctx: typer.Context,
     profile: str = typer.Option(None, "--profile", help="the profile this token reaches (default: the "
                                 "global --profile, else the home itself)"),
-    scope: Scope = typer.Option(Scope.write, "--scope", help="read: look only; write: also change memory"),
+    scope: Scope = typer.Option(Scope.write, "--scope", help="read: look only; write: also change memory "
+                                "(held for approval with write_policy = \"approve\"); review: also approve "
+                                "and reject proposals and edit in the inspector (a person's: never give it "
+                                "to a model)"),
     name: str = typer.Option(None, "--name", help="a label to find it by (default token-<id>)"),
     home: str = typer.Option(None, "--home", help="silcrow home (default: the global --home)"),
 ) -> None:
@@ -50,9 +54,11 @@ def create(
         raise error(str(exc)) from None
     sys.stdout.write(secret + "\n")
     sys.stdout.flush()
+    note = (" It can approve the model's proposals: keep it for a person, never give it to a model."
+            if record.scope == "review" else "")
     console_err.print(Text(f"token {record.name} ({record.id}): {record.scope} access to profile "
-                           f"{record.profile or '(default)'}. It is shown only now: keep it somewhere safe.",
-                           style="dim"), soft_wrap=True, highlight=False)
+                           f"{record.profile or '(default)'}. It is shown only now: keep it somewhere safe."
+                           + note, style="dim"), soft_wrap=True, highlight=False)
 
 
 @tokens_app.command("list")
@@ -78,12 +84,13 @@ def list_(
                            style="dim"))
         return
     table = Table()
-    for column in ("id", "name", "profile", "scope", "created (UTC)"):
+    for column in ("id", "name", "profile", "scope", "created (UTC)", "expires (UTC)"):
         table.add_column(column)
     for r in records:
+        expires = (r.expires_at or "never") + (" (expired)" if r.expired() else "")
         # a name (or anything) written into tokens.json by hand must not drive the terminal
         table.add_row(*(Text(printable(v)) for v in (r.id, r.name, r.profile or "(default)", r.scope,
-                                                     r.created_at)))
+                                                     r.created_at, expires)))
     console.print(table)
 
 

@@ -33,7 +33,8 @@ def _root(
     ctx.obj = AppState.resolve(home, profile)
 
 
-GROUPS = ("memory", "recall", "providers", "chat", "sessions", "hermes", "mcp", "serve", "tokens", "db")
+GROUPS = ("memory", "recall", "providers", "chat", "sessions", "hermes", "mcp", "serve", "tokens", "db",
+          "connect", "hook")
 
 
 def _register(argv: Sequence[str] = ()) -> None:
@@ -43,14 +44,8 @@ def _register(argv: Sequence[str] = ()) -> None:
     recall, the agent or the safety tables, and a quick `silcrow memory show` should not
     pay for them. Help, a bad name or no group at all imports every group.
     """
-    words = [a for a in argv if not a.startswith("-")]
-    # --home/--profile take a value: skip it to find the group name.
-    for flag in ("--home", "--profile"):
-        if flag in argv[:-1]:
-            value = argv[argv.index(flag) + 1]
-            if value in words:
-                words.remove(value)
-    wanted = words[0] if words and words[0] in GROUPS and "--help" not in argv else None
+    group = _group(argv)
+    wanted = group if group in GROUPS and "--help" not in argv else None
     for group in (wanted,) if wanted else GROUPS:
         try:
             __import__(f"silcrow.cli._{group}")
@@ -59,11 +54,27 @@ def _register(argv: Sequence[str] = ()) -> None:
                 raise
 
 
+def _group(argv: Sequence[str]) -> str | None:
+    """The command group the command line names (its first word that is not an option)."""
+    words = [a for a in argv if not a.startswith("-")]
+    # --home/--profile take a value: skip it to find the group name.
+    for flag in ("--home", "--profile"):
+        if flag in argv[:-1]:
+            value = argv[argv.index(flag) + 1]
+            if value in words:
+                words.remove(value)
+    return words[0] if words else None
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point; no traceback ever reaches the user."""
     args = sys.argv[1:] if argv is None else argv
     _register(args)
     code = run_app(app, args)
+    if code and _group(args) == "hook":
+        # Claude Code reads exit 2 from a hook as "block": a bad --home must never stop a prompt.
+        # The error line is on stderr already.
+        code = 0
     if code:
         console_err.file.flush()
     sys.exit(code)

@@ -61,6 +61,7 @@ def redact(dsn: str) -> str:
     """``dsn`` without its passwords, for messages: parsed as libpq parses it (URL or key=value,
     quoted values with spaces too), every ``*password`` value replaced; shown as written when it has
     none, and not at all when it cannot be parsed (no one can tell where its password is)."""
+    dsn = _mask_loose_userinfo(dsn)
     try:
         from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
@@ -71,6 +72,20 @@ def redact(dsn: str) -> str:
     if not secret:
         return dsn
     return str(make_conninfo("", **{key: "***" if key in secret else value for key, value in params.items()}))
+
+
+def _mask_loose_userinfo(dsn: str) -> str:
+    """A URI whose password holds an unencoded ``@`` (``postgresql://u:Sup3r@Secret@host/db``)
+    with that password masked whole: libpq ends the user info at the first ``@`` and would take
+    the rest of the password for the host, but a person means everything up to the last one."""
+    scheme, sep, rest = dsn.partition("://")
+    if not sep or scheme.lower() not in ("postgresql", "postgres"):
+        return dsn
+    authority, slash, tail = rest.partition("/")  # libpq's user info never runs past a "/"
+    if authority.count("@") < 2:
+        return dsn
+    userinfo, _, hosts = authority.rpartition("@")
+    return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{hosts}{slash}{tail}"
 
 
 def is_transient(exc: BaseException) -> bool:

@@ -1,7 +1,8 @@
 """Reading conversation files into :class:`RecallRecord` lists.
 
 Four formats, told apart by content (not by file name); the ChatGPT and
-Claude.ai exports are read by :mod:`silcrow.recall._exports`:
+Claude.ai exports are read by :mod:`silcrow.recall._exports`, Claude Code transcripts and Codex
+rollouts by :mod:`silcrow.recall._coding_formats`:
 
 - **LoCoMo JSON**: one conversation object or a list of them. A conversation
   has ``speaker_a``/``speaker_b`` and ``session_N`` lists of
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import RecallError
+from silcrow.recall import _coding_formats as coding
 from silcrow.recall._exports import is_chatgpt, is_claude, parse_chatgpt, parse_claude
 from silcrow.recall.local._records import RecallRecord
 
@@ -92,6 +94,9 @@ def read_records(raw: str, *, source: str, skipped: Counter[str] | None = None) 
         raise RecallError(
             f"{source}: {what} is empty; expected LoCoMo JSON, JSONL messages or a ChatGPT/Claude export"
         )
+    if (client := coding.detect(raw)) is not None:  # a Claude Code transcript or a Codex rollout
+        transcript = coding.read_transcript(raw, source=source, client=client)
+        return coding.merge_into(transcript, source, Counter() if skipped is None else skipped)
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:

@@ -1,4 +1,14 @@
-"""The gate in front of every HTTP route but ``/healthz``: bearer token, body size, tenant.
+"""The gate in front of every HTTP route: body size, bearer token and its scope, tenant.
+
+Every request's body is bounded before anything buffers or parses it (the
+declared Content-Length first, then the bytes as they arrive, chunked or
+not): :func:`body_limit` gives each route class its bound. The public routes
+(``/healthz``, the inspector's page, its one-time login) need no token but are
+bounded too.
+
+Deciding the model's proposals and the inspector's direct edits need the
+``review`` scope (:func:`needs_review`), which a model is not given: with
+``write_policy = "approve"`` a write token can propose but never apply.
 
 A pure ASGI middleware, so the REST routes and the MCP endpoint (which the SDK
 serves with its own Starlette handler) are guarded by the same code. It puts
@@ -27,10 +37,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from silcrow._paths import resolve_home
 from silcrow.errors import SilcrowError
 from silcrow.serve._guard import answer_error
-from silcrow.serve._limits import MAX_BODY
+from silcrow.serve._limits import LOGIN_BODY, MAX_BODY, PUBLIC_BODY
 from silcrow.serve._mcp_server import Access
 from silcrow.serve._tenant import Tenant
-from silcrow.serve._tokens import TokenBook
+from silcrow.serve._tokens import TokenBook, TokenRecord, prune_expired
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +54,10 @@ PUBLIC_PATHS = frozenset({"/healthz", "/docs", "/openapi.json", "/docs/oauth2-re
 
 NO_TOKEN = ("no API token exists on this server, so every request is refused; create one on the server "
             "with `silcrow tokens create --profile NAME` and send it as 'Authorization: Bearer <token>'")
+LOGIN_PATH = "/ui/login/once"
+# Routes that decide proposals or edit notes directly: a person's (review) scope.
+REVIEW_PREFIXES = ("/ui/memory/", "/ui/pending/")
+REVIEW_SUFFIXES = ("/approve", "/reject")
 UNREADABLE = ("the server cannot read its token file, so every request is refused; its operator finds "
               "the reason in the server's log")
 
@@ -71,8 +85,20 @@ class TokenGate:
         self._state_lock = threading.Lock()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] in PUBLIC_PATHS:
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        limit = body_limit(scope["path"])
+        declared = _content_length(scope)
+        if declared is not None and declared > limit:  # refused before a byte of it is read
+            await _too_large(send, limit)
+            return
+        if scope["path"] in PUBLIC_PATHS:
+            body = await _read_body(receive, limit)
+            if body is None:
+                await _too_large(send, limit)
+                return
+            await self.app(scope, _replay(body, receive), send)
             return
         try:
             # A stat and maybe a read of tokens.json, and opening the profile: not on the event loop.
@@ -85,12 +111,15 @@ class TokenGate:
                                "<token>' with a token from `silcrow tokens create`",
                                [(b"www-authenticate", b'Bearer realm="silcrow"')])
             return
-        body = await _read_body(receive, MAX_BODY)
-        if body is None:
-            await answer_error(send, 413, f"request body over {MAX_BODY} bytes (1 MiB); send less at a time")
-            return
         if not access.can_write and _writes(scope):
             await answer_error(send, 403, "this token is read-only; use a token created with --scope write")
+            return
+        if not access.can_review and needs_review(scope):
+            await answer_error(send, 403, review_needed(access))
+            return
+        body = await _read_body(receive, limit)
+        if body is None:
+            await _too_large(send, limit)
             return
         scope[ACCESS_KEY] = access
         await self.app(scope, _replay(body, receive), send)
@@ -117,7 +146,8 @@ class TokenGate:
             raise Refused(503, UNREADABLE) from exc
         if not has_tokens:
             if self._state == "open" and self.open_home is not None:
-                return Access(self.open_home(), can_write=True)  # --no-auth, loopback, no token yet
+                # --no-auth, loopback, no token yet: anyone local may do anything, deciding too.
+                return Access(self.open_home(), can_write=True, can_review=True)
             self._now("none")
             raise Refused(503, NO_TOKEN)
         if self._now("tokens") == "open":
@@ -133,12 +163,75 @@ class TokenGate:
             raise Refused(503, UNREADABLE) from exc
         if record is None:
             return None
+        if record.expired():
+            self._prune()
+            raise Refused(401, _expired(record))
         try:
             tenant = self.tenant_for(resolve_home(self.home, record.profile))
         except SilcrowError as exc:  # the profile's own settings are broken: tell its token holder
             log.error("%s", exc)
             raise Refused(503, str(exc)) from exc
-        return Access(tenant, can_write=record.scope == "write", token_name=record.name)
+        return Access(tenant, can_write=record.scope in ("write", "review"),
+                      can_review=record.scope == "review", token_name=record.name, token_id=record.id)
+
+    def _prune(self) -> None:
+        try:
+            for record in prune_expired(self.home):
+                log.warning("pruned the expired token %s (%s)", record.name, record.id)
+        except SilcrowError as exc:  # the refusal stands either way
+            log.error("could not prune expired tokens: %s", exc)
+
+
+def _expired(record: TokenRecord) -> str:
+    how = ("tokens from the inspector's one-time link expire (`[serve] login_token_hours` in "
+           "config.toml); open a new link from `silcrow serve`" if record.login
+           else "create a new one with `silcrow tokens create`")
+    return f"this token ({record.name}) expired at {record.expires_at} UTC and was removed; {how}"
+
+
+def body_limit(path: str) -> int:
+    """The most bytes a request body to ``path`` may have: the one-time login (a code) and the
+    other public routes (none take a body) :data:`LOGIN_BODY` / :data:`PUBLIC_BODY`, every route
+    behind the token :data:`MAX_BODY`."""
+    if path == LOGIN_PATH:
+        return LOGIN_BODY
+    return PUBLIC_BODY if path in PUBLIC_PATHS else MAX_BODY
+
+
+def needs_review(scope: Scope) -> bool:
+    """Whether the request decides a proposal or edits notes through the inspector."""
+    path = str(scope["path"])
+    if scope["method"] in ("GET", "HEAD"):
+        return False
+    if path.startswith(REVIEW_PREFIXES):
+        return True
+    return path.startswith("/v1/memory/pending/") and path.endswith(REVIEW_SUFFIXES)
+
+
+def review_needed(access: Access, what: str = "deciding proposals and editing in the inspector") -> str:
+    """The 403 message for a token without the review scope: what it lacks and how to get it."""
+    who = f"token {access.token_name!r} (id {access.token_id})" if access.token_name else "this caller"
+    scope = "write" if access.can_write else "read"
+    return (f"refused: {what} takes the review scope, a person's; {who} has the {scope} scope, as a "
+            "model is given. A person approves with `silcrow memory approve ID` on the server, opens the "
+            "inspector's one-time link that `silcrow serve` prints, or creates a review token with "
+            "`silcrow tokens create --scope review` (never give it to a model)")
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:  # the HTTP parser refuses these first; count the bytes then
+                return None
+    return None
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    # connection: close, so the server stops reading (and discarding) the rest of the body.
+    await answer_error(send, 413, f"request body over {limit} bytes, the bound of this route; send less "
+                       "at a time", [(b"connection", b"close")])
 
 
 def _writes(scope: Scope) -> bool:

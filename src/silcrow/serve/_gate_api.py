@@ -1,9 +1,10 @@
 """REST routes of the write-approval gate: list, approve and reject pending proposals.
 
 Mounted before the ``/v1/memory/{target}`` routes (``pending`` is not a target).
-Approving and rejecting are writes, so a read-only token gets 403 from the token
-gate. :class:`ProposerContext` records who made each request, so a write it
-proposes names its client and token.
+Approving and rejecting need the ``review`` scope (a person's): any other token
+gets 403 from the token gate. :class:`ProposerContext` records who made each
+request, so every write, proposal and decision names its client and token (name
+and id), and the session the caller claims as claimed.
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ def reject(request: Request, proposal_id: str, body: RejectBody | None = None) -
 
 class ProposerContext:
     """Sets :data:`~silcrow.store.current_proposer` for each request that passed the
-    token gate: the client (mcp, rest, web), its session header and the token's name."""
+    token gate: the client (mcp, rest, web), the token's name and id, and the session its
+    header claims (``claimed_session``: any caller can send any value)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -68,8 +70,8 @@ class ProposerContext:
         headers = dict(scope.get("headers") or [])
         session = headers.get(b"mcp-session-id") or headers.get(b"x-silcrow-session")
         token = current_proposer.set(Proposer(
-            session=session.decode("latin-1")[:200] if session else None, client=client,
-            token=getattr(access, "token_name", None)))
+            claimed_session=session.decode("latin-1")[:200] if session else None, client=client,
+            token=getattr(access, "token_name", None), token_id=getattr(access, "token_id", None)))
         try:
             await self.app(scope, receive, send)
         finally:

@@ -2,9 +2,11 @@
 
 Every route answers with the same result JSON as the memory tool (a refused
 write is HTTP 422 with that JSON, its ``error`` saying why and what to do);
-a malformed body is 400, a body over 1 MiB or a recall fact over its cap 413,
-a missing or unknown token 401, a read-only token on a writing route 403, a
-foreign Host 421 or browser Origin 403, no token on the server at all 503.
+a malformed body is 400, a body over its route's bound (1 MiB behind the token,
+1 KiB on the public routes) or a recall fact over its cap 413, a missing,
+unknown or expired token 401, a read-only token on a writing route or a token
+without the review scope on a deciding one 403, a foreign Host 421 or browser
+Origin 403, no token on the server at all 503.
 Each handler is one library call on the caller's tenant, run on a worker
 thread (:meth:`Tenant.offload`) with its JSON rendered there too.
 
@@ -35,7 +37,7 @@ from silcrow.notes import Notes
 from silcrow.recall import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RESULTS, Forgotten, Found, Remembered
 from silcrow.serve import _gate_api as gate_api
 from silcrow.serve import _web as web
-from silcrow.serve._auth import TokenGate, access_of
+from silcrow.serve._auth import TokenGate, access_of, review_needed
 from silcrow.serve._guard import HostGuard
 from silcrow.serve._limits import (
     BACKLOG,
@@ -185,7 +187,12 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
 
     @app.exception_handler(HTTPException)
     async def _http_error(_request: Request, exc: HTTPException) -> JSONResponse:
-        return JSONResponse({"success": False, "error": str(exc.detail)}, status_code=exc.status_code,
+        error = str(exc.detail)
+        if exc.status_code == 400 and exc.__cause__ is not None:  # FastAPI could not parse the body
+            why = ("it is nested too deeply" if isinstance(exc.__cause__, RecursionError)
+                   else str(exc.__cause__)[:200])
+            error = f"malformed request: the body is not a JSON object ({why}); send one as /docs shows"
+        return JSONResponse({"success": False, "error": error}, status_code=exc.status_code,
                             headers=exc.headers)
 
     @app.get("/healthz")
@@ -204,7 +211,17 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
 
     @app.post("/v1/memory/undo")
     async def undo(request: Request, body: UndoBody) -> JSONResponse:
-        return await _note(request, lambda notes: notes.undo(body.target, origin=REST))
+        access = access_of(request.scope)
+
+        def answer(tenant: Tenant) -> JSONResponse:
+            # Undo is not held as a proposal: while the model's writes wait for a person, only a
+            # person may step the notes back (it would undo their edits and approvals too).
+            if not access.can_review and tenant.store().write_policy == "approve":
+                return JSONResponse({"success": False, "error": review_needed(
+                    access, 'undo while write_policy = "approve"')}, status_code=403)
+            return _reply(tenant.note(lambda notes: notes.undo(body.target, origin=REST)))
+
+        return await _respond(request, answer)
 
     @app.get("/v1/memory/{target}")
     async def read(request: Request, target: Target) -> JSONResponse:

@@ -19,7 +19,10 @@ if TYPE_CHECKING:
 
 WORKER_THREADS = 32  # the process's worker threads (anyio's default limiter)
 TENANT_THREADS = 8  # of those, at most this many for one profile at once
-MAX_BODY = 1024 * 1024  # bytes of one request body
+# Bytes of one request body, by route class (checked before anything is buffered or parsed):
+MAX_BODY = 1024 * 1024  # every route behind the token (REST, MCP, the inspector's fragments)
+LOGIN_BODY = 1024  # the inspector's one-time login: a JSON object holding a 32-character code
+PUBLIC_BODY = 1024  # the other public routes (liveness, the page and its files): they take none
 MAX_HEAD = 64 * 1024  # bytes of one request line and headers (httptools sets no bound of its own)
 READ_TIMEOUT = 20.0  # seconds to receive a whole request (headers and body)
 KEEP_ALIVE = 5  # seconds an idle keep-alive connection is kept

@@ -70,12 +70,17 @@ class AccessDenied(Exception):
 
 
 class Access:
-    """Which tenant a request reaches and whether it may write."""
+    """Which tenant a request reaches, whether it may write, and whether it may review (decide
+    the model's proposals and edit through the inspector: a person's scope, see _tokens)."""
 
-    def __init__(self, tenant: Tenant, can_write: bool, token_name: str | None = None) -> None:
+    def __init__(self, tenant: Tenant, can_write: bool, token_name: str | None = None,
+                 token_id: str | None = None, can_review: bool = False) -> None:
         self.tenant = tenant
         self.can_write = can_write
-        self.token_name = token_name  # the API token's name, recorded with the writes it proposes
+        self.can_review = can_review and can_write
+        # The API token's name and id, recorded with every write and decision it makes.
+        self.token_name = token_name
+        self.token_id = token_id
 
 
 # Given the transport's request object (None on stdio), the caller's access.

@@ -1,4 +1,12 @@
-"""API tokens for ``silcrow serve``: each bound to one profile, with a read or write scope.
+"""API tokens for ``silcrow serve``: each bound to one profile, with a read, write or review scope.
+
+Scopes nest: ``read`` looks, ``write`` also changes memory (with ``write_policy =
+"approve"`` its writes wait as proposals), ``review`` also decides those proposals
+and edits through the web inspector. ``review`` is for a person: ``silcrow tokens
+create`` gives it only with ``--scope review``, and the inspector's one-time login
+link gives it (whoever opens the link is at the browser). A token made by the
+link expires (``[serve] login_token_hours``, :data:`LOGIN_TOKEN_HOURS` by default)
+and is revoked by the inspector's "Log out"; an expired token is refused and pruned.
 
 Tokens live in ``<home>/tokens.json`` (mode 0600), hashed with SHA-256: the
 secret itself is printed once by ``silcrow tokens create`` and never stored.
@@ -23,13 +31,40 @@ from typing import Any
 
 from silcrow._atomic import replace_file
 from silcrow._locking import ExclusiveLock, LockWaitTimeout
-from silcrow._paths import validate_profile
+from silcrow._paths import resolve_home, validate_profile
 from silcrow._private import private_dir, tighten
+from silcrow.config import PositiveInt
 from silcrow.errors import ConfigError, LockTimeoutError
 
 TOKENS_FILE = "tokens.json"
-SCOPES = ("read", "write")
+SCOPES = ("read", "write", "review")  # each includes the ones before it
 PREFIX = "slc_"
+LOGIN_TOKEN_HOURS = 12  # how long a token made by the one-time login link lasts, by default
+_STAMP = "%Y-%m-%dT%H:%M:%SZ"
+
+
+def scope_includes(scope: str, needed: str) -> bool:
+    """Whether a token of ``scope`` may do what ``needed`` allows (scopes nest; see SCOPES)."""
+    return scope in SCOPES and SCOPES.index(scope) >= SCOPES.index(needed)
+
+
+def _stamp(seconds: float) -> str:
+    return time.strftime(_STAMP, time.gmtime(seconds))
+
+
+@dataclass(frozen=True)
+class ServeSettings:
+    """The ``[serve]`` table of config.toml (a profile's over its home's)."""
+
+    login_token_hours: PositiveInt = LOGIN_TOKEN_HOURS
+
+
+def login_token_seconds(base: Path, profile: str | None) -> float:
+    """How long a token made by the one-time login link for ``profile`` lasts, in seconds."""
+    from silcrow.home import read_settings
+
+    settings = read_settings(resolve_home(base, profile)).section("serve", ServeSettings)
+    return settings.login_token_hours * 3600.0
 
 
 @dataclass(frozen=True)
@@ -40,6 +75,13 @@ class TokenRecord:
     scope: str
     created_at: str
     sha256: str
+    expires_at: str | None = None  # UTC; None: until revoked
+    login: bool = False  # made by the inspector's one-time link (its "Log out" revokes it)
+
+    def expired(self, now: float | None = None) -> bool:
+        if self.expires_at is None:
+            return False
+        return self.expires_at <= _stamp(time.time() if now is None else now)  # same format: sortable
 
     def public(self) -> dict[str, Any]:
         """What ``tokens list`` shows: everything but the hash."""
@@ -109,15 +151,19 @@ def _locked(path: Path) -> Iterator[None]:
 
 
 def create_token(home: Path, *, profile: str | None, scope: str = "write",
-                 name: str | None = None) -> tuple[str, TokenRecord]:
-    """Make a token; returns ``(secret, record)``. The secret is shown once and not stored."""
+                 name: str | None = None, expires_in: float | None = None,
+                 login: bool = False) -> tuple[str, TokenRecord]:
+    """Make a token; returns ``(secret, record)``. The secret is shown once and not stored.
+    ``expires_in``: seconds it lasts (None: until revoked). Expired tokens are pruned here."""
     if scope not in SCOPES:
-        raise ConfigError(f"unknown token scope {scope!r}: use 'read' or 'write'")
+        raise ConfigError(f"unknown token scope {scope!r}: use 'read', 'write' or 'review'")
+    if expires_in is not None and expires_in <= 0:
+        raise ConfigError(f"a token must last a positive time, not {expires_in} seconds")
     if profile is not None:
         validate_profile(profile)
     path = tokens_path(home)
     with _locked(path):
-        records = _read(path)
+        records = [r for r in _read(path) if not r.expired()]
         token_id = secrets.token_hex(4)
         label = name or f"token-{token_id}"
         if any(_is_control(c) for c in label) or not label.strip():
@@ -126,9 +172,11 @@ def create_token(home: Path, *, profile: str | None, scope: str = "write",
         if any(r.name == label for r in records):
             raise ConfigError(f"a token named {label!r} exists already; pick another --name or revoke it")
         secret = f"{PREFIX}{token_id}_{secrets.token_urlsafe(32)}"
+        created = time.time()
         record = TokenRecord(id=token_id, name=label, profile=profile, scope=scope,
-                             created_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                             sha256=_digest(secret))
+                             created_at=_stamp(created), sha256=_digest(secret),
+                             expires_at=None if expires_in is None else _stamp(created + expires_in),
+                             login=login)
         _write(path, [*records, record])
     return secret, record
 
@@ -149,6 +197,19 @@ def revoke_token(home: Path, id_or_name: str) -> TokenRecord:
             raise ConfigError(f"no token with id or name {id_or_name!r}; see `silcrow tokens list`")
         _write(path, [r for r in records if r not in found])
     return found[0]
+
+
+def prune_expired(home: Path) -> list[TokenRecord]:
+    """Delete the expired tokens; returns them."""
+    path = tokens_path(home)
+    if not path.exists():
+        return []
+    with _locked(path):
+        records = _read(path)
+        expired = [r for r in records if r.expired()]
+        if expired:
+            _write(path, [r for r in records if not r.expired()])
+    return expired
 
 
 class TokenBook:

@@ -15,19 +15,24 @@ Safety of the page:
 * a strict Content-Security-Policy (scripts and styles only from this
   server, nothing inline, no frames, no foreign form targets);
 * writes need the custom ``X-Silcrow-CSRF`` header (a cross-site form cannot
-  send one, and no CORS is offered), and a write token;
-* a person's writes here are applied at once (origin ``web``), as at the CLI;
-  the model's proposals wait for the buttons of the pending panel.
+  send one, and no CORS is offered);
+* a person's edits here are applied at once (origin ``web``, the token named in
+  the journal), as at the CLI, and the model's proposals wait for the buttons of
+  the pending panel: both need a token with the ``review`` scope (a person's),
+  so a model's write token sees the panels but cannot press them.
 
 ``silcrow serve`` prints a one-time link (``/#once=CODE``): the page trades
-the code, once and within :data:`ONCE_SECONDS`, for a new write token of the
-served profile (named ``inspector-...``, listed and revocable like any other).
+the code, once and within :data:`ONCE_SECONDS`, for a new review token of the
+served profile (named ``inspector-...``, listed and revocable like any other)
+that expires after ``[serve] login_token_hours`` and that "Log out" revokes.
 """
 
 from __future__ import annotations
 
 import hashlib
 import html
+import json
+import logging
 import secrets
 import threading
 import time
@@ -43,9 +48,12 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from silcrow.errors import SilcrowError
 from silcrow.recall import round_trip
 from silcrow.safety import display_safe
-from silcrow.serve._auth import access_of
+from silcrow.serve._auth import access_of, review_needed
+from silcrow.serve._mcp_server import Access
 from silcrow.serve._tenant import Tenant
-from silcrow.store import TARGET_FILES
+from silcrow.store import TARGET_FILES, who_text
+
+log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 STATIC_FILES = {"htmx.min.js": "text/javascript", "inspector.js": "text/javascript",
@@ -91,15 +99,25 @@ class OneTimeLogins:
         return code
 
     def redeem(self, code: str) -> str | None:
-        """A new write token for the code's profile; None for an unknown, used or expired code."""
-        with self._lock:
-            found = self._codes.pop(_digest(code), None)
-        if found is None or found[1] < time.monotonic():
-            return None
-        from silcrow.serve._tokens import create_token
+        """A new review token for the code's profile, expiring after ``[serve] login_token_hours``;
+        None for an unknown, used or expired code."""
+        from silcrow.serve._tokens import create_token, login_token_seconds
 
-        secret, _ = create_token(self.base, profile=found[0], scope="write",
-                                 name=f"inspector-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}")
+        digest = _digest(code)
+        with self._lock:
+            found = self._codes.get(digest)
+            if found is not None and found[1] < time.monotonic():
+                del self._codes[digest]
+                found = None
+        if found is None:
+            return None
+        lifetime = login_token_seconds(self.base, found[0])  # a bad setting raises: the code stays good
+        with self._lock:
+            if self._codes.pop(digest, None) is None:  # a parallel redeem of it won
+                return None
+        secret, _ = create_token(self.base, profile=found[0], scope="review",
+                                 name=f"inspector-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}",
+                                 expires_in=lifetime, login=True)
         return secret
 
 
@@ -218,22 +236,62 @@ for _name in STATIC_FILES:
 async def login_once(request: Request) -> JSONResponse:
     if not request.headers.get(CSRF_HEADER):
         return JSONResponse({"success": False, "error": f"missing the {CSRF_HEADER} header"}, status_code=403)
-    form = await _form(request)
+    try:
+        form = await _form(request)
+    except MalformedBody as exc:
+        return JSONResponse({"success": False, "error": str(exc)}, status_code=400)
     logins: OneTimeLogins = request.app.state.inspector_logins
-    token = await anyio.to_thread.run_sync(logins.redeem, form.get("code", ""))
+    try:
+        token = await anyio.to_thread.run_sync(logins.redeem, form.get("code", ""))
+    except SilcrowError as exc:  # a bad [serve] setting, a locked token file: for the operator's eyes
+        log.error("could not make a login token: %s", exc)
+        return JSONResponse({"success": False, "error": "the server could not make a login token; its "
+                             "operator finds why in the server's log"}, status_code=503)
     if token is None:
         return JSONResponse({"success": False, "error": "this login link was used already or has expired; "
                              "restart `silcrow serve` for a new one, or paste a token"}, status_code=401)
     return JSONResponse({"success": True, "token": token}, headers={"cache-control": "no-store"})
 
 
+@router.post("/ui/logout")
+async def logout(request: Request) -> JSONResponse:
+    """Revoke the caller's token when the one-time link made it (a token pasted in is only
+    forgotten by the page: it was made with `silcrow tokens create` and may be in use elsewhere)."""
+    if not request.headers.get(CSRF_HEADER):
+        return JSONResponse({"success": False, "error": f"missing the {CSRF_HEADER} header"}, status_code=403)
+    access = access_of(request.scope)
+    logins: OneTimeLogins = request.app.state.inspector_logins
+
+    def revoke() -> bool:
+        from silcrow.serve._tokens import list_tokens, revoke_token
+
+        mine = [r for r in list_tokens(logins.base) if r.id == access.token_id]
+        if not mine or not mine[0].login:
+            return False
+        revoke_token(logins.base, mine[0].id)
+        return True
+
+    try:
+        revoked = await anyio.to_thread.run_sync(revoke)
+    except SilcrowError as exc:
+        return JSONResponse({"success": False, "error": f"could not revoke the token: {exc}"},
+                            status_code=503)
+    message = ("logged out; the token of this login is revoked" if revoked else "logged out of this "
+               "page; the token itself stays valid (revoke it with `silcrow tokens revoke`)")
+    return JSONResponse({"success": True, "revoked": revoked, "message": message})
+
+
 # ------------------------------------------------------------------------------- reads
 
 
-async def _fragment(request: Request, render: Callable[[Tenant, bool], str]) -> HTMLResponse:
+async def _fragment(request: Request, render: Callable[[Tenant, bool], str], *,
+                    review: bool = False) -> HTMLResponse:
+    """``render(tenant, allowed)`` on a worker thread; ``allowed``: whether the caller may press
+    what the fragment offers (write, or with ``review`` the review scope)."""
     access = access_of(request.scope)
+    allowed = access.can_review if review else access.can_write
     try:
-        body = await anyio.to_thread.run_sync(render, access.tenant, access.can_write)
+        body = await anyio.to_thread.run_sync(render, access.tenant, allowed)
     except SilcrowError as exc:
         body = f'<p class="error">{h(exc)}</p>'
     return _html(body)
@@ -241,11 +299,26 @@ async def _fragment(request: Request, render: Callable[[Tenant, bool], str]) -> 
 
 @router.get("/ui/whoami")
 async def whoami(request: Request) -> HTMLResponse:
-    def render(tenant: Tenant, can_write: bool) -> str:
-        scope = "read and write" if can_write else "read only"
+    access = access_of(request.scope)
+
+    def render(tenant: Tenant, _allowed: bool) -> str:
+        scope = h(_scope_text(access))
         return f'profile <strong>{h(_profile(tenant))}</strong> <span class="hint">({scope})</span>'
 
     return await _fragment(request, render)
+
+
+def _scope_text(access: Access) -> str:
+    if access.can_review:
+        return "review: read, write, decide proposals"
+    if access.can_write:
+        return "write: proposals only, no deciding or editing here"
+    return "read only"
+
+
+REVIEW_HINT = ('<p class="hint">Deciding and editing here need a review token (a person\'s): this one '
+               "can only look. Open the one-time link <code>silcrow serve</code> prints, or approve with "
+               "<code>silcrow memory approve ID</code>.</p>")
 
 
 def _profile(tenant: Tenant) -> str:
@@ -270,8 +343,10 @@ def _entry_history(records: list[dict[str, Any]], entry: str) -> str:
         was = [e for e in before if e not in after]
         who = record.get("proposal") or {}
         source = str(record.get("origin", ""))
+        if record.get("by"):
+            source += " · by " + who_text(record["by"])
         if who:
-            source += " · proposed by " + ", ".join(f"{k} {v}" for k, v in who.items() if k != "id")
+            source += " · proposed by " + who_text(who)
         line = (f'<li><time>{h(str(record.get("time", ""))[:19].replace("T", " "))}</time> '
                 f'{h(record.get("action", ""))} <span class="hint">({h(source)})</span>')
         if was:
@@ -324,7 +399,7 @@ def render_notes(tenant: Tenant, can_write: bool, message: str = "") -> str:
 
 @router.get("/ui/notes")
 async def notes(request: Request) -> HTMLResponse:
-    return await _fragment(request, render_notes)
+    return await _fragment(request, render_notes, review=True)
 
 
 @router.get("/ui/prompt")
@@ -336,15 +411,17 @@ async def prompt(request: Request) -> HTMLResponse:
     return await _fragment(request, render)
 
 
-def render_pending(tenant: Tenant, can_write: bool, message: str = "") -> str:
+def render_pending(tenant: Tenant, can_review: bool, message: str = "") -> str:
     reviewed = tenant.review()
     out = [message]
     if not reviewed:
         return message + '<p class="hint">Nothing is waiting for approval.</p>'
+    if not can_review:
+        out.append(REVIEW_HINT)
     out.append('<ol class="proposals">')
     for item in reviewed:
         pid = str(item.get("id"))
-        who = ", ".join(f"{k} {v}" for k, v in (item.get("who") or {}).items())
+        who = who_text(item.get("who"))
         out.append(f'<li class="proposal"><p><strong>{h(item.get("action"))}</strong> in '
                    f'{h(TARGET_FILES.get(str(item.get("target")), item.get("target")))} '
                    f'<span class="hint"><time>{h(str(item.get("time", "")).replace("T", " "))}</time>'
@@ -362,7 +439,7 @@ def render_pending(tenant: Tenant, can_write: bool, message: str = "") -> str:
                 out.append(f'<div class="ins"><span class="sr">added: </span>+ {after}</div>')
         if item.get("last_error"):
             out.append(f'<p class="hint">Last approval refused: {h(item["last_error"])}</p>')
-        if can_write:
+        if can_review:
             reason_id = f"reason-{pid}"
             reason = (f'<label class="sr" for="{reason_id}">Reason for rejecting</label>'
                       f'<input id="{reason_id}" name="reason" placeholder="reason (optional)" '
@@ -379,7 +456,7 @@ def render_pending(tenant: Tenant, can_write: bool, message: str = "") -> str:
 
 @router.get("/ui/pending")
 async def pending(request: Request) -> HTMLResponse:
-    return await _fragment(request, render_pending)
+    return await _fragment(request, render_pending, review=True)
 
 
 @router.get("/ui/sessions")
@@ -430,26 +507,47 @@ async def provider(request: Request) -> HTMLResponse:
 # ------------------------------------------------------------------------------- writes
 
 
+class MalformedBody(SilcrowError):
+    """A request body that is not the form or JSON object the page sends; the message says why."""
+
+
 async def _form(request: Request) -> dict[str, str]:
+    """The fields the page sent: a JSON object of strings, or a URL-encoded form (the body is
+    bounded by the token gate before it gets here)."""
     body = (await request.body()).decode("utf-8", "replace")
-    if request.headers.get("content-type", "").startswith("application/json"):
-        import json
+    if not request.headers.get("content-type", "").startswith("application/json"):
+        return {k: v[0] for k, v in parse_qs(body, keep_blank_values=True).items()}
+    try:
+        data = json.loads(body or "{}")
+    except RecursionError:  # the C decoder recurses once per level: thousands of them end here
+        raise MalformedBody("malformed request: the JSON body is nested too deeply; send one flat "
+                            "JSON object whose values are strings") from None
+    except ValueError as exc:
+        raise MalformedBody(f"malformed request: the body is not JSON ({exc}); send one JSON object of "
+                            "strings") from None
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        raise MalformedBody("malformed request: send one JSON object whose values are strings")
+    return data
 
-        try:
-            data = json.loads(body or "{}")
-        except ValueError:
-            return {}
-        return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
-    return {k: v[0] for k, v in parse_qs(body, keep_blank_values=True).items()}
 
-
-def _refused(request: Request, need_write: bool = True) -> HTMLResponse | None:
+def _refused(request: Request, need_write: bool = True, need_review: bool = False) -> HTMLResponse | None:
     if not request.headers.get(CSRF_HEADER):
         return _html(f'<p class="error">refused: the request lacks the {CSRF_HEADER} header that the '
                      "page sends (a form posted from another site cannot)</p>", 403)
-    if need_write and not access_of(request.scope).can_write:
+    access = access_of(request.scope)
+    if need_write and not access.can_write:
         return _html('<p class="error">this token is read-only; log in with a write token</p>', 403)
+    if need_review and not access.can_review:  # the token gate refuses these first; kept for any new route
+        return _html(f'<p class="error">{h(review_needed(access))}</p>', 403)
     return None
+
+
+async def _fields(request: Request) -> dict[str, str] | HTMLResponse:
+    """:func:`_form`, or the 400 that says what is wrong with the body."""
+    try:
+        return await _form(request)
+    except MalformedBody as exc:
+        return _html(f'<p class="error">{h(exc)}</p>', 400)
 
 
 def _message(result: dict[str, Any]) -> str:
@@ -460,12 +558,14 @@ def _message(result: dict[str, Any]) -> str:
 
 @router.post("/ui/memory/{target}/{action}")
 async def write(request: Request, target: str, action: str) -> HTMLResponse:
-    refused = _refused(request)
+    refused = _refused(request, need_review=True)
     if refused is not None:
         return refused
     if target not in TARGET_FILES or action not in ("add", "replace", "remove", "undo"):
         return _html('<p class="error">unknown target or action</p>', 404)
-    form = await _form(request)
+    form = await _fields(request)
+    if isinstance(form, HTMLResponse):
+        return form
     access = access_of(request.scope)
 
     def run() -> str:
@@ -489,12 +589,14 @@ async def write(request: Request, target: str, action: str) -> HTMLResponse:
 
 @router.post("/ui/pending/{proposal_id}/{decision}")
 async def decide(request: Request, proposal_id: str, decision: str) -> HTMLResponse:
-    refused = _refused(request)
+    refused = _refused(request, need_review=True)
     if refused is not None:
         return refused
     if decision not in ("approve", "reject"):
         return _html('<p class="error">unknown decision</p>', 404)
-    form = await _form(request)
+    form = await _fields(request)
+    if isinstance(form, HTMLResponse):
+        return form
     tenant = access_of(request.scope).tenant
 
     def run() -> str:
@@ -514,7 +616,10 @@ async def recall(request: Request) -> HTMLResponse:
     refused = _refused(request, need_write=False)
     if refused is not None:
         return refused
-    query = (await _form(request)).get("query", "").strip()[:2000]
+    form = await _fields(request)
+    if isinstance(form, HTMLResponse):
+        return form
+    query = form.get("query", "").strip()[:2000]
 
     def render(tenant: Tenant, _can_write: bool) -> str:
         if not query:

@@ -62,13 +62,18 @@ def new_record(
     undoes: str | None = None,
     confirmed_threats: list[str] | None = None,
     proposal: dict[str, Any] | None = None,
+    by: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """A journal record for one committed change of ``target``; ``confirmed_threats`` are the
     threat patterns a person saw and confirmed (``--force``, or approving a held proposal) for
-    this change; ``proposal`` the approved proposal it applied (its id and who made it)."""
+    this change; ``proposal`` the approved proposal it applied (its id and who made it); ``by``
+    who made the change or the approval (a server's caller: token name and id, client, the
+    session it claims; see :class:`~silcrow.store.Proposer`)."""
     extra: dict[str, Any] = {"confirmed_threats": list(confirmed_threats)} if confirmed_threats else {}
     if proposal:
         extra["proposal"] = dict(proposal)
+    if by:
+        extra["by"] = dict(by)
     return {
         **extra,
         "id": uuid.uuid4().hex,
@@ -85,7 +90,7 @@ def new_record(
 CHAIN_LIMIT = 32
 _FIELDS = ("id", "time", "target", "action", "origin", "before", "after", "undoes")
 # Kept only when present (a forced write's confirmed threat pattern ids).
-_OPTIONAL = ("confirmed_threats", "proposal")
+_OPTIONAL = ("confirmed_threats", "proposal", "by")
 
 
 def _fields(stored: dict[str, Any]) -> dict[str, Any]:

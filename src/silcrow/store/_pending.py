@@ -40,12 +40,49 @@ PENDING_FILE = ".pending.json"
 
 @dataclass(frozen=True)
 class Proposer:
-    """Who proposed a write: the session, the client (agent, mcp, rest, web, library) and the
-    name of the API token it came with."""
+    """Who made a write, a proposal or a decision: the session (known, as the agent's own), the
+    session a server's caller *claims* (``X-Silcrow-Session``, ``Mcp-Session-Id``: a header
+    anyone can send, so never shown as fact), the client (agent, mcp, rest, web, library) and
+    the name and id of the API token it came with."""
 
     session: str | None = None
     client: str | None = None
     token: str | None = None
+    token_id: str | None = None
+    claimed_session: str | None = None
+
+    def over(self, base: Proposer) -> Proposer:
+        """These fields, each unset one taken from ``base`` (but not its session when this one
+        claims one: the caller said which session it is, the base only guessed)."""
+        merged = {f.name: getattr(self, f.name) or getattr(base, f.name) for f in fields(self)}
+        if self.claimed_session:
+            merged["session"] = self.session
+        return Proposer(**merged)
+
+    def record(self) -> dict[str, str]:
+        """The fields that are set, as kept in proposals and journal records."""
+        return {k: v for k, v in asdict(self).items() if v}
+
+
+# How each field of a recorded caller is shown to a person (CLI, REST clients, the inspector).
+_WHO_LABELS = {"session": "session", "claimed_session": "session (claimed)", "client": "client",
+               "token": "token", "token_id": "token id"}
+
+
+def who_text(who: Any) -> str:
+    """A recorded caller (``Proposer.record()``, a proposal's ``who``) in words, e.g.
+    ``client rest, token agent-1 (id 1a2b3c4d), session (claimed) s-42``."""
+    if not isinstance(who, dict):
+        return ""
+    parts = []
+    for key, value in who.items():
+        if key in ("id", "token_id") or value in (None, ""):
+            continue
+        text = f"{_WHO_LABELS.get(key, key)} {value}"
+        if key == "token" and who.get("token_id"):
+            text += f" (id {who['token_id']})"
+        parts.append(text)
+    return ", ".join(parts)
 
 
 # The proposer of writes made in this context; servers set it per request, the agent per
@@ -77,10 +114,11 @@ class Proposal:
     status: str = "pending"  # pending | rejected
     reason: str | None = None  # the rejection's reason
     decided: str | None = None
+    decided_by: dict[str, str] | None = None  # who decided it (Proposer.record())
 
     @classmethod
     def new(cls, *, target: str, action: str, proposer: Proposer | None, **what: Any) -> Proposal:
-        who = {k: v for k, v in asdict(proposer or Proposer()).items() if v}
+        who: dict[str, str | None] = dict((proposer or Proposer()).record())
         return cls(id=secrets.token_hex(4), time=now(), target=target, action=action, who=who, **what)
 
     def as_dict(self) -> dict[str, Any]:

@@ -435,9 +435,7 @@ class MemoryStore:
             raise Refused(over)
         held = threat_reasons(holds) if holds else None
         who = current_proposer.get()
-        proposer = self.proposer if who is None else Proposer(
-            session=who.session or self.proposer.session, client=who.client or self.proposer.client,
-            token=who.token or self.proposer.token)
+        proposer = self.proposer if who is None else who.over(self.proposer)
         proposal = Proposal.new(target=target, action=action, proposer=proposer, held=held, **what)
         dropped = self.proposals.add(proposal, MAX_PENDING)
         message = (
@@ -510,7 +508,8 @@ class MemoryStore:
         if proposal is None:
             return Refusal(f"no pending proposal {threats.display_safe(str(proposal_id))!r}; list them with "
                            "`silcrow memory pending`").result()
-        self.proposals.decide(replace(proposal, status="rejected", reason=reason or None, decided=now()))
+        self.proposals.decide(replace(proposal, status="rejected", reason=reason or None, decided=now(),
+                                      decided_by=_caller()))
         entries = self.entries(proposal.target)
         result = self._success(proposal.target, entries, f"Rejected proposal {proposal.summary()}.")
         result["proposal_id"] = proposal.id
@@ -550,7 +549,8 @@ class MemoryStore:
                     restored = list(last["before"])
                     tx.write(document.render(restored))
                     tx.journal(new_record(target=target, action="undo", origin=origin,
-                                          before=current, after=restored, undoes=last["id"]))
+                                          before=current, after=restored, undoes=last["id"],
+                                          by=_caller()))
         if refusal is not None:
             raise Refused(refusal)
         return self._success(target, restored, f"Undid the {last['action']} of {last['time']}.")
@@ -642,7 +642,7 @@ class MemoryStore:
                         self._written[target] = written
                     tx.journal(new_record(
                         target=target, action=action, origin=origin, before=current, after=updated,
-                        confirmed_threats=confirmed,
+                        confirmed_threats=confirmed, by=_caller(),
                         proposal={"id": proposal.id, **proposal.who} if proposal is not None else None))
         if refusal is not None:
             raise Refused(refusal)
@@ -668,6 +668,13 @@ class MemoryStore:
             usage=E.format_usage(used_before, limit),
             over_limit=True,
         )
+
+
+def _caller() -> dict[str, str] | None:
+    """Who is making this write or decision, as a server set it for the request (its token's
+    name and id, its client, the session it claims); None outside a server (the CLI, a library)."""
+    who = current_proposer.get()
+    return who.record() or None if who is not None else None
 
 
 def _held_ids(holds: Holds) -> list[str] | None:

@@ -168,10 +168,11 @@ class RecallBackend(ABC):
     @abstractmethod
     def search(
         self, query: str, k: int, scope: Scope, *, mode: str = "hybrid", min_similarity: float | None = None,
-        fusion: str = "score",
+        fusion: str = "score", project: str | None = None,
     ) -> list[RecallHit]:
         """Best ``k`` memories for ``query`` in ``scope``; mode is hybrid, lexical or dense;
-        ``fusion`` one of ``retrieval.FUSIONS`` (how hybrid combines its two sides)."""
+        ``fusion`` one of ``retrieval.FUSIONS`` (how hybrid combines its two sides); ``project``
+        keeps only memories whose ``metadata["project"]`` is that directory or one below it."""
 
     @abstractmethod
     def find_ids(self, which: MemoryFilter, scope: Scope) -> list[int]:
@@ -233,6 +234,14 @@ def rank(
         matched = {i for i, _ in lexical}
         ranked = [(i, sc) for i, sc in ranked if i in matched or dense.get(i, -1.0) >= min_similarity]
     return ranked
+
+
+def project_params(project: str) -> tuple[str, int, str]:
+    """The parameters of :data:`PROJECT_SQL`-style conditions: the directory, and the prefix
+    (with its length) that a directory below it starts with."""
+    project = project.rstrip("/") or "/"
+    below = project if project.endswith("/") else project + "/"
+    return project, len(below), below
 
 
 def filter_sql(

@@ -15,7 +15,15 @@ from collections.abc import Callable
 
 from silcrow._sqlite import placeholders
 from silcrow.recall.local import _retrieval as retrieval
+from silcrow.recall.local._backend import project_params
 from silcrow.recall.local._records import Scope
+
+
+def project_sql(prefix: str = "") -> str:
+    """The condition "the memory belongs to the project ? or a directory below it" on SQLite
+    (three parameters: :func:`~silcrow.recall.local._backend.project_params`)."""
+    column = f"json_extract({prefix}metadata, '$.project')"
+    return f"({column} = ? OR substr({column}, 1, ?) = ?)"
 
 
 class CommonTerms:
@@ -64,7 +72,8 @@ class LexicalSearch(CommonTerms):
         return row is not None
 
     def search(
-        self, query: str, limit: int, scope: Scope, *, total: int, whole_store: bool, need_some: bool
+        self, query: str, limit: int, scope: Scope, *, total: int, whole_store: bool, need_some: bool,
+        project: str | None = None,
     ) -> list[tuple[int, float]]:
         """(id, bm25) of the best matches in ``scope``, larger is better.
 
@@ -87,12 +96,13 @@ class LexicalSearch(CommonTerms):
             )
         else:
             # "+" keeps the planner from driving the query by the scope index.
+            in_project = f" AND {project_sql('m.')}" if project is not None else ""
             rows = self._conn.execute(
                 f"SELECT m.id, -bm25(memories_fts, {w}) AS s FROM memories_fts"
                 " JOIN memories m ON m.id = memories_fts.rowid"
-                " WHERE memories_fts MATCH ? AND +m.user_id IS ? AND +m.agent_id IS ?"
+                f" WHERE memories_fts MATCH ? AND +m.user_id IS ? AND +m.agent_id IS ?{in_project}"
                 " ORDER BY s DESC LIMIT ?",
-                (match, scope[0], scope[1], limit),
+                (match, scope[0], scope[1], *(project_params(project) if project is not None else ()), limit),
             )
         found = [(int(i), float(s)) for i, s in rows]
         if not retrieval.SHARED_BM25 or not found:

@@ -35,7 +35,7 @@ from silcrow.db import PROFILE_SETTING, Database, fold, owned_by
 from silcrow.errors import RecallError
 from silcrow.models import Embedder
 from silcrow.recall.local import _retrieval as retrieval
-from silcrow.recall.local._backend import BATCH, RecallBackend, filter_sql, rank
+from silcrow.recall.local._backend import BATCH, RecallBackend, filter_sql, project_params, rank
 from silcrow.recall.local._lexical import CommonTerms
 from silcrow.recall.local._records import KINDS, MemoryFilter, RecallHit, Scope, from_epoch
 from silcrow.schema.recall import MEMORIES, WRITTEN_POSTGRES
@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 WHAT = "recall memories"
 _MINE = f"profile = current_setting('{PROFILE_SETTING}')"
 _SCOPE = f"{_MINE} AND user_id IS NOT DISTINCT FROM %s AND agent_id IS NOT DISTINCT FROM %s"
+# The memory belongs to the project %s or a directory below it (params: project_params).
+_PROJECT = ("((metadata::jsonb ->> 'project') = %s OR left(metadata::jsonb ->> 'project', %s) = %s)")
 _UPPER, _LOWER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"
 # ts_rank weights for labels {D, C, B, A}: A body, B context, C dated (retrieval.COLUMN_WEIGHTS).
 _WEIGHTS = "{0.1, %s, %s, %s}" % tuple(reversed(retrieval.COLUMN_WEIGHTS))  # noqa: UP031
@@ -237,7 +239,7 @@ class PostgresRecall(RecallBackend):
 
     def search(
         self, query: str, k: int, scope: Scope, *, mode: str = "hybrid", min_similarity: float | None = None,
-        fusion: str = "score",
+        fusion: str = "score", project: str | None = None,
     ) -> list[RecallHit]:
         if fusion not in retrieval.FUSIONS:
             raise RecallError(f"unknown fusion {fusion!r}; use {' or '.join(retrieval.FUSIONS)}")
@@ -250,10 +252,10 @@ class PostgresRecall(RecallBackend):
             with self._tx() as conn:
                 lexical = []
                 if mode != "dense":
-                    lexical = self._lexical(conn, query, pool, scope, need_some=qvec is None)
+                    lexical = self._lexical(conn, query, pool, scope, need_some=qvec is None, project=project)
                 dense = {}
                 if qvec is not None:
-                    dense = self._dense(conn, qvec, pool, scope, [i for i, _ in lexical])
+                    dense = self._dense(conn, qvec, pool, scope, [i for i, _ in lexical], project=project)
 
                 def about(ids: list[int]) -> dict[int, tuple[str, str]]:
                     rows = conn.execute(
@@ -266,6 +268,9 @@ class PostgresRecall(RecallBackend):
                     query, mode, lexical, dense, about, fusion=fusion,
                     min_similarity=min_similarity if qvec is not None else None,
                 )
+                if project is not None:  # a neighbour lifted into the list may lie outside the project
+                    inside = self._in_project(conn, [i for i, _ in ranked], project)
+                    ranked = [(i, s) for i, s in ranked if i in inside]
                 return self._hits(conn, ranked[:k])
 
         return self.db.retrying(once)
@@ -289,8 +294,16 @@ class PostgresRecall(RecallBackend):
             ).fetchall()
         return {r["term"]: bool(r["held"]) for r in rows}
 
+    @staticmethod
+    def _in_project(conn: Any, ids: list[int], project: str) -> set[int]:
+        rows = conn.execute(
+            f"SELECT id FROM recall_memories WHERE id = ANY(%s) AND {_MINE} AND {_PROJECT}",
+            (ids, *project_params(project)),
+        )
+        return {int(r["id"]) for r in rows}
+
     def _lexical(
-        self, conn: Any, query: str, pool: int, scope: Scope, *, need_some: bool
+        self, conn: Any, query: str, pool: int, scope: Scope, *, need_some: bool, project: str | None = None
     ) -> list[tuple[int, float]]:
         # The planner's row estimate is enough to size the cut-off, and costs no scan.
         total = int(conn.execute(
@@ -300,11 +313,13 @@ class PostgresRecall(RecallBackend):
         match = tsquery(terms)
         if match is None:
             return []
+        in_project = f" AND {_PROJECT}" if project is not None else ""
         rows = conn.execute(
             f"SELECT id, body, context, dated, ts_rank(%s, search, q) AS s"
             f" FROM recall_memories, to_tsquery('english', %s) AS q"
-            f" WHERE search @@ q AND {_SCOPE} ORDER BY s DESC, id LIMIT %s",
-            (_WEIGHTS, match, *scope, max(pool, retrieval.LEXICAL_POOL)),
+            f" WHERE search @@ q AND {_SCOPE}{in_project} ORDER BY s DESC, id LIMIT %s",
+            (_WEIGHTS, match, *scope, *(project_params(project) if project is not None else ()),
+             max(pool, retrieval.LEXICAL_POOL)),
         ).fetchall()
         if not rows:
             return []
@@ -325,16 +340,18 @@ class PostgresRecall(RecallBackend):
         return retrieval.bm25(terms, docs, df, max(held, 1))[:pool]
 
     def _dense(
-        self, conn: Any, qvec: np.ndarray, pool: int, scope: Scope, lexical_ids: list[int]
+        self, conn: Any, qvec: np.ndarray, pool: int, scope: Scope, lexical_ids: list[int],
+        project: str | None = None,
     ) -> dict[int, float]:
         conn.execute(f"SET LOCAL hnsw.ef_search = {max(EF_SEARCH, pool)}")
         conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")  # scoped searches still fill k
         vec = f"embedding::{self._vec}"
+        in_project = f" AND {_PROJECT}" if project is not None else ""
         rows = conn.execute(
             f"SELECT id, 1 - ({vec} <=> %s::{self._vec}) AS cos FROM recall_memories"
-            f" WHERE vector_dims(embedding) = {self._dim} AND {_SCOPE}"
+            f" WHERE vector_dims(embedding) = {self._dim} AND {_SCOPE}{in_project}"
             f" ORDER BY {vec} <=> %s::{self._vec} LIMIT %s",
-            (qvec, *scope, qvec, pool),
+            (qvec, *scope, *(project_params(project) if project is not None else ()), qvec, pool),
         ).fetchall()
         dense = {int(r["id"]): float(r["cos"]) for r in rows}
         missing = [i for i in lexical_ids if i not in dense]

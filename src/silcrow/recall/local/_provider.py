@@ -124,14 +124,14 @@ class LocalProvider(MemoryProvider):
         return self._reranker
 
     def _search(self, query: str, k: int, *, mode: str = "hybrid", fusion: str = "score",
-                min_similarity: float | None = None) -> list[RecallHit]:
+                min_similarity: float | None = None, project: str | None = None) -> list[RecallHit]:
         """The store's best ``k`` hits, the first RERANK_DEPTH reordered by the reranker if one
         is set (hybrid searches only: lexical and dense are the ablations of the ranking)."""
         store = self.store
         reranker = self._get_reranker() if mode == "hybrid" else None
         wanted = max(k, RERANK_DEPTH) if reranker is not None else k
         hits = store.search(query, wanted, self._scope, mode=mode, fusion=fusion,
-                            min_similarity=min_similarity)
+                            min_similarity=min_similarity, project=project)
         if reranker is not None:
             hits = rerank(reranker, query, hits)
         return hits[:k]
@@ -171,15 +171,18 @@ class LocalProvider(MemoryProvider):
         return added
 
     def search(
-        self, query: str, k: int = 10, *, mode: str = "hybrid", fusion: str = "score"
+        self, query: str, k: int = 10, *, mode: str = "hybrid", fusion: str = "score",
+        project: str | None = None,
     ) -> list[RecallHit]:
         """Best ``k`` memories for ``query`` in this provider's user/agent scope.
 
         ``fusion``: how hybrid search combines its sides ("score"; "rrf" or "dbsf" as ablations).
+        ``project``: only memories of that working directory or one below it (an absolute
+        path; imported coding-agent sessions record theirs in ``metadata["project"]``).
         """
         if mode not in ("hybrid", "lexical", "dense"):
             raise RecallError(f"unknown search mode {mode!r}; use hybrid, lexical or dense")
-        return self._search(query, k, mode=mode, fusion=fusion)
+        return self._search(query, k, mode=mode, fusion=fusion, project=project)
 
     def add_fact(self, text: str, *, metadata: dict[str, Any] | None = None) -> int:
         """Save a fact; returns its id (the existing id if the same fact is already stored)."""

@@ -29,8 +29,8 @@ from silcrow.errors import RecallError
 from silcrow.models import Embedder
 from silcrow.recall.local import _db as db
 from silcrow.recall.local import _retrieval as retrieval
-from silcrow.recall.local._backend import BATCH, RecallBackend, filter_sql, rank
-from silcrow.recall.local._lexical import LexicalSearch
+from silcrow.recall.local._backend import BATCH, RecallBackend, filter_sql, project_params, rank
+from silcrow.recall.local._lexical import LexicalSearch, project_sql
 from silcrow.recall.local._records import (
     KINDS,
     MemoryFilter,
@@ -267,7 +267,7 @@ class RecallStore(RecallBackend):
 
     def search(
         self, query: str, k: int, scope: Scope, *, mode: str = "hybrid", min_similarity: float | None = None,
-        fusion: str = "score",
+        fusion: str = "score", project: str | None = None,
     ) -> list[RecallHit]:
         """Best ``k`` memories for ``query`` in ``scope``; mode is hybrid, lexical or dense.
 
@@ -288,15 +288,19 @@ class RecallStore(RecallBackend):
             qvec = self.embedder.embed_query(query)  # outside the lock: the slow part
         with self._guard():
             self._refresh()
+            only = self._in_project(project, scope) if project is not None else None
+            if only is not None and not len(only):
+                return []
             lexical: list[tuple[int, float]] = []
             if mode != "dense":
                 lexical = self.lexical.search(
                     query, max(k, retrieval.POOL), scope, total=len(self._scopes),
-                    whole_store=self._allowed(scope) is None, need_some=qvec is None,
+                    whole_store=self._allowed(scope) is None and only is None, need_some=qvec is None,
+                    project=project,
                 )
             dense: dict[int, float] = {}
             if qvec is not None and self._index is not None:
-                allowed = self._allowed(scope)
+                allowed = self._allowed(scope) if only is None else only
                 dense = dict(self._index.search(qvec, max(k, retrieval.POOL), allowed))
                 missing = [i for i, _ in lexical if i not in dense and i in self._index]
                 if missing:  # score the lexical candidates too, so fusion sees both sides
@@ -305,7 +309,18 @@ class RecallStore(RecallBackend):
                 query, mode, lexical, dense, self._about, fusion=fusion,
                 min_similarity=min_similarity if qvec is not None else None,
             )
+            if only is not None:  # a neighbour lifted into the list may lie outside the project
+                inside = set(only.tolist())
+                ranked = [(i, s) for i, s in ranked if i in inside]
             return self._hits(ranked[:k])
+
+    def _in_project(self, project: str, scope: Scope) -> np.ndarray:
+        """Ids in ``scope`` of the memories of ``project`` (its directory or one below it)."""
+        rows = self._conn.execute(
+            "SELECT id FROM memories WHERE user_id IS ? AND agent_id IS ? AND"
+            f" {project_sql()}", (*scope, *project_params(project)),
+        )
+        return np.fromiter((int(r[0]) for r in rows), dtype=np.int64)
 
     def _about(self, ids: list[int]) -> dict[int, tuple[str, str]]:
         """Speaker and session (empty unless a turn) of each of these memories that exists."""

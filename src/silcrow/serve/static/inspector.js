@@ -100,8 +100,21 @@
       enter();
     });
     $("logout").addEventListener("click", function () {
-      window.sessionStorage.removeItem(KEY);
-      showLogin("logged out");
+      // The server revokes a token the one-time link made; the tab forgets it either way.
+      var request = new XMLHttpRequest();
+      request.open("POST", "/ui/logout");
+      var h = headers();
+      Object.keys(h).forEach(function (name) { request.setRequestHeader(name, h[name]); });
+      function done(text) {
+        window.sessionStorage.removeItem(KEY);
+        showLogin(text);
+      }
+      request.onload = function () {
+        done(request.status === 200 ? JSON.parse(request.responseText).message :
+          "logged out of this page, but the server did not revoke the token: " + errorText(request));
+      };
+      request.onerror = function () { done("logged out of this page; the server could not be reached to revoke the token"); };
+      request.send();
     });
     var once = /^#once=([A-Za-z0-9_-]+)$/.exec(window.location.hash);
     if (once) {

@@ -1,0 +1,33 @@
+"""silcrow inside coding agents: Claude Code, Codex CLI and Cursor.
+
+* :func:`plan` and :func:`apply` (``_connect.py``): silcrow's MCP server, and for Claude Code its
+  hooks, added to (or removed from) the client's own config files, touching nothing else.
+* :func:`run_hook` (``_hooks.py``): what each Claude Code hook does (``silcrow hook EVENT``).
+
+Importing Claude Code and Codex sessions into recall is the recall readers' job
+(:mod:`silcrow.recall`).
+"""
+
+from __future__ import annotations
+
+from silcrow.integrations.coding._connect import (
+    CLIENTS,
+    HOOK_EVENTS,
+    Change,
+    Target,
+    apply,
+    plan,
+    silcrow_command,
+)
+from silcrow.integrations.coding._hooks import run_hook
+
+__all__ = [
+    "CLIENTS",
+    "Change",
+    "HOOK_EVENTS",
+    "Target",
+    "apply",
+    "plan",
+    "run_hook",
+    "silcrow_command",
+]
