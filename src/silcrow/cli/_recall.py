@@ -158,8 +158,7 @@ def _read_for_ingest(
 ) -> tuple[str, list[RecallRecord]]:
     """What ``recall ingest`` was pointed at (a file, standard input, a directory of coding-agent
     transcripts, or a client's default place) and the records read from it."""
-    from silcrow.recall import STDIN, load_records
-    from silcrow.recall import _coding_formats as coding
+    from silcrow.recall import STDIN, coding, load_records
 
     if client is not None and client not in coding.CLIENTS:
         raise error(f"--from {client!r} is not a client silcrow reads; use {' or '.join(coding.CLIENTS)}",

@@ -159,7 +159,7 @@ def ingest_transcript(payload: dict[str, Any], home: Path) -> HookResult:
     """Ingest what the transcript gained since the last time (PreCompact, SessionEnd)."""
     from silcrow.home import open_profile
     from silcrow.recall import MAX_RECORD_CHARS
-    from silcrow.recall._coding_formats import parse_claude_code
+    from silcrow.recall.coding import parse_claude_code
     from silcrow.recall.local import LocalProvider
 
     path_text = payload.get("transcript_path")
