@@ -70,13 +70,14 @@ class Profile(ProfileSettings):
 
         return notes_backend(self, lock_timeout=lock_timeout)
 
-    def store(self, *, lock_timeout: float | None = None) -> MemoryStore:
-        """A :class:`~silcrow.store.MemoryStore` of this profile, with its character limits."""
+    def store(self, *, lock_timeout: float | None = None, backend: StoreBackend | None = None) -> MemoryStore:
+        """A :class:`~silcrow.store.MemoryStore` of this profile, with its character limits, on
+        ``backend`` (one opened earlier, to keep what it caches) or a new one."""
         from silcrow.store import MemoryStore
 
         return MemoryStore(memory_char_limit=self.settings.memory_char_limit,
                            user_char_limit=self.settings.user_char_limit,
-                           backend=self.notes_backend(lock_timeout=lock_timeout),
+                           backend=backend or self.notes_backend(lock_timeout=lock_timeout),
                            write_policy=self.settings.write_policy)
 
     # -- sessions and recall ---------------------------------------------------------------

@@ -290,8 +290,11 @@ def open_tenant(home: Path | Profile) -> Tenant:
     chosen in config.toml is picked here). ``home`` may be a profile its caller opened."""
     # settings read and storage decided once
     profile = home if isinstance(home, Profile) else open_profile(home, create=True)
+    # A store per call (each call is its own turn), all on one backend: it keeps what it learns
+    # (the journal's tail, the checked paths) across calls; the files' locks serialise writers.
+    backend = profile.notes_backend()
     return Tenant(profile.path, Parts(
-        store=profile.store,
+        store=lambda: profile.store(backend=backend),
         sessions=profile.sessions,
         manager=lambda: _recall_manager(profile),
     ))
