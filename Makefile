@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean node-clients
+.PHONY: demo test lint docs bench clean node-clients
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -58,6 +58,11 @@ lint: $(STAMP)
 	$(BIN)/mypy src
 	$(BIN)/lint-imports  # the import layers of pyproject.toml [tool.importlinter] (ARCHITECTURE.md)
 
+# The documentation site from docs/ (mkdocs.yml); --strict turns every warning (a broken link or
+# anchor, a page missing from the nav, an include that is not there) into a failure.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict  # not --quiet: it hides the warnings --strict counts
+
 # The 3.x supermemory client (the one Hermes' plugin uses), kept apart from the 5.x one in .venv:
 # a test runs the supermemory provider with it first on PYTHONPATH.
 SUPERMEMORY3 := $(VENV)/supermemory3
@@ -79,19 +84,28 @@ $(NODE_CLIENTS)/.installed: Makefile
 
 node-clients: $(NODE_CLIENTS)/.installed
 
-test: lint $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_VENV)/.installed \
-	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete $(NODE_CLIENTS)/.installed
+# The anthropic SDK 2.x, kept apart from the 1.x in .venv (hermes-jailbench, a dev
+# dependency, needs anthropic<2): the memory tool's tests run again with it first on PYTHONPATH.
+ANTHROPIC2 := $(VENV)/anthropic2
+$(ANTHROPIC2)/.complete: | $(STAMP)
+	$(BIN)/python -m pip install --quiet --no-deps --target $(ANTHROPIC2) 'anthropic>=2.17,<3'
+	touch $@
+
+test: lint docs $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_VENV)/.installed \
+	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete $(NODE_CLIENTS)/.installed \
+	$(ANTHROPIC2)/.complete
 	$(BIN)/python -m pytest -q
 
 # Each benchmark prints one JSON object on stdout (progress on stderr). The LoCoMo ones need its
 # data, which silcrow does not ship (see bench/locomo.py): make bench LOCOMO=/path/to/locomo10.json
 LOCOMO ?= $(LOCOMO_DATA)
-bench: $(STAMP)
+bench: $(STAMP) $(HERMES_VENV)/.installed  # bench/store.py's baseline is Hermes's own MemoryStore
 	$(BIN)/python bench/store.py
 	$(BIN)/python bench/safety.py $(if $(LOCOMO),--dataset '$(LOCOMO)')
 	$(BIN)/python bench/recall.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/providers.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/session_search.py
+	$(BIN)/python bench/langgraph_store.py
 	$(BIN)/python bench/prefix_cache.py
 	$(BIN)/python bench/coding_hooks.py --runs 3
 	$(BIN)/python bench/recall_scale.py
@@ -99,4 +113,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/serve.py
 
 clean:
-	rm -rf $(VENV) $(HERMES_VENV) $(OPENVIKING_VENV) $(HINDSIGHT_VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(HERMES_VENV) $(OPENVIKING_VENV) $(HINDSIGHT_VENV) build/site .pytest_cache .mypy_cache .ruff_cache

@@ -18,7 +18,7 @@ prints ONE JSON object on stdout (progress goes to stderr)::
      "search_ms": {"sqlite": {"p50", "p95"}, ...}, "search_ms_by_size": {"10000": {...}, ...},
      "config": {...}}
 
-The first four keys are stable, for scripts and the README's figures
+The first four keys are stable, for scripts and the figures in docs/
 (``systems`` holds exactly the three systems below, on the first backend);
 the others may grow.
 

@@ -32,9 +32,14 @@ def pg_dsn(pg_server: pg_support.PgServer) -> Iterator[str]:
 # for "postgres" that name gives a PostgresBackend whose profile is the home directory, so
 # every home of a test has notes of its own, as with files. Tests about files are listed out.
 _BOTH_CURATED_BACKENDS = {"test_store_results.py", "test_store_snapshot.py", "test_store_history.py",
-                          "test_tool.py", "test_store_gate.py"}
+                          "test_tool.py", "test_store_gate.py", "test_store_upkeep.py", "test_gate_review.py"}
 # They write or read MEMORY.md / the journal file by hand, or lock the sidecar file.
 _ABOUT_FILES = {
+    "test_a_hand_edit_keeps_what_matches_and_starts_fresh_otherwise",
+    "test_entries_from_before_metadata_are_marked_unknown",
+    "test_compaction_keeps_metadata_of_records_it_drops",
+    "test_the_ledger_lives_beside_the_notes_privately",
+    "test_a_file_that_would_not_round_trip_is_backed_up_before_a_rewrite",
     "test_no_match_lists_current_entries_sanitized",
     "test_ambiguous_match_previews_are_sanitized",
     "test_over_limit_refusal_lists_current_entries_sanitized",
@@ -71,14 +76,17 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def curated_storage(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     backend = getattr(request, "param", "files")
     if backend == "postgres":
-        from silcrow.home import Profile
+        from silcrow.config import ProfileSettings
         from silcrow.store import PostgresBackend
 
         dsn = request.getfixturevalue("pg_dsn")
 
-        def notes_backend(self: Profile, **_: object) -> PostgresBackend:
+        def notes_backend(where: ProfileSettings, **_: object) -> PostgresBackend:
             # One profile per home directory, so tests with several homes keep them apart.
-            return PostgresBackend(dsn, profile=str(self.path.resolve()))
+            return PostgresBackend(dsn, profile=str(where.path.resolve()))
 
-        monkeypatch.setattr(Profile, "notes_backend", notes_backend)
+        # Every way a profile's notes are opened: MemoryStore(home), Profile.store() and the agent.
+        for name in ("silcrow.store._store.notes_backend", "silcrow.store.notes_backend",
+                     "silcrow.agent._loop.notes_backend"):
+            monkeypatch.setattr(name, notes_backend)
     return str(backend)

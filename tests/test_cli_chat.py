@@ -145,3 +145,24 @@ def test_tool_call_lines_report_failures_and_survive_odd_results(capsys: Any) ->
     assert lines == ["[recall_search dogs] ok",
                      "[memory (arguments were not valid JSON)] refused: bad arguments",
                      "[memory add x] ok"]
+
+
+def test_chat_reviews_a_nearly_full_file_and_says_what_it_recalled(tmp_path: Path) -> None:
+    home = _home(tmp_path, "[memory]\nuser_char_limit = 120\nreview_threshold = 0.5\n")
+    store = MemoryStore(home)
+    for text in ("User lives in Lisbon", "User moved to Porto in March", "Drinks tea"):
+        assert store.add("user", text, origin="cli")["success"]
+    # A past conversation the local provider recalls for the next prompt.
+    from silcrow.recall.local import LocalProvider
+
+    provider = LocalProvider(home, embedder="none")
+    provider.initialize("old")
+    provider.sync_turn("My sister Ana plays the cello in Porto", "How lovely!", session_id="old")
+    provider.shutdown()
+    with ScriptedModelServer(default={"content": "ok"}) as server:
+        proc = _chat(home, "Who plays the cello?\n/quit\n", base_url=server.base_url)
+    assert proc.returncode == 0, proc.stderr
+    assert "memory review: a note file is nearly full; 1 proposal" in proc.stdout
+    assert any(p.why and "Lisbon" in p.why for p in MemoryStore(home).pending())
+    assert store.entries("user") == ["User lives in Lisbon", "User moved to Porto in March", "Drinks tea"]
+    assert "recalled 1 memory" in proc.stdout or "recalled 2 memories" in proc.stdout

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_cli_memory import mem
@@ -19,7 +20,7 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
 
 
-def _propose(home: Path, **call: str) -> str:
+def _propose(home: Path, **call: Any) -> str:
     result = memory_call(MemoryStore(home, write_policy="approve"), call)
     assert result.get("pending"), result
     return str(result["proposal_id"])
@@ -35,8 +36,8 @@ def test_pending_shows_a_diff_and_approve_applies(capsys: pytest.CaptureFixture[
     assert code == 0 and pid in out and "- Editor: vim" in out and "+ Editor: [helix]" in out
     code, out, _ = mem(capsys, home, "pending", "--json")
     [item] = json.loads(out)
-    assert item["changes"] == [{"action": "replace", "old_text": "vim", "before": "Editor: vim",
-                                "after": "Editor: [helix]", "stale": None}]
+    assert item["changes"] == [{"before": "Editor: vim", "after": "Editor: [helix]"}]
+    assert item["base"] and item["problem"] is None
     code, out, err = mem(capsys, home, "approve", pid)
     assert code == 0, err
     assert MemoryStore(home).entries("memory") == ["Editor: [helix]"]
@@ -56,6 +57,33 @@ def test_approve_all_reports_each_and_exits_1_on_a_refusal(capsys: pytest.Captur
     assert MemoryStore(home).entries("user") == ["Name: Sam"]
     assert [p.id for p in MemoryStore(home).pending()] == [stale]
     assert good not in mem(capsys, home, "pending")[1]
+
+
+def test_approve_all_shows_each_against_the_notes_it_meets(capsys: pytest.CaptureFixture[str],
+                                                          tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    mem(capsys, home, "add", "Shell: zsh")
+    _propose(home, action="replace", target="memory", old_text="zsh", content="Shell: fish")
+    _propose(home, target="memory", operations=[
+        {"action": "remove", "old_text": "Shell"}, {"action": "add", "content": "Shell: bash"}])
+    code, out, err = mem(capsys, home, "approve", "--all")
+    assert code == 0, err
+    # The batch is shown against the notes the first approval leaves: it removes "fish", not "zsh".
+    assert out.index("- Shell: zsh") < out.index("+ Shell: fish") < out.index("- Shell: fish")
+    assert out.index("- Shell: fish") < out.index("+ Shell: bash")
+    assert MemoryStore(home).entries("memory") == ["Shell: bash"]
+
+
+def test_approve_with_a_base_refuses_when_the_notes_changed(capsys: pytest.CaptureFixture[str],
+                                                            tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    mem(capsys, home, "add", "Shell: zsh")
+    pid = _propose(home, action="add", target="memory", content="Editor: vim")
+    [item] = json.loads(mem(capsys, home, "pending", "--json")[1])
+    mem(capsys, home, "add", "Pager: less")
+    code, _, err = mem(capsys, home, "approve", pid, "--base", item["base"])
+    assert code == 1 and "Stale:" in err and "review it again" in err
+    assert [p.id for p in MemoryStore(home).pending()] == [pid]
 
 
 def test_reject_and_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

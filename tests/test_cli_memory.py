@@ -670,3 +670,59 @@ def test_memory_file_that_is_a_directory_gives_one_line(
         assert code == 1, args
         assert err.startswith(f"error: cannot read {path}: it is a directory, not a file"), err
         assert len(err.strip().splitlines()) == 1
+
+
+# --------------------------------------------------------------------------- upkeep
+
+
+def test_show_details_says_when_and_by_whom(capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    assert mem(capsys, home, "add", "-t", "user", "Answers in French")[0] == 0
+    code, out, err = mem(capsys, home, "show", "--details", "-t", "user")
+    assert code == 0, err
+    assert "Answers in French" in out and "added " in out and "by cli" in out
+    code, out, _ = mem(capsys, home, "show", "--details", "--json")
+    detail = json.loads(out)["user"]["details"][0]
+    assert detail["added_by"] == {"origin": "cli"} and detail["prompt_sessions"] == 0
+
+
+def test_archive_lists_a_removed_entry_and_restore_brings_it_back(
+        capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    mem(capsys, home, "add", "Deploys need a change ticket")
+    mem(capsys, home, "remove", "change ticket")
+    code, out, _ = mem(capsys, home, "archive", "ticket")
+    assert code == 0 and "Deploys need a change ticket" in out and "removed by cli" in out
+    code, out, _ = mem(capsys, home, "archive", "--json")
+    item = json.loads(out)[0]
+    assert item["why"] == "removed"
+    code, out, err = mem(capsys, home, "restore", item["id"])
+    assert code == 0, err
+    assert live(home) == ["Deploys need a change ticket"]
+    code, _, err = mem(capsys, home, "restore", "0000")
+    assert code == 1 and "no archived entry" in err
+
+
+def test_review_makes_proposals_with_reasons_and_changes_nothing(
+        capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    for text in ("User lives in Lisbon", "Prefers dark mode in all editors",
+                 "User prefers dark mode in every editor", "User moved to Porto in March"):
+        mem(capsys, home, "add", "-t", "user", text)
+    before = live(home, "user")
+    code, out, err = mem(capsys, home, "review")
+    assert code == 0, err
+    assert "duplicate in user" in out and "contradicted in user" in out and "Lisbon" in out
+    assert live(home, "user") == before
+    code, out, _ = mem(capsys, home, "pending")
+    assert "why:" in out and "contradicted by the newer" in out
+
+
+def test_archive_to_recall_keeps_a_dropped_note_findable(
+        capsys: pytest.CaptureFixture[str], home: Path) -> None:
+    mem(capsys, home, "add", "-t", "user", "Sister Ana plays the cello in Porto")
+    mem(capsys, home, "remove", "-t", "user", "cello")
+    code, _, err = mem(capsys, home, "archive", "--to-recall")
+    assert code == 0 and "1 archived entry added to long-term recall" in err
+    code, _, err = mem(capsys, home, "archive", "--to-recall")
+    assert "0 archived entries" in err  # once each
+    code, out, err = cli(capsys, "--home", str(home), "recall", "search", "who plays the cello?", "--json")
+    assert code == 0, err
+    assert "Sister Ana plays the cello in Porto" in out

@@ -80,6 +80,10 @@ def test_session_start_adds_the_notes_prompt_section_frozen_for_the_session(tmp_
     other = base("SessionStart", source="startup", session_id="0f0e0d0c-0000-4000-8000-000000000000")
     fresh = context_of(hook(home, "session-start", other), "SessionStart")
     assert "rebuilt every Monday" in fresh
+    # Entry metadata counts the prompts: two sessions had the first entry, one had the new one.
+    counts = {d["text"]: d["prompt_sessions"] for d in store.details("memory")["memory"]}
+    assert counts == {"tidepool deploys with Ansible from the ops repo.": 2,
+                      "The staging database is rebuilt every Monday.": 1}
 
 
 def test_session_start_with_no_notes_adds_nothing(tmp_path: Path) -> None:

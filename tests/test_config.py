@@ -44,9 +44,9 @@ def test_embedder_spec_builds_the_configured_embedder_with_its_settings() -> Non
     assert remote.embedder_spec("none") == "none"  # another embedder does not get these settings
 
 
-def test_the_readme_config_example_is_valid(tmp_path: Path) -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    example = readme.split("```toml\n", 1)[1].split("```", 1)[0]
+def test_the_documented_config_example_is_valid(tmp_path: Path) -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "configuration.md").read_text(encoding="utf-8")
+    example = page.split("```toml\n", 1)[1].split("```", 1)[0]
     (tmp_path / "config.toml").write_text(example, encoding="utf-8")
     settings = Settings.from_toml(tmp_path)
     assert settings.provider == "local" and settings.embedder == "bge" and settings.reranker == "none"

@@ -196,3 +196,23 @@ def test_show_after_switching_to_postgres_says_where_the_file_notes_are(pg_dsn: 
     assert code == 0, err
     code, out, err = run("--home", str(home), "memory", "show")
     assert code == 0 and "a note written before the switch" in out and "db import" not in err
+
+
+def test_import_and_export_carry_entry_metadata_and_the_archive(pg_dsn: str, tmp_path: Path) -> None:
+    source, back = tmp_path / "source", tmp_path / "back"
+    store = MemoryStore(source)
+    store.add("user", "Answers in French", origin="cli")
+    store.add("user", "Allergic to penicillin", origin="tool")
+    store.remove("user", "penicillin", origin="cli")
+    store.load()
+    store.note_prompt_use("s1")
+    details, archived = store.details("user"), store.archived()
+    code, _, err = run("--home", str(source), "db", "import", "--from-home", str(source), "--dsn", pg_dsn)
+    assert code == 0, err
+    shared = MemoryStore(backend=PostgresBackend(pg_dsn))
+    assert shared.details("user") == details and shared.archived() == archived
+    code, _, err = run("db", "export", "--to-home", str(back), "--dsn", pg_dsn)
+    assert code == 0, err
+    exported = MemoryStore(back)
+    assert exported.details("user") == details and exported.archived() == archived
+    assert exported.details("user")["user"][0]["prompt_sessions"] == 1

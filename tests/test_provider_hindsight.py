@@ -3,7 +3,7 @@
 The open-source server (hindsight-api-slim) was not run here: it needs PostgreSQL with the
 pgvector extension (not installed, and not in the Debian package lists this machine reaches),
 and its dependencies (litellm, several LLM SDKs, protobuf 7) conflict with mem0's in one
-environment. See the README.
+environment. See docs/providers/hindsight.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The README's library examples run as written (the Agent one against the loopback stand-in)."""
+"""The library examples of the README's tour and of docs/usage.md run as written (the Agent one against
+the loopback stand-in), and the README stays a five-minute read whose links all lead somewhere."""
 
 from __future__ import annotations
 
@@ -11,19 +12,39 @@ from silcrow import Agent
 from silcrow.store import MemoryStore
 from silcrow.testing import ScriptedModelServer
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-BLOCKS = re.findall(r"```python\n(.*?)```", README, re.DOTALL)
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+# Both pages carry the same two examples: the README's tour and the docs site's library page.
+PAGES = [README, ROOT / "docs" / "usage.md"]
 
 
-def test_the_readme_has_the_store_and_agent_examples() -> None:
-    assert len(BLOCKS) == 2 and "MemoryStore()" in BLOCKS[0] and "Agent(" in BLOCKS[1]
+def _blocks(page: Path) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
 
 
-def test_the_store_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_the_page_has_the_store_and_agent_examples(page: Path) -> None:
+    blocks = _blocks(page)
+    assert len(blocks) == 2 and "MemoryStore()" in blocks[0] and "Agent(" in blocks[1]
+
+
+def test_the_readme_is_a_short_read() -> None:
+    assert README.stat().st_size <= 20_000  # the rest belongs in docs/
+
+
+def test_every_relative_link_of_the_readme_leads_to_a_file() -> None:
+    # mkdocs --strict checks the links inside docs/; the README is outside the site.
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README.read_text(encoding="utf-8"))
+    local = [link for link in links if "://" not in link]
+    assert local and all((ROOT / link).is_file() for link in local), local
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_the_store_example_runs(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("SILCROW_HOME", str(tmp_path))
     namespace: dict[str, object] = {}
-    exec(compile(BLOCKS[0], "README.md", "exec"), namespace)  # noqa: S102 - our own documentation
+    exec(compile(_blocks(page)[0], page.name, "exec"), namespace)  # noqa: S102 - our own documentation
     result = namespace["result"]
     assert isinstance(result, dict) and result["success"] is False
     assert result["error"].startswith("No entry in MEMORY.md contains 'staging'")
@@ -33,7 +54,8 @@ def test_the_store_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert '"success": true' in capsys.readouterr().out
 
 
-def test_the_agent_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_the_agent_example_runs(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     save = {"tool_calls": [{"name": "memory", "arguments": {
         "action": "add", "target": "user", "content": "User moved to Lisbon in November 2026."}}]}
@@ -43,7 +65,7 @@ def test_the_agent_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.delenv("OPENAI_API_KEY", raising=False)
         namespace: dict[str, object] = {}
-        exec(compile(BLOCKS[1], "README.md", "exec"), namespace)  # noqa: S102 - our own documentation
+        exec(compile(_blocks(page)[1], page.name, "exec"), namespace)  # noqa: S102 - our own documentation
     assert "Noted: you live in Lisbon now." in capsys.readouterr().out
     assert MemoryStore(tmp_path).entries("user") == ["User moved to Lisbon in November 2026."]
     agent = namespace["agent"]

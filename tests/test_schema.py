@@ -12,10 +12,12 @@ from pathlib import Path
 import psycopg
 
 import silcrow
-from silcrow import schema
+from silcrow import _sqlite, schema
 from silcrow._table import Table
+from silcrow.errors import StoreError
 from silcrow.recall import get_embedder
 from silcrow.recall.local import RecallStore
+from silcrow.schema import langgraph as langgraph_schema
 from silcrow.schema import recall as recall_schema
 from silcrow.schema import sessions as sessions_schema
 from silcrow.sessions import SessionStore
@@ -48,7 +50,10 @@ def _declared(tables: tuple[Table, ...]) -> dict[str, tuple[str, ...]]:
 def test_the_sqlite_files_hold_the_described_tables(tmp_path: Path) -> None:
     RecallStore(tmp_path / "recall.db", get_embedder("none")).close()
     SessionStore(tmp_path / "sessions.db").close()
-    for name, tables in (("recall.db", recall_schema.TABLES), ("sessions.db", sessions_schema.TABLES)):
+    _sqlite.connect(tmp_path / "langgraph.db", langgraph_schema.SQLITE, error=StoreError,
+                    what="store").close()
+    for name, tables in (("recall.db", recall_schema.TABLES), ("sessions.db", sessions_schema.TABLES),
+                         ("langgraph.db", langgraph_schema.TABLES)):
         conn = sqlite3.connect(tmp_path / name)
         try:
             assert _sqlite_tables(conn) == _declared(tables), name

@@ -113,7 +113,7 @@ def test_the_inspector_end_to_end(site: tuple[ServerProcess, str, Path], page: A
     assert "client agent" in page.inner_text("#pending")
     _shot(page, "pending", tmp_path)
     page.set_viewport_size({"width": 1000, "height": 760})
-    _shot(page, "desktop", tmp_path, full_page=False)  # the README's picture
+    _shot(page, "desktop", tmp_path, full_page=False)  # the picture in docs/inspector.md
     page.set_viewport_size({"width": 360, "height": 800})
     page.locator("#pending button", has_text="Approve").click()
     page.wait_for_selector("#pending :text('Nothing is waiting for approval.')")

@@ -56,8 +56,7 @@ def test_rest_and_mcp_writes_wait_for_approval(served: Served) -> None:
     token_a = next(r.id for r in list_tokens(profile_a.parent.parent) if r.name == "a")
     assert rest_item["who"] == {"claimed_session": "s1", "client": "rest", "token": "a", "token_id": token_a}
     assert mcp_item["who"]["client"] == "mcp" and mcp_item["who"]["token"] == "a"
-    assert rest_item["changes"] == [{"action": "add", "old_text": None, "before": None, "after": "Name: Sam",
-                                     "stale": None}]
+    assert rest_item["changes"] == [{"before": None, "after": "Name: Sam"}]
 
     # Another profile's token sees none of it and cannot decide on it.
     other = _api(server, keys["b"])
@@ -95,5 +94,31 @@ def test_a_stale_approval_is_422_and_stays_pending(served: Served) -> None:
     response = person.post(f"/v1/memory/pending/{pid}/approve")
     assert response.status_code == 422 and response.json()["stale"] is True
     [item] = api.get("/v1/memory/pending").json()["pending"]
-    assert item["id"] == pid and item["changes"][0]["stale"].startswith("no entry contains")
+    assert item["id"] == pid and item["stale"] is True and item["problem"].startswith("No entry in MEMORY.md")
     assert person.post(f"/v1/memory/pending/{pid}/reject").status_code == 200
+
+
+def test_rest_shows_the_net_effect_and_approval_with_its_base_refuses_when_stale(served: Served) -> None:
+    server, keys, profile_a = served
+    api, person = _api(server, keys["a"]), _api(server, keys["a_review"])
+    store = MemoryStore(profile_a)
+    store.add("user", "Drinks tea (zq)", origin="cli")
+    store.add("user", "Bank: ACME", origin="cli")
+    ops = [{"action": "replace", "old_text": "tea (zq)", "content": "Drinks tea"},
+           {"action": "replace", "old_text": "Bank", "content": "Bank: ACME, account zq"},
+           {"action": "remove", "old_text": "zq"}]
+    pid = api.post("/v1/memory/batch", json={"target": "user", "operations": ops}).json()["proposal_id"]
+    [item] = [i for i in api.get("/v1/memory/pending").json()["pending"] if i["id"] == pid]
+    assert item["changes"] == [{"before": "Drinks tea (zq)", "after": "Drinks tea"},
+                               {"before": "Bank: ACME", "after": None}]
+    before = store.entries("user")
+    store.add("user", "Lives in Oslo", origin="cli")
+    stale = person.post(f"/v1/memory/pending/{pid}/approve", json={"base": item["base"]})
+    assert stale.status_code == 422 and stale.json()["stale"] is True
+    assert store.entries("user") == [*before, "Lives in Oslo"]
+    [again] = [i for i in api.get("/v1/memory/pending").json()["pending"] if i["id"] == pid]
+    applied = person.post(f"/v1/memory/pending/{pid}/approve", json={"base": again["base"]})
+    assert applied.status_code == 200 and applied.json()["changes"] == again["changes"]
+    after = store.entries("user")
+    assert "Drinks tea" in after and "Lives in Oslo" in after
+    assert not any("Bank" in entry or "zq" in entry for entry in after)

@@ -106,7 +106,7 @@ def test_refusals_are_422_with_the_tool_result(served: tuple[ServerProcess, dict
     missing = api("DELETE", "/v1/memory/memory", {"old_text": "not in any entry"})
     assert missing.status_code == 422 and "current_entries" in missing.json()
 
-    # A search for nothing is malformed input: 400, as the README says, with what to send.
+    # A search for nothing is malformed input: 400, as docs/mcp-http.md says, with what to send.
     blank = api("POST", "/v1/recall/search", {"query": "   "})
     assert blank.status_code == 400 and "only whitespace" in blank.json()["error"]
     blank = api("GET", "/v1/sessions/search", params={"q": " \t"})

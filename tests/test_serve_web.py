@@ -131,13 +131,32 @@ def test_pending_proposals_are_shown_and_approved(served: Served) -> None:
     assert api.post(f"/ui/pending/{proposal['proposal_id']}/approve", headers=CSRF).status_code == 403
     person = _client(server, keys["a_review"])
     assert person.post(f"/ui/pending/{proposal['proposal_id']}/approve").status_code == 403  # no CSRF
-    approved = person.post(f"/ui/pending/{proposal['proposal_id']}/approve", headers=CSRF)
+    [base] = re.findall(r'name="base" value="([0-9a-f]+)"', person.get("/ui/pending").text)
+    pid = proposal["proposal_id"]
+    approved = person.post(f"/ui/pending/{pid}/approve", data={"base": base}, headers=CSRF)
     assert approved.status_code == 200 and "Nothing is waiting" in approved.text
     assert "Likes <b>bold</b> tea" in MemoryStore(profile_a).entries("user")
     second = api.post("/v1/memory/user", json={"content": "Likes coffee"}).json()["proposal_id"]
     rejected = person.post(f"/ui/pending/{second}/reject", data={"reason": "no"}, headers=CSRF)
     assert rejected.status_code == 200 and "Rejected" in rejected.text
     assert "Likes coffee" not in MemoryStore(profile_a).entries("user")
+
+
+def test_the_inspector_applies_what_it_showed_or_says_stale(served: Served) -> None:
+    server, keys, profile_a = served
+    api, person = _client(server, keys["a"]), _client(server, keys["a_review"])
+    pid = api.post("/v1/memory/memory", json={"content": "Uses a standing desk"}).json()["proposal_id"]
+    shown = person.get("/ui/pending").text
+    [base] = re.findall(r'name="base" value="([0-9a-f]+)"', shown)
+    MemoryStore(profile_a).add("memory", "Works from home", origin="cli")  # the notes change meanwhile
+    stale = person.post(f"/ui/pending/{pid}/approve", data={"base": base}, headers=CSRF)
+    assert stale.status_code == 200 and "Stale" in stale.text and "review it again" in stale.text
+    assert "Uses a standing desk" not in MemoryStore(profile_a).entries("memory")
+    [fresh] = re.findall(r'name="base" value="([0-9a-f]+)"', stale.text)  # the list, shown again
+    assert fresh != base
+    approved = person.post(f"/ui/pending/{pid}/approve", data={"base": fresh}, headers=CSRF)
+    assert "Nothing is waiting" in approved.text
+    assert "Uses a standing desk" in MemoryStore(profile_a).entries("memory")
 
 
 def test_recall_search_shows_scores_dates_and_the_fenced_block(served: Served) -> None:

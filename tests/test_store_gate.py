@@ -170,14 +170,19 @@ def test_proposals_survive_a_restart(tmp_path: Path, curated_storage: str) -> No
         assert json.loads(path.read_text(encoding="utf-8"))["pending"] == []
 
 
-def test_the_box_is_bounded_and_says_what_it_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("silcrow.store._store.MAX_PENDING", 3)
+def test_a_full_box_refuses_the_new_proposal_and_drops_none(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pending_mod, "MAX_PENDING", 3)
     store = _gated(tmp_path)
-    ids = [memory_call(store, {"action": "add", "target": "memory", "content": f"fact {n}"})["proposal_id"]
-           for n in range(3)]
+    ids = []
+    for n in range(3):
+        token = current_proposer.set(Proposer(session=f"s{n}"))
+        added = memory_call(store, {"action": "add", "target": "memory", "content": f"fact {n}"})
+        ids.append(added["proposal_id"])
+        current_proposer.reset(token)
     result = memory_call(store, {"action": "add", "target": "memory", "content": "fact 3"})
-    assert result["dropped"] == [ids[0]] and "oldest was dropped" in result["message"]
-    assert [p.id for p in store.pending()] == [*ids[1:], result["proposal_id"]]
+    assert result["success"] is False and "full (3 waiting)" in result["error"] and "pending" not in result
+    assert [p.id for p in store.pending()] == ids
 
 
 def test_held_content_becomes_a_flagged_proposal(tmp_path: Path, dual_use_is_held: None) -> None:

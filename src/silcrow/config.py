@@ -126,6 +126,10 @@ Text = Annotated[str, Rule("a string", lambda v: isinstance(v, str))]
 Table = Annotated[dict[str, Any], Rule("a table", lambda v: isinstance(v, dict))]
 WritePolicy = Annotated[str, Rule('"auto" (writes from a model are applied) or "approve" (they wait for '
                                   "the user's approval)", lambda v: v in ("auto", "approve"))]
+OnFull = Annotated[str, Rule('"refuse" (an add that would overflow a file is refused, naming what could '
+                              'go) or "archive_oldest" (the least used, oldest entries are archived to make '
+                              'room)',
+                              lambda v: v in ("refuse", "archive_oldest"))]
 RerankerName = Annotated[str, Rule('"none" or "ms-marco" (a cross-encoder that reorders the best hits)',
                                    lambda v: v in ("none", "ms-marco"))]
 
@@ -161,6 +165,9 @@ class Settings:
     memory_char_limit: PositiveInt = MEMORY_CHAR_LIMIT
     user_char_limit: PositiveInt = USER_CHAR_LIMIT
     write_policy: WritePolicy = "auto"  # [memory]: "approve" holds a model's writes for the user
+    on_full: OnFull = "refuse"          # [memory]: what an add that would overflow a file does
+    review_threshold: Fraction = 0.9    # [memory]: a file this full gets a `memory review` pass
+    archive_to_recall: Flag = False     # [memory]: archived entries are also kept in recall
     agent: AgentSettings = field(default_factory=AgentSettings)
     # Tables this module does not model, as parsed from TOML (plus their ENV_VARS).
     tables: Table = field(default_factory=dict)

@@ -8,6 +8,7 @@ message says what was wrong and what to do about it.
 
     SilcrowError
     ├── ConfigError            bad settings, profile names, homes
+    │   └── ExtraNotInstalledError  an optional SDK (an extra) is missing; also an ImportError
     ├── StoreError             curated notes (MEMORY.md / USER.md)
     │   ├── LockTimeoutError   the sidecar lock could not be taken in time
     │   └── DriftError         a file on disk would not round-trip
@@ -32,6 +33,10 @@ class SilcrowError(Exception):
 
 class ConfigError(SilcrowError):
     """A setting, profile name or path is invalid."""
+
+
+class ExtraNotInstalledError(ConfigError, ImportError):
+    """An integration's SDK is not installed; the message names the extra to install."""
 
 
 class StoreError(SilcrowError):

@@ -78,7 +78,8 @@ class Profile(ProfileSettings):
         return MemoryStore(memory_char_limit=self.settings.memory_char_limit,
                            user_char_limit=self.settings.user_char_limit,
                            backend=backend or self.notes_backend(lock_timeout=lock_timeout),
-                           write_policy=self.settings.write_policy)
+                           write_policy=self.settings.write_policy,
+                           on_full=self.settings.on_full)
 
     # -- sessions and recall ---------------------------------------------------------------
 

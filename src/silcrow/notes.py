@@ -24,7 +24,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, Protocol
 
-from silcrow.store import MemoryResult, MemoryStore, NotesView, Proposal, Proposer, current_proposer
+from silcrow.store import (
+    MemoryResult,
+    MemoryStore,
+    NotesView,
+    Proposal,
+    Proposer,
+    current_proposer,
+    proposal_steps,
+)
 
 __all__ = ["Notes", "WriteListener"]
 
@@ -46,9 +54,13 @@ class Notes:
 
     # -- reads -----------------------------------------------------------------------------------
 
-    def read(self, target: str) -> NotesView:
-        """The live entries of ``target`` and their usage, from one read."""
-        return self.store.read(target)
+    def read(self, target: str, *, shown_to: str | None = None) -> NotesView:
+        """The live entries of ``target`` and their usage, from one read. ``shown_to``: the
+        entries are being shown to that kind of caller (``"tool"``), which their metadata keeps."""
+        view = self.store.read(target)
+        if shown_to is not None:
+            self.store.note_surfaced(target, list(view.entries), shown_to)
+        return view
 
     def pending(self) -> list[Proposal]:
         """The writes held for a person's approval, oldest first."""
@@ -87,18 +99,17 @@ class Notes:
         return self.store.undo(target, origin=origin)
 
     def decide(self, proposal_id: str, approve: bool, *, reason: str | None = None,
-               origin: str = "approved") -> MemoryResult:
+               origin: str = "approved", base: str | None = None) -> MemoryResult:
         """A person's decision on a held write: ``approve`` applies it through the store's write
-        path (and recall hears of it as of any committed write), else it is dropped."""
+        path (``base``: the version of the notes the person saw the change against; recall hears
+        of it as of any committed write), else it is dropped."""
         if not approve:
             return self.store.reject(proposal_id, reason)
         found = next((p for p in self.store.pending() if p.id == proposal_id), None)
-        result = self.store.approve(proposal_id, origin=origin)
+        result = self.store.approve(proposal_id, origin=origin, base=base)
         if found is None:
             return result
-        steps = found.operations or [{"action": found.action, "content": found.content,
-                                      "old_text": found.old_text}]
-        return self._told(result, found.target, steps)
+        return self._told(result, found.target, proposal_steps(found))
 
     # -- the rule that joins the two memories ----------------------------------------------------
 

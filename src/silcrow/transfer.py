@@ -40,6 +40,7 @@ from silcrow.schema import sessions as sessions_schema
 from silcrow.store import FileBackend
 from silcrow.store import _journal as journal
 from silcrow.store._files import FileBox
+from silcrow.store._ledger import LEDGER_FILE
 from silcrow.store._pending import PENDING_FILE
 from silcrow.store._postgres import journal_line
 
@@ -107,6 +108,10 @@ def import_home(db: Database, home: Path, profile: str) -> Counts:
         if pending.is_file():  # the approval gate's proposals go with the notes
             conn.execute("INSERT INTO pending_proposals (profile, body) VALUES (%s, %s)",
                          (profile, pending.read_text(encoding="utf-8", errors="replace")))
+        kept = notes / LEDGER_FILE
+        if kept.is_file():  # and the entries' metadata and archive
+            conn.execute("INSERT INTO curated_ledger (profile, body) VALUES (%s, %s)",
+                         (profile, kept.read_text(encoding="utf-8", errors="replace")))
         if recall_db(home).is_file():
             _import_recall(conn, recall_db(home), profile, counts)
         if sessions_db(home).is_file():
@@ -203,7 +208,8 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
     from silcrow.sessions import SessionStore
 
     notes = memories_dir(home)
-    taken = [p for p in (notes / n for n in (*NOTE_FILES, journal.JOURNAL_NAME, PENDING_FILE)) if p.exists()]
+    taken = [p for p in (notes / n for n in (*NOTE_FILES, journal.JOURNAL_NAME, PENDING_FILE, LEDGER_FILE))
+             if p.exists()]
     taken += [p for p in (recall_db(home), sessions_db(home)) if p.exists()]
     if taken:
         raise ConfigError(
@@ -231,6 +237,10 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
         row = conn.execute("SELECT body FROM pending_proposals WHERE profile = %s", (profile,)).fetchone()
         if row and row[0]:
             FileBox(FileBackend(notes, home=home)).restore(str(row[0]))
+        row = conn.execute("SELECT body FROM curated_ledger WHERE profile = %s", (profile,)).fetchone()
+        if row and row[0]:
+            body = str(row[0])
+            FileBackend(notes, home=home).ledger().change(lambda _text: body)
         memories = conn.execute(
             f"SELECT {', '.join(_MEMORY_COLUMNS)}, body, dated, embedding FROM recall_memories"
             " WHERE profile = %s ORDER BY id",

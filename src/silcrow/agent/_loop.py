@@ -30,11 +30,11 @@ from silcrow.agent._llm import Completion, LLMClient, StreamCallback
 from silcrow.agent._prompt import build_system_prompt
 from silcrow.agent._tools import MEMORY_TOOL, ToolRouter
 from silcrow.config import DEFAULT_MODEL, ProfileSettings, profile_settings
-from silcrow.errors import ConfigError, ModelError, SessionError
+from silcrow.errors import ConfigError, ModelError, SessionError, SilcrowError
 from silcrow.recall import MemoryManager, MemoryProvider, open_provider
-from silcrow.safety import sanitize_context
+from silcrow.safety import recalled_count, sanitize_context
 from silcrow.sessions import open_sessions
-from silcrow.store import MemoryStore, Proposer, notes_backend
+from silcrow.store import TARGET_FILES, MemoryStore, Proposer, notes_backend
 
 if TYPE_CHECKING:
     from silcrow.models import Embedder
@@ -133,12 +133,19 @@ class Agent:
             user_char_limit = settings.user_char_limit
         self.store = MemoryStore(memory_char_limit=memory_char_limit, user_char_limit=user_char_limit,
                                  backend=notes_backend(opened),
-                                 write_policy=write_policy or opened.settings.write_policy)
+                                 write_policy=write_policy or opened.settings.write_policy,
+                                 on_full=settings.on_full)
         self.store.proposer = Proposer(client="agent")
+        # A file past [memory] review_threshold of its budget gets a review pass: its findings
+        # wait as proposals for the user (`silcrow chat` says so); nothing is applied.
+        self.review_findings = self._review_when_full(settings)
         self.sessions = open_sessions(opened)
         self.manager = MemoryManager()
         self.provider = self._attach_provider(opened, provider, embedder)
         self.router = ToolRouter(self.store, self.sessions, self.manager)
+        if settings.archive_to_recall and self.provider is not None:
+            # A note dropped from the prompt (removed, replaced, evicted) can still be recalled.
+            self.store.mirror_archive(lambda text: self.manager.remember(text, source="archive"))
         self._tools: list[dict[str, Any]] = []
         self._system_prompt = ""
         self._messages: list[dict[str, Any]] = []
@@ -146,6 +153,7 @@ class Agent:
         self._turns_since_flush = 0
         self._turns_since_compress = MIN_TURNS_BETWEEN_COMPRESSIONS
         self._user_turns = 0
+        self.last_recalled = 0  # memories this session's last turn recalled (a status line shows it)
         self._closed = False
         self.session_id = ""
         # Process start is a cache-breaking event like any other.
@@ -155,6 +163,25 @@ class Agent:
             self._open(self.sessions.create(), fresh=True)
 
     # -- setup -------------------------------------------------------------
+    def _review_when_full(self, settings: Any) -> list[dict[str, Any]]:
+        full = [t for t in TARGET_FILES if self.store.fullness(t) >= settings.review_threshold]
+        if not full:
+            return []
+        embed = None
+        if settings.embedder != "none":
+            from silcrow.models import get_embedder
+
+            try:
+                spec = settings.embedder_spec()
+                embed = (get_embedder(spec) if isinstance(spec, str) else spec).embed
+            except SilcrowError as exc:  # the rules alone still find copies and contradictions
+                log.warning("memory review runs without an embedder: %s", exc)
+        try:
+            return [f for f in self.store.consolidate(embed=embed) if not f.get("already_pending")]
+        except SilcrowError as exc:  # a review is advice: the session starts regardless
+            log.warning("memory review failed: %s", exc)
+            return []
+
     def _attach_provider(self, opened: ProfileSettings, provider: str | MemoryProvider | None,
                          embedder: str | Embedder | None) -> MemoryProvider | None:
         if provider is None or provider == "none":
@@ -178,7 +205,7 @@ class Agent:
         """Switch to a session and rebuild everything that is per-session."""
         if not fresh:
             self.sessions.get(session_id)  # raises SessionError for an unknown id
-        self.session_id = session_id
+        previous, self.session_id = self.session_id, session_id
         self._messages = [] if fresh else self.sessions.messages(session_id)
         self._user_turns = sum(1 for m in self._messages if m.get("role") == "user")
         self._turns_since_write = 0
@@ -192,6 +219,8 @@ class Agent:
         since = _summarised_before(self._messages)
         if since:
             context["summarised_before"] = since
+        if previous:
+            self.manager.on_session_switch(previous, session_id, home=str(self.home), **context)
         self.manager.initialize(session_id, home=str(self.home), **context)
         self._invalidate()
 
@@ -201,6 +230,8 @@ class Agent:
         self._system_prompt = build_system_prompt(self.store, self.manager)
         self._tools = self.router.schemas()
         self.sessions.set_system_prompt(self.session_id, self._system_prompt)
+        # Entry metadata: these notes are in this session's prompt (counted once per session).
+        self.store.note_prompt_use(self.session_id)
 
     @property
     def system_prompt(self) -> str:
@@ -262,6 +293,8 @@ class Agent:
         # Recall once, before the loop; every iteration of this turn reuses the same block.
         recall = self.manager.prefetch(text, session_id=self.session_id,
                                        exclude_lines=self._replayed_lines())
+        # For a status line ("recalled 3 memories"): what this turn's block brought.
+        self.last_recalled = recalled_count(recall)
         nudge = NUDGE_TEXT if self.nudge_interval and self._turns_since_write >= self.nudge_interval else ""
         suffix = "\n\n".join(part for part in (recall, nudge) if part)
         if nudge:

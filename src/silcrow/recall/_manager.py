@@ -40,6 +40,7 @@ from silcrow.recall._api import Forgotten, Found, Remembered, Searchable
 from silcrow.recall._limits import MAX_QUERY_CHARS, MAX_RESULTS
 from silcrow.recall._provider import MemoryProvider, as_openai_tool
 from silcrow.recall._tools import TOOL_NAMES, run_tool
+from silcrow.safety import redact_value
 
 if TYPE_CHECKING:
     from silcrow.recall.local._records import RecallHit
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
+_V = TypeVar("_V")
 
 # Defined by the recall policy; importable from here as before.
 is_trivial_prompt = policy.is_trivial_prompt
@@ -134,6 +136,35 @@ class MemoryManager:
             return False
         return True
 
+    def _out(self, provider: MemoryProvider, value: _V) -> _V:
+        """``value`` as it may be handed to ``provider``: secrets redacted from every string when
+        the provider keeps it outside silcrow (see :mod:`silcrow.safety._secrets`)."""
+        return redact_value(value) if getattr(provider, "external", True) else value
+
+    def on_session_switch(self, old_session_id: str, new_session_id: str, **context: Any) -> None:
+        """Tell the provider the agent moved to another session (bounded, never raises)."""
+        provider = self._provider
+        if provider is None or self._closed or old_session_id == new_session_id:
+            return
+        if type(provider).on_session_switch is MemoryProvider.on_session_switch:
+            return
+        self._timed("on_session_switch",
+                    lambda: provider.on_session_switch(old_session_id, new_session_id, **context),
+                    self.prefetch_timeout)
+
+    def recall_status(self) -> dict[str, Any]:
+        """The provider's own status (``recall_status()``) and this manager's counters."""
+        provider = self._provider
+        if provider is None:
+            return {"provider": None, "available": False, "reason": "no recall provider is active",
+                    "counters": dict(self.counters)}
+        ok, value = self._timed("recall_status", provider.recall_status, self.tool_timeout)
+        status = dict(value) if ok and isinstance(value, dict) else {
+            "provider": provider.name, "available": False, "reason": "its status could not be read"}
+        status["external"] = bool(getattr(provider, "external", True))
+        status["counters"] = dict(self.counters)
+        return status
+
     def _count(self, key: str) -> None:
         with self._count_lock:  # bumped from the worker and timed-call threads too
             self.counters[key] += 1
@@ -190,6 +221,7 @@ class MemoryManager:
             return
         if type(provider).on_turn_start is MemoryProvider.on_turn_start:
             return
+        message = self._out(provider, message)
         self._timed("on_turn_start", lambda: provider.on_turn_start(turn_number, message),
                     self.prefetch_timeout)
 
@@ -207,8 +239,9 @@ class MemoryManager:
             self._count("prefetch_trivial_skips")
             return ""
         self._count("prefetch_calls")
+        asked = self._out(provider, query)
         ok, value = self._timed(
-            "prefetch", lambda: provider.prefetch(query, session_id=session_id), self.prefetch_timeout
+            "prefetch", lambda: provider.prefetch(asked, session_id=session_id), self.prefetch_timeout
         )
         if not ok:
             return ""
@@ -224,6 +257,7 @@ class MemoryManager:
         provider = self._provider
         if provider is None:
             return ""
+        messages = self._out(provider, messages)
         ok, value = self._timed(
             "on_pre_compress", lambda: provider.on_pre_compress(messages), self.prefetch_timeout
         )
@@ -284,7 +318,7 @@ class MemoryManager:
         if name not in self._tool_names:
             return error_json(f"unknown recall tool {name!r}; available: {sorted(self._tool_names)}")
         try:
-            call_args = parse_arguments(args, tool=name)
+            call_args = self._out(provider, parse_arguments(args, tool=name))
         except ToolCallError as exc:
             return error_json(str(exc))
         if name in TOOL_NAMES and isinstance(provider, Searchable):
@@ -315,6 +349,7 @@ class MemoryManager:
                               "search with a few words")
         if not isinstance(provider, Searchable):
             return Found(context=self.prefetch(text))
+        text = self._out(provider, text)
         hits = self._typed("search", lambda: provider.search(text, max(1, min(int(k), MAX_RESULTS))))
         return Found(hits=tuple(_screened_hit(hit) for hit in hits))
 
@@ -328,6 +363,7 @@ class MemoryManager:
         if not fact:
             raise RecallError("the fact is only recalled context (<memory-context> text), which is never "
                               "stored again; save the new fact itself")
+        fact = self._out(provider, fact)
         if isinstance(provider, Searchable):
             kept = self._typed("remember", lambda: provider.add_fact(fact, metadata={"source": source}))
             return Remembered(kept)
@@ -424,26 +460,28 @@ class MemoryManager:
         provider = self._provider
         if provider is None:
             return
-        user, assistant = policy.stored(user), policy.stored(assistant)
+        user, assistant = self._out(provider, (policy.stored(user), policy.stored(assistant)))
         self._enqueue("sync_turn", lambda: provider.sync_turn(user, assistant, session_id=session_id))
 
     def queue_prefetch(self, query: str, session_id: str = "") -> None:
         provider = self._provider
         if provider is None or not policy.worth_recalling(query):
             return
+        query = self._out(provider, query)
         self._enqueue("queue_prefetch", lambda: provider.queue_prefetch(query, session_id=session_id))
 
     def on_memory_write(self, action: str, target: str, content: str) -> None:
         provider = self._provider
         if provider is not None:
-            content = policy.written_note(action, content)
+            content = self._out(provider, policy.written_note(action, content))
             self._enqueue("on_memory_write", lambda: provider.on_memory_write(action, target, content))
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         """Queued behind the session's own turns, so the provider sees them first."""
         provider = self._provider
         if provider is not None:
-            snapshot = policy.stored_messages(messages)  # a copy: the caller keeps its own
+            # A copy: the caller keeps its own.
+            snapshot = self._out(provider, policy.stored_messages(messages))
             self._enqueue("on_session_end", lambda: provider.on_session_end(snapshot))
 
     def flush(self, timeout: float | None = None) -> bool:

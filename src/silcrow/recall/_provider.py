@@ -49,6 +49,10 @@ class MemoryProvider(abc.ABC):
     """
 
     name: str = ""
+    #: Whether what is handed to this provider leaves silcrow's own storage (a service, a library
+    #: with stores of its own): every string given to an external provider has secrets redacted
+    #: first (:mod:`silcrow.safety._secrets`). Only silcrow's embedded ``local`` provider is not.
+    external: bool = True
 
     @abc.abstractmethod
     def is_available(self) -> bool:
@@ -108,6 +112,16 @@ class MemoryProvider(abc.ABC):
 
     def on_memory_write(self, action: str, target: str, content: str) -> None:
         """Mirror of a committed curated-memory write."""
+
+    def on_session_switch(self, old_session_id: str, new_session_id: str, **context: Any) -> None:
+        """The agent moved from one session to another (new, resume, branch); ``context`` as for
+        :meth:`initialize`. Called before the new session's :meth:`initialize`."""
+
+    def recall_status(self) -> dict[str, Any]:
+        """How this provider is doing, for people (``silcrow recall status``, the inspector): at
+        least ``provider`` and ``available``; never touches the network."""
+        return {"provider": self.name, "available": self.is_available(),
+                "reason": "" if self.is_available() else self.unavailable_reason()}
 
     def shutdown(self) -> None:
         """Release resources; flush what is pending."""

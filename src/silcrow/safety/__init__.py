@@ -13,8 +13,10 @@ from silcrow.safety._fence import (
     StreamingFenceScrubber,
     build_memory_context_block,
     filter_recalled,
+    recalled_count,
     sanitize_context,
 )
+from silcrow.safety._secrets import SECRET_PATTERNS, redact_secrets, redact_value
 from silcrow.safety._threats import (
     ThreatHit,
     Verdict,
@@ -28,6 +30,7 @@ from silcrow.safety._threats import (
 __all__ = [
     "FENCE_CLOSE",
     "FENCE_OPEN",
+    "SECRET_PATTERNS",
     "SYSTEM_NOTE",
     "StreamingFenceScrubber",
     "ThreatHit",
@@ -37,6 +40,9 @@ __all__ = [
     "display_safe",
     "filter_recalled",
     "normalize",
+    "recalled_count",
+    "redact_secrets",
+    "redact_value",
     "sanitize_context",
     "scan",
     "verdict",

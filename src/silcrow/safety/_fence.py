@@ -215,9 +215,32 @@ def neutralise_turns(text: str) -> str:
     return "".join(out)
 
 
+def _without_repeats(body: str) -> str:
+    """``body`` with a line that repeats an earlier one (same text once stripped) dropped: two
+    hits holding the same sentence cost the prompt twice and tell the model nothing new."""
+    seen: set[str] = set()
+    kept: list[str] = []
+    for line in body.split("\n"):
+        key = line.strip()
+        if key and key in seen:
+            continue
+        seen.add(key)
+        kept.append(line)
+    return "\n".join(kept).strip("\n")
+
+
+def recalled_count(block: str) -> int:
+    """How many recalled lines (memories) a ``<memory-context>`` block holds: its non-empty
+    lines besides the fence tags and the system note."""
+    if not block.strip():
+        return 0
+    skip = {FENCE_OPEN.strip(), FENCE_CLOSE.strip(), *(line.strip() for line in SYSTEM_NOTE.splitlines())}
+    return sum(1 for line in block.splitlines() if line.strip() and line.strip() not in skip)
+
+
 def build_memory_context_block(raw: str) -> str:
     """The fenced block for recalled ``raw`` text, or ``""`` when nothing is left to recall."""
-    body = filter_recalled(raw)
+    body = _without_repeats(filter_recalled(raw))
     if not body:
         return ""
     return f"{FENCE_OPEN}\n{SYSTEM_NOTE}\n\n{body}\n{FENCE_CLOSE}"

@@ -19,7 +19,7 @@ from silcrow.db import FOUNDATION, Database, Migrations, version
 from silcrow.db import check_schema as _check_schema
 from silcrow.db import database as _database
 from silcrow.db import migrate as _migrate
-from silcrow.schema import notes, recall, sessions
+from silcrow.schema import langgraph, notes, recall, sessions
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "TABLES", "check_schema", "database", "migrate"]
 
@@ -33,11 +33,14 @@ MIGRATIONS: Migrations = [
     (2, "recall memories and sessions belong to one profile", (*recall.POSTGRES[2], *sessions.POSTGRES[2])),
     (3, "pending proposals of the write-approval gate, one JSON document per profile", notes.POSTGRES[3]),
     (4, "each profile's number of recall memories, kept by a trigger", recall.POSTGRES[4]),
+    (5, "entry metadata and the archive of the curated notes, one JSON document per profile",
+     notes.POSTGRES[5]),
+    (6, "items of LangGraph stores (silcrow.integrations.langgraph)", langgraph.POSTGRES[6]),
 ]
 SCHEMA_VERSION = version(MIGRATIONS)
 
 #: Every table of every domain (see :class:`silcrow._table.Table`).
-TABLES: tuple[Table, ...] = (*notes.TABLES, *recall.TABLES, *sessions.TABLES)
+TABLES: tuple[Table, ...] = (*notes.TABLES, *recall.TABLES, *sessions.TABLES, *langgraph.TABLES)
 
 
 def database(dsn: str) -> Database:

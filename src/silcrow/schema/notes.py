@@ -14,7 +14,8 @@ NOTES = Table(("profile", "target_file", "body", "updated_at"), postgres="curate
 JOURNAL = Table(("seq", "profile", "target", "record"), postgres="curated_journal")
 BACKUPS = Table(("id", "profile", "target_file", "body", "created_at"), postgres="curated_backups")
 PENDING = Table(("profile", "body", "updated_at"), postgres="pending_proposals")
-TABLES = (NOTES, JOURNAL, BACKUPS, PENDING)
+LEDGER = Table(("profile", "body", "updated_at"), postgres="curated_ledger")
+TABLES = (NOTES, JOURNAL, BACKUPS, PENDING, LEDGER)
 
 #: The one profile whose notes a version-1 database holds, else "default": the owner given to
 #: the recall and session rows that version 1 stored without one (see migration 2).
@@ -61,6 +62,17 @@ POSTGRES: dict[int, tuple[str, ...]] = {
         # changed under the row's lock: a profile holds at most a few hundred small records.
         """
             CREATE TABLE pending_proposals (
+                profile    text PRIMARY KEY,
+                body       text NOT NULL DEFAULT '',
+                updated_at timestamptz NOT NULL DEFAULT now()
+            )
+            """,
+    ),
+    5: (
+        # Entry metadata and the archive (silcrow.store._ledger), one JSON document per profile
+        # as in the files' .ledger.json, changed under the row's lock.
+        """
+            CREATE TABLE curated_ledger (
                 profile    text PRIMARY KEY,
                 body       text NOT NULL DEFAULT '',
                 updated_at timestamptz NOT NULL DEFAULT now()

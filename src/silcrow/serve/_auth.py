@@ -56,7 +56,7 @@ NO_TOKEN = ("no API token exists on this server, so every request is refused; cr
             "with `silcrow tokens create --profile NAME` and send it as 'Authorization: Bearer <token>'")
 LOGIN_PATH = "/ui/login/once"
 # Routes that decide proposals or edit notes directly: a person's (review) scope.
-REVIEW_PREFIXES = ("/ui/memory/", "/ui/pending/")
+REVIEW_PREFIXES = ("/ui/memory/", "/ui/pending/", "/ui/archive/")
 REVIEW_SUFFIXES = ("/approve", "/reject")
 UNREADABLE = ("the server cannot read its token file, so every request is refused; its operator finds "
               "the reason in the server's log")

@@ -22,6 +22,13 @@ from silcrow.store import Proposer, current_proposer
 router = APIRouter()
 
 
+class ApproveBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    base: str | None = Field(None, max_length=64, description=(
+        "The proposal's `base` from the listing: the approval is refused as stale (422) when the "
+        "notes have changed since, instead of applying something other than what was shown."))
+
+
 class RejectBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     reason: str | None = Field(None, max_length=2000, description="Why (kept with the decision).")
@@ -35,16 +42,21 @@ def _reply(result: dict[str, Any]) -> JSONResponse:
 
 
 @router.get("/v1/memory/pending")
-def pending(request: Request) -> dict[str, Any]:
-    """The model's writes waiting for approval, each with what it would change."""
-    return {"success": True, "pending": access_of(request.scope).tenant.review()}
+def pending(request: Request, sequential: bool = False) -> dict[str, Any]:
+    """The model's writes waiting for approval, each with its net effect on the live notes
+    (``changes``, ``base``, ``problem``). ``sequential``: each against the notes the ones
+    before it leave, as approving them all in order meets them. ``box``: how full the box
+    is (new proposals are refused when it, or a caller's share, is full)."""
+    tenant = access_of(request.scope).tenant
+    return {"success": True, "pending": tenant.review(sequential), "box": tenant.box_usage()}
 
 
 @router.post("/v1/memory/pending/{proposal_id}/approve")
-def approve(request: Request, proposal_id: str) -> JSONResponse:
+def approve(request: Request, proposal_id: str, body: ApproveBody | None = None) -> JSONResponse:
     """Apply a proposal through the normal write path (422 with the reason when refused,
-    ``stale`` when its ``old_text`` no longer finds one entry)."""
-    return _reply(access_of(request.scope).tenant.approve(proposal_id))
+    ``stale`` when the notes changed since its ``base`` or its ``old_text`` no longer finds
+    one entry); the reply's ``changes`` are what it did."""
+    return _reply(access_of(request.scope).tenant.approve(proposal_id, base=body.base if body else None))
 
 
 @router.post("/v1/memory/pending/{proposal_id}/reject")

@@ -36,6 +36,7 @@ from silcrow.errors import LockTimeoutError, SilcrowError
 from silcrow.notes import Notes
 from silcrow.recall import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RESULTS, Forgotten, Found, Remembered
 from silcrow.serve import _gate_api as gate_api
+from silcrow.serve import _upkeep as upkeep
 from silcrow.serve import _web as web
 from silcrow.serve._auth import TokenGate, access_of, review_needed
 from silcrow.serve._guard import HostGuard
@@ -107,7 +108,7 @@ def _tenant(request: Request) -> Tenant:
 
 
 def _blank_query(field: str) -> JSONResponse:
-    """A search with nothing to look for is malformed input (400), as the README says."""
+    """A search with nothing to look for is malformed input (400), as docs/mcp-http.md says."""
     return JSONResponse({"success": False, "error": f"malformed request ({field}: the query is empty or only "
                          "whitespace); send the words to look for"}, status_code=400)
 
@@ -162,6 +163,7 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
                   lifespan=lifespan)
     app.router.routes.extend(mcp_app.routes)
     app.include_router(gate_api.router)  # before /v1/memory/{target}: "pending" is no target
+    app.include_router(upkeep.router)  # the same: "details", "archive" and "review" are no targets
     app.include_router(web.router)  # the inspector at /, behind the same middlewares
     app.state.inspector_logins = web.OneTimeLogins(home)
     app.add_middleware(gate_api.ProposerContext)  # inside TokenGate: it reads the caller's access

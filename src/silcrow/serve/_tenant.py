@@ -21,7 +21,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,6 +32,7 @@ from silcrow._toolcall import MEMORY_TOOL_NAME as MEMORY
 from silcrow._toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
 from silcrow._toolcall import guarded, schema_name
 from silcrow.agent import ToolCall, ToolRouter, build_system_prompt
+from silcrow.config import Settings
 from silcrow.errors import SilcrowError, StoreError
 from silcrow.home import Profile, open_profile
 from silcrow.notes import Notes
@@ -118,6 +119,11 @@ class Tenant:
         return guarded("the memory tool", disk_errors(lambda: run(self.notes())))
 
     @property
+    def settings(self) -> Settings:
+        """The profile's settings, as read when the tenant was opened."""
+        return self._parts.settings
+
+    @property
     def sessions(self) -> SessionBackend:
         with self._lock:
             if self._sessions is None:
@@ -152,7 +158,7 @@ class Tenant:
         if target not in TARGET_FILES:
             return refusal(f"unknown memory target {target!r}: use 'memory' or 'user'")
         # one read: entries and usage describe the same version
-        return self.note(lambda notes: notes.read(target).to_json())
+        return self.note(lambda notes: notes.read(target, shown_to="tool").to_json())
 
     @disk_errors
     def _call(self, name: str, arguments: dict[str, Any]) -> Result:
@@ -228,15 +234,20 @@ class Tenant:
     # -- the approval gate (a person's decisions: never held themselves) -------------------------
 
     @disk_errors
-    def review(self) -> list[dict[str, Any]]:
-        """Pending proposals with what each would change (see MemoryStore.review)."""
-        return self.store().review()
+    def review(self, sequential: bool = False) -> list[dict[str, Any]]:
+        """Pending proposals with the net effect of each (see MemoryStore.review)."""
+        return self.store().review(sequential=sequential)
 
-    def approve(self, proposal_id: str, origin: str = "approved") -> Result:
+    @disk_errors
+    def box_usage(self) -> dict[str, Any]:
+        return self.store().box_usage()
+
+    def approve(self, proposal_id: str, origin: str = "approved", base: str | None = None) -> Result:
         """Apply a proposal through the store's write path; the provider hears of it as of any
         committed write."""
         try:
-            return dict(disk_errors(lambda: self.notes().decide(proposal_id, True, origin=origin))())
+            return dict(disk_errors(lambda: self.notes().decide(proposal_id, True, origin=origin,
+                                                                base=base))())
         except SilcrowError as exc:
             return refusal(str(exc))
 
@@ -283,6 +294,7 @@ class Parts:
     store: Callable[[], MemoryStore]
     sessions: Callable[[], SessionBackend]
     manager: Callable[[], MemoryManager]
+    settings: Settings = field(default_factory=Settings)
 
 
 def open_tenant(home: Path | Profile) -> Tenant:
@@ -297,6 +309,7 @@ def open_tenant(home: Path | Profile) -> Tenant:
         store=lambda: profile.store(backend=backend),
         sessions=profile.sessions,
         manager=lambda: _recall_manager(profile),
+        settings=profile.settings,
     ))
 
 

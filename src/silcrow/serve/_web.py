@@ -51,7 +51,7 @@ from silcrow.safety import display_safe
 from silcrow.serve._auth import access_of, review_needed
 from silcrow.serve._mcp_server import Access
 from silcrow.serve._tenant import Tenant
-from silcrow.store import TARGET_FILES, who_text
+from silcrow.store import TARGET_FILES, box_warnings, who_text
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +171,7 @@ SHELL = """<!doctype html>
 <div id="app" hidden>
 <nav aria-label="sections"><a href="#notes-h">Notes</a> <a href="#pending-h">Pending</a>
 <a href="#prompt-h">Prompt</a> <a href="#recall-h">Recall</a> <a href="#sessions-h">Sessions</a>
-<a href="#provider-h">Provider</a></nav>
+<a href="#archive-h">Archive</a> <a href="#provider-h">Provider</a></nav>
 <section aria-labelledby="pending-h"><h2 id="pending-h">Pending proposals</h2>
 <div id="pending" hx-get="/ui/pending" hx-trigger="silcrow-login from:body, silcrow-prompt from:body"></div>
 </section>
@@ -198,6 +198,15 @@ SHELL = """<!doctype html>
 <button type="submit">Search</button>
 </form>
 <div id="sessions" hx-get="/ui/sessions" hx-trigger="silcrow-login from:body"></div>
+</section>
+<section aria-labelledby="archive-h"><h2 id="archive-h">Archive</h2>
+<p class="hint">Entries that were removed, replaced, evicted or edited away; restore brings one back.</p>
+<form hx-get="/ui/archive" hx-target="#archive">
+<label for="archive-q">Search</label>
+<input id="archive-q" name="q" type="search" maxlength="2000">
+<button type="submit">Search</button>
+</form>
+<div id="archive" hx-get="/ui/archive" hx-trigger="silcrow-login from:body, silcrow-notes from:body"></div>
 </section>
 <section aria-labelledby="provider-h"><h2 id="provider-h">Recall provider</h2>
 <div id="provider" hx-get="/ui/provider" hx-trigger="silcrow-login from:body"></div>
@@ -358,10 +367,14 @@ def _entry_history(records: list[dict[str, Any]], entry: str) -> str:
 
 
 def render_notes(tenant: Tenant, can_write: bool, message: str = "") -> str:
+    from silcrow.serve._upkeep import entry_meta
+
     store = tenant.store()
     records = store.history()
+    described = store.details()
     out = [message]
     for target, file_name in TARGET_FILES.items():
+        meta = {item["text"]: item for item in described[target]}
         view = store.read(target)
         entries, limit, used = list(view.entries), view.char_limit, view.used
         out.append(f'<section class="file" aria-label="{h(file_name)}"><h3>{h(file_name)} '
@@ -372,6 +385,8 @@ def render_notes(tenant: Tenant, can_write: bool, message: str = "") -> str:
         out.append('<ol class="entries">')
         for number, entry in enumerate(entries, start=1):
             out.append(f'<li><div class="entry">{h(display_safe(entry))}</div>')
+            if entry in meta:
+                out.append(entry_meta(meta[entry]))
             out.append(f"<details><summary>History</summary>{_entry_history(records, entry)}</details>")
             if can_write:
                 edit_id = f"edit-{target}-{number}"
@@ -416,6 +431,7 @@ def render_pending(tenant: Tenant, can_review: bool, message: str = "") -> str:
     out = [message]
     if not reviewed:
         return message + '<p class="hint">Nothing is waiting for approval.</p>'
+    out.extend(f'<p class="held">{h(line)}</p>' for line in box_warnings(tenant.box_usage()))
     if not can_review:
         out.append(REVIEW_HINT)
     out.append('<ol class="proposals">')
@@ -428,9 +444,10 @@ def render_pending(tenant: Tenant, can_review: bool, message: str = "") -> str:
                    f'{" · from " + h(who) if who else ""} · id {h(pid)}</span></p>')
         if item.get("held"):
             out.append(f'<p class="held">Held by the threat scan: {h(item["held"])}</p>')
+        if item.get("problem"):
+            label = "Stale" if item.get("stale") else "Cannot apply now"
+            out.append(f'<p class="held">{label}: {h(item["problem"])}</p>')
         for change in item.get("changes") or []:
-            if change.get("stale"):
-                out.append(f'<p class="held">Stale: {h(change["stale"])}</p>')
             if change.get("before") is not None:
                 before = h(display_safe(change["before"]))
                 out.append(f'<div class="del"><span class="sr">removed: </span>− {before}</div>')
@@ -446,6 +463,7 @@ def render_pending(tenant: Tenant, can_review: bool, message: str = "") -> str:
                       'maxlength="2000">')
             out.append(f'<div class="actions">'
                        f'<form class="inline" hx-post="/ui/pending/{h(pid)}/approve" hx-target="#pending">'
+                       f'<input type="hidden" name="base" value="{h(item.get("base") or "")}">'
                        f'<button type="submit">Approve</button></form>'
                        f'<form class="inline" hx-post="/ui/pending/{h(pid)}/reject" hx-target="#pending">'
                        f'{reason}<button type="submit" class="danger">Reject</button></form></div>')
@@ -499,7 +517,11 @@ async def provider(request: Request) -> HTMLResponse:
         check = ('<form hx-post="/ui/provider/check" hx-target="#provider-check">'
                  '<button type="submit">Check (write, search, forget a probe)</button></form>'
                  '<div id="provider-check" aria-live="polite"></div>') if can_write else ""
-        return (f'<p><strong>{h(active.name)}</strong>: available · tools {h(tools)}</p>{check}')
+        status = manager.recall_status()
+        facts = " · ".join(f"{h(k)} {h(v)}" for k, v in status.items()
+                           if k not in ("provider", "available", "reason", "counters") and v is not None)
+        return (f'<p><strong>{h(active.name)}</strong>: available · tools {h(tools)}</p>'
+                f'<p class="hint">{facts}</p>{check}')
 
     return await _fragment(request, render)
 
@@ -601,7 +623,8 @@ async def decide(request: Request, proposal_id: str, decision: str) -> HTMLRespo
 
     def run() -> str:
         if decision == "approve":
-            result = tenant.approve(proposal_id, origin="approved")
+            # What the person saw: refused as stale if the notes changed since it was shown.
+            result = tenant.approve(proposal_id, origin="approved", base=form.get("base") or "-")
         else:
             result = tenant.reject(proposal_id, form.get("reason") or None)
         return render_pending(tenant, True, _message(result))

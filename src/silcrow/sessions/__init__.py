@@ -18,7 +18,7 @@ from silcrow._paths import sessions_db
 from silcrow.config import ProfileSettings, profile_settings
 from silcrow.schema.sessions import SQLITE_VERSION as SCHEMA_VERSION
 from silcrow.sessions._backend import SessionBackend
-from silcrow.sessions._records import SUMMARY_MARKER, SessionInfo
+from silcrow.sessions._records import SUMMARY_MARKER, SessionInfo, checked_session_id
 from silcrow.sessions._search import fts_query
 from silcrow.sessions._sqlite_backend import SessionStore
 
@@ -32,6 +32,7 @@ __all__ = [
     "SessionBackend",
     "SessionInfo",
     "SessionStore",
+    "checked_session_id",
     "fts_query",
     "open_sessions",
 ]

@@ -24,6 +24,7 @@ from silcrow.sessions._records import (
     ROLES,
     SUMMARY_MARKER,
     SessionInfo,
+    checked_session_id,
     info_from_row,
     message_dict,
     message_values,
@@ -106,10 +107,13 @@ class SessionBackend(ABC):
 
     # -- sessions ------------------------------------------------------------
     def create(
-        self, *, parent_id: str | None = None, title: str | None = None, system_prompt: str | None = None
+        self, *, parent_id: str | None = None, title: str | None = None, system_prompt: str | None = None,
+        session_id: str | None = None,
     ) -> str:
+        """A new session; ``session_id`` gives its id (a framework's own session id), else a new
+        one is made."""
         p = self._p
-        sid = new_session_id()
+        sid = new_session_id() if session_id is None else checked_session_id(session_id)
         now = now_iso()
         with self._write() as conn:
             root = sid
@@ -306,6 +310,32 @@ class SessionBackend(ABC):
                 (now, sid),
             )
             return len(middle)
+
+    def withdraw(self, sid: str, count: int | None = 1) -> builtins.list[dict[str, Any]]:
+        """Take the last ``count`` active messages (all of them when None) out of the transcript;
+        returns them, oldest first. Like a compaction's middle they are flagged compacted, not
+        deleted: gone from :meth:`messages`, still found by :meth:`search`, and a branch made
+        earlier keeps its copies."""
+        p = self._p
+        if count is not None and count < 0:
+            raise SessionError(f"count must be >= 0 or None, got {count}")
+        with self._write() as conn:
+            self._require(conn, sid)
+            rows = conn.execute(
+                f"SELECT * FROM messages WHERE session_id = {p} AND compacted = 0"
+                f" AND {self._mine('messages')} ORDER BY seq DESC, id DESC", (sid,)
+            ).fetchall()
+            taken = rows if count is None else rows[:count]
+            if taken:
+                conn.executemany(
+                    f"UPDATE messages SET compacted = 1 WHERE id = {p} AND {self._mine('messages')}",
+                    [(r["id"],) for r in taken],
+                )
+                conn.execute(
+                    f"UPDATE sessions SET updated_at = {p} WHERE id = {p} AND {self._mine('sessions')}",
+                    (now_iso(), sid),
+                )
+        return [message_dict(r) for r in reversed(taken)]
 
     def ancestors(self, sid: str) -> builtins.list[tuple[str, str]]:
         """The sessions ``sid`` was branched from, nearest first, each with the time the

@@ -47,6 +47,19 @@ def new_session_id() -> str:
     return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(4)}"
 
 
+MAX_SESSION_ID = 200
+
+
+def checked_session_id(sid: object) -> str:
+    """A session id given by a caller: printable text, at most MAX_SESSION_ID characters."""
+    if not isinstance(sid, str) or not sid.strip():
+        raise SessionError(f"a session id must be a non-empty string, got {sid!r}")
+    if len(sid) > MAX_SESSION_ID or not sid.isprintable() or sid != sid.strip():
+        raise SessionError(f"session id {sid[:60]!r} is not usable: give printable text without leading "
+                           f"or trailing spaces, at most {MAX_SESSION_ID} characters")
+    return sid
+
+
 def info_from_row(row: sqlite3.Row, count: int) -> SessionInfo:
     return SessionInfo(
         id=row["id"], parent_id=row["parent_id"], title=row["title"], created_at=row["created_at"],

@@ -20,12 +20,12 @@ Texts are ``str``; a backend that stores bytes decodes them with
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from silcrow.store._pending import ProposalBox
+    from silcrow.store._pending import Proposal, ProposalBox
 
 
 class Transaction(ABC):
@@ -61,6 +61,45 @@ class Transaction(ABC):
     def backup(self, text: str) -> str:
         """Keep a copy of ``text`` somewhere a person can find it; return where."""
 
+    # An approval applies a proposal in the transaction of its target: the proposal leaves the
+    # box in the same durable step that writes its effect. These defaults suit backends that
+    # keep nothing across a crash; the file and PostgreSQL backends override both.
+
+    def claim(self, box: ProposalBox, proposal_id: str) -> Proposal | None:
+        """The pending proposal ``proposal_id``, locked for this transaction (None when it is
+        no longer pending: another approval or a rejection decided it first)."""
+        return next((p for p in box.waiting() if p.id == proposal_id), None)
+
+    def settle(self, box: ProposalBox, proposal: Proposal, text: str | None) -> None:
+        """Decide the claimed ``proposal`` as approved with this transaction: it leaves the box
+        if and only if the transaction commits. ``text`` is what the transaction is about to
+        write (None when the proposal changes nothing)."""
+        box.settle(proposal)
+
+
+class LedgerDocument(ABC):
+    """Where the entry metadata and archive of one profile are kept (see
+    :mod:`silcrow.store._ledger`): one text, read without a lock, changed under one."""
+
+    @abstractmethod
+    def read(self) -> str:
+        """The stored text ('' when there is none)."""
+
+    @abstractmethod
+    def change(self, change: Callable[[str], str]) -> None:
+        """Replace the text with ``change(text)``, exclusively and atomically."""
+
+
+class _MemoryLedger(LedgerDocument):
+    def __init__(self) -> None:
+        self._text = ""
+
+    def read(self) -> str:
+        return self._text
+
+    def change(self, change: Callable[[str], str]) -> None:
+        self._text = change(self._text)
+
 
 class StoreBackend(ABC):
     """Where the two curated-memory texts and their journal live."""
@@ -93,6 +132,9 @@ class StoreBackend(ABC):
     def leftovers(self, target_file: str) -> list[str]:
         """Debris of interrupted writes (e.g. temp files) that a transaction would clean up."""
 
+    def recover(self) -> None:
+        """Finish or undo approvals a crash interrupted (see FileBackend); nothing by default."""
+
     def proposals(self) -> ProposalBox:
         """Where this store keeps pending proposals (see :mod:`silcrow.store._pending`). This
         default keeps them in the process only; backends that persist notes persist these too."""
@@ -102,3 +144,11 @@ class StoreBackend(ABC):
 
             box = self._memory_box = MemoryBox()
         return box
+
+    def ledger(self) -> LedgerDocument:
+        """Where this store keeps its entry metadata and archive. This default keeps them in
+        the process only; backends that persist notes persist these too."""
+        found: LedgerDocument | None = getattr(self, "_memory_ledger", None)
+        if found is None:
+            found = self._memory_ledger = _MemoryLedger()
+        return found

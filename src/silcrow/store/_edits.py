@@ -187,24 +187,25 @@ def _batch_failure(number: int, op: Any, refused: Refused) -> Refused:
     ))
 
 
-def _batch_step(where: Where, op: Any, holds: list[threats.ThreatHit] | None) -> Edit:
+def _batch_step(where: Where, op: Any, holds: list[threats.ThreatHit] | None, force: bool = False) -> Edit:
     if not isinstance(op, dict):
         raise Refused(Refusal("each operation must be an object with an 'action'"))
     action = op.get("action")
     if action == "add":
-        return add_edit(checked_content(op.get("content"), "give the fact to add", holds=holds))
+        return add_edit(checked_content(op.get("content"), "give the fact to add", force, holds))
     if action in ("replace", "remove"):
         old_text = checked_old_text(op.get("old_text"), action)
         if action == "remove":
             return remove_edit(where, old_text)
-        text = checked_content(op.get("content"), "give the new text of the entry", holds=holds)
+        text = checked_content(op.get("content"), "give the new text of the entry", force, holds)
         return replace_edit(where, old_text, text)
     raise Refused(Refusal(f"unknown action {action!r}: use 'add', 'replace' or 'remove'"))
 
 
-def batch_edit(where: Where, operations: Any, holds: list[threats.ThreatHit] | None = None) -> Edit:
+def batch_edit(where: Where, operations: Any, holds: list[threats.ThreatHit] | None = None,
+               force: bool = False) -> Edit:
     """One edit applying every operation in order; the first failure refuses the whole batch
-    (``holds`` as in :func:`checked_content`)."""
+    (``holds`` and ``force`` as in :func:`checked_content`)."""
     if not isinstance(operations, list) or not operations:
         raise Refused(Refusal(
             '\'operations\' must be a non-empty list of {"action": "add"|"replace"|"remove", '
@@ -213,7 +214,7 @@ def batch_edit(where: Where, operations: Any, holds: list[threats.ThreatHit] | N
     steps: list[Edit] = []
     for number, op in enumerate(operations, start=1):
         try:
-            steps.append(_batch_step(where, op, holds))
+            steps.append(_batch_step(where, op, holds, force))
         except Refused as refused:
             raise _batch_failure(number, op, refused) from None
 

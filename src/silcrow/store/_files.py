@@ -37,6 +37,8 @@ cut drops is bridged on the next write by an ``outside_edit`` record.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -51,10 +53,16 @@ from silcrow._paths import default_home, memories_dir
 from silcrow.config import SWITCHES, env_switch
 from silcrow.errors import LockTimeoutError, StoreError
 from silcrow.store import _journal as journal
-from silcrow.store._backend import StoreBackend, Transaction
-from silcrow.store._pending import PENDING_FILE, DocumentBox, ProposalBox
+from silcrow.store import _ledger as ledger
+from silcrow.store._backend import LedgerDocument, StoreBackend, Transaction
+from silcrow.store._pending import PENDING_FILE, DocumentBox, Proposal, ProposalBox, settled
 
 DEFAULT_LOCK_TIMEOUT = 10.0
+# Beside a target while an approval writes it: which proposal, and the digest of the text it
+# writes, so that the next transaction of the target can tell whether the write happened.
+INTENT_SUFFIX = ".approving"
+# The notes files an intent can name (the store's TARGET_FILES; it imports this module).
+NOTE_FILES = ("MEMORY.md", "USER.md")
 OUTSIDE_HOME_ENV = SWITCHES["memory_outside_home"]
 
 
@@ -111,9 +119,32 @@ def unusable_file_message(path: Path, exc: OSError) -> str:
     return f"cannot read {path}: {exc.strerror or exc}. Check that it is a readable file"
 
 
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
 class FileTransaction(Transaction):
-    def __init__(self, backend: FileBackend, path: Path, real: Path) -> None:
+    """One locked read-modify-write of a target file.
+
+    An approval in it (:meth:`claim`, :meth:`settle`) also holds the box's lock, always
+    taken after the target's (never before one: no lock-order deadlock), and goes:
+
+    1. claim: lock ``.pending.json``, read it, find the proposal (still pending?);
+    2. settle: write the intent ``<target>.approving`` durably (proposal id, digest of the
+       new text);
+    3. write the target (atomic, durable) and its journal record (naming the proposal);
+    4. at the end: rewrite ``.pending.json`` with the proposal decided, then remove the intent.
+
+    A crash before 3 leaves the proposal pending (the intent is dropped: the target does not
+    hold its text); after 3 the next transaction of the target finds the intent, sees the
+    write done (the journal names the proposal, or the target holds the digested text) and
+    finishes 4. So a proposal leaves the box only once its effect is on disk, and is never
+    applied twice.
+    """
+
+    def __init__(self, backend: FileBackend, path: Path, real: Path, target_file: str = "") -> None:
         self._backend = backend
+        self._target_file = target_file
         self._path = path
         # The file itself: a MEMORY.md symlinked into, say, a dotfiles repository stays a
         # symlink, and the file replaced is the real one, from its own directory.
@@ -123,6 +154,12 @@ class FileTransaction(Transaction):
         self._recalled: dict[str, journal.Last | None] = {}
         # The directory of a rename whose durability is still owed (see the module docstring).
         self.renamed_in: Path | None = None
+        # An approval's share of the box (see the class docstring).
+        self._box: contextlib.ExitStack | None = None
+        self._box_tx: Transaction | None = None
+        self._box_state: dict[str, list[Proposal]] = {}
+        self._settling: Proposal | None = None
+        self._intent: Path | None = None
 
     def read(self) -> str:
         data, mode = _read_bytes(self._real, self._path)
@@ -146,7 +183,8 @@ class FileTransaction(Transaction):
 
     def journal(self, record: dict[str, Any]) -> None:
         target = record["target"]
-        last, ended = journal.append(self._backend.journal_path, record, self._newest(target))
+        last, ended = journal.append(self._backend.journal_path, record, self._newest(target),
+                                     before_compact=self._backend.fold_ledger)
         self._backend.remember(target, last, ended)
         self._recalled[target] = last
 
@@ -159,6 +197,53 @@ class FileTransaction(Transaction):
 
     def backup(self, text: str) -> str:
         return str(self._backend.backup(self._path, text))
+
+    def claim(self, box: ProposalBox, proposal_id: str) -> Proposal | None:
+        if self._box_tx is None:
+            stack = contextlib.ExitStack()
+            self._box_tx = stack.enter_context(self._backend.transaction(PENDING_FILE))
+            self._box = stack
+            self._box_state = DocumentBox.parse(self._box_tx.read())
+        return next((p for p in self._box_state["pending"] if p.id == proposal_id), None)
+
+    def settle(self, box: ProposalBox, proposal: Proposal, text: str | None) -> None:
+        if text is not None:
+            intent = {"proposal": proposal.id, "target": proposal.target, "after": _digest(text),
+                      "by": proposal.decided_by}
+            path = self._backend.intent_path(self._target_file)
+            data = json.dumps(intent).encode("ascii")
+            replace_file(path, data, mode=_private.FILE_MODE, sync_directory=True)
+            self._intent = path
+        self._settling = proposal
+
+    def finish(self) -> None:
+        """End normally (the target's lock still held): decide the settled proposal in the box."""
+        try:
+            if self._settling is not None and self._box_tx is not None:
+                settling = self._settling
+                decided = settled(self._box_state, settling.id, "approved", by=settling.decided_by)
+                if decided is not None:
+                    self._box_tx.write(DocumentBox.render(self._box_state))
+        finally:
+            self._close_box()
+        if self._intent is not None:
+            # Not synced: an intent that outlives its approval is found done and removed.
+            self._intent.unlink(missing_ok=True)
+
+    def abandon(self) -> None:
+        """End on an error: a settled write that reached the disk is decided all the same;
+        otherwise the proposal stays pending and the intent goes."""
+        if self._settling is not None and self.renamed_in is not None:
+            self.finish()
+            return
+        self._close_box()
+        if self._intent is not None:
+            self._intent.unlink(missing_ok=True)
+
+    def _close_box(self) -> None:
+        box, self._box, self._box_tx = self._box, None, None
+        if box is not None:
+            box.close()
 
 
 class FileBackend(StoreBackend):
@@ -308,9 +393,16 @@ class FileBackend(StoreBackend):
                 f"of {self.directory}"
             ) from exc
         try:
-            transaction = FileTransaction(self, path, real)
+            transaction = FileTransaction(self, path, real, target_file)
             self._remove_leftovers(seen)
-            yield transaction
+            if target_file != PENDING_FILE and os.path.lexists(self.intent_path(target_file)):
+                self._recover(transaction, target_file)
+            try:
+                yield transaction
+            except BaseException:
+                transaction.abandon()
+                raise
+            transaction.finish()
         except OSError as exc:
             raise StoreError(
                 f"could not update {path}: {exc.strerror or exc}. The file is either unchanged or fully "
@@ -328,6 +420,38 @@ class FileBackend(StoreBackend):
                     f"{transaction.renamed_in} failed ({exc.strerror or exc}). Check the disk, then "
                     "check the file with `silcrow memory show`"
                 ) from exc
+
+    def intent_path(self, target_file: str) -> Path:
+        return self.directory / (target_file + INTENT_SUFFIX)
+
+    def _recover(self, transaction: FileTransaction, target_file: str) -> None:
+        """Finish an approval of ``target_file`` that a crash interrupted (see FileTransaction):
+        its proposal is decided if its write reached the disk, else it stays pending."""
+        path = self.intent_path(target_file)
+        try:
+            intent = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            intent = None
+        if isinstance(intent, dict) and isinstance(intent.get("proposal"), str):
+            last = transaction.last_record(str(intent.get("target")))
+            journaled = last is not None and (last.get("proposal") or {}).get("id") == intent["proposal"]
+            if journaled or _digest(transaction.read()) == intent.get("after"):
+                with self.transaction(PENDING_FILE) as box_tx:
+                    state = DocumentBox.parse(box_tx.read())
+                    by = intent.get("by") if isinstance(intent.get("by"), dict) else None
+                    if settled(state, intent["proposal"], "approved", by=by) is not None:
+                        box_tx.write(DocumentBox.render(state))
+        path.unlink(missing_ok=True)
+
+    def recover(self) -> None:
+        try:
+            names = os.listdir(self.directory)
+        except OSError:
+            return
+        for name in NOTE_FILES:
+            if name + INTENT_SUFFIX in names:
+                with self.transaction(name):
+                    pass  # taking the target's lock recovers its interrupted approval
 
     def leftovers(self, target_file: str, real: Path | None = None) -> list[str]:
         """Temp files of writers of ``target_file`` that died before their rename (``real``: the
@@ -385,6 +509,30 @@ class FileBackend(StoreBackend):
 
     def proposals(self) -> ProposalBox:
         return FileBox(self)
+
+    def ledger(self) -> LedgerDocument:
+        return FileLedger(self)
+
+    def fold_ledger(self) -> None:
+        """Fold the journal into the ledger before compaction drops its oldest records (called
+        with a target's lock and the journal's lock held; the ledger has a lock of its own)."""
+        records = list(journal.read(self.journal_path))
+        self.ledger().change(lambda text: ledger.render(ledger.fold(ledger.parse(text), records)))
+
+
+class FileLedger(LedgerDocument):
+    """``.ledger.json`` beside the notes: 0600, changed under its own sidecar lock with the
+    notes' atomic write, read without a lock."""
+
+    def __init__(self, backend: FileBackend) -> None:
+        self._backend = backend
+
+    def read(self) -> str:
+        return self._backend.read(ledger.LEDGER_FILE, strict=True)
+
+    def change(self, change: Any) -> None:
+        with self._backend.transaction(ledger.LEDGER_FILE) as tx:
+            tx.write(change(tx.read()))
 
 
 class FileBox(DocumentBox):

@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -62,6 +62,7 @@ def new_record(
     undoes: str | None = None,
     confirmed_threats: list[str] | None = None,
     proposal: dict[str, Any] | None = None,
+    evicted: list[str] | None = None,
     by: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """A journal record for one committed change of ``target``; ``confirmed_threats`` are the
@@ -72,6 +73,8 @@ def new_record(
     extra: dict[str, Any] = {"confirmed_threats": list(confirmed_threats)} if confirmed_threats else {}
     if proposal:
         extra["proposal"] = dict(proposal)
+    if evicted:
+        extra["evicted"] = list(evicted)
     if by:
         extra["by"] = dict(by)
     return {
@@ -90,7 +93,7 @@ def new_record(
 CHAIN_LIMIT = 32
 _FIELDS = ("id", "time", "target", "action", "origin", "before", "after", "undoes")
 # Kept only when present (a forced write's confirmed threat pattern ids).
-_OPTIONAL = ("confirmed_threats", "proposal", "by")
+_OPTIONAL = ("confirmed_threats", "proposal", "evicted", "by")
 
 
 def _fields(stored: dict[str, Any]) -> dict[str, Any]:
@@ -181,9 +184,11 @@ def _lock_path(path: Path) -> Path:
     return found
 
 
-def append(path: Path, record: dict[str, Any], previous: Last | None = None) -> tuple[Last, Stamp]:
+def append(path: Path, record: dict[str, Any], previous: Last | None = None, *,
+           before_compact: Callable[[], None] | None = None) -> tuple[Last, Stamp]:
     """Append ``record`` as one line (a delta on ``previous``, the target's newest record, when
-    given); compact the journal when it is too big. Returns the record as :func:`last` would
+    given); compact the journal when it is too big, after ``before_compact`` (which keeps
+    what is derived from the records about to go). Returns the record as :func:`last` would
     and where the journal ended."""
     stored, depth = _stored(record, previous)
     # ensure_ascii keeps the line pure ASCII, so surrogate-escaped bytes from a
@@ -213,6 +218,8 @@ def append(path: Path, record: dict[str, Any], previous: Last | None = None) -> 
         finally:
             os.close(fd)
         if ended is None:
+            if before_compact is not None:
+                before_compact()
             _compact(path, KEEP_BYTES)
             ended = stamp(path, head=True)
     finally:

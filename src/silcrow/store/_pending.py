@@ -11,29 +11,61 @@ operations), who (session, client, token name) and when; a write the threat
 scan could only *hold* (``threats.verdict`` == "hold") is kept with the
 scanner's reason, so the person approving it sees why it was held.
 
-The box is bounded (:data:`MAX_PENDING`): adding to a full one drops the
-oldest proposal, and the caller is told which. Each storage backend keeps its
+What a person reviews is the proposal's *net effect* (:func:`effect`): its steps
+applied in order to a copy of the live entries, as entries removed, added and
+changed, with a fingerprint (``base``) of the entries it was computed against.
+Approving with that ``base`` applies exactly that effect, or is refused as
+stale when the entries have changed since.
+
+The box is bounded by count, by size and per caller (the constants below); a
+full box refuses the new proposal, telling the model why, and never drops one
+already waiting, so a flood from one caller cannot push out another's. A
+proposal leaves the box only in the same durable step that records its fate
+(see :meth:`~silcrow.store.Transaction.claim`). Each storage backend keeps its
 own box: a private JSON file next to the notes (written with the files'
-atomic write under their lock), or a table of the PostgreSQL database.
+atomic write under their lock), or a row of the PostgreSQL database.
 """
 
 from __future__ import annotations
 
 import contextvars
+import difflib
+import hashlib
 import json
 import secrets
 import threading
 from abc import ABC, abstractmethod
+from collections import Counter
 from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from silcrow import safety as threats
 from silcrow.errors import StoreError
-from silcrow.store import _entries as E
+from silcrow.store._edits import (
+    Edit,
+    Where,
+    add_edit,
+    batch_edit,
+    checked_content,
+    checked_old_text,
+    remove_edit,
+    replace_edit,
+)
+from silcrow.store._results import Refusal, Refused
 
 WRITE_POLICIES = ("auto", "approve")
+#: Proposals waiting at most, from all callers together.
 MAX_PENDING = 100
-# Decided proposals kept (newest last) so a rejection's reason can still be read.
+#: Proposals waiting at most from one caller (its token, else its session, else its client).
+MAX_PER_CALLER = 20
+#: Operations in one batch proposal at most.
+MAX_OPERATIONS = 50
+#: Size of one proposal at most, as stored (JSON, UTF-8 bytes).
+MAX_PROPOSAL_BYTES = 64 * 1024
+#: Size of all waiting proposals together at most (JSON, UTF-8 bytes).
+MAX_BOX_BYTES = 2 * 1024 * 1024
+# Decided proposals kept (newest last) so a decision and its reason can still be read.
 MAX_DECIDED = 50
 PENDING_FILE = ".pending.json"
 
@@ -114,6 +146,7 @@ class Proposal:
     status: str = "pending"  # pending | rejected
     reason: str | None = None  # the rejection's reason
     decided: str | None = None
+    why: str | None = None  # why it was proposed, when a review pass made it (see _review)
     decided_by: dict[str, str] | None = None  # who decided it (Proposer.record())
 
     @classmethod
@@ -122,7 +155,8 @@ class Proposal:
         return cls(id=secrets.token_hex(4), time=now(), target=target, action=action, who=who, **what)
 
     def as_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        # Shallow (not dataclasses.asdict, which deep-copies every operation): read-only use.
+        return {f.name: v for f in fields(self) if (v := getattr(self, f.name)) is not None}
 
     @classmethod
     def from_dict(cls, data: Any) -> Proposal | None:
@@ -153,29 +187,109 @@ class ProposalBox(ABC):
         """Pending proposals, oldest first."""
 
     @abstractmethod
-    def add(self, proposal: Proposal, limit: int = MAX_PENDING) -> list[Proposal]:
-        """Keep ``proposal``; returns the oldest ones dropped to stay within ``limit``."""
-
-    @abstractmethod
-    def take(self, proposal_id: str) -> Proposal | None:
-        """Remove the pending proposal ``proposal_id`` and return it (None when there is none):
-        of two approvals of the same proposal at once, only one gets it."""
-
-    @abstractmethod
-    def put_back(self, proposal: Proposal) -> None:
-        """Return a taken proposal (its approval failed) to its place in the queue."""
-
-    @abstractmethod
-    def decide(self, proposal: Proposal) -> None:
-        """Keep a rejected proposal (with its reason) among the recent decisions."""
-
-    @abstractmethod
     def decided(self) -> list[Proposal]:
-        """Recently rejected proposals, oldest first."""
+        """Recently decided proposals (approved or rejected), oldest first."""
+
+    @abstractmethod
+    def add(self, proposal: Proposal) -> None:
+        """Keep ``proposal``; refused (:class:`Refused`) when the box or the caller's share of
+        it is full (see :func:`admitted`). Nothing already waiting is ever dropped."""
+
+    @abstractmethod
+    def reject(self, proposal_id: str, reason: str | None,
+               by: dict[str, str] | None = None) -> Proposal | None:
+        """Move the pending proposal ``proposal_id`` to the decided ones as rejected (``by``:
+        who decided, ``Proposer.record()``), in one durable step; returns it (None when it is
+        not pending: of two decisions, one wins)."""
+
+    @abstractmethod
+    def note_error(self, proposal_id: str, error: str) -> None:
+        """Record why the last approval of a pending proposal was refused."""
+
+    @abstractmethod
+    def settle(self, proposal: Proposal) -> None:
+        """Move a pending proposal to the decided ones as approved, by its ``decided_by``
+        (backends without a durable box; others do this in the notes' transaction, see
+        Transaction.settle)."""
 
 
 def _ordered(items: list[Proposal]) -> list[Proposal]:
     return sorted(items, key=lambda p: p.time)
+
+
+def size(proposal: Proposal) -> int:
+    """The bytes ``proposal`` takes in the box (its JSON, as stored)."""
+    return len(json.dumps(proposal.as_dict(), ensure_ascii=True))
+
+
+def caller(who: dict[str, Any]) -> str:
+    """Whose quota a proposal counts against: its token (proven), else its session (claimed),
+    else its client."""
+    for key in ("token_id", "token", "session", "claimed_session", "client"):
+        if who.get(key):
+            return f"{key} {who[key]}"
+    return "unknown"
+
+
+def admitted(pending: list[Proposal], proposal: Proposal) -> None:
+    """Refuse ``proposal`` when keeping it would pass a bound of the box (count, bytes, the
+    caller's share); says which bound and what to do."""
+    tail = ("Nothing was saved. Tell the user that proposals are waiting for their review "
+            "(`silcrow memory pending`, or the inspector), and do not retry until they decide.")
+    mine = caller(proposal.who)
+    if sum(1 for p in pending if caller(p.who) == mine) >= MAX_PER_CALLER:
+        raise Refused(Refusal(
+            f"Not saved: {MAX_PER_CALLER} of your proposals are already waiting for the user's approval "
+            f"(at most {MAX_PER_CALLER} per caller). {tail}", target=proposal.target))
+    if len(pending) >= MAX_PENDING:
+        raise Refused(Refusal(
+            f"Not saved: the box of pending proposals is full ({MAX_PENDING} waiting). {tail}",
+            target=proposal.target))
+    used = sum(size(p) for p in pending)
+    if used + size(proposal) > MAX_BOX_BYTES:
+        raise Refused(Refusal(
+            f"Not saved: the box of pending proposals is full ({used:,} of {MAX_BOX_BYTES:,} bytes used, "
+            f"this proposal takes {size(proposal):,}). {tail}", target=proposal.target))
+
+
+def usage(pending: list[Proposal]) -> dict[str, Any]:
+    """How full the box is, for the person reviewing it: ``full`` (new proposals from anyone
+    are refused) and ``full_callers`` (callers whose new proposals are refused)."""
+    per_caller = Counter(caller(p.who) for p in pending)
+    used = sum(size(p) for p in pending)
+    return {
+        "waiting": len(pending), "bytes": used, "max_waiting": MAX_PENDING, "max_bytes": MAX_BOX_BYTES,
+        "max_per_caller": MAX_PER_CALLER,
+        "full": len(pending) >= MAX_PENDING or used >= MAX_BOX_BYTES - MAX_PROPOSAL_BYTES,
+        "full_callers": sorted(c for c, n in per_caller.items() if n >= MAX_PER_CALLER),
+    }
+
+
+def box_warnings(box: dict[str, Any]) -> list[str]:
+    """What a person reviewing should know about a box :func:`usage` describes, in words."""
+    lines = []
+    if box.get("full"):
+        lines.append(f"The box is full ({box['waiting']} waiting, {box['bytes']:,} bytes): new proposals "
+                     "from every caller are refused until you approve or reject some.")
+    if box.get("full_callers"):
+        lines.append(f"At their share of {box['max_per_caller']} waiting, so their new proposals are "
+                     f"refused: {', '.join(box['full_callers'])}.")
+    return lines
+
+
+def settled(state: dict[str, list[Proposal]], proposal_id: str, status: str,
+            reason: str | None = None, by: dict[str, str] | None = None) -> Proposal | None:
+    """Move ``proposal_id`` from ``state``'s pending to its decided list with ``status`` and
+    who decided (``by``), in place; returns the decided proposal, or None when it was not
+    pending."""
+    found = next((p for p in state["pending"] if p.id == proposal_id), None)
+    if found is None:
+        return None
+    state["pending"] = [p for p in state["pending"] if p.id != proposal_id]
+    decided = replace(found, status=status, reason=reason or None, decided=now(), last_error=None,
+                      decided_by=by or None)
+    state["decided"] = [*state["decided"], decided][-MAX_DECIDED:]
+    return decided
 
 
 class DocumentBox(ProposalBox):
@@ -207,8 +321,10 @@ class DocumentBox(ProposalBox):
 
     @staticmethod
     def render(state: dict[str, list[Proposal]]) -> str:
-        return json.dumps({k: [p.as_dict() for p in v] for k, v in state.items()},
-                          ensure_ascii=True, indent=1) + "\n"
+        # One proposal a line: compact, and still readable by a person.
+        parts = {k: ",\n".join(json.dumps(p.as_dict(), ensure_ascii=True) for p in v)
+                 for k, v in state.items()}
+        return "{" + ",\n".join(f'"{k}": [\n{v}\n]' for k, v in parts.items()) + "}\n"
 
     def waiting(self) -> list[Proposal]:
         return self.parse(self._read())["pending"]
@@ -216,45 +332,39 @@ class DocumentBox(ProposalBox):
     def decided(self) -> list[Proposal]:
         return self.parse(self._read())["decided"]
 
-    def add(self, proposal: Proposal, limit: int = MAX_PENDING) -> list[Proposal]:
-        def change(state: dict[str, list[Proposal]]) -> tuple[dict[str, list[Proposal]], list[Proposal]]:
-            pending = [*state["pending"], proposal]
-            dropped = pending[: max(0, len(pending) - limit)]
-            state["pending"] = pending[len(dropped):]
-            return state, dropped
+    def add(self, proposal: Proposal) -> None:
+        def change(state: dict[str, list[Proposal]]) -> tuple[dict[str, list[Proposal]], None]:
+            admitted(state["pending"], proposal)
+            state["pending"] = [*state["pending"], proposal]
+            return state, None
 
-        result: list[Proposal] = self._change(change)
-        return result
+        self._change(change)
 
-    def take(self, proposal_id: str) -> Proposal | None:
+    def reject(self, proposal_id: str, reason: str | None,
+               by: dict[str, str] | None = None) -> Proposal | None:
         if all(p.id != proposal_id for p in self.waiting()):
             return None  # not there: no need for the lock (nor to create the file)
 
         def change(state: dict[str, list[Proposal]]) -> tuple[dict[str, list[Proposal]], Proposal | None]:
-            found = next((p for p in state["pending"] if p.id == proposal_id), None)
-            state["pending"] = [p for p in state["pending"] if p.id != proposal_id]
-            return state, found
+            return state, settled(state, proposal_id, "rejected", reason, by)
 
         result: Proposal | None = self._change(change)
         return result
 
-    def put_back(self, proposal: Proposal) -> None:
+    def note_error(self, proposal_id: str, error: str) -> None:
         def change(state: dict[str, list[Proposal]]) -> tuple[dict[str, list[Proposal]], None]:
-            state["pending"] = _ordered([*(p for p in state["pending"] if p.id != proposal.id), proposal])
+            state["pending"] = [replace(p, last_error=error) if p.id == proposal_id else p
+                                for p in state["pending"]]
             return state, None
 
         self._change(change)
+
+    def settle(self, proposal: Proposal) -> None:
+        self._change(lambda state: (state, settled(state, proposal.id, "approved", by=proposal.decided_by)))
 
     def restore(self, text: str) -> None:
         """Replace the whole box with the document ``text`` (moving a profile between backends)."""
         self._change(lambda _state: (self.parse(text), None))
-
-    def decide(self, proposal: Proposal) -> None:
-        def change(state: dict[str, list[Proposal]]) -> tuple[dict[str, list[Proposal]], None]:
-            state["decided"] = [*state["decided"], proposal][-MAX_DECIDED:]
-            return state, None
-
-        self._change(change)
 
 
 class MemoryBox(DocumentBox):
@@ -280,32 +390,83 @@ def checked_policy(policy: Any) -> str:
     return str(policy)
 
 
-def with_error(proposal: Proposal, error: str) -> Proposal:
-    return replace(proposal, last_error=error)
+# ------------------------------------------------------------------ what a proposal does
 
 
-def changes(proposal: Proposal, current: list[str]) -> list[dict[str, Any]]:
-    """What ``proposal`` would do to ``current`` (its target's live entries), step by step:
-    ``before`` the entry ``old_text`` addresses now, ``after`` the new text, ``stale`` why
-    ``old_text`` no longer addresses exactly one entry. A batch's steps are each shown against
-    the entries as they are now, not as the steps before them would leave them."""
-    steps = proposal.operations if proposal.action == "batch" else [
-        {"action": proposal.action, "content": proposal.content, "old_text": proposal.old_text}]
-    out: list[dict[str, Any]] = []
-    for step in steps or []:
-        if not isinstance(step, dict):
+def fingerprint(entries: list[str]) -> str:
+    """A short digest of a target's entries: what a review was computed against."""
+    data = json.dumps(entries, ensure_ascii=True).encode("ascii")
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def steps(proposal: Proposal) -> list[Any]:
+    """The operations of ``proposal`` (one for a single write)."""
+    if proposal.action == "batch":
+        return list(proposal.operations or [])
+    op: dict[str, Any] = {"action": proposal.action}
+    op.update({k: v for k, v in (("content", proposal.content), ("old_text", proposal.old_text)) if v})
+    return [op]
+
+
+def edit_of(proposal: Proposal, where: Where, holds: list[threats.ThreatHit] | None = None,
+            scan: bool = True) -> Edit:
+    """The edit ``proposal`` makes, checked again (fields, and the threat scan unless not
+    ``scan``) as when it was made: its steps in order, all or nothing. Refused
+    (:class:`Refused`) when it cannot be made."""
+    if proposal.action == "batch":
+        return batch_edit(where, proposal.operations, holds, force=not scan)
+    if proposal.action not in ("add", "replace", "remove"):
+        raise Refused(Refusal(f"proposal {proposal.id} has an unknown action {proposal.action!r}; reject it"))
+    hint = "the proposal has no content; reject it"
+    if proposal.action == "add":
+        return add_edit(checked_content(proposal.content, hint, not scan, holds))
+    old_text = checked_old_text(proposal.old_text, proposal.action)
+    if proposal.action == "remove":
+        return remove_edit(where, old_text)
+    return replace_edit(where, old_text, checked_content(proposal.content, hint, not scan, holds))
+
+
+def useful_steps(operations: list[Any], where: Where, current: list[str]) -> list[Any]:
+    """``operations`` without the steps that change nothing when applied in order to ``current``
+    (a repeated add, a replace by the same text): they are not stored. The operations were
+    checked (and scanned) already."""
+    kept: list[Any] = []
+    state = list(current)
+    for op in operations:
+        after = batch_edit(where, [op], force=True)(state)[0]
+        if after != state:
+            kept.append(op)
+        state = after
+    return kept
+
+
+def net_changes(before: list[str], after: list[str]) -> list[dict[str, str | None]]:
+    """Entries removed (``after`` None), added (``before`` None) and changed, in order."""
+    out: list[dict[str, str | None]] = []
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
             continue
-        action, old = step.get("action"), step.get("old_text")
-        before: str | None = None
-        stale: str | None = None
-        if action in ("replace", "remove") and isinstance(old, str):
-            match = E.find(current, old)
-            if not match.found:
-                stale = f"no entry contains {old!r} now"
-            elif match.ambiguous:
-                stale = f"{len(match.distinct)} different entries contain {old!r} now"
-            else:
-                before = current[match.indexes[0]]
-        after = step.get("content") if action in ("add", "replace") else None
-        out.append({"action": action, "old_text": old, "before": before, "after": after, "stale": stale})
+        old, new = before[i1:i2], after[j1:j2]
+        paired = min(len(old), len(new)) if tag == "replace" else 0
+        out.extend({"before": o, "after": n} for o, n in zip(old[:paired], new[:paired], strict=True))
+        out.extend({"before": o, "after": None} for o in old[paired:])
+        out.extend({"before": None, "after": n} for n in new[paired:])
+    return out
+
+
+def effect(proposal: Proposal, current: list[str], where: Where) -> dict[str, Any]:
+    """What approving ``proposal`` now would do to ``current`` (its target's live entries):
+    ``changes`` (see :func:`net_changes`), ``base`` (the fingerprint of ``current``; pass it to
+    approve), ``after`` (the entries it would leave) and ``problem``: why it cannot apply
+    now (``stale`` when its ``old_text`` no longer finds exactly one entry). The threat scan
+    is left to the approval, which runs it again (it ran when the proposal was made)."""
+    out: dict[str, Any] = {"base": fingerprint(current), "changes": [], "problem": None, "stale": False,
+                           "after": list(current)}
+    try:
+        after = edit_of(proposal, where, scan=False)(current)[0]
+    except Refused as refused:
+        out["problem"], out["stale"] = refused.refusal.error, refused.refusal.unmatched
+        return out
+    out["changes"], out["after"] = net_changes(current, after), after
     return out

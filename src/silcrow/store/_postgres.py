@@ -28,8 +28,8 @@ from typing import Any
 from silcrow import schema
 from silcrow.db import Database
 from silcrow.errors import LockTimeoutError, StoreError
-from silcrow.store._backend import StoreBackend, Transaction
-from silcrow.store._pending import DocumentBox, ProposalBox
+from silcrow.store._backend import LedgerDocument, StoreBackend, Transaction
+from silcrow.store._pending import DocumentBox, Proposal, ProposalBox, settled
 
 WHAT = "curated notes"
 
@@ -61,6 +61,7 @@ class PostgresTransaction(Transaction):
         self._conn = conn
         self._target_file = target_file
         self._text = text
+        self._box: dict[str, list[Proposal]] | None = None
 
     def read(self) -> str:
         return self._text
@@ -92,6 +93,24 @@ class PostgresTransaction(Transaction):
             (self._backend.profile, target),
         ).fetchall()
         return [r for row in rows if (r := _record(row["record"])) is not None]
+
+    def claim(self, box: ProposalBox, proposal_id: str) -> Proposal | None:
+        # The box row is locked after the notes row, as nothing locks them the other way round;
+        # it changes, if at all, in this transaction: with the notes and their journal, or not.
+        if self._box is None:
+            profile = self._backend.profile
+            self._conn.execute("INSERT INTO pending_proposals (profile) VALUES (%s) ON CONFLICT DO NOTHING",
+                               (profile,))
+            row = self._conn.execute("SELECT body FROM pending_proposals WHERE profile = %s FOR UPDATE",
+                                     (profile,)).fetchone()
+            self._box = DocumentBox.parse(str(row["body"]))
+        return next((p for p in self._box["pending"] if p.id == proposal_id), None)
+
+    def settle(self, box: ProposalBox, proposal: Proposal, text: str | None) -> None:
+        if self._box is None or settled(self._box, proposal.id, "approved", by=proposal.decided_by) is None:
+            raise StoreError(f"proposal {proposal.id} was not claimed in this transaction")
+        self._conn.execute("UPDATE pending_proposals SET body = %s, updated_at = now() WHERE profile = %s",
+                           (DocumentBox.render(self._box), self._backend.profile))
 
     def backup(self, text: str) -> str:
         row = self._conn.execute(
@@ -152,6 +171,9 @@ class PostgresBackend(StoreBackend):
     def proposals(self) -> ProposalBox:
         return PostgresBox(self)
 
+    def ledger(self) -> LedgerDocument:
+        return PostgresLedger(self)
+
 
 class PostgresBox(DocumentBox):
     """The pending proposals of one profile: a row of ``silcrow.pending_proposals``, changed
@@ -182,3 +204,33 @@ class PostgresBox(DocumentBox):
             conn.execute("UPDATE pending_proposals SET body = %s, updated_at = now() WHERE profile = %s",
                          (self.render(state), profile))
         return value
+
+
+class PostgresLedger(LedgerDocument):
+    """The entry metadata and archive of one profile: a row of ``silcrow.curated_ledger``,
+    changed under its row lock. The journal is never compacted here, so nothing needs
+    folding before records go."""
+
+    def __init__(self, backend: PostgresBackend) -> None:
+        self._backend = backend
+
+    def read(self) -> str:
+        db, profile = self._backend.db, self._backend.profile
+
+        def once() -> str:
+            with db.transaction(StoreError, "entry metadata") as conn:
+                row = conn.execute("SELECT body FROM curated_ledger WHERE profile = %s",
+                                   (profile,)).fetchone()
+            return str(row["body"]) if row else ""
+
+        return db.retrying(once)
+
+    def change(self, change: Any) -> None:
+        db, profile = self._backend.db, self._backend.profile
+        with db.transaction(StoreError, "entry metadata", lock_error=LockTimeoutError) as conn:
+            conn.execute("INSERT INTO curated_ledger (profile) VALUES (%s) ON CONFLICT DO NOTHING",
+                         (profile,))
+            row = conn.execute("SELECT body FROM curated_ledger WHERE profile = %s FOR UPDATE",
+                               (profile,)).fetchone()
+            conn.execute("UPDATE curated_ledger SET body = %s, updated_at = now() WHERE profile = %s",
+                         (change(str(row["body"])), profile))

@@ -35,7 +35,10 @@ class MemoryResult(TypedDict, total=False):
     pending: bool
     proposal_id: str
     stale: bool
-    dropped: list[str]
+    eviction_candidates: list[str]
+    restored: str
+    changes: list[dict[str, str | None]]
+    base: str
     entries: list[str]
     char_limit: int
 
@@ -61,6 +64,10 @@ class Refusal:
     held: bool = False
     # ``old_text`` addresses no entry, or several (an approved proposal is then stale).
     unmatched: bool = False
+    # An add over the limit: the entries that would go first to make room (least used, oldest).
+    eviction_candidates: list[str] | None = None
+    # An approval met entries other than those its review was shown against.
+    stale: bool = False
 
     def result(self) -> MemoryResult:
         out: dict[str, object] = {"success": False, "error": self.error}
@@ -75,6 +82,7 @@ class Refusal:
 
 _SHOWN_WHEN_SET = (
     "target", "current_entries", "usage", "matches", "patterns", "failed_operation", "backup", "problems",
+    "eviction_candidates",
 )
 
 

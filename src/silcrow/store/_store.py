@@ -24,9 +24,11 @@ from typing import Any
 
 from silcrow import safety as threats
 from silcrow.config import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT, ProfileSettings, profile_settings
-from silcrow.errors import DriftError, LockTimeoutError, StoreError
+from silcrow.errors import DriftError, LockTimeoutError, SilcrowError, StoreError
 from silcrow.store import _entries as E
+from silcrow.store import _ledger as ledger
 from silcrow.store import _render as render
+from silcrow.store import _review as consolidation
 from silcrow.store._backend import StoreBackend, Transaction
 from silcrow.store._document import Document, parse
 from silcrow.store._edits import (
@@ -45,21 +47,29 @@ from silcrow.store._edits import (
 from silcrow.store._files import DEFAULT_LOCK_TIMEOUT, FileBackend, open_backend
 from silcrow.store._journal import new_record
 from silcrow.store._pending import (
-    MAX_PENDING,
+    MAX_OPERATIONS,
+    MAX_PROPOSAL_BYTES,
     Proposal,
     ProposalBox,
     Proposer,
-    changes,
     checked_policy,
     current_proposer,
-    now,
-    with_error,
+    edit_of,
+    effect,
+    fingerprint,
+    net_changes,
+    size,
+    usage,
+    useful_steps,
 )
 from silcrow.store._results import MemoryResult, NotesView, Refusal, Refused
 
 log = logging.getLogger(__name__)
 
 TARGET_FILES = {"memory": "MEMORY.md", "user": "USER.md"}
+ON_FULL = ("refuse", "archive_oldest")
+# How many eviction candidates a refusal of a full file names.
+EVICTION_CANDIDATES = 3
 MAX_FAILED_ATTEMPTS = 3
 
 
@@ -114,6 +124,7 @@ class MemoryStore:
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
         backend: StoreBackend | None = None,
         write_policy: str = "auto",
+        on_full: str = "refuse",
     ) -> None:
         if backend is not None and home is not None:
             raise StoreError("give MemoryStore a home or a backend, not both")
@@ -137,6 +148,11 @@ class MemoryStore:
         self._limits = {"memory": memory_char_limit, "user": user_char_limit}
         # "approve": writes from the model become pending proposals (see silcrow.store._pending).
         self.write_policy = checked_policy(write_policy)
+        if on_full not in ON_FULL:
+            raise StoreError(f"unknown on_full {on_full!r}: use one of {', '.join(ON_FULL)}")
+        # What an add that would overflow a file does: refuse (naming the eviction candidates),
+        # or archive the least used, oldest entries to make room.
+        self.on_full = on_full
         # Who the model's writes come from, for proposals; a server's per-request
         # current_proposer overrides the fields it sets.
         self.proposer = Proposer(client="library")
@@ -177,6 +193,10 @@ class MemoryStore:
     def entries(self, target: str) -> list[str]:
         """The live entries of ``target``, read from disk now."""
         return parse(self.backend.read(self._check_target(target)))
+
+    def fullness(self, target: str) -> float:
+        """How full ``target`` is now: its characters over its limit (1.0 is full)."""
+        return E.char_count(self.entries(target)) / self.char_limit(target)
 
     def usage(self, target: str) -> str:
         """Live usage, e.g. ``"62% — 1,364/2,200 chars"``."""
@@ -324,6 +344,10 @@ class MemoryStore:
             self._consolidating = False
             self._failed_attempts = 0
             return result
+        shown = [*(refusal.current_entries or []), *(refusal.matches or [])]
+        if shown and refusal.target in TARGET_FILES:
+            # A refusal shows the model these entries: they were surfaced (entry metadata).
+            self.note_surfaced(refusal.target, shown, "tool")
         if refusal.over_limit:
             self._consolidating = True
         if not self._consolidating:
@@ -393,6 +417,11 @@ class MemoryStore:
                proposal: Proposal | None = None) -> MemoryResult:
         target = _known_target(target)
         gated = self._gated(origin)
+        if gated is not None and isinstance(operations, list) and len(operations) > MAX_OPERATIONS:
+            raise Refused(Refusal(
+                f"A batch waiting for approval holds at most {MAX_OPERATIONS} operations; this one has "
+                f"{len(operations):,}. Nothing was saved: split it into batches of at most {MAX_OPERATIONS} "
+                "(the user reviews each on its own).", target=target))
         edit = batch_edit(self._where(target), operations, holds if gated is None else gated)
         if gated is not None:
             return self._propose(target, "batch", edit, gated, operations=list(operations))
@@ -409,11 +438,36 @@ class MemoryStore:
         """Writes from the model waiting for approval, oldest first."""
         return self.proposals.waiting()
 
-    def review(self) -> list[dict[str, Any]]:
-        """The pending proposals, each with ``changes``: what it would do to the live entries
-        (see :func:`silcrow.store._pending.changes`), for a person to judge."""
+    def box_usage(self) -> dict[str, Any]:
+        """How full the box of pending proposals is (see :func:`silcrow.store._pending.usage`)."""
+        return usage(self.pending())
+
+    def review(self, *, sequential: bool = False) -> list[dict[str, Any]]:
+        """The pending proposals, each with its net effect on the live entries (see
+        :func:`silcrow.store._pending.effect`): ``changes`` (entries removed, added, changed),
+        ``base`` (pass it to :meth:`approve`), ``problem`` (why it cannot apply now) and ``stale``.
+        With ``sequential`` each is computed against the entries the ones before it leave when
+        they are approved in order, oldest first (what ``approve --all`` meets)."""
+        self.backend.recover()
         current = {target: self.entries(target) for target in TARGET_FILES}
-        return [{**p.as_dict(), "changes": changes(p, current.get(p.target, []))} for p in self.pending()]
+        reviewed: list[dict[str, Any]] = []
+        for proposal in self.pending():
+            item: dict[str, Any] = proposal.as_dict()
+            target = proposal.target
+            if target not in TARGET_FILES:
+                reviewed.append({**item, "changes": [], "base": None, "stale": False,
+                                 "problem": f"unknown target {target!r}; reject it"})
+                continue
+            found = effect(proposal, current[target], self._where(target))
+            after = found.pop("after")
+            if found["problem"] is None:
+                over = self._over_budget(target, proposal.action, current[target], after, [])
+                if over is not None:
+                    found["problem"], found["changes"] = over.error, []
+                elif sequential:
+                    current[target] = after
+            reviewed.append({**item, **found})
+        return reviewed
 
     def _propose(self, target: str, action: str, edit: Edit, holds: list[threats.ThreatHit],
                  **what: Any) -> MemoryResult:
@@ -421,7 +475,9 @@ class MemoryStore:
 
         It is tried on the live entries first (no lock, nothing written): what would be refused
         now (no entry matches ``old_text``, over the budget) is refused now, so the model can
-        fix it; a write that would change nothing is answered as done."""
+        fix it; a write that would change nothing is answered as done, and a batch's steps
+        that change nothing are not kept. A proposal over its size bound, or one the box has
+        no room for (see :mod:`silcrow.store._pending`), is refused."""
         document = Document.parse(self.backend.read(TARGET_FILES[target], strict=True))
         current = document.entries
         try:
@@ -433,11 +489,18 @@ class MemoryStore:
         over = self._over_budget(target, action, current, updated, [])
         if over is not None:
             raise Refused(over)
+        if action == "batch":
+            what["operations"] = useful_steps(what["operations"], self._where(target), current)
         held = threat_reasons(holds) if holds else None
         who = current_proposer.get()
         proposer = self.proposer if who is None else who.over(self.proposer)
         proposal = Proposal.new(target=target, action=action, proposer=proposer, held=held, **what)
-        dropped = self.proposals.add(proposal, MAX_PENDING)
+        if (taken := size(proposal)) > MAX_PROPOSAL_BYTES:
+            raise Refused(Refusal(
+                f"Not saved: this proposal is {taken:,} bytes, over the {MAX_PROPOSAL_BYTES // 1024} KiB "
+                "a proposal may take. Save shorter entries, or split the change into smaller writes.",
+                target=target))
+        self.proposals.add(proposal)
         message = (
             f"Not saved yet: this change is waiting for the user's approval (proposal {proposal.id}). "
             "Do not retry or rephrase it; the user approves or rejects it. Until then it is not in "
@@ -448,70 +511,68 @@ class MemoryStore:
         result = self._success(target, current, message)
         result["pending"] = True
         result["proposal_id"] = proposal.id
-        if dropped:
-            names = ", ".join(p.summary() for p in dropped)
-            log.warning("pending proposals are full (%d): dropped the oldest, %s", MAX_PENDING, names)
-            result["message"] += (f" The queue of pending proposals was full, so the oldest was dropped: "
-                                  f"{names}.")
-            result["dropped"] = [p.id for p in dropped]
         return result
 
-    def approve(self, proposal_id: str, *, origin: str = APPROVED_ORIGIN) -> MemoryResult:
+    def _not_pending(self, proposal_id: str) -> Refusal:
+        shown = threats.display_safe(str(proposal_id))
+        decided = next((p for p in reversed(self.proposals.decided()) if p.id == proposal_id), None)
+        when = f": it was {decided.status} at {decided.decided}" if decided is not None else ""
+        return Refusal(f"no pending proposal {shown!r}{when}; list them with `silcrow memory pending`")
+
+    def approve(self, proposal_id: str, *, origin: str = APPROVED_ORIGIN,
+                base: str | None = None) -> MemoryResult:
         """Apply a pending proposal through the normal write path (lock, re-read, scan, budget,
-        journal). It can still be refused, and is then kept pending with the reason; a
-        ``replace``/``remove`` whose ``old_text`` no longer addresses exactly one entry is
-        reported ``stale``. Approving a held proposal confirms its threat findings."""
-        proposal = self.proposals.take(proposal_id)
+        journal); the proposal leaves the box in the same durable step that writes its effect.
+
+        ``base`` is the fingerprint of the entries its review was shown against (see
+        :meth:`review`): when the live entries differ, nothing is applied and the result is
+        ``stale`` (review it again). Without ``base`` it applies to the entries it meets, and
+        the result's ``changes`` say what that did. It can still be refused (threat scan,
+        budget, an ``old_text`` that no longer finds one entry), and is then kept pending with
+        the reason. Approving a held proposal confirms its threat findings."""
+        proposal = next((p for p in self.pending() if p.id == proposal_id), None)
         if proposal is None:
-            return Refusal(f"no pending proposal {threats.display_safe(str(proposal_id))!r}; list them with "
-                           "`silcrow memory pending`").result()
+            return self._not_pending(proposal_id).result()
+        seen: dict[str, list[str]] = {}
         try:
-            result = self._apply(proposal, origin)
+            target = _known_target(proposal.target)
+            # A held proposal: the person approving it has seen the scanner's reason and confirms
+            # the uncertain hits (kept in the journal); a certain threat is still refused.
+            holds: Holds = [] if proposal.held else None
+            edit = edit_of(proposal, self._where(target), holds)
+            result = self._commit(target, proposal.action, origin, edit, appends=proposal.action == "add",
+                                  confirmed=_held_ids(holds), proposal=proposal, base=base, seen=seen)
         except Refused as refused:
             refusal = refused.refusal
-        except BaseException:
-            self.proposals.put_back(proposal)
-            raise
         else:
             result["proposal_id"] = proposal.id
+            result["changes"] = net_changes(seen["before"], seen["after"])
+            result["base"] = fingerprint(seen["before"])
             return result
+        if refusal.error.startswith("no pending proposal"):
+            return refusal.result()
         error = refusal.error
         if refusal.unmatched:
             error = (f"Stale: the entry proposal {proposal.id} was made against has changed since. "
                      f"{refusal.error}")
-        self.proposals.put_back(with_error(proposal, error))
+        self.proposals.note_error(proposal.id, error)
         result = replace(refusal, error=f"{error} The proposal is still pending; reject it with "
                          f"`silcrow memory reject {proposal.id}`.").result()
         result["proposal_id"] = proposal.id
-        if refusal.unmatched:
+        if refusal.unmatched or refusal.stale:
             result["stale"] = True
         return result
 
-    def _apply(self, proposal: Proposal, origin: str) -> MemoryResult:
-        # A held proposal: the person approving it has seen the scanner's reason and confirms
-        # the uncertain hits (kept in the journal); a certain threat is still refused.
-        holds: Holds = [] if proposal.held else None
-        if proposal.action == "add":
-            return self._add(proposal.target, proposal.content, origin, holds=holds, proposal=proposal)
-        if proposal.action == "replace":
-            return self._replace(proposal.target, proposal.old_text, proposal.content, origin, holds=holds,
-                                 proposal=proposal)
-        if proposal.action == "remove":
-            return self._remove(proposal.target, proposal.old_text, origin, proposal=proposal)
-        if proposal.action == "batch":
-            return self._batch(proposal.target, proposal.operations, origin, holds=holds, proposal=proposal)
-        raise Refused(Refusal(f"proposal {proposal.id} has an unknown action {proposal.action!r}; reject it"))
-
     def reject(self, proposal_id: str, reason: str | None = None) -> MemoryResult:
         """Drop a pending proposal; it is kept a while among the decided ones, with ``reason``."""
-        proposal = self.proposals.take(proposal_id)
+        self.backend.recover()  # an approval a crash interrupted is decided first
+        proposal = self.proposals.reject(proposal_id, reason, _caller())
         if proposal is None:
-            return Refusal(f"no pending proposal {threats.display_safe(str(proposal_id))!r}; list them with "
-                           "`silcrow memory pending`").result()
-        self.proposals.decide(replace(proposal, status="rejected", reason=reason or None, decided=now(),
-                                      decided_by=_caller()))
-        entries = self.entries(proposal.target)
-        result = self._success(proposal.target, entries, f"Rejected proposal {proposal.summary()}.")
+            return self._not_pending(proposal_id).result()
+        message = f"Rejected proposal {proposal.summary()}."
+        result: MemoryResult = {"success": True, "message": message}
+        if proposal.target in TARGET_FILES:  # else a hand-edited box: nothing to report on
+            result = self._success(proposal.target, self.entries(proposal.target), message)
         result["proposal_id"] = proposal.id
         return result
 
@@ -604,9 +665,15 @@ class MemoryStore:
 
     def _commit(
         self, target: str, action: str, origin: str, edit: Edit, *, appends: bool = False,
-        confirmed: list[str] | None = None, proposal: Proposal | None = None,
+        confirmed: list[str] | None = None, proposal: Proposal | None = None, base: str | None = None,
+        seen: dict[str, list[str]] | None = None,
     ) -> MemoryResult:
         """Lock, re-read, apply ``edit``, check the budget, write atomically, journal.
+
+        With ``proposal`` (an approval) the proposal is claimed in the same transaction and
+        leaves the box with it; ``base`` refuses it as stale when the entries read under the
+        lock are not the ones its review was shown against. ``seen`` receives the entries
+        before and after.
 
         A refusal found inside the transaction is raised only after it ends
         normally, so what the transaction did keep (a backup, an outside-edit
@@ -615,26 +682,57 @@ class MemoryStore:
         file_name = TARGET_FILES[target]
         refusal: Refusal | None = None
         used_after: int | None = None
+        box = self.proposals if proposal is not None else None
+        claimed: Proposal | None = None
         with self.backend.transaction(file_name) as tx:
             document = self._document(target, tx.read())
             problems = safe_shape_problems(document, self._where(target))
-            current = document.entries
+            current = updated = document.entries
+            message = ""
             if problems and not appends:
                 refusal = self._drift_refusal(tx, target, document.raw, problems)
+            elif box is not None and proposal is not None and (claimed := tx.claim(box, proposal.id)) is None:
+                refusal = self._not_pending(proposal.id)
+            elif base is not None and fingerprint(current) != base:
+                refusal = Refusal(
+                    f"Stale: {file_name} has changed since proposal {proposal.id if proposal else ''} was "
+                    "reviewed, so what approving it would do now may differ from what was shown. Nothing "
+                    "was changed; review it again (`silcrow memory pending`) and approve what it shows now.",
+                    target=target, stale=True)
             else:
                 self._journal_outside_change(tx, target, current)
                 try:
                     updated, message = edit(current)
                 except Refused as refused:
                     refusal = replace(refused.refusal, target=target)
+            evicted: list[str] = []
             if refusal is None and updated != current:
                 used_after = E.char_count(updated)
                 refusal = self._over_budget(target, action, current, updated, problems)
+                if refusal is not None and action == "add" and self.on_full == "archive_oldest":
+                    made_room = self._make_room(target, current, updated)
+                    if made_room is not None:
+                        evicted = [e for e in current if e not in made_room]
+                        updated, refusal = made_room, None
+                        used_after = E.char_count(updated)
+                        message += (f" To make room, {len(evicted)} least used "
+                                    f"{'entry was' if len(evicted) == 1 else 'entries were'} archived "
+                                    "(`silcrow memory archive` lists them; `silcrow memory restore ID` "
+                                    "brings one back).")
                 if refusal is None:
                     if problems:
                         # Only an append gets here: every existing byte stays as it is.
                         message += f" Warning: {'; '.join(problems)}; run `silcrow memory doctor`."
                     text = document.render(updated)
+                    if document is not self._written.get(target) and document.raw and not text.startswith(
+                            document.raw) and _loses_text(document.raw, document.render(current)):
+                        # Edited outside silcrow into text this rewrite would not keep (a repeated
+                        # entry a patch tool or a shell append left): keep a copy first, so nothing
+                        # of it is lost. Whitespace and empty pieces alone are not worth one.
+                        kept = tx.backup(document.raw)
+                        message += f" The file held text silcrow does not keep; a copy is at {kept}."
+                    if box is not None and claimed is not None:
+                        tx.settle(box, replace(claimed, decided_by=_caller()), text)
                     self._written.pop(target, None)
                     tx.write(text)
                     written = document.successor(updated, text)
@@ -643,9 +741,15 @@ class MemoryStore:
                     tx.journal(new_record(
                         target=target, action=action, origin=origin, before=current, after=updated,
                         confirmed_threats=confirmed, by=_caller(),
-                        proposal={"id": proposal.id, **proposal.who} if proposal is not None else None))
+                        proposal={"id": proposal.id, **proposal.who} if proposal is not None else None,
+                        evicted=evicted or None))
+            elif refusal is None and box is not None and claimed is not None:
+                # It changes nothing now: decided all the same.
+                tx.settle(box, replace(claimed, decided_by=_caller()), None)
         if refusal is not None:
             raise Refused(refusal)
+        if seen is not None:
+            seen.update(before=current, after=updated)
         return self._success(target, updated, message, used_after)
 
     def _over_budget(self, target: str, action: str, current: list[str], updated: list[str],
@@ -658,16 +762,185 @@ class MemoryStore:
         used_before, used_after = E.char_count(current), E.char_count(updated)
         if used_after <= limit or used_after <= used_before:
             return None
+        candidates = self._eviction_order(target, current)[:EVICTION_CANDIDATES]
+        # Safe previews: an entry appended by hand may be an attack, never echoed to the model.
+        named = "; ".join(f"{render.safe_preview(c, file_name, 60)!r}" for c in candidates)
         return Refusal(
             f"{file_name} would be {used_after:,}/{limit:,} chars after this {action}, over "
             "its limit; nothing was saved. Consolidate now: merge related entries with "
             "replace, shorten wordy ones, remove what no longer matters, then retry."
+            + (f" Least used and oldest first, these could go (removed entries are archived, "
+               f"not lost): {named}." if candidates else "")
             + (f" Note: {'; '.join(problems)}." if problems else ""),
             target=target,
             current_entries=safe_entries(current, file_name),
             usage=E.format_usage(used_before, limit),
             over_limit=True,
+            eviction_candidates=safe_entries(candidates, file_name) if candidates else None,
         )
+
+    # ------------------------------------------------------ metadata and archive
+
+    def _ledger_now(self) -> dict[str, Any]:
+        """The ledger as the journal stands now, without writing it (for a refusal, or a
+        reader that must not wait on the ledger's lock)."""
+        return ledger.fold(ledger.parse(self.backend.ledger().read()), self.backend.journal_records())
+
+    def _eviction_order(self, target: str, current: list[str]) -> list[str]:
+        try:
+            state = self._ledger_now()
+        except StoreError as exc:  # metadata is advice here: without it, the oldest go first
+            log.warning("could not read entry metadata: %s", exc)
+            state = ledger.empty()
+        return ledger.eviction_order(state, target, current)
+
+    def _make_room(self, target: str, current: list[str], updated: list[str]) -> list[str] | None:
+        """``updated`` without the least used, oldest entries of ``current`` that keep it over
+        the limit; None when even evicting every old entry would not make room."""
+        limit = self._limits[target]
+        kept = list(updated)
+        for entry in self._eviction_order(target, current):
+            if E.char_count(kept) <= limit:
+                break
+            kept.remove(entry)
+        return kept if E.char_count(kept) <= limit else None
+
+    def _folded(self) -> dict[str, Any]:
+        """Fold the journal and the live entries into the ledger, store it, and return it."""
+        records = list(self.backend.journal_records())
+        live = {target: parse(self.backend.read(file_name, strict=True))
+                for target, file_name in TARGET_FILES.items()}
+        journaled: dict[str, list[str] | None] = dict.fromkeys(TARGET_FILES)
+        for record in records:
+            if record.get("target") in journaled and isinstance(record.get("after"), list):
+                journaled[record["target"]] = list(record["after"])
+        out: dict[str, Any] = {}
+        if not records and not any(live.values()) and not self.backend.ledger().read():
+            return ledger.empty()  # nothing to know yet: reading metadata creates nothing
+
+        def change(text: str) -> str:
+            state = ledger.fold(ledger.parse(text), records)
+            for target in TARGET_FILES:
+                ledger.reconcile(state, target, live[target], journaled[target])
+            ledger.bound(state)
+            out["state"] = state
+            return ledger.render(state)
+
+        self.backend.ledger().change(change)
+        return dict(out["state"])
+
+    def details(self, target: str | None = None) -> dict[str, list[dict[str, Any]]]:
+        """Each live entry with its metadata: when it was added and last changed, and by whom
+        (``*_by``: origin, token, session), how many sessions' prompts it was in, when a tool
+        or recall last surfaced it. By target (both when ``target`` is None)."""
+        targets = [target] if target is not None else list(TARGET_FILES)
+        for name in targets:
+            self._check_target(name)
+        state = self._folded()
+        return {name: ledger.entry_details(state, name, self.entries(name)) for name in targets}
+
+    def archived(self, query: str | None = None, *, target: str | None = None) -> list[dict[str, Any]]:
+        """Entries that left the notes (removed, replaced, evicted, undone, edited away), newest
+        first, each with its ``id``; ``query``: only those holding each of its words."""
+        if target is not None:
+            self._check_target(target)
+        return ledger.search_archive(self._folded(), query, target)
+
+    def restore(self, item_id: str, *, origin: str = "api") -> MemoryResult:
+        """Add an archived entry back to its file through the normal write path (lock, scan,
+        budget, journal, approval gate for the model)."""
+        found = [i for i in ledger.search_archive(self._folded()) if i.get("id") == item_id]
+        if not found:
+            return Refusal(f"no archived entry {threats.display_safe(str(item_id))!r}; list them with "
+                           "`silcrow memory archive`").result()
+        item = found[0]
+        result = self.add(str(item["target"]), str(item["text"]), origin=origin)
+        if result.get("success"):
+            result["restored"] = item_id
+        return result
+
+    def mirror_archive(self, remember: Callable[[str], Any]) -> int:
+        """Hand each archived entry not mirrored yet to ``remember`` (e.g. the recall provider's
+        ``remember``), so a note dropped from the prompt can still be recalled when it matters;
+        returns how many went. An item whose ``remember`` fails stays unmirrored, for next time."""
+        items = [i for i in ledger.search_archive(self._folded()) if not i.get("mirrored")]
+        done: list[str] = []
+        for item in items:
+            when = str(item.get("archived") or "")[:10]
+            try:
+                remember(f"(an archived {item.get('target')} note, {item.get('why')} {when}) {item['text']}")
+            except SilcrowError as exc:
+                log.warning("could not mirror archived entry %s to recall: %s", item.get("id"), exc)
+                continue
+            done.append(str(item["id"]))
+        if done:
+            def mark(state: dict[str, Any]) -> None:
+                for item in state["archive"]:
+                    if item.get("id") in done:
+                        item["mirrored"] = True
+
+            self._touch(mark)
+        return len(done)
+
+    def note_prompt_use(self, session: str | None = None) -> None:
+        """Count this session's system prompt for every entry of the frozen snapshot (call once
+        when a session's prompt is built). Metadata only: a failure is logged, never raised."""
+        if self._snapshot is None:
+            self.load()
+        shown = {target: self.entries(target) for target in TARGET_FILES if self.snapshot_block(target)}
+
+        def count(state: dict[str, Any]) -> None:
+            for target, entries in shown.items():
+                ledger.note_prompt(state, target, entries, session)
+
+        self._touch(count)
+
+    def note_surfaced(self, target: str, entries: list[str], how: str) -> None:
+        """Record that a tool or recall showed ``entries`` of ``target``."""
+        self._check_target(target)
+        self._touch(lambda state: ledger.note_surfaced(state, target, entries, how))
+
+    def consolidate(self, *, embed: Any = None, merge: Any = None,
+                    unused_days: int = consolidation.UNUSED_DAYS) -> list[dict[str, Any]]:
+        """The review pass (see :mod:`silcrow.store._review`): near-duplicates, contained and
+        contradicted entries, entries unused for ``unused_days``, each made a pending proposal
+        with its reason (``embed``: texts -> normalised vectors, for duplicates by meaning;
+        ``merge``: the merged wording of two entries, e.g. from a model). Nothing is applied;
+        a finding already pending is not proposed again. Returns the findings, each with its
+        ``proposal_id``."""
+        details = self.details()
+        waiting = {(p.target, p.why) for p in self.pending() if p.why}
+        out: list[dict[str, Any]] = []
+        for target in TARGET_FILES:
+            live = [d["text"] for d in details[target]]
+            for finding in consolidation.find(target, live, details=details[target], embed=embed, merge=merge,
+                                       unused_days=unused_days):
+                shown = finding.as_dict()
+                if (target, finding.reason) in waiting:
+                    shown["already_pending"] = True
+                    out.append(shown)
+                    continue
+                proposal = Proposal.new(target=target, action="batch", proposer=Proposer(client="review"),
+                                        operations=finding.operations(), why=finding.reason)
+                try:
+                    self.proposals.add(proposal)
+                except Refused as refused:  # the box (or the review's share of it) is full
+                    shown["not_proposed"] = refused.refusal.error
+                else:
+                    shown["proposal_id"] = proposal.id
+                out.append(shown)
+        return out
+
+    def _touch(self, update: Callable[[dict[str, Any]], Any]) -> None:
+        def change(text: str) -> str:
+            state = ledger.parse(text)
+            update(state)
+            return ledger.render(state)
+
+        try:
+            self.backend.ledger().change(change)
+        except (StoreError, OSError) as exc:
+            log.warning("could not record entry usage: %s", exc)
 
 
 def _caller() -> dict[str, str] | None:
@@ -675,6 +948,14 @@ def _caller() -> dict[str, str] | None:
     name and id, its client, the session it claims); None outside a server (the CLI, a library)."""
     who = current_proposer.get()
     return who.record() or None if who is not None else None
+
+
+def _loses_text(raw: str, rendered: str) -> bool:
+    """Whether writing ``rendered`` for ``raw`` drops more than whitespace and delimiters."""
+    def squash(text: str) -> str:
+        return "".join(text.replace("§", "").split())
+
+    return squash(raw) != squash(rendered)
 
 
 def _held_ids(holds: Holds) -> list[str] | None:

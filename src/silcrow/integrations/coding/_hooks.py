@@ -108,6 +108,7 @@ def session_start(payload: dict[str, Any], home: Path) -> HookResult:
         store = open_profile(home).store()
         store.load()
         section = store.system_prompt_section()
+        store.note_prompt_use(f"claude-code:{key}" if key else None)  # entry metadata: in a prompt
         if snapshot is not None:
             private_dir(folder, home=home)
             write_private(snapshot, section.encode("utf-8"))

@@ -19,7 +19,7 @@ from typing import Any
 from silcrow._paths import recall_db, resolve_home
 from silcrow._toolcall import error_json, result_json
 from silcrow.config import ProfileSettings, Settings, profile_settings
-from silcrow.errors import RecallError
+from silcrow.errors import RecallError, SilcrowError
 from silcrow.models import DEFAULT_EMBEDDER, Embedder, Reranker, get_embedder, get_reranker
 from silcrow.recall import _tools as tools
 from silcrow.recall import policy
@@ -42,6 +42,7 @@ class LocalProvider(MemoryProvider):
     """Hybrid (FTS5 + vectors) recall over ``<home>/recall.db``."""
 
     name = "local"
+    external = False  # silcrow's own database: it keeps what the user wrote, secrets included
 
     def __init__(self, home: Path | str | None = None, *, embedder: str | Embedder | None = None,
                  storage: Callable[[Embedder], RecallBackend] | None = None,
@@ -224,6 +225,17 @@ class LocalProvider(MemoryProvider):
 
     def stats(self) -> dict[str, Any]:
         return self.store.stats(self._scope)
+
+    def recall_status(self) -> dict[str, Any]:
+        status = super().recall_status()
+        if self._store is None:  # not opened: a status must not create the database
+            status["opened"] = False
+        elif status["available"]:
+            try:
+                status.update(self.stats())
+            except SilcrowError as exc:  # a status must show, whatever state the database is in
+                status["error"] = str(exc)
+        return status
 
     # -- hooks -----------------------------------------------------------------------------
 

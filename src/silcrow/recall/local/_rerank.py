@@ -4,7 +4,7 @@ A cross-encoder (:mod:`silcrow.models`) costs a model run per hit per search,
 so it reads only the best :data:`RERANK_DEPTH` hits and its score is blended
 with the search's own, not put in its place: alone it ranked worse than the
 hybrid search (it was trained on web search, not on conversation), blended it
-ranked better (the README's table has the figures).
+ranked better (docs/providers/local.md has the figures).
 """
 
 from __future__ import annotations

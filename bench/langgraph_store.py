@@ -1,0 +1,105 @@
+"""Does SilcrowStore's search(query=...) find the right memory, and how fast, against LangGraph's own store?
+
+One command: ``python bench/langgraph_store.py [--dataset PATH] [--questions N]``. Prints ONE JSON
+object on stdout (progress on stderr).
+
+On one LoCoMo conversation (``--dataset``, default the copy in shared/data), every dialog turn is
+put as one item ``{"speaker", "text"}`` under ``("conv", session)``, and each question of
+categories 1-4 is asked with ``search(("conv",), query=question, limit=10)``. Measured in the same
+run, with the same embedding model (silcrow's default, bge-small):
+
+  silcrow_hybrid  SilcrowStore (SQLite): silcrow's hybrid recall, words and meaning fused
+  inmemory_dense  LangGraph's InMemoryStore with index={"embed": the same model, "fields": ["text"]}:
+                  cosine similarity only (the baseline a LangGraph user starts from)
+
+``evidence_recall@k``: share of a question's evidence turns among the k items returned, averaged
+over questions. ``put_s``: seconds to put every turn (both embed each one); ``search_ms``: median
+and p95 per search. Ratios are silcrow over the baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from langgraph.store.base import BaseStore
+from langgraph.store.memory import InMemoryStore
+from rich.console import Console
+
+from silcrow.integrations.langgraph import SilcrowStore
+from silcrow.recall import get_embedder
+
+err = Console(stderr=True)
+DEFAULT_DATASET = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo-conv-26.json"
+KS = (1, 5, 10)
+
+
+def load(path: Path) -> tuple[list[tuple[str, dict[str, str]]], list[dict[str, Any]]]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data = data[0] if isinstance(data, list) else data
+    conv = data.get("conversation", data)
+    turns = [(name, turn) for name in sorted(k for k in conv if re.fullmatch(r"session_\d+", k) and conv[k])
+             for turn in conv[name]]
+    questions = [q for q in data["qa"] if q.get("category") != 5 and q.get("evidence")]
+    return turns, questions
+
+
+def measure(store: BaseStore, turns: list[tuple[str, dict[str, str]]], questions: list[dict[str, Any]],
+            label: str) -> dict[str, Any]:
+    start = time.perf_counter()
+    for name, turn in turns:
+        store.put(("conv", name), turn["dia_id"], {"speaker": turn["speaker"], "text": turn["text"]})
+    put_s = time.perf_counter() - start
+    found = {k: [] for k in KS}  # type: dict[int, list[float]]
+    latencies = []
+    for n, q in enumerate(questions):
+        start = time.perf_counter()
+        hits = [i.key for i in store.search(("conv",), query=q["question"], limit=max(KS))]
+        latencies.append((time.perf_counter() - start) * 1000)
+        wanted = set(q["evidence"])
+        for k in KS:
+            found[k].append(len(wanted & set(hits[:k])) / len(wanted))
+        if n % 25 == 0:
+            err.print(f"{label}: {n}/{len(questions)} questions")
+    latencies.sort()
+    return {
+        **{f"evidence_recall@{k}": round(statistics.mean(v), 4) for k, v in found.items()},
+        "put_s": round(put_s, 2),
+        "search_ms_median": round(statistics.median(latencies), 2),
+        "search_ms_p95": round(latencies[int(0.95 * (len(latencies) - 1))], 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
+    parser.add_argument("--questions", type=int, default=0, help="ask only the first N (0: all)")
+    args = parser.parse_args()
+    if not args.dataset.is_file():
+        raise SystemExit(f"error: no LoCoMo conversation at {args.dataset}; pass one with --dataset")
+    turns, questions = load(args.dataset)
+    if args.questions:
+        questions = questions[:args.questions]
+    err.print(f"{len(turns)} turns, {len(questions)} questions")
+    embedder = get_embedder("bge")
+    baseline = InMemoryStore(index={"dims": embedder.dim, "fields": ["text"],
+                                    "embed": lambda texts: embedder.embed(list(texts)).tolist()})
+    with tempfile.TemporaryDirectory() as home:
+        Path(home, "config.toml").write_text('provider = "none"\nembedder = "bge"\n', encoding="utf-8")
+        with SilcrowStore(home=home, index=["text"]) as store:
+            ours = measure(store, turns, questions, "silcrow_hybrid")
+    theirs = measure(baseline, turns, questions, "inmemory_dense")
+    ratios = {f"{key}_ratio": round(ours[key] / theirs[key], 3) for key in ours if theirs[key]}
+    print(json.dumps({"dataset": args.dataset.name, "turns": len(turns), "questions": len(questions),
+                      "silcrow_hybrid": ours, "inmemory_dense": theirs, "ratios": ratios}))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""`silcrow memory archive | restore | review` and `show --details`: keeping the notes clean.
+
+Part of the ``memory`` group (see :mod:`silcrow.cli._memory`); the work is the store's
+(:meth:`~silcrow.store.MemoryStore.details`, ``archived``, ``restore``, ``consolidate``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import typer
+from rich.text import Text
+
+from silcrow.cli._common import JSON_OPTION, app_profile, console, console_err, guarded, print_json, safe_text
+from silcrow.cli._memory import Target, _open_store, _preview, _report, _target_option, memory_app
+from silcrow.safety import display_safe
+from silcrow.store._ledger import label
+
+
+def _when(value: Any) -> str:
+    return str(value)[:16].replace("T", " ") if value else "?"
+
+
+def print_details(views: Mapping[str, Mapping[str, Any]], labels: Mapping[str, str]) -> None:
+    """Each entry, then when and by whom it was written and how it has been used."""
+    for index, (name, view) in enumerate(views.items()):
+        if index:
+            console.print()
+        header = Text.assemble((labels[name], "bold"), ("  " + str(view["path"]), "dim"))
+        console.print(header, soft_wrap=True)
+        console.print(Text(f"  {view['usage']}", style="dim"))
+        described = view.get("details") or []
+        if not described:
+            console.print(Text("  (no entries)", style="dim"))
+        for item in described:
+            console.print(Text.assemble((f"  {item['number']}. ", "cyan"),
+                                        display_safe(safe_text(str(item["text"])))), soft_wrap=True)
+            if item.get("added"):
+                written = f"added {_when(item['added'])} by {label(item.get('added_by'))}"
+                if item.get("changed") and item["changed"] != item["added"]:
+                    written += f"; changed {_when(item['changed'])} by {label(item.get('changed_by'))}"
+            else:
+                written = f"written before silcrow kept metadata (first seen {_when(item.get('first_seen'))})"
+            used = f"in {item['prompt_sessions']} session prompt(s)"
+            if item.get("last_surfaced"):
+                used += f"; last surfaced {_when(item['last_surfaced'])} by {item.get('surfaced_by')}"
+            else:
+                used += "; never surfaced by a tool or recall"
+            console.print(Text(f"     {safe_text(written)}\n     {used}", style="dim"), soft_wrap=True)
+
+
+@memory_app.command("archive")
+def archive(
+    ctx: typer.Context,
+    query: str = typer.Argument(None, help="only items holding every word of this (any case)"),
+    target: Target | None = _target_option(None, "memory or user; both when omitted"),
+    as_json: bool = JSON_OPTION,
+    to_recall: bool = typer.Option(False, "--to-recall",
+                                   help="also keep the archived entries in long-term recall (once each)"),
+) -> None:
+    """List entries that left the notes (removed, replaced, evicted, edited away), newest first."""
+    store = _open_store(ctx)
+    with guarded():
+        if to_recall:
+            mirrored = _mirror_to_recall(ctx, store)
+            console_err.print(Text(f"{mirrored} archived {'entry' if mirrored == 1 else 'entries'} "
+                                   "added to long-term recall", style="dim"))
+        items = store.archived(query, target=None if target is None else target.value)
+    if as_json:
+        print_json(items)
+        return
+    if not items:
+        console.print(Text("(nothing archived" + (" matches" if query else " yet") + ")", style="dim"))
+        return
+    for item in items:
+        console.print(Text.assemble(
+            (str(item["id"]), "bold cyan"), "  ", (_when(item.get("archived")), "dim"), "  ",
+            (str(item.get("target")), "bold"), f" {item.get('why')}", (f" by {label(item.get('by'))}", "dim"),
+        ), soft_wrap=True)
+        console.print(Text(f"    {_preview(str(item.get('text', '')), 200)}"), soft_wrap=True)
+        if item.get("replaced_by"):
+            became = _preview(str(item["replaced_by"]), 200)
+            console.print(Text(f"    → {became}", style="dim"), soft_wrap=True)
+    console_err.print(Text("restore one with `silcrow memory restore ID`", style="dim"))
+
+
+@memory_app.command("restore")
+def restore(
+    ctx: typer.Context, item_id: str = typer.Argument(..., help="the id `memory archive` shows"),
+) -> None:
+    """Add an archived entry back to its file (through the normal write path)."""
+    store = _open_store(ctx)
+    with guarded():
+        result = store.restore(item_id, origin="cli")
+    _report(result)
+
+
+@memory_app.command("review")
+def review(
+    ctx: typer.Context,
+    as_json: bool = JSON_OPTION,
+    rules_only: bool = typer.Option(False, "--rules-only",
+                                    help="word merges by rule even when a model is configured"),
+    unused_days: int = typer.Option(180, "--unused-days", min=1,
+                                    help="propose archiving entries nothing surfaced or changed "
+                                         "for this long"),
+) -> None:
+    """Find near-duplicate, contained, contradicted and long-unused entries, and propose fixes.
+
+    Each finding becomes a pending proposal with its reason; nothing is applied until you
+    approve it (`silcrow memory pending`, `approve`, `reject`)."""
+    store = _open_store(ctx)
+    with guarded():
+        findings = run_review(ctx, store, rules_only=rules_only, unused_days=unused_days)
+    if as_json:
+        print_json(findings)
+        return
+    if not findings:
+        console.print(Text("nothing to propose: no duplicates, contradictions or long-unused entries",
+                           style="dim"))
+        return
+    for finding in findings:
+        mark = ("already pending" if finding.get("already_pending")
+                else f"proposal {finding.get('proposal_id')}")
+        console.print(Text.assemble((f"{finding['kind']}", "bold yellow"), f" in {finding['target']}: ",
+                                    (mark, "cyan")), soft_wrap=True)
+        console.print(Text(f"    {safe_text(str(finding['reason']))}"), soft_wrap=True)
+    console_err.print(Text("nothing was changed: review them with `silcrow memory pending`", style="dim"))
+
+
+def run_review(ctx: typer.Context, store: Any, *, rules_only: bool = False,
+               unused_days: int = 180) -> list[dict[str, Any]]:
+    """The review pass with this profile's embedder and, when one is configured, its model."""
+    profile = app_profile(ctx)
+    settings = profile.settings
+    embed = None
+    if settings.embedder != "none":
+        from silcrow.recall import get_embedder
+
+        spec = settings.embedder_spec()
+        embedder = spec if not isinstance(spec, str) else get_embedder(spec)
+        embed = embedder.embed
+    merge = None
+    if not rules_only and (settings.base_url or settings.api_key):
+        from silcrow.agent._llm import LLMClient
+        from silcrow.agent._merge import model_merge
+
+        merge = model_merge(LLMClient(settings.model, base_url=settings.base_url, api_key=settings.api_key,
+                                      max_retries=0, timeout=30))
+    findings: list[dict[str, Any]] = store.consolidate(embed=embed, merge=merge, unused_days=unused_days)
+    return findings
+
+
+def _mirror_to_recall(ctx: typer.Context, store: Any) -> int:
+    from silcrow.errors import ConfigError
+    from silcrow.recall import MemoryManager
+
+    profile = app_profile(ctx)
+    provider = profile.provider()
+    if provider is None:
+        raise ConfigError("no recall provider is configured (provider = \"none\"); set one in config.toml "
+                          "to keep archived entries in recall")
+    manager = MemoryManager()
+    manager.add_provider(provider)
+    manager.initialize("silcrow-archive", home=str(profile.path))
+    try:
+        count: int = store.mirror_archive(lambda text: manager.remember(text, source="archive"))
+    finally:
+        manager.shutdown()
+    return count

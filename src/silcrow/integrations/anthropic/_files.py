@@ -1,0 +1,185 @@
+"""The model's own files under ``/memories`` (every path but the curated notes).
+
+They live in ``<profile>/memory-tool/`` (directories 0700, files 0600). Each write is scanned
+for threats like a note, capped in size, and replaces the file atomically
+(:func:`silcrow._atomic.replace_file`); a read never follows a link. The texts the memory
+tool answers with follow the SDK's own local-filesystem tool
+(``anthropic/lib/tools/_beta_builtin_memory_tool.py``), so a model reads what it expects.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from pathlib import Path
+
+from silcrow import safety
+from silcrow._atomic import replace_file
+from silcrow.integrations.anthropic._paths import Where
+
+MAX_FILE_BYTES = 64 * 1024
+MAX_TOTAL_BYTES = 1024 * 1024
+LINE_NUMBER_WIDTH = 6
+
+
+class FileRefused(ValueError):
+    """A file operation that was refused; the message is for the model."""
+
+
+def numbered(lines: list[str], start: int = 1) -> str:
+    return "\n".join(f"{str(i + start).rjust(LINE_NUMBER_WIDTH)}\t{line}" for i, line in enumerate(lines))
+
+
+def size_text(n: int) -> str:
+    if n < 1024:
+        return f"{n}B"
+    k = n / 1024
+    if k < 1024:
+        return f"{k:.1f}K".replace(".0K", "K")
+    return f"{k / 1024:.1f}M".replace(".0M", "M")
+
+
+def checked_text(text: object, what: str) -> str:
+    """``text`` when it may be written: a string, no NUL, within the size cap, no threat."""
+    if not isinstance(text, str):
+        raise FileRefused(f"{what} must be a string, got {type(text).__name__}")
+    if "\x00" in text:
+        raise FileRefused(f"{what} contains a NUL character; memory files hold text only")
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_FILE_BYTES:
+        raise FileRefused(f"{what} would make the file {size:,} bytes; a memory file holds at most "
+                          f"{MAX_FILE_BYTES:,}: keep it shorter or split it into several files")
+    hits = safety.scan(text, learned=True)
+    if hits:
+        ids = ", ".join(dict.fromkeys(h.pattern_id for h in hits))
+        raise FileRefused(f"Refused: the text matched threat pattern(s) {ids}; memory files are read back "
+                          "into the conversation, so they may not hold instructions to override the "
+                          "system, hidden characters or exfiltration. Write it as a plain note. "
+                          "Nothing was changed.")
+    return text
+
+
+def read(where: Where) -> str:
+    assert where.file is not None
+    try:
+        fd = os.open(where.file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError as exc:
+        raise FileRefused(f"The path {where.shown} does not exist. Please provide a valid path.") from exc
+    except OSError as exc:
+        raise FileRefused(f"{where.shown} cannot be read: {exc.strerror}") from exc
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise FileRefused(f"The path {where.shown} is not a file.")
+        data = handle.read(MAX_FILE_BYTES + 1)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FileRefused(f"{where.shown} is not UTF-8 text; delete it and write it again") from exc
+
+
+def _total(root: Path) -> int:
+    total = 0
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+            except FileNotFoundError:
+                continue
+    return total
+
+
+def _make_dirs(root: Path, directory: Path) -> None:
+    missing = []
+    current = directory
+    while not current.exists() and current != root.parent:
+        missing.append(current)
+        current = current.parent
+    for path in reversed(missing):
+        try:
+            path.mkdir(mode=0o700)
+        except FileExistsError:
+            continue
+        os.chmod(path, 0o700)
+
+
+def write(root: Path, where: Where, text: str, *, old_size: int = 0) -> None:
+    """Replace (or create) the file atomically, 0600, after the total-size check."""
+    assert where.file is not None
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if root.exists() and _total(root) - old_size + size > MAX_TOTAL_BYTES:
+        raise FileRefused(f"the memory files would exceed {MAX_TOTAL_BYTES:,} bytes in all; delete or "
+                          "shorten files you no longer need first")
+    _make_dirs(root, where.file.parent)
+    replace_file(where.file, text, mode=0o600)
+
+
+def view_file(where: Where, view_range: list[int] | None) -> str:
+    content = read(where)
+    lines = content.split("\n")
+    start = 1
+    if view_range:
+        if len(view_range) != 2:
+            raise FileRefused("view_range must be two numbers [first, last] (last -1 for the end)")
+        first, last = view_range
+        start = max(1, first)
+        end = len(lines) if last == -1 else last
+        lines = lines[start - 1:end]
+    return f"Here's the content of {where.shown} with line numbers:\n{numbered(lines, start)}"
+
+
+def listing(where: Where, top: list[tuple[str, str]]) -> str:
+    """The directory's files and directories two levels deep (hidden ones left out), after
+    ``top``: (size, name) lines for the curated notes when this is ``/memories``."""
+    assert where.file is not None
+    items: list[tuple[str, str]] = list(top)
+
+    def walk(directory: Path, prefix: str, depth: int) -> None:
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except (FileNotFoundError, NotADirectoryError):
+            return
+        for entry in entries:
+            if entry.name.startswith(".") or entry.is_symlink():
+                continue
+            name = f"{prefix}{entry.name}"
+            info = entry.stat(follow_symlinks=False)
+            if entry.is_dir(follow_symlinks=False):
+                items.append((size_text(info.st_size), f"{name}/"))
+                if depth < 2:
+                    walk(Path(entry.path), f"{name}/", depth + 1)
+            elif entry.is_file(follow_symlinks=False):
+                items.append((size_text(info.st_size), name))
+
+    if where.file.exists() and not where.file.is_dir():
+        raise FileRefused(f"{where.shown} is a file")
+    walk(where.file, "", 1)
+    lines = [f"{size}\t{where.shown}/{name}" for size, name in items]
+    return (f"Here're the files and directories up to 2 levels deep in {where.shown}, excluding hidden "
+            "items:\n" + "\n".join([f"-\t{where.shown}", *lines]))
+
+
+def delete(where: Where) -> None:
+    assert where.file is not None
+    try:
+        info = os.lstat(where.file)
+    except FileNotFoundError as exc:
+        raise FileRefused(f"The path {where.shown} does not exist") from exc
+    if stat.S_ISDIR(info.st_mode):
+        shutil.rmtree(where.file)
+    else:
+        os.unlink(where.file)
+
+
+def rename(root: Path, old: Where, new: Where) -> None:
+    assert old.file is not None and new.file is not None
+    if not os.path.lexists(old.file):
+        raise FileRefused(f"The path {old.shown} does not exist")
+    if os.path.lexists(new.file):
+        raise FileRefused(f"The destination {new.shown} already exists; delete it first or choose "
+                          "another name")
+    if new.shown.startswith(old.shown + "/"):
+        raise FileRefused(f"{old.shown} cannot be moved inside itself")
+    _make_dirs(root, new.file.parent)
+    os.rename(old.file, new.file)
+

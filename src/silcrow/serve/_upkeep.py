@@ -1,0 +1,159 @@
+"""Entry metadata, the archive and the review pass over HTTP: REST routes and the inspector's
+archive panel.
+
+REST (mounted before ``/v1/memory/{target}``, like the gate's routes):
+
+* ``GET /v1/memory/details[?target=]``: each live entry with when and by whom it was
+  written and how it has been used;
+* ``GET /v1/memory/archive[?query=&target=]``: entries that left the notes, newest first;
+* ``POST /v1/memory/archive/{id}/restore``: add one back through the normal write path (a
+  caller's restore is a write like any other: under ``write_policy = "approve"`` it waits
+  for approval);
+* ``POST /v1/memory/review``: run the review pass; its findings become pending proposals.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+
+from silcrow.errors import SilcrowError
+from silcrow.safety import display_safe
+from silcrow.serve._auth import access_of
+from silcrow.serve._tenant import Tenant
+from silcrow.serve._web import HEADERS, _fragment, _html, _message, _refused, h
+from silcrow.store import TARGET_FILES
+from silcrow.store._ledger import label
+
+router = APIRouter()
+
+# A restore asked over HTTP is a caller's write: the approval gate holds it like one.
+CALLER_ORIGIN = "tool"
+
+
+def _target(target: str | None) -> str | None:
+    if target is not None and target not in TARGET_FILES:
+        raise ValueError(f"unknown target {target!r}: use 'memory' or 'user'")
+    return target
+
+
+def _bad(message: str) -> JSONResponse:
+    return JSONResponse({"success": False, "error": message}, status_code=400)
+
+
+@router.get("/v1/memory/details")
+def details(request: Request, target: str | None = None) -> JSONResponse:
+    try:
+        chosen = _target(target)
+    except ValueError as exc:
+        return _bad(str(exc))
+    store = access_of(request.scope).tenant.store()
+    return JSONResponse({"success": True, "details": store.details(chosen)})
+
+
+@router.get("/v1/memory/archive")
+def archive(request: Request, query: str | None = Query(None, max_length=2000),
+            target: str | None = None) -> JSONResponse:
+    try:
+        chosen = _target(target)
+    except ValueError as exc:
+        return _bad(str(exc))
+    items = access_of(request.scope).tenant.store().archived(query, target=chosen)
+    return JSONResponse({"success": True, "archive": items})
+
+
+@router.post("/v1/memory/archive/{item_id}/restore")
+def restore(request: Request, item_id: str) -> JSONResponse:
+    result = dict(access_of(request.scope).tenant.store().restore(item_id, origin=CALLER_ORIGIN))
+    if result.get("success"):
+        return JSONResponse(result)
+    missing = str(result.get("error", "")).startswith("no archived entry")
+    return JSONResponse(result, status_code=404 if missing else 422)
+
+
+@router.post("/v1/memory/review")
+def review(request: Request) -> JSONResponse:
+    findings = run_review(access_of(request.scope).tenant)
+    return JSONResponse({"success": True, "findings": findings})
+
+
+def run_review(tenant: Tenant) -> list[dict[str, Any]]:
+    """The review pass with the tenant's embedder (rules alone when it has none)."""
+    from silcrow.recall import get_embedder
+
+    settings = tenant.settings
+    embed = None
+    if settings.embedder != "none":
+        spec = settings.embedder_spec()
+        embed = (get_embedder(spec) if isinstance(spec, str) else spec).embed
+    findings: list[dict[str, Any]] = tenant.store().consolidate(embed=embed)
+    return findings
+
+
+# ------------------------------------------------------------------------------ inspector
+
+
+def render_archive(tenant: Tenant, can_write: bool, query: str = "", message: str = "") -> str:
+    items = tenant.store().archived(query or None)
+    out = [message]
+    if not items:
+        out.append('<p class="hint">Nothing archived' + (" matches." if query else " yet.") + "</p>")
+        return "".join(out)
+    out.append('<ol class="archive">')
+    for item in items[:200]:
+        when = h(str(item.get("archived", ""))[:19].replace("T", " "))
+        line = (f'<li><div class="entry">{h(display_safe(str(item.get("text", ""))))}</div>'
+                f'<p class="hint"><time>{when}</time> {h(item.get("target", ""))} · {h(item.get("why", ""))} '
+                f'by {h(label(item.get("by")))} · id <code>{h(item.get("id", ""))}</code></p>')
+        if item.get("replaced_by"):
+            line += f'<div class="was">now: {h(display_safe(str(item["replaced_by"])))}</div>'
+        if can_write:
+            line += (f'<form class="inline" hx-post="/ui/archive/{h(item.get("id", ""))}/restore" '
+                     'hx-target="#archive" hx-swap="innerHTML"><button type="submit">Restore</button></form>')
+        out.append(line + "</li>")
+    out.append("</ol>")
+    return "".join(out)
+
+
+@router.get("/ui/archive")
+async def archive_panel(request: Request, q: str = Query("", max_length=2000)) -> HTMLResponse:
+    can_review = access_of(request.scope).can_review  # restoring here is a person's direct edit
+    return await _fragment(request, lambda tenant, _can_write: render_archive(tenant, can_review, q))
+
+
+@router.post("/ui/archive/{item_id}/restore")
+async def restore_from_panel(request: Request, item_id: str) -> HTMLResponse:
+    refused = _refused(request, need_review=True)  # a direct edit in the inspector: a person's
+    if refused is not None:
+        return refused
+    tenant = access_of(request.scope).tenant
+
+    def run() -> str:
+        result = dict(tenant.store().restore(item_id, origin="web"))
+        return render_archive(tenant, True, message=_message(result))
+
+    try:
+        body = await anyio.to_thread.run_sync(run)
+    except SilcrowError as exc:
+        return _html(f'<p class="error">{h(exc)}</p>')
+    return HTMLResponse(body, headers={**HEADERS, "hx-trigger": "silcrow-notes"})
+
+
+def entry_meta(item: dict[str, Any]) -> str:
+    """One line of an entry's metadata for the notes panel."""
+    def when(value: Any) -> str:
+        return str(value)[:16].replace("T", " ")
+
+    if item.get("added"):
+        text = f"added {when(item['added'])} by {label(item.get('added_by'))}"
+        if item.get("changed") and item["changed"] != item["added"]:
+            text += f"; changed {when(item['changed'])} by {label(item.get('changed_by'))}"
+    else:
+        text = "written before silcrow kept metadata"
+    text += f" · in {item.get('prompt_sessions', 0)} session prompt(s)"
+    if item.get("last_surfaced"):
+        text += f" · last surfaced {when(item['last_surfaced'])}"
+    return f'<p class="hint meta">{h(text)}</p>'
