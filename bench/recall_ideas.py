@@ -85,7 +85,7 @@ class Pieces:
         docs = {int(r[0]): r[1:] for r in conn.execute(
             f"SELECT rowid, body, context, dated FROM memories_fts WHERE rowid IN ({placeholders(ids)})", ids
         )}
-        df = self.store.lexical.df(terms, self.total)
+        df = self.store.lexical.df(terms, self.total, self.store.lexical._count)
         return retrieval.bm25(terms, docs, df, self.total, weights)[: retrieval.POOL]
 
     def vector(self, i: int) -> np.ndarray:

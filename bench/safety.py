@@ -1,6 +1,15 @@
 """Benchmark of the threat scanner: detection, evasion resistance, false positives, speed.
 
-    .venv/bin/python bench/safety.py [--dataset locomo10.json] [--repeat 3]
+    .venv/bin/python bench/safety.py [--dataset locomo10.json] [--repeat 3] [--verdicts-only]
+
+``verdicts`` (all that ``--verdicts-only`` prints, with ``ms_per_2200_char_note``): refused /
+held / accepted through the whole scan (patterns, then the learned stage, as
+``MemoryStore.add`` runs it) per corpus, on sets the learned stage was neither trained nor
+calibrated on: the public attacks of ``hermes-jailbench`` and ``agent-injection-bench``,
+silcrow's written and held-out attacks, ordinary conversation (the even-numbered sessions and
+the QA of the LoCoMo development conversation), preference notes, agent-instruction notes
+(microsoft/vscode and home-assistant/core), developer notes and dual-use notes; and p50/p95
+milliseconds per stage on 2,200-character notes, with a keyword blocklist as the baseline.
 
 Prints one JSON object on stdout (progress goes to stderr). Three scanners
 run on the same texts in the same run:
@@ -153,6 +162,22 @@ def locomo_texts(path: Path) -> list[str]:
     return [t for t in texts if t.strip()]
 
 
+def locomo_unseen(path: Path) -> list[str]:
+    """The LoCoMo texts the learned stage never saw: turns of the even-numbered sessions and
+    the QA texts (scripts/train_injection_classifier.py trains on the odd-numbered sessions)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    texts: list[str] = []
+    for conv in data if isinstance(data, list) else [data]:
+        for key, value in conv.get("conversation", conv).items():
+            parts = key.split("_")
+            if (len(parts) == 2 and parts[0] == "session" and parts[1].isdigit() and int(parts[1]) % 2 == 0
+                    and isinstance(value, list)):
+                texts += [str(t.get("text", "")) for t in value if isinstance(t, dict)]
+        for qa in conv.get("qa", []):
+            texts += [str(qa.get("question", "")), str(qa.get("answer", ""))]
+    return [t for t in texts if t.strip()]
+
+
 def no_normalisation(text: str) -> bool:
     low = text.lower()
     return any(rx.search(low) for _, _, _, rx in threats.compiled().behaviour) or any(
@@ -237,16 +262,51 @@ def public_corpora() -> dict[str, list[dict[str, str]]]:
     return corpora
 
 
-def _outcomes(texts: list[dict[str, str]], key: str | None = None) -> dict[str, Any]:
-    """accept/hold/refuse rates of the full scan (patterns, then the learned stage)."""
-    tallies: dict[str, dict[str, int]] = {}
-    for row in texts:
-        v = threats.verdict(threats.scan(row["text"], learned=True))
-        for group in ("all", *([f"{key}:{row[key]}"] if key else [])):
-            t = tallies.setdefault(group, {"accept": 0, "hold": 0, "refuse": 0})
-            t[v] += 1
-    return {g: {"n": sum(t.values()), **{k: round(c / sum(t.values()), 4) for k, c in t.items()}}
-            for g, t in sorted(tallies.items())}
+def _rows(path: Path) -> list[dict[str, str]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _tally(rows: list[dict[str, str]], label: str, trained_on: str | None = None) -> dict[str, Any]:
+    """refused / held / accepted by the whole scan (patterns, then the learned stage), with the
+    first benign texts held or refused and why (what a reviewer would be shown)."""
+    counts = {"refused": 0, "held": 0, "accepted": 0}
+    shown: list[dict[str, str]] = []
+    for row in rows:
+        hits = threats.scan(row["text"], learned=True)
+        outcome = {"refuse": "refused", "hold": "held", "accept": "accepted"}[threats.verdict(hits)]
+        counts[outcome] += 1
+        wrong = outcome != "accepted" if label == "benign" else outcome == "accepted"
+        if wrong and len(shown) < 8:
+            shown.append({"outcome": outcome, "text": row["text"][:120],
+                          "why": "; ".join(h.description for h in hits)[:200]})
+    n = max(1, len(rows))
+    return {"n": len(rows), **counts, **{f"{k}_rate": round(v / n, 4) for k, v in counts.items()},
+            "trained_on": trained_on or "no", ("missed" if label == "attack" else "flagged"): shown}
+
+
+def verdicts(here: Path, locomo_unseen_texts: list[str]) -> dict[str, Any]:
+    """refused / held / accepted per corpus, on texts the learned stage was neither trained nor
+    calibrated on (scripts/train_injection_classifier.py lists its splits)."""
+    notes = _rows(here / "data" / "safety_notes.jsonl")
+    heldout = _rows(here / "data" / "safety_heldout.jsonl")
+    agent = [r for r in _rows(here / "data" / "safety_agent_notes.jsonl") if r["split"] == "test"]
+    attacks: dict[str, Any] = {name: _tally(rows, "attack") for name, rows in public_corpora().items()}
+    attacks["silcrow_notes_attacks"] = _tally([r for r in notes if r["label"] == "attack"], "attack")
+    attacks["silcrow_heldout_attacks"] = _tally([r for r in heldout if r["label"] == "attack"], "attack")
+    benign = {
+        "ordinary_conversation_locomo_dev_unseen": _tally([{"text": t} for t in locomo_unseen_texts],
+                                                          "benign"),
+        "preference_notes": _tally(_rows(here / "data" / "safety_preferences.jsonl"), "benign"),
+        "agent_instruction_notes": _tally(agent, "benign"),
+        "developer_notes": _tally([r for r in notes if r["label"] == "benign"]
+                                  + [r for r in heldout if r["label"] != "attack"], "benign"),
+        "dual_use_notes": _tally([r for r in notes if r["label"] == "dual_use"], "dual_use"),
+    }
+    public = [v for k, v in attacks.items() if k in ("hermes_jailbench", "agent_injection_bench")]
+    caught = sum(v["refused"] + v["held"] for v in public)
+    total = sum(v["n"] for v in public)
+    return {"attacks": attacks, "benign": benign,
+            "public_attacks_refused_or_held": round(caught / total, 4) if total else None}
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -254,43 +314,38 @@ def _pct(values: list[float], q: float) -> float:
     return round(ordered[int(q * (len(ordered) - 1))], 3) if ordered else 0.0
 
 
-def verdicts(here: Path, locomo: list[str]) -> dict[str, Any]:
-    """Catch, hold and false-refusal rates per corpus and per language, and the time per stage."""
+def stage_times(here: Path, locomo_turns: list[str], rounds: int = 3) -> dict[str, Any]:
+    """p50/p95 ms per stage on 2,200-character notes (the MEMORY.md budget) of ordinary text,
+    the stages interleaved so that load on the machine hits each alike. Baseline: the naive
+    keyword blocklist on the same notes."""
     from silcrow.safety._learned import classify
 
-    notes = [json.loads(line) for line in (here / "data" / "safety_notes.jsonl").read_text(
-        encoding="utf-8").splitlines() if line.strip()]
-    heldout = [json.loads(line) for line in (here / "data" / "safety_heldout.jsonl").read_text(
-        encoding="utf-8").splitlines() if line.strip()]
-    out: dict[str, Any] = {"public_attacks_never_trained_on": {
-        name: _outcomes(rows, "lang") for name, rows in public_corpora().items()}}
-    for label in ("attack", "dual_use", "benign"):
-        out[f"notes_{label}"] = _outcomes([r for r in notes if r["label"] == label], "lang")
-    out["heldout_attacks"] = _outcomes([r for r in heldout if r["label"] == "attack"], "lang")
-    out["heldout_benign"] = _outcomes([r for r in heldout if r["label"] != "attack"], "lang")
-    out["locomo_turns"] = _outcomes([{"text": t} for t in locomo])
-    # Timing on 2,200-character notes (the MEMORY.md budget) built from ordinary text.
-    pool = [r["text"] for r in notes if r["label"] == "benign"] + locomo
+    pool = ([r["text"] for r in _rows(here / "data" / "safety_notes.jsonl") if r["label"] == "benign"]
+            + [r["text"] for r in _rows(here / "data" / "safety_agent_notes.jsonl")] + locomo_turns)
     long_notes: list[str] = []
-    for i in range(0, len(pool), 1):
-        note = ""
-        j = i
+    for i in range(min(200, len(pool))):
+        note, j = "", i
         while len(note) < 2_200:
             note += pool[j % len(pool)] + "\n"
-            j += 1
+            j += 7
         long_notes.append(note[:2_200])
-        if len(long_notes) >= 200:
-            break
-    stages: dict[str, list[float]] = {"patterns": [], "learned": [], "whole_scan": []}
-    classify("warm up")
-    for note in long_notes:
-        for name, fn in (("patterns", lambda t: threats.scan(t)), ("learned", classify),
-                         ("whole_scan", lambda t: threats.scan(t, learned=True))):
-            start = time.perf_counter()
-            fn(note)
-            stages[name].append((time.perf_counter() - start) * 1000)
-    out["ms_per_2200_char_note"] = {name: {"p50": _pct(v, 0.5), "p95": _pct(v, 0.95)}
-                                    for name, v in stages.items()}
+    stages: dict[str, list[float]] = {"baseline_keyword_blocklist": [], "patterns": [], "learned": [],
+                                      "whole_scan": []}
+    fns: dict[str, Callable[[str], object]] = {
+        "baseline_keyword_blocklist": keyword_blocklist, "patterns": threats.scan, "learned": classify,
+        "whole_scan": lambda t: threats.scan(t, learned=True)}
+    classify("warm up the model once before timing it")
+    for _ in range(rounds):
+        for note in long_notes:
+            for name, fn in fns.items():
+                start = time.perf_counter()
+                fn(note)
+                stages[name].append((time.perf_counter() - start) * 1000)
+    out: dict[str, Any] = {name: {"p50": _pct(v, 0.5), "p95": _pct(v, 0.95), "max": round(max(v), 3)}
+                           for name, v in stages.items()}
+    base = out["baseline_keyword_blocklist"]["p50"] or 1e-3
+    out["whole_scan_p50_over_baseline"] = round(out["whole_scan"]["p50"] / base, 1)
+    out["notes"] = len(long_notes)
     return out
 
 
@@ -299,7 +354,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     locomo.add_dataset_option(parser, required=False)
     parser.add_argument("--repeat", type=int, default=3, help="timing passes over the benign corpus")
+    parser.add_argument("--verdicts-only", action="store_true",
+                        help="only refused/held/accepted per corpus and the time per stage (fast)")
     args = parser.parse_args()
+    if args.verdicts_only:
+        problem = locomo.missing(args.dataset)
+        if problem:
+            err.print(f"[yellow]{problem}; no ordinary-conversation corpus[/]")
+        turns = locomo_texts(args.dataset) if not problem else []
+        with err.status("refused / held / accepted per corpus"):
+            result = {"verdicts": verdicts(here, locomo_unseen(args.dataset) if not problem else [])}
+        with err.status("time per stage on 2,200-character notes"):
+            result["ms_per_2200_char_note"] = stage_times(here, turns)
+        sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+        return
 
     rng = random.Random(7)
     attacks = ATTACKS + SECRETS
@@ -346,9 +414,10 @@ def main() -> None:
     err.print("worst cases: every regex at 1,300 and 20,000 characters, entry points at 2,200")
     patterns = worstcase.slowest()
     entry = worstcase.slowest_entry_points(((2_200, 1),)) + worstcase.slowest_entry_points(((20_000, 6),))
-    err.print("three outcomes: public corpora, written notes, held-out set, LoCoMo, time per stage")
+    err.print("three outcomes per corpus, time per stage")
     result = {
-        "verdicts": verdicts(here, locomo),
+        "verdicts": verdicts(here, locomo_unseen(args.dataset) if not problem else []),
+        "ms_per_2200_char_note": stage_times(here, locomo_turns),
         "held_out": heldout,
         "held_out_with_semantic": heldout_sem,
         "semantic": {

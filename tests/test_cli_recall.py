@@ -233,9 +233,9 @@ def test_bad_input_files_are_one_line_errors(tmp_path: Path) -> None:
     code, _, err = run("--home", home, "recall", "ingest", str(tmp_path / "missing.jsonl"))
     assert code == 2 and "is not a file" in err
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"role": "user", "content": "ok"}\n{not json\n', encoding="utf-8")
+    bad.write_text('{not json\n', encoding="utf-8")
     code, _, err = run("--home", home, "recall", "ingest", str(bad))
-    assert code == 1 and "line 2" in err and "not valid JSON" in err
+    assert code == 1 and "line 1" in err and "not valid JSON" in err
     empty = tmp_path / "empty.jsonl"
     empty.write_text("", encoding="utf-8")
     code, _, err = run("--home", home, "recall", "ingest", str(empty))

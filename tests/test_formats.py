@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from silcrow.errors import RecallError
-from silcrow.recall import load_records
+from silcrow.recall import load_records, parse_locomo, read_records
 from silcrow.recall._formats import parse_locomo_datetime
 
 
@@ -82,12 +85,9 @@ def test_jsonl_messages(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ('{"role": "user", "content": "ok"}\n{"role": "user"', "line 2: not valid JSON"),
-        ('{"role": "user", "content": "a"}\n{"content": "b"}', "line 2: field 'role'"),
         ('{"role": "user", "content": 5}', "line 1: field 'content'"),
         ('{"role": "user", "content": "a", "timestamp": "May 5th"}',
          "line 1: 'timestamp' 'May 5th' is not ISO"),
-        ('{"role": "user", "content": "a"}\n[1, 2]', "line 2: expected an object"),
         ("   \n", "the file is empty"),
         ('{"speaker_b": "x"}', "not a LoCoMo conversation"),
         ('{"speaker_a": "A", "session_1": []}', "'session_1_date_time' is missing"),
@@ -105,6 +105,101 @@ def test_bad_input_names_the_problem(tmp_path: Path, content: str, message: str)
         load_records(path)
     assert message in str(info.value)
     assert str(path) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ('{"role": "user"', "line 2: not valid JSON"),
+        ('{"content": "b"}', "line 2: field 'role'"),
+        ("[1, 2]", "line 2: expected an object"),
+        ('{"role": "user", "content": "b", "timestamp": "May 5th"}', "line 2: 'timestamp' 'May 5th'"),
+        ("[" * 5000 + "]" * 5000, "line 2: not valid JSON (nested too deep)"),
+    ],
+)
+def test_one_unreadable_message_is_counted_and_the_rest_read(
+    tmp_path: Path, bad: str, message: str
+) -> None:
+    path = tmp_path / "chat.jsonl"
+    first, third = '{"role": "user", "content": "first"}', '{"role": "assistant", "content": "third"}'
+    path.write_text(f"{first}\n{bad}\n{third}\n", encoding="utf-8")
+    skipped: Counter[str] = Counter()
+    records = load_records(path, skipped)
+    assert [r.text for r in records] == ["first", "third"]
+    [(reason, count)] = skipped.items()
+    assert count == 1 and reason.startswith("unreadable messages") and message in reason, reason
+
+
+def test_an_unreadable_locomo_turn_is_counted_and_the_rest_read() -> None:
+    conv = _conversation()
+    turns = conv["session_1"]
+    assert isinstance(turns, list)
+    turns[1:1] = [{"speaker": "Ana", "text": None}, "not a turn"]
+    skipped: Counter[str] = Counter()
+    records = parse_locomo(conv, source="conv.json", skipped=skipped)
+    assert len(records) == len(parse_locomo(_conversation()))
+    [(reason, count)] = skipped.items()
+    assert count == 2 and "session_1[1] needs string 'speaker' and 'text'" in reason, reason
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ('{"role": "user", "content": "a\\ud800"}', "line 1 column 31"),
+        ('[\n  {"role": "user", "content": "ok"},\n  {"role": "user", "content": "\\udc00 x"}\n]',
+         "line 3 column 32"),
+        ('{"role": "user", "content": "fine"}\n{"role": "user", "content": "\\ud83d"}', "line 2 column 30"),
+    ],
+)
+def test_a_lone_surrogate_is_refused_naming_where(tmp_path: Path, text: str, where: str) -> None:
+    path = tmp_path / "chat.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RecallError) as info:
+        load_records(path)
+    message = str(info.value)
+    assert str(path) in message and where in message and "lone UTF-16 surrogate" in message, message
+
+
+def test_a_surrogate_pair_or_an_escaped_backslash_is_no_lone_surrogate(tmp_path: Path) -> None:
+    path = tmp_path / "chat.json"
+    path.write_text('[{"role": "user", "content": "\\ud83d\\ude00 and \\\\ud800"}]', encoding="utf-8")
+    assert [r.text for r in load_records(path)] == ["\U0001f600 and \\ud800"]
+
+
+def test_deeply_nested_json_is_refused_naming_where(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text('{"a": "[[[", "b":\n' + "[" * 3000 + "]" * 3000 + "}", encoding="utf-8")
+    with pytest.raises(RecallError) as info:
+        load_records(path)
+    message = str(info.value)
+    assert str(path) in message and "nested more than 500 levels" in message
+    assert "line 2 column 500" in message, message  # "{" is level 1; brackets in strings are not
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(
+    st.text(),
+    st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+                 lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                     st.sampled_from(["role", "content", "timestamp", "session_id", "id", "speaker_a",
+                                      "session_1", "session_1_date_time", "text", "speaker", "mapping",
+                                      "chat_messages", "tool_calls"]), inner, max_size=5),
+                 max_leaves=20).map(json.dumps),
+    st.lists(st.fixed_dictionaries({"role": st.sampled_from(["user", "assistant", "tool", "system", ""]),
+                                    "content": st.one_of(st.text(), st.none(), st.integers()),
+                                    "timestamp": st.one_of(st.none(), st.text(max_size=30), st.integers(),
+                                                           st.floats())}), max_size=5)
+    .map(lambda ms: "\n".join(json.dumps(m) for m in ms)),
+))
+def test_readers_fuzzed_give_records_or_a_recall_error(raw: str) -> None:
+    try:
+        records = read_records(raw, source="fuzz.json", skipped=Counter())
+    except RecallError as exc:
+        assert "fuzz.json" in str(exc)
+        return
+    for record in records:
+        assert isinstance(record.text, str) and record.text.strip()
+        record.text.encode("utf-8")  # storable
 
 
 def test_missing_file_says_what_to_pass(tmp_path: Path) -> None:
@@ -138,10 +233,11 @@ def test_json_errors_do_not_say_at_at(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text('{"role": "user", "content": "ok"}\n{"role": "user", "content": "unterminated\n',
                     encoding="utf-8")
-    with pytest.raises(RecallError) as info:
-        load_records(path)
-    assert "line 2: not valid JSON (Unterminated string starting at column 29)" in str(info.value)
-    assert "at at" not in str(info.value)
+    skipped: Counter[str] = Counter()
+    load_records(path, skipped)
+    [reason] = skipped
+    assert "line 2: not valid JSON (Unterminated string starting at column 29)" in reason
+    assert "at at" not in reason
 
 
 def test_openai_tool_messages_are_skipped_and_content_parts_read(tmp_path: Path) -> None:

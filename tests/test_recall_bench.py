@@ -62,6 +62,13 @@ def test_bench_prints_the_contract_shape(tmp_path: Path) -> None:
     assert result["session_level"]["sqlite"]["all"]["recall@10"] == 1.0
     assert result["ingest_turns_per_s"] > 0
     assert set(result["prefetch_ms"]) == {"p50", "p95"} and result["prefetch_ms"]["p50"] > 0
+    ingest = result["ingest"]  # short (chat) and long turns, today's ingest beside the previous one
+    assert "pydoc_data" in ingest["long_source"]
+    for kind in ("short", "long"):
+        row = ingest["sqlite"][kind]
+        assert row["default"]["turns_per_s"] > 0 and row["baseline"]["turns_per_s"] > 0
+        assert row["vs_baseline"] > 0
+    assert "window_speaker_b" in result["ablations"]
 
 
 def test_a_missing_dataset_says_where_to_get_locomo(tmp_path: Path) -> None:

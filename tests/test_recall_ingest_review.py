@@ -207,3 +207,51 @@ def test_standard_input_that_is_not_utf8_is_a_clear_error(tmp_path: Path) -> Non
     err = proc.stderr.decode("utf-8", "replace")
     assert proc.returncode == 1 and "internal error" not in err, err
     assert err.startswith("error: standard input is not UTF-8 text") and "UTF-8" in err.split(";")[-1], err
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        ('{"a": ' + "[" * 3000 + "]" * 3000 + "}", "nested more than 500 levels deep (line 1 column 506)"),
+        ('{"role": "user", "content": "fine"}\n{"role": "user", "content": "x\\ud800"}',
+         "line 2 column 31 holds a lone UTF-16 surrogate"),
+    ],
+)
+def test_malformed_json_is_a_refusal_naming_where(tmp_path: Path, content: str, says: str) -> None:
+    path = tmp_path / "chat.json"
+    path.write_text(content, encoding="utf-8")
+    home = str(tmp_path / "home")
+    code, out, err = run("--home", home, "recall", "ingest", str(path), "--embedder", "none")
+    assert code == 1, (out, err)
+    assert "internal error" not in err and "Traceback" not in err and says in err, err
+    assert not (tmp_path / "home" / "recall.db").exists()
+
+
+def test_one_odd_line_costs_that_line_and_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "chat.jsonl"
+    path.write_text(
+        json.dumps({"role": "user", "content": "We met in Lisbon in March."}) + "\n"
+        + '{"role": "user", "content": "half a line\n'
+        + json.dumps({"role": "assistant", "content": "Noted: Lisbon, March."}) + "\n",
+        encoding="utf-8")
+    home = str(tmp_path / "home")
+    code, out, err = run("--home", home, "recall", "ingest", str(path), "--embedder", "none", "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["stored"] == 2
+    [(reason, count)] = result["skipped"].items()
+    assert count == 1 and "line 2: not valid JSON" in reason, reason
+
+
+def test_a_turn_about_deep_time_is_stored_with_the_rest(tmp_path: Path) -> None:
+    """"7000 years ago" said in 2024 is before year 1: it names no date, and the turn is kept."""
+    path = _lines(tmp_path / "chat.jsonl", [
+        {"role": "user", "content": "Tell me about the Neolithic.", "timestamp": "2024-01-02T10:00:00Z"},
+        {"role": "assistant", "content": "Farming spread from 7000 years ago to about 4000 years ago, "
+         "and 99999 years ago there were no farms at all.", "timestamp": "2024-01-02T10:00:05Z"},
+    ])
+    home = str(tmp_path / "home")
+    code, out, err = run("--home", home, "recall", "ingest", str(path), "--embedder", "none")
+    assert code == 0 and "stored 2 of 2" in out, err
+    code, out, err = run("--home", home, "recall", "search", "farming spread", "--json", "--embedder", "none")
+    assert code == 0 and "4000 years ago" in json.loads(out)[0]["text"], err

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from silcrow.errors import RecallError
 from silcrow.recall import Embedder, get_embedder
@@ -291,10 +293,37 @@ def test_not_a_database_is_explained(tmp_path: Path) -> None:
         LocalProvider(tmp_path, embedder="none").initialize("s")
 
 
-def test_bad_records_are_refused(provider: LocalProvider) -> None:
-    with pytest.raises(RecallError, match="record 1 has empty text"):
-        provider.ingest([RecallRecord(text="fine"), RecallRecord(text="  ")])
-    with pytest.raises(RecallError, match="kind 'note'"):
+def test_odd_records_are_clipped_repaired_or_skipped_and_the_rest_stored(provider: LocalProvider) -> None:
+    """Every odd record of a batch is handled alone and counted; the others are stored (both backends)."""
+    from collections import Counter
+
+    from silcrow.recall import MAX_RECORD_CHARS
+
+    long = "The harbour pilot's log. " * (MAX_RECORD_CHARS // 20)
+    given = [
+        RecallRecord(text="Dunmore harbour has a new pilot boat.", session_id="odd"),
+        RecallRecord(text=long, session_id="odd"),
+        RecallRecord(text="  ", session_id="odd"),
+        RecallRecord(text="a NUL\x00 byte from a binary paste about quinces", session_id="odd"),
+        RecallRecord(text="half an emoji \ud83d about medlars", session_id="odd", speaker="\udc00bob"),
+        RecallRecord(text="From 7000 years ago to about 4000 years ago, farming spread.", session_id="odd",
+                     timestamp=datetime(2024, 1, 2, tzinfo=UTC)),
+    ]
+    skipped: Counter[str] = Counter()
+    assert provider.ingest(given, skipped=skipped) == 5
+    assert skipped == {
+        f"ends of long messages (kept their first {MAX_RECORD_CHARS} characters)": 1,
+        "messages without text": 1,
+        "messages holding NUL characters (removed)": 1,
+        "messages holding lone surrogates (replaced with U+FFFD)": 1,
+    }
+    assert given[1].text == long and given[3].text.count("\x00") == 1  # the caller's records are untouched
+    texts = {h.text for h in provider.search("quinces medlars farming pilot log", 20)}
+    assert "a NUL byte from a binary paste about quinces" in texts
+    assert "half an emoji \ufffd about medlars" in texts
+    assert any(t.startswith("The harbour pilot") and len(t) == MAX_RECORD_CHARS for t in texts)
+    assert any("7000 years ago" in t for t in texts)
+    with pytest.raises(RecallError, match="kind 'note'"):  # a programming error still raises
         provider.ingest([RecallRecord(text="x", kind="note")])
 
 
@@ -461,3 +490,66 @@ def test_both_backends_rank_the_same_when_more_memories_match_than_are_ranked(
         "garden water tomatoes staked", "how much water did the garlic bed get?",
         "what did Ana water in the garden?",
     ))
+
+
+def test_a_bulk_postgres_import_builds_the_vector_index_once_afterwards(
+    pg_dsn: str, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Above BULK_ROWS (into a table holding fewer rows) the HNSW index is dropped for the import
+    and built after it, also when the import fails; the rows are searchable by meaning either way."""
+    from silcrow.schema import database
+
+    monkeypatch.setattr(_postgres, "BULK_ROWS", 20)
+    store = _postgres.PostgresRecall(pg_dsn, embedder)
+    index = f"recall_memories_hnsw_{embedder.dim}"
+
+    def has_index() -> bool:
+        with database(pg_dsn).connect() as conn:
+            row = conn.execute("SELECT 1 FROM pg_indexes WHERE indexname = %s", (index,)).fetchone()
+            return row is not None
+
+    seen: list[bool] = []
+    records = [RecallRecord(text=f"note {i}: the allotment's runner beans, row {i}", session_id="bulk")
+               for i in range(30)] + _records()
+    added, ids = store.ingest(records, (None, None), progress=lambda done: seen.append(has_index()))
+    assert added == len(records) and len(set(ids)) == len(records)
+    assert seen and not any(seen)  # built after the rows, not row by row
+    assert has_index()
+    top = store.search("which pottery class did she sign up for", 3, (None, None), mode="dense")
+    assert top and top[0].text == next(t for _, _, t, _ in DIALOG if "pottery" in t.lower())
+
+    def broken(fresh: list[dict[str, Any]], vectors: Any) -> int:
+        raise RecallError("disk full")
+
+    monkeypatch.setattr(_postgres, "BULK_ROWS", 5)
+    bigger = [RecallRecord(text=f"reminder {i} about the shed key", session_id="bulk2") for i in range(80)]
+    monkeypatch.setattr(store, "_write", broken)
+    with pytest.raises(RecallError, match="disk full"):
+        store.ingest(bigger, (None, None))
+    assert has_index()  # back, though the import failed
+    store.close()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.builds(
+    RecallRecord,
+    text=st.text(st.characters(codec=None, exclude_categories=()), max_size=60)
+    | st.text(max_size=5).map(lambda t: t * 4000),
+    session_id=st.sampled_from(["", "s1", "s\x002", "\ud800"]),
+    speaker=st.sampled_from(["", "user", "assistant", "bo\udfffb"]),
+    timestamp=st.none() | st.datetimes(timezones=st.just(UTC)),
+), min_size=1, max_size=8))
+def test_ingest_fuzzed_stores_every_record_with_text(records: list[RecallRecord]) -> None:
+    """Whatever the records hold, ingest stores those with text and reports the rest; never raises."""
+    import tempfile
+    from collections import Counter
+
+    with tempfile.TemporaryDirectory() as home:
+        provider = LocalProvider(home, embedder="none")
+        provider.initialize("fuzz")
+        skipped: Counter[str] = Counter()
+        added = provider.ingest(records, skipped=skipped)
+        with_text = [r for r in records if r.text.replace("\x00", "").strip()]
+        assert skipped["messages without text"] == len(records) - len(with_text)
+        assert added <= len(with_text) and provider.stats()["memories"] == added
+        provider.shutdown()

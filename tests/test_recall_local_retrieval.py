@@ -268,3 +268,16 @@ def test_bm25_stems_only_candidate_words_and_scores_as_defined(
     slow = _bm25_stemming_every_word(terms, by_id, df, 20)
     assert [i for i, _ in fast] == [i for i, _ in slow]
     assert [s for _, s in fast] == pytest.approx([s for _, s in slow])
+
+
+def test_a_long_turn_is_context_by_its_opening_and_embedded_once() -> None:
+    """A preceding turn is indexed as context by its first EMBED_WORDS words, which hold its own
+    embedding window: the turns after a long answer neither index it whole again nor embed it again."""
+    for words in (5, 24, 25, 191, 192, 193, 800):
+        for label in ("assistant: ", "Ann: ", ""):
+            body = label + " ".join(f"w{i}" for i in range(words))
+            piece = retrieval.context_piece(body)
+            assert len(piece.split()) <= retrieval.EMBED_WORDS + 1  # + the speaker label
+            assert retrieval.embed_window(piece) == retrieval.embed_window(body), (words, label)
+    long = "assistant: " + " ".join(f"w{i}" for i in range(800))
+    assert retrieval.embed_window(long) == "assistant: " + " ".join(f"w{i}" for i in range(24))

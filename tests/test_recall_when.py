@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from datetime import date
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from silcrow.recall.local import _retrieval as retrieval
 from silcrow.recall.local._when import in_words, mentioned_dates
 
@@ -37,3 +40,28 @@ def test_the_dated_column_carries_the_resolved_dates() -> None:
     ts = 1683547200.0  # 2023-05-08 12:00 UTC
     assert retrieval.dated_text(ts, "yesterday was great") == "Monday 8 May 2023 Sunday 7 May 2023"
     assert retrieval.dated_text(ts) == "Monday 8 May 2023"
+
+
+def test_a_date_before_year_one_is_no_date() -> None:
+    """Said in 2023, "7000 years ago" is before year 1: it resolves to nothing, never an error."""
+    assert words("from 7000 years ago to about 4000 years ago") == []
+    assert words("from 7000 years ago to about 300 years ago") == ["1723"]
+    assert words("9999999 days ago, or 12345678901 years ago") == []
+    assert mentioned_dates("next year", date.max) == []
+    assert mentioned_dates("yesterday", date.min) == []
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.one_of(
+        st.sampled_from(["yesterday", "tomorrow", "last", "next", "this past", "ago", "a few", "couple of",
+                         "week", "weekend", "month", "year", "years", "days", "monday", "Sunday", "on"]),
+        st.integers(min_value=0, max_value=10**12).map(str),
+        st.text(max_size=8),
+    ), max_size=12).map(" ".join),
+    st.dates(),
+)
+def test_the_resolver_fuzzed_never_raises(text: str, said_on: date) -> None:
+    for when, precision in mentioned_dates(text, said_on):
+        assert precision in ("day", "week", "month", "year")
+        assert in_words(when, precision)

@@ -19,7 +19,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -101,16 +109,8 @@ def ingest(
     (duplicates are skipped)."""
     from collections import Counter
 
-    from silcrow.recall import MAX_RECORD_CHARS
-
     skipped: Counter[str] = Counter()
     file, records = _read_for_ingest(file, client, skipped, quiet=as_json)
-    for record in records:
-        # One long pasted text must not refuse a whole export: recall keeps a long turn's
-        # beginning, as it does for the turns an agent syncs.
-        if len(record.text) > MAX_RECORD_CHARS:
-            record.text = record.text[:MAX_RECORD_CHARS]
-            skipped[f"ends of long messages (kept their first {MAX_RECORD_CHARS} characters)"] += 1
     if not records:
         raise error(
             f"{file} holds no messages to ingest ({_skips(skipped)}); check that it is the right file"
@@ -122,11 +122,14 @@ def ingest(
         with _provider(ctx, embedder, create=True) as provider:
             start = time.perf_counter()
             with Progress(
-                TextColumn("[bold]ingesting[/]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                TextColumn("[bold]ingesting[/]"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
+                TimeRemainingColumn(),
                 console=console_err, transient=True, disable=as_json or not console_err.is_terminal,
             ) as bar:
                 task = bar.add_task("ingest", total=len(records))
-                stored = provider.ingest(records, progress=lambda done: bar.update(task, completed=done))
+                # One odd message (too long, unstorable characters) is clipped or repaired and counted.
+                stored = provider.ingest(records, progress=lambda done: bar.update(task, completed=done),
+                                         skipped=skipped)
             elapsed = time.perf_counter() - start
     except BaseException:
         if not existed:
@@ -151,6 +154,14 @@ def ingest(
     ))
     if skipped:
         console.print(Text(f"left out of {file}: {_skips(skipped)}"))
+
+
+class _RateColumn(ProgressColumn):
+    """Turns stored per second so far (blank until Rich has a rate)."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:,.0f} turns/s", style="progress.data.speed")
 
 
 def _read_for_ingest(

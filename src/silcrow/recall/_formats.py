@@ -21,7 +21,11 @@ rollouts by :mod:`silcrow.recall.coding`:
   ``function`` messages and tool calls without text are skipped; content
   given as a list of parts has its ``{"type": "text"}`` parts read.
 
-Any problem raises :class:`RecallError` naming the line or field.
+One message or turn that cannot be read (a broken line, a missing field, a
+timestamp that is no date) is left out and counted under "unreadable messages",
+naming the first; the rest is read. A file that is none of these formats, is
+not UTF-8, nests deeper than any export or holds a lone UTF-16 surrogate
+raises :class:`RecallError` naming the file, the line and what to do.
 """
 
 from __future__ import annotations
@@ -94,11 +98,18 @@ def read_records(raw: str, *, source: str, skipped: Counter[str] | None = None) 
         raise RecallError(
             f"{source}: {what} is empty; expected LoCoMo JSON, JSONL messages or a ChatGPT/Claude export"
         )
+    _refuse_lone_surrogates(raw, source)
     if (client := coding.detect(raw)) is not None:  # a Claude Code transcript or a Codex rollout
         transcript = coding.read_transcript(raw, source=source, client=client)
         return coding.merge_into(transcript, source, Counter() if skipped is None else skipped)
     try:
         data = json.loads(raw)
+    except RecursionError:
+        line, column = _too_deep_at(raw)
+        raise RecallError(
+            f"{source}: JSON nested more than {_MAX_DEPTH} levels deep (line {line} column {column}); "
+            "no conversation export nests that deep: check that this is the right file"
+        ) from None
     except json.JSONDecodeError as exc:
         if raw.lstrip().startswith(("{", "[")) and not _first_line_is_json(raw):
             # A (pretty-printed) JSON document that is broken: say where, not "line 1 of JSONL".
@@ -115,7 +126,7 @@ def read_records(raw: str, *, source: str, skipped: Counter[str] | None = None) 
         return parse_chatgpt(data, source=source, skipped=skipped)
     if is_claude(data):
         return parse_claude(data, source=source, skipped=skipped)
-    return parse_locomo(data, source=source)
+    return parse_locomo(data, source=source, skipped=skipped)
 
 
 def _first_line_is_json(raw: str) -> bool:
@@ -123,9 +134,75 @@ def _first_line_is_json(raw: str) -> bool:
     first = next((line for line in raw.splitlines() if line.strip()), "")
     try:
         json.loads(first)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         return False
     return True
+
+
+#: Deeper than this, a JSON document is refused by name (the decoder would hit Python's
+#: recursion limit near 1,000 levels); real exports nest a few dozen levels.
+_MAX_DEPTH = 500
+# A \uD800-\uDFFF escape not itself escaped (an even run of backslashes before it).
+_SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u([dD][89a-fA-F][0-9a-fA-F]{2})")
+_SURROGATE_CHAR = re.compile("[\ud800-\udfff]")
+
+
+def _position(raw: str, offset: int) -> tuple[int, int]:
+    """(line, column) from 1 of a character offset, as editors count them."""
+    line = raw.count("\n", 0, offset) + 1
+    return line, offset - (raw.rfind("\n", 0, offset) + 1) + 1
+
+
+def _too_deep_at(raw: str) -> tuple[int, int]:
+    """Where the nesting of a JSON text first passes _MAX_DEPTH (brackets inside strings ignored)."""
+    depth, in_string, escaped = 0, False, False
+    for offset, char in enumerate(raw):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > _MAX_DEPTH:
+                return _position(raw, offset)
+        elif char in "]}":
+            depth -= 1
+    return _position(raw, len(raw))
+
+
+def _refuse_lone_surrogates(raw: str, source: str) -> None:
+    """Refuse text holding half of a UTF-16 surrogate pair (``"\\ud800"`` alone): no UTF-8 text
+    can hold it, so it could never be stored, and a file holding one was damaged on its way."""
+    found = _SURROGATE_CHAR.search(raw)
+    offset = found.start() if found else None
+    if offset is None and "\\u" in raw:
+        matches = list(_SURROGATE_ESCAPE.finditer(raw))
+        for n, m in enumerate(matches):
+            high = m.group(2)[1].lower() in "89ab"
+            start = m.start(2) - 2  # the backslash of this escape
+            if high:
+                after = matches[n + 1] if n + 1 < len(matches) else None
+                if after is not None and after.start() == m.end() and not after.group(1) \
+                        and after.group(2)[1].lower() in "cdef":
+                    continue  # a pair: one character outside the BMP
+            elif n > 0 and matches[n - 1].end() == m.start() and not m.group(1) \
+                    and matches[n - 1].group(2)[1].lower() in "89ab":
+                continue  # the second half of a pair
+            offset = start
+            break
+    if offset is None:
+        return
+    line, column = _position(raw, offset)
+    raise RecallError(
+        f"{source}: line {line} column {column} holds a lone UTF-16 surrogate (half of an emoji or "
+        "other character, e.g. \\ud800 with no partner); no text can store it. Export the "
+        "conversations again, or replace that escape with the character meant (or \\ufffd)"
+    )
 
 
 def _json_problem(exc: json.JSONDecodeError) -> str:
@@ -146,19 +223,27 @@ def parse_locomo_datetime(value: str) -> datetime:
     return datetime(int(year), month, int(day), h, int(minute), tzinfo=UTC)
 
 
-def parse_locomo(data: Any, *, source: str = "<data>") -> list[RecallRecord]:
-    """Records of one LoCoMo conversation or a list of them, in dialog order."""
+def parse_locomo(
+    data: Any, *, source: str = "<data>", skipped: Counter[str] | None = None
+) -> list[RecallRecord]:
+    """Records of one LoCoMo conversation or a list of them, in dialog order; a turn that
+    cannot be read is left out and counted in ``skipped``."""
+    skipped = Counter() if skipped is None else skipped
     convs = data if isinstance(data, list) else [data]
     records: list[RecallRecord] = []
     for n, conv in enumerate(convs):
         where = f"{source}: conversation {n}" if isinstance(data, list) else source
         if not isinstance(conv, dict):
             raise RecallError(f"{where}: expected a JSON object, got {type(conv).__name__}")
-        records.extend(_locomo_conversation(conv, where, n if isinstance(data, list) else None))
+        records.extend(_locomo_conversation(conv, where, n if isinstance(data, list) else None, skipped))
+    if not records and any(k.startswith(UNREADABLE) for k in skipped):
+        raise RecallError(f"{source}: no turn could be read ({', '.join(k for k in skipped)})")
     return records
 
 
-def _locomo_conversation(conv: dict[str, Any], where: str, number: int | None) -> list[RecallRecord]:
+def _locomo_conversation(
+    conv: dict[str, Any], where: str, number: int | None, skipped: Counter[str]
+) -> list[RecallRecord]:
     body = conv.get("conversation", conv)
     if not isinstance(body, dict) or "speaker_a" not in body:
         raise RecallError(
@@ -185,10 +270,12 @@ def _locomo_conversation(conv: dict[str, Any], where: str, number: int | None) -
         for i, turn in enumerate(body[key]):
             field_name = f"{key}[{i}]"
             if not isinstance(turn, dict):
-                raise RecallError(f"{where}: {field_name} is not an object")
+                skip(skipped, f"{where}: {field_name} is not an object")
+                continue
             text, speaker = turn.get("text"), turn.get("speaker")
             if not isinstance(text, str) or not isinstance(speaker, str):
-                raise RecallError(f"{where}: {field_name} needs string 'speaker' and 'text' fields")
+                skip(skipped, f"{where}: {field_name} needs string 'speaker' and 'text' fields")
+                continue
             caption = turn.get("blip_caption")
             if isinstance(caption, str) and caption.strip():
                 text = f"{text} [shared a photo: {caption.strip()}]"
@@ -245,6 +332,7 @@ def parse_jsonl(
     raw: str, *, source: str = "<data>", skipped: Counter[str] | None = None
 ) -> list[RecallRecord]:
     """Records of a JSONL file of ``{role, content, timestamp, session_id}`` messages."""
+    skipped = Counter() if skipped is None else skipped
     messages: list[tuple[int, str, Any]] = []
     for lineno, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
@@ -253,9 +341,21 @@ def parse_jsonl(
         try:
             messages.append((lineno, where, json.loads(line)))
         except json.JSONDecodeError as exc:
-            problem = f"{_json_problem(exc)} at column {exc.colno}"
-            raise RecallError(f"{where}: not valid JSON ({problem})") from exc
+            # One broken line (an export cut short, a stray edit) costs that line, not the file.
+            skip(skipped, f"{where}: not valid JSON ({_json_problem(exc)} at column {exc.colno})")
+        except RecursionError:
+            skip(skipped, f"{where}: not valid JSON (nested too deep)")
     return _messages(messages, source=source, skipped=skipped)
+
+
+#: The reason under which messages that cannot be read are counted (one per file, with the first).
+UNREADABLE = "unreadable messages"
+
+
+def skip(skipped: Counter[str], problem: str) -> None:
+    """Count one message that cannot be read, naming the first such problem in the reason."""
+    key = next((k for k in skipped if k.startswith(UNREADABLE)), None)
+    skipped[key or f"{UNREADABLE} (the first: {problem})"] += 1
 
 
 def _is_message_list(data: Any) -> bool:
@@ -279,54 +379,59 @@ def _messages(
     skipped = Counter() if skipped is None else skipped
     records: list[RecallRecord] = []
     for lineno, where, msg in messages:
-        if not isinstance(msg, dict):
-            raise RecallError(f"{where}: expected an object with role and content, got {type(msg).__name__}")
-        role, content = msg.get("role"), msg.get("content")
-        if not isinstance(role, str) or not role.strip():
-            raise RecallError(f"{where}: field 'role' is missing or not a string")
-        if role in ("tool", "function"):
-            skipped[f"{role} messages (not conversation)"] += 1
+        try:
+            record = _message(lineno, where, msg, skipped)
+        except RecallError as exc:  # one odd message is left out and counted, never the file
+            skip(skipped, str(exc))
             continue
-        if content is None and (msg.get("tool_calls") or msg.get("function_call")):
-            skipped["tool calls (not conversation)"] += 1
-            continue
-        if isinstance(content, list):
-            content = _part_texts(content)
-        if not isinstance(content, str):
-            raise RecallError(f"{where}: field 'content' is missing or not a string")
-        session = msg.get("session_id", "")
-        if not isinstance(session, str | int):
-            raise RecallError(f"{where}: field 'session_id' must be a string")
-        if role == "system":
-            skipped["system messages (not conversation)"] += 1
-            continue
-        if not content.strip():
-            skipped["messages without text"] += 1
-            continue
-        when = _parse_timestamp(msg.get("timestamp"), where)
-        if msg.get("id") is not None:
-            external_id: str | None = str(msg["id"])
-        elif when is None:
-            # The line number stands in for a missing id and time: with the session, speaker
-            # and text it identifies the message again when the file is read a second time.
-            external_id = f"L{lineno}"
-        else:
-            # Time, session, speaker and text identify a dated message wherever its line is,
-            # so a newer export with lines added before it does not store it again.
-            external_id = None
-        records.append(
-            RecallRecord(
-                text=content,
-                kind="turn",
-                session_id=str(session),
-                speaker=role,
-                timestamp=when,
-                external_id=external_id,
-            )
-        )
+        if record is not None:
+            records.append(record)
     if not records:
+        left = f" ({', '.join(f'{n} {why}' for why, n in skipped.items())})" if skipped else ""
         raise RecallError(
-            f"{source}: no messages found; expected one JSON object per line or a JSON array of "
+            f"{source}: no messages found{left}; expected one JSON object per line or a JSON array of "
             '{"role": ..., "content": ...} messages'
         )
     return records
+
+
+def _message(lineno: int, where: str, msg: Any, skipped: Counter[str]) -> RecallRecord | None:
+    """The record of one message, None when it is not conversation (counted in ``skipped``);
+    a message that cannot be read raises RecallError naming its line."""
+    if not isinstance(msg, dict):
+        raise RecallError(f"{where}: expected an object with role and content, got {type(msg).__name__}")
+    role, content = msg.get("role"), msg.get("content")
+    if not isinstance(role, str) or not role.strip():
+        raise RecallError(f"{where}: field 'role' is missing or not a string")
+    if role in ("tool", "function"):
+        skipped[f"{role} messages (not conversation)"] += 1
+        return None
+    if content is None and (msg.get("tool_calls") or msg.get("function_call")):
+        skipped["tool calls (not conversation)"] += 1
+        return None
+    if isinstance(content, list):
+        content = _part_texts(content)
+    if not isinstance(content, str):
+        raise RecallError(f"{where}: field 'content' is missing or not a string")
+    session = msg.get("session_id", "")
+    if not isinstance(session, str | int):
+        raise RecallError(f"{where}: field 'session_id' must be a string")
+    if role == "system":
+        skipped["system messages (not conversation)"] += 1
+        return None
+    if not content.strip():
+        skipped["messages without text"] += 1
+        return None
+    when = _parse_timestamp(msg.get("timestamp"), where)
+    if msg.get("id") is not None:
+        external_id: str | None = str(msg["id"])
+    elif when is None:
+        # The line number stands in for a missing id and time: with the session, speaker
+        # and text it identifies the message again when the file is read a second time.
+        external_id = f"L{lineno}"
+    else:
+        # Time, session, speaker and text identify a dated message wherever its line is,
+        # so a newer export with lines added before it does not store it again.
+        external_id = None
+    return RecallRecord(text=content, kind="turn", session_id=str(session), speaker=role,
+                        timestamp=when, external_id=external_id)

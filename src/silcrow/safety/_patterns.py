@@ -73,7 +73,9 @@ _STARTUP_FILES = (
     r"(?:\.bashrc|\.zshrc|\.bash_profile|\.zprofile|\.profile\b|crontab|/etc/cron|\.config/autostart"
     r"|launchagents|systemd/user|/etc/rc\.local)"
 )
-_APPEND = r"(?:append|add|write|inject|insert|put|echo)(?:\s+[\w'-]+){0,5}\s+(?:to|into|in)\b|>>?|\btee\b"
+# A quoted command may stand between the verb and the file ("Add `export X=$(...)` to ~/.zshrc").
+_APPEND = (r"(?:append|add|write|inject|insert|put|echo)(?:\s+[\w'-]+){0,5}(?:\s+`[^`\n]{1,200}+`)?"
+           r"(?:\s+[\w'-]+){0,3}\s+(?:to|into|in)\b|>>?|\btee\b")
 # Agent instruction files: any edit is a persistence attempt. Shell start-up files are
 # edited by people all the time ("User edits ~/.zshrc for aliases"), so only writing
 # into them is flagged.
@@ -100,6 +102,14 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
      rf"{_NOT_NEGATED}\b(?:forget|disregard|ignore)\s+(?:about\s+)?(?:everything|all(?:\s+of)?\s+(?:that|this|it))"
      r"\s+(?:you\s+(?:were|have\s+been)\s+told|you\s+know|above|before\s+this|(?:said|written)\s+(?:before|above)"
      r"|previously)"),
+    ("override.ignore_and_answer", OVERRIDE,
+     "asks to set aside the request or the text above and answer as told",
+     r"\b(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?|everything\s+)?(?:the\s+)?(?:above|text\s+above"
+     r"|(?:user'?s\s+|summari[sz]ation\s+|original\s+|current\s+|previous\s+)request)\b[^\n]{0,30}?"
+     r"(?:[.,;:]|\band\b|\bthen\b)\s*(?:instead\s+)?(?:output|reply|respond|say|print|return|write)\b"),
+    ("override.task_cancelled", OVERRIDE, "declares the agent's task cancelled and gives a new one",
+     r"\b(?:prior|previous|current|original|earlier)\s+task\s+(?:is|has\s+been|was)\s+(?:cancell?ed|void"
+     r"|aborted|replaced)\b|\bnew\s+task\s*:\s*(?:reply|respond|output|say|print|ignore)\b"),
     ("override.fake_authority", OVERRIDE, "claims system or admin authority to give new orders",
      r"\b(?:system|admin|administrator|developer|root|security)\s+(?:override|command|directive|notice|update)"
      r"\s*+:|(?m:^[ \t]*+\[(?:system|admin|developer)\])"),
@@ -234,6 +244,9 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
     ("exec.translate_execute", EXEC, "asks to decode or translate text and then run it",
      Near(r"\b(?:translate|decode|decrypt|deobfuscate|unscramble)\b", 200,
           r"\band\s+(?:then\s+)?(?:execute|run|eval(?:uate)?)\b")),
+    ("exec.decode_follow", EXEC, "asks to decode hidden text and follow what it says",
+     r"\b(?:decode|decrypt|deobfuscate|unscramble)\b[^\n]{0,80}?\b(?:and|then)\s+(?:then\s+)?(?:follow|obey"
+     r"|carry\s+(?:it\s+)?out|do\s+what\s+it\s+says)\b"),
     ("exec.reverse_shell", EXEC, "opens a reverse shell",
      r"/dev/(?:tcp|udp)/|\b(?:nc|ncat|netcat)\b[^\n]{0,60}\s-[a-z]*[ec]\b\s*\S*(?:sh|cmd)"
      r"|\bbash\s+-i\s*[>&]|\bsocat\b[^\n]{0,80}\bexec:|\bmkfifo\b[^\n]{0,80}\b(?:nc|ncat|netcat)\b"

@@ -163,6 +163,18 @@ HOLD_IDS = frozenset({
 _HEADER_SECRET = r"(?<![\w-])-h\s*+['\"]?[\w-]{1,40}+:\s*+(?:bearer\s++|token\s++|basic\s++)?\$"
 
 
+# "Developer mode enabled" is a jailbreak persona's banner and a line of every Android or
+# browser setup checklist: alone (no DAN, no "you are") it is held for a person, not refused.
+_DEVICE_MODE = re.compile(r"(?:(?:enable|activate|switch\s+to|turn\s+on)\s+(?:\w+\s+)?)?developer\s+mode"
+                          r"(?:\s+(?:is\s+)?(?:enabled|activated|on|engaged))?")
+
+
+def _device_mode(rx: re.Pattern[str] | Near, text: str, start: int) -> bool:
+    """Whether the match of ``rx`` at ``start`` is only a developer-mode switch."""
+    m = rx.match(text, start) if isinstance(rx, re.Pattern) else None
+    return bool(m and _DEVICE_MODE.fullmatch(m.group()))
+
+
 def _gate(rx: re.Pattern[str] | Near) -> tuple[str, ...] | None:
     if isinstance(rx, Near):
         return None if rx.also else first_literals(rx.patterns[0])
@@ -212,6 +224,13 @@ PATTERN_IDS: tuple[str, ...] = (
 )
 
 
+def _in_joining_script(ch: str) -> bool:
+    """Any character (letter, mark or punctuation) of the blocks :func:`_needs_joiner` covers."""
+    cp = ord(ch)
+    return (0x0590 <= cp < 0x10A0 or 0x1780 <= cp < 0x18B0 or 0xA800 <= cp < 0xABFF
+            or 0xFB1D <= cp < 0xFEFF)
+
+
 def _needs_joiner(ch: str) -> bool:
     """A letter or mark of a script whose spelling uses ZWJ/ZWNJ (Arabic, Persian, the Indic
     scripts, Sinhala, Myanmar, Khmer, ...)."""
@@ -246,6 +265,10 @@ def _legit_joiner(text: str, index: int) -> bool:
     if ch == _SOFT_HYPHEN:
         return before.isalpha() and after.isalpha()
     if ch == ZWJ and is_emoji(before) and is_emoji(after):
+        return True
+    if ch == ZWNJ and (_in_joining_script(before) or _in_joining_script(after)):
+        # Persian keyboards put a ZWNJ after punctuation and at word ends too ("،\u200c",
+        # "نه\u200c:("); beside a character of a joining script it cannot hide a Latin word.
         return True
     return ch in (ZWJ, ZWNJ) and _needs_joiner(before) and _needs_joiner(after)
 
@@ -315,8 +338,9 @@ def scan(text: str, semantic: bool = False, learned: bool = False) -> list[Threa
             excused.add(cat)
         elif found:
             hit = _hit(pid, cat, desc, normal, *found)
-            if pid in HOLD_IDS and (pid != "exfil.http_secret_var"
-                                    or tables.header_secret.search(normal, found[0], found[1] + 200)):
+            if (pid in HOLD_IDS and (pid != "exfil.http_secret_var"
+                                     or tables.header_secret.search(normal, found[0], found[1] + 200))
+                    or pid == "role.jailbreak_mode" and _device_mode(rx, normal, found[0])):
                 hit = replace(hit, severity="hold")
             hits.append(hit)
     native = nfkc.casefold()

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # the vectors come from the caller's embedder: showing the notes loads no numpy
+if TYPE_CHECKING:  # numpy is imported where it is used: `memory show` must not pay for it
     import numpy as np
 
 # Cosine of two bge/MiniLM embeddings above which two short notes say the same thing; the
@@ -144,6 +144,7 @@ def find(target: str, entries: Sequence[str], *, details: Sequence[dict[str, Any
                 gone.add(i)
 
     # Near-duplicates by meaning or wording.
+
     vectors = embed(entries) if embed is not None and len(entries) > 1 else None
     for i in range(len(entries)):
         for j in range(i + 1, len(entries)):

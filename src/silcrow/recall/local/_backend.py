@@ -14,6 +14,7 @@ import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -33,6 +34,8 @@ from silcrow.recall.local._records import (
 )
 
 BATCH = 256  # rows embedded and committed per transaction during ingest
+#: Whether a long ingest embeds one batch while it writes the one before (off: one after another).
+PIPELINE = True
 
 
 class RecallBackend(ABC):
@@ -61,24 +64,60 @@ class RecallBackend(ABC):
                 raise RecallError(f"record {n} has kind {rec.kind!r}; use one of {', '.join(KINDS)}")
         added, ids = 0, list[int]()
         recent: dict[tuple[str, Scope], deque[str]] = {}
-        for start in range(0, len(records), BATCH):
+        cache = self._own_vectors()
+        embeds = self._embeds()
+
+        def vectors_of(fresh: list[dict[str, Any]]) -> np.ndarray | None:
+            if not embeds or not fresh:
+                return None
+            return retrieval.memory_vectors(
+                self.embedder,
+                [retrieval.body_text(p["rec"].text, p["rec"].speaker) for p in fresh],
+                [p["context"] for p in fresh],
+                cache,
+            )
+
+        def write(prepared: list[dict[str, Any]], fresh: list[dict[str, Any]], vectors: Any,
+                  done: int) -> int:
             with self._guard():
-                prepared, fresh = self._prepare(records[start : start + BATCH], scope, recent)
-            # Embedding is the slow part: searches and other writers proceed meanwhile.
-            vectors = None
-            if self._embeds() and fresh:
-                vectors = retrieval.memory_vectors(
-                    self.embedder,
-                    [retrieval.body_text(p["rec"].text, p["rec"].speaker) for p in fresh],
-                    [p["context"] for p in fresh],
-                )
-            with self._guard():
-                added += self._write(fresh, vectors)
+                stored = self._write(fresh, vectors)
             ids.extend(p["twin"]["id"] if "twin" in p else p["id"] for p in prepared)
             if progress is not None:
-                progress(min(start + BATCH, len(records)))
+                progress(done)
+            return stored
+
+        batches = [(start, min(start + BATCH, len(records))) for start in range(0, len(records), BATCH)]
+        if len(batches) <= 1 or not PIPELINE:
+            for start, end in batches:
+                with self._guard():
+                    prepared, fresh = self._prepare(records[start:end], scope, recent)
+                added += write(prepared, fresh, vectors_of(fresh), end)
+        else:
+            # A pipeline: while one batch is embedded (the slow part, on both cores: ONNX Runtime
+            # releases the GIL), the one before it is written and the one after it prepared.
+            # Searches and other writers proceed meanwhile: no lock is held while embedding.
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="silcrow-embed") as pool:
+                pending: tuple[list[dict[str, Any]], list[dict[str, Any]], Future[Any], int] | None = None
+                for start, end in batches:
+                    with self._guard():
+                        prepared, fresh = self._prepare(records[start:end], scope, recent)
+                    future = pool.submit(vectors_of, fresh)
+                    if pending is not None:
+                        before, before_fresh, before_future, before_end = pending
+                        added += write(before, before_fresh, before_future.result(), before_end)
+                    pending = (prepared, fresh, future, end)
+                if pending is not None:
+                    prepared, fresh, future, end = pending
+                    added += write(prepared, fresh, future.result(), end)
         self._ingested(added)
         return added, ids
+
+    def _own_vectors(self) -> retrieval.OwnVectors:
+        """The own vectors of the bodies this backend embedded lately (see retrieval.OwnVectors)."""
+        cache: retrieval.OwnVectors | None = getattr(self, "_own_vector_cache", None)
+        if cache is None:
+            cache = self._own_vector_cache = retrieval.OwnVectors()
+        return cache
 
     def _context_for(
         self, rec: RecallRecord, rscope: Scope, recent: dict[tuple[str, Scope], deque[str]]
@@ -91,12 +130,13 @@ class RecallBackend(ABC):
         if window is None:
             rows = self._recent_turns(rec.session_id, rscope, retrieval.CONTEXT_TURNS)
             window = deque(
-                (retrieval.body_text(t, s) for s, t in reversed(rows)), maxlen=retrieval.CONTEXT_TURNS
+                (retrieval.context_piece(retrieval.body_text(t, s)) for s, t in reversed(rows)),
+                maxlen=retrieval.CONTEXT_TURNS,
             )
             recent[key] = window
         context = "\n".join(window)  # bodies are single lines, so this splits back exactly
         if window.maxlen:
-            window.append(retrieval.body_text(rec.text, rec.speaker))
+            window.append(retrieval.context_piece(retrieval.body_text(rec.text, rec.speaker)))
         return context
 
     def _prepare(

@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -37,7 +37,7 @@ from silcrow.models import Embedder
 from silcrow.recall.local import _retrieval as retrieval
 from silcrow.recall.local._backend import BATCH, RecallBackend, filter_sql, project_params, rank
 from silcrow.recall.local._lexical import CommonTerms
-from silcrow.recall.local._records import KINDS, MemoryFilter, RecallHit, Scope, from_epoch
+from silcrow.recall.local._records import KINDS, MemoryFilter, RecallHit, RecallRecord, Scope, from_epoch
 from silcrow.schema.recall import MEMORIES, WRITTEN_POSTGRES
 
 log = logging.getLogger(__name__)
@@ -45,6 +45,22 @@ log = logging.getLogger(__name__)
 WHAT = "recall memories"
 _MINE = f"profile = current_setting('{PROFILE_SETTING}')"
 _SCOPE = f"{_MINE} AND user_id IS NOT DISTINCT FROM %s AND agent_id IS NOT DISTINCT FROM %s"
+
+
+def scoped(scope: Scope) -> tuple[str, tuple[str, ...]]:
+    """The condition (and its parameters) picking this profile's memories of ``scope``, written
+    so the planner can estimate it: ``IS NOT DISTINCT FROM`` looks to it like a filter that keeps
+    one row, which made it scan the whole table instead of the word index (25 ms at 10k rows)."""
+    parts, params = [_MINE], list[str]()
+    for column, value in (("user_id", scope[0]), ("agent_id", scope[1])):
+        if value is None:
+            parts.append(f"{column} IS NULL")
+        else:
+            parts.append(f"{column} = %s")
+            params.append(value)
+    return " AND ".join(parts), tuple(params)
+
+
 # The memory belongs to the project %s or a directory below it (params: project_params).
 _PROJECT = ("((metadata::jsonb ->> 'project') = %s OR left(metadata::jsonb ->> 'project', %s) = %s)")
 _UPPER, _LOWER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"
@@ -56,6 +72,18 @@ EF_SEARCH = 100  # HNSW candidates examined per query (pgvector's default is 40)
 #: planner believes the table is as small as it was and scans every row of the profile for
 #: the nearest vectors instead of using the HNSW index: 50 ms instead of 8 at 10k memories.
 ANALYZE_AFTER = 1000
+
+
+#: The PostgreSQL types of WRITTEN_POSTGRES, in order, for a binary COPY.
+_COPY_TYPES = ["text", "text", "text", "text", "double precision", "text", "text", "text", "text", "text",
+               "text", "double precision", "text", "text", "vector"]
+#: An ingest of at least this many memories, and at least as many as the table holds, builds the
+#: vector index afterwards instead of inserting into it row by row: HNSW insertion was two
+#: thirds of the ingest time, and one build over all rows costs a fraction of it.
+BULK_ROWS = 5000
+#: The planner's estimate of the table's rows: enough to size cut-offs, and it costs no scan.
+_ESTIMATED_ROWS = ("SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class"
+                   " WHERE oid = 'recall_memories'::regclass")
 
 
 def tsquery(terms: Sequence[str]) -> str | None:
@@ -93,11 +121,7 @@ class PostgresRecall(RecallBackend):
         ident = f"{self.embedder.name}/{self._dim}"
         with self._tx() as conn:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
-            conn.execute(
-                f"CREATE INDEX IF NOT EXISTS recall_memories_hnsw_{self._dim} ON recall_memories"
-                f" USING hnsw ((embedding::{self._vec}) vector_cosine_ops)"
-                f" WHERE vector_dims(embedding) = {self._dim}"
-            )
+            self._create_vector_index(conn)
             row = conn.execute("SELECT value FROM recall_meta WHERE key = 'embedder' FOR UPDATE").fetchone()
             if row is None or row["value"] != ident:
                 if row is not None:
@@ -134,6 +158,39 @@ class PostgresRecall(RecallBackend):
                 )
 
     # -- ingest steps (see RecallBackend.ingest) ------------------------------------------
+
+    def ingest(
+        self, records: Sequence[RecallRecord], scope: Scope, progress: Callable[[int], None] | None = None,
+    ) -> tuple[int, list[int]]:
+        """As :meth:`RecallBackend.ingest`; a bulk import (BULK_ROWS or more, into a table holding
+        fewer) builds the vector index once afterwards instead of inserting into it row by row.
+        Searches meanwhile still answer (the nearest vectors by a scan); the index is back
+        when the call returns, whether or not the ingest succeeded."""
+        if self._dim <= 0 or len(records) < BULK_ROWS or len(records) < self._estimated_rows():
+            return super().ingest(records, scope, progress)
+        index = f"recall_memories_hnsw_{self._dim}"
+        with self._tx() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
+            conn.execute(f"DROP INDEX IF EXISTS {index}")
+        try:
+            return super().ingest(records, scope, progress)
+        finally:
+            with self._tx() as conn:
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
+                # Room for the graph of every row, so the build stays in memory.
+                conn.execute("SET LOCAL maintenance_work_mem = '512MB'")
+                self._create_vector_index(conn)
+
+    def _estimated_rows(self) -> int:
+        with self._tx() as conn:
+            return int(conn.execute(_ESTIMATED_ROWS).fetchone()["n"])
+
+    def _create_vector_index(self, conn: Any) -> None:
+        conn.execute(
+            f"CREATE INDEX IF NOT EXISTS recall_memories_hnsw_{self._dim} ON recall_memories"
+            f" USING hnsw ((embedding::{self._vec}) vector_cosine_ops)"
+            f" WHERE vector_dims(embedding) = {self._dim}"
+        )
 
     def _guard(self) -> AbstractContextManager[None]:
         return contextlib.nullcontext()  # every statement runs in a translated transaction
@@ -184,20 +241,22 @@ class PostgresRecall(RecallBackend):
             if (rec := p["rec"]) is not None
         ]
         ids: dict[str, int] = {}
+        columns = MEMORIES.names(WRITTEN_POSTGRES)
         with self._tx() as conn:
+            # COPY into a table of this transaction, then one INSERT of all of it: the rows
+            # travel as one binary stream, not one statement each.
+            conn.execute(f"CREATE TEMP TABLE recall_incoming ON COMMIT DROP AS SELECT {columns}"
+                         " FROM recall_memories WITH NO DATA")
             cur = conn.cursor()
-            # One pipelined batch: the round trips, not the rows, were the cost.
-            cur.executemany(
-                f"INSERT INTO recall_memories ({MEMORIES.names(WRITTEN_POSTGRES)})"
-                f" VALUES ({', '.join(['%s'] * len(WRITTEN_POSTGRES))})"
-                " ON CONFLICT (profile, content_hash) DO NOTHING RETURNING id, content_hash",
-                rows,
-                returning=True,
-            )
-            while True:
-                ids.update({r["content_hash"]: int(r["id"]) for r in cur.fetchall()})
-                if not cur.nextset():
-                    break
+            with cur.copy(f"COPY recall_incoming ({columns}) FROM STDIN (FORMAT BINARY)") as copy:
+                copy.set_types(_COPY_TYPES)
+                for row in rows:
+                    copy.write_row(row)
+            found = conn.execute(
+                f"INSERT INTO recall_memories ({columns}) SELECT {columns} FROM recall_incoming"
+                " ON CONFLICT (profile, content_hash) DO NOTHING RETURNING id, content_hash"
+            ).fetchall()
+            ids.update({r["content_hash"]: int(r["id"]) for r in found})
             stored = len(ids)
             raced = [p["hash"] for p in fresh if p["hash"] not in ids]  # another writer stored them
             if raced:
@@ -260,7 +319,9 @@ class PostgresRecall(RecallBackend):
                 def about(ids: list[int]) -> dict[int, tuple[str, str]]:
                     rows = conn.execute(
                         "SELECT id, speaker, CASE WHEN kind = 'turn' THEN coalesce(session_id, '')"
-                        f" ELSE '' END AS session FROM recall_memories WHERE id = ANY(%s) AND {_MINE}", (ids,)
+                        f" ELSE '' END AS session FROM recall_memories WHERE id = ANY(%s) AND {_MINE}",
+                        (ids,),
+                        prepare=True,
                     )
                     return {int(r["id"]): (r["speaker"], r["session"]) for r in rows}
 
@@ -306,52 +367,63 @@ class PostgresRecall(RecallBackend):
         self, conn: Any, query: str, pool: int, scope: Scope, *, need_some: bool, project: str | None = None
     ) -> list[tuple[int, float]]:
         # The planner's row estimate is enough to size the cut-off, and costs no scan.
-        total = int(conn.execute(
-            "SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class WHERE oid = 'recall_memories'::regclass"
-        ).fetchone()["n"])
+        total = int(conn.execute(_ESTIMATED_ROWS, prepare=True).fetchone()["n"])
         terms = self._common.selective(retrieval.query_terms(fold(query)), total, need_some=need_some)
         match = tsquery(terms)
         if match is None:
             return []
+        where, params = scoped(scope)
         in_project = f" AND {_PROJECT}" if project is not None else ""
+        # The best matches by ts_rank first, then the texts of those alone: carrying every
+        # match's texts through the sort cost as much as the ranking. Prepared, as the other
+        # statements of a search are: planned once per connection.
         rows = conn.execute(
-            f"SELECT id, body, context, dated, ts_rank(%s, search, q) AS s"
+            f"WITH top AS (SELECT id, ts_rank(%s, search, q) AS s"
             f" FROM recall_memories, to_tsquery('english', %s) AS q"
-            f" WHERE search @@ q AND {_SCOPE}{in_project} ORDER BY s DESC, id LIMIT %s",
-            (_WEIGHTS, match, *scope, *(project_params(project) if project is not None else ()),
-             max(pool, retrieval.LEXICAL_POOL)),
+            f" WHERE search @@ q AND {where}{in_project} ORDER BY s DESC, id LIMIT %s)"
+            " SELECT m.id, m.body, m.context, m.dated FROM top JOIN recall_memories m USING (id)",
+            (_WEIGHTS, match, *params, *(project_params(project) if project is not None else ()),
+             max(pool, retrieval.LEXICAL_POOL)), prepare=True,
         ).fetchall()
         if not rows:
             return []
         # ts_rank knows no idf: a name said in every turn counts as much as a rare word. The
         # candidates are rescored with BM25 (retrieval.bm25) from term counts taken here.
-        cap = max(retrieval.DF_FLOOR, int(retrieval.DF_FRACTION * total)) + 1
+        df = self._common.df(terms, total, lambda ts, cap: self._df(conn, ts, cap))
+        docs = {int(r["id"]): (r["body"], r["context"] or "", r["dated"] or "") for r in rows}
+        # The exact count (kept by a trigger), not the planner's estimate.
+        row = conn.execute(f"SELECT memories FROM recall_counts WHERE {_MINE}", prepare=True).fetchone()
+        held = int(row["memories"]) if row is not None else 0
+        return retrieval.bm25(terms, docs, df, max(held, 1))[:pool]
+
+    @staticmethod
+    def _df(conn: Any, terms: list[str], cap: int) -> dict[str, int]:
+        """How many of the profile's memories hold each term, counted up to ``cap``."""
         # One statement for every term: each count was a round trip and a plan of its own.
-        df = {r["term"]: int(r["n"]) for r in conn.execute(
+        return {r["term"]: int(r["n"]) for r in conn.execute(
             "SELECT t.term, (SELECT count(*) FROM (SELECT 1 FROM recall_memories"
             " WHERE search @@ to_tsquery('english', quote_literal(t.term))"
             f" AND {_MINE} LIMIT %s) AS held) AS n"
-            " FROM unnest(%s::text[]) AS t(term)", (cap, list(terms)),
+            " FROM unnest(%s::text[]) AS t(term)", (cap, list(terms)), prepare=True,
         )}
-        docs = {int(r["id"]): (r["body"], r["context"] or "", r["dated"] or "") for r in rows}
-        # The exact count (kept by a trigger), not the planner's estimate.
-        row = conn.execute(f"SELECT memories FROM recall_counts WHERE {_MINE}").fetchone()
-        held = int(row["memories"]) if row is not None else 0
-        return retrieval.bm25(terms, docs, df, max(held, 1))[:pool]
 
     def _dense(
         self, conn: Any, qvec: np.ndarray, pool: int, scope: Scope, lexical_ids: list[int],
         project: str | None = None,
     ) -> dict[int, float]:
-        conn.execute(f"SET LOCAL hnsw.ef_search = {max(EF_SEARCH, pool)}")
-        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")  # scoped searches still fill k
+        # For this transaction (one round trip): candidates examined, and scoped searches still fill k.
+        conn.execute("SELECT set_config('hnsw.ef_search', %s, true),"
+                     " set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+                     (str(max(EF_SEARCH, pool)),), prepare=True)
         vec = f"embedding::{self._vec}"
+        where, params = scoped(scope)
         in_project = f" AND {_PROJECT}" if project is not None else ""
         rows = conn.execute(
             f"SELECT id, 1 - ({vec} <=> %s::{self._vec}) AS cos FROM recall_memories"
-            f" WHERE vector_dims(embedding) = {self._dim} AND {_SCOPE}{in_project}"
+            f" WHERE vector_dims(embedding) = {self._dim} AND {where}{in_project}"
             f" ORDER BY {vec} <=> %s::{self._vec} LIMIT %s",
-            (qvec, *scope, *(project_params(project) if project is not None else ()), qvec, pool),
+            (qvec, *params, *(project_params(project) if project is not None else ()), qvec, pool),
+            prepare=True,
         ).fetchall()
         dense = {int(r["id"]): float(r["cos"]) for r in rows}
         missing = [i for i in lexical_ids if i not in dense]
@@ -359,7 +431,7 @@ class PostgresRecall(RecallBackend):
             rows = conn.execute(
                 f"SELECT id, 1 - ({vec} <=> %s::{self._vec}) AS cos FROM recall_memories"
                 f" WHERE id = ANY(%s) AND vector_dims(embedding) = {self._dim} AND {_MINE}",
-                (qvec, missing),
+                (qvec, missing), prepare=True,
             ).fetchall()
             dense.update({int(r["id"]): float(r["cos"]) for r in rows})
         return dense
@@ -372,7 +444,7 @@ class PostgresRecall(RecallBackend):
             for r in conn.execute(
                 "SELECT id, text, kind, session_id, speaker, ts, external_id FROM recall_memories"
                 f" WHERE id = ANY(%s) AND {_MINE}",
-                ([i for i, _ in ranked],),
+                ([i for i, _ in ranked],), prepare=True,
             )
         }
         return [

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -26,6 +27,7 @@ from silcrow.recall import policy
 from silcrow.recall._api import ProviderAPI
 from silcrow.recall._limits import MAX_FACT_CHARS, MAX_RECORD_CHARS
 from silcrow.recall._provider import MemoryProvider
+from silcrow.recall.local._admit import admit
 from silcrow.recall.local._backend import RecallBackend
 from silcrow.recall.local._records import MemoryFilter, RecallHit, RecallRecord, Scope, to_epoch
 from silcrow.recall.local._rerank import RERANK_DEPTH, rerank
@@ -159,16 +161,29 @@ class LocalProvider(MemoryProvider):
     # -- the Python API --------------------------------------------------------------------
 
     def ingest(
-        self, records: Sequence[RecallRecord], *, progress: Callable[[int], None] | None = None
+        self, records: Sequence[RecallRecord], *, progress: Callable[[int], None] | None = None,
+        skipped: Counter[str] | None = None,
     ) -> int:
         """Store ``records`` in batches; returns how many were new (duplicates are skipped).
-        A record over MAX_RECORD_CHARS refuses the whole call before anything is stored."""
+
+        One odd record does not stop the rest (see :func:`~silcrow.recall.local._admit.admit`):
+        text over MAX_RECORD_CHARS keeps its beginning, a record without text is left out,
+        characters that cannot be stored are replaced; each is counted by reason in
+        ``skipped`` (and logged when no counter is given). ``progress`` is called with how
+        many of the given records are done.
+        """
         records = list(records)
-        for number, record in enumerate(records, 1):
-            if len(record.text) > MAX_RECORD_CHARS:
-                raise RecallError(f"record {number} is {len(record.text)} characters, over the cap of "
-                                  f"{MAX_RECORD_CHARS}; split it, nothing was stored")
-        added, _ = self.store.ingest(records, self._scope, progress)
+        reasons: Counter[str] = Counter() if skipped is None else skipped
+        before = reasons.copy()
+        fit = admit(records, reasons)
+        changed = reasons - before
+        if changed and skipped is None:
+            log.warning("recall ingest: %s", ", ".join(f"{n} {why}" for why, n in changed.items()))
+        left_out = len(records) - len(fit)
+        report = None
+        if progress is not None:
+            report = (lambda done: progress(done + left_out)) if left_out else progress
+        added, _ = self.store.ingest(fit, self._scope, report)
         return added
 
     def search(

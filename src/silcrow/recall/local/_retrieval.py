@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from types import MappingProxyType
@@ -135,23 +136,95 @@ def dated_text(ts: float | None, text: str = "") -> str:
     return " ".join([said, *resolved])
 
 
-def memory_vectors(embedder: Embedder, bodies: Sequence[str], contexts: Sequence[str]) -> np.ndarray:
+#: What of a turn its vector is made from, in words (the lexical index always holds all of
+#: it). An assistant's answer is embedded by its opening: it states what the answer is about,
+#: the user's words carry what recall is mostly asked about (and the answer's vector carries
+#: the question it answers as context), and every word of the rest stays findable lexically.
+#: Long answers were nearly all of the ingest cost (12 layers over up to 256 tokens each).
+#: ``bench/recall.py`` measures the rate and the effect on recall of this window (its
+#: ``window_speaker_b`` ablation applies it to half of LoCoMo's turns).
+ASSISTANT_EMBED_WORDS = 24
+#: Whose turns get that window (the speaker as stored: "assistant" in chat exports and syncs).
+WINDOWED_SPEAKERS: tuple[str, ...] = ("assistant",)
+#: Every other turn: the embedders read at most 256 tokens (~190 words) anyway. (0: no window.)
+EMBED_WORDS = 192
+#: Whether a body embedded for one turn is reused as the context of the next (see OwnVectors).
+REUSE_VECTORS = True
+
+
+def embed_window(body: str) -> str:
+    """The part of a memory's body (:func:`body_text`, one line) its vector is made from."""
+    windowed = body.startswith(tuple(f"{who}: " for who in WINDOWED_SPEAKERS))
+    limit = ASSISTANT_EMBED_WORDS if windowed else EMBED_WORDS
+    if limit <= 0 or body.count(" ") <= limit:
+        return body
+    keep = limit + 1 if windowed else limit  # the speaker's label is not one of the words
+    return " ".join(body.split(" ", keep + 1)[:keep])
+
+
+def context_piece(body: str) -> str:
+    """What of a preceding turn is indexed (and embedded) as context of the turns after it: its
+    first EMBED_WORDS words. The question a turn answers is short; a long answer before it
+    would otherwise be indexed again in full with each of the next turns (PostgreSQL's
+    tsvector of those texts was most of its ingest time on long turns). The words kept
+    hold the turn's own :func:`embed_window`, so its vector is reused, not made again."""
+    if EMBED_WORDS <= 0 or body.count(" ") <= EMBED_WORDS:  # as embed_window cuts a body
+        return body
+    return " ".join(body.split(" ", EMBED_WORDS + 1)[:EMBED_WORDS])
+
+
+class OwnVectors:
+    """Each body's own vector, kept for the next few turns that carry it as context: the preceding
+    turns of a session are embedded once, not again with every turn that follows them (nor again
+    by the next batch, or by the next turn an agent syncs). Bounded, oldest dropped first."""
+
+    def __init__(self, size: int = 2048) -> None:
+        self.size = size
+        self._rows: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()  # an agent's background sync and an import may both write
+
+    def get(self, text: str) -> np.ndarray | None:
+        with self._lock:
+            return self._rows.get(text)
+
+    def put(self, texts: Sequence[str], rows: np.ndarray) -> None:
+        with self._lock:
+            for text, row in zip(texts, rows, strict=True):
+                self._rows.pop(text, None)
+                self._rows[text] = row
+            while len(self._rows) > self.size:
+                del self._rows[next(iter(self._rows))]
+
+
+def memory_vectors(
+    embedder: Embedder, bodies: Sequence[str], contexts: Sequence[str], cache: OwnVectors | None = None
+) -> np.ndarray:
     """The unit vectors stored for memories with these bodies and contexts.
 
-    Each distinct text is embedded once; a memory with context gets
-    ``OWN_WEIGHT * own + (1 - OWN_WEIGHT) * window``, renormalised, where
-    ``window`` is the normalised mean of its own and its preceding turns' vectors.
+    Each distinct text is embedded once (by its :func:`embed_window`); a memory with
+    context gets ``OWN_WEIGHT * own + (1 - OWN_WEIGHT) * window``, renormalised, where
+    ``window`` is the normalised mean of its own and its preceding turns' vectors. With
+    ``cache``, texts it holds are not embedded again, and the new ones are added to it.
     """
     pieces = [context.split("\n") if context else [] for context in contexts]
-    unique = list(dict.fromkeys([*bodies, *(p for ps in pieces for p in ps)]))
-    where = {text: i for i, text in enumerate(unique)}
-    own_all = embedder.embed(unique)
-    out = np.array(own_all[[where[b] for b in bodies]], dtype=np.float32).reshape(len(bodies), embedder.dim)
+    unique = list(dict.fromkeys(embed_window(t) for t in [*bodies, *(p for ps in pieces for p in ps)]))
+    own: dict[str, np.ndarray] = {}
+    cache = cache if REUSE_VECTORS else None
+    if cache is not None:
+        own = {t: row for t in unique if (row := cache.get(t)) is not None}
+    todo = [t for t in unique if t not in own]
+    if todo:
+        rows = embedder.embed(todo)
+        own.update(zip(todo, rows, strict=True))
+        if cache is not None:
+            cache.put(todo, rows)
+    dim = embedder.dim
+    out = np.array([own[embed_window(b)] for b in bodies], dtype=np.float32).reshape(len(bodies), dim)
     if OWN_WEIGHT < 1.0:
         for i, ps in enumerate(pieces):
             if not ps:
                 continue
-            window = own_all[[where[p] for p in ps]].sum(axis=0) + out[i]
+            window = np.sum([own[embed_window(p)] for p in ps], axis=0) + out[i]
             window /= max(float(np.linalg.norm(window)), 1e-12)
             mixed = OWN_WEIGHT * out[i] + (1.0 - OWN_WEIGHT) * window
             out[i] = mixed / max(float(np.linalg.norm(mixed)), 1e-12)

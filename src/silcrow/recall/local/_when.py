@@ -17,9 +17,12 @@ _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "couple of": 2, "a few": 3, "few": 3,
 }
+#: The furthest a relative expression is followed (10,000 years): beyond it there is no date.
+_MAX_SHIFT_DAYS = 3_650_000
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 _NUMBER = "|".join(sorted((re.escape(n) for n in _NUMBERS), key=len, reverse=True))
-_AGO = re.compile(rf"\b(\d+|{_NUMBER})\s+(day|week|month|year)s?\s+ago\b", re.IGNORECASE)
+# At most 7 digits: a longer number is no relative date (and int() of thousands of digits fails).
+_AGO = re.compile(rf"\b(\d{{1,7}}|{_NUMBER})\s+(day|week|month|year)s?\s+ago\b", re.IGNORECASE)
 _LAST_DAY = re.compile(rf"\b(last|this past|past|on)\s+({'|'.join(_DAYS)})\b", re.IGNORECASE)
 _LAST_UNIT = re.compile(r"\b(last|this past)\s+(week|weekend|month|year)\b", re.IGNORECASE)
 _NEXT_UNIT = re.compile(r"\b(next)\s+(week|weekend|month|year)\b", re.IGNORECASE)
@@ -31,20 +34,30 @@ def mentioned_dates(text: str, said_on: date) -> list[tuple[date, str]]:
     """(date, precision) for each relative time ``text`` names, said on ``said_on``;
     precision is "day", "week", "month" or "year" (what the expression pins down)."""
     found: list[tuple[date, str]] = []
+
+    def add(days: int, precision: str) -> None:
+        # "7000 years ago" said in 2023 is before year 1, which a date cannot hold: such an
+        # expression names no date to index, and the turn is stored without it.
+        if abs(days) <= _MAX_SHIFT_DAYS:
+            try:
+                found.append((said_on + timedelta(days=days), precision))
+            except OverflowError:
+                pass
+
     for m in _FIXED_RE.finditer(text):
-        found.append((said_on + timedelta(days=_FIXED[m.group(1).lower()]), "day"))
+        add(_FIXED[m.group(1).lower()], "day")
     for m in _AGO.finditer(text):
         n = int(m.group(1)) if m.group(1).isdigit() else _NUMBERS[m.group(1).lower()]
         unit = m.group(2).lower()
-        found.append((said_on - timedelta(days=n * _UNIT_DAYS[unit]), "day" if unit == "day" else unit))
+        add(-n * _UNIT_DAYS[unit], "day" if unit == "day" else unit)
     for m in _LAST_DAY.finditer(text):
         back = (said_on.weekday() - _DAYS.index(m.group(2).lower())) % 7 or 7
-        found.append((said_on - timedelta(days=back), "day"))
+        add(-back, "day")
     for pattern, sign in ((_LAST_UNIT, -1), (_NEXT_UNIT, 1)):
         for m in pattern.finditer(text):
             unit = m.group(2).lower()
             step = 7 if unit in ("week", "weekend") else _UNIT_DAYS[unit]
-            found.append((said_on + timedelta(days=sign * step), "week" if unit == "weekend" else unit))
+            add(sign * step, "week" if unit == "weekend" else unit)
     return found
 
 
