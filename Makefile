@@ -56,6 +56,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src
+	$(BIN)/lint-imports  # the import layers of pyproject.toml [tool.importlinter] (ARCHITECTURE.md)
 
 # The documentation site from docs/ (mkdocs.yml); --strict turns every warning (a broken link or
 # anchor, a page missing from the nav, an include that is not there) into a failure.

@@ -57,9 +57,9 @@ from recall import evidence_ids, recall_at  # bench/recall.py: the same protocol
 from rich.console import Console
 from rich.progress import Progress
 
+from silcrow.providers.holographic import HolographicProvider
 from silcrow.recall import Embedder, MemoryManager, MemoryProvider, get_embedder, parse_locomo
 from silcrow.recall.local import LocalProvider, RecallRecord
-from silcrow.recall.providers.holographic import HolographicProvider
 
 err = Console(stderr=True)
 BASELINE = "local"
@@ -115,7 +115,7 @@ def holographic_system(home: Path, embedder: Embedder) -> System:
 
 
 def mem0_system(home: Path, embedder: Embedder) -> System:
-    from silcrow.recall.providers.mem0 import Mem0Provider
+    from silcrow.providers.mem0 import Mem0Provider
 
     (home / "config.toml").write_text('[recall.mem0]\nmode = "oss"\n', encoding="utf-8")
     provider = Mem0Provider(home, embedder=embedder)

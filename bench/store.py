@@ -55,7 +55,8 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from silcrow.store import _entries as E
+from silcrow.store import ENTRY_DELIMITER
+from silcrow.store import _document as D
 
 ROOT = Path(__file__).resolve().parents[1]
 WRITER = Path(__file__).with_name("_store_writer.py")
@@ -100,7 +101,7 @@ def _reader(path: str, stop: Any, out: Any) -> None:
         except FileNotFoundError:  # never, with an atomic rename: counted as torn
             raw = ""
         reads += 1
-        entries = E.parse(raw)
+        entries = D.parse(raw)
         if SENTINEL not in entries or not all(
             e == SENTINEL or ENTRY_RE.fullmatch(e) or FILLER_RE.fullmatch(e) for e in entries
         ):
@@ -120,7 +121,7 @@ def run_contention(kind: str, procs: int, ops: int, readers: int, filler: int,
         directory = Path(home) / "memories"
         directory.mkdir(mode=0o700)
         path = directory / "MEMORY.md"
-        path.write_text(E.ENTRY_DELIMITER.join(seed), encoding="utf-8")
+        path.write_text(ENTRY_DELIMITER.join(seed), encoding="utf-8")
         path.chmod(0o600)  # as silcrow makes it (it would tighten a looser one, and say so)
         env = {**os.environ, "HERMES_HOME": home, "SILCROW_HOME": home}
         writers = [
@@ -157,7 +158,7 @@ def run_contention(kind: str, procs: int, ops: int, readers: int, filler: int,
             process.join(30)
         wall = max(r["ended"] for r in rows) - min(r["began"] for r in rows)
         expected = set(seed).union(*(_expected(w, ops) for w in range(procs)))
-        final = E.parse(path.read_text(encoding="utf-8"))
+        final = D.parse(path.read_text(encoding="utf-8"))
         lost = len(expected.symmetric_difference(final)) + (len(final) - len(set(final)))
         return {
             "processes": procs,

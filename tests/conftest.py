@@ -76,14 +76,17 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def curated_storage(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     backend = getattr(request, "param", "files")
     if backend == "postgres":
-        from silcrow.home import Profile
+        from silcrow.config import ProfileSettings
         from silcrow.store import PostgresBackend
 
         dsn = request.getfixturevalue("pg_dsn")
 
-        def notes_backend(self: Profile, **_: object) -> PostgresBackend:
+        def notes_backend(where: ProfileSettings, **_: object) -> PostgresBackend:
             # One profile per home directory, so tests with several homes keep them apart.
-            return PostgresBackend(dsn, profile=str(self.path.resolve()))
+            return PostgresBackend(dsn, profile=str(where.path.resolve()))
 
-        monkeypatch.setattr(Profile, "notes_backend", notes_backend)
+        # Every way a profile's notes are opened: MemoryStore(home), Profile.store() and the agent.
+        for name in ("silcrow.store._store.notes_backend", "silcrow.store.notes_backend",
+                     "silcrow.agent._loop.notes_backend"):
+            monkeypatch.setattr(name, notes_backend)
     return str(backend)

@@ -17,11 +17,11 @@ from testing_services import (
     SupermemoryStandIn,
 )
 
-from silcrow.recall.providers import HostedProvider
-from silcrow.recall.providers.honcho import HonchoProvider
-from silcrow.recall.providers.openviking import OpenVikingProvider
-from silcrow.recall.providers.retaindb import RetainDBProvider
-from silcrow.recall.providers.supermemory import SupermemoryProvider
+from silcrow.providers import HostedProvider
+from silcrow.providers.honcho import HonchoProvider
+from silcrow.providers.openviking import OpenVikingProvider
+from silcrow.providers.retaindb import RetainDBProvider
+from silcrow.providers.supermemory import SupermemoryProvider
 
 KEY = "test-key"
 

@@ -141,7 +141,7 @@ def test_the_environment_is_read_in_one_place(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_a_provider_table_rejects_an_unknown_key_by_name(tmp_path: Path) -> None:
-    from silcrow.recall.providers._config import load_provider_config
+    from silcrow.providers._config import load_provider_config
 
     (tmp_path / "config.toml").write_text('[recall.honcho]\nworkspce = "x"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match=r"unknown setting 'workspce' in \[recall\.honcho\]"):
@@ -152,7 +152,7 @@ def test_mem0_import_leaves_the_process_environment_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("mem0")
-    from silcrow.recall.providers.mem0._backends import prepare_import
+    from silcrow.providers.mem0._backends import prepare_import
 
     monkeypatch.delenv("MEM0_DIR", raising=False)
     monkeypatch.delenv("MEM0_TELEMETRY", raising=False)

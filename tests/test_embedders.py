@@ -156,7 +156,7 @@ def test_custom_model_path_is_verified(tmp_path: Path) -> None:
 
 
 def test_the_tokenizer_ships_inside_silcrow_with_its_license() -> None:
-    from silcrow.recall import _embedders as embedders
+    from silcrow.models import _embedders as embedders
 
     shipped = embedders.SHIPPED_TOKENIZER
     assert hashlib.sha256(shipped.read_bytes()).hexdigest() == embedders.TOKENIZER_SHA256
@@ -165,7 +165,7 @@ def test_the_tokenizer_ships_inside_silcrow_with_its_license() -> None:
 
 
 def test_missing_shipped_tokenizer_says_reinstall(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from silcrow.recall import _embedders as embedders
+    from silcrow.models import _embedders as embedders
 
     monkeypatch.setattr(embedders, "SHIPPED_TOKENIZER", tmp_path / "gone" / "tokenizer.json")
     with pytest.raises(EmbedderUnavailableError, match="pip install --force-reinstall silcrow"):
@@ -173,7 +173,7 @@ def test_missing_shipped_tokenizer_says_reinstall(tmp_path: Path, monkeypatch: p
 
 
 def test_damaged_shipped_tokenizer_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from silcrow.recall import _embedders as embedders
+    from silcrow.models import _embedders as embedders
 
     damaged = tmp_path / "tokenizer.json"
     damaged.write_bytes(embedders.SHIPPED_TOKENIZER.read_bytes().replace(b'"[UNK]"', b'"[UNX]"', 1))

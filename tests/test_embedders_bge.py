@@ -13,11 +13,11 @@ import pytest
 from silcrow.config import Settings
 from silcrow.errors import ConfigError, EmbedderUnavailableError, RecallError
 from silcrow.home import open_profile
+from silcrow.models import _embedders as embedders
+from silcrow.models import _rerank as rerank_module
 from silcrow.recall import BgeSmallEmbedder, Embedder, get_embedder
-from silcrow.recall import _embedders as embedders
 from silcrow.recall.local import CrossEncoderReranker, LocalProvider, RecallHit, RecallRecord, get_reranker
-from silcrow.recall.local import _rerank as rerank_module
-from silcrow.recall.local._rerank import blend
+from silcrow.recall.local._rerank import blend, rerank
 
 
 @pytest.fixture(scope="module")
@@ -171,7 +171,7 @@ def test_the_provider_reranks_only_the_best_hits_of_hybrid_search(
     before, after = plain.search(query, 25), ranked.search(query, 25)
     assert sorted(h.text for h in before[:20]) == sorted(h.text for h in after[:20])  # reordered, not new
     assert [h.text for h in before[20:]] == [h.text for h in after[20:]]
-    assert [h.text for h in after[:20]] == [h.text for h in reranker.rerank(query, before)[:20]]
+    assert [h.text for h in after[:20]] == [h.text for h in rerank(reranker, query, before)[:20]]
     assert [h.id for h in ranked.search(query, 5, mode="lexical")] == [h.id for h in plain.search(query, 5,
                                                                                                   mode="lexical")]
     for provider in (plain, ranked):

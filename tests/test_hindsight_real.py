@@ -12,7 +12,7 @@ import httpx
 import pytest
 from test_cli_recall import run
 
-from silcrow.recall.providers.hindsight import HindsightProvider
+from silcrow.providers.hindsight import HindsightProvider
 
 pytestmark = pytest.mark.hindsight
 

@@ -163,3 +163,67 @@ def test_open_profile_reads_the_home_from_the_environ_it_is_given(
     given = tmp_path / "given"
     profile = open_profile(environ={"SILCROW_HOME": str(given)})
     assert profile.path == given.absolute() and profile.home == given.absolute()
+
+
+def test_an_agent_given_an_opened_profile_uses_its_storage_and_settings(pg_dsn: str, tmp_path: Path) -> None:
+    # The DSN is in no file: an agent that opened the home again would write beside it, in files.
+    from silcrow import Agent
+    from silcrow.recall.local import PostgresRecall
+
+    opened = open_profile(tmp_path, "work", dsn=pg_dsn, environ={})
+    agent = Agent(profile=opened, provider="local", embedder="none", api_key="unused",
+                  base_url="http://127.0.0.1:9")
+    try:
+        assert agent.home == opened.path
+        assert agent.store.location("memory").startswith("MEMORY.md of profile 'work'")
+        assert isinstance(agent.provider.store, PostgresRecall)  # type: ignore[union-attr]
+    finally:
+        agent.close()
+    assert not (opened.path / "memories").exists() and not (opened.path / "recall.db").exists()
+    with pytest.raises(ConfigError, match="not both"):
+        Agent(home=tmp_path, profile=opened, provider="none")
+
+
+def test_a_provider_of_a_profile_takes_its_settings_from_the_profile(tmp_path: Path) -> None:
+    # config.toml is read when the profile is opened, once: a provider does not read it again.
+    _config(tmp_path, '[recall.holographic]\nmin_trust_threshold = 0.25\n')
+    opened = open_profile(tmp_path, environ={})
+    _config(tmp_path, '[recall.holographic]\nmin_trust_threshold = 0.75\n')
+    provider = opened.provider("holographic")
+    assert provider is not None
+    assert provider.config["min_trust_threshold"] == 0.25  # type: ignore[attr-defined]
+    assert open_profile(tmp_path, environ={}).provider("holographic").config[  # type: ignore[union-attr]
+        "min_trust_threshold"] == 0.75
+
+
+def test_silcrow_chat_reads_the_profile_once(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from silcrow.testing import ScriptedModelServer
+
+    home = tmp_path / "home"
+    _config(home, 'embedder = "none"\n')
+    driver = (
+        "import sys\n"
+        "import silcrow.config as config\n"
+        "reads = []\n"
+        "real = config.read_settings\n"
+        "def counted(path):\n"
+        "    reads.append(path)\n"
+        "    return real(path)\n"
+        "config.read_settings = counted\n"
+        "from silcrow.cli.main import main\n"
+        "try:\n"
+        "    main()\n"
+        "finally:\n"
+        "    print(f'settings read {len(reads)} time(s)', file=sys.stderr)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SILCROW_"))}
+    with ScriptedModelServer([], default={"content": "ok"}) as server:
+        env.update({"SILCROW_HOME": str(home), "HOME": str(tmp_path), "OPENAI_BASE_URL": server.base_url})
+        proc = subprocess.run([sys.executable, "-c", driver, "chat"], input="/quit\n", capture_output=True,
+                              text=True, encoding="utf-8", env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "settings read 1 time(s)" in proc.stderr

@@ -14,7 +14,7 @@ import openviking_support
 import pytest
 from test_cli_recall import run
 
-from silcrow.recall.providers.openviking import OpenVikingProvider
+from silcrow.providers.openviking import OpenVikingProvider
 
 pytestmark = pytest.mark.openviking
 

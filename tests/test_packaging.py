@@ -18,8 +18,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 WHEELHOUSE = ROOT / ".venv" / "wheelhouse"
-SHIPPED = ("silcrow/recall/minilm/tokenizer.json", "silcrow/recall/minilm/LICENSE",
-           "silcrow/recall/minilm/NOTICE")
+SHIPPED = ("silcrow/models/minilm/tokenizer.json", "silcrow/models/minilm/LICENSE",
+           "silcrow/models/minilm/NOTICE")
 
 pytestmark = pytest.mark.slow
 

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from test_cli_recall import MESSAGES, write_jsonl
 
+from silcrow.providers._outbox import Outbox
+from silcrow.providers.holographic._store import FactStore
 from silcrow.recall import get_embedder
 from silcrow.recall.local import RecallStore
-from silcrow.recall.providers._outbox import Outbox
-from silcrow.recall.providers.holographic._store import FactStore
 from silcrow.serve import silcrow_command
 from silcrow.sessions import SessionStore
 

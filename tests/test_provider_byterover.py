@@ -13,9 +13,9 @@ import provider_e2e
 import pytest
 from testing_services.brv import install_brv
 
+from silcrow.providers.byterover import ByteroverProvider
 from silcrow.recall import MemoryProvider, load_provider
 from silcrow.recall.contract import check_provider_contract
-from silcrow.recall.providers.byterover import ByteroverProvider
 
 
 @pytest.fixture(autouse=True)

@@ -19,9 +19,9 @@ import provider_e2e
 import pytest
 from testing_services.hindsight import HindsightStandIn
 
+from silcrow.providers.hindsight import HindsightProvider
 from silcrow.recall import MemoryProvider
 from silcrow.recall.contract import check_provider_contract
-from silcrow.recall.providers.hindsight import HindsightProvider
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("hindsight_client") is None,

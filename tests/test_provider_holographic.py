@@ -12,11 +12,11 @@ import numpy as np
 import provider_e2e
 import pytest
 
+from silcrow.providers.holographic import HolographicProvider
+from silcrow.providers.holographic import _hrr as hrr
+from silcrow.providers.holographic._store import extract_entities
 from silcrow.recall import MemoryProvider, load_provider
 from silcrow.recall.contract import check_provider_contract
-from silcrow.recall.providers.holographic import HolographicProvider
-from silcrow.recall.providers.holographic import _hrr as hrr
-from silcrow.recall.providers.holographic._store import extract_entities
 
 FACTS = [
     "Ana Silva moved to Lyon in the spring",

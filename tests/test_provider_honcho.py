@@ -12,7 +12,7 @@ from hosted_support import CASES, KEY, make
 from test_cli_recall import run
 from testing_services import HonchoStandIn
 
-from silcrow.recall.providers.honcho._provider import _chunks
+from silcrow.providers.honcho._provider import _chunks
 
 CASE = next(c for c in CASES if c.name == "honcho")
 NOTE = "The user keeps bees on a rooftop in Lyon"

@@ -16,9 +16,9 @@ import provider_e2e
 import pytest
 from testing_services.mem0 import Mem0PlatformStandIn, Mem0ServerStandIn
 
+from silcrow.providers.mem0 import Mem0Provider
 from silcrow.recall import MemoryProvider
 from silcrow.recall.contract import check_provider_contract
-from silcrow.recall.providers.mem0 import Mem0Provider
 
 # Checked without importing mem0: the provider sets its telemetry off before the first import.
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("mem0") is None,

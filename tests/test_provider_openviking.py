@@ -11,7 +11,7 @@ from test_cli_recall import run
 from testing_services import OpenVikingStandIn
 
 from silcrow.errors import ServiceError
-from silcrow.recall.providers.openviking._provider import _unwrap, session_key
+from silcrow.providers.openviking._provider import _unwrap, session_key
 
 
 def _check(
@@ -53,7 +53,7 @@ def test_a_200_carrying_an_error_is_raised() -> None:
 
 
 def test_curated_notes_go_to_the_callers_own_space(tmp_path: Path) -> None:
-    from silcrow.recall.providers.openviking import OpenVikingProvider
+    from silcrow.providers.openviking import OpenVikingProvider
 
     with OpenVikingStandIn("k") as service:
         env = {"OPENVIKING_ENDPOINT": service.base_url, "OPENVIKING_API_KEY": "k", "OPENVIKING_USER": "ana"}

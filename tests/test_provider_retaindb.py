@@ -14,8 +14,8 @@ from test_cli_recall import run
 from testing_services import RetainDBStandIn
 
 from silcrow.errors import ServiceError
-from silcrow.recall.providers.retaindb import RetainDBProvider
-from silcrow.recall.providers.retaindb._provider import memory_id, utc_timestamp
+from silcrow.providers.retaindb import RetainDBProvider
+from silcrow.providers.retaindb._provider import memory_id, utc_timestamp
 
 
 def _provider(tmp_path: Path, service: RetainDBStandIn) -> RetainDBProvider:

@@ -22,7 +22,7 @@ CLIENT3 = ROOT / ".venv" / "supermemory3"
 SCRIPT = r"""
 import importlib.metadata, json, pathlib, sys
 from silcrow.recall.contract import check_provider_contract
-from silcrow.recall.providers.supermemory import SupermemoryProvider
+from silcrow.providers.supermemory import SupermemoryProvider
 
 url, home = sys.argv[1], pathlib.Path(sys.argv[2])
 env = {"SUPERMEMORY_API_KEY": "test-key", "SUPERMEMORY_BASE_URL": url}

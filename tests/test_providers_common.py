@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from silcrow.errors import ConfigError, ServiceError, ServiceUnavailableError
-from silcrow.recall.providers import as_dict, as_list, field, parse_json
-from silcrow.recall.providers._config import load_provider_config
-from silcrow.recall.providers._http import retry_after_seconds, service_error, status_error
-from silcrow.recall.providers._outbox import Outbox
-from silcrow.recall.providers._resilience import Resilient
+from silcrow.providers import as_dict, as_list, field, parse_json
+from silcrow.providers._config import load_provider_config
+from silcrow.providers._http import retry_after_seconds, service_error, status_error
+from silcrow.providers._outbox import Outbox
+from silcrow.providers._resilience import Resilient
 
 DEFAULTS = {"api_key": "", "workspace": "hermes", "timeout": 10.0, "recall_k": 5, "auto": True}
 ENV = {"api_key": "DEMO_API_KEY", "workspace": ("DEMO_WORKSPACE", "DEMO_WS_OLD")}
@@ -74,7 +74,7 @@ def test_breaker_opens_after_threshold_and_half_opens(caplog: pytest.LogCaptureF
         calls["n"] += 1
         return "fine"
 
-    with caplog.at_level(logging.DEBUG, logger="silcrow.recall.providers._resilience"):
+    with caplog.at_level(logging.DEBUG, logger="silcrow.providers._resilience"):
         for _ in range(2):
             with pytest.raises(ServiceError, match="cannot reach demo"):
                 breaker.call("search", _boom)

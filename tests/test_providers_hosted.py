@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from hosted_support import KEY, Case, each_case, make, serving, stored_text
 
+from silcrow.providers import HostedProvider
 from silcrow.recall.contract import check_provider_contract
-from silcrow.recall.providers import HostedProvider
 
 
 @each_case
@@ -157,7 +157,7 @@ def test_openviking_auth_headers_per_mode(tmp_path: Path, trusted: bool) -> None
     from hosted_support import CASES
     from testing_services import OpenVikingStandIn
 
-    from silcrow.recall.providers.openviking import OpenVikingProvider
+    from silcrow.providers.openviking import OpenVikingProvider
 
     with OpenVikingStandIn(api_key="" if trusted else KEY) as service:
         env = {

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hosted_support import Case, each_case, make, serving, stored_text
 
-from silcrow.recall.providers._outbox import Outbox, outbox_path
+from silcrow.providers._outbox import Outbox, outbox_path
 
 FAST = {"failure_threshold": 2, "cooldown": 0.2, "timeout": 2.0}
 
@@ -82,7 +82,7 @@ def test_rate_limit_opens_the_breaker_for_retry_after_and_logs_once(
         provider = make(case, tmp_path, service, **FAST)
         provider.initialize("s-1", home=tmp_path)
         service.fail(429, retry_after=30, times=2)
-        with caplog.at_level(logging.WARNING, logger="silcrow.recall.providers._resilience"):
+        with caplog.at_level(logging.WARNING, logger="silcrow.providers._resilience"):
             for _ in range(2):
                 assert "429" in _tool_error(provider, case)
             sent = len(service.requests)

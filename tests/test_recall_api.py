@@ -10,8 +10,8 @@ import pytest
 
 from silcrow.errors import RecallError
 from silcrow.recall import Forgotten, Found, MemoryManager, Remembered, run_tool
-from silcrow.recall._policy import screen_tool_result
 from silcrow.recall.local import LocalProvider, RecallHit
+from silcrow.recall.policy import screen_tool_result
 
 
 @pytest.fixture
@@ -120,3 +120,22 @@ def test_a_bad_k_is_answered_with_what_to_send(manager: MemoryManager, k: object
     result = run_tool(manager, "recall_search", {"query": "ferns", "k": k})
     assert result["success"] is False
     assert "'k' must be an integer" in result["error"] and "invalid literal" not in result["error"]
+
+
+def test_a_search_block_and_a_prefetch_block_read_the_same_lines(manager: MemoryManager) -> None:
+    # One fence builder, one line format: a search answered as text (the MCP server's) shows each
+    # memory as prefetch does, with the id in front so the model can forget it.
+    from silcrow.recall import hits_block
+    from silcrow.safety import FENCE_CLOSE, FENCE_OPEN
+
+    kept = manager.remember("Sam keeps bees on the roof of the boathouse.")
+    manager.remember("The bees swarmed the boathouse roof on Monday.")
+    block = hits_block(hit.to_dict() for hit in manager.search("bees boathouse roof", k=5).hits)
+    prefetched = manager.prefetch("bees on the boathouse roof", "a later session")
+    assert block.startswith(FENCE_OPEN) and block.endswith(FENCE_CLOSE)
+    searched = [line for line in block.splitlines() if line.startswith("#")]
+    fact = "] fact: Sam keeps bees on the roof of the boathouse."
+    assert any(line.startswith(f"#{kept.id} [") and line.endswith(fact) for line in searched)
+    for line in searched:
+        assert line.split(" ", 1)[1] in prefetched.splitlines()
+    assert hits_block([]) == ""

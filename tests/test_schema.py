@@ -15,12 +15,12 @@ import silcrow
 from silcrow import _sqlite, schema
 from silcrow._table import Table
 from silcrow.errors import StoreError
-from silcrow.integrations import _langgraph_schema as langgraph_schema
 from silcrow.recall import get_embedder
 from silcrow.recall.local import RecallStore
-from silcrow.recall.local import _schema as recall_schema
+from silcrow.schema import langgraph as langgraph_schema
+from silcrow.schema import recall as recall_schema
+from silcrow.schema import sessions as sessions_schema
 from silcrow.sessions import SessionStore
-from silcrow.sessions import _schema as sessions_schema
 
 # sha256 of json.dumps(MIGRATIONS[:3]) as migrations 1-3 shipped (one list in silcrow/schema.py).
 SHIPPED_1_TO_3 = "306856d73ad8d190ac2f55fb24f34b5424861ed785e75abb618248fe01e92880"
@@ -90,7 +90,7 @@ SRC = Path(silcrow.__file__).parent
 
 def test_the_storage_layers_import_no_domain() -> None:
     # The one PostgreSQL layer and the one SQLite layer sit below the domains that use them.
-    layers = [*(SRC / "db").glob("_*.py")]  # the layer, not the deprecated aliases beside it
+    layers = [*(SRC / "db").glob("*.py")]
     layers += [SRC / "_sqlite.py", SRC / "_table.py"]
     allowed = ("silcrow.errors", "silcrow._private", "silcrow.db", "silcrow.db.")
     for path in layers:
@@ -100,7 +100,5 @@ def test_the_storage_layers_import_no_domain() -> None:
 
 def test_the_agent_uses_sessions_through_their_interface() -> None:
     for path in (SRC / "agent").glob("*.py"):
-        if path.name == "sessions.py":  # the deprecated alias of silcrow.sessions
-            continue
         inner = {n for n in _imports(path) if n.startswith("silcrow.sessions._")}
         assert not inner, f"agent/{path.name} reaches into {sorted(inner)}"

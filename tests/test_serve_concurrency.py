@@ -19,7 +19,7 @@ from serve_support import make_home, stdio_params, tokens
 from silcrow._paths import resolve_home
 from silcrow.serve import ServerProcess
 from silcrow.store import MemoryStore
-from silcrow.store._entries import parse, shape_problems
+from silcrow.store._document import parse, shape_problems
 
 HTTP_WRITERS = 8
 MCP_WRITERS = 2

@@ -82,6 +82,7 @@ def test_every_route_with_a_write_token(served: tuple[ServerProcess, dict[str, s
         "Repo builds with make.", "Scratch."]
     history = api("GET", "/v1/memory/history", params={"target": "user"}).json()["records"]
     assert [r["action"] for r in history] == ["add", "replace"]
+    assert {r["origin"] for r in history} == {"rest"}  # journaled as what wrote it, not as a tool
     prompt = api("GET", "/v1/prompt").json()["prompt"]
     assert "User is called Samantha." in prompt and "Repo builds with make." in prompt
 

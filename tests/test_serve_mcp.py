@@ -72,6 +72,8 @@ async def exercise(client: Client, home: Path) -> None:
     assert not error
     error, data, _ = await call(client, "memory", {"action": "read", "target": "memory"})
     assert not error and data["entries"] == ["The repo builds with make."] and "usage" in data
+    # journaled as what wrote them: an MCP client's tool calls, not the agent's own memory tool
+    assert {r["origin"] for r in MemoryStore(home).history()} == {"mcp"}
 
     # one state with the CLI: a CLI write is seen by MCP, an MCP write by the CLI
     assert cli(home, "memory", "add", "Deploys go through CI.").returncode == 0

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from silcrow.cli._serve import is_loopback
 from silcrow.errors import ConfigError
-from silcrow.serve import create_token, list_tokens, revoke_token, silcrow_command, tokens_path
+from silcrow.serve import create_token, is_loopback, list_tokens, revoke_token, silcrow_command, tokens_path
 from silcrow.serve._tokens import TokenBook
 
 

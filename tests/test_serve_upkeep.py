@@ -35,7 +35,7 @@ def test_details_archive_restore_and_review_over_rest(served: tuple[ServerProces
     store.add("user", "User lives in Lisbon", origin="cli")
     assert api.post("/v1/memory/user", json={"content": "User moved to Porto in March"}).json()["success"]
     details = api.get("/v1/memory/details", params={"target": "user"}).json()["details"]["user"]
-    assert [d["added_by"]["origin"] for d in details] == ["cli", "tool"]
+    assert [d["added_by"]["origin"] for d in details] == ["cli", "rest"]  # journaled as the API that wrote it
     # Reading the notes over the API surfaces them (metadata).
     api.get("/v1/memory/user")
     assert all(d["surfaced_by"] == "tool" for d in store.details("user")["user"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -93,6 +94,9 @@ def test_writes_need_the_csrf_header_and_a_review_token(served: Served) -> None:
     # A person's write from the page is applied at once, even with write_policy = "approve".
     assert added.status_code == 200 and "Entry added." in added.text
     assert "Deploys on Fridays" in MemoryStore(profile_a).entries("memory")
+    # ... and passed on to recall like every committed note write (the provider hears of it on
+    # its manager's worker, so it may take a moment)
+    assert _recalled_soon(writer, "Deploys on Fridays")
     edited = writer.post("/ui/memory/memory/replace", headers=CSRF,
                          data={"old_text": "Deploys on Fridays", "content": "Deploys on Mondays"})
     assert edited.status_code == 200 and "Deploys on Mondays" in MemoryStore(profile_a).entries("memory")
@@ -104,6 +108,16 @@ def test_writes_need_the_csrf_header_and_a_review_token(served: Served) -> None:
     assert removed.status_code == 200 and "Deploys on Fridays" not in MemoryStore(profile_a).entries("memory")
     refused = writer.post("/ui/memory/memory/remove", data={"old_text": "no such entry"}, headers=CSRF)
     assert refused.status_code == 200 and 'class="error"' in refused.text and "No entry" in refused.text
+
+
+def _recalled_soon(client: httpx.Client, text: str, wait: float = 20.0) -> bool:
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        found = client.post("/v1/recall/search", json={"query": text, "k": 5}).json()
+        if any(text in hit["text"] for hit in found.get("results", [])):
+            return True
+        time.sleep(0.2)
+    return False
 
 
 def test_pending_proposals_are_shown_and_approved(served: Served) -> None:

@@ -76,8 +76,8 @@ def test_a_locked_sessions_database_is_a_session_error(tmp_path: Path) -> None:
 
 def test_the_fact_store_and_the_outbox_record_their_migrations(tmp_path: Path) -> None:
     from silcrow._sqlite import applied_migrations
-    from silcrow.recall.providers._outbox import Outbox
-    from silcrow.recall.providers.holographic._store import FactStore
+    from silcrow.providers._outbox import Outbox
+    from silcrow.providers.holographic._store import FactStore
 
     outbox = Outbox(tmp_path / "outbox.db")
     facts = FactStore(tmp_path / "facts.db")
@@ -87,7 +87,7 @@ def test_the_fact_store_and_the_outbox_record_their_migrations(tmp_path: Path) -
 
 
 def test_an_outbox_from_before_migrations_opens_with_its_writes(tmp_path: Path) -> None:
-    from silcrow.recall.providers._outbox import _SCHEMA, Outbox
+    from silcrow.providers._outbox import _SCHEMA, Outbox
 
     path = tmp_path / "old.db"
     with sqlite3.connect(path) as conn:
@@ -98,7 +98,7 @@ def test_an_outbox_from_before_migrations_opens_with_its_writes(tmp_path: Path) 
 
 
 def test_a_newer_fact_store_is_refused_with_what_to_do(tmp_path: Path) -> None:
-    from silcrow.recall.providers.holographic._store import FactStore
+    from silcrow.providers.holographic._store import FactStore
 
     FactStore(tmp_path / "facts.db").conn.execute(
         "INSERT INTO schema_migrations VALUES (99, 'future', 0)")

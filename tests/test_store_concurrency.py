@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.store import MemoryStore
-from silcrow.store import _entries as E
+from silcrow.store import _document as D
 
 WRITERS = 8
 OPS_PER_WRITER = 100
@@ -74,10 +74,10 @@ def _reader(path: str, stop: Any, report: Any) -> None:
         with open(path, encoding="utf-8", newline="") as handle:
             raw = handle.read()
         reads += 1
-        entries = E.parse(raw)
+        entries = D.parse(raw)
         if not raw or SENTINEL not in entries:
             bad.append(f"incomplete read: {raw[-80:]!r}")
-        elif E.shape_problems(raw, 10**6) or not all(
+        elif D.shape_problems(raw, 10**6) or not all(
             e == SENTINEL or ENTRY_RE.fullmatch(e) for e in entries
         ):
             bad.append(f"torn read: {raw[-80:]!r}")

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from silcrow.store import MemoryStore
-from silcrow.store import _entries as E
+from silcrow.store import _document as D
 
 KILLS = 40
 ITEM_RE = re.compile(r"item (\d+) rev (\d+)")
@@ -108,8 +108,8 @@ def test_sigkill_at_random_moments_leaves_a_state_before_or_after_an_operation(t
         assert writer.exitcode == -signal.SIGKILL
 
         raw = store.path("memory").read_text(encoding="utf-8") if store.path("memory").exists() else ""
-        assert E.shape_problems(raw, 10**6) == []
-        on_disk = E.parse(raw)
+        assert D.shape_problems(raw, 10**6) == []
+        on_disk = D.parse(raw)
         history = store.history("memory")
         journaled = history[-1]["after"] if history else []
         disk_position = _steps([], on_disk)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from silcrow import safety as threats
 from silcrow import store as store_pkg
 from silcrow.store import ENTRY_DELIMITER, MemoryStore
+from silcrow.store import _document as D
 from silcrow.store import _entries as E
 
 # Text biased towards what can break a §-delimited format: section signs,
@@ -27,7 +28,7 @@ def test_delimiter_is_exactly_newline_section_newline() -> None:
 
 def test_parse_splits_on_the_whole_delimiter_only() -> None:
     raw = "price is 5§ per unit\n§\nsection § 3 of the spec\n§\n  padded  \n§\n\n§\n"
-    assert E.parse(raw) == ["price is 5§ per unit", "section § 3 of the spec", "padded"]
+    assert D.parse(raw) == ["price is 5§ per unit", "section § 3 of the spec", "padded"]
 
 
 def test_lines_of_only_section_signs_are_escaped_and_restored() -> None:
@@ -37,7 +38,7 @@ def test_lines_of_only_section_signs_are_escaped_and_restored() -> None:
     # Line endings are stored as "\n", the way Hermes (and Python's text mode) reads them.
     stored = E.normalize_entry(entry)
     assert stored == entry.replace("\r\n", "\n")
-    assert E.parse(E.serialize([stored, "second"])) == [stored, "second"]
+    assert D.parse(E.serialize([stored, "second"])) == [stored, "second"]
     # A plain entry is written as is: the file stays readable by Hermes.
     assert E.escape_entry("costs 5 §\n§ 3 applies") == "costs 5 §\n§ 3 applies"
 
@@ -46,8 +47,8 @@ def test_lines_of_only_section_signs_are_escaped_and_restored() -> None:
 @given(st.lists(_entry, max_size=6, unique=True))
 def test_round_trip_is_exact_for_any_entries(entries: list[str]) -> None:
     raw = E.serialize(entries)
-    assert E.parse(raw) == entries
-    assert E.shape_problems(raw, char_limit=10**9) == []
+    assert D.parse(raw) == entries
+    assert D.shape_problems(raw, char_limit=10**9) == []
 
 
 @settings(max_examples=60, deadline=None)
@@ -105,12 +106,12 @@ def test_usage_is_floored_with_thousands_separators() -> None:
 
 
 def test_shape_problems_detect_what_a_rewrite_would_change() -> None:
-    assert E.shape_problems("a\n§\nb\n", 100) == []
-    assert E.shape_problems("a\r\n§\r\nb", 100) == []  # CRLF reads as Hermes reads it
-    assert "delimiter" in E.shape_problems("a\n§ \nb", 100)[0]
-    assert "bare" in E.shape_problems("a\n§\n§\nb", 100)[0]
-    assert "larger than" in E.shape_problems("x" * 101, 100)[0]
-    assert "UTF-8" in E.shape_problems("ok \udcff", 100)[0]
+    assert D.shape_problems("a\n§\nb\n", 100) == []
+    assert D.shape_problems("a\r\n§\r\nb", 100) == []  # CRLF reads as Hermes reads it
+    assert "delimiter" in D.shape_problems("a\n§ \nb", 100)[0]
+    assert "bare" in D.shape_problems("a\n§\n§\nb", 100)[0]
+    assert "larger than" in D.shape_problems("x" * 101, 100)[0]
+    assert "UTF-8" in D.shape_problems("ok \udcff", 100)[0]
 
 
 _PIECES = st.lists(

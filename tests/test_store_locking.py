@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from silcrow.store._locking import ExclusiveLock, LockWaitTimeout
+from silcrow._locking import ExclusiveLock, LockWaitTimeout
 
 HOLD = (
     "import fcntl, os, sys, time\n"

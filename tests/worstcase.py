@@ -14,7 +14,6 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
-import warnings
 from collections.abc import Iterable, Iterator
 from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser  # type: ignore[attr-defined]
@@ -128,9 +127,7 @@ def untrusted_patterns(packages: Iterable[str] = ("silcrow",)) -> list[tuple[str
         for modname in names:
             if modname.endswith("__main__") or ".demo" in modname:
                 continue
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)  # a kept alias module says so
-                module = importlib.import_module(modname)
+            module = importlib.import_module(modname)
             members = dict(vars(module))
             if callable(members.get("__regexes__")):  # tables a module compiles on first use
                 members["__regexes__"] = tuple(members["__regexes__"]())

@@ -35,25 +35,43 @@ import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
-from silcrow._paths import config_file
+from silcrow._paths import DEFAULT_PROFILE, config_file, default_home, resolve_home
+from silcrow._private import private_dir
 from silcrow.errors import ConfigError
 
 if TYPE_CHECKING:
-    from silcrow.recall import Embedder
+    from silcrow.models import Embedder
 
 __all__ = [
+    "BACKENDS",
     "DEFAULT_MODEL",
     "ENV_VARS",
     "MEMORY_CHAR_LIMIT",
     "SWITCHES",
     "USER_CHAR_LIMIT",
     "AgentSettings",
+    "ProfileSettings",
     "Settings",
+    "Storage",
+    "StorageSettings",
     "env_switch",
     "env_value",
     "load_settings",
+    "locate",
+    "profile_settings",
+    "read_settings",
 ]
 
 DEFAULT_MODEL = "gpt-4o-mini"
@@ -67,7 +85,7 @@ ENV_VARS: dict[str, str] = {
     "OPENAI_BASE_URL": "base_url",
     "OPENAI_API_KEY": "api_key",
     "SILCROW_PROVIDER": "provider",
-    # A DSN here selects PostgreSQL by itself (silcrow.home decides the storage).
+    # A DSN here selects PostgreSQL by itself (profile_settings decides the storage).
     "SILCROW_DATABASE_URL": "storage.dsn",
 }
 
@@ -184,7 +202,7 @@ class Settings:
         name = name or self.embedder
         if name != self.embedder or not (self.embedder_model or self.embedder_url):
             return name
-        from silcrow.recall import get_embedder
+        from silcrow.models import get_embedder
 
         options: dict[str, Any] = {"model": self.embedder_model}
         if name.strip().lower() == "openai":
@@ -371,6 +389,127 @@ def env_switch(name: str, environ: Mapping[str, str] | None = None) -> bool:
 
 def load_settings(home: Path, **overrides: Any) -> Settings:
     """flags > environment > config.toml (a profile's over its home's) > defaults."""
-    from silcrow.home import read_settings
-
     return read_settings(home).with_env().with_overrides(**overrides)
+
+
+# ------------------------------------------------------------------ a profile's settings and storage
+
+BACKENDS = ("files", "postgres")
+
+Backend = Annotated[str, Rule(f"one of {', '.join(BACKENDS)}", lambda v: v in BACKENDS)]
+
+
+@dataclass(frozen=True)
+class StorageSettings:
+    """The ``[storage]`` table of config.toml::
+
+        [storage]
+        backend = "postgres"              # or "files" (the default)
+        dsn = "postgresql://user@host/db"
+    """
+
+    backend: Backend = "files"
+    dsn: Text | None = None
+
+
+@dataclass(frozen=True)
+class Storage:
+    """Where a profile's notes, recall and sessions live, decided once by :func:`open_profile`."""
+
+    backend: Literal["files", "postgres"] = "files"
+    dsn: str | None = None
+
+    @property
+    def shared(self) -> bool:
+        """True for a database (several homes may use it), False for the profile's own files."""
+        return self.backend == "postgres"
+
+
+def locate(path: Path) -> tuple[Path, str]:
+    """``(home, profile name)`` of a directory: ``<home>/profiles/<name>`` is profile ``name``
+    of ``<home>``, any other directory is a home (profile ``default``)."""
+    if path.parent.name == "profiles":
+        return path.parent.parent, path.name
+    return path, DEFAULT_PROFILE
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}; fix or delete the file") from exc
+
+
+def read_settings(path: Path) -> Settings:
+    """The file settings of the profile directory ``path``: its home's config.toml with the
+    profile's own on top (no environment, no arguments; see :func:`open_profile`)."""
+    home, name = locate(path)
+    layers: list[tuple[dict[str, Any], Path]] = []
+    for directory in ((home, path) if path != home else (path,)):
+        found = config_file(directory)
+        layer = _read_toml(found)
+        if layer:
+            layers.append((layer, found))
+    return Settings.from_layers(layers)
+
+
+def _storage(settings: Settings, dsn: str | None, environ: Mapping[str, str] | None,
+             files: str) -> Storage:
+    """A DSN given as an argument or in the environment selects PostgreSQL by itself; in
+    config.toml it takes ``backend = "postgres"``. ``files`` names the config files read."""
+    given = dsn or env_value("storage.dsn", environ)
+    if given:
+        return Storage("postgres", given)
+    storage = settings.section("storage", StorageSettings)
+    if storage.backend == "files":
+        return Storage()
+    if not storage.dsn or not storage.dsn.strip():
+        raise ConfigError(
+            f'[storage] backend = "postgres" in {files} needs '
+            'dsn = "postgresql://user@host/dbname" (or set SILCROW_DATABASE_URL)'
+        )
+    return Storage("postgres", storage.dsn.strip())
+
+
+@dataclass(frozen=True)
+class ProfileSettings:
+    """Where one profile of a home is, its settings and its storage, read once by
+    :func:`profile_settings`. :class:`silcrow.home.Profile` adds the parts built on them;
+    each domain opens its own storage from this (``silcrow.store``, ``silcrow.sessions``,
+    ``silcrow.recall.local``)."""
+
+    path: Path          # the directory of the profile's files (config.toml, memories/, recall.db ...)
+    home: Path          # the home it belongs to (== path for the profile "default")
+    name: str           # "default" for the home's own profile
+    settings: Settings
+    storage: Storage
+
+
+def profile_settings(
+    home: str | os.PathLike[str] | None = None,
+    profile: str | None = None,
+    *,
+    dsn: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    create: bool = False,
+    **overrides: Any,
+) -> ProfileSettings:
+    """The settings and storage of ``profile`` of ``home``, read once (see
+    :func:`silcrow.home.open_profile`, which takes the same arguments)."""
+    base = Path(home).expanduser() if home is not None else default_home(environ)
+    path = resolve_home(base, profile).absolute()
+    home_dir, name = locate(path)
+    settings = read_settings(path).with_env(environ).with_overrides(**overrides)
+    read = [config_file(d) for d in dict.fromkeys((home_dir, path)) if config_file(d).exists()]
+    try:
+        storage = _storage(settings, dsn, environ, " and ".join(map(str, read)) or str(config_file(path)))
+    except ConfigError:
+        for found in read:  # a bad [storage] line: name the file that holds it
+            Settings.from_mapping(_read_toml(found), found).section("storage", StorageSettings)
+        raise
+    if create:
+        private_dir(path)
+    return ProfileSettings(path=path, home=home_dir, name=name, settings=settings, storage=storage)
+

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from silcrow._loopback import LoopbackServer
 
 if TYPE_CHECKING:
-    from silcrow.recall import Embedder
+    from silcrow.models import Embedder
 
 __all__ = ["STAND_IN_MODEL", "ScriptedModelServer", "ScriptedResponse"]
 

@@ -19,6 +19,7 @@ from silcrow._toolcall import (
     result_json,
     tool_schema,
 )
+from silcrow.notes import Notes
 from silcrow.store import MemoryStore
 
 # A public module: ``silcrow.tool`` is an import path earlier releases documented.
@@ -114,25 +115,28 @@ def memory_tool_schema(fmt: SchemaFormat | str = "openai") -> dict[str, Any]:
 _EXAMPLE = '{"action": "add", "target": "memory", "content": "..."}'
 
 
-def memory_call(store: MemoryStore, arguments: Any) -> dict[str, Any]:
+def memory_call(notes: Notes | MemoryStore, arguments: Any, *, origin: str = "tool") -> dict[str, Any]:
     """Run one memory tool call and return its result dict. Never raises.
 
-    ``arguments`` is the call's JSON text or its decoded object. The result
-    is what :func:`handle_memory_call` encodes; ``result["success"]`` says
-    whether the write was committed.
+    ``notes``: the notes service (a committed write reaches its recall provider too), or a bare
+    store. ``arguments`` is the call's JSON text or its decoded object. The result is what
+    :func:`handle_memory_call` encodes; ``result["success"]`` says whether the write was
+    committed. ``origin``: where the call came from, for the journal (a model's tool by default;
+    the MCP server passes ``"mcp"``).
     """
+    service = notes if isinstance(notes, Notes) else Notes(notes)
     return guarded(
         "the memory tool",
-        lambda: _dispatch(store, parse_arguments(arguments, tool=TOOL_NAME, example=_EXAMPLE)),
+        lambda: _dispatch(service, parse_arguments(arguments, tool=TOOL_NAME, example=_EXAMPLE), origin),
     )
 
 
-def handle_memory_call(store: MemoryStore, arguments: dict[str, Any] | str) -> str:
+def handle_memory_call(notes: Notes | MemoryStore, arguments: dict[str, Any] | str) -> str:
     """Run one memory tool call and return its JSON result. Never raises."""
-    return result_json(memory_call(store, arguments))
+    return result_json(memory_call(notes, arguments))
 
 
-def _dispatch(store: MemoryStore, args: dict[str, Any]) -> Mapping[str, Any]:
+def _dispatch(notes: Notes, args: dict[str, Any], origin: str) -> Mapping[str, Any]:
     # Values reach the store unchecked on purpose: it validates every field
     # and answers a bad one with an explanatory refusal.
     target: Any = args.get("target")
@@ -144,13 +148,13 @@ def _dispatch(store: MemoryStore, args: dict[str, Any]) -> Mapping[str, Any]:
             return error_result(
                 "pass either 'action' or 'operations', not both; put every step in 'operations'"
             )
-        return store.apply_batch(target, args["operations"], origin="tool")
+        return notes.batch(target, args["operations"], origin=origin)
     if action == "add":
-        return store.add(target, content, origin="tool")
+        return notes.add(target, content, origin=origin)
     if action == "replace":
-        return store.replace(target, old_text, content, origin="tool")
+        return notes.replace(target, old_text, content, origin=origin)
     if action == "remove":
-        return store.remove(target, old_text, origin="tool")
+        return notes.remove(target, old_text, origin=origin)
     if action is None:
         return error_result("'action' is missing: use 'add', 'replace' or 'remove', or pass 'operations'")
     return error_result(f"unknown action {action!r}: use 'add', 'replace' or 'remove'")

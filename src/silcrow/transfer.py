@@ -34,9 +34,9 @@ from silcrow._sqlite import placeholders
 from silcrow.db import SCHEMA, Database
 from silcrow.errors import ConfigError
 from silcrow.recall.local import _retrieval as retrieval
-from silcrow.recall.local import _schema as recall_schema
 from silcrow.schema import check_schema
-from silcrow.sessions import _schema as sessions_schema
+from silcrow.schema import recall as recall_schema
+from silcrow.schema import sessions as sessions_schema
 from silcrow.store import FileBackend
 from silcrow.store import _journal as journal
 from silcrow.store._files import FileBox

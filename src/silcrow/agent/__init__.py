@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from silcrow.agent._loop import DEFAULT_REPLAY_RECALL, Agent
     from silcrow.agent._prompt import build_system_prompt
     from silcrow.agent._search_tool import handle_session_search, session_search_schema
+    from silcrow.agent._tools import ToolRouter
 
 __all__ = [
     "Agent",
@@ -25,6 +26,7 @@ __all__ = [
     "DEFAULT_REPLAY_RECALL",
     "LLMClient",
     "ToolCall",
+    "ToolRouter",
     "build_system_prompt",
     "handle_session_search",
     "session_search_schema",
@@ -36,6 +38,7 @@ __getattr__ = lazy_getattr(__name__, {
     "DEFAULT_REPLAY_RECALL": "silcrow.agent._loop",
     "LLMClient": "silcrow.agent._llm",
     "ToolCall": "silcrow.agent._llm",
+    "ToolRouter": "silcrow.agent._tools",
     "build_system_prompt": "silcrow.agent._prompt",
     "handle_session_search": "silcrow.agent._search_tool",
     "session_search_schema": "silcrow.agent._search_tool",

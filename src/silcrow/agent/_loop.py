@@ -29,15 +29,15 @@ from silcrow.agent import _compress
 from silcrow.agent._llm import Completion, LLMClient, StreamCallback
 from silcrow.agent._prompt import build_system_prompt
 from silcrow.agent._tools import MEMORY_TOOL, ToolRouter
-from silcrow.config import DEFAULT_MODEL
-from silcrow.errors import ModelError, SessionError, SilcrowError
-from silcrow.home import open_profile
-from silcrow.recall import MemoryManager, MemoryProvider
+from silcrow.config import DEFAULT_MODEL, ProfileSettings, profile_settings
+from silcrow.errors import ConfigError, ModelError, SessionError, SilcrowError
+from silcrow.recall import MemoryManager, MemoryProvider, open_provider
 from silcrow.safety import recalled_count, sanitize_context
-from silcrow.store import TARGET_FILES, MemoryStore, Proposer
+from silcrow.sessions import open_sessions
+from silcrow.store import TARGET_FILES, MemoryStore, Proposer, notes_backend
 
 if TYPE_CHECKING:
-    from silcrow.recall import Embedder
+    from silcrow.models import Embedder
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,9 @@ class Agent:
     ``model``/``base_url``/``api_key``: any OpenAI-compatible endpoint (the key
     and URL fall back to OPENAI_API_KEY / OPENAI_BASE_URL; local URLs need no
     key). ``home``: the silcrow directory (default $SILCROW_HOME or
-    ~/.silcrow). ``provider``: a registered provider name, an instance, or
+    ~/.silcrow), or ``profile``: a profile already opened
+    (:func:`silcrow.home.open_profile`), whose settings and storage are used as they are.
+    ``provider``: a registered provider name, an instance, or
     None/"none"; ``embedder`` is passed to it ("onnx", "none", ...).
     ``replay_recall``: store each recall block beside its message and send it
     again verbatim, and leave out of new blocks what replayed ones already show
@@ -90,6 +92,7 @@ class Agent:
         base_url: str | None = None,
         api_key: str | None = None,
         home: str | Path | None = None,
+        profile: ProfileSettings | None = None,
         provider: str | MemoryProvider | None = "local",
         embedder: str | Embedder | None = None,
         replay_recall: bool | None = None,
@@ -107,7 +110,11 @@ class Agent:
         user_char_limit: int | None = None,
         write_policy: str | None = None,  # None: the home's [memory] write_policy
     ) -> None:
-        self.home = resolve_home(home)
+        if profile is not None and home is not None:
+            raise ConfigError("give Agent a home or an opened profile, not both")
+        # The home's settings decide the storage; an entry point that opened the profile passes it.
+        opened = profile if profile is not None else profile_settings(resolve_home(home))
+        self.home = opened.path
         private_dir(self.home)
         self.replay_recall = DEFAULT_REPLAY_RECALL if replay_recall is None else replay_recall
         self.nudge_interval = nudge_interval
@@ -119,23 +126,22 @@ class Agent:
         self.on_tool_call = on_tool_call
         self.llm = LLMClient(model, base_url=base_url, api_key=api_key, timeout=timeout,
                              max_retries=max_retries)
-        opened = open_profile(self.home)  # the home's settings decide the storage
         settings = opened.settings
         if memory_char_limit is None:
             memory_char_limit = settings.memory_char_limit
         if user_char_limit is None:
             user_char_limit = settings.user_char_limit
         self.store = MemoryStore(memory_char_limit=memory_char_limit, user_char_limit=user_char_limit,
-                                 backend=opened.notes_backend(),
+                                 backend=notes_backend(opened),
                                  write_policy=write_policy or opened.settings.write_policy,
                                  on_full=settings.on_full)
         self.store.proposer = Proposer(client="agent")
         # A file past [memory] review_threshold of its budget gets a review pass: its findings
         # wait as proposals for the user (`silcrow chat` says so); nothing is applied.
         self.review_findings = self._review_when_full(settings)
-        self.sessions = opened.sessions()
+        self.sessions = open_sessions(opened)
         self.manager = MemoryManager()
-        self.provider = self._attach_provider(provider, embedder)
+        self.provider = self._attach_provider(opened, provider, embedder)
         self.router = ToolRouter(self.store, self.sessions, self.manager)
         if settings.archive_to_recall and self.provider is not None:
             # A note dropped from the prompt (removed, replaced, evicted) can still be recalled.
@@ -163,7 +169,7 @@ class Agent:
             return []
         embed = None
         if settings.embedder != "none":
-            from silcrow.recall import get_embedder
+            from silcrow.models import get_embedder
 
             try:
                 spec = settings.embedder_spec()
@@ -176,19 +182,17 @@ class Agent:
             log.warning("memory review failed: %s", exc)
             return []
 
-    def _attach_provider(self, provider: str | MemoryProvider | None, embedder: str | Embedder | None
-                         ) -> MemoryProvider | None:
+    def _attach_provider(self, opened: ProfileSettings, provider: str | MemoryProvider | None,
+                         embedder: str | Embedder | None) -> MemoryProvider | None:
         if provider is None or provider == "none":
             return None
         if isinstance(provider, MemoryProvider):
             instance = provider
         else:
-            from silcrow.recall import load_provider
-
-            kwargs: dict[str, Any] = {"home": self.home}
-            if embedder is not None and embedder != "":
-                kwargs["embedder"] = embedder
-            instance = load_provider(provider, **kwargs)
+            found = open_provider(opened, provider, embedder=embedder or None)
+            if found is None:
+                return None
+            instance = found
         if not instance.is_available():
             # Curated notes never depend on the provider: carry on without recall, loudly.
             log.warning("recall provider %r is not available (%s); continuing without long-term recall",

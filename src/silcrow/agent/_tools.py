@@ -1,8 +1,8 @@
 """The tools the agent offers the model, and the one place that runs them.
 
-The memory tool goes straight to the :class:`~silcrow.store.MemoryStore`
-(never through the provider: notes must not depend on a plugin), and each
-successful write is mirrored to the provider with ``on_memory_write``.
+The memory tool goes to the notes service (:class:`~silcrow.notes.Notes`) over the
+:class:`~silcrow.store.MemoryStore` (never through the provider: notes must not
+depend on a plugin), which passes each committed write on to the provider.
 ``session_search`` reads the sessions database; every other tool name the
 provider declared is routed through the :class:`MemoryManager`. Whatever
 happens, a call produces a JSON result for the model and never raises.
@@ -26,6 +26,7 @@ from silcrow._toolcall import (
 from silcrow.agent._llm import ToolCall
 from silcrow.agent._search_tool import handle_session_search, session_search_schema
 from silcrow.errors import ToolCallError
+from silcrow.notes import Notes
 from silcrow.recall import MemoryManager
 from silcrow.sessions import SessionBackend
 from silcrow.store import MemoryStore
@@ -48,6 +49,7 @@ class ToolRouter:
         self.store = store
         self.sessions = sessions
         self.manager = manager
+        self.notes = Notes(store, manager)
         self._provider_tools: set[str] = set()
 
     def schemas(self) -> list[dict[str, Any]]:
@@ -86,25 +88,7 @@ class ToolRouter:
 
     def _memory(self, args: dict[str, Any], session_id: str) -> ToolOutcome:
         self.store.proposer = replace(self.store.proposer, session=session_id or None)
-        result = memory_call(self.store, args)
-        ok = is_success(result)
-        # A write held for the user's approval is not in memory yet: nothing to mirror. For the
-        # nudges it counts as saved: the model did its part.
-        if ok and not result.get("pending"):
-            self._mirror(args)
-        return ToolOutcome(result_json(result), ok)
-
-    def _mirror(self, args: dict[str, Any]) -> None:
-        mirror_write(self.manager, args)
-
-
-def mirror_write(manager: MemoryManager, args: dict[str, Any]) -> None:
-    """Tell the provider about a committed curated write (``args`` as the memory tool's)."""
-    target = str(args.get("target", "memory"))
-    operations = args.get("operations") or [args]
-    for op in operations:
-        if not isinstance(op, dict):
-            continue
-        action = str(op.get("action", ""))
-        content = op.get("old_text") if action == "remove" else op.get("content")
-        manager.on_memory_write(action, target, str(content or ""))
+        # The notes service passes a committed write on to the provider. A write held for the
+        # user's approval counts as saved for the nudges: the model did its part.
+        result = memory_call(self.notes, args)
+        return ToolOutcome(result_json(result), is_success(result))

@@ -17,7 +17,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from silcrow.cli._common import app_home, app_settings, console, console_err, print_error
+from silcrow.cli._common import app_profile, console, console_err, print_error
 from silcrow.cli.main import app
 from silcrow.errors import ModelError, SilcrowError
 from silcrow.safety import StreamingFenceScrubber, display_safe
@@ -54,10 +54,11 @@ def chat(
     """Chat with a model that remembers: curated notes, recall, sessions."""
     from silcrow.agent import Agent  # the model client is heavy; other commands do not need it
 
-    home = app_home(ctx)
-    settings = app_settings(ctx).with_overrides(model=model, base_url=base_url, provider=provider)
+    opened = app_profile(ctx)  # opened once for the whole invocation; the agent uses it as it is
+    home = opened.path
+    settings = opened.settings.with_overrides(model=model, base_url=base_url, provider=provider)
     agent = Agent(
-        settings.model, base_url=settings.base_url, api_key=settings.api_key, home=home,
+        settings.model, base_url=settings.base_url, api_key=settings.api_key, profile=opened,
         provider=settings.provider, embedder=settings.embedder_spec(),
         memory_char_limit=settings.memory_char_limit, user_char_limit=settings.user_char_limit,
         write_policy=settings.write_policy,

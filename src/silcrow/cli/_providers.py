@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import time
 import uuid
-from collections.abc import Callable
 from typing import Any, TypeVar
 
 import typer
@@ -24,7 +22,7 @@ from silcrow.cli._common import (
 from silcrow.cli.main import app
 from silcrow.config import Settings
 from silcrow.errors import SilcrowError
-from silcrow.recall import ENTRY_POINT_GROUP, MemoryProvider, available_providers, load_provider
+from silcrow.recall import ENTRY_POINT_GROUP, available_providers, load_provider, round_trip
 
 T = TypeVar("T")
 
@@ -89,30 +87,6 @@ def providers(
         )
 
 
-def _timed(timings: dict[str, Any], step: str, fn: Callable[[], T]) -> T:
-    start = time.perf_counter()
-    value = fn()
-    timings[f"{step}_ms"] = round((time.perf_counter() - start) * 1000, 1)
-    return value
-
-
-def _round_trip(provider: MemoryProvider, text: str) -> dict[str, Any]:
-    """Write, search and forget ``text``; latencies per step. Raises SilcrowError on failure."""
-    trip = getattr(provider, "round_trip", None)
-    if callable(trip):
-        result = trip(text)
-        return dict(result) if isinstance(result, dict) else {}
-    add, search, forget = (getattr(provider, n, None) for n in ("add_fact", "search", "forget"))
-    if not (callable(add) and callable(search) and callable(forget)):
-        raise SilcrowError(f"provider {provider.name!r} offers no round-trip check (no round_trip method)")
-    timings: dict[str, Any] = {}
-    ref = _timed(timings, "write", lambda: add(text))
-    hits = _timed(timings, "search", lambda: search(text, 5))
-    timings["found"] = any(text in str(getattr(h, "text", h)) for h in hits)
-    _timed(timings, "forget", lambda: forget(ref))
-    return timings
-
-
 @providers_app.command("check")
 def check(
     ctx: typer.Context,
@@ -130,7 +104,7 @@ def check(
     probe = f"silcrow providers check probe {uuid.uuid4().hex[:12]}"
     try:
         provider.initialize("silcrow-providers-check", home=str(home))
-        result = _round_trip(provider, probe)
+        result = round_trip(provider, probe)
     except SilcrowError as exc:
         raise error(f"{name} round trip failed: {exc}") from None
     finally:

@@ -169,8 +169,7 @@ def _read_for_ingest(
 ) -> tuple[str, list[RecallRecord]]:
     """What ``recall ingest`` was pointed at (a file, standard input, a directory of coding-agent
     transcripts, or a client's default place) and the records read from it."""
-    from silcrow.recall import _coding_formats as coding
-    from silcrow.recall._formats import STDIN, load_records
+    from silcrow.recall import STDIN, coding, load_records
 
     if client is not None and client not in coding.CLIENTS:
         raise error(f"--from {client!r} is not a client silcrow reads; use {' or '.join(coding.CLIENTS)}",
@@ -296,13 +295,9 @@ def _remove_if_empty(path: Path) -> None:
 
 
 def _stored_embedder(path: Path) -> dict[str, Any]:
-    from silcrow.recall.local import _db as db
+    from silcrow.recall.local import stored_embedder
 
-    conn = db.connect(path)
-    try:
-        ident = db.get_meta(conn, "embedder")  # "<name>/<dim>", written when vectors were made
-    finally:
-        conn.close()
+    ident = stored_embedder(path)
     if not ident:
         return {"embedder": "none (lexical only)", "dim": 0}
     name, _, dim = ident.rpartition("/")

@@ -12,8 +12,7 @@ from silcrow.cli._common import EXIT_REFUSED, console_err, error, state
 from silcrow.cli._mcp import served_home
 from silcrow.cli.main import app
 from silcrow.errors import ConfigError
-from silcrow.serve._guard import bare_host, is_loopback, split_authority
-from silcrow.serve._limits import MAX_CONNECTIONS, READ_TIMEOUT
+from silcrow.serve import MAX_CONNECTIONS, READ_TIMEOUT, bare_host, is_loopback, split_authority
 
 __all__ = ["is_loopback", "serve"]
 
@@ -37,8 +36,7 @@ def serve(
                                         help="open connections before new requests get 503"),
 ) -> None:
     """Serve the REST API (/v1, docs at /docs) and MCP (/mcp); tokens choose each caller's profile."""
-    from silcrow.serve import require_server_stack
-    from silcrow.serve._tokens import TokenBook
+    from silcrow.serve import has_tokens, require_server_stack
 
     require_server_stack("silcrow serve")
 
@@ -49,28 +47,25 @@ def serve(
             raise typer.BadParameter(f"{name!r} is not a host name (NAME or NAME:PORT)",
                                      param_hint="'--allow-host'")
     try:
-        has_tokens = TokenBook(base).any()
+        tokens_exist = has_tokens(base)
     except ConfigError as exc:
         raise error(str(exc)) from None
-    if no_auth and (has_tokens or not is_loopback(bind)):
+    if no_auth and (tokens_exist or not is_loopback(bind)):
         raise error("--no-auth serves callers without a token, so it is only for a loopback address and a "
-                    f"home with no token yet; {base} has tokens" if has_tokens else
+                    f"home with no token yet; {base} has tokens" if tokens_exist else
                     f"--no-auth is only for a loopback address, not {host}", EXIT_REFUSED)
     proxied = [name for name in allow_host if not is_loopback((split_authority(name) or (name,))[0])]
     if no_auth and proxied:
         raise error(f"--no-auth serves callers without a token, so it cannot be combined with --allow-host "
                     f"{proxied[0]}: a proxy forwarding that name brings callers from anywhere. Create a "
                     "token with `silcrow tokens create --profile NAME` instead", EXIT_REFUSED)
-    if not has_tokens and not is_loopback(bind):
+    if not tokens_exist and not is_loopback(bind):
         raise error(f"refusing to serve on {host} with no token: anyone who can reach it could read and "
                     f"change the memory. Create one first with `silcrow tokens create --profile NAME` (home "
                     f"{base}), or bind to 127.0.0.1", EXIT_REFUSED)
     default = served_home(ctx, home, profile)
 
-    import uvicorn
-
-    from silcrow.serve import build_app
-    from silcrow.serve._limits import BACKLOG, KEEP_ALIVE, guarded_protocol
+    from silcrow.serve import build_app, run_http
 
     shown = f"[{bind}]" if ":" in bind else bind
     console_err.print(Text(f"silcrow serve: http://{shown}:{port}  (REST /v1, MCP /mcp, docs /docs); "
@@ -79,20 +74,18 @@ def serve(
         console_err.print(Text(f"--no-auth: every local caller gets {default} with write access until "
                                "the first `silcrow tokens create`", style="yellow"), soft_wrap=True,
                           highlight=False)
-    elif not has_tokens:
+    elif not tokens_exist:
         console_err.print(Text(f"no tokens yet: every request is refused (503) until you create one with "
                                f"`silcrow tokens create --profile NAME --home {base}`", style="yellow"),
                           soft_wrap=True, highlight=False)
     application = build_app(base, default, host=bind, allow_hosts=allow_host, open_access=no_auth)
     _print_inspector(application, base, default, f"http://{shown}:{port}")
-    uvicorn.run(application, host=bind, port=port, log_level="warning", access_log=False,
-                http=guarded_protocol(read_timeout), timeout_keep_alive=KEEP_ALIVE,
-                limit_concurrency=max_connections, backlog=BACKLOG)
+    run_http(application, host=bind, port=port, read_timeout=read_timeout, max_connections=max_connections)
 
 
 def _print_inspector(served_app: object, base: Path, default: Path, url: str) -> None:
     """Where the web inspector is, and how to log in: a one-time link when tokens exist."""
-    from silcrow.serve._web import ONCE_SECONDS, inspector_login
+    from silcrow.serve import ONCE_SECONDS, inspector_login
 
     code = inspector_login(served_app, base, default)
     if code is None:

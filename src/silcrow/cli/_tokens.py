@@ -70,8 +70,7 @@ def list_(
     """List tokens (never the secrets)."""
     from pathlib import Path
 
-    from silcrow.serve import list_tokens
-    from silcrow.serve._tokens import printable
+    from silcrow.serve import list_tokens, printable
 
     try:
         records = list_tokens(Path(_home(ctx, home)))
@@ -104,8 +103,7 @@ def revoke(
     """Revoke a token; a running server refuses it from its next request."""
     from pathlib import Path
 
-    from silcrow.serve import revoke_token
-    from silcrow.serve._tokens import printable
+    from silcrow.serve import printable, revoke_token
 
     try:
         record = revoke_token(Path(_home(ctx, home)), token)

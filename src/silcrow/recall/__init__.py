@@ -8,27 +8,28 @@ The public names are listed in ``__all__``: the provider interface
 (:class:`MemoryProvider`), the manager that runs one (:class:`MemoryManager`),
 the typed recall API (:class:`RecallAPI` and its results :class:`Found`,
 :class:`Remembered`, :class:`Forgotten`), the ``recall_*`` tools over it
-(:func:`run_tool`), the embedders (:func:`get_embedder`), the readers of
+(:func:`run_tool`), the embedders of :mod:`silcrow.models` (:func:`get_embedder`), the readers of
 conversation files (:func:`load_records`) and the size limits. The modules
 behind them (``_provider``, ``_manager``, ``_api``, ``_tools``, ``_policy``,
-``_embedders``, ``_formats``, ...) are internal; :mod:`silcrow.recall.contract`
+``_formats``, ...) are internal; :mod:`silcrow.recall.contract`
 is public (the contract test a third-party provider runs).
 """
 
 from __future__ import annotations
 
+import inspect
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
 from silcrow._lazy import lazy_getattr
 from silcrow.errors import ProviderNotFoundError, RecallError
-from silcrow.recall._provider import MemoryProvider
+from silcrow.recall._provider import MemoryProvider, as_openai_tool
 
 if TYPE_CHECKING:
-    from silcrow.recall._api import Forgotten, Found, ProviderAPI, RecallAPI, Remembered, Searchable
-    from silcrow.recall._e5 import E5SmallEmbedder
-    from silcrow.recall._embedders import (
+    from silcrow.config import ProfileSettings, Settings
+    from silcrow.models import (
         BgeSmallEmbedder,
+        E5SmallEmbedder,
         Embedder,
         FastEmbedEmbedder,
         NullEmbedder,
@@ -36,12 +37,14 @@ if TYPE_CHECKING:
         OpenAIEmbedder,
         get_embedder,
     )
-    from silcrow.recall._formats import load_records, parse_locomo, read_records
+    from silcrow.recall._api import Forgotten, Found, ProviderAPI, RecallAPI, Remembered, Searchable
+    from silcrow.recall._check import round_trip
+    from silcrow.recall._formats import STDIN, load_records, parse_locomo, read_records
     from silcrow.recall._limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RECORD_CHARS, MAX_RESULTS
     from silcrow.recall._manager import MemoryManager
-    from silcrow.recall._policy import is_trivial_prompt
     from silcrow.recall._tools import TOOL_NAMES, run_tool, tool_schemas
     from silcrow.recall.contract import check_provider_contract
+    from silcrow.recall.policy import context_block, hits_block, is_trivial_prompt
 
 ENTRY_POINT_GROUP = "silcrow.providers"
 
@@ -65,17 +68,23 @@ __all__ = [
     "ProviderAPI",
     "RecallAPI",
     "Remembered",
+    "STDIN",
     "Searchable",
     "TOOL_NAMES",
+    "as_openai_tool",
     "available_providers",
     "check_provider_contract",
+    "context_block",
     "get_embedder",
+    "hits_block",
     "is_trivial_prompt",
     "load_provider",
     "load_records",
+    "open_provider",
     "parse_locomo",
     "provider_names",
     "read_records",
+    "round_trip",
     "run_tool",
     "tool_schemas",
 ]
@@ -83,18 +92,19 @@ __all__ = [
 # Importing a provider class must not pull in the manager's threat scanners, numpy (the
 # embedders) or the readers: each name is imported from its module on first use.
 _LAZY = {
-    "E5SmallEmbedder": "silcrow.recall._e5",
     **dict.fromkeys(("Forgotten", "Found", "ProviderAPI", "RecallAPI", "Remembered", "Searchable"),
                     "silcrow.recall._api"),
-    **dict.fromkeys(("BgeSmallEmbedder", "Embedder", "FastEmbedEmbedder", "NullEmbedder",
-                     "OnnxMiniLMEmbedder", "OpenAIEmbedder", "get_embedder"), "silcrow.recall._embedders"),
-    **dict.fromkeys(("load_records", "parse_locomo", "read_records"), "silcrow.recall._formats"),
+    # the embedders live in silcrow.models (the layer under recall and safety); named here too
+    **dict.fromkeys(("BgeSmallEmbedder", "E5SmallEmbedder", "Embedder", "FastEmbedEmbedder", "NullEmbedder",
+                     "OnnxMiniLMEmbedder", "OpenAIEmbedder", "get_embedder"), "silcrow.models"),
+    **dict.fromkeys(("STDIN", "load_records", "parse_locomo", "read_records"), "silcrow.recall._formats"),
     **dict.fromkeys(("MAX_FACT_CHARS", "MAX_QUERY_CHARS", "MAX_RECORD_CHARS", "MAX_RESULTS"),
                     "silcrow.recall._limits"),
     "MemoryManager": "silcrow.recall._manager",
-    "is_trivial_prompt": "silcrow.recall._policy",
+    **dict.fromkeys(("context_block", "hits_block", "is_trivial_prompt"), "silcrow.recall.policy"),
     **dict.fromkeys(("TOOL_NAMES", "run_tool", "tool_schemas"), "silcrow.recall._tools"),
     "check_provider_contract": "silcrow.recall.contract",
+    "round_trip": "silcrow.recall._check",
 }
 __getattr__ = lazy_getattr(__name__, _LAZY)
 
@@ -108,7 +118,25 @@ def provider_names() -> list[str]:
     return sorted(_entry_points())
 
 
-def _instantiate(ep: EntryPoint, kwargs: dict[str, Any]) -> MemoryProvider:
+def _accepts(factory: Any, name: str) -> bool:
+    """Whether ``factory`` names the keyword ``name``: itself, or (a class whose ``__init__``
+    hands ``**kwargs`` on) the ``__init__`` of a class it derives from."""
+    for owner in getattr(factory, "__mro__", (factory,)):
+        init = owner.__dict__.get("__init__") if isinstance(owner, type) else owner
+        if init is None:
+            continue
+        try:
+            params = inspect.signature(init).parameters
+        except (TypeError, ValueError):
+            return False
+        if name in params:
+            return True
+        if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+            return False
+    return False
+
+
+def _instantiate(ep: EntryPoint, kwargs: dict[str, Any], settings: Settings | None = None) -> MemoryProvider:
     try:
         factory = ep.load()
     except Exception as exc:
@@ -120,6 +148,8 @@ def _instantiate(ep: EntryPoint, kwargs: dict[str, Any]) -> MemoryProvider:
         raise RecallError(
             f"entry point {ep.name!r} ({ep.value}) is not a class or factory; fix its packaging"
         )
+    if settings is not None and _accepts(factory, "settings"):  # older plugins do not take it
+        kwargs = {**kwargs, "settings": settings}
     try:
         provider = factory(**kwargs)
     except TypeError as exc:
@@ -134,8 +164,11 @@ def _instantiate(ep: EntryPoint, kwargs: dict[str, Any]) -> MemoryProvider:
     return provider
 
 
-def load_provider(name: str, **kwargs: Any) -> MemoryProvider:
-    """Create the provider registered as ``name``, passing ``kwargs`` to its constructor."""
+def load_provider(name: str, *, settings: Settings | None = None, **kwargs: Any) -> MemoryProvider:
+    """Create the provider registered as ``name``, passing ``kwargs`` to its constructor.
+
+    ``settings`` (the opened profile's) is passed on to a provider that takes it, so it reads
+    its ``[recall.<name>]`` table from there instead of reading config.toml again."""
     eps = _entry_points()
     ep = eps.get(name)
     if ep is None:
@@ -145,7 +178,24 @@ def load_provider(name: str, **kwargs: Any) -> MemoryProvider:
             "in <home>/config.toml or pass --provider with one of those, or install the package "
             f"that registers {name!r} under the {ENTRY_POINT_GROUP!r} entry points"
         )
-    return _instantiate(ep, kwargs)
+    return _instantiate(ep, kwargs, settings)
+
+
+def open_provider(where: ProfileSettings, name: str | None = None, *,
+                  embedder: str | Embedder | None = None) -> MemoryProvider | None:
+    """The recall provider ``name`` (default: the configured one) of an opened profile, or None
+    when it is ``"none"``; not initialised (hand it to a :class:`MemoryManager`). It gets the
+    profile's settings, and the local provider the storage the profile decided."""
+    chosen = where.settings.provider if name is None else name
+    if chosen in ("", "none"):
+        return None
+    spec = embedder if embedder is not None else where.settings.embedder_spec()
+    if chosen == "local":  # its storage is the one decided for the profile (a DSN may be an argument)
+        from silcrow.recall.local import open_recall
+
+        return load_provider(chosen, home=where.path, embedder=spec, settings=where.settings,
+                             storage=lambda emb: open_recall(where, emb))
+    return load_provider(chosen, home=where.path, embedder=spec, settings=where.settings)
 
 
 def available_providers(**kwargs: Any) -> list[tuple[str, bool, str]]:

@@ -2,7 +2,7 @@
 
 Four formats, told apart by content (not by file name); the ChatGPT and
 Claude.ai exports are read by :mod:`silcrow.recall._exports`, Claude Code transcripts and Codex
-rollouts by :mod:`silcrow.recall._coding_formats`:
+rollouts by :mod:`silcrow.recall.coding`:
 
 - **LoCoMo JSON**: one conversation object or a list of them. A conversation
   has ``speaker_a``/``speaker_b`` and ``session_N`` lists of
@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import RecallError
-from silcrow.recall import _coding_formats as coding
+from silcrow.recall import coding
 from silcrow.recall._exports import is_chatgpt, is_claude, parse_chatgpt, parse_claude
 from silcrow.recall.local._records import RecallRecord
 

@@ -35,12 +35,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from silcrow._toolcall import error_json, parse_arguments, result_json
 from silcrow.errors import ProviderConflictError, RecallError, SilcrowError, ToolCallError
-from silcrow.recall import _policy as policy
+from silcrow.recall import policy
 from silcrow.recall._api import Forgotten, Found, Remembered, Searchable
 from silcrow.recall._limits import MAX_QUERY_CHARS, MAX_RESULTS
 from silcrow.recall._provider import MemoryProvider, as_openai_tool
 from silcrow.recall._tools import TOOL_NAMES, run_tool
-from silcrow.safety import build_memory_context_block
 
 if TYPE_CHECKING:
     from silcrow.recall.local._records import RecallHit
@@ -249,11 +248,7 @@ class MemoryManager:
             log.warning("recall provider %r returned %s from prefetch instead of str; skipped",
                         provider.name, type(value).__name__)
             return ""
-        if exclude_lines:
-            seen = {line.strip() for line in exclude_lines}
-            kept = (line for line in value.splitlines() if not line.strip() or line.strip() not in seen)
-            value = "\n".join(kept)
-        return build_memory_context_block(value)
+        return policy.context_block(value, exclude_lines=exclude_lines)
 
     def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
         """Provider text for the compression prompt ("" on any failure)."""

@@ -49,7 +49,7 @@ class SemanticJudge:
             import numpy as np
 
             if self._embedder is None:
-                from silcrow.recall import OnnxMiniLMEmbedder
+                from silcrow.models import OnnxMiniLMEmbedder
 
                 self._embedder = OnnxMiniLMEmbedder()
             raw = resources.files("silcrow.safety").joinpath("data/semantic_examples.jsonl")

@@ -19,30 +19,56 @@ from silcrow._lazy import lazy_getattr
 from silcrow.errors import ConfigError
 
 if TYPE_CHECKING:
-    from silcrow.serve._http_app import build_app
+    from silcrow.serve._guard import bare_host, is_loopback, split_authority
+    from silcrow.serve._http_app import build_app, run_http
+    from silcrow.serve._limits import MAX_CONNECTIONS, READ_TIMEOUT
     from silcrow.serve._mcp_server import run_stdio, stdio_server
     from silcrow.serve._running import ServerProcess, silcrow_command
     from silcrow.serve._tenant import Tenant, open_tenant
-    from silcrow.serve._tokens import TokenRecord, create_token, list_tokens, revoke_token, tokens_path
+    from silcrow.serve._tokens import (
+        TokenRecord,
+        create_token,
+        has_tokens,
+        list_tokens,
+        printable,
+        revoke_token,
+        tokens_path,
+    )
+    from silcrow.serve._web import ONCE_SECONDS, inspector_login
 
 __all__ = [
+    "MAX_CONNECTIONS",
+    "ONCE_SECONDS",
+    "READ_TIMEOUT",
     "SERVE_EXTRA",
     "ServerProcess",
     "Tenant",
     "TokenRecord",
+    "bare_host",
     "build_app",
     "create_token",
+    "has_tokens",
+    "inspector_login",
+    "is_loopback",
     "list_tokens",
     "open_tenant",
+    "printable",
     "require_server_stack",
     "revoke_token",
+    "run_http",
     "run_stdio",
     "silcrow_command",
+    "split_authority",
     "stdio_server",
     "tokens_path",
 ]
 
 __getattr__ = lazy_getattr(__name__, {
+    **dict.fromkeys(("bare_host", "is_loopback", "split_authority"), "silcrow.serve._guard"),
+    **dict.fromkeys(("MAX_CONNECTIONS", "READ_TIMEOUT"), "silcrow.serve._limits"),
+    **dict.fromkeys(("has_tokens", "printable"), "silcrow.serve._tokens"),
+    **dict.fromkeys(("ONCE_SECONDS", "inspector_login"), "silcrow.serve._web"),
+    "run_http": "silcrow.serve._http_app",
     "ServerProcess": "silcrow.serve._running",
     "Tenant": "silcrow.serve._tenant",
     "TokenRecord": "silcrow.serve._tokens",

@@ -17,7 +17,7 @@ and :class:`~silcrow.serve._auth.TokenGate`.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -33,15 +33,26 @@ from starlette.exceptions import HTTPException
 
 from silcrow._toolcall import guarded
 from silcrow.errors import LockTimeoutError, SilcrowError
+from silcrow.notes import Notes
 from silcrow.recall import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RESULTS, Forgotten, Found, Remembered
 from silcrow.serve import _gate_api as gate_api
 from silcrow.serve import _upkeep as upkeep
 from silcrow.serve import _web as web
 from silcrow.serve._auth import TokenGate, access_of, review_needed
 from silcrow.serve._guard import HostGuard
-from silcrow.serve._limits import WORKER_THREADS
+from silcrow.serve._limits import (
+    BACKLOG,
+    KEEP_ALIVE,
+    MAX_CONNECTIONS,
+    READ_TIMEOUT,
+    WORKER_THREADS,
+    guarded_protocol,
+)
 from silcrow.serve._mcp_server import SilcrowMCP
 from silcrow.serve._tenant import Tenant, Tenants
+
+# The origin the journal records for a note written through this API.
+REST = "rest"
 
 Target = Literal["memory", "user"]
 
@@ -122,6 +133,11 @@ async def _call(request: Request, name: str, arguments: dict[str, Any]) -> JSONR
     return await _respond(request, lambda tenant: _reply(tenant.call(name, arguments)))
 
 
+async def _note(request: Request, run: Callable[[Notes], Mapping[str, Any]]) -> JSONResponse:
+    """A note call through the notes service and the store only: typed in, JSON out once, here."""
+    return await _respond(request, lambda tenant: _reply(tenant.note(run)))
+
+
 def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_hosts: Iterable[str] = (),
               open_access: bool = False) -> FastAPI:
     """The ASGI app: ``home`` holds tokens.json and the profiles; ``default_home`` lists the tools
@@ -193,7 +209,7 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
     @app.post("/v1/memory/batch")
     async def batch(request: Request, body: BatchBody) -> JSONResponse:
         operations = [op.model_dump(exclude_none=True) for op in body.operations]
-        return await _call(request, "memory", {"target": body.target, "operations": operations})
+        return await _note(request, lambda notes: notes.batch(body.target, operations, origin=REST))
 
     @app.post("/v1/memory/undo")
     async def undo(request: Request, body: UndoBody) -> JSONResponse:
@@ -205,27 +221,26 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
             if not access.can_review and tenant.store().write_policy == "approve":
                 return JSONResponse({"success": False, "error": review_needed(
                     access, 'undo while write_policy = "approve"')}, status_code=403)
-            return _reply(tenant.undo(body.target))
+            return _reply(tenant.note(lambda notes: notes.undo(body.target, origin=REST)))
 
         return await _respond(request, answer)
 
     @app.get("/v1/memory/{target}")
     async def read(request: Request, target: Target) -> JSONResponse:
-        return await _call(request, "memory", {"action": "read", "target": target})
+        return await _respond(request, lambda tenant: _reply(tenant.read(target)))
 
     @app.post("/v1/memory/{target}")
     async def add(request: Request, target: Target, body: AddBody) -> JSONResponse:
-        return await _call(request, "memory", {"action": "add", "target": target, "content": body.content})
+        return await _note(request, lambda notes: notes.add(target, body.content, origin=REST))
 
     @app.patch("/v1/memory/{target}")
     async def replace(request: Request, target: Target, body: ReplaceBody) -> JSONResponse:
-        return await _call(request, "memory", {"action": "replace", "target": target,
-                                               "old_text": body.old_text, "content": body.content})
+        return await _note(request, lambda notes: notes.replace(target, body.old_text, body.content,
+                                                                origin=REST))
 
     @app.delete("/v1/memory/{target}")
     async def remove(request: Request, target: Target, body: RemoveBody) -> JSONResponse:
-        return await _call(request, "memory", {"action": "remove", "target": target,
-                                               "old_text": body.old_text})
+        return await _note(request, lambda notes: notes.remove(target, body.old_text, origin=REST))
 
     @app.get("/v1/prompt")
     async def prompt(request: Request) -> JSONResponse:
@@ -268,3 +283,14 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
         return await _call(request, "session_search", {"query": q, "limit": limit})
 
     return app
+
+
+def run_http(application: FastAPI, *, host: str, port: int, read_timeout: float = READ_TIMEOUT,
+             max_connections: int = MAX_CONNECTIONS) -> None:
+    """Serve ``application`` with uvicorn until interrupted, within the server's limits (a whole
+    request in ``read_timeout`` seconds, at most ``max_connections`` open connections)."""
+    import uvicorn
+
+    uvicorn.run(application, host=host, port=port, log_level="warning", access_log=False,
+                http=guarded_protocol(read_timeout), timeout_keep_alive=KEEP_ALIVE,
+                limit_concurrency=max_connections, backlog=BACKLOG)

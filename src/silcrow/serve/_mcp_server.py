@@ -45,8 +45,7 @@ from silcrow import tool as memory_tool
 from silcrow._toolcall import convert_schema, schema_name
 from silcrow.agent import session_search_schema
 from silcrow.errors import SilcrowError
-from silcrow.recall import _tools as recall_tools
-from silcrow.safety import build_memory_context_block
+from silcrow.recall import TOOL_NAMES, hits_block, tool_schemas
 from silcrow.serve._tenant import READ_ONLY_TOOLS, Tenant, is_read_only_call
 from silcrow.store import ENTRY_DELIMITER, TARGET_FILES
 
@@ -108,7 +107,7 @@ def _recall_schemas(tenant: Tenant) -> list[dict[str, Any]]:
     """The recall tools of ``tenant``: those answered through the typed API (the recall tools'
     own schemas), then the provider's other tools."""
     typed = set(tenant.typed_recall_tools())
-    edge = [s for s in recall_tools.tool_schemas() if schema_name(s) in typed]
+    edge = [s for s in tool_schemas() if schema_name(s) in typed]
     return edge + [s for s in tenant.manager.tool_schemas() if schema_name(s) not in typed]
 
 
@@ -117,10 +116,7 @@ def _result_text(name: str, result: dict[str, Any]) -> str:
     if name == "recall_search" and result.get("success"):
         if "context" in result:  # a provider without its own search tool: already a fenced block
             return str(result["context"]) or "no memories matched"
-        lines = [f"#{hit.get('id')} [{str(hit.get('date') or 'undated')[:10]}] "
-                 f"{hit.get('speaker') or hit.get('kind') or ''}: {hit.get('text', '')}"
-                 for hit in result.get("results", [])]
-        return build_memory_context_block("\n".join(lines)) or "no memories matched"
+        return hits_block(result.get("results", [])) or "no memories matched"
     return json.dumps(result, ensure_ascii=False)
 
 
@@ -172,7 +168,7 @@ class SilcrowMCP(MCPServer):
                         context: Context[Any, Any] | None = None) -> CallToolResult:
         access = self._caller(context)
         known = {t.name for t in await self.tools_for(access.tenant)}
-        if name not in known and name in recall_tools.TOOL_NAMES:  # unlisted here: say why
+        if name not in known and name in TOOL_NAMES:  # unlisted here: say why
             result: dict[str, Any] = await access.tenant.offload(access.tenant.missing_recall_tool, name)
             text = json.dumps(result, ensure_ascii=False)
         elif name not in known:

@@ -20,7 +20,7 @@ import functools
 import json
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -31,19 +31,16 @@ import anyio.to_thread
 from silcrow._toolcall import MEMORY_TOOL_NAME as MEMORY
 from silcrow._toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
 from silcrow._toolcall import guarded, schema_name
-from silcrow.agent import ToolCall, build_system_prompt
-from silcrow.agent._tools import ToolRouter, mirror_write
+from silcrow.agent import ToolCall, ToolRouter, build_system_prompt
 from silcrow.config import Settings
 from silcrow.errors import SilcrowError, StoreError
 from silcrow.home import Profile, open_profile
-from silcrow.recall import TOOL_NAMES, MemoryManager, RecallAPI, Searchable, run_tool
-from silcrow.recall import _policy as policy
+from silcrow.notes import Notes
+from silcrow.recall import TOOL_NAMES, MemoryManager, RecallAPI, Searchable, policy, run_tool
 from silcrow.serve._limits import TENANT_THREADS
 from silcrow.sessions import SessionBackend
 from silcrow.store import TARGET_FILES, MemoryStore
-from silcrow.store._edits import safe_entries
-from silcrow.store._entries import char_count, format_usage
-from silcrow.store._pending import steps
+from silcrow.tool import memory_call
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +103,21 @@ class Tenant:
     def store(self) -> MemoryStore:
         return self._parts.store()
 
+    def notes(self) -> Notes:
+        """The notes service over a store of this call (a server call is its own turn), passing
+        committed writes on to this profile's recall provider."""
+        return Notes(self.store(), self)
+
+    def on_memory_write(self, action: str, target: str, content: str) -> None:
+        """A committed note write, told to the provider: its manager is opened here, on the first
+        write, so reading the notes never loads a model."""
+        self.manager.on_memory_write(action, target, content)
+
+    def note(self, run: Callable[[Notes], Mapping[str, Any]]) -> Result:
+        """``run(notes)`` as one call's result: its typed result's JSON; an error becomes a refusal
+        that says what to do (never raises)."""
+        return guarded("the memory tool", disk_errors(lambda: run(self.notes())))
+
     @property
     def settings(self) -> Settings:
         """The profile's settings, as read when the tenant was opened."""
@@ -143,12 +155,17 @@ class Tenant:
 
     def read(self, target: str) -> Result:
         """The ``memory`` tool's ``read``: live entries and usage of ``target``."""
-        return self.call(MEMORY, {"action": "read", "target": target})
+        if target not in TARGET_FILES:
+            return refusal(f"unknown memory target {target!r}: use 'memory' or 'user'")
+        # one read: entries and usage describe the same version
+        return self.note(lambda notes: notes.read(target, shown_to="tool").to_json())
 
     @disk_errors
     def _call(self, name: str, arguments: dict[str, Any]) -> Result:
         if name == MEMORY and arguments.get("action") == "read":
-            return self._read(arguments.get("target"))
+            return self.read(arguments.get("target"))  # type: ignore[arg-type]
+        if name == MEMORY:  # an MCP client's memory tool call: journaled as "mcp"
+            return memory_call(self.notes(), arguments, origin="mcp")
         if name in RECALL_TOOLS:
             return self._recall_tool(name, arguments)
         return self._dispatch(name, arguments)
@@ -161,19 +178,6 @@ class Tenant:
         )
         result = json.loads(outcome.content)
         return result if isinstance(result, dict) else {"success": True, "result": result}
-
-    def _read(self, target: Any) -> Result:
-        if target not in TARGET_FILES:
-            return refusal(f"unknown memory target {target!r}: use 'memory' or 'user'")
-        store = self.store()
-        entries = store.entries(target)  # one read: entries and usage describe the same version
-        limit = store.char_limit(target)
-        store.note_surfaced(target, entries, "tool")  # entry metadata: a caller was shown them
-        return {
-            "success": True, "target": target, "entries": safe_entries(entries, TARGET_FILES[target]),
-            "entry_count": len(entries), "usage": format_usage(char_count(entries), limit),
-            "char_limit": limit,
-        }
 
     def provider_tool_names(self) -> list[str]:
         return [name for s in self.manager.tool_schemas() if (name := schema_name(s))]
@@ -227,12 +231,6 @@ class Tenant:
     def history(self, target: str | None) -> list[dict[str, Any]]:
         return self.store().history(target)
 
-    def undo(self, target: str) -> Result:
-        try:
-            return dict(disk_errors(self.store().undo)(target, origin="api"))
-        except SilcrowError as exc:
-            return refusal(str(exc))
-
     # -- the approval gate (a person's decisions: never held themselves) -------------------------
 
     @disk_errors
@@ -248,21 +246,14 @@ class Tenant:
         """Apply a proposal through the store's write path; the provider hears of it as of any
         committed write."""
         try:
-            store = self.store()
-            found = next((p for p in store.pending() if p.id == proposal_id), None)
-            result = dict(disk_errors(store.approve)(proposal_id, origin=origin, base=base))
+            return dict(disk_errors(lambda: self.notes().decide(proposal_id, True, origin=origin,
+                                                                base=base))())
         except SilcrowError as exc:
             return refusal(str(exc))
-        if result.get("success") and found is not None:
-            try:
-                mirror_write(self.manager, {"target": found.target, "operations": steps(found)})
-            except Exception:  # the notes are written; a provider's hiccup is only logged
-                log.exception("could not tell the recall provider about approved proposal %s", proposal_id)
-        return result
 
     def reject(self, proposal_id: str, reason: str | None = None) -> Result:
         try:
-            return dict(disk_errors(self.store().reject)(proposal_id, reason))
+            return dict(disk_errors(lambda: self.notes().decide(proposal_id, False, reason=reason))())
         except SilcrowError as exc:
             return refusal(str(exc))
 
@@ -306,12 +297,16 @@ class Parts:
     settings: Settings = field(default_factory=Settings)
 
 
-def open_tenant(home: Path) -> Tenant:
+def open_tenant(home: Path | Profile) -> Tenant:
     """The one place a served home's objects are built from its settings (a storage backend
-    chosen in config.toml is picked here)."""
-    profile = open_profile(home, create=True)  # settings read and storage decided once
+    chosen in config.toml is picked here). ``home`` may be a profile its caller opened."""
+    # settings read and storage decided once
+    profile = home if isinstance(home, Profile) else open_profile(home, create=True)
+    # A store per call (each call is its own turn), all on one backend: it keeps what it learns
+    # (the journal's tail, the checked paths) across calls; the files' locks serialise writers.
+    backend = profile.notes_backend()
     return Tenant(profile.path, Parts(
-        store=profile.store,
+        store=lambda: profile.store(backend=backend),
         sessions=profile.sessions,
         manager=lambda: _recall_manager(profile),
         settings=profile.settings,

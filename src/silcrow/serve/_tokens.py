@@ -30,11 +30,11 @@ from pathlib import Path
 from typing import Any
 
 from silcrow._atomic import replace_file
+from silcrow._locking import ExclusiveLock, LockWaitTimeout
 from silcrow._paths import resolve_home, validate_profile
 from silcrow._private import private_dir, tighten
 from silcrow.config import PositiveInt
 from silcrow.errors import ConfigError, LockTimeoutError
-from silcrow.store._locking import ExclusiveLock, LockWaitTimeout
 
 TOKENS_FILE = "tokens.json"
 SCOPES = ("read", "write", "review")  # each includes the ones before it
@@ -99,6 +99,11 @@ def _is_control(char: str) -> bool:
 def printable(text: str) -> str:
     """``text`` safe to print on a terminal: each control character shown as its code point."""
     return "".join(f"\\u{ord(c):04x}" if _is_control(c) else c for c in text)
+
+
+def has_tokens(home: Path) -> bool:
+    """Whether ``home`` has any token (a server then refuses callers without one)."""
+    return TokenBook(home).any()
 
 
 def tokens_path(home: Path) -> Path:

@@ -46,13 +46,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from silcrow.errors import SilcrowError
+from silcrow.recall import round_trip
 from silcrow.safety import display_safe
 from silcrow.serve._auth import access_of, review_needed
 from silcrow.serve._mcp_server import Access
 from silcrow.serve._tenant import Tenant
-from silcrow.store import TARGET_FILES, who_text
-from silcrow.store import _entries as E
-from silcrow.store._pending import box_warnings
+from silcrow.store import TARGET_FILES, box_warnings, who_text
 
 log = logging.getLogger(__name__)
 
@@ -376,14 +375,13 @@ def render_notes(tenant: Tenant, can_write: bool, message: str = "") -> str:
     out = [message]
     for target, file_name in TARGET_FILES.items():
         meta = {item["text"]: item for item in described[target]}
-        entries = store.entries(target)
-        limit = store.char_limit(target)
-        used = E.char_count(entries)
+        view = store.read(target)
+        entries, limit, used = list(view.entries), view.char_limit, view.used
         out.append(f'<section class="file" aria-label="{h(file_name)}"><h3>{h(file_name)} '
                    f'<span class="hint">{h(LABELS[target])}</span></h3>'
                    f'<p class="usage"><meter min="0" max="{limit}" low="{int(limit * 0.7)}" '
                    f'high="{int(limit * 0.9)}" optimum="0" value="{min(used, limit)}" '
-                   f'aria-label="{h(file_name)} usage"></meter> {h(store.usage(target))}</p>')
+                   f'aria-label="{h(file_name)} usage"></meter> {h(view.usage)}</p>')
         out.append('<ol class="entries">')
         for number, entry in enumerate(entries, start=1):
             out.append(f'<li><div class="entry">{h(display_safe(entry))}</div>')
@@ -593,15 +591,15 @@ async def write(request: Request, target: str, action: str) -> HTMLResponse:
     access = access_of(request.scope)
 
     def run() -> str:
-        store = access.tenant.store()
+        notes = access.tenant.notes()
         if action == "add":
-            result = store.add(target, form.get("content", ""), origin="web")
+            result = notes.add(target, form.get("content", ""), origin="web")
         elif action == "replace":
-            result = store.replace(target, form.get("old_text", ""), form.get("content", ""), origin="web")
+            result = notes.replace(target, form.get("old_text", ""), form.get("content", ""), origin="web")
         elif action == "remove":
-            result = store.remove(target, form.get("old_text", ""), origin="web")
+            result = notes.remove(target, form.get("old_text", ""), origin="web")
         else:
-            result = store.undo(target, origin="web")
+            result = notes.undo(target, origin="web")
         return render_notes(access.tenant, True, _message(dict(result)))
 
     try:
@@ -674,14 +672,12 @@ async def provider_check(request: Request) -> HTMLResponse:
         return refused
 
     def render(tenant: Tenant, _can_write: bool) -> str:
-        from silcrow.cli._providers import _round_trip
-
         active = tenant.manager.provider
         if active is None:
             return '<p class="hint">No recall provider is active.</p>'
         probe = f"silcrow inspector check probe {secrets.token_hex(6)}"
         try:
-            timings = _round_trip(active, probe)
+            timings = round_trip(active, probe)
         except SilcrowError as exc:
             return f'<p class="error">{h(active.name)} round trip failed: {h(exc)}</p>'
         found = "found" if timings.get("found") else "not found yet"

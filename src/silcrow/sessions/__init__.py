@@ -3,8 +3,8 @@
 One interface, :class:`SessionBackend`, with two storages side by side:
 :class:`SessionStore` (``<home>/sessions.db``, SQLite with FTS5) and
 :class:`PostgresSessions` (a shared PostgreSQL database, one profile's rows).
-:func:`silcrow.home.Profile.sessions` picks one; :func:`open_sessions` opens
-that of a home. The tables are described once in ``_schema``; ``_records``
+:func:`open_sessions` opens that of a home or profile (what
+:meth:`silcrow.home.Profile.sessions` hands out). The tables are described once in ``_schema``; ``_records``
 shapes rows, ``_search`` is the lineage-aware search both engines run.
 """
 
@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from silcrow._lazy import lazy_getattr
+from silcrow._paths import sessions_db
+from silcrow.config import ProfileSettings, profile_settings
+from silcrow.schema.sessions import SQLITE_VERSION as SCHEMA_VERSION
 from silcrow.sessions._backend import SessionBackend
 from silcrow.sessions._records import SUMMARY_MARKER, SessionInfo, checked_session_id
-from silcrow.sessions._schema import SQLITE_VERSION as SCHEMA_VERSION
 from silcrow.sessions._search import fts_query
 from silcrow.sessions._sqlite_backend import SessionStore
 
@@ -39,9 +41,13 @@ __all__ = [
 __getattr__ = lazy_getattr(__name__, {"PostgresSessions": "silcrow.sessions._postgres_backend"})
 
 
-def open_sessions(home: Path) -> SessionBackend:
-    """The session storage of ``home``: its ``sessions.db``, or the PostgreSQL database its
-    settings name (see :meth:`silcrow.home.Profile.sessions`)."""
-    from silcrow.home import open_profile
+def open_sessions(home: Path | ProfileSettings) -> SessionBackend:
+    """The session storage of ``home`` (a directory, or a profile already opened): its
+    ``sessions.db``, or the PostgreSQL database its settings name."""
+    where = home if isinstance(home, ProfileSettings) else profile_settings(home)
+    if not where.storage.shared:
+        return SessionStore(sessions_db(where.path))
+    from silcrow.sessions._postgres_backend import PostgresSessions
 
-    return open_profile(home).sessions()
+    assert where.storage.dsn is not None
+    return PostgresSessions(where.storage.dsn, where.name)

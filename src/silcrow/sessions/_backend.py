@@ -19,6 +19,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from silcrow.errors import SessionError
+from silcrow.schema.sessions import SESSIONS
 from silcrow.sessions._records import (
     ROLES,
     SUMMARY_MARKER,
@@ -30,7 +31,6 @@ from silcrow.sessions._records import (
     new_session_id,
     now_iso,
 )
-from silcrow.sessions._schema import SESSIONS
 from silcrow.sessions._search import search_sql
 
 Row = Any  # sqlite3.Row or a dict: both are read by column name

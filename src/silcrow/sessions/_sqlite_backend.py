@@ -25,8 +25,8 @@ from pathlib import Path
 
 from silcrow import _sqlite
 from silcrow.errors import SessionError
+from silcrow.schema.sessions import SQLITE_MIGRATIONS
 from silcrow.sessions._backend import Conn, SessionBackend
-from silcrow.sessions._schema import SQLITE_MIGRATIONS
 from silcrow.sessions._search import CANDIDATES_SQL, SNIPPET_SQL, fts_query
 
 WHAT = "sessions database"

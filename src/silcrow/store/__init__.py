@@ -2,15 +2,16 @@
 
 The public names are listed in ``__all__``: the store (:class:`MemoryStore`, the notes it
 keeps, :data:`TARGET_FILES`, and :data:`ENTRY_DELIMITER` between their entries), what a
-mutation returns (:class:`MemoryResult`, and :class:`Refusal` for why one was refused), the
+mutation returns (:class:`MemoryResult`, and :class:`Refusal` for why one was refused), what a
+read returns (:class:`NotesView`), the
 persistence seam (:class:`StoreBackend` and its :class:`Transaction`; :class:`FileBackend` on
 a home's files, :class:`PostgresBackend` on a shared PostgreSQL database) and the
 write-approval gate (:class:`Proposal`, :class:`ProposalBox`, :class:`Proposer`,
-:data:`current_proposer`, :data:`WRITE_POLICIES`, and :func:`who_text` to show who made a
-write). The modules behind them (``_store``,
-``_entries``, ``_document``, ``_edits``, ``_results``, ``_files``, ``_locking``,
-``_journal``, ``_render``, ``_pending``, ``_backend``, ``_postgres``, ``_schema``) are
-internal.
+:data:`current_proposer`, :data:`WRITE_POLICIES`, :func:`proposal_steps`, :func:`box_warnings`,
+and :func:`who_text` to show who made a write), and :func:`notes_backend`, the storage of a
+profile's notes. The modules behind them (``_store``,
+``_entries``, ``_document``, ``_edits``, ``_results``, ``_files``, ``_journal``,
+``_render``, ``_pending``, ``_backend``, ``_postgres``) are internal.
 """
 
 from __future__ import annotations
@@ -21,9 +22,18 @@ from silcrow._lazy import lazy_getattr
 from silcrow.store._backend import StoreBackend, Transaction
 from silcrow.store._entries import ENTRY_DELIMITER
 from silcrow.store._files import FileBackend
-from silcrow.store._pending import WRITE_POLICIES, Proposal, ProposalBox, Proposer, current_proposer, who_text
-from silcrow.store._results import MemoryResult, Refusal
-from silcrow.store._store import TARGET_FILES, MemoryStore
+from silcrow.store._pending import (
+    WRITE_POLICIES,
+    Proposal,
+    ProposalBox,
+    Proposer,
+    box_warnings,
+    current_proposer,
+    who_text,
+)
+from silcrow.store._pending import steps as proposal_steps
+from silcrow.store._results import MemoryResult, NotesView, Refusal
+from silcrow.store._store import TARGET_FILES, MemoryStore, notes_backend
 
 if TYPE_CHECKING:
     from silcrow.store._postgres import PostgresBackend
@@ -33,6 +43,7 @@ __all__ = [
     "FileBackend",
     "MemoryResult",
     "MemoryStore",
+    "NotesView",
     "PostgresBackend",
     "Proposal",
     "ProposalBox",
@@ -42,7 +53,10 @@ __all__ = [
     "TARGET_FILES",
     "Transaction",
     "WRITE_POLICIES",
+    "box_warnings",
     "current_proposer",
+    "notes_backend",
+    "proposal_steps",
     "who_text",
 ]
 

@@ -218,3 +218,31 @@ class Document:
                 f"limit (starts {show(entry)}); it was probably appended by hand"
             )
         return problems
+
+
+def parse(raw: str) -> list[str]:
+    """Entries of a memory file's text, in order, each once."""
+    return Document.parse(raw).entries
+
+
+def shape_problems(
+    raw: str, char_limit: int, *, show: Callable[[str], str] = E.quoted_preview
+) -> list[str]:
+    """Why ``raw`` would not survive a parse/serialize cycle unchanged in meaning.
+
+    Whitespace around entries, empty entries, line endings and repeated
+    entries are harmless (reading drops or normalizes them, as Hermes does).
+    What is reported is anything a rewrite would silently change or that a
+    person most likely did not mean:
+
+    * bytes that are not UTF-8 (they reach us as surrogate escapes);
+    * a line that looks like a delimiter but is not one (``§`` with spaces or
+      tabs around it);
+    * a bare ``§`` line left inside an entry by consecutive delimiters, which a
+      rewrite would turn into an escaped ``\\§``;
+    * an entry larger than the whole file's limit (text appended by hand).
+
+    ``show`` names an offending entry in the messages; messages that go to a
+    model pass one that hides flagged text.
+    """
+    return Document.parse(raw).problems(char_limit, show)

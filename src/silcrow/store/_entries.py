@@ -17,13 +17,15 @@ return (the backslash goes after the leading padding). Escaping is a bijection
 between "padding, zero or more backslashes, §, padding" lines and the same
 with one or more backslashes, so after escaping no line of an entry can look
 like a delimiter, even to a person: a delimiter look-alike in a file can only
-come from a hand edit, and :func:`shape_problems` reports it.
+come from a hand edit, and ``_document.shape_problems`` reports it.
+
+Splitting a file's text into entries is ``_document.py``'s (the one parser);
+this module knows single entries and lists of them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 ENTRY_DELIMITER = "\n§\n"
@@ -61,13 +63,6 @@ def normalize_entry(content: str) -> str:
     a "\n" (a "\r\n" or lone "\r" would read back as one anyway)."""
     text = content.strip()
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
-
-
-def parse(raw: str) -> list[str]:
-    """Entries of a memory file's text, in order, each once (see :mod:`silcrow.store._document`)."""
-    from silcrow.store._document import Document
-
-    return Document.parse(raw).entries
 
 
 def serialize(entries: list[str]) -> str:
@@ -134,7 +129,7 @@ def find(entries: list[str], needle: str) -> Match:
 
 
 def quoted_preview(text: str) -> str:
-    """How :func:`shape_problems` names an entry by default: its first 40 chars, quoted."""
+    """How ``_document.shape_problems`` names an entry by default: its first 40 chars, quoted."""
     return repr(preview(text, 40))
 
 
@@ -153,28 +148,3 @@ def odd_section_line(piece: str) -> str | None:
         for line in piece.split("\n")
         if _SECTION_LINE.fullmatch(line) and not _ESCAPED_SECTION_LINE.fullmatch(line)
     )
-
-
-def shape_problems(
-    raw: str, char_limit: int, *, show: Callable[[str], str] = quoted_preview
-) -> list[str]:
-    """Why ``raw`` would not survive a parse/serialize cycle unchanged in meaning.
-
-    Whitespace around entries, empty entries, line endings and repeated
-    entries are harmless (reading drops or normalizes them, as Hermes does).
-    What is reported is anything a rewrite would silently change or that a
-    person most likely did not mean:
-
-    * bytes that are not UTF-8 (they reach us as surrogate escapes);
-    * a line that looks like a delimiter but is not one (``§`` with spaces or
-      tabs around it);
-    * a bare ``§`` line left inside an entry by consecutive delimiters, which a
-      rewrite would turn into an escaped ``\\§``;
-    * an entry larger than the whole file's limit (text appended by hand).
-
-    ``show`` names an offending entry in the messages; messages that go to a
-    model pass one that hides flagged text.
-    """
-    from silcrow.store._document import Document
-
-    return Document.parse(raw).problems(char_limit, show)

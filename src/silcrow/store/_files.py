@@ -45,6 +45,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from silcrow import _locking as locking
 from silcrow import _private
 from silcrow._atomic import TEMP_SUFFIX, replace_file, temp_prefix
 from silcrow._atomic import fsync_directory as _fsync_dir
@@ -53,7 +54,6 @@ from silcrow.config import SWITCHES, env_switch
 from silcrow.errors import LockTimeoutError, StoreError
 from silcrow.store import _journal as journal
 from silcrow.store import _ledger as ledger
-from silcrow.store import _locking as locking
 from silcrow.store._backend import LedgerDocument, StoreBackend, Transaction
 from silcrow.store._pending import PENDING_FILE, DocumentBox, Proposal, ProposalBox, settled
 

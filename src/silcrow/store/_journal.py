@@ -42,9 +42,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from silcrow import _locking as locking
 from silcrow._atomic import replace_file
 from silcrow.errors import LockTimeoutError
-from silcrow.store import _locking as locking
 
 JOURNAL_NAME = ".journal.jsonl"
 MAX_BYTES = 4 * 1024 * 1024

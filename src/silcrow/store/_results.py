@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Required, TypedDict, cast
 
 from silcrow.errors import StoreError
+from silcrow.store._entries import format_usage
+from silcrow.store._render import safe_entry
 
 
 class MemoryResult(TypedDict, total=False):
@@ -37,6 +39,8 @@ class MemoryResult(TypedDict, total=False):
     restored: str
     changes: list[dict[str, str | None]]
     base: str
+    entries: list[str]
+    char_limit: int
 
 
 @dataclass(frozen=True)
@@ -89,3 +93,27 @@ class Refused(StoreError):
         super().__init__(refusal.error)
         self.refusal = refusal
 
+
+@dataclass(frozen=True)
+class NotesView:
+    """What one read of a notes file holds: its live entries and how much of its limit they use."""
+
+    target: str
+    file_name: str
+    entries: tuple[str, ...]  # verbatim, as on disk
+    used: int                 # characters the entries take in the file
+    char_limit: int
+
+    @property
+    def usage(self) -> str:
+        """``"62% — 1,364/2,200 chars"``."""
+        return format_usage(self.used, self.char_limit)
+
+    def safe_entries(self) -> list[str]:
+        """The entries as a result may echo them (a threat as its ``[BLOCKED: ...]`` placeholder,
+        invisible characters as ``<U+XXXX>``), as the prompt shows them."""
+        return [safe_entry(entry, self.file_name) for entry in self.entries]
+
+    def to_json(self) -> MemoryResult:
+        return {"success": True, "target": self.target, "entries": self.safe_entries(),
+                "entry_count": len(self.entries), "usage": self.usage, "char_limit": self.char_limit}

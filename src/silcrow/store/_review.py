@@ -156,7 +156,6 @@ def find(target: str, entries: Sequence[str], *, details: Sequence[dict[str, Any
                 gone.add(i)
 
     # Near-duplicates by meaning or wording.
-    import numpy as np
 
     vectors = embed(entries) if embed is not None and len(entries) > 1 else None
     for i in range(len(entries)):
@@ -164,7 +163,7 @@ def find(target: str, entries: Sequence[str], *, details: Sequence[dict[str, Any
             if i in gone or j in gone:
                 continue
             wording = difflib.SequenceMatcher(None, norms[i], norms[j], autojunk=False).ratio()
-            meaning = float(np.dot(vectors[i], vectors[j])) if vectors is not None else 0.0
+            meaning = float(vectors[i] @ vectors[j]) if vectors is not None else 0.0
             if (wording < SAME_WORDING and meaning < SAME_MEANING) or _negation_differs(norms[i], norms[j]):
                 continue
             older, newer = _newer(i, j, when)

@@ -23,14 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from silcrow import safety as threats
-from silcrow.config import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT
+from silcrow.config import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT, ProfileSettings, profile_settings
 from silcrow.errors import DriftError, LockTimeoutError, SilcrowError, StoreError
 from silcrow.store import _entries as E
 from silcrow.store import _ledger as ledger
 from silcrow.store import _render as render
 from silcrow.store import _review as consolidation
 from silcrow.store._backend import StoreBackend, Transaction
-from silcrow.store._document import Document
+from silcrow.store._document import Document, parse
 from silcrow.store._edits import (
     Edit,
     Where,
@@ -44,7 +44,7 @@ from silcrow.store._edits import (
     safe_shape_problems,
     threat_reasons,
 )
-from silcrow.store._files import DEFAULT_LOCK_TIMEOUT, FileBackend
+from silcrow.store._files import DEFAULT_LOCK_TIMEOUT, FileBackend, open_backend
 from silcrow.store._journal import new_record
 from silcrow.store._pending import (
     MAX_OPERATIONS,
@@ -62,7 +62,7 @@ from silcrow.store._pending import (
     usage,
     useful_steps,
 )
-from silcrow.store._results import MemoryResult, Refusal, Refused
+from silcrow.store._results import MemoryResult, NotesView, Refusal, Refused
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +85,9 @@ def _known_target(target: Any) -> str:
 
 # Writes from the model; a threat hit refuses them whatever ``force`` says.
 MODEL_ORIGIN = "tool"
+# Every origin of writes made on a model's behalf: its memory tool, and the MCP and REST servers
+# that agents call. Each is journaled as itself; each is held under write_policy = "approve".
+MODEL_ORIGINS = frozenset({MODEL_ORIGIN, "mcp", "rest"})
 # A proposal of the model that a person approved (write_policy = "approve").
 APPROVED_ORIGIN = "approved"
 
@@ -96,6 +99,17 @@ def _confirmed(text: str, force: bool) -> list[str] | None:
     if not force:
         return None
     return [h.pattern_id for h in threats.scan(text)] or None
+
+
+def notes_backend(where: ProfileSettings, *, lock_timeout: float | None = None) -> StoreBackend:
+    """Where the curated notes of a profile live: ``<path>/memories/``, or its notes in the
+    database its settings name."""
+    if not where.storage.shared:
+        return open_backend(where.path, lock_timeout=lock_timeout or DEFAULT_LOCK_TIMEOUT)
+    from silcrow.store._postgres import PostgresBackend
+
+    assert where.storage.dsn is not None
+    return PostgresBackend(where.storage.dsn, where.name)
 
 
 class MemoryStore:
@@ -116,10 +130,8 @@ class MemoryStore:
             raise StoreError("give MemoryStore a home or a backend, not both")
         if backend is None:
             # The home's settings choose the storage ([storage]) and the limits it was not given.
-            from silcrow.home import open_profile
-
-            profile = open_profile(home)
-            backend = profile.notes_backend(lock_timeout=lock_timeout)
+            profile = profile_settings(home)
+            backend = notes_backend(profile, lock_timeout=lock_timeout)
             if memory_char_limit is None:
                 memory_char_limit = profile.settings.memory_char_limit
             if user_char_limit is None:
@@ -180,7 +192,7 @@ class MemoryStore:
 
     def entries(self, target: str) -> list[str]:
         """The live entries of ``target``, read from disk now."""
-        return E.parse(self.backend.read(self._check_target(target)))
+        return parse(self.backend.read(self._check_target(target)))
 
     def fullness(self, target: str) -> float:
         """How full ``target`` is now: its characters over its limit (1.0 is full)."""
@@ -188,7 +200,13 @@ class MemoryStore:
 
     def usage(self, target: str) -> str:
         """Live usage, e.g. ``"62% — 1,364/2,200 chars"``."""
-        return E.format_usage(E.char_count(self.entries(target)), self.char_limit(target))
+        return self.read(target).usage
+
+    def read(self, target: str) -> NotesView:
+        """The live entries of ``target`` with their usage, from one read of the file."""
+        entries = self.entries(target)
+        return NotesView(target, TARGET_FILES[target], tuple(entries), E.char_count(entries),
+                         self.char_limit(target))
 
     def load(self) -> None:
         """Read both files and capture the frozen snapshot for the system prompt."""
@@ -285,7 +303,7 @@ class MemoryStore:
         """Append an entry (an exact duplicate succeeds without adding).
 
         ``force``: a person has seen the threat findings for ``content`` and saves it anyway;
-        the journal records which. Ignored for writes from the model (origin ``tool``).
+        the journal records which. Ignored for writes made on a model's behalf (MODEL_ORIGINS).
         """
         return self._guarded(lambda: self._add(target, content, origin, force))
 
@@ -356,12 +374,12 @@ class MemoryStore:
     def _gated(self, origin: str) -> Holds:
         """A list to collect uncertain threat hits in when writes from ``origin`` are held for
         approval (they become a proposal, flagged); None when they are written (or refused)."""
-        return [] if origin == MODEL_ORIGIN and self.write_policy == "approve" else None
+        return [] if origin in MODEL_ORIGINS and self.write_policy == "approve" else None
 
     def _add(self, target: Any, content: Any, origin: str, force: bool = False,
              holds: Holds = None, proposal: Proposal | None = None) -> MemoryResult:
         target = _known_target(target)
-        force = force and origin != MODEL_ORIGIN
+        force = force and origin not in MODEL_ORIGINS
         gated = self._gated(origin)
         text = checked_content(content, "give the fact to save as 'content'", force,
                                holds if gated is None else gated)
@@ -374,7 +392,7 @@ class MemoryStore:
                  force: bool = False, holds: Holds = None, proposal: Proposal | None = None) -> MemoryResult:
         target = _known_target(target)
         old = checked_old_text(old_text, "replace")
-        force = force and origin != MODEL_ORIGIN
+        force = force and origin not in MODEL_ORIGINS
         gated = self._gated(origin)
         text = checked_content(
             new_content, "give the new text of the entry as 'content' (to delete it, use remove)", force,
@@ -793,7 +811,7 @@ class MemoryStore:
     def _folded(self) -> dict[str, Any]:
         """Fold the journal and the live entries into the ledger, store it, and return it."""
         records = list(self.backend.journal_records())
-        live = {target: E.parse(self.backend.read(file_name, strict=True))
+        live = {target: parse(self.backend.read(file_name, strict=True))
                 for target, file_name in TARGET_FILES.items()}
         journaled: dict[str, list[str] | None] = dict.fromkeys(TARGET_FILES)
         for record in records:

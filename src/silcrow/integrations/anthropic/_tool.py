@@ -33,6 +33,8 @@ require("anthropic", "anthropic")
 
 from anthropic.lib.tools import BetaAbstractMemoryTool, ToolError  # noqa: E402
 
+# The notes' lock helper (bounded wait, no polling), reused for the model's own files.
+from silcrow._locking import ExclusiveLock, LockWaitTimeout  # noqa: E402
 from silcrow.integrations._profile import ProfileArg, Recall, opened  # noqa: E402
 from silcrow.integrations.anthropic import _files as files  # noqa: E402
 from silcrow.integrations.anthropic._paths import (  # noqa: E402
@@ -45,9 +47,6 @@ from silcrow.integrations.anthropic._paths import (  # noqa: E402
 )
 from silcrow.recall import MemoryManager  # noqa: E402
 from silcrow.store import ENTRY_DELIMITER, MemoryResult, Proposer  # noqa: E402
-
-# The notes' lock helper (bounded wait, no polling), reused for the model's own files.
-from silcrow.store._locking import ExclusiveLock, LockWaitTimeout  # noqa: E402
 
 __all__ = ["MemoryTool"]
 

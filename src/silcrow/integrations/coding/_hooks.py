@@ -159,10 +159,10 @@ def user_prompt_submit(payload: dict[str, Any], home: Path) -> HookResult:
 def ingest_transcript(payload: dict[str, Any], home: Path) -> HookResult:
     """Ingest what the transcript gained since the last time (PreCompact, SessionEnd)."""
     from silcrow.home import open_profile
-    from silcrow.recall._coding_formats import parse_claude_code
-    from silcrow.recall._limits import MAX_RECORD_CHARS
-    from silcrow.recall._policy import stored
+    from silcrow.recall import MAX_RECORD_CHARS
+    from silcrow.recall.coding import parse_claude_code
     from silcrow.recall.local import LocalProvider
+    from silcrow.recall.policy import stored
 
     path_text = payload.get("transcript_path")
     if not isinstance(path_text, str) or not path_text:
@@ -208,7 +208,7 @@ def ingest_transcript(payload: dict[str, Any], home: Path) -> HookResult:
 
 
 def _sync_pairs(provider: Any, records: list[Any]) -> None:
-    from silcrow.recall._policy import outgoing
+    from silcrow.recall.policy import outgoing
 
     user = ""
     for record in records:

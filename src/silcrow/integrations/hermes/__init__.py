@@ -9,8 +9,8 @@ subclasses Hermes's own ``agent.memory_provider.MemoryProvider`` with
   silcrow's configured recall provider).
 * :func:`install`, :func:`uninstall`, :func:`doctor` (``_plugin.py``).
 
-``bridge`` is kept as an alias module only for the shims earlier releases wrote, which import
-``silcrow.integrations.hermes.bridge.HermesBridge``.
+A shim an earlier build wrote (it imported ``silcrow.integrations.hermes.bridge``) is
+recognised and replaced by ``silcrow hermes install``.
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from silcrow.errors import ConfigError, SilcrowError
+from silcrow.home import Profile, open_profile
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,10 @@ class HermesBridge:
 
     name = PLUGIN_NAME  # Hermes declares `name` an abstract property; a class attribute satisfies it
 
-    def __init__(self) -> None:
+    def __init__(self, profile: Profile | None = None) -> None:
+        # Hermes makes the bridge with no argument: the profile is then opened on first need from
+        # the plugin's settings. A caller that opened one already passes it.
+        self._profile = profile
         self._recall: Any = None  # the silcrow MemoryProvider, loaded on first need
         self._loaded_for: Path | None = None
         self._home: Path | None = None
@@ -88,13 +92,11 @@ class HermesBridge:
         with self._lock:
             if self._loaded_for == hermes_home:
                 return self._recall
-            from silcrow.home import open_profile
-
             self._recall, self._loaded_for, self._why_not = None, hermes_home, ""
             try:
                 settings = plugin_settings(hermes_home)
-                home = Path(settings["silcrow_home"])
-                profile = open_profile(home)
+                profile = self._profile or open_profile(Path(settings["silcrow_home"]))
+                home = profile.path
                 name = settings["provider"] or profile.settings.provider
                 provider = profile.provider(name)
                 if provider is None:
@@ -145,7 +147,7 @@ class HermesBridge:
     def _out(self, value: Any) -> Any:
         """``value`` as it may be handed to the provider: Hermes calls these hooks directly,
         not through silcrow's manager, so the same redaction is applied here."""
-        from silcrow.recall._policy import outgoing
+        from silcrow.recall.policy import outgoing
 
         return outgoing(self._provider(), value)
 
@@ -153,10 +155,10 @@ class HermesBridge:
         return str(self._provider().system_prompt_block() or "")
 
     # Hermes runs its own manager and fences recalled text itself; what silcrow's manager
-    # decides about recall (silcrow.recall._policy) is decided here the same way.
+    # decides about recall (silcrow.recall.policy) is decided here the same way.
 
     def prefetch(self, query: str, *, session_id: str = "") -> str:
-        from silcrow.recall import _policy as policy
+        from silcrow.recall import policy
 
         if not policy.worth_recalling(query):
             return ""
@@ -164,7 +166,7 @@ class HermesBridge:
                                                          session_id=session_id or self._session_id))
 
     def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
-        from silcrow.recall import _policy as policy
+        from silcrow.recall import policy
 
         if policy.worth_recalling(query):
             self._provider().queue_prefetch(self._out(query), session_id=session_id or self._session_id)
@@ -173,7 +175,7 @@ class HermesBridge:
                   messages: list[dict[str, Any]] | None = None) -> None:
         if not self._writes:
             return
-        from silcrow.recall._policy import stored
+        from silcrow.recall.policy import stored
 
         user, assistant = self._out((stored(user_content), stored(assistant_content)))
         self._provider().sync_turn(user, assistant, session_id=session_id or self._session_id)
@@ -182,7 +184,7 @@ class HermesBridge:
         """Bare ``{name, description, parameters}`` schemas, the format Hermes documents."""
         if self._recall is None and self._load(hermes_home_from_env()) is None:
             return []
-        from silcrow.recall._provider import as_openai_tool
+        from silcrow.recall import as_openai_tool
 
         out = []
         for schema in self._recall.get_tool_schemas():
@@ -192,7 +194,7 @@ class HermesBridge:
         return out
 
     def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
-        from silcrow.recall._policy import stored, tool_result
+        from silcrow.recall.policy import stored, tool_result
 
         call_args = dict(args or {})
         if tool_name == "recall_add" and isinstance(call_args.get("fact"), str):
@@ -211,7 +213,7 @@ class HermesBridge:
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         if self._writes:
-            from silcrow.recall._policy import stored_messages
+            from silcrow.recall.policy import stored_messages
 
             self._provider().on_session_end(self._out(stored_messages(messages)))
 
@@ -223,21 +225,21 @@ class HermesBridge:
             self._provider().initialize(new_session_id, **self._context)
 
     def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
-        from silcrow.recall._policy import recalled
+        from silcrow.recall.policy import recalled
 
         return recalled(self._provider().on_pre_compress(self._out(list(messages or []))))
 
     def on_memory_write(self, action: str, target: str, content: str,
                         metadata: dict[str, Any] | None = None) -> None:
         if self._writes:
-            from silcrow.recall._policy import written_note
+            from silcrow.recall.policy import written_note
 
             self._provider().on_memory_write(action, target, self._out(written_note(action, content)))
 
     def on_delegation(self, task: str, result: str, *, child_session_id: str = "", **kwargs: Any) -> None:
         """silcrow has no delegation hook: the task and its result are stored as one turn."""
         if self._writes and task and result:
-            from silcrow.recall._policy import stored
+            from silcrow.recall.policy import stored
 
             turn = self._out((stored(f"[delegated task] {task}"), stored(result)))
             self._provider().sync_turn(*turn, session_id=self._session_id)

@@ -47,8 +47,8 @@ class SilcrowMemoryProvider(HermesBridge, MemoryProvider):
     """Hermes's MemoryProvider with every hook delegated to silcrow."""
 '''
 
-# What earlier releases wrote, word for word: still silcrow's own plugin, so install upgrades it
-# and uninstall removes it without --force (``bridge``, the module it imports, is kept for it).
+# What earlier builds wrote, word for word: still silcrow's own plugin, so install upgrades it
+# and uninstall removes it without --force (the ``bridge`` module it imports is gone).
 EARLIER_SHIMS = frozenset({
     '''"""silcrow as Hermes's memory provider.
 

@@ -17,7 +17,7 @@ from typing import Any
 from silcrow import _sqlite
 from silcrow.errors import StoreError
 from silcrow.home import Profile
-from silcrow.integrations._langgraph_schema import ITEMS, SQLITE
+from silcrow.schema.langgraph import ITEMS, SQLITE
 
 WHAT = "LangGraph store"
 

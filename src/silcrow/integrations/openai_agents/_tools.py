@@ -10,8 +10,11 @@ from typing import Any
 from agents import FunctionTool
 
 from silcrow._toolcall import convert_schema
-from silcrow.agent import ToolCall, build_system_prompt
-from silcrow.agent._tools import ToolRouter  # the one dispatch of the agent and the servers
+from silcrow.agent import (
+    ToolCall,
+    ToolRouter,  # the one dispatch of the agent and the servers
+    build_system_prompt,
+)
 from silcrow.integrations._profile import ProfileArg, Recall, opened
 from silcrow.recall import MemoryManager
 from silcrow.store import Proposer

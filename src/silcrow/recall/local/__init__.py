@@ -4,7 +4,8 @@ The public names are listed in ``__all__``: the provider (:class:`LocalProvider`
 and comes out (:class:`RecallRecord`, :class:`RecallHit`, :class:`MemoryFilter`), and the
 storage interface with its two backends (:class:`RecallBackend`; :class:`RecallStore` on a
 home's ``recall.db``, :class:`PostgresRecall` on a shared PostgreSQL database), and the optional
-reranker of its best hits (:class:`Reranker`, :func:`get_reranker`). The modules
+reranker of its best hits (:class:`Reranker`, :func:`get_reranker`, from :mod:`silcrow.models`),
+and :func:`open_recall`, the storage of a home or profile. The modules
 behind them (``_provider``, ``_backend``, ``_store``, ``_postgres``, ``_retrieval``, ...) are
 internal.
 """
@@ -14,10 +15,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from silcrow._lazy import lazy_getattr
+from silcrow.models import CrossEncoderReranker, Reranker, get_reranker
 from silcrow.recall.local._backend import RecallBackend
-from silcrow.recall.local._provider import LocalProvider
+from silcrow.recall.local._db import stored_embedder
+from silcrow.recall.local._provider import LocalProvider, open_recall
 from silcrow.recall.local._records import MemoryFilter, RecallHit, RecallRecord
-from silcrow.recall.local._rerank import CrossEncoderReranker, Reranker, get_reranker
 
 if TYPE_CHECKING:
     from silcrow.recall.local._postgres import PostgresRecall
@@ -34,6 +36,8 @@ __all__ = [
     "RecallStore",
     "Reranker",
     "get_reranker",
+    "open_recall",
+    "stored_embedder",
 ]
 
 # The PostgreSQL backend pulls in psycopg and every domain's schema; a home on files never needs it.

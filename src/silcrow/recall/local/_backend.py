@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from silcrow.errors import RecallError
-from silcrow.recall._embedders import Embedder
+from silcrow.models import Embedder
 from silcrow.recall.local import _retrieval as retrieval
 from silcrow.recall.local._records import (
     KINDS,

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from silcrow import _sqlite
 from silcrow.errors import RecallError
-from silcrow.recall.local._schema import SQLITE_MIGRATIONS
+from silcrow.schema.recall import SQLITE_MIGRATIONS
 
 MIGRATIONS = SQLITE_MIGRATIONS
 SCHEMA_VERSION = MIGRATIONS[-1][0]
@@ -43,3 +43,12 @@ def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
         (key, value),
     )
 
+
+def stored_embedder(path: Path) -> str | None:
+    """The embedder a recall database's vectors were made with (``"<name>/<dim>"``), None before
+    the first vector."""
+    conn = connect(path)
+    try:
+        return get_meta(conn, "embedder")
+    finally:
+        conn.close()

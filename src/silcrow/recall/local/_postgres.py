@@ -33,12 +33,12 @@ import numpy as np
 from silcrow import schema
 from silcrow.db import PROFILE_SETTING, Database, fold, owned_by
 from silcrow.errors import RecallError
-from silcrow.recall._embedders import Embedder
+from silcrow.models import Embedder
 from silcrow.recall.local import _retrieval as retrieval
 from silcrow.recall.local._backend import BATCH, RecallBackend, filter_sql, project_params, rank
 from silcrow.recall.local._lexical import CommonTerms
 from silcrow.recall.local._records import KINDS, MemoryFilter, RecallHit, RecallRecord, Scope, from_epoch
-from silcrow.recall.local._schema import MEMORIES, WRITTEN_POSTGRES
+from silcrow.schema.recall import MEMORIES, WRITTEN_POSTGRES
 
 log = logging.getLogger(__name__)
 

@@ -17,18 +17,20 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from silcrow._paths import resolve_home
+from silcrow._paths import recall_db, resolve_home
 from silcrow._toolcall import error_json, result_json
+from silcrow.config import ProfileSettings, Settings, profile_settings
 from silcrow.errors import RecallError, SilcrowError
+from silcrow.models import DEFAULT_EMBEDDER, Embedder, Reranker, get_embedder, get_reranker
 from silcrow.recall import _tools as tools
+from silcrow.recall import policy
 from silcrow.recall._api import ProviderAPI
-from silcrow.recall._embedders import DEFAULT_EMBEDDER, Embedder, get_embedder
 from silcrow.recall._limits import MAX_FACT_CHARS, MAX_RECORD_CHARS
 from silcrow.recall._provider import MemoryProvider
 from silcrow.recall.local._admit import admit
 from silcrow.recall.local._backend import RecallBackend
 from silcrow.recall.local._records import MemoryFilter, RecallHit, RecallRecord, Scope, to_epoch
-from silcrow.recall.local._rerank import RERANK_DEPTH, Reranker, get_reranker
+from silcrow.recall.local._rerank import RERANK_DEPTH, rerank
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +48,12 @@ class LocalProvider(MemoryProvider):
 
     def __init__(self, home: Path | str | None = None, *, embedder: str | Embedder | None = None,
                  storage: Callable[[Embedder], RecallBackend] | None = None,
-                 reranker: str | Reranker | None = None) -> None:
+                 reranker: str | Reranker | None = None, settings: Settings | None = None) -> None:
         self._home = Path(home).expanduser() if home is not None else None
+        # The opened profile's settings give what the arguments leave out.
+        if settings is not None:
+            embedder = settings.embedder_spec() if embedder is None else embedder
+            reranker = settings.reranker if reranker is None else reranker
         # How to open the storage of ``home`` when it was decided already (Profile.provider):
         # else its settings are read again, which knows nothing of a DSN given as an argument.
         self._storage = storage
@@ -130,7 +136,7 @@ class LocalProvider(MemoryProvider):
         hits = store.search(query, wanted, self._scope, mode=mode, fusion=fusion,
                             min_similarity=min_similarity, project=project)
         if reranker is not None:
-            hits = reranker.rerank(query, hits)
+            hits = rerank(reranker, query, hits)
         return hits[:k]
 
     def _get_store(self) -> RecallBackend:
@@ -369,9 +375,8 @@ def format_hits(hits: Sequence[RecallHit], *, limit: int = PREFETCH_CHARS) -> st
         text = " ".join(hit.text.split())
         if len(text) > HIT_CHARS:
             text = text[: HIT_CHARS - 1] + "…"
-        date = hit.timestamp.strftime("%Y-%m-%d") if hit.timestamp else "undated"
-        who = f"{hit.speaker}: " if hit.speaker else ("fact: " if hit.kind == "fact" else "")
-        line = f"[{date}] {who}{text}"
+        date = hit.timestamp.strftime("%Y-%m-%d") if hit.timestamp else None
+        line = policy.recalled_line(date, hit.speaker or ("fact" if hit.kind == "fact" else ""), text)
         if used + len(line) > limit and kept:
             break
         when = hit.timestamp.timestamp() if hit.timestamp else float("inf")
@@ -380,9 +385,15 @@ def format_hits(hits: Sequence[RecallHit], *, limit: int = PREFETCH_CHARS) -> st
     return "\n".join(line for _, _, line in sorted(kept))
 
 
-def open_recall(home: Path, embedder: Embedder) -> RecallBackend:
-    """The recall storage of ``home``: its ``recall.db``, or the PostgreSQL database its
-    settings name (see :meth:`silcrow.home.Profile.recall_storage`)."""
-    from silcrow.home import open_profile
+def open_recall(home: Path | ProfileSettings, embedder: Embedder) -> RecallBackend:
+    """The recall storage of ``home`` (a directory, or a profile already opened): its
+    ``recall.db``, or the PostgreSQL database its settings name."""
+    where = home if isinstance(home, ProfileSettings) else profile_settings(home)
+    if not where.storage.shared:
+        from silcrow.recall.local._store import RecallStore
 
-    return open_profile(home).recall_storage(embedder)
+        return RecallStore(recall_db(where.path), embedder)
+    from silcrow.recall.local._postgres import PostgresRecall
+
+    assert where.storage.dsn is not None
+    return PostgresRecall(where.storage.dsn, embedder, where.name)

@@ -55,7 +55,7 @@ from types import MappingProxyType
 import numpy as np
 
 from silcrow._sqlite import STOPWORDS, quote_term
-from silcrow.recall._embedders import Embedder
+from silcrow.models import Embedder
 from silcrow.recall.local._when import in_words, mentioned_dates
 
 #: How many preceding turns of the same session index and embed with a turn.

@@ -26,7 +26,7 @@ import numpy as np
 
 from silcrow import _sqlite
 from silcrow.errors import RecallError
-from silcrow.recall._embedders import Embedder
+from silcrow.models import Embedder
 from silcrow.recall.local import _db as db
 from silcrow.recall.local import _retrieval as retrieval
 from silcrow.recall.local._backend import BATCH, RecallBackend, filter_sql, project_params, rank
@@ -38,8 +38,8 @@ from silcrow.recall.local._records import (
     Scope,
     from_epoch,
 )
-from silcrow.recall.local._schema import MEMORIES, WRITTEN
 from silcrow.recall.local._vectors import VectorIndex
+from silcrow.schema.recall import MEMORIES, WRITTEN
 
 log = logging.getLogger(__name__)
 

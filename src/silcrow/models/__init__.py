@@ -1,0 +1,51 @@
+"""The local models: text embedders, the cross-encoder reranker and the ONNX runtime under them.
+
+The lowest domain package: recall (its vectors and reranking) and safety (the semantic
+judge) both use it, and it imports neither. The public names are listed in ``__all__``:
+the embedder interface and its backends (:class:`Embedder`, :func:`get_embedder`), the
+reranker (:class:`Reranker`, :func:`get_reranker`). The modules behind them
+(``_embedders``, ``_e5``, ``_rerank``) are internal. Every name is imported from its
+module on first use: importing the package loads neither numpy nor ONNX Runtime.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from silcrow._lazy import lazy_getattr
+
+if TYPE_CHECKING:
+    from silcrow.models._e5 import E5SmallEmbedder
+    from silcrow.models._embedders import (
+        DEFAULT_EMBEDDER,
+        BgeSmallEmbedder,
+        Embedder,
+        FastEmbedEmbedder,
+        NullEmbedder,
+        OnnxMiniLMEmbedder,
+        OpenAIEmbedder,
+        get_embedder,
+    )
+    from silcrow.models._rerank import CrossEncoderReranker, Reranker, get_reranker
+
+__all__ = [
+    "BgeSmallEmbedder",
+    "CrossEncoderReranker",
+    "DEFAULT_EMBEDDER",
+    "E5SmallEmbedder",
+    "Embedder",
+    "FastEmbedEmbedder",
+    "NullEmbedder",
+    "OnnxMiniLMEmbedder",
+    "OpenAIEmbedder",
+    "Reranker",
+    "get_embedder",
+    "get_reranker",
+]
+
+__getattr__ = lazy_getattr(__name__, {
+    "E5SmallEmbedder": "silcrow.models._e5",
+    **dict.fromkeys(("DEFAULT_EMBEDDER", "BgeSmallEmbedder", "Embedder", "FastEmbedEmbedder", "NullEmbedder",
+                     "OnnxMiniLMEmbedder", "OpenAIEmbedder", "get_embedder"), "silcrow.models._embedders"),
+    **dict.fromkeys(("CrossEncoderReranker", "Reranker", "get_reranker"), "silcrow.models._rerank"),
+})

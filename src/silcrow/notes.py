@@ -1,0 +1,154 @@
+"""The curated notes as every surface uses them: one typed service over a store.
+
+:class:`Notes` is the one way a surface reads and changes the notes: the agent's
+memory tool (:mod:`silcrow.tool`), the MCP server, the REST API, the inspector and
+the approval gate all call it. Each call says where it came from (``origin``:
+``"tool"``, ``"mcp"``, ``"rest"``, ``"inspector"``, ...), which the journal
+records, and may name its caller (a :class:`~silcrow.store.Proposer`: session,
+client, token), which a held write's proposal records. The results are the
+store's typed ones (:class:`~silcrow.store.MemoryResult`,
+:class:`~silcrow.store.NotesView`); tool JSON is made of them only at the
+model's edge.
+
+It also owns the one rule that joins the two memories: a committed write is
+passed on to the recall provider (``on_memory_write``), after the notes are
+written and never instead of them; a write held for approval is passed on when
+a person approves it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import fields
+from typing import Any, Protocol
+
+from silcrow.store import (
+    MemoryResult,
+    MemoryStore,
+    NotesView,
+    Proposal,
+    Proposer,
+    current_proposer,
+    proposal_steps,
+)
+
+__all__ = ["Notes", "WriteListener"]
+
+log = logging.getLogger(__name__)
+
+
+class WriteListener(Protocol):
+    """What hears of committed note writes: the recall manager (``MemoryManager``)."""
+
+    def on_memory_write(self, action: str, target: str, content: str) -> None: ...
+
+
+class Notes:
+    """Typed reads and writes of one store's notes; committed writes reach ``recall`` too."""
+
+    def __init__(self, store: MemoryStore, recall: WriteListener | None = None) -> None:
+        self.store = store
+        self.recall = recall
+
+    # -- reads -----------------------------------------------------------------------------------
+
+    def read(self, target: str, *, shown_to: str | None = None) -> NotesView:
+        """The live entries of ``target`` and their usage, from one read. ``shown_to``: the
+        entries are being shown to that kind of caller (``"tool"``), which their metadata keeps."""
+        view = self.store.read(target)
+        if shown_to is not None:
+            self.store.note_surfaced(target, list(view.entries), shown_to)
+        return view
+
+    def pending(self) -> list[Proposal]:
+        """The writes held for a person's approval, oldest first."""
+        return self.store.pending()
+
+    # -- writes ----------------------------------------------------------------------------------
+
+    def add(self, target: str, content: str, *, origin: str, caller: Proposer | None = None,
+            force: bool = False) -> MemoryResult:
+        with _calling(caller):
+            result = self.store.add(target, content, origin=origin, force=force)
+        return self._told(result, target, [{"action": "add", "content": content}])
+
+    def replace(self, target: str, old_text: str, content: str, *, origin: str,
+                caller: Proposer | None = None, force: bool = False) -> MemoryResult:
+        with _calling(caller):
+            result = self.store.replace(target, old_text, content, origin=origin, force=force)
+        step = {"action": "replace", "old_text": old_text, "content": content}
+        return self._told(result, target, [step])
+
+    def remove(self, target: str, old_text: str, *, origin: str,
+               caller: Proposer | None = None) -> MemoryResult:
+        with _calling(caller):
+            result = self.store.remove(target, old_text, origin=origin)
+        return self._told(result, target, [{"action": "remove", "old_text": old_text}])
+
+    def batch(self, target: str, operations: Any, *, origin: str,
+              caller: Proposer | None = None) -> MemoryResult:
+        """Several add/replace/remove steps, all or nothing, in one write."""
+        with _calling(caller):
+            result = self.store.apply_batch(target, operations, origin=origin)
+        steps = operations if isinstance(operations, list) else []
+        return self._told(result, target, steps)
+
+    def undo(self, target: str, *, origin: str) -> MemoryResult:
+        return self.store.undo(target, origin=origin)
+
+    def decide(self, proposal_id: str, approve: bool, *, reason: str | None = None,
+               origin: str = "approved", base: str | None = None) -> MemoryResult:
+        """A person's decision on a held write: ``approve`` applies it through the store's write
+        path (``base``: the version of the notes the person saw the change against; recall hears
+        of it as of any committed write), else it is dropped."""
+        if not approve:
+            return self.store.reject(proposal_id, reason)
+        found = next((p for p in self.store.pending() if p.id == proposal_id), None)
+        result = self.store.approve(proposal_id, origin=origin, base=base)
+        if found is None:
+            return result
+        return self._told(result, found.target, proposal_steps(found))
+
+    # -- the rule that joins the two memories ----------------------------------------------------
+
+    def _told(self, result: MemoryResult, target: Any, steps: Sequence[Any]) -> MemoryResult:
+        """Pass a committed write on to recall; a refused or held one is not in the notes."""
+        if self.recall is None or not result.get("success") or result.get("pending"):
+            return result
+        try:
+            tell_recall(self.recall, str(target), steps)
+        except Exception:  # the notes are written; a provider's hiccup is only logged
+            log.exception("could not tell the recall provider about a %s write", target)
+        return result
+
+
+def tell_recall(recall: WriteListener, target: str, steps: Sequence[Any]) -> None:
+    """Each step of a committed write (the memory tool's ``{action, content, old_text}``) as the
+    provider hears it: a removal by the text it removed, the others by their new text."""
+    for step in steps:
+        if not isinstance(step, Mapping):
+            continue
+        action = str(step.get("action", ""))
+        content = step.get("old_text") if action == "remove" else step.get("content")
+        recall.on_memory_write(action, target, str(content or ""))
+
+
+@contextlib.contextmanager
+def _calling(caller: Proposer | None) -> Iterator[None]:
+    """``caller`` as the proposer of a write held in this call (what it leaves unset comes from
+    an outer context, e.g. a server's per-request proposer)."""
+    if caller is None:
+        yield
+        return
+    outer = current_proposer.get()
+    if outer is not None:
+        given = caller
+        caller = Proposer(**{f.name: getattr(given, f.name) or getattr(outer, f.name)
+                             for f in fields(Proposer)})
+    token = current_proposer.set(caller)
+    try:
+        yield
+    finally:
+        current_proposer.reset(token)

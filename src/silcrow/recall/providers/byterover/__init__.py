@@ -1,5 +1,0 @@
-"""The ``byterover`` recall provider: ByteRover's ``brv`` command run as a subprocess."""
-
-from silcrow.recall.providers.byterover._provider import ByteroverProvider
-
-__all__ = ["ByteroverProvider"]

@@ -1,5 +1,0 @@
-"""The ``hindsight`` recall provider: a Hindsight server through the official hindsight-client."""
-
-from silcrow.recall.providers.hindsight._provider import HindsightProvider
-
-__all__ = ["HindsightProvider"]

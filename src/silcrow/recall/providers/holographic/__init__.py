@@ -1,5 +1,0 @@
-"""The ``holographic`` recall provider: SQLite facts, trust scores and HRR probes."""
-
-from silcrow.recall.providers.holographic._provider import HolographicProvider
-
-__all__ = ["HolographicProvider"]

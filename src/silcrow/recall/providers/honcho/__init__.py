@@ -1,5 +1,0 @@
-"""The ``honcho`` recall provider: Honcho user modelling through the official honcho-ai SDK."""
-
-from silcrow.recall.providers.honcho._provider import HonchoProvider
-
-__all__ = ["HonchoProvider"]

@@ -1,5 +1,0 @@
-"""The ``mem0`` recall provider: Mem0 Platform or the open-source mem0 running locally."""
-
-from silcrow.recall.providers.mem0._provider import Mem0Provider
-
-__all__ = ["Mem0Provider"]

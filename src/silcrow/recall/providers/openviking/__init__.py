@@ -1,5 +1,0 @@
-"""The ``openviking`` recall provider: a self-hosted OpenViking context database over HTTP."""
-
-from silcrow.recall.providers.openviking._provider import OpenVikingProvider
-
-__all__ = ["OpenVikingProvider"]

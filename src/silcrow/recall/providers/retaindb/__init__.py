@@ -1,5 +1,0 @@
-"""The ``retaindb`` recall provider: the hosted RetainDB memory API over HTTP."""
-
-from silcrow.recall.providers.retaindb._provider import RetainDBProvider
-
-__all__ = ["RetainDBProvider"]
