@@ -101,14 +101,18 @@ test: lint docs $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_V
 LOCOMO ?= $(LOCOMO_DATA)
 bench: $(STAMP) $(HERMES_VENV)/.installed  # bench/store.py's baseline is Hermes's own MemoryStore
 	$(BIN)/python bench/store.py
+	$(BIN)/python bench/upkeep.py
+	$(BIN)/python bench/pending.py
 	$(BIN)/python bench/safety.py $(if $(LOCOMO),--dataset '$(LOCOMO)')
 	$(BIN)/python bench/recall.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/providers.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/session_search.py
-	$(BIN)/python bench/langgraph_store.py
+	$(BIN)/python bench/langgraph_store.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/prefix_cache.py
 	$(BIN)/python bench/coding_hooks.py --runs 3
 	$(BIN)/python bench/recall_scale.py
+	$(BIN)/python bench/postgres.py
+	$(BIN)/python bench/rerank_cost.py
 	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/serve.py
 

@@ -3,7 +3,8 @@
 One command: ``python bench/langgraph_store.py [--dataset PATH] [--questions N]``. Prints ONE JSON
 object on stdout (progress on stderr).
 
-On one LoCoMo conversation (``--dataset``, default the copy in shared/data), every dialog turn is
+On one LoCoMo conversation (``--dataset``, default ``$LOCOMO_DATA``; bench/locomo.py says where
+to get it), every dialog turn is
 put as one item ``{"speaker", "text"}`` under ``("conv", session)``, and each question of
 categories 1-4 is asked with ``search(("conv",), query=question, limit=10)``. Measured in the same
 run, with the same embedding model (silcrow's default, bge-small):
@@ -29,6 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import locomo  # bench/locomo.py: where the data comes from
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 from rich.console import Console
@@ -37,7 +39,6 @@ from silcrow.integrations.langgraph import SilcrowStore
 from silcrow.recall import get_embedder
 
 err = Console(stderr=True)
-DEFAULT_DATASET = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo-conv-26.json"
 KS = (1, 5, 10)
 
 
@@ -79,11 +80,12 @@ def measure(store: BaseStore, turns: list[tuple[str, dict[str, str]]], questions
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET)
+    locomo.add_dataset_option(parser)
     parser.add_argument("--questions", type=int, default=0, help="ask only the first N (0: all)")
     args = parser.parse_args()
-    if not args.dataset.is_file():
-        raise SystemExit(f"error: no LoCoMo conversation at {args.dataset}; pass one with --dataset")
+    problem = locomo.missing(args.dataset)
+    if problem:
+        raise SystemExit(f"error: {problem}")
     turns, questions = load(args.dataset)
     if args.questions:
         questions = questions[:args.questions]
