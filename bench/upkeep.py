@@ -93,10 +93,13 @@ def _full_notes(store: MemoryStore) -> None:
     for text in memory * 4:
         store.add("memory", text if text.endswith(".") else text + ".", origin="cli")
     for n, text in enumerate(memory * 4):
+        store.reset_turn()
         store.add("memory", f"{text} (note {n})", origin="cli")
+    store.reset_turn()  # the adds that overflowed MEMORY.md paused writes for "this turn"
     for text in user:
         store.add("user", text, origin="cli")
     for n in range(20):
+        store.reset_turn()
         store.add("user", f"User's project number {n} is written in language {n}.", origin="cli")
 
 
