@@ -50,6 +50,10 @@ def test_details_archive_restore_and_review_over_rest(served: tuple[ServerProces
     restored = api.post(f"/v1/memory/archive/{items[0]['id']}/restore")
     assert restored.status_code == 200, restored.text
     assert "User lives in Lisbon" in store.entries("user")
+    # A restore is a committed add like any other: the recall provider hears of it.
+    hits = api.post("/v1/recall/search", json={"query": "where does the user live, Lisbon", "k": 5}).json()
+    assert any("User lives in Lisbon" in h["text"] for h in hits["results"]), hits
+    assert [r["origin"] for r in store.history("user")][-1] == "rest"
     assert api.post("/v1/memory/archive/nope/restore").status_code == 404
     assert api.get("/v1/memory/archive", params={"target": "both"}).status_code == 400
 

@@ -98,6 +98,16 @@ class Notes:
     def undo(self, target: str, *, origin: str) -> MemoryResult:
         return self.store.undo(target, origin=origin)
 
+    def restore(self, item_id: str, *, origin: str, caller: Proposer | None = None) -> MemoryResult:
+        """Add an archived entry back (see :meth:`MemoryStore.restore`); recall hears of it as of
+        any committed add."""
+        item = next((i for i in self.store.archived() if i.get("id") == item_id), None)
+        with _calling(caller):
+            result = self.store.restore(item_id, origin=origin)
+        if item is None:
+            return result
+        return self._told(result, item["target"], [{"action": "add", "content": item["text"]}])
+
     def decide(self, proposal_id: str, approve: bool, *, reason: str | None = None,
                origin: str = "approved", base: str | None = None) -> MemoryResult:
         """A person's decision on a held write: ``approve`` applies it through the store's write

@@ -30,8 +30,8 @@ from silcrow.store._ledger import label
 
 router = APIRouter()
 
-# A restore asked over HTTP is a caller's write: the approval gate holds it like one.
-CALLER_ORIGIN = "tool"
+# A restore asked over HTTP is a caller's write: the approval gate holds it like any REST write.
+CALLER_ORIGIN = "rest"
 
 
 def _target(target: str | None) -> str | None:
@@ -67,7 +67,7 @@ def archive(request: Request, query: str | None = Query(None, max_length=2000),
 
 @router.post("/v1/memory/archive/{item_id}/restore")
 def restore(request: Request, item_id: str) -> JSONResponse:
-    result = dict(access_of(request.scope).tenant.store().restore(item_id, origin=CALLER_ORIGIN))
+    result = dict(access_of(request.scope).tenant.notes().restore(item_id, origin=CALLER_ORIGIN))
     if result.get("success"):
         return JSONResponse(result)
     missing = str(result.get("error", "")).startswith("no archived entry")
@@ -132,7 +132,7 @@ async def restore_from_panel(request: Request, item_id: str) -> HTMLResponse:
     tenant = access_of(request.scope).tenant
 
     def run() -> str:
-        result = dict(tenant.store().restore(item_id, origin="web"))
+        result = dict(tenant.notes().restore(item_id, origin="web"))
         return render_archive(tenant, True, message=_message(result))
 
     try:
