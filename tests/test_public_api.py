@@ -198,11 +198,6 @@ SRC = Path(silcrow.__file__).parent
 KNOWN_CROSSINGS = {
     # landed with entry upkeep and the approval gate's CLI, alongside this check
     ("silcrow.cli._memory", "silcrow.store._pending"),
-    ("silcrow.cli._memory_upkeep", "silcrow.agent._llm"),
-    ("silcrow.cli._memory_upkeep", "silcrow.agent._merge"),
-    ("silcrow.cli._memory_upkeep", "silcrow.store._ledger"),
-    ("silcrow.serve._upkeep", "silcrow.store._ledger"),
-    ("silcrow.transfer", "silcrow.store._ledger"),
     ("silcrow.transfer", "silcrow.recall.local._db"),
     ("silcrow.transfer", "silcrow.recall.local._retrieval"),
     ("silcrow.transfer", "silcrow.store._files"),

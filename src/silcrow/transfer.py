@@ -37,10 +37,9 @@ from silcrow.recall.local import _retrieval as retrieval
 from silcrow.schema import check_schema
 from silcrow.schema import recall as recall_schema
 from silcrow.schema import sessions as sessions_schema
-from silcrow.store import FileBackend
+from silcrow.store import LEDGER_FILE, FileBackend
 from silcrow.store import _journal as journal
 from silcrow.store._files import FileBox
-from silcrow.store._ledger import LEDGER_FILE
 from silcrow.store._pending import PENDING_FILE
 from silcrow.store._postgres import journal_line
 

@@ -15,7 +15,7 @@ from rich.text import Text
 from silcrow.cli._common import JSON_OPTION, app_profile, console, console_err, guarded, print_json, safe_text
 from silcrow.cli._memory import Target, _open_store, _preview, _report, _target_option, memory_app
 from silcrow.safety import display_safe
-from silcrow.store._ledger import label
+from silcrow.store import author_label as label
 
 
 def _when(value: Any) -> str:
@@ -143,8 +143,7 @@ def run_review(ctx: typer.Context, store: Any, *, rules_only: bool = False,
         embed = embedder.embed
     merge = None
     if not rules_only and (settings.base_url or settings.api_key):
-        from silcrow.agent._llm import LLMClient
-        from silcrow.agent._merge import model_merge
+        from silcrow.agent import LLMClient, model_merge
 
         merge = model_merge(LLMClient(settings.model, base_url=settings.base_url, api_key=settings.api_key,
                                       max_retries=0, timeout=30))

@@ -26,7 +26,7 @@ from silcrow.serve._auth import access_of
 from silcrow.serve._tenant import Tenant
 from silcrow.serve._web import HEADERS, _fragment, _html, _message, _refused, h
 from silcrow.store import TARGET_FILES
-from silcrow.store._ledger import label
+from silcrow.store import author_label as label
 
 router = APIRouter()
 

@@ -22,6 +22,8 @@ from silcrow._lazy import lazy_getattr
 from silcrow.store._backend import StoreBackend, Transaction
 from silcrow.store._entries import ENTRY_DELIMITER
 from silcrow.store._files import FileBackend
+from silcrow.store._ledger import LEDGER_FILE
+from silcrow.store._ledger import label as author_label
 from silcrow.store._pending import (
     WRITE_POLICIES,
     Proposal,
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ENTRY_DELIMITER",
     "FileBackend",
+    "LEDGER_FILE",
     "MemoryResult",
     "MemoryStore",
     "NotesView",
@@ -53,6 +56,7 @@ __all__ = [
     "TARGET_FILES",
     "Transaction",
     "WRITE_POLICIES",
+    "author_label",
     "box_warnings",
     "current_proposer",
     "notes_backend",
