@@ -216,3 +216,71 @@ def test_import_and_export_carry_entry_metadata_and_the_archive(pg_dsn: str, tmp
     exported = MemoryStore(back)
     assert exported.details("user") == details and exported.archived() == archived
     assert exported.details("user")["user"][0]["prompt_sessions"] == 1
+
+
+def _langgraph_items(home: Path) -> list[tuple[Any, ...]]:
+    conn = sqlite3.connect(home / "langgraph.db")
+    try:
+        return conn.execute("SELECT prefix, key, value, created_at, updated_at FROM items"
+                            " ORDER BY prefix, key").fetchall()
+    finally:
+        conn.close()
+
+
+def test_import_and_export_carry_the_langgraph_store(pg_dsn: str, tmp_path: Path, embedder: Embedder) -> None:
+    from silcrow.integrations.langgraph import SilcrowStore
+
+    source, shared, back = tmp_path / "source", tmp_path / "shared", tmp_path / "back"
+    for home in (source, shared):
+        home.mkdir()
+    (source / "config.toml").write_text('embedder = "onnx"\n', encoding="utf-8")
+    (shared / "config.toml").write_text(
+        f'embedder = "onnx"\n[storage]\nbackend = "postgres"\ndsn = "{pg_dsn}"\n', encoding="utf-8")
+    items = {
+        (("users", "alice"), "hike"): {"text": "Spends weekends hiking in the Alps"},
+        (("users", "alice"), "food"): {"text": "Favourite dish is salmon sushi", "n": 2, "tags": ["x"]},
+        (("users", "bob"), "job"): {"text": "Works night shifts as a nurse at the city hospital"},
+        (("pets",), "miso"): {"text": "A grey cat called Miso", "age": None},
+    }
+    with SilcrowStore(home=source) as store:
+        for (namespace, key), value in items.items():
+            store.put(namespace, key, value)
+        store.put(("users", "alice"), "raw", {"text": "Eats sushi daily"}, index=False)
+        before = {(ns, key): store.get(ns, key) for ns, key in [*items, (("users", "alice"), "raw")]}
+    # Another profile already holds recall ids 1.., so the imported memories get new ids and the
+    # items' links to them must follow.
+    other = PostgresRecall(pg_dsn, embedder, profile="other")
+    other.ingest([RecallRecord(text=f"someone else's memory {n}", kind="fact") for n in range(8)],
+                 (None, None))
+    other.close()
+
+    code, out, err = run("--home", str(source), "db", "import", "--from-home", str(source), "--dsn", pg_dsn,
+                         "--json")
+    assert code == 0, err
+    assert json.loads(out)["langgraph_items"] == 5
+
+    def check(store: SilcrowStore) -> None:
+        for (ns, key), item in before.items():
+            got = store.get(ns, key)
+            assert got is not None and item is not None
+            assert (got.value, got.created_at, got.updated_at) == (
+                item.value, item.created_at, item.updated_at)
+        assert sorted(store.list_namespaces()) == [("pets",), ("users", "alice"), ("users", "bob")]
+        found = store.search(("users", "alice"), query="what does she like to eat?")
+        assert found[0].key == "food" and found[0].score is not None and found[0].score > 0
+        assert found[-1].key == "raw" and found[-1].score is None
+        assert store.search((), query="animals at home", limit=1)[0].key == "miso"
+        assert store.search(("users",), query="medical career", limit=1)[0].key == "job"
+
+    with SilcrowStore(home=shared) as store:
+        check(store)
+
+    code, out, err = run("db", "export", "--to-home", str(back), "--dsn", pg_dsn, "--json")
+    assert code == 0, err
+    assert json.loads(out)["langgraph_items"] == 5
+    assert _langgraph_items(back) == _langgraph_items(source)
+    (back / "config.toml").write_text('embedder = "onnx"\n', encoding="utf-8")
+    with SilcrowStore(home=back) as store:
+        check(store)
+    code, _, err = run("db", "export", "--to-home", str(back), "--dsn", pg_dsn)
+    assert code != 0 and "langgraph.db" in err

@@ -2,14 +2,16 @@
 
 ``import_home`` loads a home's curated notes (the exact bytes of MEMORY.md
 and USER.md) and their journal, its ``recall.db`` (every column and vector)
-and ``sessions.db`` (sessions, messages, compaction flags and branches) into
-one profile. ``export_home`` writes one profile back as the same files. Both
+``sessions.db`` (sessions, messages, compaction flags and branches) and
+``langgraph.db`` (the items of a LangGraph store, whose search index is their
+recall memories) into one profile. ``export_home`` writes one profile back as the same files. Both
 run in one transaction each side, so a failure leaves nothing half-copied.
 
 A profile must hold nothing yet to be imported into. Memory and message ids
 are kept while no other profile uses them (they are unique database-wide);
 otherwise the rows get new ids, which only a caller holding an old id would
-notice. Backups (``*.bak.*``) are not copied.
+notice (the LangGraph items' links to their recall memories follow the new
+ids). Backups (``*.bak.*``) are not copied.
 
 The columns copied are those each domain declares once in its ``_schema``
 module (:mod:`silcrow.schema`), so a table's description, its migrations and
@@ -28,13 +30,15 @@ from typing import Any
 
 import numpy as np
 
+from silcrow import _sqlite
 from silcrow._paths import memories_dir, recall_db, sessions_db
 from silcrow._private import private_dir, write_private
 from silcrow._sqlite import placeholders
 from silcrow.db import SCHEMA, Database
-from silcrow.errors import ConfigError
+from silcrow.errors import ConfigError, StoreError
 from silcrow.recall.local import _retrieval as retrieval
 from silcrow.schema import check_schema
+from silcrow.schema import langgraph as langgraph_schema
 from silcrow.schema import recall as recall_schema
 from silcrow.schema import sessions as sessions_schema
 from silcrow.store import LEDGER_FILE, FileBackend
@@ -47,6 +51,9 @@ NOTE_FILES = ("MEMORY.md", "USER.md")
 _MEMORY_COLUMNS = recall_schema.MEMORIES.columns
 _SESSION_COLUMNS = sessions_schema.SESSIONS.columns
 _MESSAGE_COLUMNS = sessions_schema.MESSAGES.columns
+_ITEM_COLUMNS = langgraph_schema.ITEMS.columns
+#: The LangGraph store's file (``silcrow.integrations.langgraph``), beside recall.db.
+LANGGRAPH_FILE = "langgraph.db"
 
 
 @dataclass
@@ -57,6 +64,7 @@ class Counts:
     vectors: int = 0
     sessions: int = 0
     messages: int = 0
+    langgraph_items: int = 0
 
 
 @contextmanager
@@ -111,10 +119,13 @@ def import_home(db: Database, home: Path, profile: str) -> Counts:
         if kept.is_file():  # and the entries' metadata and archive
             conn.execute("INSERT INTO curated_ledger (profile, body) VALUES (%s, %s)",
                          (profile, kept.read_text(encoding="utf-8", errors="replace")))
+        recall_ids: dict[int, int] = {}
         if recall_db(home).is_file():
-            _import_recall(conn, recall_db(home), profile, counts)
+            recall_ids = _import_recall(conn, recall_db(home), profile, counts)
         if sessions_db(home).is_file():
             _import_sessions(conn, sessions_db(home), profile, counts)
+        if (home / LANGGRAPH_FILE).is_file():
+            _import_langgraph(conn, home / LANGGRAPH_FILE, profile, recall_ids, counts)
     return counts
 
 
@@ -126,13 +137,15 @@ def _refuse_if_present(conn: Any, profile: str) -> None:
     ).fetchone()[0]
     rest = conn.execute(
         "SELECT (SELECT count(*) FROM recall_memories WHERE profile = %s)"
-        " + (SELECT count(*) FROM sessions WHERE profile = %s)",
-        (profile, profile),
+        " + (SELECT count(*) FROM sessions WHERE profile = %s)"
+        " + (SELECT count(*) FROM langgraph_items WHERE profile = %s)",
+        (profile, profile, profile),
     ).fetchone()[0]
     if notes or rest:
         raise ConfigError(
             "the database already holds "
-            + ("notes" if notes else "recall memories or sessions") + f" of profile {profile!r}"
+            + ("notes" if notes else "recall memories, sessions or LangGraph items")
+            + f" of profile {profile!r}"
             + "; import into another --profile-name or a fresh database; nothing was changed"
         )
 
@@ -142,18 +155,25 @@ def _free(conn: Any, table: str, ids: list[Any]) -> bool:
     return not conn.execute(f"SELECT EXISTS (SELECT 1 FROM {table} WHERE id = ANY(%s))", (ids,)).fetchone()[0]
 
 
-def _insert(conn: Any, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]) -> None:
-    """Insert ``rows`` (the first column is the id), keeping their ids when they are free."""
-    if rows and not _free(conn, table, [r[0] for r in rows]):
-        columns, rows = columns[1:], [r[1:] for r in rows]
+def _insert(
+    conn: Any, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]
+) -> dict[int, int]:
+    """Insert ``rows`` (the first column is the id), keeping their ids when they are free;
+    returns each row's new id by its old one."""
+    kept = not rows or _free(conn, table, [r[0] for r in rows])
+    sql_columns, values = (columns, rows) if kept else (columns[1:], [r[1:] for r in rows])
     with conn.cursor() as cur:
         cur.executemany(
-            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})", rows
+            f"INSERT INTO {table} ({', '.join(sql_columns)}) VALUES ({', '.join(['%s'] * len(sql_columns))})"
+            + ("" if kept else " RETURNING id"),
+            values, returning=not kept,
         )
+        new_ids = [r[0] for r in rows] if kept else [result.fetchone()[0] for result in cur.results()]
     conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), GREATEST(max(id), 1)) FROM {table}")
+    return {int(old[0]): int(new) for old, new in zip(rows, new_ids, strict=True)}
 
 
-def _import_recall(conn: Any, path: Path, profile: str, counts: Counts) -> None:
+def _import_recall(conn: Any, path: Path, profile: str, counts: Counts) -> dict[int, int]:
     cols = ", ".join(f"m.{c}" for c in _MEMORY_COLUMNS)
     rows = _sqlite_rows(path, f"SELECT {cols}, e.vector FROM memories m"
                               " LEFT JOIN embeddings e ON e.memory_id = m.id ORDER BY m.id")
@@ -164,7 +184,7 @@ def _import_recall(conn: Any, path: Path, profile: str, counts: Counts) -> None:
         # space, so the memories come without them and are embedded by the database's model.
         rows = [(*r[:-1], None) for r in rows]
         meta.pop("embedder")
-    _insert(
+    ids = _insert(
         conn, "recall_memories", (*_MEMORY_COLUMNS, "body", "dated", "embedding", "profile"),
         [
             (*r[:-1], retrieval.body_text(r[2], r[4]), retrieval.dated_text(r[5], r[2]),
@@ -180,6 +200,25 @@ def _import_recall(conn: Any, path: Path, profile: str, counts: Counts) -> None:
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
+    return ids
+
+
+def _import_langgraph(
+    conn: Any, path: Path, profile: str, recall_ids: dict[int, int], counts: Counts
+) -> None:
+    """The LangGraph store's items; each keeps its link to the recall memory that indexes it for
+    search (under its new id), so ``SilcrowStore.search(query=...)`` ranks as before."""
+    names = ", ".join(_ITEM_COLUMNS)
+    rows = _sqlite_rows(path, f"SELECT {names} FROM {langgraph_schema.ITEMS.sqlite} ORDER BY prefix, key")
+    link = _ITEM_COLUMNS.index("recall_id")
+    with conn.cursor() as cur:
+        cur.executemany(
+            f"INSERT INTO langgraph_items ({names}, profile)"
+            f" VALUES ({', '.join(['%s'] * (len(_ITEM_COLUMNS) + 1))})",
+            [(*r[:link], None if r[link] is None else recall_ids.get(int(r[link])), *r[link + 1:], profile)
+             for r in rows],
+        )
+    counts.langgraph_items = len(rows)
 
 
 def _import_sessions(conn: Any, path: Path, profile: str, counts: Counts) -> None:
@@ -201,15 +240,15 @@ def _import_sessions(conn: Any, path: Path, profile: str, counts: Counts) -> Non
 
 
 def export_home(db: Database, home: Path, profile: str) -> Counts:
-    """Write the notes, recall memories and sessions of ``profile`` as the files home ``home``,
-    which must not hold any of them yet."""
+    """Write the notes, recall memories, sessions and LangGraph items of ``profile`` as the files
+    home ``home``, which must not hold any of them yet."""
     from silcrow.recall.local import _db as recall_sqlite
     from silcrow.sessions import SessionStore
 
     notes = memories_dir(home)
     taken = [p for p in (notes / n for n in (*NOTE_FILES, journal.JOURNAL_NAME, PENDING_FILE, LEDGER_FILE))
              if p.exists()]
-    taken += [p for p in (recall_db(home), sessions_db(home)) if p.exists()]
+    taken += [p for p in (recall_db(home), sessions_db(home), home / LANGGRAPH_FILE) if p.exists()]
     if taken:
         raise ConfigError(
             f"{home} already holds {', '.join(str(p) for p in taken)}; export into a new or empty "
@@ -265,7 +304,30 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
                 _export_sessions(store._conn, sessions, messages, counts)
             finally:
                 store.close()
+        items = conn.execute(
+            f"SELECT {', '.join(_ITEM_COLUMNS)} FROM langgraph_items WHERE profile = %s ORDER BY prefix, key",
+            (profile,),
+        ).fetchall()
+        if items:
+            _export_langgraph(home / LANGGRAPH_FILE, items, counts)
     return counts
+
+
+def _export_langgraph(path: Path, items: list[Any], counts: Counts) -> None:
+    """The items as the store's own ``langgraph.db``; their recall ids are those the memories
+    keep in recall.db."""
+    lite = _sqlite.connect(path, langgraph_schema.SQLITE, error=StoreError, what="LangGraph store")
+    try:
+        with lite:
+            lite.execute("BEGIN")
+            lite.executemany(
+                f"INSERT INTO {langgraph_schema.ITEMS.sqlite} ({', '.join(_ITEM_COLUMNS)})"
+                f" VALUES ({placeholders(_ITEM_COLUMNS)})",
+                [tuple(r) for r in items],
+            )
+    finally:
+        lite.close()
+    counts.langgraph_items = len(items)
 
 
 def _export_recall(lite: sqlite3.Connection, memories: list[Any], meta: list[Any], counts: Counts) -> None:

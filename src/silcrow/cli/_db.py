@@ -115,7 +115,7 @@ def import_(
     dsn: str | None = _DSN,
     as_json: bool = _JSON,
 ) -> None:
-    """Load a files home (notes, journal, recall.db, sessions.db) into the database."""
+    """Load a files home (notes, journal, recall.db, sessions.db, langgraph.db) into the database."""
     from silcrow.transfer import import_home
 
     home = from_home.expanduser()
@@ -138,7 +138,8 @@ def export(
     dsn: str | None = _DSN,
     as_json: bool = _JSON,
 ) -> None:
-    """Write the database's notes (of one profile), recall memories and sessions as a files home."""
+    """Write the database's notes (of one profile), recall memories, sessions and LangGraph items as a
+    files home."""
     from silcrow.transfer import export_home
 
     home = to_home.expanduser()
