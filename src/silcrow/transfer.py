@@ -4,8 +4,9 @@
 and USER.md) and their journal, its ``recall.db`` (every column and vector)
 ``sessions.db`` (sessions, messages, compaction flags and branches) and
 ``langgraph.db`` (the items of a LangGraph store, whose search index is their
-recall memories) into one profile. ``export_home`` writes one profile back as the same files. Both
-run in one transaction each side, so a failure leaves nothing half-copied.
+recall memories) into one profile. ``export_home`` writes one profile back as
+the same files. Both run in one transaction each side, so a failure leaves
+nothing half-copied.
 
 A profile must hold nothing yet to be imported into. Memory and message ids
 are kept while no other profile uses them (they are unique database-wide);
