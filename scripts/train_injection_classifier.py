@@ -262,7 +262,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.dataset is None or not args.dataset.is_file():
         raise SystemExit("no LoCoMo development conversation: pass --dataset locomo-conv-26.json "
-                         "(or set LOCOMO_DATA); the shipped model was trained with it")
+                         "(or set LOCOMO_DATA); it is conversation 26 of data/locomo10.json from "
+                         "https://github.com/snap-research/locomo; the shipped model was trained with it")
     train, calibrate, provenance = load(args.dataset)
     texts = [t for t, _, _ in train]
     y = np.asarray([label for _, label, _ in train], dtype=np.float32)
