@@ -209,6 +209,16 @@ class Settings:
             options.update(base_url=self.embedder_url, api_key=self.api_key)
         return get_embedder(name, **options)
 
+    def embed_function(self) -> Callable[[Sequence[str]], Any] | None:
+        """The configured embedder's ``embed`` (None for ``embedder = "none"``), for what compares
+        texts by meaning outside recall: the notes' review pass."""
+        if self.embedder == "none":
+            return None
+        from silcrow.models import get_embedder
+
+        spec = self.embedder_spec()
+        return (get_embedder(spec) if isinstance(spec, str) else spec).embed
+
     # -- the sources, lowest precedence first ----------------------------------------------
 
     @classmethod

@@ -168,14 +168,10 @@ class Agent:
         if not full:
             return []
         embed = None
-        if settings.embedder != "none":
-            from silcrow.models import get_embedder
-
-            try:
-                spec = settings.embedder_spec()
-                embed = (get_embedder(spec) if isinstance(spec, str) else spec).embed
-            except SilcrowError as exc:  # the rules alone still find copies and contradictions
-                log.warning("memory review runs without an embedder: %s", exc)
+        try:
+            embed = settings.embed_function()
+        except SilcrowError as exc:  # the rules alone still find copies and contradictions
+            log.warning("memory review runs without an embedder: %s", exc)
         try:
             return [f for f in self.store.consolidate(embed=embed) if not f.get("already_pending")]
         except SilcrowError as exc:  # a review is advice: the session starts regardless

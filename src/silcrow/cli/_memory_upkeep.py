@@ -134,13 +134,7 @@ def run_review(ctx: typer.Context, store: Any, *, rules_only: bool = False,
     """The review pass with this profile's embedder and, when one is configured, its model."""
     profile = app_profile(ctx)
     settings = profile.settings
-    embed = None
-    if settings.embedder != "none":
-        from silcrow.recall import get_embedder
-
-        spec = settings.embedder_spec()
-        embedder = spec if not isinstance(spec, str) else get_embedder(spec)
-        embed = embedder.embed
+    embed = settings.embed_function()
     merge = None
     if not rules_only and (settings.base_url or settings.api_key):
         from silcrow.agent import LLMClient, model_merge

@@ -82,14 +82,7 @@ def review(request: Request) -> JSONResponse:
 
 def run_review(tenant: Tenant) -> list[dict[str, Any]]:
     """The review pass with the tenant's embedder (rules alone when it has none)."""
-    from silcrow.recall import get_embedder
-
-    settings = tenant.settings
-    embed = None
-    if settings.embedder != "none":
-        spec = settings.embedder_spec()
-        embed = (get_embedder(spec) if isinstance(spec, str) else spec).embed
-    findings: list[dict[str, Any]] = tenant.store().consolidate(embed=embed)
+    findings: list[dict[str, Any]] = tenant.store().consolidate(embed=tenant.settings.embed_function())
     return findings
 
 

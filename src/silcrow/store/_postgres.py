@@ -175,35 +175,56 @@ class PostgresBackend(StoreBackend):
         return PostgresLedger(self)
 
 
-class PostgresBox(DocumentBox):
-    """The pending proposals of one profile: a row of ``silcrow.pending_proposals``, changed
-    under its row lock (``SELECT ... FOR UPDATE``), so two approvers on any hosts take turns."""
+class _ProfileDocument:
+    """One text per profile in a table ``(profile, body, updated_at)``: read without a lock,
+    changed under the row's lock (``SELECT ... FOR UPDATE``), so writers on any hosts take turns.
+    The shape of the pending proposals' box and of the entry ledger."""
 
-    def __init__(self, backend: PostgresBackend) -> None:
-        self._backend = backend
+    def __init__(self, backend: PostgresBackend, table: str, what: str) -> None:
+        self._backend, self._table, self._what = backend, table, what
 
-    def _read(self) -> str:
+    def text(self) -> str:
         db, profile = self._backend.db, self._backend.profile
 
         def once() -> str:
-            with db.transaction(StoreError, "pending proposals") as conn:
-                row = conn.execute("SELECT body FROM pending_proposals WHERE profile = %s",
+            with db.transaction(StoreError, self._what) as conn:
+                row = conn.execute(f"SELECT body FROM {self._table} WHERE profile = %s",
                                    (profile,)).fetchone()
             return str(row["body"]) if row else ""
 
         return db.retrying(once)
 
-    def _change(self, change: Any) -> Any:
+    def rewrite(self, change: Any) -> Any:
+        """``change(text) -> (new text, value)`` under the row lock; returns the value."""
         db, profile = self._backend.db, self._backend.profile
-        with db.transaction(StoreError, "pending proposals", lock_error=LockTimeoutError) as conn:
-            conn.execute("INSERT INTO pending_proposals (profile) VALUES (%s) ON CONFLICT DO NOTHING",
+        with db.transaction(StoreError, self._what, lock_error=LockTimeoutError) as conn:
+            conn.execute(f"INSERT INTO {self._table} (profile) VALUES (%s) ON CONFLICT DO NOTHING",
                          (profile,))
-            row = conn.execute("SELECT body FROM pending_proposals WHERE profile = %s FOR UPDATE",
+            row = conn.execute(f"SELECT body FROM {self._table} WHERE profile = %s FOR UPDATE",
                                (profile,)).fetchone()
-            state, value = change(self.parse(str(row["body"])))
-            conn.execute("UPDATE pending_proposals SET body = %s, updated_at = now() WHERE profile = %s",
-                         (self.render(state), profile))
+            text, value = change(str(row["body"]))
+            conn.execute(f"UPDATE {self._table} SET body = %s, updated_at = now() WHERE profile = %s",
+                         (text, profile))
         return value
+
+
+class PostgresBox(DocumentBox):
+    """The pending proposals of one profile: a row of ``silcrow.pending_proposals``, changed
+    under its row lock, so two approvers on any hosts take turns."""
+
+    def __init__(self, backend: PostgresBackend) -> None:
+        self._backend = backend
+        self._row = _ProfileDocument(backend, "pending_proposals", "pending proposals")
+
+    def _read(self) -> str:
+        return self._row.text()
+
+    def _change(self, change: Any) -> Any:
+        def apply(text: str) -> tuple[str, Any]:
+            state, value = change(self.parse(text))
+            return self.render(state), value
+
+        return self._row.rewrite(apply)
 
 
 class PostgresLedger(LedgerDocument):
@@ -212,25 +233,10 @@ class PostgresLedger(LedgerDocument):
     folding before records go."""
 
     def __init__(self, backend: PostgresBackend) -> None:
-        self._backend = backend
+        self._row = _ProfileDocument(backend, "curated_ledger", "entry metadata")
 
     def read(self) -> str:
-        db, profile = self._backend.db, self._backend.profile
-
-        def once() -> str:
-            with db.transaction(StoreError, "entry metadata") as conn:
-                row = conn.execute("SELECT body FROM curated_ledger WHERE profile = %s",
-                                   (profile,)).fetchone()
-            return str(row["body"]) if row else ""
-
-        return db.retrying(once)
+        return self._row.text()
 
     def change(self, change: Any) -> None:
-        db, profile = self._backend.db, self._backend.profile
-        with db.transaction(StoreError, "entry metadata", lock_error=LockTimeoutError) as conn:
-            conn.execute("INSERT INTO curated_ledger (profile) VALUES (%s) ON CONFLICT DO NOTHING",
-                         (profile,))
-            row = conn.execute("SELECT body FROM curated_ledger WHERE profile = %s FOR UPDATE",
-                               (profile,)).fetchone()
-            conn.execute("UPDATE curated_ledger SET body = %s, updated_at = now() WHERE profile = %s",
-                         (change(str(row["body"])), profile))
+        self._row.rewrite(lambda text: (change(text), None))
