@@ -530,6 +530,39 @@ def test_a_bulk_postgres_import_builds_the_vector_index_once_afterwards(
     store.close()
 
 
+
+def test_a_bulk_postgres_reimport_that_adds_nothing_keeps_the_vector_index(
+    pg_dsn: str, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Re-reading an import already stored writes no row, so it neither drops the HNSW index
+    (searches meanwhile would scan every vector) nor spends a build on the same rows."""
+    from silcrow.schema import database
+
+    monkeypatch.setattr(_postgres, "BULK_ROWS", 20)
+    store = _postgres.PostgresRecall(pg_dsn, embedder)
+    index = f"recall_memories_hnsw_{embedder.dim}"
+
+    def index_oid() -> int | None:
+        with database(pg_dsn).connect() as conn:
+            row = conn.execute("SELECT to_regclass(%s)::oid", (f"silcrow.{index}",)).fetchone()
+            return row[0] if row else None
+
+    records = [RecallRecord(text=f"entry {i}: the kiln reached cone {i % 10}", session_id="kiln",
+                            external_id=f"K{i}") for i in range(40)]
+    assert store.ingest(records, (None, None))[0] == 40
+    built = index_oid()
+    assert built is not None
+    seen: list[int | None] = []
+    added, _ = store.ingest(records, (None, None), progress=lambda done: seen.append(index_oid()))
+    assert added == 0
+    assert seen and all(oid == built for oid in seen) and index_oid() == built
+    more = [*records, *(RecallRecord(text=f"entry {i}: glaze test tile {i}", session_id="kiln",
+                                     external_id=f"K{i}") for i in range(40, 80))]
+    assert store.ingest(more, (None, None))[0] == 40  # new rows: built again, once
+    assert index_oid() not in (None, built)
+    store.close()
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.builds(
     RecallRecord,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
@@ -102,6 +103,8 @@ class PostgresRecall(RecallBackend):
         self.where = self.db.where
         self._vec = f"vector({self._dim})"
         self._common = CommonTerms(self._held_by_more_than, self._held_by_more_than_all)
+        self._bulk = threading.local()  # the vector index of this thread's bulk import (see ingest)
+        self._bulk.state = None
         if self._dim > 0:
             self._prepare_vectors()
 
@@ -164,22 +167,23 @@ class PostgresRecall(RecallBackend):
     ) -> tuple[int, list[int]]:
         """As :meth:`RecallBackend.ingest`; a bulk import (BULK_ROWS or more, into a table holding
         fewer) builds the vector index once afterwards instead of inserting into it row by row.
-        Searches meanwhile still answer (the nearest vectors by a scan); the index is back
-        when the call returns, whether or not the ingest succeeded."""
+        The index is dropped when the first new row is written (a re-import that adds nothing
+        keeps it). Searches meanwhile still answer (the nearest vectors by a scan); the index
+        is back when the call returns, whether or not the ingest succeeded."""
         if self._dim <= 0 or len(records) < BULK_ROWS or len(records) < self._estimated_rows():
             return super().ingest(records, scope, progress)
-        index = f"recall_memories_hnsw_{self._dim}"
-        with self._tx() as conn:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
-            conn.execute(f"DROP INDEX IF EXISTS {index}")
+        self._bulk.state = "pending"
         try:
             return super().ingest(records, scope, progress)
         finally:
-            with self._tx() as conn:
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
-                # Room for the graph of every row, so the build stays in memory.
-                conn.execute("SET LOCAL maintenance_work_mem = '512MB'")
-                self._create_vector_index(conn)
+            dropped = self._bulk.state == "dropped"
+            self._bulk.state = None
+            if dropped:
+                with self._tx() as conn:
+                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
+                    # Room for the graph of every row, so the build stays in memory.
+                    conn.execute("SET LOCAL maintenance_work_mem = '512MB'")
+                    self._create_vector_index(conn)
 
     def _estimated_rows(self) -> int:
         with self._tx() as conn:
@@ -206,6 +210,28 @@ class PostgresRecall(RecallBackend):
                 (session_id, *scope, limit),
             ).fetchall()
         return [(r["speaker"], r["text"]) for r in rows]
+
+    def _recent_turns_of(
+        self, keys: list[tuple[str, Scope]], limit: int
+    ) -> dict[tuple[str, Scope], list[tuple[str, str]]]:
+        if not keys:
+            return {}
+        # One statement for every session: one each was a transaction of five round trips, as
+        # many as the batch holds sessions (most of a bulk import's statements).
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT k.n, r.speaker, r.text FROM unnest(%s::text[], %s::text[], %s::text[])"
+                " WITH ORDINALITY AS k(session_id, user_id, agent_id, n) CROSS JOIN LATERAL"
+                " (SELECT id, speaker, text FROM recall_memories WHERE session_id = k.session_id"
+                f" AND kind = 'turn' AND {_MINE} AND user_id IS NOT DISTINCT FROM k.user_id"
+                " AND agent_id IS NOT DISTINCT FROM k.agent_id ORDER BY id DESC LIMIT %s) AS r"
+                " ORDER BY k.n, r.id DESC",
+                ([k[0] for k in keys], [k[1][0] for k in keys], [k[1][1] for k in keys], limit),
+            ).fetchall()
+        found: dict[tuple[str, Scope], list[tuple[str, str]]] = {}
+        for r in rows:
+            found.setdefault(keys[int(r["n"]) - 1], []).append((r["speaker"], r["text"]))
+        return found
 
     def _known(self, hashes: list[str]) -> dict[str, int]:
         with self._tx() as conn:
@@ -240,6 +266,11 @@ class PostgresRecall(RecallBackend):
             for n, p in enumerate(fresh)
             if (rec := p["rec"]) is not None
         ]
+        if getattr(self._bulk, "state", None) == "pending":
+            with self._tx() as conn:
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
+                conn.execute(f"DROP INDEX IF EXISTS recall_memories_hnsw_{self._dim}")
+            self._bulk.state = "dropped"
         ids: dict[str, int] = {}
         columns = MEMORIES.names(WRITTEN_POSTGRES)
         with self._tx() as conn:
