@@ -77,7 +77,8 @@ def test_the_migrated_postgres_database_holds_the_described_tables(pg_dsn: str) 
 
 
 FOLDED = ["plain ASCII, digits 0-9 and ~punctuation~", "", "Zoë's café in São Paulo",
-          "ÀÉÎÕÜ àéîõü ÇçÑñ ĀĒĪŌŪ ǅ", "東京 and ünïcode", "emoji 🎉 then é", "ASCII then one ÿ", "ß and Æ stay", "tab\tnewline\nend\x7f"]
+          "ÀÉÎÕÜ àéîõü ÇçÑñ ĀĒĪŌŪ ǅ", "東京 and ünïcode", "emoji 🎉 then é", "ASCII then one ÿ",
+          "ß and Æ stay", "tab\tnewline\nend\x7f"]
 
 
 def test_postgres_folds_every_text_as_python_does_before_and_after_the_ascii_shortcut(pg_dsn: str) -> None:
