@@ -563,6 +563,35 @@ def test_a_bulk_postgres_reimport_that_adds_nothing_keeps_the_vector_index(
     store.close()
 
 
+
+def test_a_bulk_postgres_import_is_on_disk_when_it_returns(
+    pg_dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The batches of a bulk import commit without waiting for the disk; the import's return
+    must still mean durable: the server's WAL is flushed past the last batch's rows."""
+    from silcrow.schema import database
+
+    monkeypatch.setattr(_postgres, "BULK_ROWS", 20)
+    monkeypatch.setattr(_postgres, "BATCH", 16)
+    # Without vectors no index is rebuilt at the end, whose commit would flush the WAL anyway.
+    store = _postgres.PostgresRecall(pg_dsn, get_embedder("none"))
+    written: list[str] = []
+
+    def lsn(sql: str) -> str:
+        with database(pg_dsn).connect() as conn:
+            return str(conn.execute(sql).fetchone()[0])
+
+    records = [RecallRecord(text=f"log {i}: the bees swarmed near hive {i % 4}", session_id="hives")
+               for i in range(70)]
+    store.ingest(records, (None, None), progress=lambda done: written.append(lsn(
+        "SELECT pg_current_wal_insert_lsn()")))
+    flushed = lsn("SELECT pg_current_wal_flush_lsn()")
+    assert len(written) == 5  # 70 rows in batches of 16
+    with database(pg_dsn).connect() as conn:
+        assert conn.execute("SELECT %s::pg_lsn >= %s::pg_lsn", (flushed, written[-1])).fetchone()[0]
+    store.close()
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.builds(
     RecallRecord,

@@ -86,7 +86,8 @@ class RecallBackend(ABC):
                 progress(done)
             return stored
 
-        batches = [(start, min(start + BATCH, len(records))) for start in range(0, len(records), BATCH)]
+        size = self._batch_rows()
+        batches = [(start, min(start + size, len(records))) for start in range(0, len(records), size)]
         if len(batches) <= 1 or not PIPELINE:
             for start, end in batches:
                 with self._guard():
@@ -191,6 +192,10 @@ class RecallBackend(ABC):
     @abstractmethod
     def _guard(self) -> AbstractContextManager[None]:
         """Around each storage step of ingest: locks and error translation."""
+
+    def _batch_rows(self) -> int:
+        """Records per batch (each embedded, then written in one transaction)."""
+        return BATCH
 
     def _refresh(self) -> None:
         """Catch up with other writers before reading (a no-op where reads are always current)."""

@@ -82,6 +82,8 @@ _COPY_TYPES = ["text", "text", "text", "text", "double precision", "text", "text
 #: vector index afterwards instead of inserting into it row by row: HNSW insertion was two
 #: thirds of the ingest time, and one build over all rows costs a fraction of it.
 BULK_ROWS = 5000
+#: Rows per batch of a bulk import while the vector index is dropped (BATCH otherwise).
+BULK_BATCH = 2048
 #: The planner's estimate of the table's rows: enough to size cut-offs, and it costs no scan.
 _ESTIMATED_ROWS = ("SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class"
                    " WHERE oid = 'recall_memories'::regclass")
@@ -103,8 +105,7 @@ class PostgresRecall(RecallBackend):
         self.where = self.db.where
         self._vec = f"vector({self._dim})"
         self._common = CommonTerms(self._held_by_more_than, self._held_by_more_than_all)
-        self._bulk = threading.local()  # the vector index of this thread's bulk import (see ingest)
-        self._bulk.state = None
+        self._load = threading.local()  # how this thread's bulk import writes (see ingest)
         if self._dim > 0:
             self._prepare_vectors()
 
@@ -170,20 +171,38 @@ class PostgresRecall(RecallBackend):
         The index is dropped when the first new row is written (a re-import that adds nothing
         keeps it). Searches meanwhile still answer (the nearest vectors by a scan); the index
         is back when the call returns, whether or not the ingest succeeded."""
-        if self._dim <= 0 or len(records) < BULK_ROWS or len(records) < self._estimated_rows():
+        if len(records) < BULK_ROWS:
             return super().ingest(records, scope, progress)
-        self._bulk.state = "pending"
+        load = self._load
+        # Each batch of a bulk import commits without waiting for its WAL to reach the disk;
+        # the last commit below does wait, and so makes every batch before it durable before
+        # the call returns. A crash meanwhile loses at most the latest batches of an import
+        # that never returned (ingesting the same records again stores what is missing).
+        load.async_commit, load.unflushed, load.index = True, False, None
+        if self._dim > 0 and len(records) >= self._estimated_rows():
+            load.index = "pending"
         try:
             return super().ingest(records, scope, progress)
         finally:
-            dropped = self._bulk.state == "dropped"
-            self._bulk.state = None
-            if dropped:
+            dropped, unflushed = load.index == "dropped", load.unflushed
+            load.async_commit, load.unflushed, load.index = False, False, None
+            if dropped or unflushed:
                 with self._tx() as conn:
-                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
-                    # Room for the graph of every row, so the build stays in memory.
-                    conn.execute("SET LOCAL maintenance_work_mem = '512MB'")
-                    self._create_vector_index(conn)
+                    # A synchronous commit that wrote something waits for the WAL up to it, so
+                    # every batch before it is on disk when the import returns. The counter
+                    # is rewritten unchanged for that: a commit that wrote nothing waits for none.
+                    conn.execute("SET LOCAL synchronous_commit = on")
+                    conn.execute(f"UPDATE recall_counts SET memories = memories WHERE {_MINE}")
+                    if dropped:
+                        conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
+                        # Room for the graph of every row, so the build stays in memory.
+                        conn.execute("SET LOCAL maintenance_work_mem = '512MB'")
+                        self._create_vector_index(conn)
+
+    def _batch_rows(self) -> int:
+        # Without the vector index to update, a batch is quick to write: larger ones spend
+        # fewer round trips and commits per row.
+        return BULK_BATCH if getattr(self._load, "index", None) is not None else BATCH
 
     def _estimated_rows(self) -> int:
         with self._tx() as conn:
@@ -266,14 +285,18 @@ class PostgresRecall(RecallBackend):
             for n, p in enumerate(fresh)
             if (rec := p["rec"]) is not None
         ]
-        if getattr(self._bulk, "state", None) == "pending":
+        load = self._load
+        if getattr(load, "index", None) == "pending":
             with self._tx() as conn:
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
                 conn.execute(f"DROP INDEX IF EXISTS recall_memories_hnsw_{self._dim}")
-            self._bulk.state = "dropped"
+            load.index = "dropped"
         ids: dict[str, int] = {}
         columns = MEMORIES.names(WRITTEN_POSTGRES)
         with self._tx() as conn:
+            if getattr(load, "async_commit", False):
+                conn.execute("SET LOCAL synchronous_commit = off")
+                load.unflushed = True
             # COPY into a table of this transaction, then one INSERT of all of it: the rows
             # travel as one binary stream, not one statement each.
             conn.execute(f"CREATE TEMP TABLE recall_incoming ON COMMIT DROP AS SELECT {columns}"
