@@ -78,10 +78,11 @@ def test_the_migrated_postgres_database_holds_the_described_tables(pg_dsn: str) 
 
 FOLDED = ["plain ASCII, digits 0-9 and ~punctuation~", "", "Zoë's café in São Paulo",
           "ÀÉÎÕÜ àéîõü ÇçÑñ ĀĒĪŌŪ ǅ", "東京 and ünïcode", "emoji 🎉 then é", "ASCII then one ÿ",
-          "ß and Æ stay", "tab\tnewline\nend\x7f"]
+          "ß and Æ stay", "tab\tnewline\nend\x7f",
+          "it’s “quoted” — no letter to fold…", "Ȁ inside the range, ɏ at its end, ɐ past it", "¿¡ before À"]
 
 
-def test_postgres_folds_every_text_as_python_does_before_and_after_the_ascii_shortcut(pg_dsn: str) -> None:
+def test_postgres_folds_every_text_as_python_does_before_and_after_the_shortcut(pg_dsn: str) -> None:
     from silcrow.db import fold
     from silcrow.db._fold import FUNCTION_SQL
 
