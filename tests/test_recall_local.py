@@ -592,6 +592,43 @@ def test_a_bulk_postgres_import_is_on_disk_when_it_returns(
     store.close()
 
 
+
+def test_a_bulk_postgres_import_cut_by_a_server_crash_is_completed_by_running_it_again(
+    pg_server: Any, pg_dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crash may take the latest batches of an import that commits them asynchronously; the
+    same import run again stores exactly what is missing, and a third run adds nothing."""
+    import contextlib
+
+    from silcrow.schema import database
+
+    monkeypatch.setattr(_postgres, "BULK_ROWS", 20)
+    monkeypatch.setattr(_postgres, "BATCH", 16)
+    store = _postgres.PostgresRecall(pg_dsn, get_embedder("none"))
+    records = [RecallRecord(text=f"day {i}: the sourdough starter rose {i % 5} cm",
+                            session_id=f"bake{i // 25}", external_id=f"B{i}") for i in range(90)]
+    crashed: list[int] = []
+
+    def crash_midway(done: int) -> None:
+        if not crashed and done >= 32:
+            crashed.append(done)
+            pg_server.crash()
+
+    with contextlib.suppress(RecallError):  # the write after the crash may or may not get through
+        store.ingest(records, (None, None), progress=crash_midway)
+    assert crashed
+
+    def stored() -> int:
+        with database(pg_dsn).connect() as conn:
+            return int(conn.execute("SELECT count(*) FROM silcrow.recall_memories").fetchone()[0])
+
+    before = stored()
+    added, ids = store.ingest(records, (None, None))
+    assert before + added == len(records) == stored() and len(set(ids)) == len(records)
+    assert store.ingest(records, (None, None))[0] == 0
+    store.close()
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.builds(
     RecallRecord,
