@@ -16,8 +16,9 @@ calls the bridge like a provider). Each rule is applied at the same point by bot
   :func:`context_block` is the one builder of the fenced ``<memory-context>`` block
   (prefetch, and a search the MCP server answers with text), over lines in one
   format (:func:`recalled_line`, :func:`hits_block`);
-* :func:`tool_result`: every string of a recall tool's JSON result is screened
-  the same way, since it reaches the model outside the fence.
+* :func:`screened`: every string of a recall tool's result is screened the same
+  way, since it reaches the model outside the fence (:func:`tool_result` for a result
+  that is JSON text).
 """
 
 from __future__ import annotations
@@ -29,15 +30,17 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any, TypeVar
 
 from silcrow._toolcall import result_json
+from silcrow.recall._spec import ToolResult
 from silcrow.safety import build_memory_context_block, filter_recalled, redact_value, sanitize_context, scan
 
 __all__ = ["context_block", "hits_block", "is_trivial_prompt", "outgoing", "recalled", "recalled_line",
-           "screen_tool_result", "stored", "stored_messages", "tool_result", "worth_recalling",
+           "screen_tool_result", "screened", "stored", "stored_messages", "tool_result", "worth_recalling",
            "written_note"]
 
 log = logging.getLogger(__name__)
 
 _V = TypeVar("_V")
+_A = TypeVar("_A")
 
 _TRIVIAL = frozenset(
     "ok okay k kk thanks thank you thx ty yes no y n yep yup nope sure cool great nice good "
@@ -125,6 +128,16 @@ def screen_tool_result(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: screen_tool_result(v) for k, v in value.items()}
     return value
+
+
+def screened(answer: _A) -> _A:
+    """A tool's typed answer as a model may read it: a :class:`ToolResult`'s data and error
+    screened (:func:`screen_tool_result`). The typed API's results are screened as they are
+    found (:meth:`MemoryManager.search`), so they pass as they are."""
+    if isinstance(answer, ToolResult):
+        error = None if answer.error is None else str(screen_tool_result(answer.error))
+        return ToolResult(screen_tool_result(dict(answer.data)), error)  # type: ignore[return-value]
+    return answer
 
 
 def tool_result(raw: str) -> str:

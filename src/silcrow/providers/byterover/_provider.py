@@ -33,6 +33,7 @@ from silcrow.errors import RecallError, ServiceError
 from silcrow.providers._base import HostedProvider, ToolHandler
 from silcrow.providers._sdk import required_text
 from silcrow.providers.byterover._tools import CURATE, QUERY, STATUS
+from silcrow.recall import ToolSpec
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +176,7 @@ class ByteroverProvider(HostedProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         return [(QUERY, self._tool_query), (CURATE, self._tool_curate), (STATUS, self._tool_status)]
 
     def _tool_query(self, args: dict[str, Any]) -> dict[str, Any]:

@@ -40,6 +40,7 @@ from silcrow.providers._validate import as_list
 from silcrow.providers._warm import WarmPrefetch
 from silcrow.providers.hindsight._client import LoopClient, translate
 from silcrow.providers.hindsight._tools import RECALL, REFLECT, RETAIN
+from silcrow.recall import ToolSpec
 
 log = logging.getLogger(__name__)
 
@@ -301,7 +302,7 @@ class HindsightProvider(SdkProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         if self.memory_mode == "context":
             return []
         return [(RETAIN, self._tool_retain), (RECALL, self._tool_recall), (REFLECT, self._tool_reflect)]

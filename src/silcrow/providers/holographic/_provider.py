@@ -28,6 +28,7 @@ from silcrow.providers._base import COMMON_DEFAULTS, HostedProvider, ToolHandler
 from silcrow.providers.holographic._retrieval import FactRetriever
 from silcrow.providers.holographic._store import FactStore
 from silcrow.providers.holographic._tools import FACT_FEEDBACK, FACT_STORE
+from silcrow.recall import ToolSpec
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +122,7 @@ class HolographicProvider(HostedProvider):
         lines = (f"- [{h['trust_score']:.1f}] {h['content']}" for h in hits)
         return "## Holographic Memory\n" + "\n".join(lines)
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         return [(FACT_STORE, self._fact_store), (FACT_FEEDBACK, self._fact_feedback)]
 
     def _fact_store(self, args: dict[str, Any]) -> dict[str, Any]:

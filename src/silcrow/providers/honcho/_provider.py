@@ -28,6 +28,7 @@ from silcrow.errors import ServiceError
 from silcrow.providers._base import HostedProvider, ToolHandler
 from silcrow.providers.honcho._client import CONTEXT_MAX_TOKENS, MAX_MESSAGE_CHARS, HonchoSession
 from silcrow.providers.honcho._schemas import LEVELS, SCHEMAS
+from silcrow.recall import ToolSpec
 
 _ID_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
 MODES = {"hybrid", "context", "tools"}
@@ -264,7 +265,7 @@ class HonchoProvider(HostedProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         if self.mode == "context":
             return []
         handlers = {
@@ -274,7 +275,7 @@ class HonchoProvider(HostedProvider):
             "honcho_context": self._tool_context,
             "honcho_conclude": self._tool_conclude,
         }
-        return [(schema, handlers[schema["function"]["name"]]) for schema in SCHEMAS]
+        return [(spec, handlers[spec.name]) for spec in SCHEMAS]
 
     def _tool_profile(self, args: dict[str, Any]) -> dict[str, Any]:
         target = self.honcho.resolve(args.get("peer"))

@@ -38,6 +38,7 @@ from silcrow.providers.mem0._backends import (
     translate,
 )
 from silcrow.providers.mem0._tools import ADD, DELETE, SEARCH, UPDATE
+from silcrow.recall import ToolSpec
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +176,7 @@ class Mem0Provider(SdkProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         return [(SEARCH, self._tool_search), (ADD, self._tool_add), (UPDATE, self._tool_update),
                 (DELETE, self._tool_delete)]
 

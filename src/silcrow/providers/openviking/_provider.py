@@ -25,6 +25,7 @@ from silcrow.providers._base import HostedProvider, ToolHandler
 from silcrow.providers._http import JsonHttp
 from silcrow.providers._validate import as_dict, as_list, text_of
 from silcrow.providers.openviking._schemas import SCHEMAS
+from silcrow.recall import ToolSpec
 
 CATEGORY_DIRS = {
     "preference": "preferences",
@@ -266,7 +267,7 @@ class OpenVikingProvider(HostedProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         handlers = {
             "viking_search": self._tool_search,
             "viking_read": self._tool_read,
@@ -275,7 +276,7 @@ class OpenVikingProvider(HostedProvider):
             "viking_forget": self._tool_forget,
             "viking_add_resource": self._tool_add_resource,
         }
-        return [(schema, handlers[schema["function"]["name"]]) for schema in SCHEMAS]
+        return [(spec, handlers[spec.name]) for spec in SCHEMAS]
 
     def _tool_search(self, args: dict[str, Any]) -> dict[str, Any]:
         query = str(args.get("query") or "").strip()

@@ -17,12 +17,12 @@ from functools import partial
 from typing import Any
 from urllib.parse import quote
 
-from silcrow._toolcall import function_schema
 from silcrow.errors import ServiceError
 from silcrow.providers._base import HostedProvider, ToolHandler
 from silcrow.providers._http import JsonHttp
 from silcrow.providers._validate import as_dict, as_list, field, text_of
 from silcrow.providers.retaindb._files import FileTools
+from silcrow.recall import ToolSpec
 
 DEFAULT_BASE_URL = "https://api.retaindb.com"
 MEMORY_TYPES = ["factual", "preference", "goal", "instruction", "event", "opinion"]
@@ -275,10 +275,10 @@ class RetainDBProvider(HostedProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         return [
             (
-                function_schema(
+                ToolSpec.of(
                     "retaindb_profile",
                     "Get the user's stable profile — preferences, facts, and "
                     "patterns recalled from long-term memory.",
@@ -287,7 +287,7 @@ class RetainDBProvider(HostedProvider):
                 self._tool_profile,
             ),
             (
-                function_schema(
+                ToolSpec.of(
                     "retaindb_search",
                     "Semantic search across stored memories. Returns ranked results with relevance scores.",
                     {
@@ -299,7 +299,7 @@ class RetainDBProvider(HostedProvider):
                 self._tool_search,
             ),
             (
-                function_schema(
+                ToolSpec.of(
                     "retaindb_context",
                     "Synthesized context block — what matters most for the "
                     "current task, pulled from long-term memory.",
@@ -311,7 +311,7 @@ class RetainDBProvider(HostedProvider):
                 self._tool_context,
             ),
             (
-                function_schema(
+                ToolSpec.of(
                     "retaindb_remember",
                     "Persist an explicit fact, preference, or decision to long-term memory.",
                     {
@@ -328,7 +328,7 @@ class RetainDBProvider(HostedProvider):
                 self._tool_remember,
             ),
             (
-                function_schema(
+                ToolSpec.of(
                     "retaindb_forget",
                     "Delete a specific memory by ID.",
                     {

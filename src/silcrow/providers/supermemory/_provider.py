@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from silcrow.errors import ServiceError
@@ -24,6 +25,7 @@ from silcrow.providers._base import HostedProvider, ToolHandler
 from silcrow.providers.supermemory._api import SupermemoryApi
 from silcrow.providers.supermemory._api_v3 import SupermemoryApiV3
 from silcrow.providers.supermemory._schemas import ALIASES, schemas
+from silcrow.recall import ToolResult, ToolSpec
 
 DEFAULT_ENTITY_CONTEXT = (
     "User-assistant conversation. Keep only what helps future conversations: lasting personal facts, "
@@ -208,7 +210,7 @@ class SupermemoryProvider(HostedProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         handlers = {
             "supermemory_store": self._tool_store,
             "supermemory_search": self._tool_search,
@@ -216,10 +218,10 @@ class SupermemoryProvider(HostedProvider):
             "supermemory_profile": self._tool_profile,
         }
         multi = self.allowed_containers if len(self.allowed_containers) > 1 else []
-        return [(s, handlers[s["function"]["name"]]) for s in schemas(multi, self.container)]
+        return [(spec, handlers[spec.name]) for spec in schemas(multi, self.container)]
 
-    def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
-        return super().handle_tool_call(ALIASES.get(name, name), args)
+    def call_tool(self, name: str, args: Mapping[str, Any]) -> ToolResult:
+        return super().call_tool(ALIASES.get(name, name), args)
 
     def _tag(self, args: dict[str, Any]) -> str:
         tag = str(args.get("container_tag") or "").strip()
