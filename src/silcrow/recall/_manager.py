@@ -30,8 +30,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from silcrow._toolcall import parse_arguments
 from silcrow.errors import ProviderConflictError, RecallError, SilcrowError, ToolCallError
@@ -42,9 +41,6 @@ from silcrow.recall._provider import MemoryProvider, call_tool_of, dropped_schem
 from silcrow.recall._spec import ToolResult, ToolSpec
 from silcrow.recall._tools import TOOL_NAMES, call_recall_tool
 
-if TYPE_CHECKING:
-    from silcrow.recall.local._records import RecallHit
-
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
@@ -53,13 +49,6 @@ _V = TypeVar("_V")
 # Defined by the recall policy; importable from here as before.
 is_trivial_prompt = policy.is_trivial_prompt
 screen_tool_result = policy.screen_tool_result
-
-
-def _screened_hit(hit: RecallHit) -> RecallHit:
-    """``hit`` with each of its strings screened as a tool result's are (see
-    :func:`policy.screen_tool_result`): typed hits reach a model too."""
-    fields = ("text", "speaker", "kind", "session_id", "external_id")
-    return replace(hit, **{name: policy.screen_tool_result(getattr(hit, name)) for name in fields})
 
 
 class MemoryManager:
@@ -335,7 +324,9 @@ class MemoryManager:
         if name in TOOL_NAMES and isinstance(provider, Searchable):
             # The same typed path as the servers: one set of checks, fence tags stripped before a
             # fact is stored, hits screened as they are recalled.
-            return policy.screened(call_recall_tool(self, name, call_args))
+            answer = call_recall_tool(self, name, call_args)
+            # Hits were screened by self.search; a refusal may quote what was sent.
+            return policy.screened(answer) if isinstance(answer, ToolResult) else answer
         ok, value = self._timed(f"tool:{name}", lambda: call_tool_of(provider, name, call_args),
                                 self.tool_timeout)
         if not ok:
@@ -362,7 +353,7 @@ class MemoryManager:
             return Found(context=self.prefetch(text))
         text = self._out(provider, text)
         hits = self._typed("search", lambda: provider.search(text, max(1, min(int(k), MAX_RESULTS))))
-        return Found(hits=tuple(_screened_hit(hit) for hit in hits))
+        return policy.screened(Found(hits=tuple(hits)))  # typed hits reach a model too
 
     def remember(self, text: str, *, source: str = "api") -> Remembered:
         """Keep one fact in recall; returns its id. ``source`` is kept with it (who saved it)."""

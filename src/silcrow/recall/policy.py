@@ -27,6 +27,7 @@ import json
 import logging
 import re
 from collections.abc import Collection, Iterable, Mapping
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from silcrow._toolcall import result_json
@@ -131,12 +132,19 @@ def screen_tool_result(value: Any) -> Any:
 
 
 def screened(answer: _A) -> _A:
-    """A tool's typed answer as a model may read it: a :class:`ToolResult`'s data and error
-    screened (:func:`screen_tool_result`). The typed API's results are screened as they are
-    found (:meth:`MemoryManager.search`), so they pass as they are."""
+    """A tool's typed answer as a model may read it: every string of a :class:`ToolResult` (its
+    data and error), or of a ``Found``'s hits, screened by :func:`screen_tool_result`; other
+    answers hold no recalled text."""
+    from silcrow.recall._api import Found
+
     if isinstance(answer, ToolResult):
         error = None if answer.error is None else str(screen_tool_result(answer.error))
         return ToolResult(screen_tool_result(dict(answer.data)), error)  # type: ignore[return-value]
+    if isinstance(answer, Found):
+        fields = ("text", "speaker", "kind", "session_id", "external_id")
+        hits = tuple(replace(hit, **{name: screen_tool_result(getattr(hit, name)) for name in fields})
+                     for hit in answer.hits)
+        return Found(hits, answer.context)  # type: ignore[return-value]
     return answer
 
 
