@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from silcrow._lazy import lazy_getattr
 from silcrow.errors import ProviderNotFoundError, RecallError
-from silcrow.recall._provider import MemoryProvider, as_openai_tool, call_tool_of, tool_specs_of
+from silcrow.recall._edge import as_openai_tool
+from silcrow.recall._provider import MemoryProvider, call_tool_of, tool_specs_of
 from silcrow.recall._spec import ToolResult, ToolSpec
 
 if TYPE_CHECKING:

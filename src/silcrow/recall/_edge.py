@@ -5,7 +5,8 @@ with typed values (:class:`~silcrow.recall.ToolResult`, or the typed API's
 :class:`~silcrow.recall.Found`, :class:`~silcrow.recall.Remembered`,
 :class:`~silcrow.recall.Forgotten`); the manager works on those. This module is the one
 place they become what a model (or a host that speaks tool JSON, such as Hermes) reads: an
-OpenAI function schema or a bare one (:func:`openai_tool`, :func:`bare_tool`), and a result
+OpenAI function schema or a bare one (:func:`openai_tool`, :func:`as_openai_tool`,
+:func:`bare_tool`), and a result
 object or its JSON text (:func:`answer_dict`, :func:`answer_json`). Every recall surface (the
 agent's tools, MCP, the Hermes bridge, :meth:`MemoryProvider.handle_tool_call`) calls it.
 
@@ -20,11 +21,29 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from silcrow._toolcall import result_json, schema_name, tool_schema
+from silcrow._toolcall import convert_schema, result_json, schema_name, tool_schema
 from silcrow.recall._api import Answer, Forgotten, Found, Remembered
 from silcrow.recall._spec import ToolResult, ToolSpec
 
-__all__ = ["answer_dict", "answer_from_json", "answer_json", "bare_tool", "openai_tool", "spec_from_schema"]
+__all__ = ["answer_dict", "answer_from_json", "answer_json", "as_openai_tool", "bare_tool", "openai_tool",
+           "spec_from_schema"]
+
+
+def as_openai_tool(schema: object) -> dict[str, Any] | None:
+    """``schema`` (a :class:`ToolSpec`, or a schema dict) in OpenAI function format, or None when
+    it names no tool.
+
+    A dict may be ``{"type": "function", "function": {...}}`` or the bare
+    ``{"name", "description", "parameters"}`` that Hermes plugins use;
+    the bare one is wrapped. Anything else (no usable ``name``) gives None so
+    the caller can say what it dropped.
+    """
+    if isinstance(schema, ToolSpec):
+        return openai_tool(schema)
+    if schema_name(schema) is None:
+        return None
+    assert isinstance(schema, dict)
+    return convert_schema(schema, "openai")
 
 
 def openai_tool(spec: ToolSpec) -> dict[str, Any]:

@@ -27,27 +27,9 @@ import abc
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from silcrow._toolcall import convert_schema, schema_name
 from silcrow.recall import _edge
 from silcrow.recall._api import Answer
 from silcrow.recall._spec import ToolResult, ToolSpec
-
-
-def as_openai_tool(schema: object) -> dict[str, Any] | None:
-    """``schema`` (a :class:`ToolSpec`, or a schema dict) in OpenAI function format, or None when
-    it names no tool.
-
-    A dict may be ``{"type": "function", "function": {...}}`` or the bare
-    ``{"name", "description", "parameters"}`` that Hermes plugins use;
-    the bare one is wrapped. Anything else (no usable ``name``) gives None so
-    the caller can say what it dropped.
-    """
-    if isinstance(schema, ToolSpec):
-        return _edge.openai_tool(schema)
-    if schema_name(schema) is None:
-        return None
-    assert isinstance(schema, dict)
-    return convert_schema(schema, "openai")
 
 
 def _newest(provider: object, legacy: str, typed: str) -> str:

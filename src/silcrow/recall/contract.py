@@ -31,8 +31,16 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from silcrow.recall import Answer, MemoryManager, MemoryProvider, ToolResult, ToolSpec, answer_json
-from silcrow.recall._provider import as_openai_tool, speaks_tool_json
+from silcrow.recall import (
+    Answer,
+    MemoryManager,
+    MemoryProvider,
+    ToolResult,
+    ToolSpec,
+    answer_json,
+    as_openai_tool,
+)
+from silcrow.recall._provider import speaks_tool_json
 
 SESSION = "contract-session"
 HOOK_TIMEOUT = 120.0

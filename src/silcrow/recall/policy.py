@@ -23,14 +23,12 @@ calls the bridge like a provider). Each rule is applied at the same point by bot
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from silcrow._toolcall import result_json
 from silcrow.recall._spec import ToolResult
 from silcrow.safety import build_memory_context_block, filter_recalled, redact_value, sanitize_context, scan
 
@@ -149,12 +147,11 @@ def screened(answer: _A) -> _A:
 
 
 def tool_result(raw: str) -> str:
-    """A provider's tool result (JSON, or plain text taken as the result) screened, as JSON."""
-    try:
-        parsed = json.loads(raw)
-    except (TypeError, ValueError):
-        parsed = {"success": True, "result": str(raw)}
-    return result_json(screen_tool_result(parsed))
+    """A tool result that is JSON text (or plain text, taken as the result) screened, as the
+    JSON a model reads (:func:`screened` over :func:`silcrow.recall._edge.answer_from_json`)."""
+    from silcrow.recall._edge import answer_from_json, answer_json
+
+    return answer_json(screened(answer_from_json(str(raw))))
 
 
 def recalled_line(date: str | None, who: str, text: str, *, memory_id: int | None = None) -> str:
