@@ -122,8 +122,8 @@ def screen_tool_result(value: Any) -> Any:
             log.warning("recall tool result withheld (%s): %.80r", ids, value)
             return f"[BLOCKED: recalled text matched {ids}]"
         return cleaned
-    if isinstance(value, list):
-        return [screen_tool_result(v) for v in value]
+    if isinstance(value, list | tuple):  # typed results may hold tuples
+        return type(value)(screen_tool_result(v) for v in value)
     if isinstance(value, dict):
         return {k: screen_tool_result(v) for k, v in value.items()}
     return value
