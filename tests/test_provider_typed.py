@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import textwrap
 import threading
 from collections.abc import Mapping
@@ -298,3 +299,20 @@ def test_tool_json_is_made_only_at_the_edge() -> None:
                 offenders += [f"{path.relative_to(SRC)}: {name}" for name in sorted(used)]
     # The kit keeps exporting function_schema for providers written outside silcrow.
     assert offenders == ["providers/__init__.py: function_schema"]
+
+
+def test_the_example_provider_of_the_docs_keeps_the_contract(tmp_path: Path) -> None:
+    page = (SRC.parents[1] / "docs" / "providers" / "writing.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", page, re.S)
+    assert code is not None
+    namespace: dict[str, Any] = {}
+    exec(compile(code.group(1), "writing.md", "exec"), namespace)  # noqa: S102 - our own docs
+    provider = namespace["NotesProvider"](home=tmp_path)
+    check_provider_contract(provider, tmp_path)
+    manager = MemoryManager()
+    manager.add_provider(provider)
+    manager.sync_turn("My sister Ana lives in Porto", "Noted.")
+    assert manager.flush(10)
+    assert json.loads(manager.handle_tool_call("notes_search", {"query": "Porto"})) == {
+        "success": True, "results": ["My sister Ana lives in Porto"], "count": 1}
+    manager.shutdown()
