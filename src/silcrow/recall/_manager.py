@@ -37,7 +37,7 @@ from silcrow.errors import ProviderConflictError, RecallError, SilcrowError, Too
 from silcrow.recall import _edge, policy
 from silcrow.recall._api import Answer, Forgotten, Found, Remembered, Searchable
 from silcrow.recall._limits import MAX_QUERY_CHARS, MAX_RESULTS
-from silcrow.recall._provider import MemoryProvider, call_tool_of, dropped_schemas, tool_specs_of
+from silcrow.recall._provider import MemoryProvider, call_tool_of, tool_specs_of
 from silcrow.recall._spec import ToolResult, ToolSpec
 from silcrow.recall._tools import TOOL_NAMES, call_recall_tool
 
@@ -278,12 +278,12 @@ class MemoryManager:
         provider = self._provider
         if provider is None:
             return []
+        dropped: list[Any] = []
         try:
-            specs = tool_specs_of(provider)
-            dropped = dropped_schemas(provider)
+            specs = tool_specs_of(provider, dropped=dropped)
         except TypeError as exc:
             log.warning("recall provider %r: %s; no tools offered", provider.name, exc)
-            specs, dropped = [], []
+            specs = []
         except Exception as exc:
             self._failed("tool_specs", exc)
             return []

@@ -49,10 +49,10 @@ def speaks_tool_json(provider: MemoryProvider) -> bool:
             or _newest(provider, "handle_tool_call", "call_tool") == "handle_tool_call")
 
 
-def tool_specs_of(provider: MemoryProvider) -> list[ToolSpec]:
+def tool_specs_of(provider: MemoryProvider, *, dropped: list[Any] | None = None) -> list[ToolSpec]:
     """``provider``'s tools, typed: its :meth:`~MemoryProvider.tool_specs`, or the schemas of a
     provider written against the earlier contract read as specs (one that names no tool, or
-    whose arguments are not an object schema, is left out: see :func:`dropped_schemas`).
+    whose arguments are not an object schema, is left out, and added to ``dropped`` when given).
     Raises what the provider raised; a result of the wrong type is a TypeError."""
     if _newest(provider, "get_tool_schemas", "tool_specs") == "tool_specs":
         specs = provider.tool_specs()
@@ -65,15 +65,10 @@ def tool_specs_of(provider: MemoryProvider) -> list[ToolSpec]:
     schemas = provider.get_tool_schemas()
     if not isinstance(schemas, list):
         raise TypeError(f"get_tool_schemas returned {type(schemas).__name__}, not a list")
-    return [spec for spec in map(_edge.spec_from_schema, schemas) if spec is not None]
-
-
-def dropped_schemas(provider: MemoryProvider) -> list[Any]:
-    """The schemas of an earlier-contract provider that :func:`tool_specs_of` leaves out."""
-    if _newest(provider, "get_tool_schemas", "tool_specs") == "tool_specs":
-        return []
-    schemas = provider.get_tool_schemas()
-    return [s for s in schemas if _edge.spec_from_schema(s) is None] if isinstance(schemas, list) else []
+    read = [(schema, _edge.spec_from_schema(schema)) for schema in schemas]
+    if dropped is not None:
+        dropped.extend(schema for schema, spec in read if spec is None)
+    return [spec for _, spec in read if spec is not None]
 
 
 def call_tool_of(provider: MemoryProvider, name: str, args: Mapping[str, Any]) -> Answer:
