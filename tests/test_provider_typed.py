@@ -316,3 +316,14 @@ def test_the_example_provider_of_the_docs_keeps_the_contract(tmp_path: Path) -> 
     assert json.loads(manager.handle_tool_call("notes_search", {"query": "Porto"})) == {
         "success": True, "results": ["My sister Ana lives in Porto"], "count": 1}
     manager.shutdown()
+
+
+def test_the_contract_checks_the_typed_recall_calls_of_a_searchable_provider(tmp_path: Path) -> None:
+    from silcrow.recall.local import LocalProvider
+
+    class Forgetful(LocalProvider):  # keeps a fact, then never finds it
+        def search(self, query: str, k: int = 10, **kwargs: Any) -> list[Any]:
+            return []
+
+    with pytest.raises(AssertionError, match="did not find the fact add_fact"):
+        check_provider_contract(Forgetful(tmp_path, embedder="none"), tmp_path)

@@ -35,6 +35,7 @@ from silcrow.recall import (
     Answer,
     MemoryManager,
     MemoryProvider,
+    Searchable,
     ToolResult,
     ToolSpec,
     answer_json,
@@ -128,6 +129,23 @@ def _json_object(text: Any, what: str) -> dict[str, Any]:
     return value
 
 
+def _check_typed_recall(provider: MemoryProvider, call: Any) -> None:
+    """``add_fact``, ``search`` and ``forget`` of a :class:`Searchable` provider: a fact kept is
+    found by its id and forgotten by it."""
+    fact = "The contract check's probe: the red kite nests in the old quarry."
+    kept = call("add_fact", fact, metadata={"source": "contract"})
+    _require(isinstance(kept, int) and not isinstance(kept, bool),
+             f"add_fact() must return an int id, got {kept!r}")
+    hits = call("search", "red kite quarry", 5)
+    _require(isinstance(hits, list), f"search() must return a list of RecallHit, got {type(hits).__name__}")
+    for hit in hits:
+        _require(all(hasattr(hit, f) for f in ("id", "text", "kind", "session_id", "speaker", "to_dict")),
+                 f"search() must return RecallHit values, got {hit!r:.80}")
+    _require(any(hit.id == kept for hit in hits), "search() did not find the fact add_fact() just kept")
+    removed = call("forget", kept)
+    _require(removed == 1, f"forget(id) of the fact just kept must remove 1 memory, removed {removed!r}")
+
+
 def check_provider_contract(provider: MemoryProvider, tmp_home: Path) -> None:
     """Exercise every hook of ``provider`` (whose data lives in ``tmp_home``)."""
     _require(isinstance(provider, MemoryProvider), "providers subclass silcrow.recall.MemoryProvider")
@@ -205,6 +223,9 @@ def check_provider_contract(provider: MemoryProvider, tmp_home: Path) -> None:
         props = fn["parameters"].get("properties", {})
         args = {key: _sample_value(spec) for key, spec in props.items() if isinstance(spec, dict)}
         tool(fn["name"], args)
+
+    if isinstance(provider, Searchable):  # the typed recall calls the manager answers recall_* with
+        _check_typed_recall(provider, call)
 
     compressed = call("on_pre_compress", TRANSCRIPT)
     _require(isinstance(compressed, str), "on_pre_compress() must return str")
