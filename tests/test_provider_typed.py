@@ -125,6 +125,10 @@ def test_a_provider_failing_in_call_tool_costs_the_model_one_answer() -> None:
     answer = manager.call_tool("note_search", {"query": "bees"})
     assert isinstance(answer, ToolResult) and "failed or timed out" in str(answer.error)
     assert manager.counters["provider_failures"] == 1
+    # The provider's own JSON edge (what Hermes calls) never raises either.
+    assert json.loads(Broken().handle_tool_call("note_search", {})) == {
+        "success": False, "error": "tool 'note_search' failed unexpectedly (RuntimeError: disk on fire); "
+                                   "try again later"}
 
 
 def test_wrong_types_from_a_typed_provider_are_caught_by_the_contract(tmp_path: Path) -> None:

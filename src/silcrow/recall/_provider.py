@@ -27,6 +27,7 @@ import abc
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from silcrow._toolcall import contained
 from silcrow.recall import _edge
 from silcrow.recall._api import Answer
 from silcrow.recall._spec import ToolResult, ToolSpec
@@ -168,8 +169,10 @@ class MemoryProvider(abc.ABC):
         return [_edge.openai_tool(spec) for spec in self.tool_specs()]
 
     def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
-        """:meth:`call_tool` answered as the JSON text a model reads."""
-        return _edge.answer_json(self.call_tool(name, args))
+        """:meth:`call_tool` answered as the JSON text a model reads; never raises (an exception is
+        a failed result, as the manager makes it)."""
+        return contained(f"tool {name!r}", lambda: _edge.answer_json(self.call_tool(name, args)),
+                         lambda refused: _edge.answer_json(ToolResult.failed(refused["error"])))
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         """The session ended; ``messages`` is its transcript."""
