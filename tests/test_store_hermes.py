@@ -134,6 +134,30 @@ def test_a_memory_file_linked_outside_the_home_is_refused(
     assert MemoryStore(home).entries("memory") == ["root:x:0:0:root:/root:/bin/bash"]
 
 
+def test_a_file_or_directory_linked_outside_later_is_refused_by_the_same_store(tmp_path: Path) -> None:
+    # A write keeps how the file resolved: the next one must still see a link put in its place.
+    secret = tmp_path / "elsewhere" / "passwd"
+    secret.parent.mkdir()
+    secret.write_text("root:x:0:0:root:/root:/bin/bash", encoding="utf-8")
+    home = tmp_path / "home"
+    memories = _memories(home)
+    store = MemoryStore(home)
+    assert store.add("memory", "first")["success"]
+    (memories / "MEMORY.md").unlink()
+    (memories / "MEMORY.md").symlink_to(secret)
+    with pytest.raises(StoreError, match="outside the silcrow home"):
+        store.add("memory", "second")
+    assert secret.read_text(encoding="utf-8") == "root:x:0:0:root:/root:/bin/bash"
+    # The memories directory itself swapped for a link to a directory outside the home.
+    (memories / "MEMORY.md").unlink()
+    assert store.add("memory", "third")["success"]
+    memories.rename(home / "old-memories")
+    memories.symlink_to(secret.parent)
+    with pytest.raises(StoreError, match="outside the silcrow home"):
+        store.add("memory", "fourth")
+    assert sorted(p.name for p in secret.parent.iterdir()) == ["passwd"]
+
+
 def test_a_link_that_stays_inside_the_home_is_fine(tmp_path: Path) -> None:
     kept = tmp_path / "notes" / "memory.md"
     kept.parent.mkdir()

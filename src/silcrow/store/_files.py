@@ -8,7 +8,9 @@ A write of ``MEMORY.md`` goes like this:
    data file itself: ``os.replace`` swaps the data file's inode, and a lock on
    a replaced inode protects nothing);
 3. remove temp files left by a writer that crashed (listed before the lock,
-   removed under it: no live writer can own one then);
+   removed under it: no live writer can own one then), on the first write of
+   the target by this backend (and after ``leftovers()`` looked), not on every
+   one;
 4. re-read ``MEMORY.md`` from disk, under the lock: what another process
    wrote a moment ago is the base of this change;
 5. write the new text to a temp file in the same directory, fsync it,
@@ -40,6 +42,7 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -275,6 +278,12 @@ class FileBackend(StoreBackend):
         self._paths: dict[str, Path] = {}
         self._lock_paths: dict[str, Path] = {}
         self._real_paths: dict[str, Path] = {}
+        # By target file: the directory's (device, inode) and the rules when the file was
+        # resolved, and the file it resolved to (see _checked).
+        self._resolved: dict[str, tuple[tuple[int, int, Path, bool], Path]] = {}
+        self._intents: dict[str, str] = {}
+        # Targets whose crashed writers' temp files this backend has removed (see transaction).
+        self._swept: set[str] = set()
         # Where a target's temp files can be, and how their names start (see leftovers).
         self._temp_places: dict[tuple[str, Path], tuple[tuple[str, str], ...]] = {}
 
@@ -285,8 +294,29 @@ class FileBackend(StoreBackend):
         return self._root[1]
 
     def _checked(self, target_file: str) -> tuple[Path, Path]:
-        """The file's path and the file it resolves to, which must be inside the home."""
+        """The file's path and the file it resolves to, which must be inside the home.
+
+        A file that is not a symlink resolves to its name in the resolved directory: that is
+        kept per target, and used again while the file is still no link (one ``lstat``) and the
+        directory is still the same one (one ``stat``): a full resolution walks every component
+        of the path, and this runs on every write."""
         path = self.path(target_file)
+        try:
+            link = stat.S_ISLNK(os.lstat(path).st_mode)
+            found = os.stat(self.directory)
+        except OSError:  # missing, or not a directory: resolved (and reported) the long way
+            return self._resolve(path)
+        if link:
+            return self._resolve(path)
+        key = (found.st_dev, found.st_ino, self.home, self.allow_outside_home)
+        cached = self._resolved.get(target_file)
+        if cached is not None and cached[0] == key:
+            return path, cached[1]
+        checked = self._resolve(path)
+        self._resolved[target_file] = (key, checked[1])
+        return checked
+
+    def _resolve(self, path: Path) -> tuple[Path, Path]:
         real = os.path.realpath(path)
         if self.allow_outside_home or real == (root := self._resolved_home()) or real.startswith(
             root.rstrip(os.sep) + os.sep
@@ -377,8 +407,10 @@ class FileBackend(StoreBackend):
             lock_path = self._lock_paths[target_file] = path.with_name(path.name + ".lock")
         lock = locking.ExclusiveLock(lock_path, self.lock_timeout)
         # Listed before the lock, so the listing is not part of the time the lock is held (see
-        # _remove_leftovers).
-        seen = self.leftovers(target_file, real)
+        # _remove_leftovers); once per target and backend (a process's store), not on every
+        # write: a writer that dies leaves one temp file, removed by the next store opened on
+        # the home (or by `silcrow memory doctor`), and never read as the notes.
+        seen = self.leftovers(target_file, real) if target_file not in self._swept else []
         try:
             self._lock(lock)
         except locking.LockWaitTimeout as exc:
@@ -395,7 +427,8 @@ class FileBackend(StoreBackend):
         try:
             transaction = FileTransaction(self, path, real, target_file)
             self._remove_leftovers(seen)
-            if target_file != PENDING_FILE and os.path.lexists(self.intent_path(target_file)):
+            self._swept.add(target_file)
+            if target_file != PENDING_FILE and os.path.lexists(self._intent_name(target_file)):
                 self._recover(transaction, target_file)
             try:
                 yield transaction
@@ -423,6 +456,13 @@ class FileBackend(StoreBackend):
 
     def intent_path(self, target_file: str) -> Path:
         return self.directory / (target_file + INTENT_SUFFIX)
+
+    def _intent_name(self, target_file: str) -> str:
+        # Looked for on every write: its name is built once.
+        found = self._intents.get(target_file)
+        if found is None:
+            found = self._intents[target_file] = str(self.intent_path(target_file))
+        return found
 
     def _recover(self, transaction: FileTransaction, target_file: str) -> None:
         """Finish an approval of ``target_file`` that a crash interrupted (see FileTransaction):
@@ -455,7 +495,8 @@ class FileBackend(StoreBackend):
 
     def leftovers(self, target_file: str, real: Path | None = None) -> list[str]:
         """Temp files of writers of ``target_file`` that died before their rename (``real``: the
-        file it resolves to, when known)."""
+        file it resolves to, when known). The next transaction of the target removes them."""
+        self._swept.discard(target_file)
         if real is None:
             real = Path(os.path.realpath(self.path(target_file)))
         places = self._temp_places.get((target_file, real))
