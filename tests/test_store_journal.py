@@ -6,7 +6,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -81,3 +83,59 @@ def test_a_file_changed_by_another_process_between_writes_is_read_again(tmp_path
     assert store.replace("memory", "omega", "delta fact")["success"]
     assert store.entries("memory") == ["delta fact", "beta fact", "gamma fact"]
     assert [r["action"] for r in store.history("memory")] == ["add", "add", "outside_edit", "add", "replace"]
+
+
+def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    parsed: list[bytes] = []
+    real = journal._parse
+
+    def counting(line: bytes) -> dict[str, Any] | None:
+        parsed.append(line)
+        return real(line)
+
+    monkeypatch.setattr(journal, "_parse", counting)
+    return parsed
+
+
+def test_a_writer_takes_the_newest_record_from_one_line_when_the_file_is_the_one_it_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two stores (as two processes have): while one was away the other appended six records.
+    # The file in place is the one the newest record says it left, so that record alone is
+    # read, not the chain of six; the history read whole agrees with it.
+    mine, other = MemoryStore(tmp_path), MemoryStore(tmp_path)
+    assert mine.add("memory", "mine")["success"]
+    for i in range(3):
+        assert other.add("memory", f"other {i}")["success"]
+        assert other.replace("memory", f"other {i}", f"other {i}, edited")["success"]
+    parsed = _count_parses(monkeypatch)
+    assert mine.add("memory", "mine again")["success"]
+    assert len(parsed) == 1
+    history = mine.history("memory")
+    assert [r["action"] for r in history] == ["add"] + ["add", "replace"] * 3 + ["add"]
+    assert all(a["after"] == b["before"] for a, b in zip(history, history[1:], strict=False))
+    assert history[-1]["after"] == mine.entries("memory")
+
+
+def test_a_file_changed_in_place_with_its_size_and_mtime_kept_is_still_an_outside_edit(
+    tmp_path: Path,
+) -> None:
+    # The newest record names the file it left by inode, size and times: an edit in place that
+    # keeps the size and sets the modification time back still changes the change time.
+    mine, other = MemoryStore(tmp_path), MemoryStore(tmp_path)
+    assert mine.add("memory", "alpha fact")["success"]
+    assert other.add("memory", "beta fact")["success"]
+    path = tmp_path / "memories" / "MEMORY.md"
+    before = os.stat(path)
+    time.sleep(0.05)  # past the clock's tick, which the change time is taken from
+    with open(path, "r+b") as handle:  # the same inode, the same size
+        edited = handle.read().replace(b"alpha", b"omega")
+        handle.seek(0)
+        handle.write(edited)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert os.stat(path).st_size == before.st_size and os.stat(path).st_ino == before.st_ino
+    assert mine.add("memory", "gamma fact")["success"]
+    history = mine.history("memory")
+    assert [r["action"] for r in history] == ["add", "add", "outside_edit", "add"]
+    assert history[2]["before"] == ["alpha fact", "beta fact"]
+    assert history[2]["after"] == ["omega fact", "beta fact"]

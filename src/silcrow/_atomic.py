@@ -57,10 +57,12 @@ def _create_temp(path: Path) -> tuple[int, str]:
 
 def replace_file(
     path: Path, data: str | bytes, *, mode: int | None = None, sync_directory: bool = True
-) -> None:
+) -> os.stat_result:
     """Write ``data`` (text as UTF-8) to ``path`` atomically; ``mode`` sets its permissions
     (default: 0600). ``sync_directory=False`` leaves the directory's fsync to the
-    caller (who then owes it before reporting the write done, e.g. after releasing a lock)."""
+    caller (who then owes it before reporting the write done, e.g. after releasing a lock).
+    Returns the status of the file put in place (its inode, size and times tell later
+    whether the file is still that one, unchanged)."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = _create_temp(path)
     try:
@@ -74,9 +76,13 @@ def replace_file(
         finally:
             os.close(fd)
         os.replace(tmp, path)
+        # After the rename, which changes the file's ctime; nobody else renames over it meanwhile
+        # when the caller holds its lock.
+        written = os.stat(path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
     if sync_directory:
         fsync_directory(path.parent)
+    return written

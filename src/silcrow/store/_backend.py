@@ -52,6 +52,10 @@ class Transaction(ABC):
     def last_record(self, target: str) -> dict[str, Any] | None:
         """The newest journal record of ``target`` (None when it has none)."""
 
+    def parsed(self, entries: list[str]) -> None:  # noqa: B027 - optional, nothing to do by default
+        """The entries the caller parsed from :meth:`read`: a backend may use them to tell that
+        the target's newest journal record ends with them without rebuilding it."""
+
     @abstractmethod
     def records(self, target: str) -> list[dict[str, Any]]:
         """Every journal record of ``target``, oldest first, read under this transaction's lock

@@ -66,11 +66,12 @@ DEFAULT_LOCK_TIMEOUT = 10.0
 INTENT_SUFFIX = ".approving"
 # The notes files an intent can name (the store's TARGET_FILES; it imports this module).
 NOTE_FILES = ("MEMORY.md", "USER.md")
+NOTE_TARGETS = {"MEMORY.md": "memory", "USER.md": "user"}
 OUTSIDE_HOME_ENV = SWITCHES["memory_outside_home"]
 
 
-def _read_bytes(path: Path, shown: Path) -> tuple[bytes, int | None]:
-    """The file's bytes and its mode (``b""`` and None when it does not exist); ``shown`` is
+def _read_bytes(path: Path, shown: Path) -> tuple[bytes, os.stat_result | None]:
+    """The file's bytes and its status (``b""`` and None when it does not exist); ``shown`` is
     how errors name it."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
@@ -79,12 +80,12 @@ def _read_bytes(path: Path, shown: Path) -> tuple[bytes, int | None]:
     except OSError as exc:
         raise StoreError(unusable_file_message(shown, exc)) from exc
     try:
-        stat = os.fstat(fd)
+        found = os.fstat(fd)
         # Plain reads (no file object: it would stat and seek again): the size, then to the end.
-        chunks = [os.read(fd, stat.st_size + 1)]
+        chunks = [os.read(fd, found.st_size + 1)]
         while chunks[-1]:
             chunks.append(os.read(fd, 1 << 16))
-        return b"".join(chunks), stat.st_mode
+        return b"".join(chunks), found
     except OSError as exc:
         raise StoreError(unusable_file_message(shown, exc)) from exc
     finally:
@@ -122,6 +123,12 @@ def unusable_file_message(path: Path, exc: OSError) -> str:
     return f"cannot read {path}: {exc.strerror or exc}. Check that it is a readable file"
 
 
+def _identity(found: os.stat_result) -> list[int]:
+    """A file's inode, size, modification and change times: another file, or this one changed
+    in place, differs (the change time cannot be set back, as the modification time can)."""
+    return [found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns]
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
@@ -154,6 +161,9 @@ class FileTransaction(Transaction):
         self._real = real
         self._mode: int | None = None  # the file's permission bits, from the read
         self._read = False
+        # The file as read, and as written: its inode, size and times (see _identity, journal).
+        self._file: list[int] | None = None
+        self._entries: list[str] | None = None  # what the caller parsed of it
         self._recalled: dict[str, journal.Last | None] = {}
         # The directory of a rename whose durability is still owed (see the module docstring).
         self.renamed_in: Path | None = None
@@ -165,9 +175,14 @@ class FileTransaction(Transaction):
         self._intent: Path | None = None
 
     def read(self) -> str:
-        data, mode = _read_bytes(self._real, self._path)
-        self._mode, self._read = mode, True
+        data, found = _read_bytes(self._real, self._path)
+        self._mode, self._read = (found.st_mode if found is not None else None), True
+        self._file = _identity(found) if found is not None else None
+        self._entries = None
         return data.decode("utf-8", "surrogateescape")
+
+    def parsed(self, entries: list[str]) -> None:
+        self._entries = entries
 
     def write(self, text: str) -> None:
         if not self._read:
@@ -175,19 +190,29 @@ class FileTransaction(Transaction):
                 self._mode = os.stat(self._real).st_mode
         # The owner's bits as they were (nobody else's); a new file is private.
         mode = _private.FILE_MODE if self._mode is None else self._mode & 0o700
-        replace_file(self._real, text.encode("utf-8", "surrogateescape"), mode=mode, sync_directory=False)
+        written = replace_file(self._real, text.encode("utf-8", "surrogateescape"), mode=mode,
+                               sync_directory=False)
+        self._file, self._entries = _identity(written), None
         self.renamed_in = self._real.parent
 
     def _newest(self, target: str) -> journal.Last | None:
         # Once per transaction: holding the target's lock, nobody else appends its records.
         if target not in self._recalled:
-            self._recalled[target] = self._backend.recall(target)
+            known = None
+            if target == self._backend.target_of(self._target_file) and self._file is not None \
+                    and self._entries is not None:
+                known = (self._file, self._entries)
+            self._recalled[target] = self._backend.recall(target, known)
         return self._recalled[target]
 
     def journal(self, record: dict[str, Any]) -> None:
         target = record["target"]
+        # The file this record leaves, when this transaction wrote it: the next writer that
+        # finds that very file in place knows this record's entries without rebuilding them.
+        written = self._file if self.renamed_in is not None and \
+            target == self._backend.target_of(self._target_file) else None
         last, ended = journal.append(self._backend.journal_path, record, self._newest(target),
-                                     before_compact=self._backend.fold_ledger)
+                                     before_compact=self._backend.fold_ledger, file=written)
         self._backend.remember(target, last, ended)
         self._recalled[target] = last
 
@@ -339,16 +364,22 @@ class FileBackend(StoreBackend):
         """Keep the record this process just appended, to skip reading it back next time."""
         self._newest[target] = (stamp, last)
 
-    def recall(self, target: str) -> journal.Last | None:
+    def target_of(self, target_file: str) -> str | None:
+        """The journal's name of the notes file ``target_file`` (None for other files)."""
+        return NOTE_TARGETS.get(target_file)
+
+    def recall(self, target: str, known: tuple[list[int], list[str]] | None = None) -> journal.Last | None:
         """The newest journal record of ``target``: the one remembered when nobody appended
         since (the journal ends where it ended then), else the remembered one brought up to
-        date with what was appended since, else read from the journal."""
+        date with what was appended since, else read from the journal. ``known``: the
+        identity of the target's file as read under its lock and the entries parsed from it
+        (see :func:`journal.follow`)."""
         remembered = self._newest.get(target)
         if remembered is not None:
             if remembered[0] == journal.stamp(self.journal_path):
                 return remembered[1]
             # Others appended since (writers in other processes): read only what they added.
-            followed = journal.follow(self.journal_path, target, remembered[1], remembered[0])
+            followed = journal.follow(self.journal_path, target, remembered[1], remembered[0], known)
             if followed is not None:
                 self._newest[target] = (followed[1], followed[0])
                 return followed[0]

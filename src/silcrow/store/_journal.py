@@ -134,7 +134,8 @@ def _stored(record: dict[str, Any], previous: Last | None) -> tuple[dict[str, An
     head = _common(before, after, limit)
     tail = _common(before[::-1], after[::-1], limit - head)
     stored = {key: value for key, value in _fields(record).items() if key not in ("before", "after")}
-    stored.update(base=previous.record["id"], keep=[head, tail], middle=after[head : len(after) - tail])
+    stored.update(base=previous.record["id"], keep=[head, tail], middle=after[head : len(after) - tail],
+                  depth=previous.depth + 1)
     return stored, previous.depth + 1
 
 
@@ -185,12 +186,16 @@ def _lock_path(path: Path) -> Path:
 
 
 def append(path: Path, record: dict[str, Any], previous: Last | None = None, *,
-           before_compact: Callable[[], None] | None = None) -> tuple[Last, Stamp]:
+           before_compact: Callable[[], None] | None = None,
+           file: list[int] | None = None) -> tuple[Last, Stamp]:
     """Append ``record`` as one line (a delta on ``previous``, the target's newest record, when
     given); compact the journal when it is too big, after ``before_compact`` (which keeps
-    what is derived from the records about to go). Returns the record as :func:`last` would
+    what is derived from the records about to go). ``file``: the identity of the notes file
+    this change put in place (see :func:`follow`). Returns the record as :func:`last` would
     and where the journal ended."""
     stored, depth = _stored(record, previous)
+    if file is not None:
+        stored = {**stored, "file": file}
     # ensure_ascii keeps the line pure ASCII, so surrogate-escaped bytes from a
     # damaged file can still be journaled and read back exactly.
     line = (json.dumps(stored, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
@@ -253,12 +258,20 @@ def stamp(path: Path, *, head: bool = False) -> Stamp | None:
     return Stamp(stat.st_ino, stat.st_size, stat.st_mtime_ns)
 
 
-def follow(path: Path, target: str, last: Last, since: Stamp) -> tuple[Last, Stamp] | None:
+def follow(path: Path, target: str, last: Last, since: Stamp,
+           known: tuple[list[int], list[str]] | None = None) -> tuple[Last, Stamp] | None:
     """The newest record of ``target``, given ``last``, its newest record when the journal
     ended at ``since``: only what was appended since is read. None when that cannot be told
     apart from a rewrite (compaction, a cut line) or a record does not chain onto ``last``;
     then :func:`last` reads it the long way. Called with the target's lock held, so nobody
-    appends records of ``target`` meanwhile."""
+    appends records of ``target`` meanwhile.
+
+    ``known``: the identity (inode, size, modification and change times) of the target's file as read
+    under that lock, and its entries. When the newest record appended since names that very
+    file as the one it left (``file``), and its delta agrees with the entries, its ``after``
+    is those entries: only that record is parsed, not every one before it (other writers
+    append several between two writes of one process). Its ``before`` is then not rebuilt
+    (None): what a transaction needs of the newest record is its id, ``after`` and depth."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
@@ -276,13 +289,48 @@ def follow(path: Path, target: str, last: Last, since: Stamp) -> tuple[Last, Sta
     # is read next time.
     end = data.rfind(b"\n") + 1
     named = json.dumps(target, ensure_ascii=True).encode("ascii")
+    ended = Stamp(now.inode, since.size + end, now.mtime_ns if since.size + end == now.size else 0, now.head)
+    if known is not None:
+        newest = _known_newest(data[:end], named, target, known)
+        if newest is not None:
+            return newest, ended
     states = {target: last}
     for line in data[:end].split(b"\n"):
         stored = _parse(line) if named in line else None
         if stored is not None and stored.get("target") == target and _whole(stored, states) is None:
             return None
-    ended = Stamp(now.inode, since.size + end, now.mtime_ns if since.size + end == now.size else 0, now.head)
     return states[target], ended
+
+
+def _known_newest(data: bytes, named: bytes, target: str, known: tuple[list[int], list[str]]) -> Last | None:
+    """The newest record of ``target`` in ``data`` (whole lines) when it left the file
+    ``known`` names (see :func:`follow`), from that one line; else None."""
+    file, entries = known
+    end = len(data)
+    while end > 0:
+        start = data.rfind(b"\n", 0, end - 1) + 1
+        line = data[start:end]
+        end = start
+        if named not in line:
+            continue
+        stored = _parse(line)
+        if stored is None or stored.get("target") != target:
+            continue  # a damaged line, or another target's that quotes this one's name
+        if stored.get("file") != file:
+            return None
+        if "base" not in stored:
+            return Last(_fields(stored), 0) if stored.get("after") == entries else None
+        keep, middle, depth = stored.get("keep"), stored.get("middle"), stored.get("depth")
+        if not (isinstance(keep, list) and len(keep) == 2 and all(isinstance(k, int) for k in keep)
+                and isinstance(middle, list) and isinstance(depth, int)):
+            return None
+        head, tail = keep
+        if len(entries) != head + len(middle) + tail or entries[head : len(entries) - tail] != middle:
+            return None
+        record = _fields(stored)
+        record.update(before=None, after=list(entries))
+        return Last(record, depth)
+    return None
 
 
 def _compact(path: Path, keep_bytes: int) -> None:

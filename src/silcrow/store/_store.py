@@ -684,10 +684,12 @@ class MemoryStore:
         used_after: int | None = None
         box = self.proposals if proposal is not None else None
         claimed: Proposal | None = None
+        wrote: tuple[Document, str] | None = None  # the document read and the text written
         with self.backend.transaction(file_name) as tx:
             document = self._document(target, tx.read())
             problems = safe_shape_problems(document, self._where(target))
             current = updated = document.entries
+            tx.parsed(current)
             message = ""
             if problems and not appends:
                 refusal = self._drift_refusal(tx, target, document.raw, problems)
@@ -738,9 +740,7 @@ class MemoryStore:
                         tx.settle(box, replace(claimed, decided_by=_caller()), text)
                     self._written.pop(target, None)
                     tx.write(text)
-                    written = document.successor(updated, text)
-                    if written is not None:
-                        self._written[target] = written
+                    wrote = (document, text)
                     tx.journal(new_record(
                         target=target, action=action, origin=origin, before=current, after=updated,
                         confirmed_threats=confirmed, by=_caller(),
@@ -751,6 +751,11 @@ class MemoryStore:
                 tx.settle(box, replace(claimed, decided_by=_caller()), None)
         if refusal is not None:
             raise Refused(refusal)
+        if wrote is not None:
+            # After the lock: it only saves the next write of this store a parse.
+            written = wrote[0].successor(updated, wrote[1])
+            if written is not None:
+                self._written[target] = written
         if seen is not None:
             seen.update(before=current, after=updated)
         return self._success(target, updated, message, used_after)
