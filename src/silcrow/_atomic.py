@@ -44,9 +44,17 @@ _TEMP_FLAGS = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 
                | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
 
 
+# By target: how its temporary files' names start (built once; it is on every write).
+_PREFIXES: dict[Path, str] = {}
+
+
 def _create_temp(path: Path) -> tuple[int, str]:
     """A new, empty temporary file (mode 0600) beside ``path``: its descriptor and name."""
-    prefix = os.path.join(os.path.dirname(path), temp_prefix(os.path.basename(path)))
+    prefix = _PREFIXES.get(path)
+    if prefix is None:
+        prefix = os.path.join(os.path.dirname(path), temp_prefix(os.path.basename(path)))
+        if len(_PREFIXES) < 1024:
+            _PREFIXES[path] = prefix
     while True:
         name = f"{prefix}{secrets.token_hex(4)}{TEMP_SUFFIX}"
         try:

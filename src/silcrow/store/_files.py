@@ -83,8 +83,10 @@ def _read_bytes(path: Path, shown: Path) -> tuple[bytes, os.stat_result | None]:
         found = os.fstat(fd)
         # Plain reads (no file object: it would stat and seek again): the size, then to the end.
         chunks = [os.read(fd, found.st_size + 1)]
-        while chunks[-1]:
-            chunks.append(os.read(fd, 1 << 16))
+        # A regular file's read stops short only at its end: one read does, unless it grew.
+        if len(chunks[0]) > found.st_size or not stat.S_ISREG(found.st_mode):
+            while chunks[-1]:
+                chunks.append(os.read(fd, 1 << 16))
         return b"".join(chunks), found
     except OSError as exc:
         raise StoreError(unusable_file_message(shown, exc)) from exc

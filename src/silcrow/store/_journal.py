@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import json
 import os
-import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -79,7 +78,7 @@ def new_record(
         extra["by"] = dict(by)
     return {
         **extra,
-        "id": uuid.uuid4().hex,
+        "id": _new_id(),
         "time": datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z"),
         "target": target,
         "action": action,
@@ -88,6 +87,14 @@ def new_record(
         "after": list(after),
         "undoes": undoes,
     }
+
+
+def _new_id() -> str:
+    """What ``uuid.uuid4().hex`` gives (random, version 4), without building a UUID object."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = (raw[6] & 0x0F) | 0x40
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    return raw.hex()
 
 
 CHAIN_LIMIT = 32
@@ -99,6 +106,8 @@ _OPTIONAL = ("confirmed_threats", "proposal", "evicted", "by")
 def _fields(stored: dict[str, Any]) -> dict[str, Any]:
     return {key: stored.get(key) for key in _FIELDS} | {k: stored[k] for k in _OPTIONAL if k in stored}
 _DELTA = ("base", "keep", "middle")
+# What a delta keeps of its record as it is (the entries are the delta).
+_DELTA_KEPT = tuple(key for key in _FIELDS if key not in ("before", "after"))
 
 
 # How much of the journal's start a Stamp keeps: compaction rewrites the start, so a file with
@@ -133,7 +142,7 @@ def _stored(record: dict[str, Any], previous: Last | None) -> tuple[dict[str, An
     limit = min(len(before), len(after))
     head = _common(before, after, limit)
     tail = _common(before[::-1], after[::-1], limit - head)
-    stored = {key: value for key, value in _fields(record).items() if key not in ("before", "after")}
+    stored = {key: record.get(key) for key in _DELTA_KEPT} | {k: record[k] for k in _OPTIONAL if k in record}
     stored.update(base=previous.record["id"], keep=[head, tail], middle=after[head : len(after) - tail],
                   depth=previous.depth + 1)
     return stored, previous.depth + 1
@@ -175,6 +184,10 @@ def _whole(stored: dict[str, Any], states: dict[str, Last]) -> Last | None:
 
 
 _LOCK_PATHS: dict[Path, Path] = {}
+# ensure_ascii keeps a line pure ASCII, so surrogate-escaped bytes from a damaged file can
+# still be journaled and read back exactly. One encoder for every line: json.dumps with
+# options builds a new one per call.
+_ENCODE = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
 
 
 def _lock_path(path: Path) -> Path:
@@ -196,9 +209,7 @@ def append(path: Path, record: dict[str, Any], previous: Last | None = None, *,
     stored, depth = _stored(record, previous)
     if file is not None:
         stored = {**stored, "file": file}
-    # ensure_ascii keeps the line pure ASCII, so surrogate-escaped bytes from a
-    # damaged file can still be journaled and read back exactly.
-    line = (json.dumps(stored, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
+    line = (_ENCODE(stored) + "\n").encode("ascii")
     lock = locking.ExclusiveLock(_lock_path(path), LOCK_TIMEOUT)
     try:
         lock.acquire()
@@ -360,7 +371,7 @@ def _compact(path: Path, keep_bytes: int) -> None:
         target = whole.record["target"]
         if target not in seen:
             seen.add(target)
-            kept[index] = json.dumps(whole.record, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+            kept[index] = _ENCODE(whole.record).encode("ascii")
     kept.reverse()
     replace_file(path, b"".join(line + b"\n" for line in reversed(kept)))
 
