@@ -36,6 +36,7 @@ MIGRATIONS: Migrations = [
     (5, "entry metadata and the archive of the curated notes, one JSON document per profile",
      notes.POSTGRES[5]),
     (6, "items of LangGraph stores (silcrow.integrations.langgraph)", langgraph.POSTGRES[6]),
+    (7, "how many of each profile's recall memories hold each word, kept by a trigger", recall.POSTGRES[7]),
 ]
 SCHEMA_VERSION = version(MIGRATIONS)
 
