@@ -401,14 +401,14 @@ class PostgresRecall(RecallBackend):
         where, params = scoped(scope)
         in_project = f" AND {_PROJECT}" if project is not None else ""
         # The best matches by ts_rank first, then the texts of those alone: carrying every
-        # match's texts through the sort cost as much as the ranking. Prepared, as the other
-        # statements of a search are: planned once per connection.
+        # match's texts through the sort cost as much as the ranking. Those are fetched by
+        # their ids (an array, not a join: joined, a small table was read whole for them).
+        # Prepared, as the other statements of a search are: planned once per connection.
         rows = conn.execute(
-            f"WITH top AS (SELECT id, ts_rank(%s, search, q) AS s"
-            f" FROM recall_memories, to_tsquery('english', %s) AS q"
-            f" WHERE search @@ q AND {where}{in_project} ORDER BY s DESC, id LIMIT %s)"
-            " SELECT m.id, m.body, m.context, m.dated FROM top JOIN recall_memories m USING (id)",
-            (_WEIGHTS, match, *params, *(project_params(project) if project is not None else ()),
+            "SELECT id, body, context, dated FROM recall_memories WHERE id = ANY(ARRAY("
+            f"SELECT id FROM recall_memories, to_tsquery('english', %s) AS q WHERE search @@ q"
+            f" AND {where}{in_project} ORDER BY ts_rank(%s, search, q) DESC, id LIMIT %s))",
+            (match, *params, *(project_params(project) if project is not None else ()), _WEIGHTS,
              max(pool, retrieval.LEXICAL_POOL)), prepare=True,
         ).fetchall()
         if not rows:
