@@ -8,7 +8,7 @@ similarity of the same stored vectors (:func:`retrieval.memory_vectors`), and
 Ingest (context windows, content-hash identity) is the shared
 :class:`~silcrow.recall.local.RecallBackend` code.
 
-Memories belong to one profile: each transaction names it (:func:`owned_by`),
+Memories belong to one profile: each transaction names it (:func:`~silcrow.db.owned_by`),
 every statement keeps to its rows and new rows take it as their ``profile``
 column's default; the same conversation ingested by two profiles is stored
 twice (identity is (profile, content hash)). The vectors' model is shared by
@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from silcrow import schema
-from silcrow.db import PROFILE_SETTING, Database, fold, owned_by
+from silcrow.db import PROFILE_SETTING, Database, fold
 from silcrow.errors import RecallError
 from silcrow.models import Embedder
 from silcrow.recall.local import _retrieval as retrieval
@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 WHAT = "recall memories"
 _MINE = f"profile = current_setting('{PROFILE_SETTING}')"
 _SCOPE = f"{_MINE} AND user_id IS NOT DISTINCT FROM %s AND agent_id IS NOT DISTINCT FROM %s"
+#: A memory's session as the ranking sees it: a turn's, none for a fact or summary.
+_SESSION = "CASE WHEN kind = 'turn' THEN coalesce(session_id, '') ELSE '' END"
 
 
 def scoped(scope: Scope) -> tuple[str, tuple[str, ...]]:
@@ -130,8 +132,7 @@ class PostgresRecall(RecallBackend):
 
     @contextlib.contextmanager
     def _tx(self) -> Iterator[Any]:
-        with self.db.transaction(RecallError, WHAT) as conn:
-            owned_by(conn, self.profile)
+        with self.db.transaction(RecallError, WHAT, owner=self.profile) as conn:
             yield conn
 
     # -- vectors -----------------------------------------------------------------------
@@ -333,10 +334,9 @@ class PostgresRecall(RecallBackend):
         pool = max(k, retrieval.POOL)
 
         def once() -> list[RecallHit]:
-            with self.db.transaction(RecallError, WHAT) as conn:
+            with self._tx() as conn:
                 terms = retrieval.query_terms(fold(query)) if mode != "dense" else []
                 with conn.pipeline():  # one round trip for the settings and the term counts
-                    owned_by(conn, self.profile)
                     if embeds:  # HNSW candidates examined; scoped searches still fill k
                         conn.execute("SELECT set_config('hnsw.ef_search', %s, true),"
                                      " set_config('hnsw.iterative_scan', 'relaxed_order', true)",
@@ -346,17 +346,18 @@ class PostgresRecall(RecallBackend):
                 if mode != "dense":
                     lexical = self._lexical(conn, terms, counts, pool, scope, need_some=not embeds,
                                             project=project)
-                dense = {}
+                dense: dict[int, float] = {}
+                known: dict[int, tuple[str, str]] | None = None
                 if vector is not None:
-                    dense = self._dense(conn, vector.result(), pool, scope, [i for i, _ in lexical],
-                                        project=project)
+                    dense, known = self._dense(conn, vector.result(), pool, scope, [i for i, _ in lexical],
+                                               project=project)
 
                 def about(ids: list[int]) -> dict[int, tuple[str, str]]:
+                    if known is not None:  # the dense statement brought every candidate's neighbours
+                        return {i: known[i] for i in ids if i in known}
                     rows = conn.execute(
-                        "SELECT id, speaker, CASE WHEN kind = 'turn' THEN coalesce(session_id, '')"
-                        f" ELSE '' END AS session FROM recall_memories WHERE id = ANY(%s) AND {_MINE}",
-                        (ids,),
-                        prepare=True,
+                        f"SELECT id, speaker, {_SESSION} AS session FROM recall_memories"
+                        f" WHERE id = ANY(%s) AND {_MINE}", (ids,), prepare=True,
                     )
                     return {int(r["id"]): (r["speaker"], r["session"]) for r in rows}
 
@@ -423,23 +424,31 @@ class PostgresRecall(RecallBackend):
     def _dense(
         self, conn: Any, qvec: np.ndarray, pool: int, scope: Scope, lexical_ids: list[int],
         project: str | None = None,
-    ) -> dict[int, float]:
+    ) -> tuple[dict[int, float], dict[int, tuple[str, str]]]:
+        """The cosine of the nearest memories and of the lexical candidates (so fusion sees both
+        sides of each); and the speaker and session of all of them and of the memories just
+        before and after each, which the ranking asks for (:func:`rank`'s ``about``). One
+        statement: each round trip waits for the server to be scheduled on busy cores."""
         vec = f"embedding::{self._vec}"
         where, params = scoped(scope)
         in_project = f" AND {_PROJECT}" if project is not None else ""
-        # The nearest by the HNSW index, and the lexical candidates too (so fusion sees both
-        # sides of each), in one statement.
         rows = conn.execute(
-            f"(SELECT id, 1 - ({vec} <=> %s::{self._vec}) AS cos FROM recall_memories"
+            f"WITH cand AS ((SELECT id, 1 - ({vec} <=> %s::{self._vec}) AS cos FROM recall_memories"
             f" WHERE vector_dims(embedding) = {self._dim} AND {where}{in_project}"
             f" ORDER BY {vec} <=> %s::{self._vec} LIMIT %s)"
-            f" UNION ALL SELECT id, 1 - ({vec} <=> %s::{self._vec}) FROM recall_memories"
-            f" WHERE id = ANY(%s) AND vector_dims(embedding) = {self._dim} AND {_MINE}",
+            f" UNION SELECT id, 1 - ({vec} <=> %s::{self._vec}) FROM recall_memories"
+            f" WHERE id = ANY(%s) AND vector_dims(embedding) = {self._dim} AND {_MINE})"
+            f" SELECT m.id, c.cos, m.speaker, {_SESSION} AS session FROM recall_memories m"
+            " LEFT JOIN cand c ON c.id = m.id WHERE m.id = ANY(ARRAY(SELECT u.id + d"
+            " FROM (SELECT id FROM cand UNION SELECT unnest(%s::bigint[])) AS u(id),"
+            " unnest('{-1,0,1}'::int[]) AS d))"
+            f" AND m.{_MINE}",
             (qvec, *params, *(project_params(project) if project is not None else ()), qvec, pool,
-             qvec, lexical_ids),
+             qvec, lexical_ids, lexical_ids),
             prepare=True,
         ).fetchall()
-        return {int(r["id"]): float(r["cos"]) for r in rows}
+        dense = {int(r["id"]): float(r["cos"]) for r in rows if r["cos"] is not None}
+        return dense, {int(r["id"]): (r["speaker"], r["session"]) for r in rows}
 
     def _hits(self, conn: Any, ranked: Sequence[tuple[int, float]]) -> list[RecallHit]:
         if not ranked:
