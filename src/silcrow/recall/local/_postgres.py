@@ -350,7 +350,7 @@ class PostgresRecall(RecallBackend):
                 known: dict[int, tuple[str, str]] | None = None
                 if vector is not None:
                     dense, known = self._dense(conn, vector.result(), pool, scope, [i for i, _ in lexical],
-                                               project=project)
+                                               project=project, neighbours=mode == "hybrid")
 
                 def about(ids: list[int]) -> dict[int, tuple[str, str]]:
                     if known is not None:  # the dense statement brought every candidate's neighbours
@@ -423,12 +423,13 @@ class PostgresRecall(RecallBackend):
 
     def _dense(
         self, conn: Any, qvec: np.ndarray, pool: int, scope: Scope, lexical_ids: list[int],
-        project: str | None = None,
+        project: str | None = None, *, neighbours: bool = True,
     ) -> tuple[dict[int, float], dict[int, tuple[str, str]]]:
         """The cosine of the nearest memories and of the lexical candidates (so fusion sees both
-        sides of each); and the speaker and session of all of them and of the memories just
-        before and after each, which the ranking asks for (:func:`rank`'s ``about``). One
-        statement: each round trip waits for the server to be scheduled on busy cores."""
+        sides of each); and the speaker and session of all of them and (``neighbours``) of the
+        memories just before and after each, which the ranking asks for (:func:`rank`'s
+        ``about``). One statement: each round trip waits for the server to be scheduled on
+        busy cores."""
         vec = f"embedding::{self._vec}"
         where, params = scoped(scope)
         in_project = f" AND {_PROJECT}" if project is not None else ""
@@ -441,10 +442,10 @@ class PostgresRecall(RecallBackend):
             f" SELECT m.id, c.cos, m.speaker, {_SESSION} AS session FROM recall_memories m"
             " LEFT JOIN cand c ON c.id = m.id WHERE m.id = ANY(ARRAY(SELECT u.id + d"
             " FROM (SELECT id FROM cand UNION SELECT unnest(%s::bigint[])) AS u(id),"
-            " unnest('{-1,0,1}'::int[]) AS d))"
+            " unnest(%s::int[]) AS d))"
             f" AND m.{_MINE}",
             (qvec, *params, *(project_params(project) if project is not None else ()), qvec, pool,
-             qvec, lexical_ids, lexical_ids),
+             qvec, lexical_ids, lexical_ids, [-1, 0, 1] if neighbours else [0]),
             prepare=True,
         ).fetchall()
         dense = {int(r["id"]): float(r["cos"]) for r in rows if r["cos"] is not None}
