@@ -101,8 +101,10 @@ def test_full_lifecycle_through_hermes_loader_and_memory_manager(hermes_home: Pa
     assert any("Porto" in r["text"] for r in out["tool_result"]["results"])
     assert "User's sister is Ana." in out["pre_compress"]  # on_memory_write mirrored the built-in write
     # Every silcrow hook a Hermes call maps to was reached (initialize via on_session_switch).
+    # Hermes's get_tool_schemas / handle_tool_call reach the provider's typed tools (the bridge
+    # makes the JSON at silcrow's edge).
     assert out["reached_session_1"] == sorted([
-        "get_tool_schemas", "handle_tool_call", "initialize", "on_memory_write", "on_pre_compress",
+        "call_tool", "tool_specs", "initialize", "on_memory_write", "on_pre_compress",
         "on_session_end", "on_turn_start", "prefetch", "queue_prefetch", "shutdown", "sync_turn",
         "system_prompt_block"])
     # Session 2 (new manager, new provider): session 1's turn and the delegation come back.

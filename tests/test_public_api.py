@@ -192,19 +192,10 @@ def test_public_modules_and_packages_resolve() -> None:
 
 SRC = Path(silcrow.__file__).parent
 
-# Crossings still to remove (each a private module another package reaches into): transfer's
-# import/export of every domain's rows, and the upkeep commands. The list only shrinks: a new
+# Crossings still to remove (each a private module another package reaches into): the upkeep
+# commands. The list only shrinks: a new
 # crossing fails the test below.
-KNOWN_CROSSINGS = {
-    # landed with entry upkeep and the approval gate's CLI, alongside this check
-    ("silcrow.cli._memory", "silcrow.store._pending"),
-    ("silcrow.transfer", "silcrow.recall.local._db"),
-    ("silcrow.transfer", "silcrow.recall.local._retrieval"),
-    ("silcrow.transfer", "silcrow.store._files"),
-    ("silcrow.transfer", "silcrow.store._journal"),
-    ("silcrow.transfer", "silcrow.store._pending"),
-    ("silcrow.transfer", "silcrow.store._postgres"),
-}
+KNOWN_CROSSINGS: set[tuple[str, str]] = set()
 
 
 def _private_imports() -> set[tuple[str, str]]:

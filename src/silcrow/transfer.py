@@ -37,16 +37,20 @@ from silcrow._private import private_dir, write_private
 from silcrow._sqlite import placeholders
 from silcrow.db import SCHEMA, Database
 from silcrow.errors import ConfigError, StoreError
-from silcrow.recall.local import _retrieval as retrieval
+from silcrow.recall.local import body_text, connect_recall_db, dated_text
 from silcrow.schema import check_schema
 from silcrow.schema import langgraph as langgraph_schema
 from silcrow.schema import recall as recall_schema
 from silcrow.schema import sessions as sessions_schema
-from silcrow.store import LEDGER_FILE, FileBackend
-from silcrow.store import _journal as journal
-from silcrow.store._files import FileBox
-from silcrow.store._pending import PENDING_FILE
-from silcrow.store._postgres import journal_line
+from silcrow.store import (
+    JOURNAL_FILE,
+    LEDGER_FILE,
+    PENDING_FILE,
+    FileBackend,
+    journal_line,
+    read_journal,
+    write_journal,
+)
 
 NOTE_FILES = ("MEMORY.md", "USER.md")
 _MEMORY_COLUMNS = recall_schema.MEMORIES.columns
@@ -106,7 +110,7 @@ def import_home(db: Database, home: Path, profile: str) -> Counts:
                     (profile, name, path.read_bytes()),
                 )
                 counts.notes += 1
-        for record in journal.read(notes / journal.JOURNAL_NAME):
+        for record in read_journal(notes / JOURNAL_FILE):
             conn.execute(
                 "INSERT INTO curated_journal (profile, target, record) VALUES (%s, %s, %s)",
                 (profile, record.get("target", ""), journal_line(record)),
@@ -188,7 +192,7 @@ def _import_recall(conn: Any, path: Path, profile: str, counts: Counts) -> dict[
     ids = _insert(
         conn, "recall_memories", (*_MEMORY_COLUMNS, "body", "dated", "embedding", "profile"),
         [
-            (*r[:-1], retrieval.body_text(r[2], r[4]), retrieval.dated_text(r[5], r[2]),
+            (*r[:-1], body_text(r[2], r[4]), dated_text(r[5], r[2]),
              None if r[-1] is None else np.frombuffer(r[-1], dtype="<f4"), profile)
             for r in rows
         ],
@@ -243,11 +247,10 @@ def _import_sessions(conn: Any, path: Path, profile: str, counts: Counts) -> Non
 def export_home(db: Database, home: Path, profile: str) -> Counts:
     """Write the notes, recall memories, sessions and LangGraph items of ``profile`` as the files
     home ``home``, which must not hold any of them yet."""
-    from silcrow.recall.local import _db as recall_sqlite
     from silcrow.sessions import SessionStore
 
     notes = memories_dir(home)
-    taken = [p for p in (notes / n for n in (*NOTE_FILES, journal.JOURNAL_NAME, PENDING_FILE, LEDGER_FILE))
+    taken = [p for p in (notes / n for n in (*NOTE_FILES, JOURNAL_FILE, PENDING_FILE, LEDGER_FILE))
              if p.exists()]
     taken += [p for p in (recall_db(home), sessions_db(home), home / LANGGRAPH_FILE) if p.exists()]
     if taken:
@@ -265,17 +268,12 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
             counts.notes += 1
         # Written by the journal's own append, so the file has its usual on-disk form (records
         # after the first of a target stored as deltas on the one before).
-        newest: dict[str, journal.Last] = {}
-        for (line,) in conn.execute(
-            "SELECT record FROM curated_journal WHERE profile = %s ORDER BY seq", (profile,)
-        ):
-            record = json.loads(line)
-            target = str(record.get("target", ""))
-            newest[target], _ = journal.append(notes / journal.JOURNAL_NAME, record, newest.get(target))
-            counts.journal_records += 1
+        counts.journal_records = write_journal(notes / JOURNAL_FILE, (
+            json.loads(line) for (line,) in conn.execute(
+                "SELECT record FROM curated_journal WHERE profile = %s ORDER BY seq", (profile,))))
         row = conn.execute("SELECT body FROM pending_proposals WHERE profile = %s", (profile,)).fetchone()
         if row and row[0]:
-            FileBox(FileBackend(notes, home=home)).restore(str(row[0]))
+            FileBackend(notes, home=home).proposals().restore(str(row[0]))
         row = conn.execute("SELECT body FROM curated_ledger WHERE profile = %s", (profile,)).fetchone()
         if row and row[0]:
             body = str(row[0])
@@ -287,7 +285,7 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
         ).fetchall()
         meta = conn.execute("SELECT key, value FROM recall_meta").fetchall()
         if memories or meta:
-            lite = recall_sqlite.connect(recall_db(home))
+            lite = connect_recall_db(recall_db(home))
             try:
                 _export_recall(lite, memories, meta, counts)
             finally:

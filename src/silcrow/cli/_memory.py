@@ -36,8 +36,7 @@ from silcrow.cli._common import (
 )
 from silcrow.cli.main import app
 from silcrow.safety import display_safe
-from silcrow.store import TARGET_FILES, MemoryResult, MemoryStore, who_text
-from silcrow.store._pending import box_warnings
+from silcrow.store import TARGET_FILES, MemoryResult, MemoryStore, box_warnings, who_text
 
 memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")

@@ -27,9 +27,12 @@ How a provider uses the shared parts: subclass
   shutdown); a write refused for good is set aside, never retried forever;
 * responses are checked with :func:`as_dict`, :func:`as_list` and
   :func:`field`: a malformed answer is a ServiceError, never a crash;
-* tools: ``tools()`` returns ``(schema, handler)`` pairs; ``handle_tool_call``
-  dispatches and turns every error into a JSON error (built by
-  :mod:`silcrow._toolcall`, like every other tool's);
+* tools: ``tools()`` returns ``(spec, handler)`` pairs, each spec a
+  :class:`~silcrow.recall.ToolSpec` (a schema dict is still read) and each handler
+  answering a :class:`~silcrow.recall.ToolResult` (or the fields of a successful one);
+  :meth:`HostedProvider.call_tool` dispatches and turns every error into a failed
+  ToolResult that says what to do. No JSON here: the manager works on the typed
+  answer and the model's edge (:func:`silcrow.recall.answer_json`) writes it;
 * ``probe_write`` / ``probe_search`` / ``probe_forget`` make
   ``silcrow providers check <name>`` do one real round trip.
 

@@ -6,25 +6,24 @@ import importlib.util
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 from silcrow._paths import config_file, default_home
-from silcrow._toolcall import error_json, ok_json
 from silcrow.config import Settings
 from silcrow.errors import ConfigError, RecallError, ServiceError, SilcrowError
 from silcrow.providers._config import load_provider_config
 from silcrow.providers._http import service_error
 from silcrow.providers._outbox import Outbox, outbox_path
 from silcrow.providers._resilience import Resilient
-from silcrow.recall import MemoryProvider
+from silcrow.recall import MemoryProvider, ToolResult, ToolSpec, spec_from_schema
 from silcrow.safety import redact_secrets, redact_value
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-ToolHandler = Callable[[dict[str, Any]], dict[str, Any]]
+ToolHandler = Callable[[dict[str, Any]], ToolResult | Mapping[str, Any]]
 
 COMMON_DEFAULTS: dict[str, Any] = {"timeout": 10.0, "failure_threshold": 3, "cooldown": 30.0}
 PROBE_ATTEMPTS = 6  # `providers check`: tries per step (waits 0.5, 1, 2, 4, 8 s between them)
@@ -235,29 +234,43 @@ class HostedProvider(MemoryProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
-        """``(schema, handler)`` pairs; a handler returns the result dict or raises."""
+    def tools(self) -> Sequence[tuple[ToolSpec | dict[str, Any], ToolHandler]]:
+        """``(spec, handler)`` pairs; a handler returns a :class:`ToolResult` (or the fields of a
+        successful one as a dict) or raises. A spec may also be a schema dict (OpenAI or bare
+        format), as this kit's providers once gave."""
         return []
 
-    def get_tool_schemas(self) -> list[dict[str, Any]]:
-        return [schema for schema, _ in self.tools()]
+    def _tools(self) -> dict[str, tuple[ToolSpec, ToolHandler]]:
+        found: dict[str, tuple[ToolSpec, ToolHandler]] = {}
+        for given, handler in self.tools():
+            spec = given if isinstance(given, ToolSpec) else spec_from_schema(given)
+            if spec is None:
+                raise RecallError(f"{self.name}: a tool schema without a name or an object of arguments: "
+                                  f"{given!r:.120}")
+            found.setdefault(spec.name, (spec, handler))
+        return found
 
-    def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
-        handlers = {schema["function"]["name"]: handler for schema, handler in self.tools()}
-        handler = handlers.get(name)
-        if handler is None:
-            return error_json(f"{self.name} has no tool {name!r}; available: {sorted(handlers)}")
-        if not isinstance(args, dict):
-            return error_json(f"arguments for {name!r} must be a JSON object")
+    def tool_specs(self) -> list[ToolSpec]:
+        return [spec for spec, _ in self._tools().values()]
+
+    def call_tool(self, name: str, args: Mapping[str, Any]) -> ToolResult:
+        """Run tool ``name``'s handler; every failure is a failed :class:`ToolResult` that says
+        what to do (a tool call must never break the agent loop)."""
+        entry = self._tools().get(name)
+        if entry is None:
+            return ToolResult.failed(f"{self.name} has no tool {name!r}; available: {sorted(self._tools())}")
+        if not isinstance(args, Mapping):
+            return ToolResult.failed(f"arguments for {name!r} must be a JSON object")
         try:
-            return ok_json(**handler(args))
+            answer = entry[1](dict(args))
         except ServiceError as exc:
-            return error_json(f"{exc}; answer without this memory for now")
+            return ToolResult.failed(f"{exc}; answer without this memory for now")
         except (RecallError, ValueError) as exc:
-            return error_json(str(exc))
+            return ToolResult.failed(str(exc))
         except Exception as exc:  # a tool call must never break the agent loop
             log.exception("%s tool %s failed", self.name, name)
-            return error_json(f"{name} failed unexpectedly ({type(exc).__name__}: {exc})")
+            return ToolResult.failed(f"{name} failed unexpectedly ({type(exc).__name__}: {exc})")
+        return answer if isinstance(answer, ToolResult) else ToolResult(dict(answer))
 
     # -- `silcrow providers check` ---------------------------------------------------------
 

@@ -5,12 +5,16 @@ built-in ``local`` provider is registered the same way as any third-party
 one (``local = "silcrow.recall.local:LocalProvider"`` in pyproject.toml).
 
 The public names are listed in ``__all__``: the provider interface
-(:class:`MemoryProvider`), the manager that runs one (:class:`MemoryManager`),
-the typed recall API (:class:`RecallAPI` and its results :class:`Found`,
-:class:`Remembered`, :class:`Forgotten`), the ``recall_*`` tools over it
-(:func:`run_tool`), the embedders of :mod:`silcrow.models` (:func:`get_embedder`), the readers of
+(:class:`MemoryProvider`, with its typed tools :class:`ToolSpec` and :class:`ToolResult`,
+reached on any provider through :func:`tool_specs_of` and :func:`call_tool_of`), the manager
+that runs one (:class:`MemoryManager`), the typed recall API (:class:`RecallAPI` and its
+results :class:`Found`, :class:`Remembered`, :class:`Forgotten`), the ``recall_*`` tools over
+it (:data:`TOOL_SPECS`, :func:`call_recall_tool`, :func:`run_tool`), the model's edge that
+makes tool JSON of typed values (:func:`as_openai_tool`, :func:`bare_tool`,
+:func:`answer_dict`, :func:`answer_json`; :func:`spec_from_schema` reads a schema dict back),
+the embedders of :mod:`silcrow.models` (:func:`get_embedder`), the readers of
 conversation files (:func:`load_records`) and the size limits. The modules
-behind them (``_provider``, ``_manager``, ``_api``, ``_tools``, ``_policy``,
+behind them (``_provider``, ``_spec``, ``_edge``, ``_manager``, ``_api``, ``_tools``,
 ``_formats``, ...) are internal; :mod:`silcrow.recall.contract`
 is public (the contract test a third-party provider runs).
 """
@@ -23,7 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 from silcrow._lazy import lazy_getattr
 from silcrow.errors import ProviderNotFoundError, RecallError
-from silcrow.recall._provider import MemoryProvider, as_openai_tool
+from silcrow.recall._edge import as_openai_tool
+from silcrow.recall._provider import MemoryProvider, call_tool_of, tool_specs_of
+from silcrow.recall._spec import ToolResult, ToolSpec
 
 if TYPE_CHECKING:
     from silcrow.config import ProfileSettings, Settings
@@ -37,18 +43,20 @@ if TYPE_CHECKING:
         OpenAIEmbedder,
         get_embedder,
     )
-    from silcrow.recall._api import Forgotten, Found, ProviderAPI, RecallAPI, Remembered, Searchable
+    from silcrow.recall._api import Answer, Forgotten, Found, ProviderAPI, RecallAPI, Remembered, Searchable
     from silcrow.recall._check import round_trip
+    from silcrow.recall._edge import answer_dict, answer_json, bare_tool, spec_from_schema
     from silcrow.recall._formats import STDIN, load_records, parse_locomo, read_records
     from silcrow.recall._limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RECORD_CHARS, MAX_RESULTS
     from silcrow.recall._manager import MemoryManager
-    from silcrow.recall._tools import TOOL_NAMES, run_tool, tool_schemas
+    from silcrow.recall._tools import TOOL_NAMES, TOOL_SPECS, call_recall_tool, run_tool, tool_schemas
     from silcrow.recall.contract import check_provider_contract
     from silcrow.recall.policy import context_block, hits_block, is_trivial_prompt
 
 ENTRY_POINT_GROUP = "silcrow.providers"
 
 __all__ = [
+    "Answer",
     "BgeSmallEmbedder",
     "E5SmallEmbedder",
     "ENTRY_POINT_GROUP",
@@ -71,8 +79,16 @@ __all__ = [
     "STDIN",
     "Searchable",
     "TOOL_NAMES",
+    "TOOL_SPECS",
+    "ToolResult",
+    "ToolSpec",
+    "answer_dict",
+    "answer_json",
     "as_openai_tool",
     "available_providers",
+    "bare_tool",
+    "call_recall_tool",
+    "call_tool_of",
     "check_provider_contract",
     "context_block",
     "get_embedder",
@@ -86,14 +102,17 @@ __all__ = [
     "read_records",
     "round_trip",
     "run_tool",
+    "spec_from_schema",
     "tool_schemas",
+    "tool_specs_of",
 ]
 
 # Importing a provider class must not pull in the manager's threat scanners, numpy (the
 # embedders) or the readers: each name is imported from its module on first use.
 _LAZY = {
-    **dict.fromkeys(("Forgotten", "Found", "ProviderAPI", "RecallAPI", "Remembered", "Searchable"),
+    **dict.fromkeys(("Answer", "Forgotten", "Found", "ProviderAPI", "RecallAPI", "Remembered", "Searchable"),
                     "silcrow.recall._api"),
+    **dict.fromkeys(("answer_dict", "answer_json", "bare_tool", "spec_from_schema"), "silcrow.recall._edge"),
     # the embedders live in silcrow.models (the layer under recall and safety); named here too
     **dict.fromkeys(("BgeSmallEmbedder", "E5SmallEmbedder", "Embedder", "FastEmbedEmbedder", "NullEmbedder",
                      "OnnxMiniLMEmbedder", "OpenAIEmbedder", "get_embedder"), "silcrow.models"),
@@ -102,7 +121,8 @@ _LAZY = {
                     "silcrow.recall._limits"),
     "MemoryManager": "silcrow.recall._manager",
     **dict.fromkeys(("context_block", "hits_block", "is_trivial_prompt"), "silcrow.recall.policy"),
-    **dict.fromkeys(("TOOL_NAMES", "run_tool", "tool_schemas"), "silcrow.recall._tools"),
+    **dict.fromkeys(("TOOL_NAMES", "TOOL_SPECS", "call_recall_tool", "run_tool", "tool_schemas"),
+                    "silcrow.recall._tools"),
     "check_provider_contract": "silcrow.recall.contract",
     "round_trip": "silcrow.recall._check",
 }

@@ -3,22 +3,24 @@
 The servers (and any library caller) use these through
 :class:`~silcrow.recall.MemoryManager` (a :class:`RecallAPI`) instead
 of a provider's tool names and JSON; tool JSON stays at the edges (a model's
-tool call, see :mod:`silcrow.recall._tools`; an HTTP body). A provider offers
+tool call, see :mod:`silcrow.recall._edge`; an HTTP body). A provider offers
 the typed calls by having the three methods of :class:`Searchable` (the local
 provider does); for one that does not, the manager falls back to what it has:
-a search becomes its prefetched context, and remember/forget use the
-provider's ``recall_add`` / ``recall_forget`` tools when it declares them.
+a search becomes its prefetched context, and remember/forget call the
+provider's ``recall_add`` / ``recall_forget`` tools (typed) when it declares them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
+
+from silcrow.recall._spec import ToolResult
 
 if TYPE_CHECKING:
     from silcrow.recall.local._records import RecallHit
 
-__all__ = ["Forgotten", "Found", "ProviderAPI", "RecallAPI", "Remembered", "Searchable"]
+__all__ = ["Answer", "Forgotten", "Found", "ProviderAPI", "RecallAPI", "Remembered", "Searchable"]
 
 
 @runtime_checkable
@@ -41,9 +43,10 @@ class Found:
     context: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        if self.context is not None:
-            return {"success": True, "context": self.context}
-        return {"success": True, "results": [hit.to_dict() for hit in self.hits]}
+        """The result a model reads (see :func:`silcrow.recall._edge.answer_dict`)."""
+        from silcrow.recall._edge import answer_dict
+
+        return answer_dict(self)
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,10 @@ class Remembered:
     id: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"success": True, "id": self.id}
+        """The result a model reads (see :func:`silcrow.recall._edge.answer_dict`)."""
+        from silcrow.recall._edge import answer_dict
+
+        return answer_dict(self)
 
 
 @dataclass(frozen=True)
@@ -63,7 +69,14 @@ class Forgotten:
     removed: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"success": True, "removed": self.removed}
+        """The result a model reads (see :func:`silcrow.recall._edge.answer_dict`)."""
+        from silcrow.recall._edge import answer_dict
+
+        return answer_dict(self)
+
+
+#: What a recall tool call answers, typed: a typed API result, or a provider tool's result.
+Answer: TypeAlias = Found | Remembered | Forgotten | ToolResult
 
 
 class RecallAPI(Protocol):

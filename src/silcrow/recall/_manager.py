@@ -16,33 +16,30 @@ Isolation rules, in one place:
   context the model echoed is never written back into memory.
 * ``shutdown(timeout)`` drains that queue with a bound, then calls the
   provider's own ``shutdown`` on the worker (same thread as its writes).
-* Tool calls are answered with JSON whatever happens; they never raise.
-  Strings in a tool result are screened like prefetched text (a threat is
-  replaced by a ``[BLOCKED: ...]`` placeholder), as they reach the model
-  outside the fence.
+* Tool calls are answered with a typed answer whatever happens (the JSON a
+  model reads is made from it at the edge, :mod:`silcrow.recall._edge`); they
+  never raise. Strings in a tool result are screened like prefetched text (a
+  threat is replaced by a ``[BLOCKED: ...]`` placeholder), as they reach the
+  model outside the fence.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Collection
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, TypeVar, cast
 
-from silcrow._toolcall import error_json, parse_arguments, result_json
+from silcrow._toolcall import parse_arguments
 from silcrow.errors import ProviderConflictError, RecallError, SilcrowError, ToolCallError
-from silcrow.recall import policy
-from silcrow.recall._api import Forgotten, Found, Remembered, Searchable
+from silcrow.recall import _edge, policy
+from silcrow.recall._api import Answer, Forgotten, Found, Remembered, Searchable
 from silcrow.recall._limits import MAX_QUERY_CHARS, MAX_RESULTS
-from silcrow.recall._provider import MemoryProvider, as_openai_tool
-from silcrow.recall._tools import TOOL_NAMES, run_tool
-
-if TYPE_CHECKING:
-    from silcrow.recall.local._records import RecallHit
+from silcrow.recall._provider import MemoryProvider, call_tool_of, tool_specs_of
+from silcrow.recall._spec import ToolResult, ToolSpec
+from silcrow.recall._tools import TOOL_NAMES, call_recall_tool
 
 log = logging.getLogger(__name__)
 
@@ -52,13 +49,6 @@ _V = TypeVar("_V")
 # Defined by the recall policy; importable from here as before.
 is_trivial_prompt = policy.is_trivial_prompt
 screen_tool_result = policy.screen_tool_result
-
-
-def _screened_hit(hit: RecallHit) -> RecallHit:
-    """``hit`` with each of its strings screened as a tool result's are (see
-    :func:`policy.screen_tool_result`): typed hits reach a model too."""
-    fields = ("text", "speaker", "kind", "session_id", "external_id")
-    return replace(hit, **{name: policy.screen_tool_result(getattr(hit, name)) for name in fields})
 
 
 class MemoryManager:
@@ -277,61 +267,75 @@ class MemoryManager:
             return ""
         return value if isinstance(value, str) else ""
 
-    # --- tools -----------------------------------------------------------------
+    # --- tools -----------------------------------------------------------------------------
+    # Typed end to end: the provider's specs and answers (tool_specs_of / call_tool_of read an
+    # earlier-contract provider's JSON into them); tool JSON is made once, by the edge, in
+    # tool_schemas and handle_tool_call.
+
+    def tool_specs(self) -> list[ToolSpec]:
+        """The provider's tools, typed (names unique); a provider that fails gives none, and
+        schemas of an earlier-contract provider that name no tool are dropped with a warning."""
+        provider = self._provider
+        if provider is None:
+            return []
+        dropped: list[Any] = []
+        try:
+            specs = tool_specs_of(provider, dropped=dropped)
+        except TypeError as exc:
+            log.warning("recall provider %r: %s; no tools offered", provider.name, exc)
+            specs = []
+        except Exception as exc:
+            self._failed("tool_specs", exc)
+            return []
+        for schema in dropped:
+            log.warning("recall provider %r: tool schema without a name dropped (expected OpenAI "
+                        "function format or bare name/description/parameters): %.120r",
+                        provider.name, schema)
+        unique: dict[str, ToolSpec] = {}
+        for spec in specs:
+            if spec.name in unique:
+                log.warning("recall provider %r declares tool %r twice; the first is kept",
+                            provider.name, spec.name)
+            unique.setdefault(spec.name, spec)
+        self._tool_names = set(unique)
+        return list(unique.values())
 
     def tool_schemas(self) -> list[dict[str, Any]]:
-        """The provider's tools in OpenAI function format (bare schemas wrapped); nameless ones are
-        dropped with a warning."""
-        provider = self._provider
-        if provider is None:
-            return []
-        try:
-            schemas = provider.get_tool_schemas()
-        except Exception as exc:
-            self._failed("get_tool_schemas", exc)
-            return []
-        if not isinstance(schemas, list):
-            log.warning("recall provider %r: get_tool_schemas returned %s, not a list; no tools offered",
-                        provider.name, type(schemas).__name__)
-            schemas = []
-        good: list[dict[str, Any]] = []
-        for schema in schemas:
-            wrapped = as_openai_tool(schema)
-            if wrapped is not None:
-                good.append(wrapped)
-            else:
-                log.warning("recall provider %r: tool schema without a name dropped (expected OpenAI "
-                            "function format or bare name/description/parameters): %.120r",
-                            provider.name, schema)
-        self._tool_names = {s["function"]["name"] for s in good}
-        return good
+        """:meth:`tool_specs` in OpenAI function format (the model's edge)."""
+        return [_edge.openai_tool(spec) for spec in self.tool_specs()]
 
-    def handle_tool_call(self, name: str, args: dict[str, Any] | str) -> str:
-        """Route a tool call to the provider; always returns JSON, never raises."""
+    def call_tool(self, name: str, args: Mapping[str, Any] | str) -> Answer:
+        """Route a tool call to the provider; a typed answer whatever happens, never raises.
+
+        ``args`` may be the model's JSON text. Every string the model reads of it is screened
+        like recalled text (typed hits were screened as they were found).
+        """
         provider = self._provider
         if provider is None:
-            return error_json(f"no recall provider is active, so tool {name!r} is unavailable")
+            return ToolResult.failed(f"no recall provider is active, so tool {name!r} is unavailable")
         if not self._tool_names:
-            self.tool_schemas()
+            self.tool_specs()
         if name not in self._tool_names:
-            return error_json(f"unknown recall tool {name!r}; available: {sorted(self._tool_names)}")
+            return ToolResult.failed(f"unknown recall tool {name!r}; available: {sorted(self._tool_names)}")
         try:
             call_args = self._out(provider, parse_arguments(args, tool=name))
         except ToolCallError as exc:
-            return error_json(str(exc))
+            return ToolResult.failed(str(exc))
         if name in TOOL_NAMES and isinstance(provider, Searchable):
             # The same typed path as the servers: one set of checks, fence tags stripped before a
             # fact is stored, hits screened as they are recalled.
-            result = run_tool(self, name, call_args)
-            return result_json(result if result.get("success") else policy.screen_tool_result(result))
-        ok, value = self._timed(
-            f"tool:{name}", lambda: provider.handle_tool_call(name, call_args), self.tool_timeout
-        )
+            answer = call_recall_tool(self, name, call_args)
+            # Hits were screened by self.search; a refusal may quote what was sent.
+            return policy.screened(answer) if isinstance(answer, ToolResult) else answer
+        ok, value = self._timed(f"tool:{name}", lambda: call_tool_of(provider, name, call_args),
+                                self.tool_timeout)
         if not ok:
-            return error_json(f"recall tool {name!r} failed or timed out; answer without it")
-        if not isinstance(value, str):
-            return error_json(f"recall tool {name!r} returned {type(value).__name__}, not JSON")
-        return policy.tool_result(value)
+            return ToolResult.failed(f"recall tool {name!r} failed or timed out; answer without it")
+        return policy.screened(cast(Answer, value))  # call_tool_of checked its type
+
+    def handle_tool_call(self, name: str, args: dict[str, Any] | str) -> str:
+        """:meth:`call_tool` as the JSON text the model reads (the edge); never raises."""
+        return _edge.answer_json(self.call_tool(name, args))
 
     # --- the typed recall API (silcrow.recall._api) ------------------------------
 
@@ -349,7 +353,7 @@ class MemoryManager:
             return Found(context=self.prefetch(text))
         text = self._out(provider, text)
         hits = self._typed("search", lambda: provider.search(text, max(1, min(int(k), MAX_RESULTS))))
-        return Found(hits=tuple(_screened_hit(hit) for hit in hits))
+        return policy.screened(Found(hits=tuple(hits)))  # typed hits reach a model too
 
     def remember(self, text: str, *, source: str = "api") -> Remembered:
         """Keep one fact in recall; returns its id. ``source`` is kept with it (who saved it)."""
@@ -404,15 +408,19 @@ class MemoryManager:
     def _through_tool(self, name: str, args: dict[str, Any], field: str) -> Any:
         """A typed call on a provider that offers it only as tool ``name``."""
         if not self._tool_names:
-            self.tool_schemas()
+            self.tool_specs()
         if name not in self._tool_names:
             raise RecallError(f"recall provider {self._name()!r} has no {name!r} tool; use its own tools "
                               f"({', '.join(sorted(self._tool_names)) or 'none'})")
-        result = json.loads(self.handle_tool_call(name, args))
-        if not isinstance(result, dict) or result.get("success") is not True or field not in result:
-            error = result.get("error") if isinstance(result, dict) else None
-            raise RecallError(str(error or f"recall tool {name!r} gave no {field!r}"))
-        return result[field]
+        answer = self.call_tool(name, args)
+        if isinstance(answer, ToolResult):
+            if answer.error is not None or field not in answer.data:
+                raise RecallError(answer.error or f"recall tool {name!r} gave no {field!r}")
+            return answer.data[field]
+        value = getattr(answer, field, None)
+        if value is None:
+            raise RecallError(f"recall tool {name!r} gave no {field!r}")
+        return value
 
     # --- the background worker -------------------------------------------------
 

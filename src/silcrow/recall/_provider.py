@@ -1,4 +1,4 @@
-"""The long-term recall provider interface.
+"""The long-term recall provider contract: one typed interface.
 
 Exactly one provider is active at a time, orchestrated by
 :class:`silcrow.recall.MemoryManager`. Only ``name``,
@@ -7,29 +7,82 @@ no-op default so a provider implements just what it supports.
 
 The hooks are the ones Hermes plugins implement (same names, same
 arguments), so a provider written for one ports to the other with little
-change; tool schemas may be in either of the two formats they use.
+change. Tools are typed: a provider lists them as :class:`ToolSpec` values
+(:meth:`MemoryProvider.tool_specs`) and answers a call with a typed value
+(:meth:`MemoryProvider.call_tool`: a :class:`ToolResult`, or the typed API's
+``Found`` / ``Remembered`` / ``Forgotten``). Tool JSON is made from those in one
+module at the model's edge (:mod:`silcrow.recall._edge`); ``get_tool_schemas`` and
+``handle_tool_call`` are that edge, for hosts that speak tool JSON.
+
+A provider written against the earlier contract (it overrides ``get_tool_schemas``
+and ``handle_tool_call``, returning schemas and JSON text) keeps working: the
+manager, the contract check and the Hermes bridge reach every provider's tools
+through :func:`tool_specs_of` and :func:`call_tool_of`, which read such a
+provider's JSON into the typed values at this boundary.
 """
 
 from __future__ import annotations
 
 import abc
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from silcrow._toolcall import convert_schema, error_json, schema_name
+from silcrow._toolcall import contained
+from silcrow.recall import _edge
+from silcrow.recall._api import Answer
+from silcrow.recall._spec import ToolResult, ToolSpec
 
 
-def as_openai_tool(schema: object) -> dict[str, Any] | None:
-    """``schema`` in OpenAI function format, or None when it names no tool.
+def _newest(provider: object, legacy: str, typed: str) -> str:
+    """Which of two methods ``provider``'s class defines closest to itself (its own class first):
+    the earlier contract's ``legacy`` one or the ``typed`` one; the typed one on a tie."""
+    for klass in type(provider).__mro__:
+        if typed in vars(klass):
+            return typed
+        if legacy in vars(klass):
+            return legacy
+    return typed
 
-    Providers may return ``{"type": "function", "function": {...}}`` or the
-    bare ``{"name", "description", "parameters"}`` that Hermes plugins use;
-    the bare one is wrapped. Anything else (no usable ``name``) gives None so
-    the caller can say what it dropped.
-    """
-    if schema_name(schema) is None:
-        return None
-    assert isinstance(schema, dict)
-    return convert_schema(schema, "openai")
+
+def speaks_tool_json(provider: MemoryProvider) -> bool:
+    """Whether ``provider``'s tools are written against the earlier contract (JSON text)."""
+    return (_newest(provider, "get_tool_schemas", "tool_specs") == "get_tool_schemas"
+            or _newest(provider, "handle_tool_call", "call_tool") == "handle_tool_call")
+
+
+def tool_specs_of(provider: MemoryProvider, *, dropped: list[Any] | None = None) -> list[ToolSpec]:
+    """``provider``'s tools, typed: its :meth:`~MemoryProvider.tool_specs`, or the schemas of a
+    provider written against the earlier contract read as specs (one that names no tool, or
+    whose arguments are not an object schema, is left out, and added to ``dropped`` when given).
+    Raises what the provider raised; a result of the wrong type is a TypeError."""
+    if _newest(provider, "get_tool_schemas", "tool_specs") == "tool_specs":
+        specs = provider.tool_specs()
+        if not isinstance(specs, list | tuple):
+            raise TypeError(f"tool_specs returned {type(specs).__name__}, not a list of ToolSpec")
+        wrong = [s for s in specs if not isinstance(s, ToolSpec)]
+        if wrong:
+            raise TypeError(f"tool_specs returned {type(wrong[0]).__name__} among its specs, not ToolSpec")
+        return list(specs)
+    schemas = provider.get_tool_schemas()
+    if not isinstance(schemas, list):
+        raise TypeError(f"get_tool_schemas returned {type(schemas).__name__}, not a list")
+    read = [(schema, _edge.spec_from_schema(schema)) for schema in schemas]
+    if dropped is not None:
+        dropped.extend(schema for schema, spec in read if spec is None)
+    return [spec for _, spec in read if spec is not None]
+
+
+def call_tool_of(provider: MemoryProvider, name: str, args: Mapping[str, Any]) -> Answer:
+    """The typed answer of ``provider``'s tool ``name``: its :meth:`~MemoryProvider.call_tool`,
+    or the JSON text an earlier-contract provider's ``handle_tool_call`` returned, read as a
+    :class:`ToolResult`. Raises what the provider raised; an answer of the wrong type is a
+    TypeError."""
+    if _newest(provider, "handle_tool_call", "call_tool") == "handle_tool_call":
+        return _edge.answer_from_json(provider.handle_tool_call(name, dict(args)))
+    answer = provider.call_tool(name, args)
+    if not isinstance(answer, Answer):
+        raise TypeError(f"call_tool returned {type(answer).__name__}, not a ToolResult")
+    return answer
 
 
 class MemoryProvider(abc.ABC):
@@ -93,15 +146,33 @@ class MemoryProvider(abc.ABC):
         """A user turn begins (before ``prefetch``): ``turn_number`` counts the
         session's user turns from 1, ``message`` is the user's text."""
 
+    def tool_specs(self) -> Sequence[ToolSpec]:
+        """The tools the model may call (names unique), as typed specs."""
+        return ()
+
+    def call_tool(self, name: str, args: Mapping[str, Any]) -> Answer:
+        """Run one of :meth:`tool_specs` with the model's arguments (a dict, not yet checked).
+
+        Returns a :class:`ToolResult` (``ToolResult.done(results=...)``, or
+        ``ToolResult.failed("what was wrong and what to do")``), or for the ``recall_*`` tools
+        the typed API's results. Never JSON: the edge makes it. An exception is answered for the
+        model by the manager, as a failure.
+        """
+        return ToolResult.failed(f"provider {self.name!r} has no tool {name!r}")
+
+    # The tool JSON of the two methods above, made at the edge, for hosts that speak it (Hermes,
+    # scripts). A provider implements the typed ones; one written against the earlier contract
+    # overrides these two instead, and is read through tool_specs_of / call_tool_of.
+
     def get_tool_schemas(self) -> list[dict[str, Any]]:
-        """Tools the model may call: OpenAI function format
-        (``{"type": "function", "function": {...}}``) or the bare
-        ``{"name", "description", "parameters"}`` (wrapped by the manager)."""
-        return []
+        """:meth:`tool_specs` in OpenAI function format (``{"type": "function", "function": {...}}``)."""
+        return [_edge.openai_tool(spec) for spec in self.tool_specs()]
 
     def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
-        """Run one of :meth:`get_tool_schemas`; returns JSON."""
-        return error_json(f"provider {self.name!r} has no tool {name!r}")
+        """:meth:`call_tool` answered as the JSON text a model reads; never raises (an exception is
+        a failed result, as the manager makes it)."""
+        return contained(f"tool {name!r}", lambda: _edge.answer_json(self.call_tool(name, args)),
+                         lambda refused: _edge.answer_json(ToolResult.failed(refused["error"])))
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         """The session ended; ``messages`` is its transcript."""

@@ -1,29 +1,30 @@
-"""The recall tools a model calls (recall_search, recall_add, recall_forget): their schemas,
-and the one edge between their JSON and the typed API (:mod:`silcrow.recall._api`).
+"""The recall tools a model calls (recall_search, recall_add, recall_forget): their specs,
+and how a call of one becomes a call of the typed API (:mod:`silcrow.recall._api`).
 
-:func:`run_tool` checks a call's arguments, makes the typed call and turns its
-typed result into the tool's result dict. The local provider's own tool
-handler runs it over the provider (:class:`~silcrow.recall.ProviderAPI`),
-the servers over the manager, so both answer with the same JSON.
+:func:`call_recall_tool` checks a call's arguments and makes the typed call; its answer is
+typed (a refusal is a failed :class:`ToolResult`). The local provider's ``call_tool`` runs it
+over the provider (:class:`~silcrow.recall.ProviderAPI`), the manager and the servers over the
+manager, so all answer alike. :func:`run_tool` is the same call answered as the result dict a
+model reads (made by :mod:`silcrow.recall._edge`).
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from silcrow._toolcall import error_result, function_schema
 from silcrow.errors import RecallError
-from silcrow.recall._api import Forgotten, Found, RecallAPI, Remembered
+from silcrow.recall import _edge
+from silcrow.recall._api import Answer, RecallAPI
 from silcrow.recall._limits import MAX_QUERY_CHARS, MAX_RESULTS
+from silcrow.recall._spec import ToolResult, ToolSpec
 
-__all__ = ["FORGET_LIMIT", "TOOL_NAMES", "run_tool", "tool_schemas"]
+__all__ = ["FORGET_LIMIT", "TOOL_NAMES", "TOOL_SPECS", "call_recall_tool", "run_tool", "tool_schemas"]
 
 FORGET_LIMIT = 20  # recall_forget by text deletes at most this many memories at once
 
-_SCHEMAS: list[dict[str, Any]] = [
-    function_schema(
+TOOL_SPECS: tuple[ToolSpec, ...] = (
+    ToolSpec.of(
         "recall_search",
         "Search long-term memory (past conversations and saved facts). "
         "Returns the best matching memories with their ids and dates.",
@@ -31,58 +32,61 @@ _SCHEMAS: list[dict[str, Any]] = [
          "k": {"type": "integer", "description": "How many results (1-50, default 8)."}},
         ["query"],
     ),
-    function_schema(
+    ToolSpec.of(
         "recall_add",
         "Save one durable fact to long-term memory (not the prompt notes).",
         {"fact": {"type": "string", "description": "The fact, one sentence."}},
         ["fact"],
     ),
-    function_schema(
+    ToolSpec.of(
         "recall_forget",
         "Delete memories: pass a memory id from recall_search, or text; every "
         "memory containing that text is deleted.",
         {"id": {"type": "integer", "description": "A memory id from recall_search."},
          "query": {"type": "string", "description": "Text contained in the memories to delete."}},
     ),
-]
+)
 
-TOOL_NAMES: tuple[str, ...] = tuple(s["function"]["name"] for s in _SCHEMAS)
-
-Answer = Found | Remembered | Forgotten | dict[str, Any]  # a typed result, or a refusal's result
+TOOL_NAMES: tuple[str, ...] = tuple(spec.name for spec in TOOL_SPECS)
 
 
 def tool_schemas() -> list[dict[str, Any]]:
-    """The three tools in OpenAI function format (a copy: callers may change it)."""
-    return copy.deepcopy(_SCHEMAS)
+    """The three tools in OpenAI function format (new dicts: callers may change them)."""
+    return [_edge.openai_tool(spec) for spec in TOOL_SPECS]
 
 
-def run_tool(api: RecallAPI, name: str, args: Mapping[str, Any], *, source: str = "tool") -> dict[str, Any]:
-    """The result of recall tool ``name`` called with ``args`` on ``api``, as tool JSON (a dict).
+def call_recall_tool(api: RecallAPI, name: str, args: Mapping[str, Any], *, source: str = "tool") -> Answer:
+    """The typed answer of recall tool ``name`` called with ``args`` on ``api``.
 
-    A bad argument or a :class:`RecallError` is answered with ``success: false`` and
-    what to change; the caller screens the strings before a model reads them.
+    A bad argument or a :class:`RecallError` is a failed :class:`ToolResult` saying what to
+    change; the caller screens its strings before a model reads them.
     """
     handler = _HANDLERS.get(name)
     if handler is None:
-        return error_result(f"unknown recall tool {name!r}; the recall tools are {', '.join(TOOL_NAMES)}")
+        return ToolResult.failed(f"unknown recall tool {name!r}; the recall tools are "
+                                 f"{', '.join(TOOL_NAMES)}")
     try:
-        answer = handler(api, args, source)
+        return handler(api, args, source)
     except (RecallError, ValueError, TypeError) as exc:
-        return error_result(f"{name} failed: {exc}")
-    return answer if isinstance(answer, dict) else answer.to_json()
+        return ToolResult.failed(f"{name} failed: {exc}")
+
+
+def run_tool(api: RecallAPI, name: str, args: Mapping[str, Any], *, source: str = "tool") -> dict[str, Any]:
+    """:func:`call_recall_tool` answered as the result dict a model reads."""
+    return _edge.answer_dict(call_recall_tool(api, name, args, source=source))
 
 
 def _search(api: RecallAPI, args: Mapping[str, Any], _source: str) -> Answer:
     query = str(args.get("query") or "").strip()
     if not query:
-        return error_result("recall_search needs a non-empty 'query'")
+        return ToolResult.failed("recall_search needs a non-empty 'query'")
     if len(query) > MAX_QUERY_CHARS:
-        return error_result(f"recall_search: the query is {len(query)} characters, over the cap "
+        return ToolResult.failed(f"recall_search: the query is {len(query)} characters, over the cap "
                             f"of {MAX_QUERY_CHARS}; search with a few words")
     try:
         k = int(args.get("k") or 8)
     except (TypeError, ValueError):
-        return error_result(f"recall_search: 'k' must be an integer from 1 to {MAX_RESULTS}, got "
+        return ToolResult.failed(f"recall_search: 'k' must be an integer from 1 to {MAX_RESULTS}, got "
                             f"{args.get('k')!r}; leave it out for 8 results")
     return api.search(query, max(1, min(k, MAX_RESULTS)))
 
@@ -90,7 +94,7 @@ def _search(api: RecallAPI, args: Mapping[str, Any], _source: str) -> Answer:
 def _add(api: RecallAPI, args: Mapping[str, Any], source: str) -> Answer:
     fact = str(args.get("fact") or "").strip()
     if not fact:
-        return error_result("recall_add needs a non-empty 'fact'")
+        return ToolResult.failed("recall_add needs a non-empty 'fact'")
     return api.remember(fact, source=source)
 
 
@@ -100,7 +104,7 @@ def _forget(api: RecallAPI, args: Mapping[str, Any], _source: str) -> Answer:
     if raw_id not in (None, ""):
         memory_id = _memory_id(raw_id)
         if memory_id is None:
-            return error_result(
+            return ToolResult.failed(
                 f"recall_forget: 'id' must be a memory id (an integer from recall_search), "
                 f"got {raw_id!r}; to delete by text pass it as 'query'"
             )
@@ -108,9 +112,9 @@ def _forget(api: RecallAPI, args: Mapping[str, Any], _source: str) -> Answer:
     elif isinstance(raw_query, str) and raw_query.strip():
         target = raw_query
     elif raw_query not in (None, ""):
-        return error_result(f"recall_forget: 'query' must be text, got {raw_query!r}")
+        return ToolResult.failed(f"recall_forget: 'query' must be text, got {raw_query!r}")
     else:
-        return error_result("recall_forget needs an 'id' (from recall_search) or a 'query' text")
+        return ToolResult.failed("recall_forget needs an 'id' (from recall_search) or a 'query' text")
     return api.forget(target, max_matches=FORGET_LIMIT)
 
 

@@ -9,7 +9,9 @@ framework)::
         check_provider_contract(MyProvider(home=tmp_path), tmp_path)
 
 It drives every hook with ordinary inputs, checks the shapes the rest of
-silcrow relies on (types, tool schemas, JSON tool results), checks
+silcrow relies on (types; typed tools: :class:`~silcrow.recall.ToolSpec` values
+whose answers are typed and make valid tool JSON at the edge; or, for a provider
+written against the earlier contract, its tool schemas and JSON tool results), checks
 ``is_available`` does not open a network connection, and checks the
 provider also works behind a real :class:`MemoryManager`. Each hook is
 called on a fresh thread, never the one that built the provider, because
@@ -29,8 +31,17 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from silcrow.recall import MemoryManager, MemoryProvider
-from silcrow.recall._provider import as_openai_tool
+from silcrow.recall import (
+    Answer,
+    MemoryManager,
+    MemoryProvider,
+    Searchable,
+    ToolResult,
+    ToolSpec,
+    answer_json,
+    as_openai_tool,
+)
+from silcrow.recall._provider import speaks_tool_json
 
 SESSION = "contract-session"
 HOOK_TIMEOUT = 120.0
@@ -118,6 +129,23 @@ def _json_object(text: Any, what: str) -> dict[str, Any]:
     return value
 
 
+def _check_typed_recall(provider: MemoryProvider, call: Any) -> None:
+    """``add_fact``, ``search`` and ``forget`` of a :class:`Searchable` provider: a fact kept is
+    found by its id and forgotten by it."""
+    fact = "The contract check's probe: the red kite nests in the old quarry."
+    kept = call("add_fact", fact, metadata={"source": "contract"})
+    _require(isinstance(kept, int) and not isinstance(kept, bool),
+             f"add_fact() must return an int id, got {kept!r}")
+    hits = call("search", "red kite quarry", 5)
+    _require(isinstance(hits, list), f"search() must return a list of RecallHit, got {type(hits).__name__}")
+    for hit in hits:
+        _require(all(hasattr(hit, f) for f in ("id", "text", "kind", "session_id", "speaker", "to_dict")),
+                 f"search() must return RecallHit values, got {hit!r:.80}")
+    _require(any(hit.id == kept for hit in hits), "search() did not find the fact add_fact() just kept")
+    removed = call("forget", kept)
+    _require(removed == 1, f"forget(id) of the fact just kept must remove 1 memory, removed {removed!r}")
+
+
 def check_provider_contract(provider: MemoryProvider, tmp_home: Path) -> None:
     """Exercise every hook of ``provider`` (whose data lives in ``tmp_home``)."""
     _require(isinstance(provider, MemoryProvider), "providers subclass silcrow.recall.MemoryProvider")
@@ -146,13 +174,38 @@ def check_provider_contract(provider: MemoryProvider, tmp_home: Path) -> None:
     _require(isinstance(block, str), "system_prompt_block() must return str")
     _require(call("system_prompt_block") == block, "system_prompt_block() must be static")
 
-    raw_schemas = call("get_tool_schemas")
-    _require(isinstance(raw_schemas, list), "get_tool_schemas() must return a list")
-    schemas = [_check_schema(s) for s in raw_schemas]
+    earlier = speaks_tool_json(provider)  # tools as schemas and JSON text: checked as such
+    if earlier:
+        raw_schemas = call("get_tool_schemas")
+        _require(isinstance(raw_schemas, list), "get_tool_schemas() must return a list")
+        schemas = [_check_schema(s) for s in raw_schemas]
+    else:
+        specs = call("tool_specs")
+        _require(isinstance(specs, list | tuple), "tool_specs() must return a list of ToolSpec")
+        for spec in specs:
+            _require(isinstance(spec, ToolSpec),
+                     f"tool_specs() must return ToolSpec values, got {spec!r:.80}")
+        schemas = [_check_schema(as_openai_tool(spec)) for spec in specs]
     names = [s["function"]["name"] for s in schemas]
     _require(len(names) == len(set(names)), f"duplicate tool names: {names}")
 
-    unknown = _json_object(call("handle_tool_call", "__no_such_tool__", {}), "handle_tool_call(unknown)")
+    def tool(name: str, args: dict[str, Any]) -> dict[str, Any]:
+        """The result object the model reads of one call (checking the typed answer first)."""
+        what = f"handle_tool_call({name!r})" if earlier else f"call_tool({name!r})"
+        if earlier:
+            return _json_object(call("handle_tool_call", name, args), what)
+        answer = call("call_tool", name, args)
+        _require(isinstance(answer, Answer), f"{what} must return a ToolResult (or Found, Remembered, "
+                                             f"Forgotten), got {type(answer).__name__}")
+        if isinstance(answer, ToolResult):
+            _require(answer.error is None or isinstance(answer.error, str), f"{what}: error must be str")
+        try:
+            return _json_object(answer_json(answer), what)
+        except (TypeError, ValueError) as exc:
+            raise AssertionError(f"{what} answered what JSON cannot hold ({exc}); keep to strings, "
+                                 "numbers, booleans, None, lists and dicts") from exc
+
+    unknown = tool("__no_such_tool__", {})
     _require(unknown.get("success") is False or "error" in unknown, "unknown tools must give an error object")
 
     user, assistant = TRANSCRIPT[0]["content"], TRANSCRIPT[1]["content"]
@@ -169,7 +222,10 @@ def check_provider_contract(provider: MemoryProvider, tmp_home: Path) -> None:
         fn = schema["function"]
         props = fn["parameters"].get("properties", {})
         args = {key: _sample_value(spec) for key, spec in props.items() if isinstance(spec, dict)}
-        _json_object(call("handle_tool_call", fn["name"], args), f"handle_tool_call({fn['name']!r})")
+        tool(fn["name"], args)
+
+    if isinstance(provider, Searchable):  # the typed recall calls the manager answers recall_* with
+        _check_typed_recall(provider, call)
 
     compressed = call("on_pre_compress", TRANSCRIPT)
     _require(isinstance(compressed, str), "on_pre_compress() must return str")

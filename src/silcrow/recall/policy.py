@@ -16,28 +16,30 @@ calls the bridge like a provider). Each rule is applied at the same point by bot
   :func:`context_block` is the one builder of the fenced ``<memory-context>`` block
   (prefetch, and a search the MCP server answers with text), over lines in one
   format (:func:`recalled_line`, :func:`hits_block`);
-* :func:`tool_result`: every string of a recall tool's JSON result is screened
-  the same way, since it reaches the model outside the fence.
+* :func:`screened`: every string of a recall tool's result is screened the same
+  way, since it reaches the model outside the fence (:func:`tool_result` for a result
+  that is JSON text).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import Collection, Iterable, Mapping
+from dataclasses import replace
 from typing import Any, TypeVar
 
-from silcrow._toolcall import result_json
+from silcrow.recall._spec import ToolResult
 from silcrow.safety import build_memory_context_block, filter_recalled, redact_value, sanitize_context, scan
 
 __all__ = ["context_block", "hits_block", "is_trivial_prompt", "outgoing", "recalled", "recalled_line",
-           "screen_tool_result", "stored", "stored_messages", "tool_result", "worth_recalling",
+           "screen_tool_result", "screened", "stored", "stored_messages", "tool_result", "worth_recalling",
            "written_note"]
 
 log = logging.getLogger(__name__)
 
 _V = TypeVar("_V")
+_A = TypeVar("_A")
 
 _TRIVIAL = frozenset(
     "ok okay k kk thanks thank you thx ty yes no y n yep yup nope sure cool great nice good "
@@ -120,20 +122,36 @@ def screen_tool_result(value: Any) -> Any:
             log.warning("recall tool result withheld (%s): %.80r", ids, value)
             return f"[BLOCKED: recalled text matched {ids}]"
         return cleaned
-    if isinstance(value, list):
-        return [screen_tool_result(v) for v in value]
+    if isinstance(value, list | tuple):  # typed results may hold tuples
+        return type(value)(screen_tool_result(v) for v in value)
     if isinstance(value, dict):
         return {k: screen_tool_result(v) for k, v in value.items()}
     return value
 
 
+def screened(answer: _A) -> _A:
+    """A tool's typed answer as a model may read it: every string of a :class:`ToolResult` (its
+    data and error), or of a ``Found``'s hits, screened by :func:`screen_tool_result`; other
+    answers hold no recalled text."""
+    from silcrow.recall._api import Found
+
+    if isinstance(answer, ToolResult):
+        error = None if answer.error is None else str(screen_tool_result(answer.error))
+        return ToolResult(screen_tool_result(dict(answer.data)), error)  # type: ignore[return-value]
+    if isinstance(answer, Found):
+        fields = ("text", "speaker", "kind", "session_id", "external_id")
+        hits = tuple(replace(hit, **{name: screen_tool_result(getattr(hit, name)) for name in fields})
+                     for hit in answer.hits)
+        return Found(hits, answer.context)  # type: ignore[return-value]
+    return answer
+
+
 def tool_result(raw: str) -> str:
-    """A provider's tool result (JSON, or plain text taken as the result) screened, as JSON."""
-    try:
-        parsed = json.loads(raw)
-    except (TypeError, ValueError):
-        parsed = {"success": True, "result": str(raw)}
-    return result_json(screen_tool_result(parsed))
+    """A tool result that is JSON text (or plain text, taken as the result) screened, as the
+    JSON a model reads (:func:`screened` over :func:`silcrow.recall._edge.answer_from_json`)."""
+    from silcrow.recall._edge import answer_from_json, answer_json
+
+    return answer_json(screened(answer_from_json(str(raw))))
 
 
 def recalled_line(date: str | None, who: str, text: str, *, memory_id: int | None = None) -> str:

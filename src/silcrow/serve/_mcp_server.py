@@ -42,10 +42,10 @@ from mcp_types import (
 from pydantic import ValidationError
 
 from silcrow import tool as memory_tool
-from silcrow._toolcall import convert_schema, schema_name
+from silcrow._toolcall import convert_schema
 from silcrow.agent import session_search_schema
 from silcrow.errors import SilcrowError
-from silcrow.recall import TOOL_NAMES, hits_block, tool_schemas
+from silcrow.recall import TOOL_NAMES, TOOL_SPECS, ToolSpec, bare_tool, hits_block
 from silcrow.serve._tenant import READ_ONLY_TOOLS, Tenant, is_read_only_call
 from silcrow.store import ENTRY_DELIMITER, TARGET_FILES
 
@@ -96,19 +96,19 @@ def _memory_tool() -> Tool:
                 input_schema=schema)
 
 
-def _function_tool(schema: dict[str, Any]) -> Tool:
-    bare = convert_schema(schema, "bare")
+def _function_tool(schema: dict[str, Any] | ToolSpec) -> Tool:
+    bare = bare_tool(schema) if isinstance(schema, ToolSpec) else convert_schema(schema, "bare")
     return Tool(name=bare["name"], description=bare.get("description") or "",
                 input_schema=bare.get("parameters") or {"type": "object", "properties": {}},
                 annotations=ToolAnnotations(read_only_hint=bare["name"] in READ_ONLY_TOOLS))
 
 
-def _recall_schemas(tenant: Tenant) -> list[dict[str, Any]]:
+def _recall_specs(tenant: Tenant) -> list[ToolSpec]:
     """The recall tools of ``tenant``: those answered through the typed API (the recall tools'
-    own schemas), then the provider's other tools."""
+    own specs), then the provider's other tools."""
     typed = set(tenant.typed_recall_tools())
-    edge = [s for s in tool_schemas() if schema_name(s) in typed]
-    return edge + [s for s in tenant.manager.tool_schemas() if schema_name(s) not in typed]
+    edge = [spec for spec in TOOL_SPECS if spec.name in typed]
+    return edge + [spec for spec in tenant.manager.tool_specs() if spec.name not in typed]
 
 
 def _result_text(name: str, result: dict[str, Any]) -> str:
@@ -158,7 +158,7 @@ class SilcrowMCP(MCPServer):
         """The tools of ``tenant``: memory, session_search, and its provider's recall tools."""
         tools = self._tools.get(tenant.home)
         if tools is None:
-            recall = await anyio.to_thread.run_sync(_recall_schemas, tenant)
+            recall = await anyio.to_thread.run_sync(_recall_specs, tenant)
             tools = self._tools[tenant.home] = [
                 _memory_tool(), _function_tool(session_search_schema()),
                 *(_function_tool(s) for s in recall)]

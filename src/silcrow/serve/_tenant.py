@@ -5,10 +5,11 @@ manager and provider, and its session store. A tool call goes through the
 agent's :class:`~silcrow.agent._tools.ToolRouter` (so a curated write is
 locked, scanned, journaled and mirrored to the provider exactly as in a chat),
 with a fresh :class:`MemoryStore` per call: the store keeps per-turn state
-(the consolidation guard), and for a server each call is its own turn. The
-``recall_*`` tools are the exception: they call the typed recall API
-(:attr:`Tenant.recall`) through :func:`silcrow.recall.run_tool`, so a
-provider's own tool JSON is used only for tools that provider alone declares.
+(the consolidation guard), and for a server each call is its own turn. Recall
+tools never go through tool JSON: the ``recall_*`` tools call the typed recall
+API (:attr:`Tenant.recall`) through :func:`silcrow.recall.call_recall_tool`, a
+provider's own tools the manager's typed :meth:`~MemoryManager.call_tool`; the
+answer becomes the result dict once, at the edge (:func:`silcrow.recall.answer_dict`).
 
 :func:`open_tenant` is the one place that builds those objects from a home's
 settings; a storage backend chosen by configuration plugs in there.
@@ -30,13 +31,22 @@ import anyio.to_thread
 
 from silcrow._toolcall import MEMORY_TOOL_NAME as MEMORY
 from silcrow._toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
-from silcrow._toolcall import guarded, schema_name
+from silcrow._toolcall import guarded
 from silcrow.agent import ToolCall, ToolRouter, build_system_prompt
 from silcrow.config import Settings
 from silcrow.errors import SilcrowError, StoreError
 from silcrow.home import Profile, open_profile
 from silcrow.notes import Notes
-from silcrow.recall import TOOL_NAMES, MemoryManager, RecallAPI, Searchable, policy, run_tool
+from silcrow.recall import (
+    TOOL_NAMES,
+    MemoryManager,
+    RecallAPI,
+    Searchable,
+    ToolResult,
+    answer_dict,
+    call_recall_tool,
+    policy,
+)
 from silcrow.serve._limits import TENANT_THREADS
 from silcrow.sessions import SessionBackend
 from silcrow.store import TARGET_FILES, MemoryStore
@@ -168,10 +178,12 @@ class Tenant:
             return memory_call(self.notes(), arguments, origin="mcp")
         if name in RECALL_TOOLS:
             return self._recall_tool(name, arguments)
+        if name != SESSION_SEARCH and name in self.provider_tool_names():
+            return answer_dict(self.manager.call_tool(name, arguments))
         return self._dispatch(name, arguments)
 
     def _dispatch(self, name: str, arguments: dict[str, Any]) -> Result:
-        """A call through the agent's router: the memory tool, session_search, a provider's own."""
+        """A call through the agent's router: session_search (and an unknown tool's refusal)."""
         outcome = self._router().dispatch(
             ToolCall(id="serve", name=name, arguments=json.dumps(arguments, ensure_ascii=False)),
             session_id=SERVER_SESSION,
@@ -180,7 +192,7 @@ class Tenant:
         return result if isinstance(result, dict) else {"success": True, "result": result}
 
     def provider_tool_names(self) -> list[str]:
-        return [name for s in self.manager.tool_schemas() if (name := schema_name(s))]
+        return [spec.name for spec in self.manager.tool_specs()]
 
     def typed_recall_tools(self) -> list[str]:
         """The recall_* tools answered through the typed API: all of them over a provider that
@@ -193,15 +205,15 @@ class Tenant:
         return [] if SEARCH_RECALL in self.provider_tool_names() else [SEARCH_RECALL]
 
     def _recall_tool(self, name: str, arguments: dict[str, Any]) -> Result:
-        """A recall_* call: the typed API's tool edge, or the tool of that name a provider without
-        the typed API declares (its JSON is its own edge)."""
+        """A recall_* call: through the typed API, or the provider's own tool of that name when
+        the provider has no typed API but declares one."""
         manager = self.manager
         if name in self.typed_recall_tools():
-            result = run_tool(manager, name, arguments)
+            answer = call_recall_tool(manager, name, arguments)
             # Typed results are screened already; an error may quote what the caller sent.
-            return result if result.get("success") else dict(policy.screen_tool_result(result))
+            return answer_dict(policy.screened(answer) if isinstance(answer, ToolResult) else answer)
         if manager.provider is not None and name in self.provider_tool_names():
-            return self._dispatch(name, arguments)
+            return answer_dict(manager.call_tool(name, arguments))
         return self.missing_recall_tool(name)
 
     def missing_recall_tool(self, name: str) -> Result:

@@ -9,7 +9,9 @@ a home's files, :class:`PostgresBackend` on a shared PostgreSQL database) and th
 write-approval gate (:class:`Proposal`, :class:`ProposalBox`, :class:`Proposer`,
 :data:`current_proposer`, :data:`WRITE_POLICIES`, :func:`proposal_steps`, :func:`box_warnings`,
 and :func:`who_text` to show who made a write), and :func:`notes_backend`, the storage of a
-profile's notes. The modules behind them (``_store``,
+profile's notes; moving a profile between backends uses the files' names (:data:`JOURNAL_FILE`,
+:data:`PENDING_FILE`, :data:`LEDGER_FILE`), :func:`read_journal`, :func:`write_journal` and
+:func:`journal_line` (a journal record as PostgreSQL stores it). The modules behind them (``_store``,
 ``_entries``, ``_document``, ``_edits``, ``_results``, ``_files``, ``_journal``,
 ``_render``, ``_pending``, ``_backend``, ``_postgres``) are internal.
 """
@@ -22,9 +24,13 @@ from silcrow._lazy import lazy_getattr
 from silcrow.store._backend import StoreBackend, Transaction
 from silcrow.store._entries import ENTRY_DELIMITER
 from silcrow.store._files import FileBackend
+from silcrow.store._journal import JOURNAL_NAME as JOURNAL_FILE
+from silcrow.store._journal import read as read_journal
+from silcrow.store._journal import write_all as write_journal
 from silcrow.store._ledger import LEDGER_FILE
 from silcrow.store._ledger import label as author_label
 from silcrow.store._pending import (
+    PENDING_FILE,
     WRITE_POLICIES,
     Proposal,
     ProposalBox,
@@ -38,15 +44,17 @@ from silcrow.store._results import MemoryResult, NotesView, Refusal
 from silcrow.store._store import TARGET_FILES, MemoryStore, notes_backend
 
 if TYPE_CHECKING:
-    from silcrow.store._postgres import PostgresBackend
+    from silcrow.store._postgres import PostgresBackend, journal_line
 
 __all__ = [
     "ENTRY_DELIMITER",
     "FileBackend",
+    "JOURNAL_FILE",
     "LEDGER_FILE",
     "MemoryResult",
     "MemoryStore",
     "NotesView",
+    "PENDING_FILE",
     "PostgresBackend",
     "Proposal",
     "ProposalBox",
@@ -59,10 +67,14 @@ __all__ = [
     "author_label",
     "box_warnings",
     "current_proposer",
+    "journal_line",
     "notes_backend",
     "proposal_steps",
+    "read_journal",
     "who_text",
+    "write_journal",
 ]
 
 # The PostgreSQL backend pulls in psycopg and the db layer; a home on files never needs it.
-__getattr__ = lazy_getattr(__name__, {"PostgresBackend": "silcrow.store._postgres"})
+__getattr__ = lazy_getattr(__name__, dict.fromkeys(("PostgresBackend", "journal_line"),
+                                                   "silcrow.store._postgres"))

@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import os
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -335,6 +335,18 @@ def _read_whole(path: Path) -> Iterator[Last]:
 def read(path: Path) -> Iterator[dict[str, Any]]:
     """Records in the order they were appended, whole; unparsable lines are skipped."""
     return (whole.record for whole in _read_whole(path))
+
+
+def write_all(path: Path, records: Iterable[dict[str, Any]]) -> int:
+    """Append ``records`` (whole, in order) as the store's own writes would have: each a delta on
+    the newest record of its target. Moving a profile between backends uses it; returns how many."""
+    newest: dict[str, Last] = {}
+    count = 0
+    for record in records:
+        target = str(record.get("target", ""))
+        newest[target], _ = append(path, record, newest.get(target))
+        count += 1
+    return count
 
 
 def last(path: Path, target: str, *, chunk: int = 64 * 1024) -> Last | None:

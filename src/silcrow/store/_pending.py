@@ -212,6 +212,10 @@ class ProposalBox(ABC):
         (backends without a durable box; others do this in the notes' transaction, see
         Transaction.settle)."""
 
+    @abstractmethod
+    def restore(self, text: str) -> None:
+        """Replace the whole box with the document ``text`` (moving a profile between backends)."""
+
 
 def _ordered(items: list[Proposal]) -> list[Proposal]:
     return sorted(items, key=lambda p: p.time)

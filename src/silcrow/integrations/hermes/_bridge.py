@@ -181,26 +181,24 @@ class HermesBridge:
         self._provider().sync_turn(user, assistant, session_id=session_id or self._session_id)
 
     def get_tool_schemas(self) -> list[dict[str, Any]]:
-        """Bare ``{name, description, parameters}`` schemas, the format Hermes documents."""
+        """Bare ``{name, description, parameters}`` schemas, the format Hermes documents (made
+        from the provider's typed tools at silcrow's edge)."""
         if self._recall is None and self._load(hermes_home_from_env()) is None:
             return []
-        from silcrow.recall import as_openai_tool
+        from silcrow.recall import bare_tool, tool_specs_of
 
-        out = []
-        for schema in self._recall.get_tool_schemas():
-            wrapped = as_openai_tool(schema)
-            if wrapped is not None:
-                out.append(wrapped["function"])
-        return out
+        return [bare_tool(spec) for spec in tool_specs_of(self._recall)]
 
     def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
-        from silcrow.recall.policy import stored, tool_result
+        from silcrow.recall import answer_json, call_tool_of
+        from silcrow.recall.policy import screened, stored
 
         call_args = dict(args or {})
         if tool_name == "recall_add" and isinstance(call_args.get("fact"), str):
             # A fact is stored text: fence tags stripped, as MemoryManager.remember does.
             call_args["fact"] = stored(call_args["fact"])
-        return tool_result(self._provider().handle_tool_call(tool_name, self._out(call_args)))
+        answer = call_tool_of(self._provider(), tool_name, self._out(call_args))
+        return answer_json(screened(answer))
 
     def shutdown(self) -> None:
         if self._recall is not None:

@@ -33,6 +33,7 @@ from silcrow.errors import RecallError, ServiceError
 from silcrow.providers._base import HostedProvider, ToolHandler
 from silcrow.providers._sdk import required_text
 from silcrow.providers.byterover._tools import CURATE, QUERY, STATUS
+from silcrow.recall import ToolResult, ToolSpec
 
 log = logging.getLogger(__name__)
 
@@ -175,27 +176,27 @@ class ByteroverProvider(HostedProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         return [(QUERY, self._tool_query), (CURATE, self._tool_curate), (STATUS, self._tool_status)]
 
-    def _tool_query(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_query(self, args: dict[str, Any]) -> ToolResult:
         query = required_text(args, "query")
         output = str(self.call("query", lambda: self._query(query)))
         if len(output) < MIN_OUTPUT:
-            return {"result": "No relevant memories found."}
+            return ToolResult.done(result="No relevant memories found.")
         if len(output) > TOOL_OUTPUT_CHARS:
             output = output[:TOOL_OUTPUT_CHARS] + "\n\n[... truncated]"
-        return {"result": output}
+        return ToolResult.done(result=output)
 
-    def _tool_curate(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_curate(self, args: dict[str, Any]) -> ToolResult:
         self.queue_write("curate", {"content": required_text(args, "content")})
         if len(self.outbox):
-            return {"result": "brv is not answering; the memory is queued on disk and will be curated when "
-                              "it is back."}
-        return {"result": "Memory curated successfully."}
+            return ToolResult.done(result="brv is not answering; the memory is queued on disk and will be "
+                                          "curated when it is back.")
+        return ToolResult.done(result="Memory curated successfully.")
 
-    def _tool_status(self, args: dict[str, Any]) -> dict[str, Any]:
-        return {"status": self.call("status", lambda: self.run_brv(["status"], 15.0))}
+    def _tool_status(self, args: dict[str, Any]) -> ToolResult:
+        return ToolResult.done(status=self.call("status", lambda: self.run_brv(["status"], 15.0)))
 
     # -- `silcrow providers check` ---------------------------------------------------------
 

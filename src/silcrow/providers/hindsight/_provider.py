@@ -40,6 +40,7 @@ from silcrow.providers._validate import as_list
 from silcrow.providers._warm import WarmPrefetch
 from silcrow.providers.hindsight._client import LoopClient, translate
 from silcrow.providers.hindsight._tools import RECALL, REFLECT, RETAIN
+from silcrow.recall import ToolResult, ToolSpec
 
 log = logging.getLogger(__name__)
 
@@ -301,12 +302,12 @@ class HindsightProvider(SdkProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         if self.memory_mode == "context":
             return []
         return [(RETAIN, self._tool_retain), (RECALL, self._tool_recall), (REFLECT, self._tool_reflect)]
 
-    def _tool_retain(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_retain(self, args: dict[str, Any]) -> ToolResult:
         content = required_text(args, "content")
         tags = args.get("tags")
         tags = [str(t) for t in tags] if isinstance(tags, list) else None
@@ -315,20 +316,21 @@ class HindsightProvider(SdkProvider):
         self.queue_write("retain", {"bank_id": self.bank_id, "items": [item], "document_id": None,
                                     "retain_async": False})
         if len(self.outbox):
-            return {"result": "Hindsight is not answering; the memory is queued on disk and will be stored "
-                              "when it is back."}
-        return {"result": "Memory stored successfully."}
+            return ToolResult.done(result="Hindsight is not answering; the memory is queued on disk and will "
+                                          "be stored when it is back.")
+        return ToolResult.done(result="Memory stored successfully.")
 
-    def _tool_recall(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_recall(self, args: dict[str, Any]) -> ToolResult:
         query = required_text(args, "query")
         found = self.call("recall", lambda: self._recall_results(query, list(self.config["recall_types"])))
         if not found:
-            return {"result": "No relevant memories found."}
-        return {"result": "\n".join(f"{i}. {r.text}" for i, r in enumerate(found, 1))}
+            return ToolResult.done(result="No relevant memories found.")
+        return ToolResult.done(result="\n".join(f"{i}. {r.text}" for i, r in enumerate(found, 1)))
 
-    def _tool_reflect(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_reflect(self, args: dict[str, Any]) -> ToolResult:
         query = required_text(args, "query")
-        return {"result": self.call("reflect", lambda: self._reflect(query)) or "No relevant memories found."}
+        answer = self.call("reflect", lambda: self._reflect(query))
+        return ToolResult.done(result=answer or "No relevant memories found.")
 
     # -- `silcrow providers check` ---------------------------------------------------------
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from silcrow._toolcall import function_schema
+from silcrow.recall import ToolSpec
 
-RETAIN = function_schema(
+RETAIN = ToolSpec.of(
     "hindsight_retain",
     "Store information in long-term memory. Hindsight extracts structured facts, resolves entities and "
     "indexes them for retrieval.",
@@ -14,14 +14,14 @@ RETAIN = function_schema(
               "description": "Tags for this memory, added to the configured retain tags."}},
     ["content"],
 )
-RECALL = function_schema(
+RECALL = ToolSpec.of(
     "hindsight_recall",
     "Search long-term memory: the most relevant memories, found by meaning, keywords, the entity graph "
     "and reranking.",
     {"query": {"type": "string", "description": "What to look for."}},
     ["query"],
 )
-REFLECT = function_schema(
+REFLECT = ToolSpec.of(
     "hindsight_reflect",
     "Answer a question by reasoning over all long-term memories (a synthesis, not a list of matches).",
     {"query": {"type": "string", "description": "The question to reflect on."}},

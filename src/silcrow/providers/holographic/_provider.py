@@ -28,6 +28,7 @@ from silcrow.providers._base import COMMON_DEFAULTS, HostedProvider, ToolHandler
 from silcrow.providers.holographic._retrieval import FactRetriever
 from silcrow.providers.holographic._store import FactStore
 from silcrow.providers.holographic._tools import FACT_FEEDBACK, FACT_STORE
+from silcrow.recall import ToolResult, ToolSpec
 
 log = logging.getLogger(__name__)
 
@@ -121,10 +122,10 @@ class HolographicProvider(HostedProvider):
         lines = (f"- [{h['trust_score']:.1f}] {h['content']}" for h in hits)
         return "## Holographic Memory\n" + "\n".join(lines)
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         return [(FACT_STORE, self._fact_store), (FACT_FEEDBACK, self._fact_feedback)]
 
-    def _fact_store(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _fact_store(self, args: dict[str, Any]) -> ToolResult:
         store, retriever = self._ready()
         action = args.get("action")
         category = args.get("category") or None
@@ -138,7 +139,7 @@ class HolographicProvider(HostedProvider):
         if action == "add":
             fact_id = store.add_fact(str(need("content")), category=category or "general",
                                      tags=str(args.get("tags", "")))
-            return {"fact_id": fact_id, "status": "added"}
+            return ToolResult.done(fact_id=fact_id, status="added")
         if action == "search":
             found = retriever.search(str(need("query")), category=category,
                                      min_trust=float(args.get("min_trust", self.min_trust)), limit=limit)
@@ -158,24 +159,24 @@ class HolographicProvider(HostedProvider):
             updated = store.update_fact(
                 int(need("fact_id")), content=args.get("content") or None, tags=args.get("tags"),
                 category=category, trust_delta=float(delta) if delta is not None else None)
-            return {"updated": updated}
+            return ToolResult.done(updated=updated)
         elif action == "remove":
-            return {"removed": store.remove_fact(int(need("fact_id")))}
+            return ToolResult.done(removed=store.remove_fact(int(need("fact_id"))))
         elif action == "list":
             facts = store.list_facts(category, float(args.get("min_trust", 0.0)), limit)
-            return {"facts": facts, "count": len(facts)}
+            return ToolResult.done(facts=facts, count=len(facts))
         else:
             raise RecallError(f"unknown fact_store action {action!r}; use add, search, probe, related, "
                               "reason, contradict, update, remove or list")
-        return {"results": found, "count": len(found)}
+        return ToolResult.done(results=found, count=len(found))
 
-    def _fact_feedback(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _fact_feedback(self, args: dict[str, Any]) -> ToolResult:
         action = args.get("action")
         if action not in ("helpful", "unhelpful"):
             raise RecallError(f"fact_feedback action must be 'helpful' or 'unhelpful', not {action!r}")
         if args.get("fact_id") is None:
             raise RecallError("fact_feedback needs 'fact_id' (from a fact_store result)")
-        return self.store.record_feedback(int(args["fact_id"]), helpful=action == "helpful")
+        return ToolResult(self.store.record_feedback(int(args["fact_id"]), helpful=action == "helpful"))
 
     def on_memory_write(self, action: str, target: str, content: str) -> None:
         if action == "add" and content.strip():

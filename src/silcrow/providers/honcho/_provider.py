@@ -28,6 +28,7 @@ from silcrow.errors import ServiceError
 from silcrow.providers._base import HostedProvider, ToolHandler
 from silcrow.providers.honcho._client import CONTEXT_MAX_TOKENS, MAX_MESSAGE_CHARS, HonchoSession
 from silcrow.providers.honcho._schemas import LEVELS, SCHEMAS
+from silcrow.recall import ToolResult, ToolSpec
 
 _ID_CHARS = re.compile(r"[^A-Za-z0-9_-]+")
 MODES = {"hybrid", "context", "tools"}
@@ -264,7 +265,7 @@ class HonchoProvider(HostedProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         if self.mode == "context":
             return []
         handlers = {
@@ -274,25 +275,25 @@ class HonchoProvider(HostedProvider):
             "honcho_context": self._tool_context,
             "honcho_conclude": self._tool_conclude,
         }
-        return [(schema, handlers[schema["function"]["name"]]) for schema in SCHEMAS]
+        return [(spec, handlers[spec.name]) for spec in SCHEMAS]
 
-    def _tool_profile(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_profile(self, args: dict[str, Any]) -> ToolResult:
         target = self.honcho.resolve(args.get("peer"))
         card = args.get("card")
         if card:
             if not isinstance(card, list) or not all(isinstance(c, str) for c in card):
                 raise ValueError("card must be a list of strings")
             saved = self.call("set_card", lambda: self.honcho.set_card(target, card))
-            return {"result": f"Peer card updated ({len(saved)} facts).", "card": saved}
+            return ToolResult.done(result=f"Peer card updated ({len(saved)} facts).", card=saved)
         found = self.call("card", lambda: self.honcho.card(target))
         if not found:
-            return {
-                "result": [],
-                "hint": "The card is empty: it fills in as Honcho observes the conversation.",
-            }
-        return {"result": found}
+            return ToolResult.done(
+                result=[],
+                hint="The card is empty: it fills in as Honcho observes the conversation.",
+            )
+        return ToolResult.done(result=found)
 
-    def _tool_search(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_search(self, args: dict[str, Any]) -> ToolResult:
         query = str(args.get("query") or "").strip()
         if not query:
             raise ValueError("query is required")
@@ -306,9 +307,9 @@ class HonchoProvider(HostedProvider):
                 break
             excerpts.append(line)
             used += len(line)
-        return {"result": "\n".join(excerpts) if excerpts else "No relevant context found."}
+        return ToolResult.done(result="\n".join(excerpts) if excerpts else "No relevant context found.")
 
-    def _tool_reasoning(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_reasoning(self, args: dict[str, Any]) -> ToolResult:
         query = str(args.get("query") or "").strip()
         if not query:
             raise ValueError("query is required")
@@ -318,9 +319,9 @@ class HonchoProvider(HostedProvider):
         target = self.honcho.resolve(args.get("peer"))
         answer = self.call("reasoning", lambda: self.honcho.chat(target, query, str(level)))
         self._last_dialectic_turn = self._turn
-        return {"result": answer or "No result from Honcho."}
+        return ToolResult.done(result=answer or "No result from Honcho.")
 
-    def _tool_context(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_context(self, args: dict[str, Any]) -> ToolResult:
         target = self.honcho.resolve(args.get("peer"))
         ctx = self.call("context", lambda: self.honcho.context(target))
         parts = [
@@ -335,9 +336,9 @@ class HonchoProvider(HostedProvider):
                 "## Recent messages\n"
                 + "\n".join(f"  [{m['role']}] {m['content'][:200]}" for m in ctx["messages"][-5:])
             )
-        return {"result": "\n\n".join(parts) or "No context available yet."}
+        return ToolResult.done(result="\n\n".join(parts) or "No context available yet.")
 
-    def _tool_conclude(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_conclude(self, args: dict[str, Any]) -> ToolResult:
         conclusion = str(args.get("conclusion") or "").strip()
         delete_id = str(args.get("delete_id") or "").strip()
         listing = bool(args.get("list"))
@@ -348,16 +349,16 @@ class HonchoProvider(HostedProvider):
             raise ValueError("query only goes with list=true")
         target = self.honcho.resolve(args.get("peer"))
         if listing:
-            return {
-                "conclusions": self.call(
+            return ToolResult.done(
+                conclusions=self.call(
                     "conclusions", lambda: self.honcho.conclusions(target, query or None)
                 )
-            }
+            )
         if delete_id:
             self.call("delete_conclusion", lambda: self.honcho.delete_conclusion(target, delete_id))
-            return {"result": f"Conclusion {delete_id} deleted."}
+            return ToolResult.done(result=f"Conclusion {delete_id} deleted.")
         self.call("conclude", lambda: self.honcho.conclude(conclusion, target))
-        return {"result": f"Conclusion saved for {args.get('peer') or 'user'}: {conclusion}"}
+        return ToolResult.done(result=f"Conclusion saved for {args.get('peer') or 'user'}: {conclusion}")
 
     # -- `silcrow providers check` ---------------------------------------------------------
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from silcrow._toolcall import function_schema
+from silcrow.recall import ToolSpec
 
 LEVELS = ["minimal", "low", "medium", "high", "max"]
 _PEER = {
@@ -12,8 +10,8 @@ _PEER = {
     "description": "Whose memory: 'user' (default), 'ai', or any peer id of the workspace.",
 }
 
-SCHEMAS: list[dict[str, Any]] = [
-    function_schema(
+SCHEMAS: list[ToolSpec] = [
+    ToolSpec.of(
         "honcho_profile",
         "Read a peer's card (a short list of standing facts: name, role, preferences, style) or replace it "
         "by passing card. Cheapest Honcho call: no query, no LLM. An empty card is normal for a new peer.",
@@ -26,7 +24,7 @@ SCHEMAS: list[dict[str, Any]] = [
             },
         },
     ),
-    function_schema(
+    ToolSpec.of(
         "honcho_search",
         "Search what was actually said by a peer across all past sessions (semantic and keyword); returns "
         "raw excerpts, no synthesis. Use it to recall a specific fact, then reason over the excerpts.",
@@ -40,7 +38,7 @@ SCHEMAS: list[dict[str, Any]] = [
         },
         ["query"],
     ),
-    function_schema(
+    ToolSpec.of(
         "honcho_reasoning",
         "Ask Honcho's reasoning agent a question about a peer and get a synthesized answer (runs an LLM: "
         "slow and costly). For one stated fact prefer honcho_search; for standing facts honcho_profile.",
@@ -55,13 +53,13 @@ SCHEMAS: list[dict[str, Any]] = [
         },
         ["query"],
     ),
-    function_schema(
+    ToolSpec.of(
         "honcho_context",
         "The standing snapshot for this session: summary, the peer's representation and card, and recent "
         "messages. No query, no LLM.",
         {"peer": _PEER},
     ),
-    function_schema(
+    ToolSpec.of(
         "honcho_conclude",
         "Write, list or delete conclusions (durable facts about a peer that shape its profile). Pass exactly "
         "one of conclusion (to save), list=true (optionally with query, to see ids) or delete_id (only to "

@@ -38,6 +38,7 @@ from silcrow.providers.mem0._backends import (
     translate,
 )
 from silcrow.providers.mem0._tools import ADD, DELETE, SEARCH, UPDATE
+from silcrow.recall import ToolResult, ToolSpec
 
 log = logging.getLogger(__name__)
 
@@ -175,38 +176,39 @@ class Mem0Provider(SdkProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         return [(SEARCH, self._tool_search), (ADD, self._tool_add), (UPDATE, self._tool_update),
                 (DELETE, self._tool_delete)]
 
-    def _tool_search(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_search(self, args: dict[str, Any]) -> ToolResult:
         query = required_text(args, "query")
         top_k = max(1, min(int(args.get("top_k", 10)), 50))
         raw = args.get("rerank", self.config["rerank"])
         rerank = raw.strip().lower() not in ("false", "0", "no") if isinstance(raw, str) else bool(raw)
         found = self.call("search", lambda: self._search(query, top_k, rerank))
         if not found:
-            return {"result": "No relevant memories found."}
-        return {"results": found, "count": len(found)}
+            return ToolResult.done(result="No relevant memories found.")
+        return ToolResult.done(results=found, count=len(found))
 
-    def _tool_add(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_add(self, args: dict[str, Any]) -> ToolResult:
         content = required_text(args, "content")
         self.queue_write("add", self._add_payload([{"role": "user", "content": content}], infer=False))
         if len(self.outbox):
-            return {"result": "mem0 is not answering; the fact is queued on disk and will be stored "
-                              "when it is back."}
+            return ToolResult.done(result="mem0 is not answering; the fact is queued on disk and will be "
+                                          "stored when it is back.")
         # The platform extracts asynchronously; a local mem0 or a self-hosted server stores at once.
-        return {"result": "Fact queued for storage." if self._hosted_platform() else "Fact stored."}
+        return ToolResult.done(result="Fact queued for storage." if self._hosted_platform()
+                               else "Fact stored.")
 
-    def _tool_update(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_update(self, args: dict[str, Any]) -> ToolResult:
         memory_id, text = required_text(args, "memory_id"), required_text(args, "text")
         self.call("update", lambda: self.backend().update(memory_id, text))
-        return {"result": "Memory updated.", "memory_id": memory_id}
+        return ToolResult.done(result="Memory updated.", memory_id=memory_id)
 
-    def _tool_delete(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_delete(self, args: dict[str, Any]) -> ToolResult:
         memory_id = required_text(args, "memory_id")
         self.call("delete", lambda: self.backend().delete(memory_id))
-        return {"result": "Memory deleted.", "memory_id": memory_id}
+        return ToolResult.done(result="Memory deleted.", memory_id=memory_id)
 
     def system_prompt_block(self) -> str:
         if self.mode == "oss":

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from silcrow._toolcall import function_schema
+from silcrow.recall import ToolSpec
 
-SEARCH = function_schema(
+SEARCH = ToolSpec.of(
     "mem0_search",
     "Search the user's memories by meaning; the best matches first, each with its id. Search before "
     "answering anything that may depend on what you know about the user; for multi-part questions search "
@@ -14,14 +14,14 @@ SEARCH = function_schema(
      "rerank": {"type": "boolean", "description": "Rerank the results (platform only; default false)."}},
     ["query"],
 )
-ADD = function_schema(
+ADD = ToolSpec.of(
     "mem0_add",
     "Store one durable fact about the user, word for word. Call it as soon as the user states a lasting "
     "preference, correction, decision or personal detail; skip small talk and facts already stored.",
     {"content": {"type": "string", "description": "The fact to store."}},
     ["content"],
 )
-UPDATE = function_schema(
+UPDATE = ToolSpec.of(
     "mem0_update",
     "Replace the text of a memory by its id (from mem0_search) when the fact changed or was wrong, instead "
     "of adding a duplicate.",
@@ -29,7 +29,7 @@ UPDATE = function_schema(
      "text": {"type": "string", "description": "The new text."}},
     ["memory_id", "text"],
 )
-DELETE = function_schema(
+DELETE = ToolSpec.of(
     "mem0_delete",
     "Delete a memory by its id (from mem0_search) when it is obsolete or the user asks you to forget it; "
     "prefer mem0_update when the fact merely changed.",

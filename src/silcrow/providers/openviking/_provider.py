@@ -25,6 +25,7 @@ from silcrow.providers._base import HostedProvider, ToolHandler
 from silcrow.providers._http import JsonHttp
 from silcrow.providers._validate import as_dict, as_list, text_of
 from silcrow.providers.openviking._schemas import SCHEMAS
+from silcrow.recall import ToolResult, ToolSpec
 
 CATEGORY_DIRS = {
     "preference": "preferences",
@@ -266,7 +267,7 @@ class OpenVikingProvider(HostedProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         handlers = {
             "viking_search": self._tool_search,
             "viking_read": self._tool_read,
@@ -275,9 +276,9 @@ class OpenVikingProvider(HostedProvider):
             "viking_forget": self._tool_forget,
             "viking_add_resource": self._tool_add_resource,
         }
-        return [(schema, handlers[schema["function"]["name"]]) for schema in SCHEMAS]
+        return [(spec, handlers[spec.name]) for spec in SCHEMAS]
 
-    def _tool_search(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_search(self, args: dict[str, Any]) -> ToolResult:
         query = str(args.get("query") or "").strip()
         if not query:
             raise ValueError("query is required")
@@ -306,7 +307,7 @@ class OpenVikingProvider(HostedProvider):
                     }
                 )
         hits.sort(key=lambda h: -h["score"])
-        return {"results": hits, "total": result.get("total", len(hits))}
+        return ToolResult.done(results=hits, total=result.get("total", len(hits)))
 
     def _read_one(self, uri: str, level: str) -> dict[str, Any]:
         path = {"abstract": "/content/abstract", "overview": "/content/overview"}.get(level, "/content/read")
@@ -317,7 +318,7 @@ class OpenVikingProvider(HostedProvider):
             content = content[:limit] + "\n\n[... truncated, use a more specific URI or full level]"
         return {"uri": uri, "level": level, "content": content}
 
-    def _tool_read(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_read(self, args: dict[str, Any]) -> ToolResult:
         level = args.get("level") or "overview"
         if level not in READ_LIMITS:
             raise ValueError(f"level must be one of {sorted(READ_LIMITS)}")
@@ -329,22 +330,22 @@ class OpenVikingProvider(HostedProvider):
         if wrong:
             raise ValueError(f"viking_read takes viking:// URIs (from viking_search), not {wrong[0]!r}")
         if len(uris) == 1 and not args.get("uris"):
-            return self._read_one(uris[0], level)
+            return ToolResult(self._read_one(uris[0], level))
         results = []
         for uri in uris[:3]:
             try:
                 results.append(self._read_one(uri, level))
             except ServiceError as exc:
                 results.append({"uri": uri, "level": level, "error": str(exc)})
-        return {
-            "level": level,
-            "results": results,
-            "requested": len(uris),
-            "returned": len(results),
-            "truncated": len(uris) > 3,
-        }
+        return ToolResult.done(
+            level=level,
+            results=results,
+            requested=len(uris),
+            returned=len(results),
+            truncated=len(uris) > 3,
+        )
 
-    def _tool_browse(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_browse(self, args: dict[str, Any]) -> ToolResult:
         action = args.get("action") or "list"
         path = {"tree": "/fs/tree", "list": "/fs/ls", "stat": "/fs/stat"}.get(action, "/fs/ls")
         where = str(args.get("path") or "viking://")
@@ -352,7 +353,7 @@ class OpenVikingProvider(HostedProvider):
             raise ValueError(f"path must be a viking:// URI, not {where!r}")
         result = self.call("browse", lambda: self._api("GET", path, params={"uri": where}))
         if action == "stat":
-            return {"path": where, "stat": as_dict(self.name, "fs/stat result", result)}
+            return ToolResult.done(path=where, stat=as_dict(self.name, "fs/stat result", result))
         entries = []
         for item in as_list(self.name, "fs listing", result or [])[:50]:
             item = as_dict(self.name, "fs entry", item)
@@ -365,21 +366,21 @@ class OpenVikingProvider(HostedProvider):
                     "abstract": item.get("abstract", ""),
                 }
             )
-        return {"path": where, "entries": entries}
+        return ToolResult.done(path=where, entries=entries)
 
-    def _tool_remember(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_remember(self, args: dict[str, Any]) -> ToolResult:
         content = str(args.get("content") or "").strip()
         if not content:
             raise ValueError("content is required")
         uri = self._memory_uri(CATEGORY_DIRS.get(str(args.get("category") or ""), "preferences"))
         reply = self.call("remember", lambda: self._write_file(uri, content))
-        return {
-            "status": "stored",
-            "uri": uri,
-            "message": f"Memory stored ({reply.get('written_bytes', 0)}b) and queued for vector indexing.",
-        }
+        return ToolResult.done(
+            status="stored",
+            uri=uri,
+            message=f"Memory stored ({reply.get('written_bytes', 0)}b) and queued for vector indexing.",
+        )
 
-    def _tool_forget(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_forget(self, args: dict[str, Any]) -> ToolResult:
         uri = args.get("uri")
         why = forget_uri_error(uri)
         if why:
@@ -387,9 +388,9 @@ class OpenVikingProvider(HostedProvider):
         self.call(
             "forget", lambda: self._api("DELETE", "/fs", params={"uri": str(uri).strip(), "recursive": False})
         )
-        return {"status": "deleted", "uri": str(uri).strip()}
+        return ToolResult.done(status="deleted", uri=str(uri).strip())
 
-    def _tool_add_resource(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_add_resource(self, args: dict[str, Any]) -> ToolResult:
         url = str(args.get("url") or "").strip()
         if not url.startswith(("http://", "https://", "git@", "ssh://", "git://")):
             raise ValueError(
@@ -404,7 +405,8 @@ class OpenVikingProvider(HostedProvider):
                 if args.get(k) not in (None, "")
             },
         }
-        return {"result": self.call("add_resource", lambda: self._api("POST", "/resources", json=body))}
+        added = self.call("add_resource", lambda: self._api("POST", "/resources", json=body))
+        return ToolResult.done(result=added)
 
     # -- `silcrow providers check` ---------------------------------------------------------
 
@@ -418,7 +420,7 @@ class OpenVikingProvider(HostedProvider):
 
     def probe_search(self, text: str) -> bool:
         # The hit's abstract is the VLM's summary, not what was stored: read the files back.
-        found = self._tool_search({"query": text, "limit": 5})["results"]
+        found = self._tool_search({"query": text, "limit": 5}).data["results"]
         for hit in found:
             if hit["type"] == "memory" and not is_summary(hit):
                 if text in self._read_one(str(hit["uri"]), "full")["content"]:

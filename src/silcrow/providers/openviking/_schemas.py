@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from silcrow._toolcall import function_schema
+from silcrow.recall import ToolSpec
 
 _URI = {"type": "string", "description": "A viking:// URI."}
 
-SCHEMAS: list[dict[str, Any]] = [
-    function_schema(
+SCHEMAS: list[ToolSpec] = [
+    ToolSpec.of(
         "viking_search",
         "Search the OpenViking knowledge base by meaning. Returns ranked viking:// URIs with short "
         "abstracts; read the strongest ones with viking_read. mode 'fast' for a simple lookup, "
@@ -26,7 +24,7 @@ SCHEMAS: list[dict[str, Any]] = [
         },
         ["query"],
     ),
-    function_schema(
+    ToolSpec.of(
         "viking_read",
         "Read one viking:// URI (or up to three in uris) at a level of detail: abstract (short summary), "
         "overview (key points) or full (everything). Start small; ask for full only when needed.",
@@ -40,7 +38,7 @@ SCHEMAS: list[dict[str, Any]] = [
             },
         },
     ),
-    function_schema(
+    ToolSpec.of(
         "viking_browse",
         "Look at the OpenViking store like a filesystem: list a directory, show a tree, or stat one URI.",
         {
@@ -49,7 +47,7 @@ SCHEMAS: list[dict[str, Any]] = [
         },
         ["action"],
     ),
-    function_schema(
+    ToolSpec.of(
         "viking_remember",
         "Store one fact in OpenViking for the long term; it is filed under its category and indexed.",
         {
@@ -62,14 +60,14 @@ SCHEMAS: list[dict[str, Any]] = [
         },
         ["content"],
     ),
-    function_schema(
+    ToolSpec.of(
         "viking_forget",
         "Delete one OpenViking memory file, given its exact viking:// URI ending in .md. Only when the user "
         "asks to forget something specific; directories, resources and summaries are refused.",
         {"uri": {"type": "string", "description": "The exact memory file URI."}},
         ["uri"],
     ),
-    function_schema(
+    ToolSpec.of(
         "viking_add_resource",
         "Add a public URL (http(s), git or ssh) to the OpenViking knowledge base to be parsed and indexed.",
         {

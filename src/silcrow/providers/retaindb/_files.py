@@ -11,10 +11,10 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
-from silcrow._toolcall import function_schema
 from silcrow.providers._base import ToolHandler
 from silcrow.providers._http import JsonHttp
 from silcrow.providers._validate import as_dict
+from silcrow.recall import ToolSpec
 
 TEXT_SUFFIXES = (".txt", ".md", ".json", ".csv", ".yaml", ".yml", ".xml", ".html")
 READ_LIMIT = 32_000
@@ -40,10 +40,10 @@ class FileTools:
             raise ValueError("file_id is required (from retaindb_list_files)")
         return quote(file_id.strip(), safe="")
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         return [
             (
-                function_schema(
+                ToolSpec.of(
                     "retaindb_list_files",
                     "List files in the shared RetainDB file store.",
                     {
@@ -57,13 +57,13 @@ class FileTools:
                 self.list_files,
             ),
             (
-                function_schema(
+                ToolSpec.of(
                     "retaindb_read_file", "Read a stored text file by its id.", _FILE_ID, ["file_id"]
                 ),
                 self.read_file,
             ),
             (
-                function_schema(
+                ToolSpec.of(
                     "retaindb_ingest_file",
                     "Extract memories from a stored file so its contents become searchable.",
                     _FILE_ID,
@@ -72,7 +72,7 @@ class FileTools:
                 self.ingest_file,
             ),
             (
-                function_schema("retaindb_delete_file", "Delete a stored file.", _FILE_ID, ["file_id"]),
+                ToolSpec.of("retaindb_delete_file", "Delete a stored file.", _FILE_ID, ["file_id"]),
                 self.delete_file,
             ),
         ]

@@ -17,12 +17,12 @@ from functools import partial
 from typing import Any
 from urllib.parse import quote
 
-from silcrow._toolcall import function_schema
 from silcrow.errors import ServiceError
 from silcrow.providers._base import HostedProvider, ToolHandler
 from silcrow.providers._http import JsonHttp
 from silcrow.providers._validate import as_dict, as_list, field, text_of
 from silcrow.providers.retaindb._files import FileTools
+from silcrow.recall import ToolResult, ToolSpec
 
 DEFAULT_BASE_URL = "https://api.retaindb.com"
 MEMORY_TYPES = ["factual", "preference", "goal", "instruction", "event", "opinion"]
@@ -275,10 +275,10 @@ class RetainDBProvider(HostedProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         return [
             (
-                function_schema(
+                ToolSpec.of(
                     "retaindb_profile",
                     "Get the user's stable profile — preferences, facts, and "
                     "patterns recalled from long-term memory.",
@@ -287,7 +287,7 @@ class RetainDBProvider(HostedProvider):
                 self._tool_profile,
             ),
             (
-                function_schema(
+                ToolSpec.of(
                     "retaindb_search",
                     "Semantic search across stored memories. Returns ranked results with relevance scores.",
                     {
@@ -299,7 +299,7 @@ class RetainDBProvider(HostedProvider):
                 self._tool_search,
             ),
             (
-                function_schema(
+                ToolSpec.of(
                     "retaindb_context",
                     "Synthesized context block — what matters most for the "
                     "current task, pulled from long-term memory.",
@@ -311,7 +311,7 @@ class RetainDBProvider(HostedProvider):
                 self._tool_context,
             ),
             (
-                function_schema(
+                ToolSpec.of(
                     "retaindb_remember",
                     "Persist an explicit fact, preference, or decision to long-term memory.",
                     {
@@ -328,7 +328,7 @@ class RetainDBProvider(HostedProvider):
                 self._tool_remember,
             ),
             (
-                function_schema(
+                ToolSpec.of(
                     "retaindb_forget",
                     "Delete a specific memory by ID.",
                     {
@@ -348,15 +348,15 @@ class RetainDBProvider(HostedProvider):
             raise ValueError(f"{key} is required (a non-empty string)")
         return value.strip()
 
-    def _tool_profile(self, args: dict[str, Any]) -> dict[str, Any]:
-        return {"profile": self.call("profile", self._profile)}
+    def _tool_profile(self, args: dict[str, Any]) -> ToolResult:
+        return ToolResult.done(profile=self.call("profile", self._profile))
 
-    def _tool_search(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_search(self, args: dict[str, Any]) -> ToolResult:
         query = self._text(args, "query")
         top_k = max(1, min(int(args.get("top_k") or 8), 20))
         reply = self.call("search", lambda: self._search(query, top_k))
         hits = as_list(self.name, "search results", reply.get("results") or [])
-        return {"results": [self._flat(h) for h in hits]}
+        return ToolResult.done(results=[self._flat(h) for h in hits])
 
     @staticmethod
     def _flat(hit: Any) -> Any:
@@ -365,25 +365,25 @@ class RetainDBProvider(HostedProvider):
             return {**hit["memory"], "similarity": hit.get("similarity")}
         return hit
 
-    def _tool_context(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_context(self, args: dict[str, Any]) -> ToolResult:
         query = self._text(args, "query")
         context = self.call("context", lambda: self._context(query))
         profile = self.call("profile", self._profile)
-        return {"context": _overlay(profile, context)}
+        return ToolResult.done(context=_overlay(profile, context))
 
-    def _tool_remember(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_remember(self, args: dict[str, Any]) -> ToolResult:
         content = self._text(args, "content")
         kind = args.get("memory_type") or "factual"
         if kind not in MEMORY_TYPES:
             raise ValueError(f"memory_type must be one of {MEMORY_TYPES}, not {kind!r}")
         importance = min(max(float(args.get("importance") or 0.7), 0.0), 1.0)
         reply = self.call("remember", lambda: self._add(content, kind, importance))
-        return {"stored": reply}
+        return ToolResult.done(stored=reply)
 
-    def _tool_forget(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_forget(self, args: dict[str, Any]) -> ToolResult:
         memory_id = self._text(args, "memory_id")
         reply = self.call("forget", lambda: self._obj("DELETE", f"/v1/memory/{quote(memory_id, safe='')}"))
-        return {"deleted": reply}
+        return ToolResult.done(deleted=reply)
 
     # -- `silcrow providers check` ---------------------------------------------------------
 

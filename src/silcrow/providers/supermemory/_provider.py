@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from silcrow.errors import ServiceError
@@ -24,6 +25,7 @@ from silcrow.providers._base import HostedProvider, ToolHandler
 from silcrow.providers.supermemory._api import SupermemoryApi
 from silcrow.providers.supermemory._api_v3 import SupermemoryApiV3
 from silcrow.providers.supermemory._schemas import ALIASES, schemas
+from silcrow.recall import ToolResult, ToolSpec
 
 DEFAULT_ENTITY_CONTEXT = (
     "User-assistant conversation. Keep only what helps future conversations: lasting personal facts, "
@@ -208,7 +210,7 @@ class SupermemoryProvider(HostedProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> list[tuple[dict[str, Any], ToolHandler]]:
+    def tools(self) -> list[tuple[ToolSpec, ToolHandler]]:
         handlers = {
             "supermemory_store": self._tool_store,
             "supermemory_search": self._tool_search,
@@ -216,10 +218,10 @@ class SupermemoryProvider(HostedProvider):
             "supermemory_profile": self._tool_profile,
         }
         multi = self.allowed_containers if len(self.allowed_containers) > 1 else []
-        return [(s, handlers[s["function"]["name"]]) for s in schemas(multi, self.container)]
+        return [(spec, handlers[spec.name]) for spec in schemas(multi, self.container)]
 
-    def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
-        return super().handle_tool_call(ALIASES.get(name, name), args)
+    def call_tool(self, name: str, args: Mapping[str, Any]) -> ToolResult:
+        return super().call_tool(ALIASES.get(name, name), args)
 
     def _tag(self, args: dict[str, Any]) -> str:
         tag = str(args.get("container_tag") or "").strip()
@@ -230,7 +232,7 @@ class SupermemoryProvider(HostedProvider):
             raise ValueError(f"container tag {tag!r} is not allowed; use one of {self.allowed_containers}")
         return tag
 
-    def _tool_store(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_store(self, args: dict[str, Any]) -> ToolResult:
         content = str(args.get("content") or "").strip()
         if not content:
             raise ValueError("content is required")
@@ -244,9 +246,10 @@ class SupermemoryProvider(HostedProvider):
             "store",
             lambda: self.api.add(tag, content, metadata=metadata, context=str(self.config["entity_context"])),
         )
-        return {"saved": True, "id": doc_id, "preview": content[:80] + ("..." if len(content) > 80 else "")}
+        preview = content[:80] + ("..." if len(content) > 80 else "")
+        return ToolResult.done(saved=True, id=doc_id, preview=preview)
 
-    def _tool_search(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_search(self, args: dict[str, Any]) -> ToolResult:
         query = str(args.get("query") or "").strip()
         if not query:
             raise ValueError("query is required")
@@ -256,24 +259,24 @@ class SupermemoryProvider(HostedProvider):
         results = [
             {"id": h["id"], "content": h["memory"], "similarity": round(h["similarity"] * 100)} for h in hits
         ]
-        return {"results": results, "count": len(results)}
+        return ToolResult.done(results=results, count=len(results))
 
-    def _tool_forget(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_forget(self, args: dict[str, Any]) -> ToolResult:
         memory_id, query = str(args.get("id") or "").strip(), str(args.get("query") or "").strip()
         if not memory_id and not query:
             raise ValueError("give either id or query")
         tag = self._tag(args)
         if memory_id:
             forgotten = self.call("forget", lambda: self.api.forget(tag, memory_id))
-            return {"forgotten": forgotten, "id": memory_id}
+            return ToolResult.done(forgotten=forgotten, id=memory_id)
         hits = self.call("forget", lambda: self.api.search(tag, query, 5, mode="memories"))
         if not hits:
-            return {"forgotten": False, "message": "No matching memory found to forget."}
+            return ToolResult.done(forgotten=False, message="No matching memory found to forget.")
         target = hits[0]
         self.call("forget", lambda: self.api.forget(tag, target["id"]))
-        return {"forgotten": True, "id": target["id"], "message": f'Forgot: "{target["memory"][:100]}"'}
+        return ToolResult.done(forgotten=True, id=target["id"], message=f'Forgot: "{target["memory"][:100]}"')
 
-    def _tool_profile(self, args: dict[str, Any]) -> dict[str, Any]:
+    def _tool_profile(self, args: dict[str, Any]) -> ToolResult:
         tag = self._tag(args)
         static, dynamic = self.call("profile", lambda: self.api.profile(tag))
         sections = []
@@ -281,7 +284,8 @@ class SupermemoryProvider(HostedProvider):
             sections.append("## User Profile (Persistent)\n" + "\n".join(f"- {s}" for s in static))
         if dynamic:
             sections.append("## Recent Context\n" + "\n".join(f"- {d}" for d in dynamic))
-        return {"profile": "\n\n".join(sections), "static_count": len(static), "dynamic_count": len(dynamic)}
+        return ToolResult.done(profile="\n\n".join(sections), static_count=len(static),
+                               dynamic_count=len(dynamic))
 
     # -- `silcrow providers check` ---------------------------------------------------------
 

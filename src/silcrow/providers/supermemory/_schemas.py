@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import copy
-from typing import Any
-
-from silcrow._toolcall import function_schema
+from silcrow.recall import ToolSpec
 
 # Hermes registers kebab-case names with these snake_case aliases; silcrow offers the snake_case
 # ones (valid everywhere) and accepts the kebab-case ones when a model calls them by habit.
@@ -17,7 +14,7 @@ ALIASES = {
 }
 
 _BASE = [
-    function_schema(
+    ToolSpec.of(
         "supermemory_store",
         "Save one memory for later recall.",
         {
@@ -29,7 +26,7 @@ _BASE = [
         },
         ["content"],
     ),
-    function_schema(
+    ToolSpec.of(
         "supermemory_search",
         "Search long-term memory by meaning.",
         {
@@ -38,7 +35,7 @@ _BASE = [
         },
         ["query"],
     ),
-    function_schema(
+    ToolSpec.of(
         "supermemory_forget",
         "Forget one memory, by its id or by the best match for a query.",
         {
@@ -46,7 +43,7 @@ _BASE = [
             "query": {"type": "string", "description": "Forget the best match for this."},
         },
     ),
-    function_schema(
+    ToolSpec.of(
         "supermemory_profile",
         "Read the user's standing profile facts and recent context.",
         {
@@ -56,13 +53,10 @@ _BASE = [
 ]
 
 
-def schemas(containers: list[str], primary: str) -> list[dict[str, Any]]:
+def schemas(containers: list[str], primary: str) -> list[ToolSpec]:
     """The four tools; with several allowed containers each takes an optional ``container_tag``."""
-    out = copy.deepcopy(_BASE)
-    if containers:
-        for schema in out:
-            schema["function"]["parameters"]["properties"]["container_tag"] = {
-                "type": "string",
-                "description": f"Container to use, one of {', '.join(containers)} (default {primary}).",
-            }
-    return out
+    if not containers:
+        return list(_BASE)
+    tag = {"type": "string",
+           "description": f"Container to use, one of {', '.join(containers)} (default {primary})."}
+    return [spec.with_property("container_tag", tag) for spec in _BASE]

@@ -5,7 +5,9 @@ and comes out (:class:`RecallRecord`, :class:`RecallHit`, :class:`MemoryFilter`)
 storage interface with its two backends (:class:`RecallBackend`; :class:`RecallStore` on a
 home's ``recall.db``, :class:`PostgresRecall` on a shared PostgreSQL database), and the optional
 reranker of its best hits (:class:`Reranker`, :func:`get_reranker`, from :mod:`silcrow.models`),
-and :func:`open_recall`, the storage of a home or profile. The modules
+and :func:`open_recall`, the storage of a home or profile; moving a profile between backends
+uses :func:`connect_recall_db` (a ``recall.db`` opened and migrated) and the indexed texts of a
+memory, :func:`body_text` and :func:`dated_text`. The modules
 behind them (``_provider``, ``_backend``, ``_store``, ``_postgres``, ``_retrieval``, ...) are
 internal.
 """
@@ -17,9 +19,11 @@ from typing import TYPE_CHECKING
 from silcrow._lazy import lazy_getattr
 from silcrow.models import CrossEncoderReranker, Reranker, get_reranker
 from silcrow.recall.local._backend import RecallBackend
+from silcrow.recall.local._db import connect as connect_recall_db
 from silcrow.recall.local._db import stored_embedder
 from silcrow.recall.local._provider import LocalProvider, open_recall
 from silcrow.recall.local._records import MemoryFilter, RecallHit, RecallRecord
+from silcrow.recall.local._retrieval import body_text, dated_text
 
 if TYPE_CHECKING:
     from silcrow.recall.local._postgres import PostgresRecall
@@ -35,6 +39,9 @@ __all__ = [
     "RecallRecord",
     "RecallStore",
     "Reranker",
+    "body_text",
+    "connect_recall_db",
+    "dated_text",
     "get_reranker",
     "open_recall",
     "stored_embedder",

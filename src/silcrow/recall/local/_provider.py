@@ -12,21 +12,21 @@ from __future__ import annotations
 import logging
 import threading
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from silcrow._paths import recall_db, resolve_home
-from silcrow._toolcall import error_json, result_json
 from silcrow.config import ProfileSettings, Settings, profile_settings
 from silcrow.errors import RecallError, SilcrowError
 from silcrow.models import DEFAULT_EMBEDDER, Embedder, Reranker, get_embedder, get_reranker
 from silcrow.recall import _tools as tools
 from silcrow.recall import policy
-from silcrow.recall._api import ProviderAPI
+from silcrow.recall._api import Answer, ProviderAPI
 from silcrow.recall._limits import MAX_FACT_CHARS, MAX_RECORD_CHARS
 from silcrow.recall._provider import MemoryProvider
+from silcrow.recall._spec import ToolResult, ToolSpec
 from silcrow.recall.local._admit import admit
 from silcrow.recall.local._backend import RecallBackend
 from silcrow.recall.local._records import MemoryFilter, RecallHit, RecallRecord, Scope, to_epoch
@@ -343,14 +343,15 @@ class LocalProvider(MemoryProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def get_tool_schemas(self) -> list[dict[str, Any]]:
-        return tools.tool_schemas()
+    def tool_specs(self) -> Sequence[ToolSpec]:
+        return tools.TOOL_SPECS
 
-    def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
-        """The tool edge over this provider's typed calls (:func:`silcrow.recall.run_tool`)."""
+    def call_tool(self, name: str, args: Mapping[str, Any]) -> Answer:
+        """The recall tools over this provider's typed calls (:func:`silcrow.recall.call_recall_tool`)."""
         if name not in tools.TOOL_NAMES:
-            return error_json(f"unknown tool {name!r}; the local provider has {', '.join(tools.TOOL_NAMES)}")
-        return result_json(tools.run_tool(ProviderAPI(self), name, args))
+            return ToolResult.failed(f"unknown tool {name!r}; the local provider has "
+                                     f"{', '.join(tools.TOOL_NAMES)}")
+        return tools.call_recall_tool(ProviderAPI(self), name, args)
 
 
 def _epoch(value: Any) -> float | None:
