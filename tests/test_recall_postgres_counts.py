@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import multiprocessing
 
+import pg_support
 import psycopg
 import pytest
 
@@ -143,3 +144,17 @@ def test_a_large_ingest_refreshes_the_planner_statistics(
     monkeypatch.setattr(_postgres, "ANALYZE_AFTER", 10)
     PostgresRecall(pg_dsn, get_embedder("none")).ingest(_facts("bulk", 25), (None, None))
     assert estimate() == 25
+
+
+def test_a_search_outside_a_transaction_comes_back_after_a_server_restart(
+    pg_server: pg_support.PgServer, pg_dsn: str
+) -> None:
+    """A search takes a pooled connection without BEGIN (no round trip tests it first): one the
+    restart cut fails at its first statement, and the search is run again on a fresh one."""
+    store = PostgresRecall(pg_dsn, get_embedder("onnx"), "alice")
+    store.ingest([*_facts("alice", 5), RecallRecord(text="the lighthouse keeper waved", kind="fact")],
+                 (None, None))
+    assert store.search("lighthouse", 1, (None, None))[0].text == "the lighthouse keeper waved"
+    pg_server.restart()
+    assert store.search("lighthouse", 1, (None, None))[0].text == "the lighthouse keeper waved"
+    assert len(store.search("harbour", 3, (None, None), mode="lexical")) == 3

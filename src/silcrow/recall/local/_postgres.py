@@ -48,15 +48,18 @@ log = logging.getLogger(__name__)
 WHAT = "recall memories"
 _MINE = f"profile = current_setting('{PROFILE_SETTING}')"
 _SCOPE = f"{_MINE} AND user_id IS NOT DISTINCT FROM %s AND agent_id IS NOT DISTINCT FROM %s"
+#: The same as _MINE in a search, which runs outside a transaction (Database.reading) and
+#: names its profile as a parameter.
+_OWN = "profile = %s"
 #: A memory's session as the ranking sees it: a turn's, none for a fact or summary.
 _SESSION = "CASE WHEN kind = 'turn' THEN coalesce(session_id, '') ELSE '' END"
 
 
-def scoped(scope: Scope) -> tuple[str, tuple[str, ...]]:
-    """The condition (and its parameters) picking this profile's memories of ``scope``, written
+def scoped(scope: Scope, profile: str) -> tuple[str, tuple[str, ...]]:
+    """The condition (and its parameters) picking ``profile``'s memories of ``scope``, written
     so the planner can estimate it: ``IS NOT DISTINCT FROM`` looks to it like a filter that keeps
     one row, which made it scan the whole table instead of the word index (25 ms at 10k rows)."""
-    parts, params = [_MINE], list[str]()
+    parts, params = [_OWN], [profile]
     for column, value in (("user_id", scope[0]), ("agent_id", scope[1])):
         if value is None:
             parts.append(f"{column} IS NULL")
@@ -95,17 +98,18 @@ _ESTIMATED_ROWS = ("SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class"
 #: how many it holds), exact and without reading a memory: recall_terms keeps the number of
 #: each lexeme (migration 7). A term the parser splits into several lexemes (none of the \w+
 #: terms of retrieval.query_terms, in practice) is counted in the word index instead, just past
-#: the common-term cut-off (parameters: DF_FLOOR, DF_FRACTION, the terms).
+#: the common-term cut-off.
 _TERM_COUNTS = (
-    f"WITH mine AS (SELECT coalesce((SELECT memories FROM recall_counts WHERE {_MINE}), 0) AS n)"
+    "WITH mine AS (SELECT coalesce((SELECT memories FROM recall_counts WHERE profile = %(profile)s), 0) AS n)"
     " SELECT NULL AS term, n FROM mine"
     " UNION ALL SELECT t.term, CASE cardinality(w.lexemes) WHEN 0 THEN 0"
     " WHEN 1 THEN coalesce((SELECT memories FROM recall_terms"
-    f" WHERE {_MINE} AND lexeme = w.lexemes[1]), 0)"
+    " WHERE profile = %(profile)s AND lexeme = w.lexemes[1]), 0)"
     " ELSE (SELECT count(*) FROM (SELECT 1 FROM recall_memories"
-    f" WHERE search @@ to_tsquery('english', quote_literal(t.term)) AND {_MINE}"
-    " LIMIT greatest(%s, floor(%s * (SELECT n FROM mine)))::bigint + 1) AS held) END"
-    " FROM unnest(%s::text[]) AS t(term), tsvector_to_array(to_tsvector('english', t.term)) AS w(lexemes)"
+    " WHERE search @@ to_tsquery('english', quote_literal(t.term)) AND profile = %(profile)s"
+    " LIMIT greatest(%(floor)s, floor(%(fraction)s * (SELECT n FROM mine)))::bigint + 1) AS held) END"
+    " FROM unnest(%(terms)s::text[]) AS t(term),"
+    " tsvector_to_array(to_tsvector('english', t.term)) AS w(lexemes)"
 )
 
 
@@ -334,12 +338,15 @@ class PostgresRecall(RecallBackend):
         pool = max(k, retrieval.POOL)
 
         def once() -> list[RecallHit]:
-            with self._tx() as conn:
+            # Outside a transaction: a search only reads, each statement names the profile, and
+            # a BEGIN and a COMMIT would be two more round trips.
+            with self.db.reading(RecallError, WHAT) as conn:
                 terms = retrieval.query_terms(fold(query)) if mode != "dense" else []
                 with conn.pipeline():  # one round trip for the settings and the term counts
-                    if embeds:  # HNSW candidates examined; scoped searches still fill k
-                        conn.execute("SELECT set_config('hnsw.ef_search', %s, true),"
-                                     " set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+                    if embeds:  # HNSW candidates examined; scoped searches still fill k (every
+                        # search of this connection sets them: only searches read the index)
+                        conn.execute("SELECT set_config('hnsw.ef_search', %s, false),"
+                                     " set_config('hnsw.iterative_scan', 'relaxed_order', false)",
                                      (str(max(EF_SEARCH, pool)),), prepare=True)
                     counts = self._term_counts(conn, terms) if terms else None
                 lexical = []
@@ -357,7 +364,7 @@ class PostgresRecall(RecallBackend):
                         return {i: known[i] for i in ids if i in known}
                     rows = conn.execute(
                         f"SELECT id, speaker, {_SESSION} AS session FROM recall_memories"
-                        f" WHERE id = ANY(%s) AND {_MINE}", (ids,), prepare=True,
+                        f" WHERE id = ANY(%s) AND {_OWN}", (ids, self.profile), prepare=True,
                     )
                     return {int(r["id"]): (r["speaker"], r["session"]) for r in rows}
 
@@ -366,22 +373,22 @@ class PostgresRecall(RecallBackend):
                     min_similarity=min_similarity if embeds else None,
                 )
                 if project is not None:  # a neighbour lifted into the list may lie outside the project
-                    inside = self._in_project(conn, [i for i, _ in ranked], project)
+                    inside = self._in_project(conn, [i for i, _ in ranked], project, self.profile)
                     ranked = [(i, s) for i, s in ranked if i in inside]
                 return self._hits(conn, ranked[:k])
 
         return self.db.retrying(once)
 
-    @staticmethod
-    def _term_counts(conn: Any, terms: list[str]) -> Any:
+    def _term_counts(self, conn: Any, terms: list[str]) -> Any:
         """:data:`_TERM_COUNTS` for ``terms``, sent (in a pipeline, read later by :func:`_counted`)."""
-        return conn.execute(_TERM_COUNTS, (retrieval.DF_FLOOR, retrieval.DF_FRACTION, terms), prepare=True)
+        return conn.execute(_TERM_COUNTS, {"profile": self.profile, "floor": retrieval.DF_FLOOR,
+                                           "fraction": retrieval.DF_FRACTION, "terms": terms}, prepare=True)
 
     @staticmethod
-    def _in_project(conn: Any, ids: list[int], project: str) -> set[int]:
+    def _in_project(conn: Any, ids: list[int], project: str, profile: str) -> set[int]:
         rows = conn.execute(
-            f"SELECT id FROM recall_memories WHERE id = ANY(%s) AND {_MINE} AND {_PROJECT}",
-            (ids, *project_params(project)),
+            f"SELECT id FROM recall_memories WHERE id = ANY(%s) AND {_OWN} AND {_PROJECT}",
+            (ids, profile, *project_params(project)),
         )
         return {int(r["id"]) for r in rows}
 
@@ -399,7 +406,7 @@ class PostgresRecall(RecallBackend):
         match = tsquery(terms)
         if match is None:
             return []
-        where, params = scoped(scope)
+        where, params = scoped(scope, self.profile)
         in_project = f" AND {_PROJECT}" if project is not None else ""
         # The best matches by ts_rank first, then the texts of those alone: carrying every
         # match's texts through the sort cost as much as the ranking. Those are fetched by
@@ -431,21 +438,21 @@ class PostgresRecall(RecallBackend):
         ``about``). One statement: each round trip waits for the server to be scheduled on
         busy cores."""
         vec = f"embedding::{self._vec}"
-        where, params = scoped(scope)
+        where, params = scoped(scope, self.profile)
         in_project = f" AND {_PROJECT}" if project is not None else ""
         rows = conn.execute(
             f"WITH cand AS ((SELECT id, 1 - ({vec} <=> %s::{self._vec}) AS cos FROM recall_memories"
             f" WHERE vector_dims(embedding) = {self._dim} AND {where}{in_project}"
             f" ORDER BY {vec} <=> %s::{self._vec} LIMIT %s)"
             f" UNION SELECT id, 1 - ({vec} <=> %s::{self._vec}) FROM recall_memories"
-            f" WHERE id = ANY(%s) AND vector_dims(embedding) = {self._dim} AND {_MINE})"
+            f" WHERE id = ANY(%s) AND vector_dims(embedding) = {self._dim} AND {_OWN})"
             f" SELECT m.id, c.cos, m.speaker, {_SESSION} AS session FROM recall_memories m"
             " LEFT JOIN cand c ON c.id = m.id WHERE m.id = ANY(ARRAY(SELECT u.id + d"
             " FROM (SELECT id FROM cand UNION SELECT unnest(%s::bigint[])) AS u(id),"
             " unnest(%s::int[]) AS d))"
-            f" AND m.{_MINE}",
+            f" AND m.{_OWN}",
             (qvec, *params, *(project_params(project) if project is not None else ()), qvec, pool,
-             qvec, lexical_ids, lexical_ids, [-1, 0, 1] if neighbours else [0]),
+             qvec, lexical_ids, self.profile, lexical_ids, [-1, 0, 1] if neighbours else [0], self.profile),
             prepare=True,
         ).fetchall()
         dense = {int(r["id"]): float(r["cos"]) for r in rows if r["cos"] is not None}
@@ -458,8 +465,8 @@ class PostgresRecall(RecallBackend):
             int(r["id"]): r
             for r in conn.execute(
                 "SELECT id, text, kind, session_id, speaker, ts, external_id FROM recall_memories"
-                f" WHERE id = ANY(%s) AND {_MINE}",
-                ([i for i, _ in ranked],), prepare=True,
+                f" WHERE id = ANY(%s) AND {_OWN}",
+                ([i for i, _ in ranked], self.profile), prepare=True,
             )
         }
         return [
