@@ -1,6 +1,7 @@
 """One connection pool per database and process, transactions with bounded retries, clear errors.
 
-Every use of the database goes through :meth:`Database.transaction`:
+Every use of the database goes through :meth:`Database.transaction` (or, for a read
+that needs no transaction and runs under :meth:`Database.retrying`, :meth:`Database.reading`):
 
 * taking a connection and starting the transaction is retried with backoff
   for up to :data:`RETRY_SECONDS` when the server is unreachable or
