@@ -1,8 +1,9 @@
 """One writer process of ``bench/store.py``: runs its share of the churn workload on one home.
 
-    python bench/_store_writer.py silcrow|hermes|hermes_dirfsync HOME WORKER COUNT
+    python bench/_store_writer.py silcrow|silcrow_no_dirfsync|hermes|hermes_dirfsync HOME WORKER COUNT
 
-``silcrow`` uses :class:`silcrow.store.MemoryStore` (run it with silcrow's Python); ``hermes``
+``silcrow`` uses :class:`silcrow.store.MemoryStore` (run it with silcrow's Python), and
+``silcrow_no_dirfsync`` the same without the directory fsync after its rename; ``hermes``
 uses ``tools.memory_tool.MemoryStore`` of hermes-agent, and ``hermes_dirfsync`` the same with a
 directory fsync after its rename (run both with ``.venv-hermes``'s Python, ``HERMES_HOME`` set
 to HOME: Hermes finds its files in ``$HERMES_HOME/memories`` as silcrow does in
@@ -47,9 +48,16 @@ def ops(worker: int, count: int) -> list[tuple[str, str, str]]:
     return planned[:count]
 
 
-def _silcrow(home: str) -> Callable[[str, str, str], bool]:
+def _silcrow(home: str, sync_directory: bool = True) -> Callable[[str, str, str], bool]:
     from silcrow import safety as threats
     from silcrow.store import MemoryStore
+
+    if not sync_directory:
+        # For information only (bench/store.py --without-dirfsync): what a write costs without
+        # the fsync that makes its rename survive a power cut. Never how silcrow runs.
+        from silcrow.store import _files
+
+        _files._fsync_dir = lambda directory: None  # type: ignore[assignment]
 
     store = MemoryStore(home, memory_char_limit=BIG_LIMIT, user_char_limit=BIG_LIMIT, lock_timeout=120)
     store.load()  # the session start: an agent's first write comes after it
@@ -106,7 +114,10 @@ def _hermes(sync_directory: bool = False) -> Callable[[str, str, str], bool]:
 
 def main() -> None:
     kind, home, worker, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-    apply = _silcrow(home) if kind == "silcrow" else _hermes(sync_directory=kind == "hermes_dirfsync")
+    if kind.startswith("silcrow"):
+        apply = _silcrow(home, sync_directory=kind == "silcrow")
+    else:
+        apply = _hermes(sync_directory=kind == "hermes_dirfsync")
     planned = ops(worker, count)
     print("ready", flush=True)
     sys.stdin.readline()

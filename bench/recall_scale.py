@@ -36,6 +36,7 @@ Each size runs in its own subprocess so resident memory is that size's alone.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -136,11 +137,21 @@ def synthetic_queries(n: int, seed: int) -> list[str]:
 
 
 def derived_rows(
-    texts: Sequence[str], basis: np.ndarray, sigma: float, rng: np.random.Generator
+    texts: Sequence[str], basis: np.ndarray, sigma: float, rng: np.random.Generator | np.ndarray
 ) -> np.ndarray:
-    """Unit rows: the real embedding picked by crc32 of each text, plus Gaussian noise."""
-    pick = np.fromiter((zlib.crc32(t.encode("utf-8")) % len(basis) for t in texts), dtype=np.int64)
-    rows = basis[pick] + rng.standard_normal((len(texts), basis.shape[1]), dtype=np.float32) * sigma
+    """Unit rows: the real embedding picked by crc32 of each text, plus Gaussian noise: drawn
+    from ``rng``, or taken from the text itself (the mean of two rows of the table ``rng``
+    picked by two hashes of it), so that a text gets the same row whichever batch it is
+    embedded in: stores that batch differently hold the same vectors."""
+    encoded = [t.encode("utf-8") for t in texts]
+    pick = np.fromiter((zlib.crc32(t) % len(basis) for t in encoded), dtype=np.int64, count=len(texts))
+    if isinstance(rng, np.ndarray):
+        digest = np.frombuffer(b"".join(hashlib.blake2b(t, digest_size=8).digest() for t in encoded),
+                               dtype="<u4").reshape(len(texts), 2) % len(rng)
+        noise = (rng[digest[:, 0]] + rng[digest[:, 1]]) * np.float32(np.sqrt(0.5))
+    else:
+        noise = rng.standard_normal((len(texts), basis.shape[1]), dtype=np.float32)
+    rows = basis[pick] + noise * sigma
     rows /= np.linalg.norm(rows, axis=1, keepdims=True)
     return rows
 
@@ -155,10 +166,10 @@ class DerivedEmbedder(Embedder):
         self._basis = basis
         self._real = real
         self._sigma = sigma
-        self._rng = np.random.default_rng(seed)
+        self._noise = np.random.default_rng(seed).standard_normal((4096, real.dim), dtype=np.float32)
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
-        return derived_rows(texts, self._basis, self._sigma, self._rng)
+        return derived_rows(texts, self._basis, self._sigma, self._noise)
 
     def embed_query(self, text: str) -> np.ndarray:
         return self._real.embed_query(text)

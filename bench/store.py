@@ -21,12 +21,16 @@ fsynced and renamed over the file, a threat scan of the new text):
   ``_reload_target``, ``_write_file``): the baseline;
 * ``hermes_dirfsync``: the same Hermes store with a directory fsync added after its rename, so
   that it is as durable as silcrow: reported for information, to tell the cost of that one
-  fsync from the cost of silcrow's own work.
+  fsync from the cost of silcrow's own work;
+* ``silcrow_no_dirfsync`` (only with ``--without-dirfsync``): silcrow with its directory fsync
+  skipped, the other way round: what silcrow's write costs without that fsync. For information
+  only; silcrow never runs so (a write that returned could be undone by a power cut).
 
 Prints one JSON object on stdout (progress on stderr):
 
 * ``summary``: silcrow's and Hermes's ops/s at 1 and ``--procs`` processes on the ``real``
-  file, and their ratio (the target: >= 0.9);
+  file, and their ratio (the target: >= 0.9); ``ratio_runs``: the ratio of each repeat, the two
+  stores run back to back (its spread is the noise of the machine);
 * ``runs``: per size, store and process count, the median run by throughput, every run's
   ops/s, and the sums over runs of lost updates (final entries that differ from what the
   operations imply, counted for both stores), refused operations and torn reads;
@@ -70,6 +74,7 @@ ENTRY_RE = re.compile(r"\[w\d+:i\d+\] v\d")
 FILLER_RE = re.compile(r"filler \d+: .*")
 SIZES = {"real": 20, "large": 500}
 KINDS = ("silcrow", "hermes", "hermes_dirfsync")
+NO_DIRFSYNC = "silcrow_no_dirfsync"  # for information, with --without-dirfsync
 TARGET_RATIO = 0.9
 
 
@@ -111,7 +116,7 @@ def _reader(path: str, stop: Any, out: Any) -> None:
 
 
 def _python(kind: str, hermes_python: Path) -> str:
-    return sys.executable if kind == "silcrow" else str(hermes_python)
+    return sys.executable if kind.startswith("silcrow") else str(hermes_python)
 
 
 def run_contention(kind: str, procs: int, ops: int, readers: int, filler: int,
@@ -209,7 +214,10 @@ def main() -> None:
     parser.add_argument("--sizes", default=",".join(SIZES), help="file sizes to run: real, large")
     parser.add_argument("--hermes-python", type=Path, default=HERMES_PYTHON,
                         help="a Python with hermes-agent installed (default: .venv-hermes)")
+    parser.add_argument("--without-dirfsync", action="store_true",
+                        help=f"also run {NO_DIRFSYNC}: silcrow without its directory fsync (for information)")
     args = parser.parse_args()
+    kinds = (*KINDS, NO_DIRFSYNC) if args.without_dirfsync else KINDS
     sizes = {name: SIZES[name] for name in args.sizes.split(",") if name}
     if "real" not in sizes:
         parser.error("--sizes must include real (the summary's size)")
@@ -220,14 +228,14 @@ def main() -> None:
     levels = (1, args.procs)
     runs: dict[str, dict[str, dict[str, Any]]] = {}
     with Progress(*columns, TimeElapsedColumn(), console=console) as progress:
-        task = progress.add_task("runs", total=len(sizes) * len(levels) * args.repeat * len(KINDS))
+        task = progress.add_task("runs", total=len(sizes) * len(levels) * args.repeat * len(kinds))
         for size, filler in sizes.items():
             for procs in levels:
                 # Same total work at both levels, so the figures compare like with like.
                 per_writer = args.ops * args.procs // procs
-                samples: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
+                samples: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
                 for _ in range(args.repeat):
-                    for kind in KINDS:
+                    for kind in kinds:
                         progress.update(task, description=f"{kind}: {filler} entries, {procs} writer(s)")
                         samples[kind].append(run_contention(
                             kind, procs, per_writer, args.readers, filler, args.hermes_python))
@@ -238,12 +246,22 @@ def main() -> None:
     def ops_per_s(size: str, kind: str, procs: int) -> float:
         return float(runs[size][kind][str(procs)]["ops_per_s"])
 
+    def ratio_runs(kind: str, procs: int) -> list[float]:
+        ours, theirs = (runs["real"][k][str(procs)]["ops_per_s_runs"] for k in (kind, "hermes"))
+        return [round(a / b, 3) for a, b in zip(ours, theirs, strict=True)]
+
     ratios = {
         f"silcrow_vs_{baseline}_{size}_{procs}p": round(
             ops_per_s(size, "silcrow", procs) / ops_per_s(size, baseline, procs), 3)
         for baseline in KINDS[1:] for size in sizes for procs in levels
     }
-    every = [run for size in sizes for kind in KINDS for run in runs[size][kind].values()]
+    if args.without_dirfsync:
+        ratios.update({
+            f"{NO_DIRFSYNC}_vs_hermes_{size}_{procs}p": round(
+                ops_per_s(size, NO_DIRFSYNC, procs) / ops_per_s(size, "hermes", procs), 3)
+            for size in sizes for procs in levels
+        })
+    every = [run for size in sizes for kind in kinds for run in runs[size][kind].values()]
     report = {
         "benchmark": "store",
         "baseline": f"hermes-agent {hermes_version} tools.memory_tool.MemoryStore",
@@ -252,9 +270,14 @@ def main() -> None:
                 "silcrow_ops_per_s": ops_per_s("real", "silcrow", procs),
                 "hermes_ops_per_s": ops_per_s("real", "hermes", procs),
                 "ratio": ratios[f"silcrow_vs_hermes_real_{procs}p"],
+                "ratio_runs": ratio_runs("silcrow", procs),
                 "hermes_dirfsync_ops_per_s": ops_per_s("real", "hermes_dirfsync", procs),
                 "ratio_vs_hermes_dirfsync": ratios[f"silcrow_vs_hermes_dirfsync_real_{procs}p"],
-                "lost_updates": {kind: runs["real"][kind][str(procs)]["lost_updates"] for kind in KINDS},
+                **({f"{NO_DIRFSYNC}_ops_per_s": ops_per_s("real", NO_DIRFSYNC, procs),
+                    f"{NO_DIRFSYNC}_ratio": ratios[f"{NO_DIRFSYNC}_vs_hermes_real_{procs}p"],
+                    f"{NO_DIRFSYNC}_ratio_runs": ratio_runs(NO_DIRFSYNC, procs)}
+                   if args.without_dirfsync else {}),
+                "lost_updates": {kind: runs["real"][kind][str(procs)]["lost_updates"] for kind in kinds},
             }
             for procs in levels
         },

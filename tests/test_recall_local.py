@@ -534,6 +534,105 @@ def test_a_bulk_postgres_import_builds_the_vector_index_once_afterwards(
     store.close()
 
 
+
+def test_a_bulk_postgres_reimport_that_adds_nothing_keeps_the_vector_index(
+    pg_dsn: str, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Re-reading an import already stored writes no row, so it neither drops the HNSW index
+    (searches meanwhile would scan every vector) nor spends a build on the same rows."""
+    from silcrow.schema import database
+
+    monkeypatch.setattr(_postgres, "BULK_ROWS", 20)
+    store = _postgres.PostgresRecall(pg_dsn, embedder)
+    index = f"recall_memories_hnsw_{embedder.dim}"
+
+    def index_oid() -> int | None:
+        with database(pg_dsn).connect() as conn:
+            row = conn.execute("SELECT to_regclass(%s)::oid", (f"silcrow.{index}",)).fetchone()
+            return row[0] if row else None
+
+    records = [RecallRecord(text=f"entry {i}: the kiln reached cone {i % 10}", session_id="kiln",
+                            external_id=f"K{i}") for i in range(40)]
+    assert store.ingest(records, (None, None))[0] == 40
+    built = index_oid()
+    assert built is not None
+    seen: list[int | None] = []
+    added, _ = store.ingest(records, (None, None), progress=lambda done: seen.append(index_oid()))
+    assert added == 0
+    assert seen and all(oid == built for oid in seen) and index_oid() == built
+    more = [*records, *(RecallRecord(text=f"entry {i}: glaze test tile {i}", session_id="kiln",
+                                     external_id=f"K{i}") for i in range(40, 80))]
+    assert store.ingest(more, (None, None))[0] == 40  # new rows: built again, once
+    assert index_oid() not in (None, built)
+    store.close()
+
+
+
+def test_a_bulk_postgres_import_is_on_disk_when_it_returns(
+    pg_dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The batches of a bulk import commit without waiting for the disk; the import's return
+    must still mean durable: the server's WAL is flushed past the last batch's rows."""
+    from silcrow.schema import database
+
+    monkeypatch.setattr(_postgres, "BULK_ROWS", 20)
+    monkeypatch.setattr(_postgres, "BATCH", 16)
+    # Without vectors no index is rebuilt at the end, whose commit would flush the WAL anyway.
+    store = _postgres.PostgresRecall(pg_dsn, get_embedder("none"))
+    written: list[str] = []
+
+    def lsn(sql: str) -> str:
+        with database(pg_dsn).connect() as conn:
+            return str(conn.execute(sql).fetchone()[0])
+
+    records = [RecallRecord(text=f"log {i}: the bees swarmed near hive {i % 4}", session_id="hives")
+               for i in range(70)]
+    store.ingest(records, (None, None), progress=lambda done: written.append(lsn(
+        "SELECT pg_current_wal_insert_lsn()")))
+    flushed = lsn("SELECT pg_current_wal_flush_lsn()")
+    assert len(written) == 5  # 70 rows in batches of 16
+    with database(pg_dsn).connect() as conn:
+        assert conn.execute("SELECT %s::pg_lsn >= %s::pg_lsn", (flushed, written[-1])).fetchone()[0]
+    store.close()
+
+
+
+def test_a_bulk_postgres_import_cut_by_a_server_crash_is_completed_by_running_it_again(
+    pg_server: Any, pg_dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crash may take the latest batches of an import that commits them asynchronously; the
+    same import run again stores exactly what is missing, and a third run adds nothing."""
+    import contextlib
+
+    from silcrow.schema import database
+
+    monkeypatch.setattr(_postgres, "BULK_ROWS", 20)
+    monkeypatch.setattr(_postgres, "BATCH", 16)
+    store = _postgres.PostgresRecall(pg_dsn, get_embedder("none"))
+    records = [RecallRecord(text=f"day {i}: the sourdough starter rose {i % 5} cm",
+                            session_id=f"bake{i // 25}", external_id=f"B{i}") for i in range(90)]
+    crashed: list[int] = []
+
+    def crash_midway(done: int) -> None:
+        if not crashed and done >= 32:
+            crashed.append(done)
+            pg_server.crash()
+
+    with contextlib.suppress(RecallError):  # the write after the crash may or may not get through
+        store.ingest(records, (None, None), progress=crash_midway)
+    assert crashed
+
+    def stored() -> int:
+        with database(pg_dsn).connect() as conn:
+            return int(conn.execute("SELECT count(*) FROM silcrow.recall_memories").fetchone()[0])
+
+    before = stored()
+    added, ids = store.ingest(records, (None, None))
+    assert before + added == len(records) == stored() and len(set(ids)) == len(records)
+    assert store.ingest(records, (None, None))[0] == 0
+    store.close()
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.builds(
     RecallRecord,

@@ -75,6 +75,29 @@ def test_the_migrated_postgres_database_holds_the_described_tables(pg_dsn: str) 
     assert held == declared
 
 
+
+FOLDED = ["plain ASCII, digits 0-9 and ~punctuation~", "", "Zoë's café in São Paulo",
+          "ÀÉÎÕÜ àéîõü ÇçÑñ ĀĒĪŌŪ ǅ", "東京 and ünïcode", "emoji 🎉 then é", "ASCII then one ÿ",
+          "ß and Æ stay", "tab\tnewline\nend\x7f",
+          "it’s “quoted” — no letter to fold…", "Ȁ inside the range, ɏ at its end, ɐ past it", "¿¡ before À"]
+
+
+def test_postgres_folds_every_text_as_python_does_before_and_after_the_shortcut(pg_dsn: str) -> None:
+    from silcrow.db import fold
+    from silcrow.db._fold import FUNCTION_SQL
+
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        shortcut = conn.execute("SELECT silcrow.fold(t) FROM unnest(%s::text[]) WITH ORDINALITY AS u(t, n)"
+                                " ORDER BY n", (FOLDED,)).fetchall()
+        conn.execute("CREATE SCHEMA before_shortcut")
+        conn.execute(FUNCTION_SQL.replace("silcrow.fold", "before_shortcut.fold"))
+        shipped = conn.execute("SELECT before_shortcut.fold(t) FROM unnest(%s::text[]) WITH ORDINALITY"
+                               " AS u(t, n) ORDER BY n", (FOLDED,)).fetchall()
+        conn.execute("DROP SCHEMA before_shortcut CASCADE")
+    assert [r[0] for r in shortcut] == [r[0] for r in shipped] == [fold(t) for t in FOLDED]
+    assert fold(FOLDED[2]) == "Zoe's cafe in Sao Paulo"  # the test would pass on no folding at all otherwise
+
+
 def _imports(path: Path) -> set[str]:
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -35,7 +35,7 @@ def test_the_bench_measures_silcrow_against_the_real_hermes_store(tmp_path: Path
         pytest.fail("the Hermes virtualenv is missing: run `make .venv-hermes/.installed` (or `make test`)")
     proc = subprocess.run(
         [sys.executable, str(BENCH), "--ops", "12", "--procs", "3", "--readers", "1", "--repeat", "1",
-         "--sizes", "real"],
+         "--sizes", "real", "--without-dirfsync"],
         capture_output=True, text=True, timeout=600, cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stderr
@@ -47,15 +47,20 @@ def test_the_bench_measures_silcrow_against_the_real_hermes_store(tmp_path: Path
         figures = result["summary"][level]
         assert figures["silcrow_ops_per_s"] > 0 and figures["hermes_ops_per_s"] > 0
         assert figures["ratio"] == round(figures["silcrow_ops_per_s"] / figures["hermes_ops_per_s"], 3)
+        assert figures["ratio_runs"] == [figures["ratio"]]  # one repeat: its ratio is the ratio
         # Every store keeps every write: the workload's final state is known, whatever the interleaving.
-        assert figures["lost_updates"] == {"silcrow": 0, "hermes": 0, "hermes_dirfsync": 0}
+        assert figures["lost_updates"] == {"silcrow": 0, "hermes": 0, "hermes_dirfsync": 0,
+                                           "silcrow_no_dirfsync": 0}
+        assert figures["silcrow_no_dirfsync_ratio"] == round(
+            figures["silcrow_no_dirfsync_ops_per_s"] / figures["hermes_ops_per_s"], 3)
     for kind, by_level in result["runs"]["real"].items():
         for procs, run in by_level.items():
             assert run["ops"] == 36 and run["processes"] == int(procs), kind
             assert run["failed_ops"] == 0 and run["torn_reads"] == 0 and run["reads"] > 0, kind
             assert run["final_entries"] == 21 + int(procs) * _kept(36 // int(procs)), kind
-    assert set(result["ratios"]) == {f"silcrow_vs_{baseline}_real_{level}" for baseline in
-                                     ("hermes", "hermes_dirfsync") for level in ("1p", "3p")}
+    assert set(result["ratios"]) == {f"{ours}_vs_{baseline}_real_{level}" for ours, baseline in
+                                     (("silcrow", "hermes"), ("silcrow", "hermes_dirfsync"),
+                                      ("silcrow_no_dirfsync", "hermes")) for level in ("1p", "3p")}
 
 
 def test_the_bench_says_how_to_get_hermes_when_it_is_missing(tmp_path: Path) -> None:

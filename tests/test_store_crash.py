@@ -15,8 +15,10 @@ import os
 import random
 import re
 import signal
+import stat
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -164,3 +166,74 @@ def test_a_symlinked_memory_file_stays_a_symlink(
     assert link.is_symlink()
     assert real.read_text(encoding="utf-8") == "kept in git\n§\nnew fact"
     assert store.backend.leftovers("MEMORY.md") == []
+
+
+class _SyncLog:
+    """Wraps the real ``os.fsync`` and ``os.replace`` (both still run) to record, in order, what
+    each synced or renamed once it returned: the file or directory by device and inode."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.events: list[tuple[Any, ...]] = []
+        real_fsync, real_replace = os.fsync, os.replace
+
+        def fsync(fd: int) -> None:
+            found = os.fstat(fd)
+            real_fsync(fd)
+            self.events.append(("fsync", stat.S_ISDIR(found.st_mode), found.st_dev, found.st_ino))
+
+        def replace(src: Any, dst: Any, **kwargs: Any) -> None:
+            real_replace(src, dst, **kwargs)
+            renamed, directory = os.stat(dst), os.stat(os.path.dirname(os.fspath(dst)) or ".")
+            self.events.append(("replace", os.fspath(dst), (renamed.st_dev, renamed.st_ino),
+                                (directory.st_dev, directory.st_ino)))
+
+        monkeypatch.setattr(os, "fsync", fsync)
+        monkeypatch.setattr(os, "replace", replace)
+
+    def undurable(self) -> list[str]:
+        """Each rename not both preceded by an fsync of the file it put in place and followed by
+        an fsync of its directory (so far): what a power cut could still take back or tear."""
+        missing = []
+        for index, event in enumerate(self.events):
+            if event[0] != "replace":
+                continue
+            _, name, renamed, directory = event
+            before, after = self.events[:index], self.events[index + 1:]
+            if ("fsync", False, *renamed) not in before:
+                missing.append(f"{name}: its data was not synced before the rename")
+            if ("fsync", True, *directory) not in after:
+                missing.append(f"{name}: its directory was not synced after the rename")
+        return missing
+
+
+def test_every_write_is_on_disk_before_it_returns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A write that returned survives a power cut: the new file's data is synced before the rename
+    # (a crash never exposes a torn file, even to readers that take no lock) and the directory
+    # after it (the rename itself cannot be taken back). Checked after each call, for every file
+    # the store replaces: the notes, the proposal box, the ledger.
+    home = tmp_path / "home"
+    elsewhere = home / "kept"  # the notes file linked to another directory inside the home
+    elsewhere.mkdir(parents=True)
+    (elsewhere / "USER.md").write_text("prefers tea", encoding="utf-8")
+    (home / "memories").mkdir()
+    (home / "memories" / "USER.md").symlink_to(elsewhere / "USER.md")
+    store = MemoryStore(home, write_policy="approve")
+    log = _SyncLog(monkeypatch)
+    calls = [
+        lambda: store.add("memory", "first"),
+        lambda: store.replace("memory", "first", "first, edited"),
+        lambda: store.add("user", "likes trains"),
+        lambda: store.remove("memory", "first, edited"),
+        lambda: store.undo("memory"),
+        lambda: store.add("memory", "from the model", origin="tool"),  # held: the box is written
+        lambda: store.approve(store.pending()[0].id),
+        lambda: store.details(),  # the ledger is folded and stored
+    ]
+    for call in calls:
+        result = call()
+        assert not isinstance(result, dict) or result.get("success", True), result
+        assert log.undurable() == []
+    renamed = {event[1] for event in log.events if event[0] == "replace"}
+    assert {str(home / "memories" / "MEMORY.md"), str(elsewhere / "USER.md"),
+            str(home / "memories" / ".pending.json"), str(home / "memories" / ".ledger.json")} <= renamed
+    assert store.entries("memory") == ["first, edited", "from the model"]

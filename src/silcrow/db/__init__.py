@@ -17,6 +17,7 @@ from __future__ import annotations
 from silcrow.db._database import Database, database, redact
 from silcrow.db._fold import fold
 from silcrow.db._migrations import (
+    FOLD_SHORTCUT,
     FOUNDATION,
     OWNED,
     PROFILE_SETTING,
@@ -31,6 +32,7 @@ from silcrow.db._migrations import (
 
 __all__ = [
     "Database",
+    "FOLD_SHORTCUT",
     "FOUNDATION",
     "Migrations",
     "OWNED",

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from silcrow.db._fold import FUNCTION_SQL
+from silcrow.db._fold import FUNCTION_SQL, SHORTCUT_SQL
 from silcrow.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -39,6 +39,8 @@ OWNED = (
 
 #: What every migration plan starts with (migration 1): pgvector's type and silcrow.fold().
 FOUNDATION = ("CREATE EXTENSION IF NOT EXISTS vector", FUNCTION_SQL)
+#: Migration 7: silcrow.fold() gives the same results, returning text without a letter to fold as it is.
+FOLD_SHORTCUT = (SHORTCUT_SQL,)
 
 #: (version, name, statements). Append only: never edit a migration that shipped.
 Migrations = Sequence[tuple[int, str, tuple[str, ...]]]

@@ -15,7 +15,7 @@ applies it and opens databases at it; this package imports no domain.
 from __future__ import annotations
 
 from silcrow._table import Table
-from silcrow.db import FOUNDATION, Database, Migrations, version
+from silcrow.db import FOLD_SHORTCUT, FOUNDATION, Database, Migrations, version
 from silcrow.db import check_schema as _check_schema
 from silcrow.db import database as _database
 from silcrow.db import migrate as _migrate
@@ -36,7 +36,9 @@ MIGRATIONS: Migrations = [
     (5, "entry metadata and the archive of the curated notes, one JSON document per profile",
      notes.POSTGRES[5]),
     (6, "items of LangGraph stores (silcrow.integrations.langgraph)", langgraph.POSTGRES[6]),
-    (7, "how many of each profile's recall memories hold each word, kept by a trigger", recall.POSTGRES[7]),
+    (7, "diacritic folding returns text without a letter to fold as it is (the tsvectors of an ingest)",
+     FOLD_SHORTCUT),
+    (8, "how many of each profile's recall memories hold each word, kept by a trigger", recall.POSTGRES[8]),
 ]
 SCHEMA_VERSION = version(MIGRATIONS)
 

@@ -34,7 +34,7 @@ SEARCH_INDEX = Table(("body", "context", "dated"), sqlite="memories_fts")
 META = Table(("key", "value"), sqlite="meta", postgres="recall_meta")
 #: Derived from recall_memories by a trigger (migration 4), so never exported or imported.
 COUNTS = Table((), postgres="recall_counts", postgres_only=("profile", "memories"))
-#: Derived from recall_memories by a trigger (migration 7), so never exported or imported.
+#: Derived from recall_memories by a trigger (migration 8), so never exported or imported.
 TERMS = Table((), postgres="recall_terms", postgres_only=("profile", "lexeme", "memories"))
 TABLES = (MEMORIES, EMBEDDINGS, SEARCH_INDEX, META, COUNTS, TERMS)
 
@@ -166,7 +166,7 @@ POSTGRES: dict[int, tuple[str, ...]] = {
         "INSERT INTO recall_counts (profile, memories)"
         " SELECT profile, count(*) FROM recall_memories GROUP BY profile",
     ),
-    7: (
+    8: (
         # BM25 needs, on every search, how many memories hold each query word (and whether a
         # word is too common to score). Counting them in the word index reads every row that
         # holds the word (~20 ms a word at 100k memories). This table keeps the number per

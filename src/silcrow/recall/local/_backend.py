@@ -86,7 +86,8 @@ class RecallBackend(ABC):
                 progress(done)
             return stored
 
-        batches = [(start, min(start + BATCH, len(records))) for start in range(0, len(records), BATCH)]
+        size = self._batch_rows()
+        batches = [(start, min(start + size, len(records))) for start in range(0, len(records), size)]
         if len(batches) <= 1 or not PIPELINE:
             for start, end in batches:
                 with self._guard():
@@ -128,16 +129,23 @@ class RecallBackend(ABC):
         key = (rec.session_id, rscope)
         window = recent.get(key)
         if window is None:
-            rows = self._recent_turns(rec.session_id, rscope, retrieval.CONTEXT_TURNS)
-            window = deque(
-                (retrieval.context_piece(retrieval.body_text(t, s)) for s, t in reversed(rows)),
-                maxlen=retrieval.CONTEXT_TURNS,
-            )
-            recent[key] = window
+            self._recall_windows([key], recent)
+            window = recent[key]
         context = "\n".join(window)  # bodies are single lines, so this splits back exactly
         if window.maxlen:
             window.append(retrieval.context_piece(retrieval.body_text(rec.text, rec.speaker)))
         return context
+
+    def _recall_windows(
+        self, keys: list[tuple[str, Scope]], recent: dict[tuple[str, Scope], deque[str]]
+    ) -> None:
+        """Start the window of each (session, scope) of ``keys`` with its stored turns."""
+        found = self._recent_turns_of(keys, retrieval.CONTEXT_TURNS)
+        for key in keys:
+            recent[key] = deque(
+                (retrieval.context_piece(retrieval.body_text(t, s)) for s, t in reversed(found.get(key, []))),
+                maxlen=retrieval.CONTEXT_TURNS,
+            )
 
     def _prepare(
         self, chunk: Sequence[RecallRecord], scope: Scope, recent: dict[tuple[str, Scope], deque[str]]
@@ -145,10 +153,15 @@ class RecallBackend(ABC):
         """Scope, time, context and identity of each record; which of them are new."""
         self._refresh()
         now = time.time()
+        scoped = [(rec, (rec.user_id if rec.user_id is not None else scope[0],
+                         rec.agent_id if rec.agent_id is not None else scope[1])) for rec in chunk]
+        # The stored turns before each session this chunk continues, asked for all at once.
+        opened = [key for rec, rscope in scoped if rec.kind == "turn" and rec.session_id
+                  if (key := (rec.session_id, rscope)) not in recent]
+        if opened:
+            self._recall_windows(list(dict.fromkeys(opened)), recent)
         prepared: list[dict[str, Any]] = []
-        for rec in chunk:
-            rscope: Scope = (rec.user_id if rec.user_id is not None else scope[0],
-                             rec.agent_id if rec.agent_id is not None else scope[1])
+        for rec, rscope in scoped:
             given = to_epoch(rec.timestamp)
             ts = now if given is None else given
             # A record from a source (it has an external id) is identified by what the source
@@ -180,6 +193,10 @@ class RecallBackend(ABC):
     def _guard(self) -> AbstractContextManager[None]:
         """Around each storage step of ingest: locks and error translation."""
 
+    def _batch_rows(self) -> int:
+        """Records per batch (each embedded, then written in one transaction)."""
+        return BATCH
+
     def _refresh(self) -> None:
         """Catch up with other writers before reading (a no-op where reads are always current)."""
 
@@ -193,6 +210,13 @@ class RecallBackend(ABC):
     @abstractmethod
     def _recent_turns(self, session_id: str, scope: Scope, limit: int) -> list[tuple[str, str]]:
         """(speaker, text) of the newest ``limit`` turns of a session in ``scope``, newest first."""
+
+    def _recent_turns_of(
+        self, keys: list[tuple[str, Scope]], limit: int
+    ) -> dict[tuple[str, Scope], list[tuple[str, str]]]:
+        """:meth:`_recent_turns` of each (session, scope) of ``keys``; a backend where a query
+        costs a round trip answers them all with one."""
+        return {key: self._recent_turns(key[0], key[1], limit) for key in keys}
 
     @abstractmethod
     def _known(self, hashes: list[str]) -> dict[str, int]:

@@ -87,8 +87,11 @@ _COPY_TYPES = ["text", "text", "text", "text", "double precision", "text", "text
                "text", "double precision", "text", "text", "vector"]
 #: An ingest of at least this many memories, and at least as many as the table holds, builds the
 #: vector index afterwards instead of inserting into it row by row: HNSW insertion was two
-#: thirds of the ingest time, and one build over all rows costs a fraction of it.
-BULK_ROWS = 5000
+#: thirds of the ingest time, and one build over all rows costs a fraction of it (a third, for
+#: 240 rows into an empty table). Its batches also commit asynchronously (see ingest).
+BULK_ROWS = 200
+#: Rows per batch of a bulk import while the vector index is dropped (BATCH otherwise).
+BULK_BATCH = 2048
 #: The planner's estimate of the table's rows: enough to size cut-offs, and it costs no scan.
 _ESTIMATED_ROWS = ("SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class"
                    " WHERE oid = 'recall_memories'::regclass")
@@ -96,7 +99,7 @@ _ESTIMATED_ROWS = ("SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class"
 
 #: How many of the profile's memories hold each query term (and, in the row whose term is NULL,
 #: how many it holds), exact and without reading a memory: recall_terms keeps the number of
-#: each lexeme (migration 7). A term the parser splits into several lexemes (none of the \w+
+#: each lexeme (migration 8). A term the parser splits into several lexemes (none of the \w+
 #: terms of retrieval.query_terms, in practice) is counted in the word index instead, just past
 #: the common-term cut-off.
 _TERM_COUNTS = (
@@ -128,6 +131,7 @@ class PostgresRecall(RecallBackend):
         self.db: Database = schema.database(dsn)
         self.where = self.db.where
         self._vec = f"vector({self._dim})"
+        self._load = threading.local()  # how this thread's bulk import writes (see ingest)
         if self._dim > 0:
             self._prepare_vectors()
 
@@ -189,22 +193,41 @@ class PostgresRecall(RecallBackend):
     ) -> tuple[int, list[int]]:
         """As :meth:`RecallBackend.ingest`; a bulk import (BULK_ROWS or more, into a table holding
         fewer) builds the vector index once afterwards instead of inserting into it row by row.
-        Searches meanwhile still answer (the nearest vectors by a scan); the index is back
-        when the call returns, whether or not the ingest succeeded."""
-        if self._dim <= 0 or len(records) < BULK_ROWS or len(records) < self._estimated_rows():
+        The index is dropped when the first new row is written (a re-import that adds nothing
+        keeps it). Searches meanwhile still answer (the nearest vectors by a scan); the index
+        is back when the call returns, whether or not the ingest succeeded."""
+        if len(records) < BULK_ROWS:
             return super().ingest(records, scope, progress)
-        index = f"recall_memories_hnsw_{self._dim}"
-        with self._tx() as conn:
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
-            conn.execute(f"DROP INDEX IF EXISTS {index}")
+        load = self._load
+        # Each batch of a bulk import commits without waiting for its WAL to reach the disk;
+        # the last commit below does wait, and so makes every batch before it durable before
+        # the call returns. A crash meanwhile loses at most the latest batches of an import
+        # that never returned (ingesting the same records again stores what is missing).
+        load.async_commit, load.unflushed, load.index = True, False, None
+        if self._dim > 0 and len(records) >= self._estimated_rows():
+            load.index = "pending"
         try:
             return super().ingest(records, scope, progress)
         finally:
-            with self._tx() as conn:
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
-                # Room for the graph of every row, so the build stays in memory.
-                conn.execute("SET LOCAL maintenance_work_mem = '512MB'")
-                self._create_vector_index(conn)
+            dropped, unflushed = load.index == "dropped", load.unflushed
+            load.async_commit, load.unflushed, load.index = False, False, None
+            if dropped or unflushed:
+                with self._tx() as conn:
+                    # A synchronous commit that wrote something waits for the WAL up to it, so
+                    # every batch before it is on disk when the import returns. The counter
+                    # is rewritten unchanged for that: a commit that wrote nothing waits for none.
+                    conn.execute("SET LOCAL synchronous_commit = on")
+                    conn.execute(f"UPDATE recall_counts SET memories = memories WHERE {_MINE}")
+                    if dropped:
+                        conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
+                        # Room for the graph of every row, so the build stays in memory.
+                        conn.execute("SET LOCAL maintenance_work_mem = '512MB'")
+                        self._create_vector_index(conn)
+
+    def _batch_rows(self) -> int:
+        # Without the vector index to update, a batch is quick to write: larger ones spend
+        # fewer round trips and commits per row.
+        return BULK_BATCH if getattr(self._load, "index", None) is not None else BATCH
 
     def _estimated_rows(self) -> int:
         with self._tx() as conn:
@@ -231,6 +254,28 @@ class PostgresRecall(RecallBackend):
                 (session_id, *scope, limit),
             ).fetchall()
         return [(r["speaker"], r["text"]) for r in rows]
+
+    def _recent_turns_of(
+        self, keys: list[tuple[str, Scope]], limit: int
+    ) -> dict[tuple[str, Scope], list[tuple[str, str]]]:
+        if not keys:
+            return {}
+        # One statement for every session: one each was a transaction of five round trips, as
+        # many as the batch holds sessions (most of a bulk import's statements).
+        with self._tx() as conn:
+            rows = conn.execute(
+                "SELECT k.n, r.speaker, r.text FROM unnest(%s::text[], %s::text[], %s::text[])"
+                " WITH ORDINALITY AS k(session_id, user_id, agent_id, n) CROSS JOIN LATERAL"
+                " (SELECT id, speaker, text FROM recall_memories WHERE session_id = k.session_id"
+                f" AND kind = 'turn' AND {_MINE} AND user_id IS NOT DISTINCT FROM k.user_id"
+                " AND agent_id IS NOT DISTINCT FROM k.agent_id ORDER BY id DESC LIMIT %s) AS r"
+                " ORDER BY k.n, r.id DESC",
+                ([k[0] for k in keys], [k[1][0] for k in keys], [k[1][1] for k in keys], limit),
+            ).fetchall()
+        found: dict[tuple[str, Scope], list[tuple[str, str]]] = {}
+        for r in rows:
+            found.setdefault(keys[int(r["n"]) - 1], []).append((r["speaker"], r["text"]))
+        return found
 
     def _known(self, hashes: list[str]) -> dict[str, int]:
         with self._tx() as conn:
@@ -265,9 +310,18 @@ class PostgresRecall(RecallBackend):
             for n, p in enumerate(fresh)
             if (rec := p["rec"]) is not None
         ]
+        load = self._load
+        if getattr(load, "index", None) == "pending":
+            with self._tx() as conn:
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
+                conn.execute(f"DROP INDEX IF EXISTS recall_memories_hnsw_{self._dim}")
+            load.index = "dropped"
         ids: dict[str, int] = {}
         columns = MEMORIES.names(WRITTEN_POSTGRES)
         with self._tx() as conn:
+            if getattr(load, "async_commit", False):
+                conn.execute("SET LOCAL synchronous_commit = off")
+                load.unflushed = True
             # COPY into a table of this transaction, then one INSERT of all of it: the rows
             # travel as one binary stream, not one statement each.
             conn.execute(f"CREATE TEMP TABLE recall_incoming ON COMMIT DROP AS SELECT {columns}"
