@@ -206,6 +206,10 @@ def test_migration_2_gives_old_rows_the_profile_they_came_from(
         with psycopg.connect(dsn) as conn:  # migration 4 counted the rows that were there
             counted = conn.execute("SELECT profile, memories FROM silcrow.recall_counts").fetchall()
         assert counted == [(owner, 1)]
+        with psycopg.connect(dsn) as conn:  # and migration 8 their words
+            words = conn.execute("SELECT profile, lexeme, memories FROM silcrow.recall_terms"
+                                 " WHERE lexeme IN ('boat', 'pier', 'moor') ORDER BY lexeme").fetchall()
+        assert words == [(owner, "boat", 1), (owner, "moor", 1), (owner, "pier", 1)]
         assert PostgresRecall(dsn, none, others).search("boat pier", 5, (None, None)) == []
         mine = PostgresSessions(dsn, owner)
         assert [s.id for s in mine.list()] == ["s2", "s1"] and mine.get("s2").parent_id == "s1"

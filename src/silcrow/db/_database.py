@@ -1,11 +1,14 @@
 """One connection pool per database and process, transactions with bounded retries, clear errors.
 
-Every use of the database goes through :meth:`Database.transaction`:
+Every use of the database goes through :meth:`Database.transaction` (or, for a read
+that needs no transaction and runs under :meth:`Database.retrying`, :meth:`Database.reading`):
 
 * taking a connection and starting the transaction is retried with backoff
-  for up to :data:`RETRY_SECONDS` when the server is unreachable, restarting
-  or the pooled connection was dropped (nothing has been done yet, so a retry
-  cannot apply anything twice);
+  for up to :data:`RETRY_SECONDS` when the server is unreachable or
+  restarting, and at once when the pooled connection was dropped (nothing has
+  been done yet, so a retry cannot apply anything twice). A pooled connection
+  is not tested before use: ``BEGIN`` is that test, and a round trip less on
+  every transaction (with the owning profile named in the same one);
 * a failure after that (inside the block, or at COMMIT) rolls back and is
   raised as the caller's :class:`SilcrowError` subclass, saying whether the
   change may have been saved; the database itself guarantees there is no
@@ -153,7 +156,6 @@ class Database:
                         "options": f"-c search_path={SCHEMA},public",
                     },
                     configure=configure,
-                    check=ConnectionPool.check_connection,
                     timeout=5.0,
                     open=True,
                     name=f"silcrow-{os.getpid()}",
@@ -168,16 +170,18 @@ class Database:
 
     @contextmanager
     def transaction(
-        self, error: type[SilcrowError], what: str, *, lock_error: type[SilcrowError] | None = None
+        self, error: type[SilcrowError], what: str, *, lock_error: type[SilcrowError] | None = None,
+        owner: str | None = None,
     ) -> Iterator[Any]:
         """A connection inside ``BEGIN`` ... ``COMMIT``; see the module docstring for the retries.
 
         With ``lock_error``, waiting for a row lock is bounded by :data:`LOCK_TIMEOUT` and
-        raises that error.
+        raises that error. With ``owner``, the transaction belongs to that profile
+        (:func:`~silcrow.db.owned_by`), named in the round trip that begins it.
         """
         psycopg = _psycopg()
         pool = self._get_pool()
-        conn = self._begin(pool, error, what, lock_error is not None)
+        conn = self._begin(pool, error, what, lock_error is not None, owner)
         try:
             try:
                 yield conn
@@ -204,24 +208,62 @@ class Database:
         finally:
             pool.putconn(conn)
 
-    def _begin(self, pool: Any, error: type[SilcrowError], what: str, lock_timeout: bool) -> Any:
+    @contextmanager
+    def reading(self, error: type[SilcrowError], what: str) -> Iterator[Any]:
+        """A pooled connection outside any transaction, for a read that needs no snapshot of its
+        own and runs under :meth:`retrying`: no ``BEGIN`` and no ``COMMIT``, two round trips
+        less (each waits for the server to be scheduled on busy cores). Its statements name
+        their profile themselves. Taking it is retried as a transaction's start is; a failure
+        is raised as ``error``."""
         psycopg = _psycopg()
+        pool = self._get_pool()
+        deadline = time.monotonic() + RETRY_SECONDS
+        while True:
+            try:
+                conn = pool.getconn()
+                break
+            except _pool_timeout() as exc:
+                if time.monotonic() > deadline:
+                    raise error(f"cannot reach the {what} at {self.where} ({_first_line(exc)}); "
+                                "check that the server is up") from exc
+        try:
+            yield conn
+        except psycopg.Error as exc:
+            raise error(
+                f"the {what} at {self.where} failed ({_first_line(exc)}); nothing was changed: "
+                + ("retry in a moment" if is_transient(exc) else "check the server and the schema")
+            ) from exc
+        finally:
+            pool.putconn(conn)
+
+    def _begin(
+        self, pool: Any, error: type[SilcrowError], what: str, lock_timeout: bool, owner: str | None = None
+    ) -> Any:
+        psycopg = _psycopg()
+        from silcrow.db._migrations import owned_by
+
         deadline = time.monotonic() + RETRY_SECONDS
         delay = 0.05
         while True:
             conn = None
             try:
                 conn = pool.getconn()
-                conn.execute("BEGIN")
-                if lock_timeout:
-                    conn.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
+                with conn.pipeline():  # one round trip
+                    conn.execute("BEGIN")
+                    if lock_timeout:
+                        conn.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
+                    if owner is not None:
+                        owned_by(conn, owner)
                 return conn
             except Exception as exc:
+                dropped = conn is not None and conn.broken
                 if conn is not None:
                     _rollback(conn)
-                    pool.putconn(conn)
+                    pool.putconn(conn)  # a broken one is discarded
                 if not isinstance(exc, psycopg.Error | _pool_timeout()) or not is_transient(exc):
                     raise
+                if dropped and time.monotonic() < deadline:
+                    continue  # the server may be fine: try the next connection at once
                 if time.monotonic() + delay > deadline:
                     raise error(
                         f"cannot reach the {what} at {self.where} ({_first_line(exc)}) after "

@@ -38,6 +38,7 @@ MIGRATIONS: Migrations = [
     (6, "items of LangGraph stores (silcrow.integrations.langgraph)", langgraph.POSTGRES[6]),
     (7, "diacritic folding returns text without a letter to fold as it is (the tsvectors of an ingest)",
      FOLD_SHORTCUT),
+    (8, "how many of each profile's recall memories hold each word, kept by a trigger", recall.POSTGRES[8]),
 ]
 SCHEMA_VERSION = version(MIGRATIONS)
 

@@ -4,8 +4,9 @@
 per memory), the FTS5 index ``memories_fts`` and ``meta``; a shared
 PostgreSQL database holds ``recall_memories`` (the same columns plus the
 indexed texts, a tsvector, the vector and the owning profile),
-``recall_meta`` and ``recall_counts`` (each profile's number of memories, kept by
-a trigger). Migrations on both engines are numbered and append-only: a
+``recall_meta``, ``recall_counts`` (each profile's number of memories, kept by
+a trigger) and ``recall_terms`` (how many of a profile's memories hold each word
+of the index, kept by a trigger too). Migrations on both engines are numbered and append-only: a
 migration that shipped never changes. ``POSTGRES`` holds this domain's
 statements of each PostgreSQL migration (assembled in order by
 :mod:`silcrow.schema`).
@@ -33,7 +34,9 @@ SEARCH_INDEX = Table(("body", "context", "dated"), sqlite="memories_fts")
 META = Table(("key", "value"), sqlite="meta", postgres="recall_meta")
 #: Derived from recall_memories by a trigger (migration 4), so never exported or imported.
 COUNTS = Table((), postgres="recall_counts", postgres_only=("profile", "memories"))
-TABLES = (MEMORIES, EMBEDDINGS, SEARCH_INDEX, META, COUNTS)
+#: Derived from recall_memories by a trigger (migration 8), so never exported or imported.
+TERMS = Table((), postgres="recall_terms", postgres_only=("profile", "lexeme", "memories"))
+TABLES = (MEMORIES, EMBEDDINGS, SEARCH_INDEX, META, COUNTS, TERMS)
 
 #: recall.db's migrations (see silcrow._sqlite): (version, name, statements).
 SQLITE_MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
@@ -162,5 +165,52 @@ POSTGRES: dict[int, tuple[str, ...]] = {
         " FOR EACH STATEMENT EXECUTE FUNCTION silcrow.recall_count()",
         "INSERT INTO recall_counts (profile, memories)"
         " SELECT profile, count(*) FROM recall_memories GROUP BY profile",
+    ),
+    8: (
+        # BM25 needs, on every search, how many memories hold each query word (and whether a
+        # word is too common to score). Counting them in the word index reads every row that
+        # holds the word (~20 ms a word at 100k memories). This table keeps the number per
+        # profile and lexeme of ``search``, in the writing transaction, like recall_counts;
+        # the recall_counts trigger fires first (triggers fire in name order) and its row
+        # lock on the profile's counter orders the writers of one profile.
+        "CREATE TABLE recall_terms (profile text NOT NULL, lexeme text NOT NULL,"
+        " memories bigint NOT NULL, PRIMARY KEY (profile, lexeme))",
+        """
+        CREATE FUNCTION silcrow.recall_term_count() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'INSERT' THEN
+                INSERT INTO silcrow.recall_terms AS t (profile, lexeme, memories)
+                SELECT r.profile, w.lexeme, count(*) FROM new_rows AS r, unnest(r.search) AS w
+                GROUP BY 1, 2 ORDER BY 1, 2
+                ON CONFLICT (profile, lexeme) DO UPDATE SET memories = t.memories + excluded.memories;
+            ELSIF TG_OP = 'DELETE' THEN
+                UPDATE silcrow.recall_terms AS t SET memories = t.memories - gone.n
+                FROM (SELECT r.profile, w.lexeme, count(*) AS n FROM old_rows AS r, unnest(r.search) AS w
+                      GROUP BY 1, 2) AS gone
+                WHERE t.profile = gone.profile AND t.lexeme = gone.lexeme;
+            ELSE
+                -- Only what changed: most updates (a new vector) leave the words as they were.
+                INSERT INTO silcrow.recall_terms AS t (profile, lexeme, memories)
+                SELECT profile, lexeme, sum(n) FROM (
+                    SELECT r.profile, w.lexeme, 1 AS n FROM new_rows AS r, unnest(r.search) AS w
+                    UNION ALL
+                    SELECT r.profile, w.lexeme, -1 FROM old_rows AS r, unnest(r.search) AS w
+                ) AS change GROUP BY 1, 2 HAVING sum(n) <> 0 ORDER BY 1, 2
+                ON CONFLICT (profile, lexeme) DO UPDATE SET memories = t.memories + excluded.memories;
+            END IF;
+            RETURN NULL;
+        END
+        $$
+        """,
+        "CREATE TRIGGER recall_terms_insert AFTER INSERT ON recall_memories"
+        " REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION silcrow.recall_term_count()",
+        "CREATE TRIGGER recall_terms_delete AFTER DELETE ON recall_memories"
+        " REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION silcrow.recall_term_count()",
+        "CREATE TRIGGER recall_terms_update AFTER UPDATE ON recall_memories"
+        " REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows"
+        " FOR EACH STATEMENT EXECUTE FUNCTION silcrow.recall_term_count()",
+        "INSERT INTO recall_terms (profile, lexeme, memories)"
+        " SELECT r.profile, w.lexeme, count(*) FROM recall_memories AS r, unnest(r.search) AS w"
+        " GROUP BY 1, 2",
     ),
 }

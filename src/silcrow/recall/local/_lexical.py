@@ -5,13 +5,15 @@ Terms found in a large share of a big store are left out of the query (see
 to score every row holding them, which is what makes OR queries slow at
 100k+ rows. Whether a term is that common is learnt by reading just past the
 cut-off in its posting list (cheap) and cached until the store grows or
-shrinks by a tenth.
+shrinks by a tenth. (PostgreSQL keeps each word's count in a table and reads
+it exactly on every search; :func:`common_cutoff` and :func:`without_common`
+make both leave out the same terms.)
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Container
 
 from silcrow._sqlite import placeholders
 from silcrow.recall.local import _retrieval as retrieval
@@ -26,37 +28,42 @@ def project_sql(prefix: str = "") -> str:
     return f"({column} = ? OR substr({column}, 1, ?) = ?)"
 
 
+def common_cutoff(total: int) -> int:
+    """A term held by more than this many of ``total`` memories is too common to score."""
+    return max(retrieval.DF_FLOOR, int(retrieval.DF_FRACTION * total))
+
+
+def without_common(terms: list[str], common: Container[str], *, need_some: bool) -> list[str]:
+    """``terms`` less the ``common`` ones. Only common words left: with vectors, the dense side
+    ranks better than near-zero idf scores; lexical-only search (``need_some``) keeps them all
+    rather than return nothing."""
+    keep = [term for term in terms if term not in common]
+    return keep if keep or not need_some else terms
+
+
 class CommonTerms:
     """Which query terms are too common to be worth scoring, learnt by probing and cached.
 
     ``probe(term, n)`` says whether more than ``n`` memories hold ``term`` (the engine
-    reads just past the n-th entry of its posting list). The SQLite and the PostgreSQL
-    recall stores both use it, so they leave out the same terms.
+    reads just past the n-th entry of its posting list).
     """
 
-    def __init__(self, probe: Callable[[str, int], bool],
-                 probe_all: Callable[[list[str], int], dict[str, bool]] | None = None) -> None:
+    def __init__(self, probe: Callable[[str, int], bool]) -> None:
         self._probe = probe
-        # An engine where each probe is a round trip answers all of a query's terms at once.
-        self._probe_all = probe_all or (lambda terms, n: {term: probe(term, n) for term in terms})
         self.common: dict[str, tuple[bool, int]] = {}  # term -> (too common?, rows when checked)
         self.counts: dict[str, tuple[int, int]] = {}  # term -> (memories holding it, rows when counted)
 
     def selective(self, terms: list[str], total: int, *, need_some: bool) -> list[str]:
         """``terms`` without those too common to be worth scoring in a store of ``total`` rows."""
-        cutoff = max(retrieval.DF_FLOOR, int(retrieval.DF_FRACTION * total))
+        cutoff = common_cutoff(total)
         if total <= cutoff:
             return terms
         if len(self.common) > 100_000:
             self.common.clear()
-        stale = [t for t in terms if (c := self.common.get(t)) is None or abs(total - c[1]) > 0.1 * c[1]]
-        if stale:
-            for term, held in self._probe_all(stale, cutoff).items():
-                self.common[term] = (held, total)
-        keep = [term for term in terms if not self.common[term][0]]
-        # Only common words left: with vectors, the dense side ranks better than near-zero
-        # idf scores; lexical-only search keeps them all rather than return nothing.
-        return keep if keep or not need_some else terms
+        for term in terms:
+            if (c := self.common.get(term)) is None or abs(total - c[1]) > 0.1 * c[1]:
+                self.common[term] = (self._probe(term, cutoff), total)
+        return without_common(terms, {t for t in terms if self.common[t][0]}, need_some=need_some)
 
     def df(self, terms: list[str], total: int,
            count: Callable[[list[str], int], dict[str, int]]) -> dict[str, int]:
@@ -66,7 +73,7 @@ class CommonTerms:
         or shrunk by a tenth, as its commonness is: an idf moves little with a tenth more rows,
         and counting was a third of a search's time (PostgreSQL reads every row it counts).
         """
-        cap = max(retrieval.DF_FLOOR, int(retrieval.DF_FRACTION * total)) + 1
+        cap = common_cutoff(total) + 1
         if total < retrieval.DF_FLOOR:
             return count(terms, cap)  # small: cheap to count, and each new row moves an idf
         if len(self.counts) > 100_000:
@@ -76,7 +83,6 @@ class CommonTerms:
             for term, held in count(stale, cap).items():
                 self.counts[term] = (held, total)
         return {t: self.counts[t][0] for t in terms}
-
 
 
 class LexicalSearch(CommonTerms):

@@ -8,7 +8,7 @@ similarity of the same stored vectors (:func:`retrieval.memory_vectors`), and
 Ingest (context windows, content-hash identity) is the shared
 :class:`~silcrow.recall.local.RecallBackend` code.
 
-Memories belong to one profile: each transaction names it (:func:`owned_by`),
+Memories belong to one profile: each transaction names it (:func:`~silcrow.db.owned_by`),
 every statement keeps to its rows and new rows take it as their ``profile``
 column's default; the same conversation ingested by two profiles is stored
 twice (identity is (profile, content hash)). The vectors' model is shared by
@@ -24,20 +24,22 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
 
 from silcrow import schema
-from silcrow.db import PROFILE_SETTING, Database, fold, owned_by
+from silcrow.db import PROFILE_SETTING, Database, fold
 from silcrow.errors import RecallError
 from silcrow.models import Embedder
 from silcrow.recall.local import _retrieval as retrieval
 from silcrow.recall.local._backend import BATCH, RecallBackend, filter_sql, project_params, rank
-from silcrow.recall.local._lexical import CommonTerms
+from silcrow.recall.local._lexical import common_cutoff, without_common
 from silcrow.recall.local._records import KINDS, MemoryFilter, RecallHit, RecallRecord, Scope, from_epoch
 from silcrow.schema.recall import MEMORIES, WRITTEN_POSTGRES
 
@@ -46,13 +48,18 @@ log = logging.getLogger(__name__)
 WHAT = "recall memories"
 _MINE = f"profile = current_setting('{PROFILE_SETTING}')"
 _SCOPE = f"{_MINE} AND user_id IS NOT DISTINCT FROM %s AND agent_id IS NOT DISTINCT FROM %s"
+#: The same as _MINE in a search, which runs outside a transaction (Database.reading) and
+#: names its profile as a parameter.
+_OWN = "profile = %s"
+#: A memory's session as the ranking sees it: a turn's, none for a fact or summary.
+_SESSION = "CASE WHEN kind = 'turn' THEN coalesce(session_id, '') ELSE '' END"
 
 
-def scoped(scope: Scope) -> tuple[str, tuple[str, ...]]:
-    """The condition (and its parameters) picking this profile's memories of ``scope``, written
+def scoped(scope: Scope, profile: str) -> tuple[str, tuple[str, ...]]:
+    """The condition (and its parameters) picking ``profile``'s memories of ``scope``, written
     so the planner can estimate it: ``IS NOT DISTINCT FROM`` looks to it like a filter that keeps
     one row, which made it scan the whole table instead of the word index (25 ms at 10k rows)."""
-    parts, params = [_MINE], list[str]()
+    parts, params = [_OWN], [profile]
     for column, value in (("user_id", scope[0]), ("agent_id", scope[1])):
         if value is None:
             parts.append(f"{column} IS NULL")
@@ -90,6 +97,25 @@ _ESTIMATED_ROWS = ("SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class"
                    " WHERE oid = 'recall_memories'::regclass")
 
 
+#: How many of the profile's memories hold each query term (and, in the row whose term is NULL,
+#: how many it holds), exact and without reading a memory: recall_terms keeps the number of
+#: each lexeme (migration 8). A term the parser splits into several lexemes (none of the \w+
+#: terms of retrieval.query_terms, in practice) is counted in the word index instead, just past
+#: the common-term cut-off.
+_TERM_COUNTS = (
+    "WITH mine AS (SELECT coalesce((SELECT memories FROM recall_counts WHERE profile = %(profile)s), 0) AS n)"
+    " SELECT NULL AS term, n FROM mine"
+    " UNION ALL SELECT t.term, CASE cardinality(w.lexemes) WHEN 0 THEN 0"
+    " WHEN 1 THEN coalesce((SELECT memories FROM recall_terms"
+    " WHERE profile = %(profile)s AND lexeme = w.lexemes[1]), 0)"
+    " ELSE (SELECT count(*) FROM (SELECT 1 FROM recall_memories"
+    " WHERE search @@ to_tsquery('english', quote_literal(t.term)) AND profile = %(profile)s"
+    " LIMIT greatest(%(floor)s, floor(%(fraction)s * (SELECT n FROM mine)))::bigint + 1) AS held) END"
+    " FROM unnest(%(terms)s::text[]) AS t(term),"
+    " tsvector_to_array(to_tsvector('english', t.term)) AS w(lexemes)"
+)
+
+
 def tsquery(terms: Sequence[str]) -> str | None:
     """An OR of ``terms`` for to_tsquery; each is a run of word characters, quoted as a lexeme."""
     return " | ".join(f"'{t}'" for t in terms) if terms else None
@@ -105,7 +131,6 @@ class PostgresRecall(RecallBackend):
         self.db: Database = schema.database(dsn)
         self.where = self.db.where
         self._vec = f"vector({self._dim})"
-        self._common = CommonTerms(self._held_by_more_than, self._held_by_more_than_all)
         self._load = threading.local()  # how this thread's bulk import writes (see ingest)
         if self._dim > 0:
             self._prepare_vectors()
@@ -115,8 +140,7 @@ class PostgresRecall(RecallBackend):
 
     @contextlib.contextmanager
     def _tx(self) -> Iterator[Any]:
-        with self.db.transaction(RecallError, WHAT) as conn:
-            owned_by(conn, self.profile)
+        with self.db.transaction(RecallError, WHAT, owner=self.profile) as conn:
             yield conn
 
     # -- vectors -----------------------------------------------------------------------
@@ -359,137 +383,134 @@ class PostgresRecall(RecallBackend):
             raise RecallError(f"unknown fusion {fusion!r}; use {' or '.join(retrieval.FUSIONS)}")
         if k <= 0 or not query.strip():
             return []
-        qvec = self.embedder.embed_query(query) if self._dim > 0 and mode != "lexical" else None
+        embeds = self._dim > 0 and mode != "lexical"
+        # The query's vector is made while its words are looked up and scored: the model
+        # (ONNX Runtime) and the server both work without holding the interpreter.
+        vector: Future[np.ndarray] | None = None
+        if embeds:
+            vector = _workers().submit(self.embedder.embed_query, query)
         pool = max(k, retrieval.POOL)
 
         def once() -> list[RecallHit]:
-            with self._tx() as conn:
+            # Outside a transaction: a search only reads, each statement names the profile, and
+            # a BEGIN and a COMMIT would be two more round trips.
+            with self.db.reading(RecallError, WHAT) as conn:
+                terms = retrieval.query_terms(fold(query)) if mode != "dense" else []
+                with conn.pipeline():  # one round trip for the settings and the term counts
+                    if embeds:  # HNSW candidates examined; scoped searches still fill k (every
+                        # search of this connection sets them: only searches read the index)
+                        conn.execute("SELECT set_config('hnsw.ef_search', %s, false),"
+                                     " set_config('hnsw.iterative_scan', 'relaxed_order', false)",
+                                     (str(max(EF_SEARCH, pool)),), prepare=True)
+                    counts = self._term_counts(conn, terms) if terms else None
                 lexical = []
                 if mode != "dense":
-                    lexical = self._lexical(conn, query, pool, scope, need_some=qvec is None, project=project)
-                dense = {}
-                if qvec is not None:
-                    dense = self._dense(conn, qvec, pool, scope, [i for i, _ in lexical], project=project)
+                    lexical = self._lexical(conn, terms, counts, pool, scope, need_some=not embeds,
+                                            project=project)
+                dense: dict[int, float] = {}
+                known: dict[int, tuple[str, str]] | None = None
+                if vector is not None:
+                    dense, known = self._dense(conn, vector.result(), pool, scope, [i for i, _ in lexical],
+                                               project=project, neighbours=mode == "hybrid")
 
                 def about(ids: list[int]) -> dict[int, tuple[str, str]]:
+                    if known is not None:  # the dense statement brought every candidate's neighbours
+                        return {i: known[i] for i in ids if i in known}
                     rows = conn.execute(
-                        "SELECT id, speaker, CASE WHEN kind = 'turn' THEN coalesce(session_id, '')"
-                        f" ELSE '' END AS session FROM recall_memories WHERE id = ANY(%s) AND {_MINE}",
-                        (ids,),
-                        prepare=True,
+                        f"SELECT id, speaker, {_SESSION} AS session FROM recall_memories"
+                        f" WHERE id = ANY(%s) AND {_OWN}", (ids, self.profile), prepare=True,
                     )
                     return {int(r["id"]): (r["speaker"], r["session"]) for r in rows}
 
                 ranked = rank(
                     query, mode, lexical, dense, about, fusion=fusion,
-                    min_similarity=min_similarity if qvec is not None else None,
+                    min_similarity=min_similarity if embeds else None,
                 )
                 if project is not None:  # a neighbour lifted into the list may lie outside the project
-                    inside = self._in_project(conn, [i for i, _ in ranked], project)
+                    inside = self._in_project(conn, [i for i, _ in ranked], project, self.profile)
                     ranked = [(i, s) for i, s in ranked if i in inside]
                 return self._hits(conn, ranked[:k])
 
         return self.db.retrying(once)
 
-    def _held_by_more_than(self, term: str, n: int) -> bool:
-        with self._tx() as conn:
-            row = conn.execute(
-                f"SELECT 1 FROM recall_memories WHERE search @@ to_tsquery('english', %s) AND {_MINE}"
-                " OFFSET %s LIMIT 1",
-                (f"'{term}'", n),
-            ).fetchone()
-        return row is not None
-
-    def _held_by_more_than_all(self, terms: list[str], n: int) -> dict[str, bool]:
-        with self._tx() as conn:
-            rows = conn.execute(
-                "SELECT t.term, (SELECT count(*) FROM (SELECT 1 FROM recall_memories"
-                " WHERE search @@ to_tsquery('english', quote_literal(t.term))"
-                f" AND {_MINE} OFFSET %s LIMIT 1) AS past) > 0 AS held"
-                " FROM unnest(%s::text[]) AS t(term)", (n, list(terms)),
-            ).fetchall()
-        return {r["term"]: bool(r["held"]) for r in rows}
+    def _term_counts(self, conn: Any, terms: list[str]) -> Any:
+        """:data:`_TERM_COUNTS` for ``terms``, sent (in a pipeline, read later by :func:`_counted`)."""
+        return conn.execute(_TERM_COUNTS, {"profile": self.profile, "floor": retrieval.DF_FLOOR,
+                                           "fraction": retrieval.DF_FRACTION, "terms": terms}, prepare=True)
 
     @staticmethod
-    def _in_project(conn: Any, ids: list[int], project: str) -> set[int]:
+    def _in_project(conn: Any, ids: list[int], project: str, profile: str) -> set[int]:
         rows = conn.execute(
-            f"SELECT id FROM recall_memories WHERE id = ANY(%s) AND {_MINE} AND {_PROJECT}",
-            (ids, *project_params(project)),
+            f"SELECT id FROM recall_memories WHERE id = ANY(%s) AND {_OWN} AND {_PROJECT}",
+            (ids, profile, *project_params(project)),
         )
         return {int(r["id"]) for r in rows}
 
     def _lexical(
-        self, conn: Any, query: str, pool: int, scope: Scope, *, need_some: bool, project: str | None = None
+        self, conn: Any, terms: list[str], counted: Any, pool: int, scope: Scope, *, need_some: bool,
+        project: str | None = None,
     ) -> list[tuple[int, float]]:
-        # The planner's row estimate is enough to size the cut-off, and costs no scan.
-        total = int(conn.execute(_ESTIMATED_ROWS, prepare=True).fetchone()["n"])
-        terms = self._common.selective(retrieval.query_terms(fold(query)), total, need_some=need_some)
+        if not terms:
+            return []
+        held, df = _counted(counted)
+        # Terms too common to be worth scoring are left out (as the SQLite store does): ranking
+        # every memory that holds them was most of the time of a search at 100k memories.
+        cutoff = common_cutoff(held)
+        terms = without_common(terms, {t for t in terms if df[t] > cutoff}, need_some=need_some)
         match = tsquery(terms)
         if match is None:
             return []
-        where, params = scoped(scope)
+        where, params = scoped(scope, self.profile)
         in_project = f" AND {_PROJECT}" if project is not None else ""
         # The best matches by ts_rank first, then the texts of those alone: carrying every
-        # match's texts through the sort cost as much as the ranking. Prepared, as the other
-        # statements of a search are: planned once per connection.
+        # match's texts through the sort cost as much as the ranking. Those are fetched by
+        # their ids (an array, not a join: joined, a small table was read whole for them).
+        # Prepared, as the other statements of a search are: planned once per connection.
         rows = conn.execute(
-            f"WITH top AS (SELECT id, ts_rank(%s, search, q) AS s"
-            f" FROM recall_memories, to_tsquery('english', %s) AS q"
-            f" WHERE search @@ q AND {where}{in_project} ORDER BY s DESC, id LIMIT %s)"
-            " SELECT m.id, m.body, m.context, m.dated FROM top JOIN recall_memories m USING (id)",
-            (_WEIGHTS, match, *params, *(project_params(project) if project is not None else ()),
+            "SELECT id, body, context, dated FROM recall_memories WHERE id = ANY(ARRAY("
+            f"SELECT id FROM recall_memories, to_tsquery('english', %s) AS q WHERE search @@ q"
+            f" AND {where}{in_project} ORDER BY ts_rank(%s, search, q) DESC, id LIMIT %s))",
+            (match, *params, *(project_params(project) if project is not None else ()), _WEIGHTS,
              max(pool, retrieval.LEXICAL_POOL)), prepare=True,
         ).fetchall()
         if not rows:
             return []
         # ts_rank knows no idf: a name said in every turn counts as much as a rare word. The
-        # candidates are rescored with BM25 (retrieval.bm25) from term counts taken here.
-        df = self._common.df(terms, total, lambda ts, cap: self._df(conn, ts, cap))
+        # candidates are rescored with BM25 (retrieval.bm25), each term's count capped as the
+        # SQLite store counts it.
         docs = {int(r["id"]): (r["body"], r["context"] or "", r["dated"] or "") for r in rows}
-        # The exact count (kept by a trigger), not the planner's estimate.
-        row = conn.execute(f"SELECT memories FROM recall_counts WHERE {_MINE}", prepare=True).fetchone()
-        held = int(row["memories"]) if row is not None else 0
-        return retrieval.bm25(terms, docs, df, max(held, 1))[:pool]
-
-    @staticmethod
-    def _df(conn: Any, terms: list[str], cap: int) -> dict[str, int]:
-        """How many of the profile's memories hold each term, counted up to ``cap``."""
-        # One statement for every term: each count was a round trip and a plan of its own.
-        return {r["term"]: int(r["n"]) for r in conn.execute(
-            "SELECT t.term, (SELECT count(*) FROM (SELECT 1 FROM recall_memories"
-            " WHERE search @@ to_tsquery('english', quote_literal(t.term))"
-            f" AND {_MINE} LIMIT %s) AS held) AS n"
-            " FROM unnest(%s::text[]) AS t(term)", (cap, list(terms)), prepare=True,
-        )}
+        capped = {t: min(df[t], cutoff + 1) for t in terms}
+        return retrieval.bm25(terms, docs, capped, max(held, 1))[:pool]
 
     def _dense(
         self, conn: Any, qvec: np.ndarray, pool: int, scope: Scope, lexical_ids: list[int],
-        project: str | None = None,
-    ) -> dict[int, float]:
-        # For this transaction (one round trip): candidates examined, and scoped searches still fill k.
-        conn.execute("SELECT set_config('hnsw.ef_search', %s, true),"
-                     " set_config('hnsw.iterative_scan', 'relaxed_order', true)",
-                     (str(max(EF_SEARCH, pool)),), prepare=True)
+        project: str | None = None, *, neighbours: bool = True,
+    ) -> tuple[dict[int, float], dict[int, tuple[str, str]]]:
+        """The cosine of the nearest memories and of the lexical candidates (so fusion sees both
+        sides of each); and the speaker and session of all of them and (``neighbours``) of the
+        memories just before and after each, which the ranking asks for (:func:`rank`'s
+        ``about``). One statement: each round trip waits for the server to be scheduled on
+        busy cores."""
         vec = f"embedding::{self._vec}"
-        where, params = scoped(scope)
+        where, params = scoped(scope, self.profile)
         in_project = f" AND {_PROJECT}" if project is not None else ""
         rows = conn.execute(
-            f"SELECT id, 1 - ({vec} <=> %s::{self._vec}) AS cos FROM recall_memories"
+            f"WITH cand AS ((SELECT id, 1 - ({vec} <=> %s::{self._vec}) AS cos FROM recall_memories"
             f" WHERE vector_dims(embedding) = {self._dim} AND {where}{in_project}"
-            f" ORDER BY {vec} <=> %s::{self._vec} LIMIT %s",
-            (qvec, *params, *(project_params(project) if project is not None else ()), qvec, pool),
+            f" ORDER BY {vec} <=> %s::{self._vec} LIMIT %s)"
+            f" UNION SELECT id, 1 - ({vec} <=> %s::{self._vec}) FROM recall_memories"
+            f" WHERE id = ANY(%s) AND vector_dims(embedding) = {self._dim} AND {_OWN})"
+            f" SELECT m.id, c.cos, m.speaker, {_SESSION} AS session FROM recall_memories m"
+            " LEFT JOIN cand c ON c.id = m.id WHERE m.id = ANY(ARRAY(SELECT u.id + d"
+            " FROM (SELECT id FROM cand UNION SELECT unnest(%s::bigint[])) AS u(id),"
+            " unnest(%s::int[]) AS d))"
+            f" AND m.{_OWN}",
+            (qvec, *params, *(project_params(project) if project is not None else ()), qvec, pool,
+             qvec, lexical_ids, self.profile, lexical_ids, [-1, 0, 1] if neighbours else [0], self.profile),
             prepare=True,
         ).fetchall()
-        dense = {int(r["id"]): float(r["cos"]) for r in rows}
-        missing = [i for i in lexical_ids if i not in dense]
-        if missing:  # score the lexical candidates too, so fusion sees both sides
-            rows = conn.execute(
-                f"SELECT id, 1 - ({vec} <=> %s::{self._vec}) AS cos FROM recall_memories"
-                f" WHERE id = ANY(%s) AND vector_dims(embedding) = {self._dim} AND {_MINE}",
-                (qvec, missing), prepare=True,
-            ).fetchall()
-            dense.update({int(r["id"]): float(r["cos"]) for r in rows})
-        return dense
+        dense = {int(r["id"]): float(r["cos"]) for r in rows if r["cos"] is not None}
+        return dense, {int(r["id"]): (r["speaker"], r["session"]) for r in rows}
 
     def _hits(self, conn: Any, ranked: Sequence[tuple[int, float]]) -> list[RecallHit]:
         if not ranked:
@@ -498,8 +519,8 @@ class PostgresRecall(RecallBackend):
             int(r["id"]): r
             for r in conn.execute(
                 "SELECT id, text, kind, session_id, speaker, ts, external_id FROM recall_memories"
-                f" WHERE id = ANY(%s) AND {_MINE}",
-                ([i for i, _ in ranked],), prepare=True,
+                f" WHERE id = ANY(%s) AND {_OWN}",
+                ([i for i, _ in ranked], self.profile), prepare=True,
             )
         }
         return [
@@ -557,3 +578,27 @@ def _iso(ts: float | None) -> str | None:
     when = from_epoch(ts)
     return when.isoformat() if when is not None else None
 
+
+def _counted(result: Any) -> tuple[int, dict[str, int]]:
+    """(memories of the profile, memories holding each term) from a :data:`_TERM_COUNTS` result."""
+    held, df = 0, {}
+    for r in result.fetchall():
+        if r["term"] is None:
+            held = int(r["n"])
+        else:
+            df[r["term"]] = int(r["n"])
+    return held, df
+
+
+_WORKERS: dict[int, ThreadPoolExecutor] = {}
+_WORKERS_LOCK = threading.Lock()
+
+
+def _workers() -> ThreadPoolExecutor:
+    """This process's threads for query vectors (a forked child starts its own: the parent's
+    threads do not follow it)."""
+    with _WORKERS_LOCK:
+        pool = _WORKERS.get(os.getpid())
+        if pool is None:
+            pool = _WORKERS[os.getpid()] = ThreadPoolExecutor(4, thread_name_prefix="silcrow-query")
+        return pool
