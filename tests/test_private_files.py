@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from test_cli_recall import MESSAGES, write_jsonl
 
+from silcrow._atomic import replace_file
 from silcrow.providers._outbox import Outbox
 from silcrow.providers.holographic._store import FactStore
 from silcrow.recall import get_embedder
@@ -138,3 +139,20 @@ def test_looser_files_of_an_older_home_are_tightened_once_with_a_notice(
     assert loose(home) == []
     again = silcrow("--home", str(home), "memory", "add", "And one more.")
     assert "made it private" not in again.stderr  # once: nothing left to tighten
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o277])
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o700])
+def test_an_atomic_replace_leaves_the_mode_asked_for_whatever_the_umask(
+    tmp_path: Path, umask: int, mode: int
+) -> None:
+    # The temporary file is created 0600 and chmodded only when that is not the mode asked for:
+    # a umask that strips the owner's bits must still get a chmod.
+    target = tmp_path / "notes.md"
+    old = os.umask(umask)
+    try:
+        replace_file(target, "text", mode=mode)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(target).st_mode) == mode
+    assert target.read_text(encoding="utf-8") == "text"

@@ -75,7 +75,9 @@ def replace_file(
     fd, tmp = _create_temp(path)
     try:
         try:
-            if mode is not None:
+            # Most often the file was created with that mode already: a chmod would only add a
+            # metadata change to the filesystem's journal.
+            if mode is not None and os.fstat(fd).st_mode & 0o7777 != mode:
                 os.fchmod(fd, mode)
             view = memoryview(payload)
             while view:

@@ -18,7 +18,11 @@ that record's id; ``keep``: how many entries of the start and of the end stay;
 entries appends a few hundred bytes, not two copies of the file. At least
 every ``CHAIN_LIMIT`` records of a target one is stored whole, so finding the
 newest record never reads far back; a delta whose base is missing (a damaged
-line) is skipped like a damaged line.
+line) is skipped like a damaged line. A delta also says how many deltas lead to
+it (``depth``), and a record written with its notes file names that file
+(``file``: inode, size, modification and change times), so that the next writer
+that finds that very file in place reads that one line, not the chain (see
+:func:`follow`); readers of the history ignore both.
 
 Both memory targets share the journal but take different locks, so appends
 also take the journal's own sidecar lock (always after a target lock, never
