@@ -192,3 +192,34 @@ def test_config_picks_bge_and_the_reranker_for_the_profiles_provider(tmp_path: P
     assert isinstance(provider._get_reranker(), CrossEncoderReranker)
     assert "puppy" in hits[0].text
     provider.shutdown()
+
+
+def test_a_store_writing_larger_batches_holds_the_same_vectors(
+    bge: Embedder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The int8 model quantises each call's activations together, so a text's vector depends on
+    the texts embedded beside it: ingest embeds the same slices whatever a backend writes per
+    transaction (PostgreSQL's bulk import writes 2048 rows at a time, SQLite 256)."""
+    from silcrow.recall.local import _store
+
+    topics = ["the garden", "a trip to Lisbon", "my sister's wedding", "the new job", "painting",
+              "a marathon", "the dog", "cooking curry", "a book club", "moving house"]
+    records = [
+        RecallRecord(text=f"Turn {n} about {topics[n % 10]}" + " and more of it" * (n % 23),
+                     speaker="Ann" if n % 2 else "Bo", session_id=f"s{n // 40}", external_id=f"t{n}")
+        for n in range(600)
+    ]
+
+    def dense_hits(name: str) -> list[list[tuple[str | None, float]]]:
+        provider = LocalProvider(tmp_path / name, embedder=bge)
+        provider.initialize("batches")
+        provider.ingest(records)
+        try:
+            return [[(h.external_id, h.score) for h in provider.search(q, 8, mode="dense")]
+                    for q in ("a trip to Lisbon", "the dog", "cooking curry")]
+        finally:
+            provider.shutdown()
+
+    small = dense_hits("small")
+    monkeypatch.setattr(_store.RecallStore, "_batch_rows", lambda self: 2048)
+    assert dense_hits("large") == small

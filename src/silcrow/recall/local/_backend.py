@@ -70,12 +70,19 @@ class RecallBackend(ABC):
         def vectors_of(fresh: list[dict[str, Any]]) -> np.ndarray | None:
             if not embeds or not fresh:
                 return None
-            return retrieval.memory_vectors(
-                self.embedder,
-                [retrieval.body_text(p["rec"].text, p["rec"].speaker) for p in fresh],
-                [p["context"] for p in fresh],
-                cache,
-            )
+            # Embedded BATCH rows at a time whatever a backend writes per transaction: the int8
+            # model's activations are quantised per call, so a text's vector shifts a little
+            # with the texts embedded beside it, and a store writing larger batches would
+            # otherwise hold other vectors (and rank differently) than one writing smaller ones.
+            return np.concatenate([
+                retrieval.memory_vectors(
+                    self.embedder,
+                    [retrieval.body_text(p["rec"].text, p["rec"].speaker) for p in part],
+                    [p["context"] for p in part],
+                    cache,
+                )
+                for part in (fresh[i:i + BATCH] for i in range(0, len(fresh), BATCH))
+            ])
 
         def write(prepared: list[dict[str, Any]], fresh: list[dict[str, Any]], vectors: Any,
                   done: int) -> int:
