@@ -62,7 +62,10 @@ def _files(home: Path) -> dict[str, Any]:
     for name in ("MEMORY.md", "USER.md", ".journal.jsonl"):
         path = home / "memories" / name
         out[name] = path.read_bytes() if path.exists() else None
-    out["journal"] = [json.loads(line) for line in out[".journal.jsonl"].splitlines()]
+    # "file" is the identity (inode, size, times) of the notes file a record left on this disk, a
+    # key for the next write's lookup: it names nothing another home could hold, so no move keeps it.
+    out["journal"] = [{k: v for k, v in json.loads(line).items() if k != "file"}
+                      for line in out[".journal.jsonl"].splitlines()]
     for db, tables in (("recall.db", ("memories", "embeddings", "meta")),
                        ("sessions.db", ("sessions", "messages"))):
         conn = sqlite3.connect(home / db)

@@ -74,8 +74,15 @@ def answer_dict(answer: Answer) -> dict[str, Any]:
 
 
 def answer_json(answer: Answer) -> str:
-    """:func:`answer_dict` as the JSON text a model reads."""
-    return result_json(answer_dict(answer))
+    """:func:`answer_dict` as the JSON text a model reads. A value JSON has no type for (a date,
+    a set) is written as its text; an answer that cannot be written at all (a cycle) is a
+    failed result saying so, so no tool call ends in an exception here."""
+    try:
+        return json.dumps(answer_dict(answer), ensure_ascii=False, default=str)
+    except (TypeError, ValueError) as exc:
+        return result_json(answer_dict(ToolResult.failed(
+            f"the tool's answer could not be written as JSON ({exc}); the tool's provider must "
+            "answer with JSON values")))
 
 
 # -- the earlier contract's formats, read back -------------------------------------------------

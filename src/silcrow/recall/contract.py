@@ -38,7 +38,7 @@ from silcrow.recall import (
     Searchable,
     ToolResult,
     ToolSpec,
-    answer_json,
+    answer_dict,
     as_openai_tool,
 )
 from silcrow.recall._provider import speaks_tool_json
@@ -200,7 +200,9 @@ def check_provider_contract(provider: MemoryProvider, tmp_home: Path) -> None:
         if isinstance(answer, ToolResult):
             _require(answer.error is None or isinstance(answer.error, str), f"{what}: error must be str")
         try:
-            return _json_object(answer_json(answer), what)
+            # Strict: at run time the edge writes a value JSON has no type for as its text, but a
+            # provider keeping the contract answers in JSON's own types.
+            return _json_object(json.dumps(answer_dict(answer), ensure_ascii=False), what)
         except (TypeError, ValueError) as exc:
             raise AssertionError(f"{what} answered what JSON cannot hold ({exc}); keep to strings, "
                                  "numbers, booleans, None, lists and dicts") from exc

@@ -131,8 +131,10 @@ def screen_tool_result(value: Any) -> Any:
 
 def screened(answer: _A) -> _A:
     """A tool's typed answer as a model may read it: every string of a :class:`ToolResult` (its
-    data and error), or of a ``Found``'s hits, screened by :func:`screen_tool_result`; other
-    answers hold no recalled text."""
+    data and error), or of a ``Found``'s hits, screened by :func:`screen_tool_result`; a
+    ``Found``'s context (text a provider recalled) filtered and fenced here by
+    :func:`context_block`, whatever fence the provider put around it; other answers hold no
+    recalled text."""
     from silcrow.recall._api import Found
 
     if isinstance(answer, ToolResult):
@@ -142,7 +144,8 @@ def screened(answer: _A) -> _A:
         fields = ("text", "speaker", "kind", "session_id", "external_id")
         hits = tuple(replace(hit, **{name: screen_tool_result(getattr(hit, name)) for name in fields})
                      for hit in answer.hits)
-        return Found(hits, answer.context)  # type: ignore[return-value]
+        context = None if answer.context is None else context_block(str(answer.context))
+        return Found(hits, context)  # type: ignore[return-value]
     return answer
 
 

@@ -83,8 +83,10 @@ def _read_bytes(path: Path, shown: Path) -> tuple[bytes, os.stat_result | None]:
         found = os.fstat(fd)
         # Plain reads (no file object: it would stat and seek again): the size, then to the end.
         chunks = [os.read(fd, found.st_size + 1)]
-        # A regular file's read stops short only at its end: one read does, unless it grew.
-        if len(chunks[0]) > found.st_size or not stat.S_ISREG(found.st_mode):
+        # A local regular file's read stops short only at its end, so one read usually does;
+        # read on when it stopped before the size (a network or FUSE file may return less),
+        # when the file grew, or when it is no regular file, until a read returns nothing.
+        if len(chunks[0]) != found.st_size or not stat.S_ISREG(found.st_mode):
             while chunks[-1]:
                 chunks.append(os.read(fd, 1 << 16))
         return b"".join(chunks), found

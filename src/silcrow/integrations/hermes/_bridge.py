@@ -187,18 +187,27 @@ class HermesBridge:
             return []
         from silcrow.recall import bare_tool, tool_specs_of
 
-        return [bare_tool(spec) for spec in tool_specs_of(self._recall)]
+        try:
+            return [bare_tool(spec) for spec in tool_specs_of(self._recall)]
+        except Exception:  # a provider's broken listing costs its tools, not Hermes's turn
+            log.warning("silcrow: the recall provider's tools could not be listed", exc_info=True)
+            return []
 
     def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
-        from silcrow.recall import answer_json, call_tool_of
+        from silcrow._toolcall import contained
+        from silcrow.recall import ToolResult, answer_json, call_tool_of
         from silcrow.recall.policy import screened, stored
 
-        call_args = dict(args or {})
-        if tool_name == "recall_add" and isinstance(call_args.get("fact"), str):
-            # A fact is stored text: fence tags stripped, as MemoryManager.remember does.
-            call_args["fact"] = stored(call_args["fact"])
-        answer = call_tool_of(self._provider(), tool_name, self._out(call_args))
-        return answer_json(screened(answer))
+        def run() -> str:
+            call_args = dict(args or {})
+            if tool_name == "recall_add" and isinstance(call_args.get("fact"), str):
+                # A fact is stored text: fence tags stripped, as MemoryManager.remember does.
+                call_args["fact"] = stored(call_args["fact"])
+            return answer_json(screened(call_tool_of(self._provider(), tool_name, self._out(call_args))))
+
+        # Hermes reads the error as the tool's result: a provider's exception never reaches it.
+        return contained(f"recall tool {tool_name!r}", run,
+                         lambda refused: answer_json(ToolResult.failed(refused["error"])))
 
     def shutdown(self) -> None:
         if self._recall is not None:
