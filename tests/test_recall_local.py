@@ -577,7 +577,6 @@ def test_a_bulk_postgres_import_is_on_disk_when_it_returns(
 
     monkeypatch.setattr(_postgres, "BULK_ROWS", 20)
     monkeypatch.setattr(_postgres, "BATCH", 16)
-    # Without vectors no index is rebuilt at the end, whose commit would flush the WAL anyway.
     store = _postgres.PostgresRecall(pg_dsn, get_embedder("none"))
     written: list[str] = []
 
@@ -585,6 +584,12 @@ def test_a_bulk_postgres_import_is_on_disk_when_it_returns(
         with database(pg_dsn).connect() as conn:
             return str(conn.execute(sql).fetchone()[0])
 
+    # Into a table holding more than it adds, an import rebuilds no index at the end, whose
+    # commit would flush the WAL anyway.
+    store.ingest([RecallRecord(text=f"note {i} on the orchard", session_id="orchard") for i in range(100)],
+                 (None, None))
+    with database(pg_dsn).connect() as conn:
+        conn.execute("ANALYZE silcrow.recall_memories")
     records = [RecallRecord(text=f"log {i}: the bees swarmed near hive {i % 4}", session_id="hives")
                for i in range(70)]
     store.ingest(records, (None, None), progress=lambda done: written.append(lsn(

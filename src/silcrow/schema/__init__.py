@@ -39,6 +39,8 @@ MIGRATIONS: Migrations = [
     (7, "diacritic folding returns text without a letter to fold as it is (the tsvectors of an ingest)",
      FOLD_SHORTCUT),
     (8, "how many of each profile's recall memories hold each word, kept by a trigger", recall.POSTGRES[8]),
+    (9, "an ingest writes the tsvector of recall memories itself (a trigger fills it where one does not)",
+     recall.POSTGRES[9]),
 ]
 SCHEMA_VERSION = version(MIGRATIONS)
 

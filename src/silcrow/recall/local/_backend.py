@@ -10,6 +10,7 @@ scores and cosine similarities fused the same way.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from abc import ABC, abstractmethod
 from collections import deque
@@ -36,6 +37,11 @@ from silcrow.recall.local._records import (
 BATCH = 256  # rows embedded and committed per transaction during ingest
 #: Whether a long ingest embeds one batch while it writes the one before (off: one after another).
 PIPELINE = True
+
+
+def ready(vectors: np.ndarray | None) -> Callable[[], np.ndarray | None]:
+    """Vectors already made, as :meth:`RecallBackend._write` asks for them."""
+    return lambda: vectors
 
 
 class RecallBackend(ABC):
@@ -84,39 +90,59 @@ class RecallBackend(ABC):
                 for part in (fresh[i:i + BATCH] for i in range(0, len(fresh), BATCH))
             ])
 
-        def write(prepared: list[dict[str, Any]], fresh: list[dict[str, Any]], vectors: Any,
-                  done: int) -> int:
-            with self._guard():
-                stored = self._write(fresh, vectors)
+        def settle(prepared: list[dict[str, Any]], stored: int, done: int) -> int:
             ids.extend(p["twin"]["id"] if "twin" in p else p["id"] for p in prepared)
             if progress is not None:
                 progress(done)
             return stored
 
+        def write(fresh: list[dict[str, Any]], vectors: Callable[[], np.ndarray | None]) -> int:
+            with self._guard():
+                return self._write(fresh, vectors)
+
+        def land(prepared: list[dict[str, Any]], fresh: list[dict[str, Any]], future: Future[Any],
+                 done: int) -> int:
+            """A batch of the pipeline: its write's count, from the writer thread; or, without
+            one, its vectors (waited for before any lock is taken), then its write here."""
+            if aside is not None:
+                return settle(prepared, int(future.result()), done)
+            return settle(prepared, write(fresh, ready(future.result())), done)
+
         size = self._batch_rows()
         batches = [(start, min(start + size, len(records))) for start in range(0, len(records), size)]
-        if len(batches) <= 1 or not PIPELINE:
+        aside = self._writer()
+        if not PIPELINE or (len(batches) <= 1 and aside is None):
             for start, end in batches:
                 with self._guard():
                     prepared, fresh = self._prepare(records[start:end], scope, recent)
-                added += write(prepared, fresh, vectors_of(fresh), end)
+                added += settle(prepared, write(fresh, ready(vectors_of(fresh))), end)
         else:
             # A pipeline: while one batch is embedded (the slow part, on both cores: ONNX Runtime
             # releases the GIL), the one before it is written and the one after it prepared.
+            # A backend that writes from a thread of its own (``_writer``) also sends each batch
+            # before its vectors are made, so even a single batch is written while it is embedded.
             # Searches and other writers proceed meanwhile: no lock is held while embedding.
-            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="silcrow-embed") as pool:
-                pending: tuple[list[dict[str, Any]], list[dict[str, Any]], Future[Any], int] | None = None
-                for start, end in batches:
-                    with self._guard():
-                        prepared, fresh = self._prepare(records[start:end], scope, recent)
-                    future = pool.submit(vectors_of, fresh)
-                    if pending is not None:
-                        before, before_fresh, before_future, before_end = pending
-                        added += write(before, before_fresh, before_future.result(), before_end)
-                    pending = (prepared, fresh, future, end)
-                if pending is not None:
-                    prepared, fresh, future, end = pending
-                    added += write(prepared, fresh, future.result(), end)
+            with contextlib.ExitStack() as stack:
+                embedding = stack.enter_context(
+                    ThreadPoolExecutor(max_workers=1, thread_name_prefix="silcrow-embed"))
+                writing = None if aside is None else stack.enter_context(ThreadPoolExecutor(
+                    max_workers=1, thread_name_prefix="silcrow-write", initializer=aside))
+                flight: deque[tuple[list[dict[str, Any]], list[dict[str, Any]], Future[Any], int]] = deque()
+                try:
+                    for start, end in batches:
+                        with self._guard():
+                            prepared, fresh = self._prepare(records[start:end], scope, recent)
+                        making = embedding.submit(vectors_of, fresh)
+                        written = making if writing is None else writing.submit(write, fresh, making.result)
+                        flight.append((prepared, fresh, written, end))
+                        while len(flight) > 1:  # at most one batch ahead of the one being written
+                            added += land(*flight.popleft())
+                    while flight:
+                        added += land(*flight.popleft())
+                except BaseException:
+                    for _, _, future, _ in flight:  # what has not started never will
+                        future.cancel()
+                    raise
         self._ingested(added)
         return added, ids
 
@@ -230,9 +256,19 @@ class RecallBackend(ABC):
         """Content hash -> id of the stored memories among ``hashes``."""
 
     @abstractmethod
-    def _write(self, fresh: list[dict[str, Any]], vectors: np.ndarray | None) -> int:
+    def _write(self, fresh: list[dict[str, Any]], vectors: Callable[[], np.ndarray | None]) -> int:
         """Insert the new rows in one transaction, setting each one's "id"; returns how many
-        were really new (another writer may have stored some since ``_prepare``)."""
+        were really new (another writer may have stored some since ``_prepare``). ``vectors``
+        answers the rows' vectors (None without an embedder), waiting until they are made: a
+        backend asks for them as late as it can and does what it can before."""
+
+    def _writer(self) -> Callable[[], None] | None:
+        """None where batches are written by the ingesting thread (the default); else a
+        function that readies another thread to write them, called in that thread first: a
+        backend whose writes wait on a server writes one batch while the next is prepared.
+        Such a backend's ``_write`` waits for the vectors inside :meth:`_guard`, which must
+        then hold no lock."""
+        return None
 
     # -- the rest of the interface ---------------------------------------------------------
 

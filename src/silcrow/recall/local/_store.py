@@ -17,7 +17,7 @@ import json
 import logging
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -202,8 +202,9 @@ class RecallStore(RecallBackend):
             hashes,
         )}
 
-    def _write(self, fresh: list[dict[str, Any]], vectors: np.ndarray | None) -> int:
+    def _write(self, fresh: list[dict[str, Any]], made: Callable[[], np.ndarray | None]) -> int:
         """Insert the new rows in one transaction; returns how many were really new."""
+        vectors = made()  # already made: this store writes from the ingesting thread
         stored: list[int] = []
         with self._tx() as conn:
             for n, p in enumerate(fresh):
