@@ -499,18 +499,20 @@ def test_both_backends_rank_the_same_when_more_memories_match_than_are_ranked(
 def test_a_bulk_postgres_import_builds_the_vector_index_once_afterwards(
     pg_dsn: str, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Above BULK_ROWS (into a table holding fewer rows) the HNSW index is dropped for the import
-    and built after it, also when the import fails; the rows are searchable by meaning either way."""
+    """Above BULK_ROWS (into a table holding fewer rows) the HNSW and word indexes are dropped for
+    the import and built after it, also when the import fails; the rows are searchable by meaning
+    and by words either way."""
     from silcrow.schema import database
 
     monkeypatch.setattr(_postgres, "BULK_ROWS", 20)
     store = _postgres.PostgresRecall(pg_dsn, embedder)
-    index = f"recall_memories_hnsw_{embedder.dim}"
+    indexes = [f"recall_memories_hnsw_{embedder.dim}", "recall_memories_search"]
 
     def has_index() -> bool:
         with database(pg_dsn).connect() as conn:
-            row = conn.execute("SELECT 1 FROM pg_indexes WHERE indexname = %s", (index,)).fetchone()
-            return row is not None
+            rows = conn.execute("SELECT indexname FROM pg_indexes WHERE indexname = ANY(%s)", (indexes,)).fetchall()
+            assert len(rows) in (0, 2), rows  # both dropped, or both there
+            return bool(rows)
 
     seen: list[bool] = []
     records = [RecallRecord(text=f"note {i}: the allotment's runner beans, row {i}", session_id="bulk")
@@ -521,6 +523,8 @@ def test_a_bulk_postgres_import_builds_the_vector_index_once_afterwards(
     assert has_index()
     top = store.search("which pottery class did she sign up for", 3, (None, None), mode="dense")
     assert top and top[0].text == next(t for _, _, t, _ in DIALOG if "pottery" in t.lower())
+    words = store.search("pottery", 3, (None, None), mode="lexical")
+    assert words and words[0].text == top[0].text
 
     def broken(fresh: list[dict[str, Any]], vectors: Any) -> int:
         raise RecallError("disk full")

@@ -1,0 +1,176 @@
+"""How the PostgreSQL store writes an ingest: a batch's rows and words go to the server while its
+vectors are made, in the records' order, with the tsvector silcrow.recall_search makes."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+
+from silcrow.errors import RecallError
+from silcrow.models import Embedder
+from silcrow.recall import get_embedder
+from silcrow.recall.local import PostgresRecall, RecallRecord
+from silcrow.recall.local import _postgres
+from silcrow.schema import database
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return get_embedder("onnx")  # the real model, loaded once for this module
+
+
+class _Watched(Embedder):
+    """The real embedder, whose ``embed`` first waits (up to ``patience`` seconds) until
+    ``ready()`` is true, and notes whether it became so."""
+
+    def __init__(self, real: Embedder, ready: Any, patience: float = 10.0) -> None:
+        super().__init__()
+        self.real, self.ready, self.patience = real, ready, patience
+        self.name, self.dim = real.name, real.dim
+        self.seen: list[bool] = []
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        deadline = time.monotonic() + self.patience
+        while not (ok := self.ready()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.seen.append(ok)
+        return self.real.embed(texts)
+
+
+def _records(n: int, session: str = "garden") -> list[RecallRecord]:
+    return [RecallRecord(text=f"entry {i}: the {session} log says the quince tree was pruned", session_id=session,
+                         speaker="user" if i % 2 == 0 else "assistant", external_id=f"{session}-{i}")
+            for i in range(n)]
+
+
+def test_a_batch_is_sent_and_its_words_indexed_while_its_vectors_are_made(pg_dsn: str, embedder: Embedder) -> None:
+    """The single batch of a small ingest reaches the server before its vectors exist: the writer
+    is in its transaction, its last statement the tsvector of the batch, while the model runs.
+    Written after the vectors, the embedder would wait out its patience and note False."""
+
+    def staged() -> bool:
+        with database(pg_dsn).connect() as conn:
+            row = conn.execute(
+                "SELECT 1 FROM pg_stat_activity WHERE datname = current_database()"
+                " AND state = 'idle in transaction' AND query LIKE %s", ("%recall_search(body%",),
+            ).fetchone()
+        return row is not None
+
+    watched = _Watched(embedder, staged)
+    store = PostgresRecall(pg_dsn, watched)
+    records = _records(12)
+    added, ids = store.ingest(records, (None, None))
+    assert added == 12 and watched.seen == [True]
+    hits = store.search("when was the quince tree pruned", 3, (None, None))
+    assert hits and "quince" in hits[0].text
+    store.close()
+
+
+def test_the_stored_tsvector_is_the_one_recall_search_makes_and_a_trigger_fills_other_writers(
+    pg_dsn: str, embedder: Embedder
+) -> None:
+    """silcrow writes search itself (migration 9); a row inserted without it (by hand, by older
+    code) gets it from the trigger, and a changed text remakes it, as the generated column did."""
+    store = PostgresRecall(pg_dsn, embedder)
+    store.ingest(_records(6), (None, None))
+    with database(pg_dsn).connect() as conn:
+        differing = conn.execute(
+            "SELECT count(*) FROM silcrow.recall_memories"
+            " WHERE search IS DISTINCT FROM silcrow.recall_search(body, context, dated)").fetchone()[0]
+        assert differing == 0
+        conn.execute(
+            "INSERT INTO silcrow.recall_memories (profile, kind, text, content_hash, created_at, body)"
+            " VALUES ('default', 'fact', 'the heron nests by the weir', 'by-hand', 0, 'the heron nests by the weir')")
+        conn.execute("UPDATE silcrow.recall_memories SET body = 'user: the medlar fruit is bletted',"
+                     " text = 'the medlar fruit is bletted' WHERE text LIKE 'entry 0:%'")
+        rows = conn.execute(
+            "SELECT text, search::text AS words, search = silcrow.recall_search(body, context, dated) AS same"
+            " FROM silcrow.recall_memories WHERE content_hash = 'by-hand' OR text LIKE '%medlar%' ORDER BY text"
+        ).fetchall()
+    assert [r[0] for r in rows] == ["the heron nests by the weir", "the medlar fruit is bletted"]
+    assert all(r[2] for r in rows)
+    assert "'heron'" in rows[0][1] and "'medlar'" in rows[1][1] and "'quinc'" not in rows[1][1].split(":")[0]
+    assert [h.text for h in store.search("medlar", 3, (None, None), mode="lexical")] == ["the medlar fruit is bletted"]
+    store.close()
+
+
+def test_batches_written_aside_keep_the_records_order_and_identity(
+    pg_dsn: str, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ids follow the records across batches written by the writer thread (the ranking reads a
+    turn's neighbours by id), and a record repeated in a later batch, not yet committed when
+    that batch was prepared, still gets the first one's id and is stored once."""
+    monkeypatch.setattr(_postgres, "BATCH", 16)
+    monkeypatch.setattr(_postgres, "BULK_ROWS", 20)
+    monkeypatch.setattr(_postgres, "BULK_BATCH", 16)
+    store = PostgresRecall(pg_dsn, embedder)
+    records = _records(50)
+    added, ids = store.ingest([*records, records[3], records[40]], (None, None))
+    assert added == 50
+    assert ids[:50] == sorted(ids[:50]) and len(set(ids[:50])) == 50
+    assert ids[50] == ids[3] and ids[51] == ids[40]
+    with database(pg_dsn).connect() as conn:
+        stored = conn.execute("SELECT text FROM silcrow.recall_memories ORDER BY id").fetchall()
+    assert [r[0] for r in stored] == [r.text for r in records]
+    store.close()
+
+
+def test_a_failing_batch_stops_the_ingest_without_hanging_and_the_indexes_come_back(
+    pg_dsn: str, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second of four batches fails in the writer thread: the ingest raises that error,
+    the batches after it are not written, and the dropped indexes are built again."""
+    monkeypatch.setattr(_postgres, "BULK_ROWS", 20)
+    monkeypatch.setattr(_postgres, "BULK_BATCH", 16)
+    store = PostgresRecall(pg_dsn, embedder)
+    real = store._write
+    calls: list[int] = []
+
+    def second_fails(fresh: list[dict[str, Any]], vectors: Any) -> int:
+        calls.append(len(fresh))
+        if len(calls) == 2:
+            vectors()  # as a real write would, after waiting for them
+            raise RecallError("the disk is full")
+        return real(fresh, vectors)
+
+    monkeypatch.setattr(store, "_write", second_fails)
+    done = threading.Event()
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            store.ingest(_records(64), (None, None))
+        except BaseException as exc:  # noqa: BLE001  (handed to the test thread)
+            failure.append(exc)
+        done.set()
+
+    threading.Thread(target=run, daemon=True).start()
+    assert done.wait(60), "the ingest hung after its writer failed"
+    assert len(failure) == 1 and isinstance(failure[0], RecallError) and "disk is full" in str(failure[0])
+    assert len(calls) <= 3  # at most the one already waiting when the failure was seen
+    with database(pg_dsn).connect() as conn:
+        count = conn.execute("SELECT count(*) FROM silcrow.recall_memories").fetchone()[0]
+        names = {r[0] for r in conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'recall_memories'")}
+    assert count in (16, 32)  # the first batch, and the third if it was already under way
+    assert {"recall_memories_search", f"recall_memories_hnsw_{embedder.dim}"} <= names
+    store.close()
+
+
+def test_a_short_turns_vector_stays_in_its_row(pg_dsn: str, embedder: Embedder) -> None:
+    """A short turn's row (~2.4 KB with its 384 floats) is stored whole: nothing of it goes to
+    the TOAST table, which every nearest-vector scan and index build would read it from."""
+    store = PostgresRecall(pg_dsn, embedder)
+    chat = "; then we talked about the weather, the allotment and the neighbour's new greenhouse" * 3
+    store.ingest([RecallRecord(text=f"turn {i}{chat}", session_id="chat") for i in range(40)], (None, None))
+    with database(pg_dsn).connect() as conn:
+        toast = conn.execute("SELECT reltoastrelid::regclass::text FROM pg_class"
+                             " WHERE oid = 'silcrow.recall_memories'::regclass").fetchone()[0]
+        outside = conn.execute(f"SELECT count(*) FROM {toast}").fetchone()[0]
+        inline = conn.execute("SELECT min(pg_column_size(r.*)) FROM silcrow.recall_memories r").fetchone()[0]
+    assert inline > 2032 and outside == 0
+    store.close()
+
