@@ -510,7 +510,8 @@ def test_a_bulk_postgres_import_builds_the_vector_index_once_afterwards(
 
     def has_index() -> bool:
         with database(pg_dsn).connect() as conn:
-            rows = conn.execute("SELECT indexname FROM pg_indexes WHERE indexname = ANY(%s)", (indexes,)).fetchall()
+            rows = conn.execute("SELECT indexname FROM pg_indexes WHERE indexname = ANY(%s)",
+                                (indexes,)).fetchall()
             assert len(rows) in (0, 2), rows  # both dropped, or both there
             return bool(rows)
 

@@ -31,6 +31,15 @@ def test_coarser_expressions_keep_their_precision() -> None:
     assert words("last year") == ["2022"]
 
 
+def test_letters_the_patterns_take_for_ascii_ones_are_resolved_not_raised() -> None:
+    """The patterns match case-insensitively, and so take "ſ" for "s" and "ı" for "i":
+    such a turn was matched, then not found in the tables (KeyError, ValueError), and the
+    whole import failed on it."""
+    assert words("I saw her yeſterday") == ["Sunday 7 May 2023"]
+    assert words("last FRıDAY") == ["Friday 5 May 2023"]
+    assert words("ſix days ago") == ["Tuesday 2 May 2023"]
+
+
 def test_ordinary_words_are_not_dates() -> None:
     assert words("May I ask what you march for?") == []
     assert words("Saturdays are busy") == []
@@ -65,3 +74,45 @@ def test_the_resolver_fuzzed_never_raises(text: str, said_on: date) -> None:
     for when, precision in mentioned_dates(text, said_on):
         assert precision in ("day", "week", "month", "year")
         assert in_words(when, precision)
+
+
+def test_every_letter_ignorecase_takes_for_an_ascii_one_is_folded_to_it() -> None:
+    """The words a text is checked for before each search are matched against it folded as
+    IGNORECASE folds: a letter it takes for an ASCII one but the fold did not would hide a date."""
+    import re
+    import sys
+
+    from silcrow.recall.local._when import _FOLD
+
+    letter = re.compile("[a-z]", re.IGNORECASE)
+    for cp in range(sys.maxunicode + 1):
+        ch = chr(cp)
+        if letter.fullmatch(ch):
+            folded = ch.translate(_FOLD).lower()
+            assert len(folded) == 1 and re.fullmatch(folded, ch, re.IGNORECASE), (hex(cp), folded)
+
+
+_PIECES = ["yesterday", "ToNiGhT", "last night", "this morning", "3 days ago", "a couple of weeks ago",
+           "two years ago", "last Friday", "on sunday", "this past weekend", "next month", "past year",
+           "fr\u0131day", "\u0130n 2 days ago", "ye\u017fterday", "LA\u017fT WEEK", "\u212aind", "ago",
+           "next", "the meeting", "we", "1234567 days ago", "12345678 days ago", "may", "march", "\n", " ",
+           ",", "Monday", "NIGHT", "morning", "today!"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12), st.dates())
+def test_skipping_a_search_whose_words_a_text_lacks_finds_the_same_dates(
+    pieces: list[str], said_on: date
+) -> None:
+    """The same dates as searching with every pattern, whatever the text holds."""
+    import silcrow.recall.local._when as when
+
+    text = " ".join(pieces)
+    every = dict.fromkeys(when._NEEDS, ("",))  # "" is in every text: each pattern searches it
+    original = when._NEEDS
+    try:
+        when._NEEDS = every
+        expected = mentioned_dates(text, said_on)
+    finally:
+        when._NEEDS = original
+    assert mentioned_dates(text, said_on) == expected

@@ -352,14 +352,17 @@ class PostgresRecall(RecallBackend):
             # not one statement each), and their words are indexed there, all while the
             # vectors are still being made; then the vectors, and one INSERT of all of it, in
             # the batch's order (ids follow the records: the ranking reads neighbours by id).
-            conn.execute(f"CREATE TEMP TABLE recall_incoming ON COMMIT DROP AS SELECT 0 AS n, {sent}, search"
-                         " FROM recall_memories WITH NO DATA")
+            # The words go to a table of their own: set in the rows' table, they would rewrite
+            # every row, and compress its texts once it passed 2 KB.
+            conn.execute(f"CREATE TEMP TABLE recall_incoming WITH (toast_tuple_target = 8160) ON COMMIT DROP"
+                         f" AS SELECT 0 AS n, {sent} FROM recall_memories WITH NO DATA")
             cur = conn.cursor()
             with cur.copy(f"COPY recall_incoming (n, {sent}) FROM STDIN (FORMAT BINARY)") as copy:
                 copy.set_types(_SENT_TYPES)
                 for row in rows:
                     copy.write_row(row)
-            conn.execute("UPDATE recall_incoming SET search = silcrow.recall_search(body, context, dated)")
+            conn.execute("CREATE TEMP TABLE recall_words ON COMMIT DROP AS SELECT n,"
+                         " silcrow.recall_search(body, context, dated) AS search FROM recall_incoming")
             made = vectors()
             if made is not None:
                 conn.execute("CREATE TEMP TABLE recall_vectors (n integer, embedding vector) ON COMMIT DROP")
@@ -370,8 +373,9 @@ class PostgresRecall(RecallBackend):
             joined = " LEFT JOIN recall_vectors AS v USING (n)" if made is not None else ""
             found = conn.execute(
                 f"INSERT INTO recall_memories ({MEMORIES.names(WRITTEN_POSTGRES)})"
-                f" SELECT {MEMORIES.names(SENT_POSTGRES, alias='i')}, i.search,"
-                f" {'v.embedding' if made is not None else 'NULL'} FROM recall_incoming AS i{joined}"
+                f" SELECT {MEMORIES.names(SENT_POSTGRES, alias='i')}, w.search,"
+                f" {'v.embedding' if made is not None else 'NULL'} FROM recall_incoming AS i"
+                f" JOIN recall_words AS w USING (n){joined}"
                 " ORDER BY i.n ON CONFLICT (profile, content_hash) DO NOTHING RETURNING id, content_hash"
             ).fetchall()
             ids.update({r["content_hash"]: int(r["id"]) for r in found})
