@@ -527,7 +527,7 @@ def test_a_bulk_postgres_import_builds_the_vector_index_once_afterwards(
     words = store.search("pottery", 3, (None, None), mode="lexical")
     assert words and words[0].text == top[0].text
 
-    def broken(fresh: list[dict[str, Any]], vectors: Any) -> int:
+    def broken(fresh: list[dict[str, Any]], vectors: Any, turn: Any) -> int:
         raise RecallError("disk full")
 
     monkeypatch.setattr(_postgres, "BULK_ROWS", 5)

@@ -11,13 +11,14 @@ scores and cosine similarities fused the same way.
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -42,6 +43,54 @@ PIPELINE = True
 def ready(vectors: np.ndarray | None) -> Callable[[], np.ndarray | None]:
     """Vectors already made, as :meth:`RecallBackend._write` asks for them."""
     return lambda: vectors
+
+
+class Writers(NamedTuple):
+    """Threads that write an ingest's batches for a backend (see :meth:`RecallBackend._writer`):
+    ``ready`` is called first in each of the ``threads``."""
+
+    ready: Callable[[], None]
+    threads: int
+
+
+class Turns:
+    """The order in which batches written by several threads insert their rows: the records'
+    (ids follow the records, and the ranking reads a turn's neighbours by id). Batch n's turn
+    begins when batch n - 1's has ended; once one failed, the later ones refuse theirs, so no
+    rows are stored after a batch that was not."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._next = 0
+        self._failed = False
+
+    @contextlib.contextmanager
+    def of(self, n: int) -> Iterator[None]:
+        """Batch ``n``'s turn to insert; leaving it with an error fails the ones after."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._next >= n)
+        ok = False
+        try:
+            if self._failed:
+                raise RecallError("an earlier batch of this ingest failed, so this one was not stored "
+                                  "either; ingest the same records again to store what is missing")
+            yield
+            ok = True
+        finally:
+            with self._cond:
+                self._failed = self._failed or not ok
+                self._next = max(self._next, n + 1)
+                self._cond.notify_all()
+
+    def close(self, n: int) -> None:
+        """After batch ``n``'s write, which may have failed before its turn: the next one may go
+        (and, if ``n`` never inserted, refuses to)."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._next >= n)
+            if self._next == n:
+                self._failed = True
+                self._next = n + 1
+                self._cond.notify_all()
 
 
 class RecallBackend(ABC):
@@ -96,51 +145,62 @@ class RecallBackend(ABC):
                 progress(done)
             return stored
 
-        def write(fresh: list[dict[str, Any]], vectors: Callable[[], np.ndarray | None]) -> int:
-            with self._guard():
-                return self._write(fresh, vectors)
+        turns = Turns()
+
+        def write(fresh: list[dict[str, Any]], vectors: Callable[[], np.ndarray | None], n: int) -> int:
+            try:
+                with self._guard():
+                    return self._write(fresh, vectors, turns.of(n))
+            finally:
+                turns.close(n)
 
         def land(prepared: list[dict[str, Any]], fresh: list[dict[str, Any]], future: Future[Any],
-                 done: int) -> int:
+                 done: int, n: int) -> int:
             """A batch of the pipeline: its write's count, from the writer thread; or, without
             one, its vectors (waited for before any lock is taken), then its write here."""
             if aside is not None:
                 return settle(prepared, int(future.result()), done)
-            return settle(prepared, write(fresh, ready(future.result())), done)
+            return settle(prepared, write(fresh, ready(future.result()), n), done)
 
         size = self._batch_rows()
         batches = [(start, min(start + size, len(records))) for start in range(0, len(records), size)]
         aside = self._writer()
         if not PIPELINE or (len(batches) <= 1 and aside is None):
-            for start, end in batches:
+            for n, (start, end) in enumerate(batches):
                 with self._guard():
                     prepared, fresh = self._prepare(records[start:end], scope, recent)
-                added += settle(prepared, write(fresh, ready(vectors_of(fresh))), end)
+                added += settle(prepared, write(fresh, ready(vectors_of(fresh)), n), end)
         else:
             # A pipeline: while one batch is embedded (the slow part, on both cores: ONNX Runtime
             # releases the GIL), the one before it is written and the one after it prepared.
-            # A backend that writes from a thread of its own (``_writer``) also sends each batch
-            # before its vectors are made, so even a single batch is written while it is embedded.
+            # A backend that writes from threads of its own (``_writer``) also sends each batch
+            # before its vectors are made, so even a single batch is written while it is embedded,
+            # and with two threads one batch is sent while the one before it is inserted.
             # Searches and other writers proceed meanwhile: no lock is held while embedding.
             with contextlib.ExitStack() as stack:
                 embedding = stack.enter_context(
                     ThreadPoolExecutor(max_workers=1, thread_name_prefix="silcrow-embed"))
                 writing = None if aside is None else stack.enter_context(ThreadPoolExecutor(
-                    max_workers=1, thread_name_prefix="silcrow-write", initializer=aside))
-                flight: deque[tuple[list[dict[str, Any]], list[dict[str, Any]], Future[Any], int]] = deque()
+                    max_workers=aside.threads, thread_name_prefix="silcrow-write", initializer=aside.ready))
+                ahead = 1 if aside is None else aside.threads  # batches written (or made) meanwhile
+                flight: deque[tuple[list[dict[str, Any]], list[dict[str, Any]], Future[Any], int, int]]
+                flight = deque()
                 try:
-                    for start, end in batches:
+                    for n, (start, end) in enumerate(batches):
                         with self._guard():
                             prepared, fresh = self._prepare(records[start:end], scope, recent)
                         making = embedding.submit(vectors_of, fresh)
-                        written = making if writing is None else writing.submit(write, fresh, making.result)
-                        flight.append((prepared, fresh, written, end))
-                        while len(flight) > 1:  # at most one batch ahead of the one being written
+                        written = making if writing is None else writing.submit(
+                            write, fresh, making.result, n)
+                        flight.append((prepared, fresh, written, end, n))
+                        while len(flight) > ahead:
                             added += land(*flight.popleft())
                     while flight:
                         added += land(*flight.popleft())
                 except BaseException:
-                    for _, _, future, _ in flight:  # what has not started never will
+                    # What has not started never will: the writes under way are all before it,
+                    # so none waits for the turn of one cancelled.
+                    for _, _, future, _, _ in flight:
                         future.cancel()
                     raise
         self._ingested(added)
@@ -256,18 +316,21 @@ class RecallBackend(ABC):
         """Content hash -> id of the stored memories among ``hashes``."""
 
     @abstractmethod
-    def _write(self, fresh: list[dict[str, Any]], vectors: Callable[[], np.ndarray | None]) -> int:
+    def _write(
+        self, fresh: list[dict[str, Any]], vectors: Callable[[], np.ndarray | None],
+        turn: AbstractContextManager[None],
+    ) -> int:
         """Insert the new rows in one transaction, setting each one's "id"; returns how many
         were really new (another writer may have stored some since ``_prepare``). ``vectors``
         answers the rows' vectors (None without an embedder), waiting until they are made: a
-        backend asks for them as late as it can and does what it can before."""
+        backend asks for them as late as it can and does what it can before. The rows are
+        inserted inside ``turn``, which orders the batches that several threads write."""
 
-    def _writer(self) -> Callable[[], None] | None:
-        """None where batches are written by the ingesting thread (the default); else a
-        function that readies another thread to write them, called in that thread first: a
-        backend whose writes wait on a server writes one batch while the next is prepared.
-        Such a backend's ``_write`` waits for the vectors inside :meth:`_guard`, which must
-        then hold no lock."""
+    def _writer(self) -> Writers | None:
+        """None where batches are written by the ingesting thread (the default); else the
+        threads that write them: a backend whose writes wait on a server writes one batch while
+        the next is prepared. Such a backend's ``_write`` waits for the vectors inside
+        :meth:`_guard`, which must then hold no lock."""
         return None
 
     # -- the rest of the interface ---------------------------------------------------------

@@ -39,7 +39,7 @@ from silcrow.db import PROFILE_SETTING, Database, fold
 from silcrow.errors import RecallError
 from silcrow.models import Embedder
 from silcrow.recall.local import _retrieval as retrieval
-from silcrow.recall.local._backend import BATCH, RecallBackend, filter_sql, project_params, rank
+from silcrow.recall.local._backend import BATCH, RecallBackend, Writers, filter_sql, project_params, rank
 from silcrow.recall.local._lexical import common_cutoff, without_common
 from silcrow.recall.local._records import KINDS, MemoryFilter, RecallHit, RecallRecord, Scope, from_epoch
 from silcrow.schema.recall import MEMORIES, SENT_POSTGRES, WORD_INDEX, WORD_INDEX_NAME, WRITTEN_POSTGRES
@@ -94,6 +94,8 @@ _SENT_TYPES = ["integer", "text", "text", "text", "text", "double precision", "t
 BULK_ROWS = 200
 #: Rows per batch of a bulk import while the indexes are dropped (BATCH otherwise).
 BULK_BATCH = 2048
+#: Threads writing an ingest's batches (see _write): one sends a batch while another inserts.
+WRITERS = 2
 #: The columns whose statistics plan a search or a filter. The texts', metadata's and vector's
 #: were half of the time of analysing the table and no plan reads them.
 _PLANNED = "id, profile, kind, session_id, user_id, agent_id, ts, created_at, search"
@@ -249,11 +251,12 @@ class PostgresRecall(RecallBackend):
         bulk = self._bulk()
         return BULK_BATCH if bulk is not None and bulk.index is not None else BATCH
 
-    def _writer(self) -> Callable[[], None]:
-        # Batches are written by a thread of their own, which sends each one and indexes its
-        # words while the batch is embedded and the next one prepared (see _write).
+    def _writer(self) -> Writers:
+        # Batches are written by threads of their own: each sends its batch and indexes its
+        # words while the batch is embedded, the next one prepared and the one before inserted
+        # (see _write); the server works on two batches at once.
         bulk = self._bulk()
-        return lambda: setattr(self._local, "bulk", bulk)
+        return Writers(lambda: setattr(self._local, "bulk", bulk), WRITERS)
 
     def _estimated_rows(self) -> int:
         with self._tx() as conn:
@@ -325,7 +328,10 @@ class PostgresRecall(RecallBackend):
         except RecallError as exc:  # the memories are stored: slower searches are no reason to fail
             log.warning("could not refresh the statistics of the recall memories: %s", exc)
 
-    def _write(self, fresh: list[dict[str, Any]], vectors: Callable[[], np.ndarray | None]) -> int:
+    def _write(
+        self, fresh: list[dict[str, Any]], vectors: Callable[[], np.ndarray | None],
+        turn: AbstractContextManager[None],
+    ) -> int:
         if not fresh:
             return 0
         rows = [
@@ -371,13 +377,14 @@ class PostgresRecall(RecallBackend):
                     for n, vector in enumerate(made):
                         copy.write_row((n, vector))
             joined = " LEFT JOIN recall_vectors AS v USING (n)" if made is not None else ""
-            found = conn.execute(
-                f"INSERT INTO recall_memories ({MEMORIES.names(WRITTEN_POSTGRES)})"
-                f" SELECT {MEMORIES.names(SENT_POSTGRES, alias='i')}, w.search,"
-                f" {'v.embedding' if made is not None else 'NULL'} FROM recall_incoming AS i"
-                f" JOIN recall_words AS w USING (n){joined}"
-                " ORDER BY i.n ON CONFLICT (profile, content_hash) DO NOTHING RETURNING id, content_hash"
-            ).fetchall()
+            with turn:
+                found = conn.execute(
+                    f"INSERT INTO recall_memories ({MEMORIES.names(WRITTEN_POSTGRES)})"
+                    f" SELECT {MEMORIES.names(SENT_POSTGRES, alias='i')}, w.search,"
+                    f" {'v.embedding' if made is not None else 'NULL'} FROM recall_incoming AS i"
+                    f" JOIN recall_words AS w USING (n){joined}"
+                    " ORDER BY i.n ON CONFLICT (profile, content_hash) DO NOTHING RETURNING id, content_hash"
+                ).fetchall()
             ids.update({r["content_hash"]: int(r["id"]) for r in found})
             stored = len(ids)
             raced = [p["hash"] for p in fresh if p["hash"] not in ids]  # another writer stored them

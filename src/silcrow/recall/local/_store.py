@@ -202,11 +202,14 @@ class RecallStore(RecallBackend):
             hashes,
         )}
 
-    def _write(self, fresh: list[dict[str, Any]], made: Callable[[], np.ndarray | None]) -> int:
+    def _write(
+        self, fresh: list[dict[str, Any]], made: Callable[[], np.ndarray | None],
+        turn: AbstractContextManager[None],
+    ) -> int:
         """Insert the new rows in one transaction; returns how many were really new."""
         vectors = made()  # already made: this store writes from the ingesting thread
         stored: list[int] = []
-        with self._tx() as conn:
+        with turn, self._tx() as conn:
             for n, p in enumerate(fresh):
                 rec = p["rec"]
                 cur = conn.execute(
