@@ -106,16 +106,19 @@ def test_the_stored_tsvector_is_the_one_recall_search_makes_and_a_trigger_fills_
 def test_batches_written_aside_keep_the_records_order_and_identity(
     pg_dsn: str, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Ids follow the records across batches written by the writer thread (the ranking reads a
-    turn's neighbours by id), and a record repeated in a later batch, not yet committed when
-    that batch was prepared, still gets the first one's id and is stored once."""
+    """Ids follow the records across batches written by the writer threads (the ranking reads a
+    turn's neighbours by id), a batch with nothing new lets the next ones through, and a record
+    repeated in a later batch, not yet committed when that batch was prepared, still gets the
+    first one's id and is stored once."""
     monkeypatch.setattr(_postgres, "BATCH", 16)
     monkeypatch.setattr(_postgres, "BULK_ROWS", 20)
     monkeypatch.setattr(_postgres, "BULK_BATCH", 16)
     store = PostgresRecall(pg_dsn, embedder)
     records = _records(50)
+    # The first batch then holds nothing new: its write inserts nothing, and the next ones go on.
+    assert store.ingest(records[:16], (None, None))[0] == 16
     added, ids = store.ingest([*records, records[3], records[40]], (None, None))
-    assert added == 50
+    assert added == 34
     assert ids[:50] == sorted(ids[:50]) and len(set(ids[:50])) == 50
     assert ids[50] == ids[3] and ids[51] == ids[40]
     with database(pg_dsn).connect() as conn:
@@ -165,20 +168,5 @@ def test_a_failing_batch_stops_the_ingest_without_hanging_and_the_indexes_come_b
             "SELECT indexname FROM pg_indexes WHERE tablename = 'recall_memories'")}
     assert count == 16  # the first batch alone: those started after the failure refused their turn
     assert {"recall_memories_search", f"recall_memories_hnsw_{embedder.dim}"} <= names
-    store.close()
-
-
-def test_a_short_turns_vector_stays_in_its_row(pg_dsn: str, embedder: Embedder) -> None:
-    """A short turn's row (~2.4 KB with its 384 floats) is stored whole: nothing of it goes to
-    the TOAST table, which every nearest-vector scan and index build would read it from."""
-    store = PostgresRecall(pg_dsn, embedder)
-    chat = "; then we talked about the weather, the allotment and the neighbour's new greenhouse" * 3
-    store.ingest([RecallRecord(text=f"turn {i}{chat}", session_id="chat") for i in range(40)], (None, None))
-    with database(pg_dsn).connect() as conn:
-        toast = conn.execute("SELECT reltoastrelid::regclass::text FROM pg_class"
-                             " WHERE oid = 'silcrow.recall_memories'::regclass").fetchone()[0]
-        outside = conn.execute(f"SELECT count(*) FROM {toast}").fetchone()[0]
-        inline = conn.execute("SELECT min(pg_column_size(r.*)) FROM silcrow.recall_memories r").fetchone()[0]
-    assert inline > 2032 and outside == 0
     store.close()
 

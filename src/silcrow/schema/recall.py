@@ -246,11 +246,5 @@ POSTGRES: dict[int, tuple[str, ...]] = {
         " WHEN (NEW.search IS NULL) EXECUTE FUNCTION silcrow.recall_search_row()",
         "CREATE TRIGGER recall_search_update BEFORE UPDATE OF body, context, dated ON recall_memories"
         " FOR EACH ROW EXECUTE FUNCTION silcrow.recall_search_row()",
-        # A row of a short turn (~2.4 KB, most of it the 384-float vector) passed the 2 KB at
-        # which PostgreSQL moves a row's largest value out of line: the vector went to the
-        # TOAST table, and every nearest-vector scan and index build looked it up there (an
-        # exact search at 10k rows took 57 ms instead of 16, the index build 15% longer).
-        # Rows up to a page now stay whole; rows written before stay as they are.
-        "ALTER TABLE recall_memories SET (toast_tuple_target = 8160)",
     ),
 }

@@ -82,13 +82,13 @@ class Turns:
                 self._next = max(self._next, n + 1)
                 self._cond.notify_all()
 
-    def close(self, n: int) -> None:
-        """After batch ``n``'s write, which may have failed before its turn: the next one may go
-        (and, if ``n`` never inserted, refuses to)."""
+    def close(self, n: int, *, failed: bool) -> None:
+        """After batch ``n``'s write, which may not have taken its turn (it had nothing new to
+        insert, or ``failed`` before): the next one may go (and refuses to if ``failed``)."""
         with self._cond:
             self._cond.wait_for(lambda: self._next >= n)
             if self._next == n:
-                self._failed = True
+                self._failed = self._failed or failed
                 self._next = n + 1
                 self._cond.notify_all()
 
@@ -148,11 +148,14 @@ class RecallBackend(ABC):
         turns = Turns()
 
         def write(fresh: list[dict[str, Any]], vectors: Callable[[], np.ndarray | None], n: int) -> int:
+            written = False
             try:
                 with self._guard():
-                    return self._write(fresh, vectors, turns.of(n))
+                    stored = self._write(fresh, vectors, turns.of(n))
+                written = True
+                return stored
             finally:
-                turns.close(n)
+                turns.close(n, failed=not written)
 
         def land(prepared: list[dict[str, Any]], fresh: list[dict[str, Any]], future: Future[Any],
                  done: int, n: int) -> int:
