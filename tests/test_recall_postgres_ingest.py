@@ -170,3 +170,18 @@ def test_a_failing_batch_stops_the_ingest_without_hanging_and_the_indexes_come_b
     assert {"recall_memories_search", f"recall_memories_hnsw_{embedder.dim}"} <= names
     store.close()
 
+
+
+def test_vectors_copied_in_one_block_arrive_exactly(pg_dsn: str) -> None:
+    """The binary COPY made for all of a batch's vectors at once (:func:`_postgres.vector_copy`)
+    is read by the server as the same float32s, in order, numbered from 0."""
+    vectors = np.random.default_rng(7).standard_normal((300, 384)).astype(np.float32)
+    vectors[3] = [np.float32(1e-38), np.float32(-3.4e38), *vectors[3][2:]]  # extremes survive too
+    with database(pg_dsn).connect() as conn:
+        conn.execute("SET search_path = silcrow, public")
+        conn.execute("CREATE TEMP TABLE copied (n integer, embedding vector)")
+        with conn.cursor().copy("COPY copied (n, embedding) FROM STDIN (FORMAT BINARY)") as copy:
+            copy.write(_postgres.vector_copy(vectors))
+        rows = conn.execute("SELECT n, embedding::real[] FROM copied ORDER BY n").fetchall()
+    assert [r[0] for r in rows] == list(range(300))
+    assert np.array_equal(np.array([r[1] for r in rows], dtype=np.float32), vectors)

@@ -41,7 +41,10 @@ log = logging.getLogger(__name__)
 RETRY_SECONDS = 30.0
 #: How long a writer waits for a row another writer holds before giving up.
 LOCK_TIMEOUT = "10s"
-POOL_SIZE = 4
+#: Connections a process keeps open at most. A recall ingest's two writers each hold one while
+#: their batch is embedded (seconds, for a large batch of long turns): the others leave room
+#: for searches and a second ingest beside it.
+POOL_SIZE = 6
 
 T = TypeVar("T")
 
