@@ -185,3 +185,13 @@ def test_vectors_copied_in_one_block_arrive_exactly(pg_dsn: str) -> None:
         rows = conn.execute("SELECT n, embedding::real[] FROM copied ORDER BY n").fetchall()
     assert [r[0] for r in rows] == list(range(300))
     assert np.array_equal(np.array([r[1] for r in rows], dtype=np.float32), vectors)
+
+
+def test_the_index_build_is_given_memory_for_its_graph_and_no_more() -> None:
+    """A build over few rows gets PostgreSQL's default 64 MB (more only slowed it), one over 100k
+    rows of 384 dimensions room for its ~220 MB graph, and no build more than 2 GB."""
+    assert _postgres.build_memory_mb(0, 384) == 64
+    assert _postgres.build_memory_mb(10_000, 384) == 64
+    assert 300 <= _postgres.build_memory_mb(100_000, 384) <= 400
+    assert _postgres.build_memory_mb(100_000, 1536) > _postgres.build_memory_mb(100_000, 384)
+    assert _postgres.build_memory_mb(10**8, 384) == 2048

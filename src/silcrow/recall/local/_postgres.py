@@ -123,6 +123,15 @@ _TERM_COUNTS = (
 )
 
 
+def build_memory_mb(rows: int, dim: int) -> int:
+    """``maintenance_work_mem`` (MB) for building the HNSW index over ``rows`` vectors of ``dim``:
+    room for the whole graph (each vector and its neighbours, ~2.2 KB at 384 dimensions, with
+    room to spare), so the build stays in memory, and no more: a build at 10k rows took 0.1-0.2 s
+    longer (of 1.6) given 512 MB than given the 64 it needs."""
+    need = rows * (4 * dim + 1024) * 3 // 2
+    return max(64, min(2048, -(-need // 2**20)))
+
+
 #: A binary COPY's signature, flags and header extension length, and its end.
 _COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + bytes(8)
 _COPY_END = b"\xff\xff"
@@ -256,8 +265,10 @@ class PostgresRecall(RecallBackend):
                     conn.execute(f"UPDATE recall_counts SET memories = memories WHERE {_MINE}")
                     if bulk.index == "dropped":
                         conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
-                        # Room for the graph of every row, so the build stays in memory.
-                        conn.execute("SET LOCAL maintenance_work_mem = '512MB'")
+                        rows = int(conn.execute("SELECT coalesce(sum(memories), 0) AS n FROM recall_counts")
+                                   .fetchone()["n"])
+                        memory = build_memory_mb(rows, self._dim)
+                        conn.execute(f"SET LOCAL maintenance_work_mem = '{memory}MB'")
                         conn.execute(WORD_INDEX)
                         if self._dim > 0:
                             self._create_vector_index(conn)
