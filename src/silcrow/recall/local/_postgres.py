@@ -160,10 +160,9 @@ def tsquery(terms: Sequence[str]) -> str | None:
 @dataclass
 class _Bulk:
     """How one bulk import writes (see :meth:`PostgresRecall.ingest`): shared by the thread
-    that ingests and the one that writes its batches. ``index`` is None while the vector and
+    that ingests and the ones that write its batches. ``index`` is None while the vector and
     word indexes are kept, "pending" until the first write drops them and "dropped" until they
-    are built again;
-    ``unflushed`` says a batch committed without waiting for the disk."""
+    are built again; ``unflushed`` says a batch committed without waiting for the disk."""
 
     index: str | None
     unflushed: bool = False
@@ -277,8 +276,8 @@ class PostgresRecall(RecallBackend):
         return getattr(self._local, "bulk", None)
 
     def _batch_rows(self) -> int:
-        # Without the vector index to update, a batch is quick to write: larger ones spend
-        # fewer round trips and commits per row.
+        # Without the indexes to update, a batch is quick to write: larger ones spend fewer
+        # round trips and commits per row.
         bulk = self._bulk()
         return BULK_BATCH if bulk is not None and bulk.index is not None else BATCH
 
