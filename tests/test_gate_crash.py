@@ -31,6 +31,7 @@ for n, proposal in enumerate(store.pending()):
         store.reject(proposal.id, "no")
     else:
         store.approve(proposal.id)
+    print(n, flush=True)  # one decision made: the test kills during one of the next
 """
 
 COUNT = 45  # decided proposals are kept up to MAX_DECIDED (50): every rejection stays visible
@@ -95,12 +96,22 @@ def test_kill_9_while_approving_loses_no_proposal(tmp_path: Path, backend: str,
     kills = 0
     for _ in range(12):
         worker = subprocess.Popen([sys.executable, "-c", WORKER, str(home)], env=env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        time.sleep(rng.uniform(0.05, 0.3))  # a worker starts in ~0.3 s and decides all 45 in ~0.5 s
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert worker.stdout is not None
+        # Killed during a decision after the first few, however fast the machine: a decision
+        # takes ~10 ms, and a kill timed from the start missed them all once the worker started
+        # faster than the sleep.
+        for _ in range(rng.randint(1, 4)):
+            if not worker.stdout.readline():
+                break  # it decided everything pending
+        time.sleep(rng.uniform(0, 0.008))
         if worker.poll() is None:
             worker.send_signal(signal.SIGKILL)
             kills += 1
         worker.wait(timeout=60)
+        worker.stdout.close()
+        assert worker.stderr is not None
+        worker.stderr.close()
         fates = _fates(home, acknowledged)
         if "pending" not in fates.values():
             break
