@@ -207,15 +207,27 @@ def test_kill_9_of_the_server_while_it_approves_loses_no_proposal(tmp_path: Path
                     except (httpx.HTTPError, ValueError, KeyError):
                         return  # the server died under us
 
+            def left(url: str = server.url) -> int:
+                with httpx.Client(base_url=url, headers=auth, timeout=30) as api:
+                    return len(api.get("/v1/memory/pending").json()["pending"])
+
+            before = left()
             workers = [threading.Thread(target=approve_all) for _ in range(3)]
             for worker in workers:
                 worker.start()
-            time.sleep(rng.uniform(0.2, 1.0))
+            # Killed once a few decisions are made and while more are under way, however fast
+            # the machine: a kill timed from the start could come after the last one.
+            target, now = rng.randint(1, 6), before
+            deadline = time.monotonic() + 60
+            while now > 0 and before - now < target and time.monotonic() < deadline:
+                time.sleep(0.005)
+                now = left()
+            time.sleep(rng.uniform(0, 0.01))
             assert server.proc is not None
             if server.proc.poll() is None:
                 server.proc.send_signal(signal.SIGKILL)
                 server.proc.wait(timeout=30)
-                kills += 1
+                kills += 1 if now > 0 else 0  # a kill after the last decision tests nothing
             for worker in workers:
                 worker.join(timeout=60)
             server.proc = None
