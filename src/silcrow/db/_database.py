@@ -204,12 +204,16 @@ class Database:
                 "nothing was changed: retry in a moment"
             ) from exc
         except psycopg.Error as exc:
-            raise error(
-                f"the {what} at {self.where} failed ({_first_line(exc)}); nothing was changed: "
-                + ("retry in a moment" if is_transient(exc) else "check the server and the schema")
-            ) from exc
+            raise self._failed(error, what, exc) from exc
         finally:
             pool.putconn(conn)
+
+    def _failed(self, error: type[SilcrowError], what: str, exc: Exception) -> SilcrowError:
+        """A statement's driver error ``exc`` as ``error``: what failed, and what to do."""
+        return error(
+            f"the {what} at {self.where} failed ({_first_line(exc)}); nothing was changed: "
+            + ("retry in a moment" if is_transient(exc) else "check the server and the schema")
+        )
 
     @contextmanager
     def reading(self, error: type[SilcrowError], what: str) -> Iterator[Any]:
@@ -232,10 +236,7 @@ class Database:
         try:
             yield conn
         except psycopg.Error as exc:
-            raise error(
-                f"the {what} at {self.where} failed ({_first_line(exc)}); nothing was changed: "
-                + ("retry in a moment" if is_transient(exc) else "check the server and the schema")
-            ) from exc
+            raise self._failed(error, what, exc) from exc
         finally:
             pool.putconn(conn)
 
