@@ -8,6 +8,9 @@ question, as a search with ``reranker = "ms-marco"`` does), and the tokens each
 pair was cut to. The cost grows with length only up to MAX_TOKENS (question and
 memory together): past it every pair is the same size, so that row is the bound
 whatever the turns hold. Baseline in the same run: the 10-word row (chat turns).
+``mixed`` times the usual case, chat turns and a few long answers together, against
+the same pairs read in one run padded to the longest (how the reranker read them
+before it cut runs by length).
 Memories are passages of CPython's pydoc help topics (bench/longturns.py says
 where they come from).
 """
@@ -20,12 +23,15 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from longturns import _words  # noqa: E402
 
-from silcrow.recall.local._records import RecallHit  # noqa: E402
-from silcrow.recall.local._rerank import MAX_TOKENS, RERANK_DEPTH, get_reranker  # noqa: E402
+from silcrow.models import _rerank as _rerank_model  # noqa: E402
+from silcrow.models._rerank import MAX_TOKENS  # noqa: E402
+from silcrow.recall.local import RecallHit, get_reranker  # noqa: E402
+from silcrow.recall.local._rerank import RERANK_DEPTH, rerank  # noqa: E402
 
 QUESTION = "How does the with statement make sure the file gets closed when an exception happens?"
 
@@ -39,14 +45,14 @@ def main() -> None:
     assert reranker is not None
     words = [w for _, topic in _words() for w in topic]
     out: dict[str, object] = {"depth": RERANK_DEPTH, "max_tokens": MAX_TOKENS, "by_words": {}}
-    reranker.rerank(QUESTION, [_hit(0, "warm up")])
+    rerank(reranker, QUESTION, [_hit(0, "warm up"), _hit(1, "and more")])
     for length in (int(x) for x in args.lengths.split(",") if x.strip()):
         hits = [_hit(i, " ".join(words[i * 997 % (len(words) - length) :][:length]))
                 for i in range(RERANK_DEPTH)]
         times = []
         for _ in range(args.runs):
             start = time.perf_counter()
-            reranker.rerank(QUESTION, hits)
+            rerank(reranker, QUESTION, hits)
             times.append((time.perf_counter() - start) * 1000)
         times.sort()
         out["by_words"][str(length)] = {  # type: ignore[index]
@@ -57,7 +63,36 @@ def main() -> None:
     assert isinstance(rows, dict)
     first, last = next(iter(rows.values())), list(rows.values())[-1]
     out["longest_vs_shortest_p50"] = round(last["p50_ms"] / first["p50_ms"], 2)
+    out["mixed"] = mixed(reranker, words, args.runs)
     sys.stdout.write(json.dumps(out) + "\n")
+
+
+def mixed(reranker: Any, words: list[str], runs: int) -> dict[str, float]:
+    """A search's usual candidates: chat turns of 10-25 words and a few long answers. Timed as
+    the reranker reads them (runs of the model by length) and, in turn with it, as one run
+    padded to the longest pair (the baseline)."""
+    lengths = [10, 12, 15, 25, 800] * (RERANK_DEPTH // 5)
+    hits = [_hit(i, " ".join(words[i * 997 % (len(words) - n) :][:n])) for i, n in enumerate(lengths)]
+
+    def one_run(lengths: list[int], max_rows: int) -> list[list[int]]:
+        return [list(range(len(lengths)))]
+
+    times: dict[str, list[float]] = {"by_length": [], "one_run": []}
+    for _ in range(runs):
+        for name in times:
+            patch = _rerank_model.runs
+            if name == "one_run":
+                _rerank_model.runs = one_run
+            try:
+                start = time.perf_counter()
+                rerank(reranker, QUESTION, hits)
+                times[name].append((time.perf_counter() - start) * 1000)
+            finally:
+                _rerank_model.runs = patch
+    p50 = {name: statistics.median(t) for name, t in times.items()}
+    return {"words": "4 of 10-25 words to 1 of 800", "p50_ms": round(p50["by_length"], 1),
+            "one_run_p50_ms": round(p50["one_run"], 1),
+            "vs_one_run": round(p50["by_length"] / p50["one_run"], 2)}
 
 
 def _hit(i: int, text: str) -> RecallHit:

@@ -93,3 +93,16 @@ def test_the_ideas_bench_compares_each_idea_with_the_default(tmp_path: Path) -> 
     for row in result["variants"].values():
         assert row["recall@10"] == 1.0  # three turns: every variant has them all in its top 10
         assert row["delta_recall@10"] == 0.0
+
+
+def test_the_reranker_cost_bench_reports_lengths_and_mixed_hits() -> None:
+    bench = BENCH.with_name("rerank_cost.py")
+    proc = subprocess.run([sys.executable, str(bench), "--lengths", "10,200", "--runs", "2"],
+                          capture_output=True, text=True, timeout=300, env=dict(os.environ))
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert set(out["by_words"]) == {"10", "200"}
+    assert out["by_words"]["200"]["p50_ms"] > 0 and out["longest_vs_shortest_p50"] > 0
+    mixed = out["mixed"]
+    assert mixed["p50_ms"] > 0 and mixed["one_run_p50_ms"] > 0
+    assert mixed["vs_one_run"] == round(mixed["p50_ms"] / mixed["one_run_p50_ms"], 2)

