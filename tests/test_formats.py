@@ -114,7 +114,7 @@ def test_bad_input_names_the_problem(tmp_path: Path, content: str, message: str)
         ('{"content": "b"}', "line 2: field 'role'"),
         ("[1, 2]", "line 2: expected an object"),
         ('{"role": "user", "content": "b", "timestamp": "May 5th"}', "line 2: 'timestamp' 'May 5th'"),
-        ("[" * 5000 + "]" * 5000, "line 2: not valid JSON (nested too deep)"),
+        ("[" * 5000 + "]" * 5000, "line 2: not valid JSON (nested more than 500 levels deep at column 501)"),
     ],
 )
 def test_one_unreadable_message_is_counted_and_the_rest_read(

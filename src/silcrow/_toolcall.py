@@ -33,6 +33,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeVar
 
+from silcrow._json import loads
 from silcrow.errors import SilcrowError, ToolCallError
 
 __all__ = [
@@ -133,7 +134,7 @@ def parse_arguments(arguments: Any, *, tool: str, example: str = "") -> dict[str
         if not arguments.strip():
             return {}
         try:
-            arguments = json.loads(arguments)
+            arguments = loads(arguments)
         except json.JSONDecodeError as exc:
             raise ToolCallError(
                 f"the arguments of {tool!r} are not valid JSON ({exc.msg} at position {exc.pos}); {hint}"

@@ -17,6 +17,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from silcrow._json import loads
 from silcrow.cli._common import app_profile, console, console_err, print_error
 from silcrow.cli.main import app
 from silcrow.errors import ModelError, SilcrowError
@@ -148,7 +149,7 @@ def _show_tool_call(name: str, arguments: str, result: str) -> None:
 
 def _json_or_none(text: str) -> Any:
     try:
-        return json.loads(text)
+        return loads(text)
     except (json.JSONDecodeError, TypeError):
         return None
 

@@ -38,6 +38,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from silcrow._json import TooDeep, loads, position
 from silcrow.errors import RecallError
 from silcrow.recall import coding
 from silcrow.recall._exports import is_chatgpt, is_claude, parse_chatgpt, parse_claude
@@ -50,7 +51,7 @@ STDIN = "-"
 _AS_UTF8 = ("pass a chat export or conversation file saved as UTF-8 "
             "(convert other text with e.g. `iconv -f latin1 -t utf-8`)")
 
-_SESSION_KEY = re.compile(r"^session_(\d+)$")
+_SESSION_KEY = re.compile(r"^session_([0-9]{1,9})$")  # no int() of a 5,000-digit key
 _LOCOMO_DT = re.compile(
     r"^\s*(\d{1,2}):(\d{2})\s*([ap]\.?m\.?)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$", re.IGNORECASE
 )
@@ -103,11 +104,10 @@ def read_records(raw: str, *, source: str, skipped: Counter[str] | None = None) 
         transcript = coding.read_transcript(raw, source=source, client=client)
         return coding.merge_into(transcript, source, Counter() if skipped is None else skipped)
     try:
-        data = json.loads(raw)
-    except RecursionError:
-        line, column = _too_deep_at(raw)
+        data = loads(raw)
+    except TooDeep as exc:
         raise RecallError(
-            f"{source}: JSON nested more than {_MAX_DEPTH} levels deep (line {line} column {column}); "
+            f"{source}: JSON {exc.msg} (line {exc.lineno} column {exc.colno}); "
             "no conversation export nests that deep: check that this is the right file"
         ) from None
     except json.JSONDecodeError as exc:
@@ -133,46 +133,14 @@ def _first_line_is_json(raw: str) -> bool:
     """Whether the first non-blank line is a JSON value by itself (as in JSONL)."""
     first = next((line for line in raw.splitlines() if line.strip()), "")
     try:
-        json.loads(first)
-    except (json.JSONDecodeError, RecursionError):
+        loads(first)
+    except json.JSONDecodeError:
         return False
     return True
 
-
-#: Deeper than this, a JSON document is refused by name (the decoder would hit Python's
-#: recursion limit near 1,000 levels); real exports nest a few dozen levels.
-_MAX_DEPTH = 500
 # A \uD800-\uDFFF escape not itself escaped (an even run of backslashes before it).
 _SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u([dD][89a-fA-F][0-9a-fA-F]{2})")
 _SURROGATE_CHAR = re.compile("[\ud800-\udfff]")
-
-
-def _position(raw: str, offset: int) -> tuple[int, int]:
-    """(line, column) from 1 of a character offset, as editors count them."""
-    line = raw.count("\n", 0, offset) + 1
-    return line, offset - (raw.rfind("\n", 0, offset) + 1) + 1
-
-
-def _too_deep_at(raw: str) -> tuple[int, int]:
-    """Where the nesting of a JSON text first passes _MAX_DEPTH (brackets inside strings ignored)."""
-    depth, in_string, escaped = 0, False, False
-    for offset, char in enumerate(raw):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > _MAX_DEPTH:
-                return _position(raw, offset)
-        elif char in "]}":
-            depth -= 1
-    return _position(raw, len(raw))
 
 
 def _refuse_lone_surrogates(raw: str, source: str) -> None:
@@ -197,7 +165,7 @@ def _refuse_lone_surrogates(raw: str, source: str) -> None:
             break
     if offset is None:
         return
-    line, column = _position(raw, offset)
+    line, column = position(raw, offset)
     raise RecallError(
         f"{source}: line {line} column {column} holds a lone UTF-16 surrogate (half of an emoji or "
         "other character, e.g. \\ud800 with no partner); no text can store it. Export the "
@@ -282,14 +250,18 @@ def _locomo_conversation(
             if not text.strip():
                 continue
             dia_id = turn.get("dia_id")
+            try:
+                # One timestamp per session is all LoCoMo gives; a second per turn keeps order.
+                stamp = start + timedelta(seconds=i)
+            except OverflowError:  # a session in the last minute of the year 9999
+                stamp = start
             records.append(
                 RecallRecord(
                     text=text,
                     kind="turn",
                     session_id=f"{conv_id}/session_{num}",
                     speaker=speaker,
-                    # One timestamp per session is all LoCoMo gives; a second per turn keeps order.
-                    timestamp=start + timedelta(seconds=i),
+                    timestamp=stamp,
                     external_id=str(dia_id) if dia_id is not None else None,
                     metadata={"source": "locomo", "conversation": conv_id},
                 )
@@ -339,12 +311,10 @@ def parse_jsonl(
             continue
         where = f"{source}: line {lineno}"
         try:
-            messages.append((lineno, where, json.loads(line)))
+            messages.append((lineno, where, loads(line)))
         except json.JSONDecodeError as exc:
             # One broken line (an export cut short, a stray edit) costs that line, not the file.
             skip(skipped, f"{where}: not valid JSON ({_json_problem(exc)} at column {exc.colno})")
-        except RecursionError:
-            skip(skipped, f"{where}: not valid JSON (nested too deep)")
     return _messages(messages, source=source, skipped=skipped)
 
 

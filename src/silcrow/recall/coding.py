@@ -42,6 +42,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from silcrow._json import loads
 from silcrow.errors import RecallError
 from silcrow.recall.local._records import RecallRecord
 
@@ -113,7 +114,7 @@ def _objects(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = loads(line)
         except json.JSONDecodeError:
             continue
         if isinstance(value, dict):
@@ -131,6 +132,8 @@ def detect(raw: str) -> str | None:
             if line.lstrip().startswith("{") and len(line) <= _SNIFF_CHARS and '"type"' in line)
     for entry in _objects(head):
         kind = entry.get("type")
+        if not isinstance(kind, str):  # {"type": [...]} is no entry of either client
+            continue
         if kind in _CODEX_TYPES and isinstance(entry.get("payload"), dict):
             return CODEX
         if kind in _CLAUDE_TYPES and ("sessionId" in entry or "parentUuid" in entry or "leafUuid" in entry
@@ -172,8 +175,8 @@ def _lines(raw: str, first_line: int, out: Transcript) -> Iterator[tuple[int, di
         if not line.strip():
             continue
         try:
-            entry = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):  # RecursionError: nested thousands deep
+            entry = loads(line)
+        except json.JSONDecodeError:
             out.malformed.append(lineno)
             continue
         if not isinstance(entry, dict):

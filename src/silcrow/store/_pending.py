@@ -41,6 +41,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from silcrow import safety as threats
+from silcrow._json import loads
 from silcrow.errors import StoreError
 from silcrow.store._edits import (
     Edit,
@@ -311,7 +312,7 @@ class DocumentBox(ProposalBox):
     @staticmethod
     def parse(text: str) -> dict[str, list[Proposal]]:
         try:
-            data = json.loads(text) if text.strip() else {}
+            data = loads(text) if text.strip() else {}
         except json.JSONDecodeError:
             data = {}
         if not isinstance(data, dict):

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from silcrow._atomic import replace_file
+from silcrow._json import loads
 from silcrow._private import private_dir, write_private
 
 __all__ = ["HookResult", "run_hook"]
@@ -58,7 +59,7 @@ def run_hook(event: str, payload_text: str, home: Path) -> HookResult:
     if deadline is None:
         return HookResult(message=f"silcrow: unknown hook event {event!r}; use one of {', '.join(DEADLINES)}")
     try:
-        payload = json.loads(payload_text) if payload_text.strip() else {}
+        payload = loads(payload_text) if payload_text.strip() else {}
     except json.JSONDecodeError as exc:
         return HookResult(message=f"silcrow: the hook input is not JSON ({exc}); nothing done")
     if not isinstance(payload, dict):

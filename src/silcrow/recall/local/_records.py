@@ -73,16 +73,28 @@ class RecallHit:
         }
 
 
+#: The first and last whole seconds a datetime holds. A time in the last second of 9999 has an
+#: epoch that rounds up past the end (year 10000 when read back), and one at the start of year 1
+#: with a positive UTC offset lies before it: such times are stored as the nearest end.
+_FIRST = datetime(1, 1, 1, tzinfo=UTC).timestamp()
+_LAST = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC).timestamp()
+
+
 def to_epoch(when: datetime | None) -> float | None:
     if when is None:
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    return when.timestamp()
+    return min(max(when.timestamp(), _FIRST), _LAST)
 
 
 def from_epoch(ts: float | None) -> datetime | None:
-    return None if ts is None else datetime.fromtimestamp(ts, tz=UTC)
+    return None if ts is None else epoch_time(ts)
+
+
+def epoch_time(ts: float) -> datetime:
+    """The UTC datetime of a stored epoch (one outside what a datetime holds: the nearest end)."""
+    return datetime.fromtimestamp(min(max(ts, _FIRST), _LAST), tz=UTC)
 
 
 def content_hash(

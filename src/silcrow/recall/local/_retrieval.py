@@ -49,13 +49,13 @@ import math
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import UTC, datetime
 from types import MappingProxyType
 
 import numpy as np
 
 from silcrow._sqlite import STOPWORDS, quote_term
 from silcrow.models import Embedder
+from silcrow.recall.local._records import epoch_time
 from silcrow.recall.local._when import in_words, mentioned_dates
 
 #: How many preceding turns of the same session index and embed with a turn.
@@ -128,7 +128,7 @@ def dated_text(ts: float | None, text: str = "") -> str:
     on 8 May -> "Sunday 7 May 2023"), when RESOLVE_DATES is on."""
     if ts is None:
         return ""
-    when = datetime.fromtimestamp(ts, tz=UTC)
+    when = epoch_time(ts)
     said = f"{_DAYS[when.weekday()]} {when.day} {_MONTHS[when.month - 1]} {when.year}"
     if not RESOLVE_DATES or not text:
         return said
