@@ -81,7 +81,8 @@ def test_a_codex_line_nested_too_deep_costs_that_line() -> None:
     meta = {"timestamp": "2025-01-01T00:00:00Z", "type": "session_meta",
             "payload": {"id": "s1", "cwd": "/tmp", "timestamp": "2025-01-01T00:00:00Z"}}
     said = {"timestamp": "2025-01-01T00:00:01Z", "type": "response_item",
-            "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi there"}]}}
+            "payload": {"type": "message", "role": "user",
+                        "content": [{"type": "input_text", "text": "hi there"}]}}
     raw = "\n".join([json.dumps(meta), '{"type": "event_msg", "x": ' + "[" * 3000 + "]" * 3000 + "}",
                      json.dumps(said)])
     skipped: Counter[str] = Counter()
