@@ -159,3 +159,17 @@ def test_hook_input_that_json_cannot_hold_ends_in_a_message(tmp_path: Path, payl
 def test_a_refusal_names_the_file_and_never_leaks_a_recursion_error() -> None:
     with pytest.raises(RecallError, match=r"deep.json: JSON nested more than 500 levels deep \(line 1"):
         read_records('{"a": ' + "[" * 3000 + "]" * 3000 + "}", source="deep.json", skipped=Counter())
+
+
+@pytest.mark.parametrize(("parts", "text"), [
+    (5, None), (1.5, None), (True, None), ("hello there", "hello there"), (["one", 7, "two"], "one\ntwo"),
+])
+def test_chatgpt_parts_that_are_not_a_list(parts: object, text: str | None) -> None:
+    raw = json.dumps([{"mapping": {
+        "a": {"message": {"author": {"role": "user"}, "content": {"content_type": "text", "parts": parts}}},
+    }}, {"mapping": {"b": {"message": {"author": {"role": "user"},
+                                       "content": {"content_type": "text", "parts": ["still read"]}}}}}])
+    skipped: Counter[str] = Counter()
+    records = read_records(raw, source="conversations.json", skipped=skipped)
+    assert [r.text for r in records] == ([text] if text else []) + ["still read"]
+    assert sum(skipped.values()) == (0 if text else 1)

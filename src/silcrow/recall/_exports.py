@@ -97,7 +97,9 @@ def _chatgpt_text(content: Any) -> str | None:
         return None
     kind = content.get("content_type")
     if kind in ("text", "multimodal_text"):
-        parts = [_part_text(p) for p in content.get("parts") or []]
+        given = content.get("parts")
+        # A list of parts; a bare string read as one part (iterating it would split it into letters).
+        parts = [_part_text(p) for p in (given if isinstance(given, list) else [given])]
         said = [p for p in parts if p is not None and p.strip()]
         return "\n".join(said) if said else None
     return None
