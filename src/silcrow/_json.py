@@ -5,8 +5,9 @@ request bodies can hold any JSON. ``json.loads`` fails on it in three ways, and 
 the first says where: a ``JSONDecodeError``; a ``RecursionError`` (the C decoder
 recurses once per level, so a few thousand ``[`` end the interpreter's stack); and a
 bare ``ValueError`` for an integer of more than 4,300 digits (CPython's guard against
-slow int parsing). Callers that caught the first let the other two end an import or a
-hook. :func:`loads` makes every failure a ``JSONDecodeError`` and reads what it can.
+slow int parsing). A caller that catches only the first lets the other two end an
+import or a hook. :func:`loads` makes every failure a ``JSONDecodeError`` and reads
+what it can.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """How the local models cut a batch of tokenized texts into runs of the model.
 
 A run pads every text to its longest, and the padding is computed like real
-tokens: sorting by length and cutting every 32 texts left the last runs of an
-import mostly padding (a few 24-word windows of code-heavy text tokenize to 110
-tokens, and their run padded 7 texts to it). Cutting where the modelled cost of
-the runs is least keeps the padding small without many tiny runs, each of which
-costs ONNX Runtime a few milliseconds of dispatch whatever it holds.
+tokens. Sorted by length and cut every 32 texts, a batch whose few long texts
+fall into one run with short ones is mostly padding there (an import's 24-word
+windows of code-heavy text tokenize to 110 tokens; a search's candidates mix
+chat turns with long answers). Cutting where the modelled cost of the runs is
+least keeps the padding small without many tiny runs, each of which costs ONNX
+Runtime a few milliseconds of dispatch whatever it holds.
 
 The cost of a run of ``n`` texts padded to ``w`` tokens is modelled as
 ``RUN_COST + n * w * (1 + WIDTH_COST * w)`` token-equivalents: a fixed cost,

@@ -138,6 +138,7 @@ def _first_line_is_json(raw: str) -> bool:
         return False
     return True
 
+
 # A \uD800-\uDFFF escape not itself escaped (an even run of backslashes before it).
 _SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u([dD][89a-fA-F][0-9a-fA-F]{2})")
 _SURROGATE_CHAR = re.compile("[\ud800-\udfff]")
