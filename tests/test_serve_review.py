@@ -193,14 +193,23 @@ def test_the_one_time_link_gives_an_expiring_review_token_and_log_out_revokes_it
 def test_an_expired_token_is_refused_with_the_reason_and_pruned(served: Served) -> None:
     from silcrow.serve._tokens import create_token
 
-    secret, record = create_token(served.home, profile="a", scope="write", name="brief", expires_in=1)
+    secret, record = create_token(served.home, profile="a", scope="write", name="brief", expires_in=2)
     client = served.client(secret)
-    assert client.get("/v1/memory/memory").status_code == 200
-    time.sleep(2.1)  # the stamps have whole seconds
+    assert client.get("/v1/memory/memory").status_code == 200  # within the 2 s it surely lasts
+    time.sleep(3.1)  # it holds through the whole second its stamp names
     refused = client.get("/v1/memory/memory")
     assert refused.status_code == 401
     assert "expired" in refused.json()["error"] and "brief" in refused.json()["error"]
     assert record.id not in tokens_path(served.home).read_text(encoding="utf-8")
+
+
+def test_a_token_lasts_at_least_what_was_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from silcrow.serve import _tokens
+
+    monkeypatch.setattr(_tokens.time, "time", lambda: 1_000_000.9)  # late in a second
+    _, record = _tokens.create_token(tmp_path, profile="a", name="short", expires_in=1)
+    assert not record.expired(now=1_000_001.8)  # 0.9 s later: not yet
+    assert record.expired(now=1_000_002.0)
 
 
 def test_tokens_create_gives_review_only_when_asked(tmp_path: Path) -> None:

@@ -81,7 +81,10 @@ class TokenRecord:
     def expired(self, now: float | None = None) -> bool:
         if self.expires_at is None:
             return False
-        return self.expires_at <= _stamp(time.time() if now is None else now)  # same format: sortable
+        # Stamps hold whole seconds (same format: sortable), so a token holds through the second
+        # its stamp names: it lasts at least what was asked (until that second began, a 1-second
+        # token made late in a second lasted a tenth of one).
+        return self.expires_at < _stamp(time.time() if now is None else now)
 
     def public(self) -> dict[str, Any]:
         """What ``tokens list`` shows: everything but the hash."""
