@@ -83,12 +83,13 @@ def test_a_codex_line_nested_too_deep_costs_that_line() -> None:
     said = {"timestamp": "2025-01-01T00:00:01Z", "type": "response_item",
             "payload": {"type": "message", "role": "user",
                         "content": [{"type": "input_text", "text": "hi there"}]}}
-    raw = "\n".join([json.dumps(meta), '{"type": "event_msg", "x": ' + "[" * 3000 + "]" * 3000 + "}",
+    # First, so that telling the format apart reads it too.
+    raw = "\n".join(['{"type": "event_msg", "x": ' + "[" * 3000 + "]" * 3000 + "}", json.dumps(meta),
                      json.dumps(said)])
     skipped: Counter[str] = Counter()
     records = read_records(raw, source="rollout-1.jsonl", skipped=skipped)
     assert [r.text for r in records] == ["hi there"]
-    assert any("line 2" in reason for reason in skipped), skipped
+    assert any("line 1" in reason for reason in skipped), skipped
 
 
 def _locomo(date: str, turns: int, extra: dict[str, object] | None = None) -> str:
