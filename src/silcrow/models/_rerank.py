@@ -109,7 +109,7 @@ class CrossEncoderReranker(Reranker):
         out = np.empty(len(passages), dtype=np.float32)
         # A search's candidates mix chat turns and long answers: runs by length, not one
         # run padded to the longest pair.
-        for run in runs([len(encoded[i].ids) for i in range(len(encoded))], RUN_ROWS):
+        for run in runs([len(e.ids) for e in encoded], RUN_ROWS):
             input_ids, mask = pad([encoded[i].ids for i in run])
             feeds = {"input_ids": input_ids, "attention_mask": mask,
                      "token_type_ids": pad([encoded[i].type_ids for i in run])[0]}
