@@ -28,7 +28,7 @@ def pg_dsn(pg_server: pg_support.PgServer) -> Iterator[str]:
 
 
 # The behavioural tests of the curated store that are not about files also run on PostgreSQL:
-# MemoryStore builds its default backend through Profile.notes_backend, and
+# every door builds a profile's notes backend through store._store.notes_backend, and
 # for "postgres" that name gives a PostgresBackend whose profile is the home directory, so
 # every home of a test has notes of its own, as with files. Tests about files are listed out.
 _BOTH_CURATED_BACKENDS = {"test_store_results.py", "test_store_snapshot.py", "test_store_history.py",
@@ -85,8 +85,6 @@ def curated_storage(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
             # One profile per home directory, so tests with several homes keep them apart.
             return PostgresBackend(dsn, profile=str(where.path.resolve()))
 
-        # Every way a profile's notes are opened: MemoryStore(home), Profile.store() and the agent.
-        for name in ("silcrow.store._store.notes_backend", "silcrow.store.notes_backend",
-                     "silcrow.agent._loop.notes_backend"):
-            monkeypatch.setattr(name, notes_backend)
+        # The one place a profile's notes are opened (MemoryStore(home), Profile.store(), the agent).
+        monkeypatch.setattr("silcrow.store._store.notes_backend", notes_backend)
     return str(backend)

@@ -4,10 +4,12 @@
 (arguments, then the environment, then the profile's ``config.toml``, then
 the home's ``config.toml``, then the defaults), decides the storage once
 (the profile's files, or a PostgreSQL database), and hands out the parts
-built on that decision: the curated notes (:meth:`Profile.store`), the
-session archive (:meth:`Profile.sessions`), the local recall storage
-(:meth:`Profile.recall_storage`) and the configured recall provider
-(:meth:`Profile.provider`). The CLI, the servers and the Hermes plugin open a
+built on that decision: the curated notes (:meth:`Profile.store`, and the
+service every surface calls, :meth:`Profile.notes`), the session archive
+(:meth:`Profile.sessions`), the local recall storage
+(:meth:`Profile.recall_storage`), the configured recall provider
+(:meth:`Profile.provider`) and a manager running it (:meth:`Profile.recall`):
+the only places notes and a manager are put together. The CLI, the servers and the Hermes plugin open a
 profile here once per process and hand it down (``Agent(profile=...)``); the
 parts never import this module: each domain opens its own storage from the
 :class:`~silcrow.config.ProfileSettings` a :class:`Profile` is::
@@ -47,7 +49,8 @@ from silcrow.config import (
 
 if TYPE_CHECKING:
     from silcrow.models import Embedder
-    from silcrow.recall import MemoryProvider
+    from silcrow.notes import Notes, WriteListener
+    from silcrow.recall import MemoryManager, MemoryProvider
     from silcrow.recall.local import RecallBackend
     from silcrow.sessions import SessionBackend
     from silcrow.store import MemoryStore, StoreBackend
@@ -66,20 +69,23 @@ class Profile(ProfileSettings):
     def notes_backend(self, *, lock_timeout: float | None = None) -> StoreBackend:
         """Where the curated notes live: ``<path>/memories/``, or this profile's notes in the
         database."""
-        from silcrow.store import notes_backend
-
-        return notes_backend(self, lock_timeout=lock_timeout)
+        return self.store(lock_timeout=lock_timeout).backend
 
     def store(self, *, lock_timeout: float | None = None, backend: StoreBackend | None = None) -> MemoryStore:
-        """A :class:`~silcrow.store.MemoryStore` of this profile, with its character limits, on
-        ``backend`` (one opened earlier, to keep what it caches) or a new one."""
+        """A :class:`~silcrow.store.MemoryStore` of this profile with every setting of its
+        ``[memory]`` table (limits, write policy, on_full, review threshold), on ``backend`` (one
+        opened earlier, to keep what it caches) or a new one; ``MemoryStore(home)`` is the same."""
         from silcrow.store import MemoryStore
 
-        return MemoryStore(memory_char_limit=self.settings.memory_char_limit,
-                           user_char_limit=self.settings.user_char_limit,
-                           backend=backend or self.notes_backend(lock_timeout=lock_timeout),
-                           write_policy=self.settings.write_policy,
-                           on_full=self.settings.on_full)
+        return MemoryStore.of(self, lock_timeout=lock_timeout, backend=backend)
+
+    def notes(self, recall: WriteListener | None = None, *, lock_timeout: float | None = None,
+              backend: StoreBackend | None = None) -> Notes:
+        """The notes service every surface calls (:class:`~silcrow.notes.Notes`) over
+        :meth:`store`; its committed writes reach ``recall`` (a manager from :meth:`recall`)."""
+        from silcrow.notes import Notes
+
+        return Notes(self.store(lock_timeout=lock_timeout, backend=backend), recall)
 
     # -- sessions and recall ---------------------------------------------------------------
 
@@ -98,11 +104,25 @@ class Profile(ProfileSettings):
     def provider(self, name: str | None = None, *,
                  embedder: str | Embedder | None = None) -> MemoryProvider | None:
         """The recall provider ``name`` (default: the configured one) for this profile, or None
-        when it is ``"none"``. Not initialised: hand it to a
-        :class:`~silcrow.recall.MemoryManager`."""
+        when it is ``"none"``. Not initialised: :meth:`recall` runs it."""
         from silcrow.recall import open_provider
 
         return open_provider(self, name, embedder=embedder)
+
+    def recall(self, session_id: str = "", *, provider: str | MemoryProvider | None = None,
+               embedder: str | Embedder | None = None, context: Mapping[str, Any] | None = None,
+               initialize: bool = True, available_only: bool = True, **options: Any) -> MemoryManager:
+        """A :class:`~silcrow.recall.MemoryManager` running this profile's recall provider
+        (``provider``: another name, ``"none"``, or an instance), opened, checked and initialised
+        for ``session_id`` (``context``: more for the provider's ``initialize``); ``options`` are
+        the manager's. A provider that is not available is left out with a warning: recall is
+        then empty, the notes unaffected. The caller shuts the manager down."""
+        from silcrow.recall import MemoryManager, MemoryProvider
+
+        found = (provider if isinstance(provider, MemoryProvider)
+                 else self.provider(provider, embedder=embedder))
+        return MemoryManager.of(found, session_id, context={"home": str(self.path), **(context or {})},
+                                initialize=initialize, available_only=available_only, **options)
 
 
 def open_profile(

@@ -80,6 +80,28 @@ class MemoryManager:
             "provider_timeouts": 0, "queued_jobs": 0, "dropped_jobs": 0,
         }
 
+    @classmethod
+    def of(cls, provider: MemoryProvider | None, session_id: str = "", *,
+           context: Mapping[str, Any] | None = None, initialize: bool = True,
+           available_only: bool = True, **options: Any) -> MemoryManager:
+        """A manager running ``provider`` (None: no recall), checked and initialised: what
+        ``Profile.recall`` hands out. ``options`` are the manager's (timeouts, bounds);
+        ``context`` goes to the provider's ``initialize`` with ``session_id``. A provider that is
+        not available is left out, loudly (``available_only``; a status report keeps it to say
+        why); ``initialize`` False leaves it to the caller."""
+        manager = cls(**options)
+        if provider is None:
+            return manager
+        if available_only and not provider.is_available():
+            # Curated notes never depend on the provider: carry on without recall, loudly.
+            log.warning("recall provider %r is not available (%s); continuing without long-term recall",
+                        provider.name, provider.unavailable_reason() or "no reason given")
+            return manager
+        manager.add_provider(provider)
+        if initialize:
+            manager.initialize(session_id, **dict(context or {}))
+        return manager
+
     # --- provider --------------------------------------------------------------
 
     @property

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from silcrow import safety as threats
-from silcrow.config import MEMORY_CHAR_LIMIT, USER_CHAR_LIMIT, ProfileSettings, profile_settings
+from silcrow.config import ProfileSettings, Settings, profile_settings
 from silcrow.errors import DriftError, LockTimeoutError, SilcrowError, StoreError
 from silcrow.store import _entries as E
 from silcrow.store import _ledger as ledger
@@ -123,21 +123,28 @@ class MemoryStore:
         user_char_limit: int | None = None,
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
         backend: StoreBackend | None = None,
-        write_policy: str = "auto",
-        on_full: str = "refuse",
+        write_policy: str | None = None,
+        on_full: str | None = None,
+        review_threshold: float | None = None,
     ) -> None:
+        """The notes of ``home`` (default: ``$SILCROW_HOME`` or ``~/.silcrow``) with every setting
+        of its ``[memory]`` table, as :meth:`of` (``open_profile(home).store()``) applies them; or
+        the notes on ``backend``, with the defaults. An argument given overrides its setting."""
         if backend is not None and home is not None:
             raise StoreError("give MemoryStore a home or a backend, not both")
         if backend is None:
-            # The home's settings choose the storage ([storage]) and the limits it was not given.
+            # The home's settings, read as open_profile reads them: the storage ([storage]) and
+            # every [memory] setting this store was not given.
             profile = profile_settings(home)
             backend = notes_backend(profile, lock_timeout=lock_timeout)
-            if memory_char_limit is None:
-                memory_char_limit = profile.settings.memory_char_limit
-            if user_char_limit is None:
-                user_char_limit = profile.settings.user_char_limit
-        memory_char_limit = MEMORY_CHAR_LIMIT if memory_char_limit is None else memory_char_limit
-        user_char_limit = USER_CHAR_LIMIT if user_char_limit is None else user_char_limit
+            settings = profile.settings
+        else:
+            settings = Settings()
+        memory_char_limit = settings.memory_char_limit if memory_char_limit is None else memory_char_limit
+        user_char_limit = settings.user_char_limit if user_char_limit is None else user_char_limit
+        write_policy = settings.write_policy if write_policy is None else write_policy
+        on_full = settings.on_full if on_full is None else on_full
+        review_threshold = settings.review_threshold if review_threshold is None else review_threshold
         for name, value in (
             ("memory_char_limit", memory_char_limit),
             ("user_char_limit", user_char_limit),
@@ -153,6 +160,8 @@ class MemoryStore:
         # What an add that would overflow a file does: refuse (naming the eviction candidates),
         # or archive the least used, oldest entries to make room.
         self.on_full = on_full
+        # How full a file is when it is due for a review pass (see due_for_review).
+        self.review_threshold = review_threshold
         # Who the model's writes come from, for proposals; a server's per-request
         # current_proposer overrides the fields it sets.
         self.proposer = Proposer(client="library")
@@ -163,6 +172,18 @@ class MemoryStore:
         self._failed_attempts = 0
         # The parsed text of the last write of each target (see _document).
         self._written: dict[str, Document] = {}
+
+    @classmethod
+    def of(cls, profile: ProfileSettings, *, lock_timeout: float | None = None,
+           backend: StoreBackend | None = None) -> MemoryStore:
+        """The notes of an opened profile with every setting of its ``[memory]`` table (limits,
+        write policy, on_full, review threshold), on ``backend`` (one opened earlier, to keep what
+        it caches) or its own. What ``MemoryStore(home)`` and ``Profile.store()`` both build."""
+        settings = profile.settings
+        return cls(backend=backend or notes_backend(profile, lock_timeout=lock_timeout),
+                   memory_char_limit=settings.memory_char_limit, user_char_limit=settings.user_char_limit,
+                   write_policy=settings.write_policy, on_full=settings.on_full,
+                   review_threshold=settings.review_threshold)
 
     # ----------------------------------------------------------------- reads
 
@@ -197,6 +218,10 @@ class MemoryStore:
     def fullness(self, target: str) -> float:
         """How full ``target`` is now: its characters over its limit (1.0 is full)."""
         return E.char_count(self.entries(target)) / self.char_limit(target)
+
+    def due_for_review(self) -> list[str]:
+        """The targets at least ``review_threshold`` full now: each is due for a review pass."""
+        return [target for target in TARGET_FILES if self.fullness(target) >= self.review_threshold]
 
     def usage(self, target: str) -> str:
         """Live usage, e.g. ``"62% — 1,364/2,200 chars"``."""

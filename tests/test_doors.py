@@ -1,0 +1,169 @@
+"""One profile, every door: each documented way of opening the notes applies every setting of the
+profile's ``config.toml``. With ``[memory] write_policy = "approve"`` a model's write is held as a
+proposal whichever door it came in by; on_full, the limits and the review threshold follow the
+profile the same way."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from agent_support import remember, running_agent
+from serve_support import CONFIG, http_client, make_home
+
+from silcrow.home import open_profile
+from silcrow.serve import ServerProcess, create_token
+from silcrow.store import MemoryStore
+from silcrow.tool import handle_memory_call
+
+APPROVE = '[memory]\nwrite_policy = "approve"\n'
+WRITE = {"action": "add", "target": "user", "content": "Prefers tea over coffee"}
+
+
+def _home(root: Path, memory: str = APPROVE, top: str = 'embedder = "none"\n') -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "config.toml").write_text(top + memory, encoding="utf-8")
+    return root
+
+
+def _held(result: dict[str, Any], home: Path) -> None:
+    """``result`` is a held write: pending, with a proposal, and nothing in the notes yet."""
+    assert result["success"] is True and result.get("pending") is True, result
+    store = open_profile(home).store()
+    assert [p.id for p in store.pending()] == [result["proposal_id"]]
+    assert store.entries("user") == []
+    assert all(r.get("origin") != "tool" for r in store.history())
+
+
+# -- the library's doors ---------------------------------------------------------------------------
+
+def test_memory_store_of_the_default_home_holds_a_models_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = _home(tmp_path / "home")
+    monkeypatch.setenv("SILCROW_HOME", str(home))
+    _held(json.loads(handle_memory_call(MemoryStore(), WRITE)), home)  # the README's first example
+
+
+def test_memory_store_of_a_home_holds_a_models_write(tmp_path: Path) -> None:
+    home = _home(tmp_path)
+    _held(json.loads(handle_memory_call(MemoryStore(home), WRITE)), home)
+
+
+def test_an_opened_profiles_store_holds_a_models_write(tmp_path: Path) -> None:
+    home = _home(tmp_path)
+    _held(json.loads(handle_memory_call(open_profile(home).store(), WRITE)), home)
+
+
+def test_an_opened_profiles_notes_hold_a_models_write(tmp_path: Path) -> None:
+    home = _home(tmp_path)
+    _held(dict(open_profile(home).notes().add("user", WRITE["content"], origin="tool")), home)
+
+
+def test_a_named_profile_holds_by_its_own_and_its_homes_settings(tmp_path: Path) -> None:
+    _home(tmp_path)
+    work = tmp_path / "profiles" / "work"
+    work.mkdir(parents=True)
+    _held(json.loads(handle_memory_call(MemoryStore(work), WRITE)), work)
+
+
+# -- every [memory] setting, through every library door ---------------------------------------------
+
+Door = Callable[[Path], MemoryStore]
+DOORS: dict[str, Door] = {
+    "MemoryStore(home)": MemoryStore,
+    "open_profile(home).store()": lambda home: open_profile(home).store(),
+    "open_profile(home).notes().store": lambda home: open_profile(home).notes().store,
+}
+
+
+@pytest.mark.parametrize("door", list(DOORS))
+def test_every_memory_setting_reaches_the_store(tmp_path: Path, door: str) -> None:
+    home = _home(tmp_path, '[memory]\nwrite_policy = "approve"\non_full = "archive_oldest"\n'
+                           'review_threshold = 0.5\n', top="memory_char_limit = 321\nuser_char_limit = 123\n")
+    store = DOORS[door](home)
+    assert (store.write_policy, store.on_full, store.review_threshold) == ("approve", "archive_oldest", 0.5)
+    assert (store.char_limit("memory"), store.char_limit("user")) == (321, 123)
+
+
+def test_an_argument_overrides_its_setting_and_a_backend_takes_the_defaults(tmp_path: Path) -> None:
+    home = _home(tmp_path)
+    assert MemoryStore(home, write_policy="auto").write_policy == "auto"
+    on_its_backend = MemoryStore(backend=open_profile(home).notes_backend())
+    assert (on_its_backend.write_policy, on_its_backend.on_full) == ("auto", "refuse")
+
+
+def test_a_file_past_the_review_threshold_is_due_for_review(tmp_path: Path) -> None:
+    home = _home(tmp_path, "[memory]\nreview_threshold = 0.5\n", top="user_char_limit = 100\n")
+    store = MemoryStore(home)
+    store.add("user", "x" * 40)
+    assert store.due_for_review() == []
+    store.add("user", "y" * 20)
+    assert store.due_for_review() == ["user"]
+
+
+# -- the agent ---------------------------------------------------------------------------------------
+
+def test_an_agent_of_a_home_holds_its_models_write(tmp_path: Path) -> None:
+    home = _home(tmp_path)
+    with running_agent(home, [remember(WRITE["content"])], provider="none") as (agent, _server):
+        agent.run_turn("I prefer tea")
+        results = [json.loads(m["content"]) for m in agent.messages if m["role"] == "tool"]
+    assert len(results) == 1
+    _held(results[0], home)
+
+
+# -- the servers: MCP and REST over a running `silcrow serve` ------------------------------------------
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, str, Path]]:
+    home = make_home(tmp_path_factory.mktemp("doors") / "home")
+    (home / "config.toml").write_text(CONFIG + APPROVE, encoding="utf-8")
+    token = create_token(home, profile="default", scope="write", name="doors")[0]
+    with ServerProcess(home) as server:
+        yield server, token, home
+
+
+def test_a_rest_write_is_held(served: tuple[ServerProcess, str, Path]) -> None:
+    server, token, home = served
+    with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=30) as api:
+        added = api.post("/v1/memory/user", json={"content": WRITE["content"]})
+    assert added.status_code == 200
+    result = added.json()
+    assert result["pending"] is True and open_profile(home).store().entries("user") == []
+    assert result["proposal_id"] in {p.id for p in open_profile(home).store().pending()}
+
+
+def test_an_mcp_write_is_held(served: tuple[ServerProcess, str, Path]) -> None:
+    server, token, home = served
+
+    async def via_mcp() -> str:
+        async with http_client(server.url, token) as client:
+            answer = await client.call_tool("memory", WRITE)
+            return str(answer.content[0].text)  # type: ignore[union-attr]
+
+    result = json.loads(anyio.run(via_mcp))
+    assert result["pending"] is True and open_profile(home).store().entries("user") == []
+    assert result["proposal_id"] in {p.id for p in open_profile(home).store().pending()}
+
+
+# -- the integrations ------------------------------------------------------------------------------------
+
+def test_the_openai_agents_memory_tools_hold_a_models_write(tmp_path: Path) -> None:
+    pytest.importorskip("agents")
+    from silcrow.agent import ToolCall
+
+    home = _home(tmp_path)
+    (home / "config.toml").write_text('embedder = "none"\nprovider = "none"\n' + APPROVE, encoding="utf-8")
+    from silcrow.integrations.openai_agents import memory_tools
+
+    with memory_tools(home=home) as tools:
+        outcome = tools.router.dispatch(ToolCall(id="c1", name="memory", arguments=json.dumps(WRITE)),
+                                        session_id="s1")
+    _held(json.loads(outcome.content), home)
+
