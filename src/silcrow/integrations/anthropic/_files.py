@@ -17,6 +17,7 @@ from pathlib import Path
 from silcrow import safety
 from silcrow._atomic import replace_file
 from silcrow.integrations.anthropic._paths import Where
+from silcrow.safety import display_safe
 
 MAX_FILE_BYTES = 64 * 1024
 MAX_TOTAL_BYTES = 1024 * 1024
@@ -114,17 +115,29 @@ def write(root: Path, where: Where, text: str, *, old_size: int = 0) -> None:
     replace_file(where.file, text, mode=0o600)
 
 
-def view_file(where: Where, view_range: list[int] | None) -> str:
-    content = read(where)
-    lines = content.split("\n")
+def checked_range(view_range: object) -> tuple[int, int] | None:
+    """``view_range`` as (first, last), numbered from 1 (last -1: to the end); None for none.
+    Anything else is refused with what a valid range looks like."""
+    if view_range is None or view_range == []:
+        return None
+    numbers = list(view_range) if isinstance(view_range, (list, tuple)) else []
+    if len(numbers) == 2 and all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+        first, last = int(numbers[0]), int(numbers[1])
+        if last >= -1:  # a first line under 1 is line 1, as in the SDK's own tool
+            return max(1, first), last
+    shown = display_safe(repr(view_range)[:80])
+    raise FileRefused(f"view_range {shown} is not valid: give two whole numbers [first, last], numbered "
+                      "from 1 (last -1 for the end), e.g. [1, 20]")
+
+
+def view_file(where: Where, view_range: object) -> str:
+    picked = checked_range(view_range)
+    # What the model reads back is shown as every surface shows text: nothing hidden.
+    lines = display_safe(read(where)).split("\n")
     start = 1
-    if view_range:
-        if len(view_range) != 2:
-            raise FileRefused("view_range must be two numbers [first, last] (last -1 for the end)")
-        first, last = view_range
-        start = max(1, first)
-        end = len(lines) if last == -1 else last
-        lines = lines[start - 1:end]
+    if picked is not None:
+        start, last = picked
+        lines = lines[start - 1:len(lines) if last == -1 else last]
     return f"Here's the content of {where.shown} with line numbers:\n{numbered(lines, start)}"
 
 

@@ -1,9 +1,12 @@
 """Claude's memory tool on a silcrow profile: :class:`MemoryTool`.
 
-``/memories/MEMORY.md`` and ``/memories/USER.md`` are the profile's curated notes, changed only
-through :class:`~silcrow.store.MemoryStore` (lock, re-read, atomic write, journal, threat scan,
-character limit, the write-approval gate), each committed write told to the recall provider as
-the agent's memory tool does. How the tool's commands map onto entries:
+``/memories/MEMORY.md`` and ``/memories/USER.md`` are the profile's curated notes, read and
+changed only through :class:`~silcrow.notes.Notes`, as every surface does: its lock, re-read,
+atomic write, journal, threat scan, character limit and write-approval gate, and its rule that
+a committed write (never a held one) is told to the recall provider. Every entry the tool shows
+is the notes' one safe rendering (:meth:`~silcrow.store.NotesView.safe_entries`): a threat as
+its ``[BLOCKED: ...]`` placeholder, invisible characters as ``<U+XXXX>``, as the system prompt,
+the CLI and the servers show it. How the tool's commands map onto entries:
 
 * ``view``: the entries, numbered (a ``view_range`` picks entries by number);
 * ``create``: adds each entry of ``file_text`` (entries separated by a line holding only ``§``),
@@ -23,7 +26,7 @@ result the model can act on.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +48,9 @@ from silcrow.integrations.anthropic._paths import (  # noqa: E402
     Where,
     resolve,
 )
+from silcrow.notes import Notes  # noqa: E402
 from silcrow.recall import MemoryManager  # noqa: E402
+from silcrow.safety import display_safe  # noqa: E402
 from silcrow.store import ENTRY_DELIMITER, MemoryResult, Proposer  # noqa: E402
 
 __all__ = ["MemoryTool"]
@@ -53,6 +58,17 @@ __all__ = ["MemoryTool"]
 CLIENT = "anthropic-memory-tool"
 LOCK_FILE = "memory-tool.lock"  # beside the files' directory, so never listed or addressed
 LOCK_TIMEOUT = 10.0
+
+
+class _OnFirstWrite:
+    """The recall side of :class:`Notes` for the tool: the profile's manager, opened only when
+    a committed write is first told to it (the local provider loads an embedding model)."""
+
+    def __init__(self, recall: Recall) -> None:
+        self._recall = recall
+
+    def on_memory_write(self, action: str, target: str, content: str) -> None:
+        self._recall.manager().on_memory_write(action, target, content)
 
 
 def _field(command: Any, name: str) -> Any:
@@ -80,22 +96,21 @@ class MemoryTool(BetaAbstractMemoryTool):
                  manager: MemoryManager | None = None, cache_control: Any = None) -> None:
         super().__init__(cache_control=cache_control)
         self.profile = opened(profile, home)
-        self.store = self.profile.store()
-        self.store.proposer = Proposer(client=CLIENT)
-        self.store.load()
-        self.root: Path = self.profile.path / FILES_DIR
         self._recall = Recall(self.profile, manager)
+        self.notes = Notes(self.profile.store(), _OnFirstWrite(self._recall))
+        self.notes.store.load()
+        self.root: Path = self.profile.path / FILES_DIR
 
     # -- what the caller uses ------------------------------------------------------------
 
     def system_prompt_section(self) -> str:
         """The notes as they go into a system prompt, frozen when the tool was made (or at the
         last :meth:`reload`); '' when both are empty."""
-        return self.store.system_prompt_section()
+        return self.notes.store.system_prompt_section()
 
     def reload(self) -> None:
         """Capture the notes again, for a new conversation."""
-        self.store.load()
+        self.notes.store.load()
 
     def close(self) -> None:
         """Let the recall provider finish the writes it was told about, then shut it down."""
@@ -137,8 +152,7 @@ class MemoryTool(BetaAbstractMemoryTool):
         if where.target is not None:
             return self._view_notes(where, getattr(command, "view_range", None))
         if where.is_root:
-            top = [(f"{len(ENTRY_DELIMITER.join(self.store.entries(t)))}ch", name)
-                   for name, t in NOTES.items()]
+            top = [(f"{self.notes.read(t).used}ch", name) for name, t in NOTES.items()]
             return self._guarded(lambda: files.listing(where, top), write=False)
         assert where.file is not None
         if where.file.is_dir():
@@ -157,7 +171,7 @@ class MemoryTool(BetaAbstractMemoryTool):
                 raise ToolError(f"file_text is empty: give one or more entries for {where.shown}, "
                                 "separated by a line holding only §")
             operations = [{"action": "add", "content": e} for e in entries]
-            return self._answer(where, self._write(where.target, operations), operations)
+            return self._answer(where, self._write(where.target, operations))
         if where.is_root:
             raise ToolError(f"{ROOT} is the memory directory; create a file inside it")
 
@@ -208,12 +222,12 @@ class MemoryTool(BetaAbstractMemoryTool):
         if not isinstance(line, int) or isinstance(line, bool) or not isinstance(text, str):
             raise ToolError("insert_line must be a whole number and insert_text a string")
         if where.target is not None:
-            count = len(self.store.entries(where.target))
+            count = len(self.notes.read(where.target).entries)
             if not 0 <= line <= count:
                 raise ToolError(f"Invalid `insert_line` parameter: {line}. It should be within the range "
                                 f"[0, {count}] (the number of entries of {where.shown}).")
             operations = [{"action": "add", "content": text.strip()}]
-            return self._answer(where, self._write(where.target, operations), operations)
+            return self._answer(where, self._write(where.target, operations))
         if where.is_root:
             raise ToolError(f"{ROOT} is a directory; give a file path")
 
@@ -266,77 +280,83 @@ class MemoryTool(BetaAbstractMemoryTool):
 
     def _view_notes(self, where: Where, view_range: Any) -> str:
         assert where.target is not None
-        entries = self.store.entries(where.target)
-        start, shown = 1, entries
-        if view_range:
-            if not (isinstance(view_range, list) and len(view_range) == 2):
-                raise ToolError("view_range must be two numbers [first, last] (last -1 for the end)")
-            first, last = view_range
-            start = max(1, int(first))
-            shown = entries[start - 1:len(entries) if last == -1 else int(last)]
+        view = self.notes.read(where.target, shown_to="tool")
+        shown = view.safe_entries()
+        total, start = len(shown), 1
+        try:
+            picked = files.checked_range(view_range)
+        except files.FileRefused as exc:
+            raise ToolError(str(exc)) from exc
+        if picked is not None:
+            start, last = picked
+            shown = shown[start - 1:total if last == -1 else last]
         lines = []
         for n, entry in enumerate(shown, start):
             first_line, *rest = entry.split("\n")
             lines.append(f"{str(n).rjust(files.LINE_NUMBER_WIDTH)}\t{first_line}")
             lines.extend(f"{'':>{files.LINE_NUMBER_WIDTH}}\t{more}" for more in rest)
-        head = (f"Here's the content of {where.shown}: the curated notes, {len(entries)} entries "
-                f"({self.store.usage(where.target)}), one entry per number:")
+        head = (f"Here's the content of {where.shown}: the curated notes, {total} entries "
+                f"({view.usage}), one entry per number:")
         return "\n".join([head, *lines]) if lines else f"{head}\n(no entries yet)"
 
     def _replace_in_notes(self, where: Where, old: str, new: str) -> str:
         assert where.target is not None
-        entries = self.store.entries(where.target)
-        matching = list(dict.fromkeys(e for e in entries if old in e))
+        view = self.notes.read(where.target, shown_to="tool")
+        # Matched on the entries as stored; listed only as every surface shows them.
+        safe = dict(zip(view.entries, view.safe_entries(), strict=True))
+        matching = list(dict.fromkeys(e for e in view.entries if old in e))
+        asked = display_safe(old)
         if not matching:
-            listed = "\n".join(f"- {e[:80]}" for e in entries) or "(no entries)"
-            raise ToolError(f"No replacement was performed: old_str `{old}` does not appear in any entry of "
-                            f"{where.shown} (str_replace changes one entry at a time). Entries:\n{listed}")
+            raise ToolError(f"No replacement was performed: old_str `{asked}` does not appear in any entry "
+                            f"of {where.shown} (str_replace changes one entry at a time). Entries:\n"
+                            f"{_listed(safe[e] for e in view.entries)}")
         if len(matching) > 1:
-            listed = "\n".join(f"- {e[:80]}" for e in matching)
-            raise ToolError(f"No replacement was performed: old_str `{old}` appears in {len(matching)} "
-                            f"entries; give a longer part of the one to change:\n{listed}")
+            raise ToolError(f"No replacement was performed: old_str `{asked}` appears in {len(matching)} "
+                            "entries; give a longer part of the one to change:\n"
+                            f"{_listed(safe[e] for e in matching)}")
         entry = matching[0]
         if entry.count(old) > 1:
-            raise ToolError(f"No replacement was performed: old_str `{old}` occurs {entry.count(old)} times "
-                            "in that entry; give a longer part so that it is unique")
+            raise ToolError(f"No replacement was performed: old_str `{asked}` occurs {entry.count(old)} "
+                            "times in that entry; give a longer part so that it is unique")
         updated = entry.replace(old, new).strip()
         if updated:
             operation = {"action": "replace", "old_text": old, "content": updated}
         else:
             operation = {"action": "remove", "old_text": old}
-        return self._answer(where, self._write(where.target, [operation]), [operation])
+        return self._answer(where, self._write(where.target, [operation]))
 
     def _write(self, target: str, operations: list[dict[str, str]]) -> MemoryResult:
-        """One store call: a single step as itself (its result words say what happened), several
-        as one all-or-nothing batch."""
+        """One call of the notes: a single step as itself (its result words say what happened),
+        several as one all-or-nothing batch. Notes tells recall about a committed write."""
+        caller = Proposer(client=CLIENT)
         if len(operations) > 1:
-            return self.store.apply_batch(target, operations, origin="tool")
+            return self.notes.batch(target, operations, origin="tool", caller=caller)
         op = operations[0]
         if op["action"] == "add":
-            return self.store.add(target, op["content"], origin="tool")
+            return self.notes.add(target, op["content"], origin="tool", caller=caller)
         if op["action"] == "replace":
-            return self.store.replace(target, op["old_text"], op["content"], origin="tool")
-        return self.store.remove(target, op["old_text"], origin="tool")
+            return self.notes.replace(target, op["old_text"], op["content"], origin="tool", caller=caller)
+        return self.notes.remove(target, op["old_text"], origin="tool", caller=caller)
 
-    def _answer(self, where: Where, result: MemoryResult, operations: list[dict[str, str]]) -> str:
-        """The tool's text for a store result; a refusal raises ToolError with the store's words."""
-        assert where.target is not None
+    def _answer(self, where: Where, result: MemoryResult) -> str:
+        """The tool's text for a result of the notes; a refusal raises ToolError with their words
+        (the entries a refusal lists are already in their safe rendering)."""
         if not result.get("success"):
             details = [str(result.get("error", "the write was refused"))]
             for key in ("matches", "current_entries"):
                 listed: Any = result.get(key)
                 if listed:
-                    shown = "\n".join(f"- {str(e)[:80]}" for e in listed)
-                    details.append(f"{key.replace('_', ' ')}:\n{shown}")
+                    details.append(f"{key.replace('_', ' ')}:\n{_listed(str(e) for e in listed)}")
             raise ToolError("\n".join(details))
         if result.get("pending"):
             return (f"Held for the user's approval (proposal {result.get('proposal_id', '?')}): "
                     f"{result.get('message', '')} It is not in {where.shown} yet; do not write it again.")
-        manager = self._recall.manager()
-        for op in operations:
-            text = op.get("old_text") if op["action"] == "remove" else op.get("content")
-            manager.on_memory_write(op["action"], where.target, str(text or ""))
         return f"{result.get('message', 'Saved.')} {where.shown}: {result.get('usage', '')}".strip()
+
+
+def _listed(entries: Iterable[str]) -> str:
+    """Entries (already in their safe rendering) as a list, whole: a placeholder is never cut."""
+    return "\n".join("- " + entry.replace("\n", "\n  ") for entry in entries) or "(no entries)"
 
 
 def _positions(text: str, needle: str) -> list[int]:
