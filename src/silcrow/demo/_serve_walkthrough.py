@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from silcrow._paths import resolve_home
+from silcrow._private import private_dir
 from silcrow.errors import ConfigError
 from silcrow.serve import ServerProcess, create_token, require_server_stack, silcrow_command
 
@@ -54,7 +55,7 @@ def _mcp_checks(url: str, token: str, home: Path) -> dict[str, Any]:
 
 def _walk(console: Console, root: Path) -> bool:
     home = resolve_home(root, "demo")
-    home.mkdir(parents=True)
+    private_dir(home)  # 0700 like every home silcrow makes, so the server has nothing to tighten
     (home / "config.toml").write_text('embedder = "none"\n', encoding="utf-8")
     token = create_token(root, profile="demo", name="demo")[0]
     console.print(Text(f"$ silcrow tokens create --profile demo   →  {token[:12]}… (stored hashed)",
