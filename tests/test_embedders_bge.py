@@ -13,7 +13,7 @@ import pytest
 from silcrow.config import Settings
 from silcrow.errors import ConfigError, EmbedderUnavailableError, RecallError
 from silcrow.home import open_profile
-from silcrow.models import _embedders as embedders
+from silcrow.models import _embedder as model_files
 from silcrow.models import _rerank as rerank_module
 from silcrow.recall import BgeSmallEmbedder, Embedder, get_embedder
 from silcrow.recall.local import CrossEncoderReranker, LocalProvider, RecallHit, RecallRecord, get_reranker
@@ -53,7 +53,7 @@ def _copied_models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         (dst / name).mkdir(parents=True)
         for file in ("model.onnx", "tokenizer.json"):
             shutil.copyfile(src / name / file, dst / name / file)
-    monkeypatch.setattr(embedders, "_package_file",
+    monkeypatch.setattr(model_files, "_package_file",
                         lambda module, relative, *a, **k: dst.parent.parent / relative)
     return dst
 

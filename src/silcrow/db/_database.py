@@ -28,12 +28,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
+from silcrow.db._migrations import SCHEMA, Migrations, check_schema, owned_by
 from silcrow.errors import ConfigError, SilcrowError
-
-if TYPE_CHECKING:
-    from silcrow.db._migrations import Migrations
 
 log = logging.getLogger(__name__)
 
@@ -139,8 +137,6 @@ class Database:
                 from psycopg.rows import dict_row
                 from psycopg_pool import ConnectionPool
 
-                from silcrow.db._migrations import SCHEMA, check_schema
-
                 check_schema(self)
 
                 def configure(conn: Any) -> None:
@@ -244,8 +240,6 @@ class Database:
         self, pool: Any, error: type[SilcrowError], what: str, lock_timeout: bool, owner: str | None = None
     ) -> Any:
         psycopg = _psycopg()
-        from silcrow.db._migrations import owned_by
-
         deadline = time.monotonic() + RETRY_SECONDS
         delay = 0.05
         while True:

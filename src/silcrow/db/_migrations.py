@@ -16,13 +16,10 @@ database that is behind is a clear error, never a silent upgrade.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from silcrow.db._fold import FUNCTION_SQL, SHORTCUT_SQL
 from silcrow.errors import ConfigError
-
-if TYPE_CHECKING:
-    from silcrow.db._database import Database
 
 SCHEMA = "silcrow"
 _ADVISORY_KEY = 0x5EC0  # pg_advisory_lock key for migrations
@@ -46,6 +43,16 @@ FOLD_SHORTCUT = (SHORTCUT_SQL,)
 Migrations = Sequence[tuple[int, str, tuple[str, ...]]]
 
 
+class Migratable(Protocol):
+    """What the runner needs of a database (:class:`silcrow.db.Database` is one): its plan, a
+    plain connection, and where it is, for messages."""
+
+    migrations: Migrations
+    where: str
+
+    def connect(self) -> Any: ...
+
+
 def owned_by(conn: Any, profile: str) -> None:
     """Name ``profile`` as the owner of what the current transaction reads and writes."""
     if not profile:
@@ -62,7 +69,7 @@ def applied(conn: Any) -> list[tuple[int, str]]:
     return [(int(r[0]), str(r[1])) for r in rows]
 
 
-def migrate(db: Database, migrations: Migrations | None = None) -> list[int]:
+def migrate(db: Migratable, migrations: Migrations | None = None) -> list[int]:
     """Apply the missing migrations of ``migrations`` (default: the plan ``db`` was opened with),
     each in its own transaction; returns the versions applied."""
     plan = db.migrations if migrations is None else migrations
@@ -95,7 +102,7 @@ def migrate(db: Database, migrations: Migrations | None = None) -> list[int]:
     return done
 
 
-def check_schema(db: Database, migrations: Migrations | None = None) -> int:
+def check_schema(db: Migratable, migrations: Migrations | None = None) -> int:
     """Raise a clear ConfigError unless the database has exactly the schema of ``migrations``
     (default: the plan ``db`` was opened with)."""
     plan = db.migrations if migrations is None else migrations
@@ -115,7 +122,7 @@ def version(migrations: Migrations) -> int:
     return migrations[-1][0] if migrations else 0
 
 
-def _refuse_newer(db: Database, have: int, plan: Migrations) -> None:
+def _refuse_newer(db: Migratable, have: int, plan: Migrations) -> None:
     if have > version(plan):
         raise ConfigError(
             f"the PostgreSQL database at {db.where} has silcrow schema version {have}, newer than this "

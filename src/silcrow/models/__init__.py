@@ -4,7 +4,7 @@ The lowest domain package: recall (its vectors and reranking) and safety (the se
 judge) both use it, and it imports neither. The public names are listed in ``__all__``:
 the embedder interface and its backends (:class:`Embedder`, :func:`get_embedder`), the
 reranker (:class:`Reranker`, :func:`get_reranker`). The modules behind them
-(``_embedders``, ``_e5``, ``_rerank``) are internal. Every name is imported from its
+(``_embedder``, ``_embedders``, ``_e5``, ``_rerank``) are internal. Every name is imported from its
 module on first use: importing the package loads neither numpy nor ONNX Runtime.
 """
 
@@ -16,12 +16,11 @@ from silcrow._lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from silcrow.models._e5 import E5SmallEmbedder
+    from silcrow.models._embedder import Embedder, NullEmbedder
     from silcrow.models._embedders import (
         DEFAULT_EMBEDDER,
         BgeSmallEmbedder,
-        Embedder,
         FastEmbedEmbedder,
-        NullEmbedder,
         OnnxMiniLMEmbedder,
         OpenAIEmbedder,
         get_embedder,
@@ -45,7 +44,8 @@ __all__ = [
 
 __getattr__ = lazy_getattr(__name__, {
     "E5SmallEmbedder": "silcrow.models._e5",
-    **dict.fromkeys(("DEFAULT_EMBEDDER", "BgeSmallEmbedder", "Embedder", "FastEmbedEmbedder", "NullEmbedder",
-                     "OnnxMiniLMEmbedder", "OpenAIEmbedder", "get_embedder"), "silcrow.models._embedders"),
+    **dict.fromkeys(("Embedder", "NullEmbedder"), "silcrow.models._embedder"),
+    **dict.fromkeys(("DEFAULT_EMBEDDER", "BgeSmallEmbedder", "FastEmbedEmbedder", "OnnxMiniLMEmbedder",
+                     "OpenAIEmbedder", "get_embedder"), "silcrow.models._embedders"),
     **dict.fromkeys(("CrossEncoderReranker", "Reranker", "get_reranker"), "silcrow.models._rerank"),
 })

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from silcrow.errors import EmbedderUnavailableError
-from silcrow.models._embedders import (
+from silcrow.models._embedder import (
     Embedder,
     _default_threads,
     _normalise,

