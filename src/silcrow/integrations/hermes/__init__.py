@@ -7,7 +7,8 @@ subclasses Hermes's own ``agent.memory_provider.MemoryProvider`` with
 
 * :class:`HermesBridge` (``_bridge.py``): the provider Hermes drives (its hooks mapped onto
   silcrow's configured recall provider).
-* :func:`install`, :func:`uninstall`, :func:`doctor` (``_plugin.py``).
+* :func:`install`, :func:`uninstall`, :func:`doctor` (``_plugin.py``); where the plugin
+  and its settings live (``_settings.py``).
 
 A shim an earlier build wrote (it imported ``silcrow.integrations.hermes.bridge``) is
 recognised and replaced by ``silcrow hermes install``.
@@ -15,16 +16,16 @@ recognised and replaced by ``silcrow hermes install``.
 
 from __future__ import annotations
 
-from silcrow.integrations.hermes._bridge import PLUGIN_NAME, HermesBridge, plugin_settings
+from silcrow.integrations.hermes._bridge import HermesBridge
 from silcrow.integrations.hermes._plugin import (
     Check,
     default_hermes_home,
     doctor,
     hermes_importable,
     install,
-    plugin_dir,
     uninstall,
 )
+from silcrow.integrations.hermes._settings import PLUGIN_NAME, plugin_dir, plugin_settings
 
 __all__ = [
     "Check",

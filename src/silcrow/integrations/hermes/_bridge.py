@@ -22,49 +22,26 @@ screened.
 
 from __future__ import annotations
 
-import json
 import logging
-import os
-import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 from silcrow.errors import ConfigError, SilcrowError
 from silcrow.home import Profile, open_profile
+from silcrow.integrations.hermes._settings import (
+    PLUGIN_NAME,
+    hermes_home_from_env,
+    plugin_settings,
+    write_settings,
+)
 
 log = logging.getLogger(__name__)
 
-PLUGIN_NAME = "silcrow"
-CONFIG_FILE = "config.json"
+
 #: Hermes's ``agent_context`` values whose writes a provider must skip: a cron job's or a
 #: subagent's prompts, or a pre-compression flush, are not the user's conversation.
 NON_PRIMARY_CONTEXTS = frozenset({"cron", "subagent", "flush"})
-
-
-def hermes_home_from_env() -> Path:
-    """The Hermes home as Hermes resolves it: Hermes's own rule inside Hermes, else
-    ``$HERMES_HOME``, else ``~/.hermes``."""
-    if "hermes_constants" in sys.modules:  # inside Hermes: honour its per-profile override too
-        return Path(sys.modules["hermes_constants"].get_hermes_home())
-    env = os.environ.get("HERMES_HOME", "").strip()
-    return Path(env).expanduser() if env else Path.home() / ".hermes"
-
-
-def plugin_settings(hermes_home: Path) -> dict[str, str]:
-    """The plugin's settings for ``hermes_home`` with defaults filled in."""
-    path = Path(hermes_home) / "plugins" / PLUGIN_NAME / CONFIG_FILE
-    stored: dict[str, Any] = {}
-    if path.is_file():
-        try:
-            stored = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ConfigError(f"{path} is not valid JSON ({exc}); fix it or run `silcrow hermes install "
-                              "--force` to rewrite it") from exc
-        if not isinstance(stored, dict):
-            raise ConfigError(f"{path} must hold a JSON object; run `silcrow hermes install --force`")
-    home = str(stored.get("silcrow_home") or Path(hermes_home) / "silcrow")
-    return {"silcrow_home": str(Path(home).expanduser()), "provider": str(stored.get("provider") or "")}
 
 
 class HermesBridge:
@@ -265,8 +242,6 @@ class HermesBridge:
         ]
 
     def save_config(self, values: dict[str, Any], hermes_home: str) -> None:
-        from silcrow.integrations.hermes._plugin import write_settings
-
         write_settings(Path(hermes_home), silcrow_home=values.get("silcrow_home") or None,
                        provider=values.get("provider") or None)
 

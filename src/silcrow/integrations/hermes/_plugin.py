@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
-import json
 import os
 import sys
 from collections.abc import Iterator
@@ -21,14 +20,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from silcrow._atomic import replace_file
 from silcrow._private import private_dir
 from silcrow.errors import ConfigError
-from silcrow.integrations.hermes._bridge import (
+from silcrow.integrations.hermes._bridge import HermesBridge
+from silcrow.integrations.hermes._settings import (
     CONFIG_FILE,
     PLUGIN_NAME,
-    HermesBridge,
     hermes_home_from_env,
-    plugin_settings,
+    plugin_dir,
+    write_settings,
 )
 
 SHIM = '''"""silcrow as Hermes's memory provider.
@@ -86,30 +87,6 @@ def default_hermes_home() -> Path:
     return hermes_home_from_env()
 
 
-def plugin_dir(hermes_home: Path) -> Path:
-    return Path(hermes_home) / "plugins" / PLUGIN_NAME
-
-
-def _write(path: Path, text: str) -> None:
-    """Replace ``path`` atomically, so Hermes never imports half a file."""
-    from silcrow._atomic import replace_file
-
-    replace_file(path, text)
-
-
-def write_settings(hermes_home: Path, *, silcrow_home: str | Path | None = None,
-                   provider: str | None = None) -> Path:
-    """Update the plugin's ``config.json`` (keys not given keep their value)."""
-    target = plugin_dir(hermes_home) / CONFIG_FILE
-    current = plugin_settings(hermes_home) if target.parent.is_dir() else {}
-    settings = {"silcrow_home": str(Path(silcrow_home).expanduser().resolve()) if silcrow_home
-                else current.get("silcrow_home") or str(Path(hermes_home) / PLUGIN_NAME),
-                "provider": provider if provider is not None else current.get("provider", "")}
-    private_dir(target.parent)
-    _write(target, json.dumps(settings, indent=2, ensure_ascii=False) + "\n")
-    return target
-
-
 def install(hermes_home: Path, *, silcrow_home: str | Path | None = None, provider: str | None = None,
             force: bool = False) -> list[Path]:
     """Write the plugin into ``hermes_home``; returns the files written."""
@@ -123,8 +100,8 @@ def install(hermes_home: Path, *, silcrow_home: str | Path | None = None, provid
         raise ConfigError(f"{init} exists and is not silcrow's plugin; it was left alone. Move it away, "
                           "or pass --force to replace it")
     private_dir(target)
-    _write(init, SHIM)
-    _write(target / "plugin.yaml", PLUGIN_YAML)
+    replace_file(init, SHIM)  # atomic: Hermes never imports half a file
+    replace_file(target / "plugin.yaml", PLUGIN_YAML)
     config = target / CONFIG_FILE
     if force or silcrow_home is not None or provider is not None or not config.exists():
         write_settings(hermes_home, silcrow_home=silcrow_home, provider=provider)
