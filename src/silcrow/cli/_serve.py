@@ -78,7 +78,8 @@ def serve(
         console_err.print(Text(f"no tokens yet: every request is refused (503) until you create one with "
                                f"`silcrow tokens create --profile NAME --home {base}`", style="yellow"),
                           soft_wrap=True, highlight=False)
-    application = build_app(base, default, host=bind, allow_hosts=allow_host, open_access=no_auth)
+    application = build_app(base, default, host=bind, allow_hosts=allow_host, open_access=no_auth,
+                            max_connections=max_connections)
     _print_inspector(application, base, default, f"http://{shown}:{port}")
     run_http(application, host=bind, port=port, read_timeout=read_timeout, max_connections=max_connections)
 

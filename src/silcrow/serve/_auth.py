@@ -21,12 +21,18 @@ loopback, with no token yet): then callers reach the ``--profile`` home until
 the first token appears, and from that moment on never again, even if every
 token is revoked later. A token file that cannot be read is 503 too; the
 caller is not told where it is, the server's log is.
+
+One token may have at most a quarter of the server's connections in requests
+in progress, one profile half (:func:`~silcrow.serve._limits.caller_limits`):
+past that the caller gets 429, so no caller, slow on purpose or not, holds
+every connection the others need.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,7 +43,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from silcrow._paths import resolve_home
 from silcrow.errors import SilcrowError
 from silcrow.serve._guard import answer_error
-from silcrow.serve._limits import LOGIN_BODY, MAX_BODY, PUBLIC_BODY
+from silcrow.serve._limits import LOGIN_BODY, MAX_BODY, MAX_CONNECTIONS, PUBLIC_BODY, caller_limits
 from silcrow.serve._mcp_server import Access
 from silcrow.serve._tenant import Tenant
 from silcrow.serve._tokens import TokenBook, TokenRecord, prune_expired
@@ -74,8 +80,12 @@ class TokenGate:
     """Authenticate, bound the body, and attach the tenant (see module doc)."""
 
     def __init__(self, app: ASGIApp, *, home: Path, tenant_for: Callable[[Path], Tenant],
-                 open_home: Callable[[], Tenant] | None = None) -> None:
+                 open_home: Callable[[], Tenant] | None = None,
+                 max_connections: int = MAX_CONNECTIONS) -> None:
         self.app = app
+        self.token_limit, self.profile_limit = caller_limits(max_connections)
+        # Requests in progress per token and per profile (touched on the event loop only).
+        self._busy: Counter[str] = Counter()
         self.home = home  # tokens.json lives here; profiles under it
         self.tokens = TokenBook(home)
         self.tenant_for = tenant_for
@@ -117,12 +127,35 @@ class TokenGate:
         if not access.can_review and needs_review(scope):
             await answer_error(send, 403, review_needed(access))
             return
-        body = await _read_body(receive, limit)
-        if body is None:
-            await _too_large(send, limit)
+        callers = (f"token {access.token_id}", f"profile {access.tenant.home}")
+        crowded = self._crowded(access, *callers)
+        if crowded:
+            await answer_error(send, 429, crowded, [(b"retry-after", b"1"), (b"connection", b"close")])
             return
-        scope[ACCESS_KEY] = access
-        await self.app(scope, _replay(body, receive), send)
+        self._busy.update(callers)
+        try:
+            body = await _read_body(receive, limit)
+            if body is None:
+                await _too_large(send, limit)
+                return
+            scope[ACCESS_KEY] = access
+            await self.app(scope, _replay(body, receive), send)
+        finally:
+            self._busy.subtract(callers)
+            for key in callers:
+                if self._busy[key] <= 0:
+                    del self._busy[key]
+
+    def _crowded(self, access: Access, token: str, profile: str) -> str:
+        """Why this caller may not start another request now ('' when it may)."""
+        who = f"token {access.token_name!r}" if access.token_name else "this caller"
+        if self._busy[token] >= self.token_limit:
+            return (f"{who} already has {self.token_limit} requests in progress, its share of this server's "
+                    "connections; wait for them to finish (or close the ones it keeps open) and retry")
+        if self._busy[profile] >= self.profile_limit:
+            return (f"this profile already has {self.profile_limit} requests in progress, its share of this "
+                    "server's connections; wait for them to finish and retry")
+        return ""
 
     def _now(self, state: str, exc: SilcrowError | None = None) -> str:
         """Record the token state; log each change once (not each request). Returns the old one."""

@@ -6,7 +6,9 @@ a malformed body is 400, a body over its route's bound (1 MiB behind the token,
 1 KiB on the public routes) or a recall fact over its cap 413, a missing,
 unknown or expired token 401, a read-only token on a writing route or a token
 without the review scope on a deciding one 403, a foreign Host 421 or browser
-Origin 403, no token on the server at all 503.
+Origin 403, a caller past its share of requests in progress 429, no token on
+the server at all 503. ``GET /mcp`` is 405: MCP is served as stateless JSON,
+each answer in its POST's response, so there is no event stream to open.
 Each handler is one library call on the caller's tenant, run on a worker
 thread (:meth:`Tenant.offload`) with its JSON rendered there too.
 
@@ -55,6 +57,7 @@ from silcrow.serve._tenant import Tenant, Tenants
 REST = "rest"
 
 Target = Literal["memory", "user"]
+MCP_PATH = "/mcp"
 
 
 class _Body(BaseModel):
@@ -102,6 +105,16 @@ class RecallBody(_Body):
 MemoryId = Annotated[int, PathParam(ge=1, le=2**63 - 1, description="A memory id from a recall search.")]
 
 
+async def no_event_stream() -> JSONResponse:
+    """``GET /mcp``: 405, as the MCP spec allows a server that offers no stream. Every MCP
+    request is answered in its own POST's response (stateless JSON), so a stream opened here
+    would carry nothing and only hold a connection."""
+    return JSONResponse({"success": False, "error": "this server offers no event stream at GET /mcp: it "
+                         "answers each MCP request in the response to its POST (stateless JSON); send "
+                         "requests with POST /mcp"}, status_code=405,
+                        headers={"Allow": "POST", "Connection": "close"})
+
+
 def _tenant(request: Request) -> Tenant:
     # A read-only token never gets here on a writing route: TokenGate answered 403.
     return access_of(request.scope).tenant
@@ -139,15 +152,16 @@ async def _note(request: Request, run: Callable[[Notes], Mapping[str, Any]]) -> 
 
 
 def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_hosts: Iterable[str] = (),
-              open_access: bool = False) -> FastAPI:
+              open_access: bool = False, max_connections: int = MAX_CONNECTIONS) -> FastAPI:
     """The ASGI app: ``home`` holds tokens.json and the profiles; ``default_home`` lists the tools
-    and, with ``open_access`` (``--no-auth``), is served to callers while no token exists."""
+    and, with ``open_access`` (``--no-auth``), is served to callers while no token exists;
+    ``max_connections`` is the server's, of which each caller gets its share."""
     tenants = Tenants()
     mcp = SilcrowMCP(lambda req: access_of(req.scope), lambda: tenants.get(default_home))
     # HostGuard below checks Host and Origin for every route; the SDK's own check would only
     # disagree with it (it knows neither --allow-host nor a bind on 127.0.0.2).
     mcp_app = mcp.streamable_http_app(
-        streamable_http_path="/mcp", stateless_http=True, json_response=True, host=host,
+        streamable_http_path=MCP_PATH, stateless_http=True, json_response=True, host=host,
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
 
     @asynccontextmanager
@@ -161,6 +175,9 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
 
     app = FastAPI(title="silcrow", summary="Memory for LLM agents: curated notes, recall, sessions.",
                   lifespan=lifespan)
+    # Before the SDK's route: stateless JSON needs no event stream, so none is offered (see
+    # no_event_stream); other methods still reach the SDK.
+    app.add_api_route(MCP_PATH, no_event_stream, methods=["GET"], include_in_schema=False)
     app.router.routes.extend(mcp_app.routes)
     app.include_router(gate_api.router)  # before /v1/memory/{target}: "pending" is no target
     app.include_router(upkeep.router)  # the same: "details", "archive" and "review" are no targets
@@ -168,7 +185,8 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
     app.state.inspector_logins = web.OneTimeLogins(home)
     app.add_middleware(gate_api.ProposerContext)  # inside TokenGate: it reads the caller's access
     app.add_middleware(TokenGate, home=home, tenant_for=tenants.get,
-                       open_home=(lambda: tenants.get(default_home)) if open_access else None)
+                       open_home=(lambda: tenants.get(default_home)) if open_access else None,
+                       max_connections=max_connections)
     app.add_middleware(HostGuard, bind_host=host, allow_hosts=tuple(allow_hosts))  # outermost
 
     @app.exception_handler(RequestValidationError)

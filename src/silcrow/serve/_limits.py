@@ -7,7 +7,10 @@ profile whose calls hang (a PostgreSQL that does not answer) keeps at most
 :data:`TENANT_THREADS` threads. Uvicorn closes a connection that has not
 sent a whole request within :data:`READ_TIMEOUT` seconds (a slowloris guard:
 uvicorn itself only times out idle keep-alive connections) and answers 503
-past :data:`MAX_CONNECTIONS` open connections.
+past :data:`MAX_CONNECTIONS` open connections, of which one token's requests in progress may take
+a quarter and one profile's a half (:func:`caller_limits`, answered 429). MCP over HTTP is
+stateless JSON, so the server offers no event stream a caller could hold open (``GET /mcp`` is
+405).
 """
 
 from __future__ import annotations
@@ -27,7 +30,16 @@ MAX_HEAD = 64 * 1024  # bytes of one request line and headers (httptools sets no
 READ_TIMEOUT = 20.0  # seconds to receive a whole request (headers and body)
 KEEP_ALIVE = 5  # seconds an idle keep-alive connection is kept
 MAX_CONNECTIONS = 256  # open connections before new requests get 503
+# Of those, the requests one token, and one profile, may have in progress at once (a quarter and
+# a half): past it that caller gets 429, so no caller can hold every connection the others need.
+TOKEN_SHARE = 4
+PROFILE_SHARE = 2
 BACKLOG = 128  # connections the kernel queues before accept
+
+
+def caller_limits(max_connections: int) -> tuple[int, int]:
+    """The requests in progress one token, and one profile, may have at once."""
+    return max(1, max_connections // TOKEN_SHARE), max(1, max_connections // PROFILE_SHARE)
 
 
 _TOO_LARGE_TEXT = b"request line and headers over 64 KiB; send less"
