@@ -14,24 +14,28 @@ from typing import Any
 import anthropic
 import pytest
 from anthropic.lib.tools import BetaAbstractMemoryTool
-from testing_services.model_apis import MEMORY_BETA, AnthropicMessagesStandIn
 
 from silcrow.home import open_profile
 from silcrow.integrations.anthropic import MemoryTool
 from silcrow.recall import MemoryManager, MemoryProvider
 from silcrow.store import MemoryStore
+from silcrow.testing import ScriptedMessagesServer
 
 SILCROW = str(Path(sys.executable).with_name("silcrow"))  # the console script of this environment
 
 
+MEMORY_BETA = "context-management-2025-06-27"
+
+
 def _use(command: str, **fields: Any) -> dict[str, Any]:
-    return {"type": "tool_use", "name": "memory", "input": {"command": command, **fields}}
+    return {"name": "memory", "arguments": {"command": command, **fields}}
 
 
 def _run(tool: MemoryTool, script: list[list[dict[str, Any]]]) -> tuple[Any, list[dict[str, Any]]]:
-    """Run the SDK's tool runner over ``script`` (one assistant turn per item, then a final
-    text turn); returns the last message and the tool results the runner sent back."""
-    with AnthropicMessagesStandIn([*script, [{"type": "text", "text": "Done."}]]) as api:
+    """Run the SDK's tool runner over ``script`` (the tool calls of one assistant turn per item,
+    then a final text turn); returns the last message and the tool results the runner sent back."""
+    turns = [{"tool_calls": calls} for calls in script]
+    with ScriptedMessagesServer([*turns, {"content": "Done."}]) as api:
         client = anthropic.Anthropic(api_key="test-key", base_url=api.base_url, max_retries=0)
         runner = client.beta.messages.tool_runner(
             model="claude-test", max_tokens=1024, tools=[tool], betas=[MEMORY_BETA],
@@ -40,7 +44,7 @@ def _run(tool: MemoryTool, script: list[list[dict[str, Any]]]) -> tuple[Any, lis
         )
         final = runner.until_done()
         assert api.violations == []
-        assert not api.script  # every scripted turn was requested
+        assert api.remaining == 0  # every scripted turn was requested
         return final, api.tool_results()
 
 

@@ -1,6 +1,6 @@
 """The example at the top of each docs/integrations page runs as written: in a subprocess with
-a fresh home, against loopback stand-ins of the model APIs (the SDKs read their base URL from
-the environment, as a user's would)."""
+a fresh home, after the page's "Try it offline" block when it has one (which starts a loopback
+stand-in of the model API from silcrow.testing and points the SDK at it, as a user would)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from testing_services.model_apis import AnthropicMessagesStandIn, OpenAIResponsesStandIn
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "integrations"
 SILCROW = str(Path(sys.executable).with_name("silcrow"))
+
+# Appended to an offline run: every scripted turn was asked for, nothing was sent that the real
+# API would refuse, and the request bodies go to stderr's last line for the test to read.
+CHECK = """
+import json as _json, sys as _sys
+assert api.violations == [], api.violations
+assert api.remaining == 0, f"{api.remaining} scripted turns were not requested"
+print(_json.dumps(api.requests), file=_sys.stderr)
+"""
 
 
 def example(page: str) -> str:
@@ -30,13 +38,28 @@ def example(page: str) -> str:
     return found.group(1)
 
 
+def offline(page: str) -> str:
+    """The Python block of the page's "Try it offline" section (it starts the stand-in as ``api``)."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    found = re.search(r"\n## Try it offline\n.*?```python\n(.*?)```", text, re.S)
+    assert found is not None, f"{page} has no 'Try it offline' section with a Python block"
+    return found.group(1)
+
+
 def run(code: str, home: Path, **env: str) -> subprocess.CompletedProcess[str]:
     full = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_"))}
-    full.update(SILCROW_HOME=str(home), OPENAI_AGENTS_DISABLE_TRACING="1", **env)
+    full.update(SILCROW_HOME=str(home), **env)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, encoding="utf-8",
                           env=full, cwd=home.parent, timeout=300)
     assert done.returncode == 0, done.stderr
     return done
+
+
+def run_offline(page: str, home: Path) -> tuple[str, list[dict[str, Any]]]:
+    """The page's offline block, then its example as written; returns what the example printed
+    and the requests the model stand-in received."""
+    done = run(offline(page) + example(page) + CHECK, home)
+    return done.stdout.strip(), json.loads(done.stderr.strip().splitlines()[-1])
 
 
 def cli(home: Path, *args: str) -> str:
@@ -50,17 +73,10 @@ def cli(home: Path, *args: str) -> str:
 def test_the_anthropic_page_example(tmp_path: Path) -> None:
     home = tmp_path / "home"
     fact = "The user is Sam and prefers pytest."
-    script: list[list[dict[str, Any]]] = [
-        [{"type": "tool_use", "name": "memory",
-          "input": {"command": "create", "path": "/memories/USER.md", "file_text": fact}}],
-        [{"type": "text", "text": "Saved: you prefer pytest."}],
-    ]
-    with AnthropicMessagesStandIn(script) as api:
-        done = run(example("anthropic.md"), home, ANTHROPIC_BASE_URL=api.base_url,
-                   ANTHROPIC_API_KEY="test-key")
-        assert api.violations == [] and not api.script
-        assert [r["is_error"] for r in api.tool_results()] == [False]
-    assert done.stdout.strip() == "Saved: you prefer pytest."
+    printed, requests = run_offline("anthropic.md", home)
+    assert printed == "Saved: you prefer pytest."
+    answer = requests[1]["messages"][-1]["content"][0]
+    assert answer["type"] == "tool_result" and not answer.get("is_error"), answer
     assert fact in cli(home, "memory", "show")
     assert any(h["text"] == fact for h in json.loads(cli(home, "recall", "search", "pytest", "--json")))
 
@@ -68,16 +84,9 @@ def test_the_anthropic_page_example(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_openai_agents_page_example(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    script = [
-        {"calls": [("memory", {"action": "add", "target": "user",
-                               "content": "The user keeps bees in Lyon."})]},
-        {"text": "Noted: bees in Lyon."},
-    ]
-    with OpenAIResponsesStandIn(script) as api:
-        done = run(example("openai-agents.md"), home, OPENAI_BASE_URL=api.base_url + "/v1",
-                   OPENAI_API_KEY="test-key")
-        assert api.violations == [] and not api.script
-    assert done.stdout.strip() == "Noted: bees in Lyon."
+    printed, requests = run_offline("openai-agents.md", home)
+    assert printed == "Noted: bees in Lyon."
+    assert "Be brief." in requests[0]["instructions"]
     assert "The user keeps bees in Lyon." in cli(home, "memory", "show")
     hits = json.loads(cli(home, "sessions", "search", "bees", "--json"))
     assert hits and hits[0]["session_id"] == "user-42"
@@ -86,5 +95,5 @@ def test_the_openai_agents_page_example(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_langgraph_page_example(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    done = run(example("langgraph.md"), home)
-    assert done.stdout.strip() == "Sam's favourite dish is salmon sushi"
+    printed = run(example("langgraph.md"), home).stdout.strip()
+    assert printed == "Sam's favourite dish is salmon sushi"

@@ -115,6 +115,7 @@ PUBLIC_PACKAGES = [
     "silcrow.serve",
     "silcrow.sessions",
     "silcrow.store",
+    "silcrow.testing",
 ]
 
 # Packages whose modules must all be private (``_name``) unless listed in PUBLIC_MODULES, and
@@ -123,7 +124,7 @@ PUBLIC_PACKAGES = [
 PRIVATE_BY_DEFAULT = ["silcrow", "silcrow.agent", "silcrow.cli", "silcrow.db", "silcrow.demo",
                       "silcrow.integrations", "silcrow.models", "silcrow.providers",
                       "silcrow.recall", "silcrow.safety", "silcrow.schema", "silcrow.serve",
-                      "silcrow.sessions", "silcrow.store"]
+                      "silcrow.sessions", "silcrow.store", "silcrow.testing"]
 
 # A public module name is a promise: each one says why it is public.
 PUBLIC_MODULES = {
@@ -139,7 +140,6 @@ PUBLIC_MODULES = {
     "silcrow.schema.notes": "the curated notes' tables, read by the store and by transfer",
     "silcrow.schema.recall": "the local recall provider's tables, read by it and by transfer",
     "silcrow.schema.sessions": "the session archive's tables, read by it and by transfer",
-    "silcrow.testing": "ScriptedModelServer: an import path earlier issues spelled out",
     "silcrow.tool": "the memory tool: an import path earlier issues spelled out",
     "silcrow.transfer": "import/export of a home (silcrow db import/export run it)",
 }

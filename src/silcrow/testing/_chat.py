@@ -1,10 +1,10 @@
-"""A scripted stand-in for an OpenAI-compatible model server, for tests and the demo.
+"""A scripted stand-in for an OpenAI-compatible chat-completions server, for tests and the demo.
 
-:class:`ScriptedModelServer` is the one fake in silcrow: it speaks the
-``/v1/chat/completions`` wire format (plain JSON and server-sent events,
-tool calls included) on loopback and replays a script of responses, while
-recording every request body it receives. Everything else a test touches is
-real: the ``openai`` SDK, httpx, sockets, SQLite.
+:class:`ScriptedModelServer` speaks the ``/v1/chat/completions`` wire format
+(plain JSON and server-sent events, tool calls included) on loopback and
+replays a script of responses, while recording every request body it
+receives. Everything else a test touches is real: the ``openai`` SDK, httpx,
+sockets, SQLite.
 
 It never pretends to be a real model: every reply names the model
 ``silcrow-scripted-stand-in``, carries that ``system_fingerprint`` and the
@@ -27,8 +27,6 @@ from silcrow._loopback import LoopbackServer
 if TYPE_CHECKING:
     from silcrow.models import Embedder
 
-__all__ = ["STAND_IN_MODEL", "ScriptedModelServer", "ScriptedResponse"]
-
 STAND_IN_MODEL = "silcrow-scripted-stand-in"
 STAND_IN_HEADER = "X-Silcrow-Stand-In"
 EXHAUSTED_MESSAGE = "ScriptedModelServer: script exhausted"
@@ -45,17 +43,18 @@ _ERROR_KEYS = {"status", "message", "type", "code", "retry_after_ms"}
 _STREAM_PIECE = 7
 
 
-def _validate(response: dict[str, Any]) -> None:
-    """Reject a malformed scripted response early, naming the bad part."""
+def _validate(response: dict[str, Any], allowed: set[str] = _RESPONSE_KEYS) -> None:
+    """Reject a malformed scripted response early, naming the bad part (``allowed``: the keys
+    the server reading it knows)."""
     if not isinstance(response, dict):
         raise TypeError(
             f"a scripted response must be a dict or a callable, not {type(response).__name__}: "
             'use {"content": "..."}, {"tool_calls": [...]} or {"error": {...}}'
         )
-    unknown = set(response) - _RESPONSE_KEYS
+    unknown = set(response) - allowed
     if unknown:
         raise ValueError(
-            f"unknown keys in scripted response: {sorted(unknown)}; allowed: {sorted(_RESPONSE_KEYS)}"
+            f"unknown keys in scripted response: {sorted(unknown)}; allowed: {sorted(allowed)}"
         )
     if "error" in response:
         err = response["error"]
