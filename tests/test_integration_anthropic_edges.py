@@ -95,3 +95,60 @@ def test_a_bad_view_range_is_a_tool_error(home: Path, bad: Any) -> None:
     # a first line under 1 is line 1, as the SDK's own tool reads it
     shown = str(tool.call({"command": "view", "path": "/memories/notes.md", "view_range": [0, 2]}))
     assert shown.endswith("     1\tone\n     2\ttwo")
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("MEMORY.md\u200b", "invisible character"),
+    ("USER.md ", "whitespace"),
+    (" notes.md", "whitespace"),
+    ("\uff0e\uff0e/x", "compatibility characters"),          # full-width '..'
+    ("\uff35\uff33\uff25\uff32.md", "compatibility characters"),  # full-width USER
+    ("\u041c\u0415\u041cORY.md", "curated notes are /memories/MEMORY.md"),  # Cyrillic М Е М
+    ("user.md", "curated notes are /memories/USER.md"),
+    ("notes\u2066.md", "invisible character"),
+])
+def test_look_alike_names_are_refused(home: Path, name: str, why: str) -> None:
+    tool = MemoryTool(home=home)
+    text = _refusal(tool, {"command": "create", "path": f"/memories/{name}", "file_text": "x"})
+    assert why in text, text
+    tool.call({"command": "create", "path": "/memories/fine.md", "file_text": "x"})
+    text = _refusal(tool, {"command": "rename", "old_path": "/memories/fine.md",
+                           "new_path": f"/memories/{name}"})
+    assert why in text, text
+    assert sorted(p.name for p in (home / "memory-tool").iterdir()) == ["fine.md"]
+
+
+def test_files_and_directories_are_bounded_in_number(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from silcrow.integrations.anthropic import _files
+
+    assert _files.MAX_ITEMS == 1000
+    tool = MemoryTool(home=home)
+    for n in range(20):
+        tool.call({"command": "create", "path": f"/memories/d{n}/f.md", "file_text": "x"})
+    # the bound, made small so that the test does not write a thousand files
+    monkeypatch.setattr(_files, "MAX_ITEMS", 41)
+    tool.call({"command": "create", "path": "/memories/last.md", "file_text": "x"})  # 41 items
+    text = _refusal(tool, {"command": "create", "path": "/memories/one-more.md", "file_text": "x"})
+    assert "more than 41 files and directories" in text
+    text = _refusal(tool, {"command": "rename", "old_path": "/memories/last.md",
+                           "new_path": "/memories/new/last.md"})
+    assert "more than 41" in text
+    # changing a file that exists adds nothing: allowed
+    tool.call({"command": "str_replace", "path": "/memories/last.md", "old_str": "x", "new_str": "y"})
+    tool.call({"command": "delete", "path": "/memories/d0/f.md"})
+    tool.call({"command": "create", "path": "/memories/one-more.md", "file_text": "x"})
+
+
+def test_deletes_and_renames_leave_no_empty_directories(home: Path) -> None:
+    tool = MemoryTool(home=home)
+    tool.call({"command": "create", "path": "/memories/a/b/c/one.md", "file_text": "x"})
+    tool.call({"command": "create", "path": "/memories/a/two.md", "file_text": "x"})
+    tool.call({"command": "delete", "path": "/memories/a/b/c/one.md"})
+    root = home / "memory-tool"
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == ["a", "a/two.md"]
+    tool.call({"command": "rename", "old_path": "/memories/a/two.md", "new_path": "/memories/top.md"})
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == ["top.md"]
+    tool.call({"command": "create", "path": "/memories/x/y/z.md", "file_text": "x"})
+    tool.call({"command": "delete", "path": "/memories/x/y"})
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == ["top.md"]
+    assert root.is_dir()

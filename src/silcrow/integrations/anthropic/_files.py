@@ -1,7 +1,8 @@
 """The model's own files under ``/memories`` (every path but the curated notes).
 
 They live in ``<profile>/memory-tool/`` (directories 0700, files 0600). Each write is scanned
-for threats like a note, capped in size, and replaces the file atomically
+for threats like a note, capped in size (each file and all of them), the files and directories
+capped in number, and replaces the file atomically
 (:func:`silcrow._atomic.replace_file`); a read never follows a link. The texts the memory
 tool answers with follow the SDK's own local-filesystem tool
 (``anthropic/lib/tools/_beta_builtin_memory_tool.py``), so a model reads what it expects.
@@ -21,6 +22,8 @@ from silcrow.safety import display_safe
 
 MAX_FILE_BYTES = 64 * 1024
 MAX_TOTAL_BYTES = 1024 * 1024
+#: Files and directories in all: each costs an inode and a line of every listing, whatever its size.
+MAX_ITEMS = 1000
 LINE_NUMBER_WIDTH = 6
 
 
@@ -79,24 +82,31 @@ def read(where: Where) -> str:
         raise FileRefused(f"{where.shown} is not UTF-8 text; delete it and write it again") from exc
 
 
-def _total(root: Path) -> int:
-    total = 0
-    for dirpath, _dirs, files in os.walk(root):
+def _usage(root: Path) -> tuple[int, int]:
+    """The bytes of all files under ``root`` and the number of files and directories."""
+    total = items = 0
+    for dirpath, dirs, files in os.walk(root):
+        items += len(dirs) + len(files)
         for name in files:
             try:
                 total += os.lstat(os.path.join(dirpath, name)).st_size
             except FileNotFoundError:
                 continue
-    return total
+    return total, items
 
 
-def _make_dirs(root: Path, directory: Path) -> None:
+def _missing_dirs(root: Path, directory: Path) -> list[Path]:
+    """The directories from ``directory`` up that do not exist yet, deepest first."""
     missing = []
     current = directory
     while not current.exists() and current != root.parent:
         missing.append(current)
         current = current.parent
-    for path in reversed(missing):
+    return missing
+
+
+def _make_dirs(root: Path, directory: Path) -> None:
+    for path in reversed(_missing_dirs(root, directory)):
         try:
             path.mkdir(mode=0o700)
         except FileExistsError:
@@ -108,9 +118,16 @@ def write(root: Path, where: Where, text: str, *, old_size: int = 0) -> None:
     """Replace (or create) the file atomically, 0600, after the total-size check."""
     assert where.file is not None
     size = len(text.encode("utf-8", "surrogatepass"))
-    if root.exists() and _total(root) - old_size + size > MAX_TOTAL_BYTES:
-        raise FileRefused(f"the memory files would exceed {MAX_TOTAL_BYTES:,} bytes in all; delete or "
-                          "shorten files you no longer need first")
+    if root.exists():
+        total, items = _usage(root)
+        if total - old_size + size > MAX_TOTAL_BYTES:
+            raise FileRefused(f"the memory files would exceed {MAX_TOTAL_BYTES:,} bytes in all; delete or "
+                              "shorten files you no longer need first")
+        new_items = len([d for d in _missing_dirs(root, where.file.parent) if d != root])
+        new_items += not os.path.lexists(where.file)
+        if new_items and items + new_items > MAX_ITEMS:
+            raise FileRefused(f"the memory files would be more than {MAX_ITEMS:,} files and directories in "
+                              "all; delete files you no longer need, or gather small ones into one file")
     _make_dirs(root, where.file.parent)
     replace_file(where.file, text, mode=0o600)
 
@@ -172,7 +189,7 @@ def listing(where: Where, top: list[tuple[str, str]]) -> str:
             "items:\n" + "\n".join([f"-\t{where.shown}", *lines]))
 
 
-def delete(where: Where) -> None:
+def delete(root: Path, where: Where) -> None:
     assert where.file is not None
     try:
         info = os.lstat(where.file)
@@ -182,6 +199,18 @@ def delete(where: Where) -> None:
         shutil.rmtree(where.file)
     else:
         os.unlink(where.file)
+    _prune(root, where.file.parent)
+
+
+def _prune(root: Path, directory: Path) -> None:
+    """Remove ``directory`` and its parents below ``root`` while they are empty: a directory is
+    made only to hold a file, and one left empty would count against the bounds and the listing."""
+    while directory != root and root in directory.parents:
+        try:
+            directory.rmdir()
+        except OSError:  # not empty (or already gone): the ones above are not empty either
+            return
+        directory = directory.parent
 
 
 def rename(root: Path, old: Where, new: Where) -> None:
@@ -193,6 +222,10 @@ def rename(root: Path, old: Where, new: Where) -> None:
                           "another name")
     if new.shown.startswith(old.shown + "/"):
         raise FileRefused(f"{old.shown} cannot be moved inside itself")
+    if len([d for d in _missing_dirs(root, new.file.parent) if d != root]) + _usage(root)[1] > MAX_ITEMS:
+        raise FileRefused(f"the memory files would be more than {MAX_ITEMS:,} files and directories in all; "
+                          "move it into a directory that exists, or delete files you no longer need")
     _make_dirs(root, new.file.parent)
     os.rename(old.file, new.file)
+    _prune(root, old.file.parent)
 

@@ -4,16 +4,22 @@
 file of the model's own, under ``<profile>/memory-tool/``. A path is checked before anything is
 read or written: it must be ``/memories`` or lie below it, and it may hold no ``..`` or ``.``,
 no NUL or control character, no over-long name, and no symbolic link on the way (the tool never
-follows one). Every refusal says what was wrong and what a valid path looks like.
+follows one). A name must also read as what it is: one that NFKC normalisation changes (full-width
+``．．``, ligatures), that holds an invisible character, that starts or ends with whitespace, or
+that reads like a curated note's name without being it (``MEMORY.md\u200b``, Cyrillic
+``МЕМОRY.md``, ``user.md``) is refused, so no file can sit beside the notes looking like them.
+Every refusal says what was wrong and what a valid path looks like.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+from silcrow.safety import display_safe, normalize
 from silcrow.store import TARGET_FILES
 
 ROOT = "/memories"
@@ -70,9 +76,23 @@ def _parts(path: object) -> list[str]:
         if part.startswith("."):
             raise PathRefused(f"the name {part!r} starts with '.', which is reserved; use a name "
                               "without a leading dot")
+        _check_reads_as_itself(part)
     if len(parts) > MAX_DEPTH:
         raise PathRefused(f"the path is {len(parts)} directories deep; the limit is {MAX_DEPTH}")
     return parts
+
+
+def _check_reads_as_itself(part: str) -> None:
+    """Refuse a name a reader would take for another one."""
+    shown = display_safe(part)
+    if shown != part:
+        raise PathRefused(f"the name {shown!r} holds an invisible character; use visible characters only")
+    if part != part.strip():
+        raise PathRefused(f"the name {part!r} starts or ends with whitespace; remove it")
+    plain = unicodedata.normalize("NFKC", part)
+    if plain != part:
+        raise PathRefused(f"the name {part!r} holds compatibility characters (it reads as {plain!r}); "
+                          "use plain characters, e.g. ASCII letters, digits, '-', '_' and '.'")
 
 
 def resolve(path: object, root: Path) -> Where:
@@ -84,10 +104,10 @@ def resolve(path: object, root: Path) -> Where:
     shown = "/".join([ROOT, *parts])
     if len(parts) == 1 and parts[0] in NOTES:
         return Where(shown, target=NOTES[parts[0]])
-    if len(parts) == 1 and parts[0].casefold() in {n.casefold() for n in NOTES}:
-        wanted = next(n for n in NOTES if n.casefold() == parts[0].casefold())
+    if len(parts) == 1 and (wanted := _looks_like_notes(parts[0])) is not None:
         raise PathRefused(f"{shown} is not a file here; the curated notes are {ROOT}/{wanted} "
-                          "(the names are case-sensitive)")
+                          "(the names are case-sensitive, in plain ASCII): a file named like them "
+                          "is refused")
     if parts and parts[0] in NOTES:
         raise PathRefused(f"{ROOT}/{parts[0]} is a file (the curated notes), not a directory")
     current = root
@@ -103,3 +123,9 @@ def resolve(path: object, root: Path) -> Where:
             raise PathRefused(f"{shown} goes through a symbolic link, which the memory tool never "
                               "follows; use a path without links")
     return Where(shown, file=root.joinpath(*parts))
+
+
+def _looks_like_notes(name: str) -> str | None:
+    """The curated note's name ``name`` reads as (case, look-alike letters), when it is not it."""
+    read = normalize(name)
+    return next((n for n in NOTES if normalize(n) == read and n != name), None)

@@ -255,7 +255,7 @@ class MemoryTool(BetaAbstractMemoryTool):
             raise ToolError(f"Cannot delete the {ROOT} directory itself")
 
         def run() -> str:
-            files.delete(where)
+            files.delete(self.root, where)
             return f"Successfully deleted {where.shown}"
 
         return self._guarded(run)
