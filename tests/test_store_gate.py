@@ -245,6 +245,7 @@ def test_write_policy_is_a_checked_setting(tmp_path: Path) -> None:
 def test_a_pending_write_is_not_mirrored_to_the_provider(tmp_path: Path) -> None:
     from silcrow.agent import ToolCall
     from silcrow.agent._tools import ToolRouter
+    from silcrow.notes import Notes
     from silcrow.recall import MemoryManager
     from silcrow.sessions import open_sessions
 
@@ -258,7 +259,7 @@ def test_a_pending_write_is_not_mirrored_to_the_provider(tmp_path: Path) -> None
 
     spy = Spy()
     store = _gated(tmp_path)
-    router = ToolRouter(store, open_sessions(tmp_path), spy)
+    router = ToolRouter(Notes(store, spy), open_sessions(tmp_path), spy)
     call = ToolCall(id="1", name="memory", arguments=json.dumps({"action": "add", "target": "memory",
                                                                  "content": "held fact"}))
     outcome = router.dispatch(call, session_id="s-1")

@@ -18,23 +18,23 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from types import EllipsisType, TracebackType
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from silcrow._paths import resolve_home
 from silcrow._private import private_dir
 from silcrow._toolcall import error_json
 from silcrow.agent import _compress
 from silcrow.agent._llm import Completion, LLMClient, StreamCallback
 from silcrow.agent._prompt import build_system_prompt
 from silcrow.agent._tools import MEMORY_TOOL, ToolRouter
-from silcrow.config import DEFAULT_MODEL, ProfileSettings, profile_settings
+from silcrow.config import Settings
 from silcrow.errors import ConfigError, ModelError, SessionError, SilcrowError
-from silcrow.recall import MemoryManager, MemoryProvider, open_provider
+from silcrow.home import Profile, open_profile
+from silcrow.recall import MemoryProvider
 from silcrow.safety import recalled_count, sanitize_context
-from silcrow.sessions import open_sessions
-from silcrow.store import TARGET_FILES, MemoryStore, Proposer, notes_backend
+from silcrow.store import Proposer
 
 if TYPE_CHECKING:
     from silcrow.models import Embedder
@@ -66,13 +66,17 @@ MIN_TURNS_BETWEEN_COMPRESSIONS = 3
 class Agent:
     """A chat agent with curated memory, one recall provider and persistent sessions.
 
-    ``model``/``base_url``/``api_key``: any OpenAI-compatible endpoint (the key
-    and URL fall back to OPENAI_API_KEY / OPENAI_BASE_URL; local URLs need no
-    key). ``home``: the silcrow directory (default $SILCROW_HOME or
-    ~/.silcrow), or ``profile``: a profile already opened
-    (:func:`silcrow.home.open_profile`), whose settings and storage are used as they are.
-    ``provider``: a registered provider name, an instance, or
-    None/"none"; ``embedder`` is passed to it ("onnx", "none", ...).
+    ``profile``: a profile already opened (:func:`silcrow.home.open_profile`), whose settings
+    and storage are used as they are; or ``home``: the silcrow directory (default
+    $SILCROW_HOME or ~/.silcrow), opened here by the same ``open_profile``. Its notes, recall
+    manager and sessions come from that profile (``Profile.notes``, ``Profile.recall``,
+    ``Profile.sessions``), so every setting of its ``config.toml`` applies: the model and
+    endpoint, the recall provider and embedder, the ``[memory]`` table (limits, write policy,
+    on_full, review threshold) and the ``[agent]`` options. An argument given here overrides its
+    setting: ``model``/``base_url``/``api_key`` (any OpenAI-compatible endpoint; the key and URL
+    fall back to OPENAI_API_KEY / OPENAI_BASE_URL, and local URLs need no key),
+    ``memory_char_limit``/``user_char_limit``/``write_policy``, ``provider`` (a registered
+    provider name, an instance, or None/"none") and ``embedder`` ("onnx", "none", ...).
     ``replay_recall``: store each recall block beside its message and send it
     again verbatim, and leave out of new blocks what replayed ones already show
     (default on, see DEFAULT_REPLAY_RECALL); off: recall only on the current
@@ -87,85 +91,87 @@ class Agent:
 
     def __init__(
         self,
-        model: str = DEFAULT_MODEL,
+        model: str | None = None,
         *,
         base_url: str | None = None,
         api_key: str | None = None,
         home: str | Path | None = None,
-        profile: ProfileSettings | None = None,
-        provider: str | MemoryProvider | None = "local",
+        profile: Profile | None = None,
+        provider: str | MemoryProvider | None | EllipsisType = ...,  # ...: the profile's
         embedder: str | Embedder | None = None,
         replay_recall: bool | None = None,
-        nudge_interval: int = 10,
-        max_tool_iterations: int = 8,
-        context_window: int = 128_000,
-        compress_threshold: float = 0.75,
-        flush_min_turns: int = 3,
+        nudge_interval: int | None = None,
+        max_tool_iterations: int | None = None,
+        context_window: int | None = None,
+        compress_threshold: float | None = None,
+        flush_min_turns: int | None = None,
         on_delta: StreamCallback | None = None,
         on_tool_call: ToolCallback | None = None,
         session_id: str | None = None,
         timeout: float = 120.0,
         max_retries: int = 3,
-        memory_char_limit: int | None = None,  # None: the home's (as MemoryStore(home) takes them)
+        memory_char_limit: int | None = None,
         user_char_limit: int | None = None,
-        write_policy: str | None = None,  # None: the home's [memory] write_policy
+        write_policy: str | None = None,
     ) -> None:
         if profile is not None and home is not None:
             raise ConfigError("give Agent a home or an opened profile, not both")
-        # The home's settings decide the storage; an entry point that opened the profile passes it.
-        opened = profile if profile is not None else profile_settings(resolve_home(home))
+        given: dict[str, Any] = {"model": model, "base_url": base_url, "api_key": api_key,
+                                 "memory_char_limit": memory_char_limit, "user_char_limit": user_char_limit,
+                                 "write_policy": write_policy}
+        # An entry point that opened the profile passes it; else the home is opened as every door
+        # opens it. Either way the arguments given overlay its settings.
+        opened = (open_profile(home, **given) if profile is None
+                  else replace(profile, settings=profile.settings.with_overrides(**given)))
+        self.profile = opened
+        settings = opened.settings
         self.home = opened.path
         private_dir(self.home)
-        self.replay_recall = DEFAULT_REPLAY_RECALL if replay_recall is None else replay_recall
-        self.nudge_interval = nudge_interval
-        self.max_tool_iterations = max(1, max_tool_iterations)
-        self.context_window = context_window
-        self.compress_threshold = compress_threshold
-        self.flush_min_turns = flush_min_turns
+        options = settings.agent
+        self.replay_recall = _first(replay_recall, options.replay_recall, DEFAULT_REPLAY_RECALL)
+        self.nudge_interval = _first(nudge_interval, options.nudge_interval, 10)
+        self.max_tool_iterations = max(1, _first(max_tool_iterations, options.max_tool_iterations, 8))
+        self.context_window = _first(context_window, options.context_window, 128_000)
+        self.compress_threshold = _first(compress_threshold, options.compress_threshold, 0.75)
+        self.flush_min_turns = _first(flush_min_turns, options.flush_min_turns, 3)
         self.on_delta = on_delta
         self.on_tool_call = on_tool_call
-        self.llm = LLMClient(model, base_url=base_url, api_key=api_key, timeout=timeout,
-                             max_retries=max_retries)
-        settings = opened.settings
-        if memory_char_limit is None:
-            memory_char_limit = settings.memory_char_limit
-        if user_char_limit is None:
-            user_char_limit = settings.user_char_limit
-        self.store = MemoryStore(memory_char_limit=memory_char_limit, user_char_limit=user_char_limit,
-                                 backend=notes_backend(opened),
-                                 write_policy=write_policy or opened.settings.write_policy,
-                                 on_full=settings.on_full)
+        self.llm = LLMClient(settings.model, base_url=settings.base_url, api_key=settings.api_key,
+                             timeout=timeout, max_retries=max_retries)
+        self.sessions = opened.sessions()
+        self.session_id = ""
+        # Process start is a cache-breaking event like any other; the provider starts on the
+        # session this agent opens with (resumed: id or unique prefix; else a new one).
+        fresh = session_id is None
+        first = self.sessions.create() if session_id is None else self.sessions.resolve(session_id)
+        self._messages: list[dict[str, Any]] = [] if fresh else self.sessions.messages(first)
+        chosen = None if provider is ... else "none" if provider is None else provider
+        self.manager = opened.recall(first, provider=chosen, embedder=embedder,
+                                     context=self._session_context(first))
+        self.provider = self.manager.provider
+        self.notes = opened.notes(self.manager)
+        self.store = self.notes.store
         self.store.proposer = Proposer(client="agent")
         # A file past [memory] review_threshold of its budget gets a review pass: its findings
         # wait as proposals for the user (`silcrow chat` says so); nothing is applied.
         self.review_findings = self._review_when_full(settings)
-        self.sessions = open_sessions(opened)
-        self.manager = MemoryManager()
-        self.provider = self._attach_provider(opened, provider, embedder)
-        self.router = ToolRouter(self.store, self.sessions, self.manager)
+        self.router = ToolRouter(self.notes, self.sessions, self.manager)
         if settings.archive_to_recall and self.provider is not None:
             # A note dropped from the prompt (removed, replaced, evicted) can still be recalled.
             self.store.mirror_archive(lambda text: self.manager.remember(text, source="archive"))
         self._tools: list[dict[str, Any]] = []
         self._system_prompt = ""
-        self._messages: list[dict[str, Any]] = []
         self._turns_since_write = 0
         self._turns_since_flush = 0
         self._turns_since_compress = MIN_TURNS_BETWEEN_COMPRESSIONS
         self._user_turns = 0
         self.last_recalled = 0  # memories this session's last turn recalled (a status line shows it)
         self._closed = False
-        self.session_id = ""
-        # Process start is a cache-breaking event like any other.
-        if session_id is not None:
-            self._open(self.sessions.resolve(session_id), fresh=False)
-        else:
-            self._open(self.sessions.create(), fresh=True)
+        self._open(first, fresh=fresh, started=True)
 
     # -- setup -------------------------------------------------------------
-    def _review_when_full(self, settings: Any) -> list[dict[str, Any]]:
-        full = [t for t in TARGET_FILES if self.store.fullness(t) >= settings.review_threshold]
-        if not full:
+    def _review_when_full(self, settings: Settings) -> list[dict[str, Any]]:
+        if not self.store.due_for_review():
             return []
         embed = None
         try:
@@ -178,28 +184,21 @@ class Agent:
             log.warning("memory review failed: %s", exc)
             return []
 
-    def _attach_provider(self, opened: ProfileSettings, provider: str | MemoryProvider | None,
-                         embedder: str | Embedder | None) -> MemoryProvider | None:
-        if provider is None or provider == "none":
-            return None
-        if isinstance(provider, MemoryProvider):
-            instance = provider
-        else:
-            found = open_provider(opened, provider, embedder=embedder or None)
-            if found is None:
-                return None
-            instance = found
-        if not instance.is_available():
-            # Curated notes never depend on the provider: carry on without recall, loudly.
-            log.warning("recall provider %r is not available (%s); continuing without long-term recall",
-                        instance.name, instance.unavailable_reason() or "no reason given")
-            return None
-        self.manager.add_provider(instance)
-        return instance
+    def _session_context(self, session_id: str) -> dict[str, Any]:
+        """What the provider need not recall because the model sees it: a branch carries its
+        parents' history; a resumed, compressed session shows only what follows its summary."""
+        ancestors = self.sessions.ancestors(session_id)
+        context: dict[str, Any] = {"ancestor_session_ids": [a for a, _ in ancestors],
+                                   "ancestor_forked_at": dict(ancestors)}
+        since = _summarised_before(self._messages)
+        if since:
+            context["summarised_before"] = since
+        return context
 
-    def _open(self, session_id: str, *, fresh: bool) -> None:
-        """Switch to a session and rebuild everything that is per-session."""
-        if not fresh:
+    def _open(self, session_id: str, *, fresh: bool, started: bool = False) -> None:
+        """Switch to a session and rebuild everything that is per-session (``started``: the
+        provider was initialised on it already, with the manager)."""
+        if not fresh and not started:
             self.sessions.get(session_id)  # raises SessionError for an unknown id
         previous, self.session_id = self.session_id, session_id
         self._messages = [] if fresh else self.sessions.messages(session_id)
@@ -207,17 +206,11 @@ class Agent:
         self._turns_since_write = 0
         self._turns_since_flush = 0
         self._turns_since_compress = MIN_TURNS_BETWEEN_COMPRESSIONS
-        # What the provider need not recall because the model sees it: a branch carries its
-        # parents' history; a resumed, compressed session shows only what follows its summary.
-        ancestors = self.sessions.ancestors(session_id)
-        context: dict[str, Any] = {"ancestor_session_ids": [a for a, _ in ancestors],
-                                   "ancestor_forked_at": dict(ancestors)}
-        since = _summarised_before(self._messages)
-        if since:
-            context["summarised_before"] = since
-        if previous:
-            self.manager.on_session_switch(previous, session_id, home=str(self.home), **context)
-        self.manager.initialize(session_id, home=str(self.home), **context)
+        if not started:
+            context = self._session_context(session_id)
+            if previous:
+                self.manager.on_session_switch(previous, session_id, home=str(self.home), **context)
+            self.manager.initialize(session_id, home=str(self.home), **context)
         self._invalidate()
 
     def _invalidate(self) -> None:
@@ -460,6 +453,14 @@ class Agent:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
+
+
+_T = TypeVar("_T")
+
+
+def _first(given: _T | None, setting: _T | None, default: _T) -> _T:
+    """An argument given, else the profile's [agent] setting, else the agent's default."""
+    return given if given is not None else setting if setting is not None else default
 
 
 def _summarised_before(messages: list[dict[str, Any]]) -> str | None:

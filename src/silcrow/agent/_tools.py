@@ -1,7 +1,7 @@
 """The tools the agent offers the model, and the one place that runs them.
 
-The memory tool goes to the notes service (:class:`~silcrow.notes.Notes`) over the
-:class:`~silcrow.store.MemoryStore` (never through the provider: notes must not
+The memory tool goes to the notes service (:class:`~silcrow.notes.Notes`, a
+profile's ``Profile.notes(manager)``; never through the provider: notes must not
 depend on a plugin), which passes each committed write on to the provider.
 ``session_search`` reads the sessions database; every other tool name the
 provider declared is routed through the :class:`MemoryManager`. Whatever
@@ -29,7 +29,6 @@ from silcrow.errors import ToolCallError
 from silcrow.notes import Notes
 from silcrow.recall import MemoryManager
 from silcrow.sessions import SessionBackend
-from silcrow.store import MemoryStore
 from silcrow.tool import memory_call, memory_tool_schema
 
 MEMORY_TOOL = MEMORY_TOOL_NAME
@@ -45,11 +44,13 @@ class ToolOutcome:
 class ToolRouter:
     """Schemas and dispatch for memory, session_search and the provider's tools."""
 
-    def __init__(self, store: MemoryStore, sessions: SessionBackend, manager: MemoryManager) -> None:
-        self.store = store
+    def __init__(self, notes: Notes, sessions: SessionBackend, manager: MemoryManager) -> None:
+        """``notes``: the profile's notes service (``Profile.notes(manager)``), whose committed
+        writes reach ``manager``'s provider."""
+        self.notes = notes
+        self.store = notes.store
         self.sessions = sessions
         self.manager = manager
-        self.notes = Notes(store, manager)
         self._provider_tools: set[str] = set()
 
     def schemas(self) -> list[dict[str, Any]]:

@@ -58,13 +58,9 @@ def chat(
     opened = app_profile(ctx)  # opened once for the whole invocation; the agent uses it as it is
     home = opened.path
     settings = opened.settings.with_overrides(model=model, base_url=base_url, provider=provider)
-    agent = Agent(
-        settings.model, base_url=settings.base_url, api_key=settings.api_key, profile=opened,
-        provider=settings.provider, embedder=settings.embedder_spec(),
-        memory_char_limit=settings.memory_char_limit, user_char_limit=settings.user_char_limit,
-        write_policy=settings.write_policy,
-        on_tool_call=_show_tool_call, **settings.agent.kwargs(),
-    )
+    # Every other setting (limits, write policy, [agent] options, the embedder) is the profile's.
+    agent = Agent(settings.model, base_url=settings.base_url, profile=opened, provider=settings.provider,
+                  on_tool_call=_show_tool_call)
     try:
         console.print(Text.assemble(
             ("silcrow chat", "bold"), f" · model {settings.model} at {agent.llm.endpoint}",

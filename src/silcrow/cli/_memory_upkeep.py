@@ -147,16 +147,13 @@ def run_review(ctx: typer.Context, store: Any, *, rules_only: bool = False,
 
 def _mirror_to_recall(ctx: typer.Context, store: Any) -> int:
     from silcrow.errors import ConfigError
-    from silcrow.recall import MemoryManager
 
     profile = app_profile(ctx)
     provider = profile.provider()
     if provider is None:
         raise ConfigError("no recall provider is configured (provider = \"none\"); set one in config.toml "
                           "to keep archived entries in recall")
-    manager = MemoryManager()
-    manager.add_provider(provider)
-    manager.initialize("silcrow-archive", home=str(profile.path))
+    manager = profile.recall("silcrow-archive", provider=provider, available_only=False)
     try:
         count: int = store.mirror_archive(lambda text: manager.remember(text, source="archive"))
     finally:

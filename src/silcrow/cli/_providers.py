@@ -130,19 +130,17 @@ def check(
 @providers_app.command("status")
 def status(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
     """How the selected recall provider is doing: available, what it holds, queued writes."""
-    from silcrow.recall import MemoryManager
+    from silcrow._paths import recall_db
 
     with guarded():
         profile = app_profile(ctx)
-        manager = MemoryManager()
         provider = profile.provider()
-        if provider is not None:
-            manager.add_provider(provider)
-            from silcrow._paths import recall_db
-
-            # The local provider opens (creates) its database when initialised: only one that exists.
-            if provider.name != "local" or profile.storage.shared or recall_db(profile.path).exists():
-                manager.initialize("silcrow-status", home=str(profile.path))
+        # The local provider opens (creates) its database when initialised: only one that exists.
+        # An unavailable provider is kept: the status says why.
+        initialize = provider is not None and (provider.name != "local" or profile.storage.shared
+                                               or recall_db(profile.path).exists())
+        manager = profile.recall("silcrow-status", provider=provider if provider is not None else "none",
+                                 initialize=initialize, available_only=False)
         try:
             found = manager.recall_status()
         finally:

@@ -47,14 +47,7 @@ class Recall:
         a provider when the profile has none, or it is unavailable: recall is then empty)."""
         with self._lock:
             if self._manager is None or not self._opened:
-                from silcrow.recall import MemoryManager
-
-                manager = self._manager or MemoryManager()
-                provider = self.profile.provider()
-                if provider is not None and provider.is_available():
-                    manager.add_provider(provider)
-                    manager.initialize(self._session_id, home=str(self.profile.path))
-                self._manager, self._opened = manager, True
+                self._manager, self._opened = self.profile.recall(self._session_id), True
             return self._manager
 
     def close(self) -> None:

@@ -234,8 +234,7 @@ def check_provider_contract(provider: MemoryProvider, tmp_home: Path) -> None:
     _returns_none(call("on_session_end", TRANSCRIPT), "on_session_end")
 
     # Behind a real manager: the same provider answers through the fence.
-    manager = MemoryManager(prefetch_timeout=30.0)
-    manager.add_provider(provider)
+    manager = MemoryManager.of(provider, initialize=False, available_only=False, prefetch_timeout=30.0)
     manager.on_turn_start(3, "My sister is called Ana.")
     manager.sync_turn("My sister is called Ana.", "I'll remember Ana.", session_id=SESSION)
     _require(manager.flush(timeout=60), "queued sync_turn did not finish within 60 s")

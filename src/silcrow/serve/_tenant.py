@@ -36,7 +36,7 @@ from silcrow.agent import ToolCall, ToolRouter, build_system_prompt
 from silcrow.config import Settings
 from silcrow.errors import SilcrowError, StoreError
 from silcrow.home import Profile, open_profile
-from silcrow.notes import Notes
+from silcrow.notes import Notes, WriteListener
 from silcrow.recall import (
     TOOL_NAMES,
     MemoryManager,
@@ -116,7 +116,7 @@ class Tenant:
     def notes(self) -> Notes:
         """The notes service over a store of this call (a server call is its own turn), passing
         committed writes on to this profile's recall provider."""
-        return Notes(self.store(), self)
+        return self._parts.notes(self)
 
     def on_memory_write(self, action: str, target: str, content: str) -> None:
         """A committed note write, told to the provider: its manager is opened here, on the first
@@ -148,7 +148,7 @@ class Tenant:
             return self._manager
 
     def _router(self) -> ToolRouter:
-        router = ToolRouter(self.store(), self.sessions, self.manager)
+        router = ToolRouter(self.notes(), self.sessions, self.manager)
         router.schemas()  # registers the provider's tool names for dispatch
         return router
 
@@ -283,20 +283,10 @@ CLIENT_IDENTITY = ("You have a persistent memory (silcrow) that outlives this co
 
 
 def _recall_manager(profile: Profile) -> MemoryManager:
-    """The home's configured provider in a manager, as the agent attaches it (none if unavailable)."""
+    """The home's configured provider in a manager, as the agent gets it (none if unavailable)."""
     # One agent has one call in flight; a server has one per concurrent client, so the bound on
     # unfinished provider calls (there to stop a hung provider piling up threads) is per server.
-    manager = MemoryManager(max_stuck_calls=SERVER_CONCURRENT_CALLS)
-    provider = profile.provider()
-    if provider is None:
-        return manager
-    if not provider.is_available():
-        log.warning("recall provider %r is not available (%s); serving without long-term recall",
-                    provider.name, provider.unavailable_reason() or "no reason given")
-        return manager
-    manager.add_provider(provider)
-    manager.initialize(SERVER_SESSION, home=str(profile.path))
-    return manager
+    return profile.recall(SERVER_SESSION, max_stuck_calls=SERVER_CONCURRENT_CALLS)
 
 
 @dataclass(frozen=True)
@@ -304,6 +294,7 @@ class Parts:
     """How a tenant makes its library objects (see :func:`open_tenant`)."""
 
     store: Callable[[], MemoryStore]
+    notes: Callable[[WriteListener], Notes]
     sessions: Callable[[], SessionBackend]
     manager: Callable[[], MemoryManager]
     settings: Settings = field(default_factory=Settings)
@@ -319,6 +310,7 @@ def open_tenant(home: Path | Profile) -> Tenant:
     backend = profile.notes_backend()
     return Tenant(profile.path, Parts(
         store=lambda: profile.store(backend=backend),
+        notes=lambda recall: profile.notes(recall, backend=backend),
         sessions=profile.sessions,
         manager=lambda: _recall_manager(profile),
         settings=profile.settings,

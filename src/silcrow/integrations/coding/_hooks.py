@@ -132,23 +132,21 @@ def _forget_old(folder: Path) -> None:
 
 def user_prompt_submit(payload: dict[str, Any], home: Path) -> HookResult:
     from silcrow.home import open_profile
-    from silcrow.recall import MemoryManager
 
     prompt = payload.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         return HookResult()
-    provider = open_profile(home).provider()
+    profile = open_profile(home)
+    provider = profile.provider()
     if provider is None:
         return HookResult()
     if not provider.is_available():
         why = provider.unavailable_reason() or "no reason given"
         return HookResult(message=f"silcrow: recall provider {provider.name!r} is not available ({why}); "
                           "no recalled context added")
-    manager = MemoryManager(prefetch_timeout=DEADLINES["user-prompt-submit"] - 5)
+    session = str(payload.get("session_id") or "")
+    manager = profile.recall(session, provider=provider, prefetch_timeout=DEADLINES["user-prompt-submit"] - 5)
     try:
-        manager.add_provider(provider)
-        session = str(payload.get("session_id") or "")
-        manager.initialize(session, home=str(home))
         block = manager.prefetch(prompt, session_id=session)  # screened and fenced, as for the agent
     finally:
         manager.shutdown()

@@ -55,10 +55,11 @@ def memory_tools(profile: ProfileArg = None, *, home: Any = None, session_id: st
     opened_profile = opened(profile, home)
     recall = Recall(opened_profile, manager, session_id=session_id)
     manager = recall.manager()
-    store = opened_profile.store()
+    notes = opened_profile.notes(manager)
+    store = notes.store
     store.proposer = Proposer(client=CLIENT, session=session_id or None)
     store.load()
-    router = ToolRouter(store, opened_profile.sessions(), manager)
+    router = ToolRouter(notes, opened_profile.sessions(), manager)
     schemas = router.schemas()
     counter = itertools.count(1)
 
