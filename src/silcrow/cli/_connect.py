@@ -60,8 +60,8 @@ def connect(
     if as_json:
         print_json({"client": client, "remove": remove, "dry_run": dry_run,
                     "backups": [str(b) for b in backups],
-                    "changes": [{"file": str(c.path), "changed": c.changed, "what": c.what,
-                                 "diff": c.diff()} for c in changes]})
+                    "changes": [{"file": str(c.path), "writes": str(c.writes), "changed": c.changed,
+                                 "what": c.what, "diff": c.diff()} for c in changes]})
         return
     if dry_run:
         for change in changed:  # the exact diff, written as it is (no wrapping, no markup)
@@ -77,7 +77,8 @@ def connect(
         return
     for change in changed:
         done = "deleted" if change.after is None else ("created" if change.before is None else "updated")
-        console.print(Text(f"{done} {_short(change.path)}: {'; '.join(change.what)}"))
+        through = f" (a link: the file changed is {change.writes})" if change.writes != change.path else ""
+        console.print(Text(f"{done} {_short(change.path)}{through}: {'; '.join(change.what)}"))
     if backups:
         console.print(Text(f"backup{'s' if len(backups) > 1 else ''}: {', '.join(str(b) for b in backups)}"))
     if not remove:

@@ -16,6 +16,12 @@ appended to and cut from as text, checked with tomlkit, so comments, order and f
 Before a file that exists is changed, a copy goes to ``<home>/backups/connect/``. What connect
 created (a file, an ``mcpServers`` object, a hook list) is noted in ``<home>/connect.json`` so
 that ``--remove`` takes out exactly that and leaves the file as it was, byte for byte.
+
+A user's config kept behind a symbolic link (a dotfiles repository) is changed through it, and
+every diff names the file the write lands in. In project scope a link is never followed: a
+cloned repository may carry ``.mcp.json`` or ``.claude`` as a link to anywhere (``~/.claude``, a
+path that does not exist yet), so a link on the way from the project to a config is refused,
+naming the link and where it points, before anything is read or written.
 """
 
 from __future__ import annotations
@@ -65,16 +71,22 @@ class Change:
     shared: bool = False  # a project's file, meant to be committed: created 0644 (a user's: 0600)
     dirs: list[Path] = field(default_factory=list)  # directories made for it (by apply)
     blank: str | None = None  # what an existing file held that had no JSON in it (spaces, nothing)
+    confined: Path | None = None  # the project it must stay in, no link on the way (project scope)
 
     @property
     def changed(self) -> bool:
         return self.before != self.after
 
+    @property
+    def writes(self) -> Path:
+        """The file the change lands in: the path itself, or the file its symbolic link names."""
+        return Path(os.path.realpath(self.path)) if self.path.is_symlink() else self.path
+
     def diff(self) -> str:
         """The exact change as a unified diff (empty when nothing changes)."""
         old = [] if self.before is None else self.before.splitlines(keepends=True)
         new = [] if self.after is None else self.after.splitlines(keepends=True)
-        name = str(self.path)
+        name = str(self.writes)
         lines = difflib.unified_diff(old, new, fromfile=name if self.before is not None else "/dev/null",
                                      tofile=name if self.after is not None else "/dev/null")
         return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
@@ -139,6 +151,11 @@ def plan(target: Target, *, remove: bool, state_home: Path, mcp: bool = True) ->
     """The changes ``connect`` (or ``--remove``) makes to ``target``'s files; nothing is written."""
     state = _load_state(state_home)
     changes: list[Change] = []
+    confined = target.project if target.scope == "project" else None
+    for wanted in ([target.mcp_file()] if mcp else []) + \
+            ([target.settings_file()] if target.client == CLAUDE_CODE and target.hooks else []):
+        if confined is not None:
+            _check_no_link(confined, wanted)
     if mcp:
         path = target.mcp_file()
         before = _read(path)
@@ -152,7 +169,28 @@ def plan(target: Target, *, remove: bool, state_home: Path, mcp: bool = True) ->
         changes.append(_hooks_change(path, _read(path), target, remove, state.get(str(path), {})))
     for change in changes:
         change.shared = target.scope == "project" and change.path.name != "settings.json"
+        change.confined = confined
     return changes
+
+
+def _check_no_link(project: Path, path: Path) -> None:
+    """Refuse ``path`` when it, or a directory on the way to it from ``project``, is a symbolic
+    link: a repository's link would send the write outside the project."""
+    current = project
+    for part in path.relative_to(project).parts:
+        current = current / part
+        if not current.is_symlink():
+            if not current.exists():
+                return  # nothing below a missing directory can be a link yet
+            continue
+        points = os.readlink(current)
+        lands = os.path.realpath(path)
+        kind = "directory" if part != path.name else "file"
+        raise ConnectError(
+            f"{current} is a symbolic link to {points}, so the change to {path} would be written to "
+            f"{lands}, outside what this project holds; in project scope connect follows no link (a "
+            f"cloned repository can carry one). Replace the link with a real {kind}, or connect in "
+            "your user config (drop --scope project); nothing was changed")
 
 
 def _read(path: Path) -> str | None:
@@ -175,6 +213,8 @@ def _refused(problem: str) -> ConnectError:
 def _parsed(path: Path, text: str) -> jsonedit.Node:
     try:
         root = jsonedit.parse(text)
+    except jsonedit.TooDeep as exc:
+        raise _refused(f"{path} is deeper than silcrow edits: {exc}") from exc
     except ValueError as exc:
         raise _refused(f"{path} is not valid JSON ({exc})") from exc
     if root.kind != "object":
@@ -428,6 +468,9 @@ def apply(changes: Sequence[Change], *, client: str, state_home: Path, remove: b
     """Write ``changes`` (each file atomically, an existing one backed up first); returns the backups."""
     state = _load_state(state_home)
     backups: list[Path] = []
+    for change in changes:  # checked again: a link may have appeared since plan() read the files
+        if change.confined is not None and change.changed:
+            _check_no_link(change.confined, change.path)
     for change in changes:
         if not change.changed:
             continue
@@ -442,7 +485,7 @@ def apply(changes: Sequence[Change], *, client: str, state_home: Path, remove: b
         else:
             # Through a symbolic link (a config kept in a dotfiles repository): the file it points
             # at is changed, the link stays.
-            real = Path(os.path.realpath(change.path)) if change.path.is_symlink() else change.path
+            real = change.writes
             mode = _mode(real, change.shared)
             change.dirs = _make_parents(real.parent)
             replace_file(real, change.after, mode=mode)

@@ -8,7 +8,9 @@ objects, arrays and members and splices text in and out: an insertion goes after
 member, indented like it, and a removal deletes exactly what such an insertion added.
 
 JSON with ``//`` and ``/* */`` comments and trailing commas is read too (Cursor and VS
-Code write it); anything else that is not JSON raises :class:`ValueError` with the line.
+Code write it); anything else that is not JSON raises :class:`ValueError` with the line, and
+so does nesting deeper than :data:`MAX_DEPTH` (the scan is recursive; no client config comes
+near it).
 """
 
 from __future__ import annotations
@@ -17,9 +19,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Node", "find", "insert", "parse", "remove", "replace", "value_of"]
+__all__ = ["Node", "TooDeep", "find", "insert", "parse", "remove", "replace", "value_of"]
 
 _WS = " \t\r\n"
+#: Objects and arrays nested deeper than this are refused (Python's recursion would end first).
+MAX_DEPTH = 200
+
+
+class TooDeep(ValueError):
+    """The document nests objects and arrays deeper than :data:`MAX_DEPTH`."""
 
 
 @dataclass
@@ -48,6 +56,7 @@ class _Scanner:
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
+        self.depth = 0
 
     def fail(self, what: str) -> ValueError:
         line = self.text.count("\n", 0, self.pos) + 1
@@ -110,6 +119,15 @@ class _Scanner:
         raise self.fail("unterminated string")
 
     def container(self, kind: str) -> Node:
+        if self.depth >= MAX_DEPTH:
+            raise TooDeep(str(self.fail(f"objects and arrays nested more than {MAX_DEPTH} levels deep")))
+        self.depth += 1
+        try:
+            return self._members(kind)
+        finally:
+            self.depth -= 1
+
+    def _members(self, kind: str) -> Node:
         node = Node(kind, self.pos, -1)
         close = "}" if kind == "object" else "]"
         self.pos += 1
