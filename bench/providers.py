@@ -91,7 +91,7 @@ def local_system(home: Path, embedder: Embedder) -> System:
         provider.ingest(records)
 
     def rank(question: str, k: int) -> list[str]:
-        return [h.external_id or "" for h in provider.search(question, k)]
+        return [h.external_id or "" for h in provider.search(question, k).hits]
 
     return System(provider, ingest, rank)
 

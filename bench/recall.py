@@ -110,7 +110,7 @@ def recall_at(ranked: list[str], evidence: list[str], k: int) -> float:
 
 
 def turn_ids(provider: LocalProvider, question: str, k: int, mode: str, fusion: str = "score") -> list[str]:
-    return [h.external_id or "" for h in provider.search(question, k, mode=mode, fusion=fusion)]
+    return [h.external_id or "" for h in provider.search(question, k, mode=mode, fusion=fusion).hits]
 
 
 class PlainBaselines:

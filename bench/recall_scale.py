@@ -189,7 +189,7 @@ class ProviderStore:
         self.provider.ingest(records)
 
     def search(self, query: str, k: int, mode: str) -> list[Any]:
-        return self.provider.search(query, k, mode=mode)
+        return list(self.provider.search(query, k, mode=mode).hits)
 
     def close(self) -> None:
         self.provider.shutdown()

@@ -145,7 +145,8 @@ def _turns(home: Path) -> list[str]:
     provider = LocalProvider(home, embedder="none")
     provider.initialize("check", home=home)
     try:
-        return sorted(h.text for h in provider.search("backup chunk zstd dump upload", k=50, mode="lexical"))
+        found = provider.search("backup chunk zstd dump upload", k=50, mode="lexical")
+        return sorted(h.text for h in found.hits)
     finally:
         provider.shutdown()
 

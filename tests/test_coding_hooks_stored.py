@@ -39,7 +39,7 @@ def test_an_echoed_fence_is_not_stored_again(tmp_path: Path) -> None:
     provider = LocalProvider(home, embedder="none")
     provider.initialize("check", home=home)
     try:
-        texts = [h.text for h in provider.search("chunk size culprit tidepool", k=10, mode="lexical")]
+        texts = [h.text for h in provider.search("chunk size culprit tidepool", k=10, mode="lexical").hits]
     finally:
         provider.shutdown()
     assert any("chunk size is the culprit" in t for t in texts), texts

@@ -229,13 +229,13 @@ def test_project_filter_on_sqlite(tmp_path: Path) -> None:
         provider.ingest(_records())
         hits = provider.search(
             "backup dump timeout health", k=20, mode="lexical", project="/home/ana/src/kestrel"
-        )
-        assert hits == []
+        ).hits
+        assert hits == ()
         hits = provider.search(
             "backup dump timeout health", k=20, mode="lexical", project="/home/ana/src/tidepool"
-        )
+        ).hits
         assert hits and all(h.session_id != "8c2e4a6b-1f3d-4e5a-b7c9-0d1e2f3a4b5c" for h in hits)
-        assert len(provider.search("backup dump timeout health", k=20, mode="lexical")) >= len(hits)
+        assert len(provider.search("backup dump timeout health", k=20, mode="lexical").hits) >= len(hits)
     finally:
         provider.shutdown()
 

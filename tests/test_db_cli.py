@@ -116,7 +116,7 @@ def test_import_then_export_is_lossless(pg_dsn: str, tmp_path: Path, embedder: E
         assert len(lite.search("viola")) == 1
     provider = LocalProvider(back, embedder=embedder)
     provider.initialize("x", user_id="sam")
-    assert provider.search("cello", 1)[0].speaker == "user"
+    assert provider.search("cello", 1).hits[0].speaker == "user"
     provider.shutdown()
 
 

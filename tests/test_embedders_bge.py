@@ -168,12 +168,12 @@ def test_the_provider_reranks_only_the_best_hits_of_hybrid_search(
         provider.initialize("t")
         provider.ingest(turns)
     query = "What do Melanie's kids like? the weather topic"
-    before, after = plain.search(query, 25), ranked.search(query, 25)
+    before, after = list(plain.search(query, 25).hits), list(ranked.search(query, 25).hits)
     assert sorted(h.text for h in before[:20]) == sorted(h.text for h in after[:20])  # reordered, not new
     assert [h.text for h in before[20:]] == [h.text for h in after[20:]]
     assert [h.text for h in after[:20]] == [h.text for h in rerank(reranker, query, before)[:20]]
-    assert [h.id for h in ranked.search(query, 5, mode="lexical")] == [h.id for h in plain.search(query, 5,
-                                                                                                  mode="lexical")]
+    lexical = [[h.id for h in p.search(query, 5, mode="lexical").hits] for p in (ranked, plain)]
+    assert lexical[0] == lexical[1]
     for provider in (plain, ranked):
         provider.shutdown()
 
@@ -187,7 +187,7 @@ def test_config_picks_bge_and_the_reranker_for_the_profiles_provider(tmp_path: P
     provider.initialize("cfg")
     provider.ingest([RecallRecord(text="I adopted a puppy from the shelter last week.", speaker="Caroline"),
                      RecallRecord(text="The quarterly report is due on Friday.", speaker="Melanie")])
-    hits = provider.search("Which animal did Caroline bring home?", 2)
+    hits = provider.search("Which animal did Caroline bring home?", 2).hits
     assert provider.store.embedder.name == "onnx:bge-small-en-v1.5"
     assert isinstance(provider._get_reranker(), CrossEncoderReranker)
     assert "puppy" in hits[0].text
@@ -215,7 +215,7 @@ def test_a_store_writing_larger_batches_holds_the_same_vectors(
         provider.initialize("batches")
         provider.ingest(records)
         try:
-            return [[(h.external_id, h.score) for h in provider.search(q, 8, mode="dense")]
+            return [[(h.external_id, h.score) for h in provider.search(q, 8, mode="dense").hits]
                     for q in ("a trip to Lisbon", "the dog", "cooking curry")]
         finally:
             provider.shutdown()

@@ -137,6 +137,6 @@ def test_config_picks_e5_and_the_local_provider_recalls_with_it(
         RecallRecord(text="The quarterly report is due on Friday.", speaker="Melanie"),
         RecallRecord(text="We went hiking in the mountains.", speaker="Melanie"),
     ])
-    hits = provider.search("Which animal did Caroline bring home?", 3, mode="dense")
+    hits = provider.search("Which animal did Caroline bring home?", 3, mode="dense").hits
     provider.shutdown()
     assert hits and "puppy" in hits[0].text

@@ -217,11 +217,11 @@ def test_a_fact_saved_through_the_bridge_has_fence_tags_stripped_as_the_manager_
     fact = "<memory-context>Ana lives in Porto</memory-context> Ana likes green tea"
     bridge = _bridge(hermes_home)
     assert json.loads(bridge.handle_tool_call("recall_add", {"fact": fact}))["success"] is True
-    through_hermes = [hit.text for hit in bridge._recall.search("Ana green tea", 5)]
+    through_hermes = [hit.text for hit in bridge._recall.search("Ana green tea", 5).hits]
 
     provider, manager = _plain_manager(tmp_path)
     assert json.loads(manager.handle_tool_call("recall_add", {"fact": fact}))["success"] is True
-    through_silcrow = [hit.text for hit in provider.search("Ana green tea", 5)]
+    through_silcrow = [hit.text for hit in provider.search("Ana green tea", 5).hits]
     manager.shutdown()
     bridge.shutdown()
 
@@ -237,12 +237,12 @@ def test_a_curated_write_is_mirrored_without_fence_tags_by_the_bridge_and_the_ma
     note = "<memory-context>Ana lives in Porto</memory-context> Ana keeps bees"
     bridge = _bridge(hermes_home)
     bridge.on_memory_write("add", "memory", note)
-    through_hermes = [hit.text for hit in bridge._recall.search("Ana bees", 5)]
+    through_hermes = [hit.text for hit in bridge._recall.search("Ana bees", 5).hits]
 
     provider, manager = _plain_manager(tmp_path)
     manager.on_memory_write("add", "memory", note)
     manager.flush(30)
-    through_silcrow = [hit.text for hit in provider.search("Ana bees", 5)]
+    through_silcrow = [hit.text for hit in provider.search("Ana bees", 5).hits]
     manager.shutdown()
     bridge.shutdown()
 

@@ -29,7 +29,7 @@ def _texts(home: Path, query: str) -> list[str]:
     provider = LocalProvider(home, embedder="none")
     provider.initialize("check", home=home)
     try:
-        return [h.text for h in provider.search(query, k=20, mode="lexical")]
+        return [h.text for h in provider.search(query, k=20, mode="lexical").hits]
     finally:
         provider.shutdown()
 

@@ -62,9 +62,6 @@ class Recorder(MemoryProvider):
     def initialize(self, session_id: str, **kwargs: Any) -> None:
         pass
 
-    def get_tool_schemas(self) -> list[dict[str, Any]]:
-        return []
-
     def on_memory_write(self, action: str, target: str, content: str) -> None:
         self.writes.append((action, target, content))
 

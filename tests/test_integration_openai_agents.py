@@ -46,9 +46,6 @@ class Recorder(MemoryProvider):
     def initialize(self, session_id: str, **kwargs: Any) -> None:
         pass
 
-    def get_tool_schemas(self) -> list[dict[str, Any]]:
-        return []
-
     def sync_turn(self, user: str, assistant: str, *, session_id: str = "") -> None:
         self.turns.append((user, assistant, session_id))
 

@@ -126,7 +126,7 @@ def test_times_at_the_ends_of_the_calendar_are_stored_and_found(tmp_path: Path, 
     provider.initialize("edges")
     provider.ingest([RecallRecord(text="the lighthouse keeper's logbook", session_id="s", timestamp=when),
                      RecallRecord(text="an ordinary turn about lighthouses", session_id="s")])
-    hits = provider.search("lighthouse logbook", k=5)
+    hits = provider.search("lighthouse logbook", k=5).hits
     assert {h.text for h in hits} == {"the lighthouse keeper's logbook", "an ordinary turn about lighthouses"}
     provider.shutdown()
 
@@ -139,7 +139,7 @@ def test_a_claude_export_dated_at_the_end_of_9999_is_imported(tmp_path: Path) ->
     provider = LocalProvider(tmp_path, embedder=NullEmbedder())
     provider.initialize("edges")
     assert provider.ingest(records) == 1
-    assert [h.text for h in provider.search("tulips", k=3)] == ["plant the tulips"]
+    assert [h.text for h in provider.search("tulips", k=3).hits] == ["plant the tulips"]
     provider.shutdown()
 
 

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from silcrow.recall import MemoryProvider
+from silcrow.recall import Answer, MemoryProvider, ToolResult, ToolSpec
 from silcrow.recall.contract import check_provider_contract
 
 
@@ -45,17 +45,14 @@ class KeywordProvider(MemoryProvider):
             hits = [r for r in self.rows if words & {w.strip("?.,").lower() for w in r.split()}]
         return "\n".join(hits)
 
-    def get_tool_schemas(self) -> list[dict[str, Any]]:
-        return [{"type": "function", "function": {
-            "name": "keyword_search", "description": "Search stored turns by keyword.",
-            "parameters": {"type": "object", "properties": {"query": {"type": "string"},
-                                                            "k": {"type": "integer"}},
-                           "required": ["query"]}}}]
+    def tool_specs(self) -> list[ToolSpec]:
+        return [ToolSpec.of("keyword_search", "Search stored turns by keyword.",
+                            {"query": {"type": "string"}, "k": {"type": "integer"}}, ["query"])]
 
-    def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
+    def call_tool(self, name: str, args: Mapping[str, Any]) -> Answer:
         if name != "keyword_search":
-            return json.dumps({"success": False, "error": f"unknown tool {name!r}"})
-        return json.dumps({"success": True, "results": self.prefetch(str(args.get("query", ""))).split("\n")})
+            return ToolResult.failed(f"unknown tool {name!r}")
+        return ToolResult.done(results=self.prefetch(str(args.get("query", ""))).split("\n"))
 
     def shutdown(self) -> None:
         self.closed += 1
@@ -69,14 +66,24 @@ def test_contract_passes_for_keyword_provider(tmp_path: Path) -> None:
 
 
 class NonJsonTools(KeywordProvider):
-    def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
+    def call_tool(self, name: str, args: Mapping[str, Any]) -> Any:
         return "not json"
 
 
+class NotJsonValues(KeywordProvider):
+    def call_tool(self, name: str, args: Mapping[str, Any]) -> Answer:
+        return ToolResult.done(results={1, 2})
+
+
 class BadSchema(KeywordProvider):
-    def get_tool_schemas(self) -> list[dict[str, Any]]:
-        # Bare schemas are accepted (wrapped), but Anthropic's input_schema is not parameters.
-        return [{"name": "flat_anthropic_style", "description": "Search.", "input_schema": {}}]
+    def tool_specs(self) -> list[ToolSpec]:
+        # A spec whose arguments are not an object schema.
+        return [ToolSpec("flat_search", "Search.", schema_extra={"type": "array"})]
+
+
+class SchemaDicts(KeywordProvider):
+    def tool_specs(self) -> Any:
+        return [{"name": "keyword_search", "description": "Search.", "parameters": {"type": "object"}}]
 
 
 class SilentlyUnavailable(KeywordProvider):
@@ -95,8 +102,10 @@ class NetworkProbe(KeywordProvider):
 @pytest.mark.parametrize(
     ("provider", "message"),
     [
-        (NonJsonTools(), "Expecting value"),
+        (NonJsonTools(), "must return a ToolResult"),
+        (NotJsonValues(), "what JSON cannot hold"),
         (BadSchema(), "parameters not an object"),
+        (SchemaDicts(), "must return ToolSpec values"),
         (SilentlyUnavailable(), "must say why"),
         (NetworkProbe(), "network"),
     ],

@@ -1,4 +1,4 @@
-"""Hermes-style provider hooks: on_turn_start, bare tool schemas, hooks on the manager's threads."""
+"""Hermes-style provider hooks: on_turn_start, typed tools, hooks on the manager's threads."""
 
 from __future__ import annotations
 
@@ -6,13 +6,14 @@ import json
 import logging
 import sqlite3
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 from agent_support import running_agent
 
-from silcrow.recall import MemoryManager, MemoryProvider
+from silcrow.recall import Answer, MemoryManager, MemoryProvider, ToolResult, ToolSpec
 from silcrow.recall.contract import check_provider_contract
 from silcrow.tool import DESCRIPTION
 
@@ -44,27 +45,22 @@ class TurnWatcher(MemoryProvider):
         return ""
 
 
-class BareTools(TurnWatcher):
-    name = "bare-tools"
+class TypedTools(TurnWatcher):
+    name = "typed-tools"
 
-    def get_tool_schemas(self) -> list[dict[str, Any]]:
-        return [
-            {"name": "bare_search", "description": "Search stored turns.",
-             "parameters": {"type": "object", "properties": {"query": {"type": "string"}},
-                            "required": ["query"]}},
-            {"type": "function", "function": {"name": "wrapped_search", "description": "Search again.",
-                                              "parameters": {"type": "object", "properties": {}}}},
-        ]
+    def tool_specs(self) -> list[ToolSpec]:
+        return [ToolSpec.of("typed_search", "Search stored turns.", {"query": {"type": "string"}}, ["query"]),
+                ToolSpec.of("other_search", "Search again.")]
 
-    def handle_tool_call(self, name: str, args: dict[str, Any]) -> str:
-        if name not in ("bare_search", "wrapped_search"):
-            return json.dumps({"success": False, "error": f"unknown tool {name!r}"})
-        return json.dumps({"success": True, "tool": name, "args": args})
+    def call_tool(self, name: str, args: Mapping[str, Any]) -> Answer:
+        if name not in ("typed_search", "other_search"):
+            return ToolResult.failed(f"unknown tool {name!r}")
+        return ToolResult.done(tool=name, args=dict(args))
 
 
-class WithNameless(BareTools):
-    def get_tool_schemas(self) -> list[dict[str, Any]]:
-        return [*super().get_tool_schemas(), {"description": "nameless"}]
+class WithSchemaDict(TypedTools):
+    def tool_specs(self) -> Any:
+        return [*super().tool_specs(), {"name": "a_schema_dict", "description": "not a ToolSpec"}]
 
 
 def test_the_agent_calls_on_turn_start_before_prefetch_with_the_turn_number(tmp_path: Path) -> None:
@@ -127,27 +123,30 @@ def test_a_hanging_on_turn_start_is_bounded(caplog: pytest.LogCaptureFixture) ->
         p.release.set()
 
 
-def test_bare_schemas_are_wrapped_and_nameless_ones_reported(caplog: pytest.LogCaptureFixture) -> None:
+def test_typed_tools_are_offered_in_openai_format(caplog: pytest.LogCaptureFixture) -> None:
     m = MemoryManager()
-    m.add_provider(WithNameless())
-    with caplog.at_level(logging.WARNING, logger="silcrow.recall"):
-        schemas = m.tool_schemas()
+    m.add_provider(TypedTools())
+    schemas = m.tool_schemas()
     assert [s["type"] for s in schemas] == ["function", "function"]
-    assert [s["function"]["name"] for s in schemas] == ["bare_search", "wrapped_search"]
+    assert [s["function"]["name"] for s in schemas] == ["typed_search", "other_search"]
     assert schemas[0]["function"]["parameters"]["required"] == ["query"]
-    assert "tool schema without a name dropped" in caplog.text and "nameless" in caplog.text
-    out = json.loads(m.handle_tool_call("bare_search", {"query": "car"}))
-    assert out == {"success": True, "tool": "bare_search", "args": {"query": "car"}}
+    out = json.loads(m.handle_tool_call("typed_search", {"query": "car"}))
+    assert out == {"success": True, "tool": "typed_search", "args": {"query": "car"}}
+    with caplog.at_level(logging.WARNING, logger="silcrow.recall"):
+        m2 = MemoryManager()
+        m2.add_provider(WithSchemaDict())
+        assert m2.tool_schemas() == []  # a listing that is not all ToolSpec offers nothing
+    assert "not a list of ToolSpec" in caplog.text
 
 
-def test_an_agent_offers_and_calls_a_bare_schema_tool(tmp_path: Path) -> None:
-    script = [{"tool_calls": [{"name": "bare_search", "arguments": {"query": "car"}}]}, {"content": "done"}]
-    with running_agent(tmp_path, script, provider=BareTools()) as (agent, server):
+def test_an_agent_offers_and_calls_a_provider_tool(tmp_path: Path) -> None:
+    script = [{"tool_calls": [{"name": "typed_search", "arguments": {"query": "car"}}]}, {"content": "done"}]
+    with running_agent(tmp_path, script, provider=TypedTools()) as (agent, server):
         assert agent.run_turn("Search for my car please.") == "done"
         offered = [t["function"]["name"] for t in server.requests[0]["tools"]]
         tool_reply = [m for m in server.requests[1]["messages"] if m["role"] == "tool"][0]
-    assert "bare_search" in offered and "wrapped_search" in offered
-    assert json.loads(tool_reply["content"])["tool"] == "bare_search"
+    assert "typed_search" in offered and "other_search" in offered
+    assert json.loads(tool_reply["content"])["tool"] == "typed_search"
 
 
 class SqliteInConstructor(MemoryProvider):
@@ -179,13 +178,13 @@ def test_the_contract_rejects_a_provider_that_is_not_thread_safe(tmp_path: Path)
     assert "check_same_thread=False" in message
 
 
-def test_the_contract_accepts_bare_schemas_and_calls_on_turn_start(tmp_path: Path) -> None:
-    provider = BareTools()
+def test_the_contract_checks_typed_tools_and_calls_on_turn_start(tmp_path: Path) -> None:
+    provider = TypedTools()
     check_provider_contract(provider, tmp_path)
     starts = [e[1][0] for e in provider.events if e[0] == "turn_start"]
     assert starts == [1, 2, 3]
-    with pytest.raises(AssertionError, match="tool schema needs a name"):
-        check_provider_contract(WithNameless(), tmp_path)
+    with pytest.raises(AssertionError, match="must return ToolSpec values"):
+        check_provider_contract(WithSchemaDict(), tmp_path)
 
 
 def test_the_memory_tool_points_to_session_search() -> None:

@@ -100,7 +100,7 @@ def test_the_local_provider_keeps_what_the_user_wrote(tmp_path: Path) -> None:
     manager.initialize("s1", home=str(tmp_path / "home"))
     manager.sync_turn("the staging password is hunter2hunter2", "ok", session_id="s1")
     manager.flush(timeout=30)
-    hits = provider.search("staging password", 3)
+    hits = provider.search("staging password", 3).hits
     manager.shutdown()
     assert any("hunter2hunter2" in h.text for h in hits)
 

@@ -76,7 +76,7 @@ def provider(home: Path, embedder: Embedder) -> Iterator[LocalProvider]:
 
 
 def _top_ids(p: LocalProvider, query: str, k: int, mode: str = "hybrid") -> list[str | None]:
-    return [h.external_id for h in p.search(query, k, mode=mode)]
+    return [h.external_id for h in p.search(query, k, mode=mode).hits]
 
 
 @pytest.mark.parametrize(
@@ -90,11 +90,11 @@ def _top_ids(p: LocalProvider, query: str, k: int, mode: str = "hybrid") -> list
     ],
 )
 def test_recall_of_an_ingested_conversation(provider: LocalProvider, query: str, expected: str) -> None:
-    assert expected in _top_ids(provider, query, 3), provider.search(query, 5)
+    assert expected in _top_ids(provider, query, 3), provider.search(query, 5).hits
 
 
 def test_hits_carry_the_turn_fields(provider: LocalProvider) -> None:
-    hit = provider.search("Clara moved to Lisbon", 1)[0]
+    hit = provider.search("Clara moved to Lisbon", 1).hits[0]
     assert hit.external_id == "T10" and hit.speaker == "Ana" and hit.session_id == "s2"
     assert hit.kind == "turn" and hit.text == DIALOG[10][2]
     assert hit.timestamp == DAY2 + timedelta(minutes=10)
@@ -136,12 +136,12 @@ def test_live_turns_without_a_time_are_stored_every_time(tmp_path: Path) -> None
 
 
 def test_forget_by_id_and_by_text(provider: LocalProvider) -> None:
-    hit = provider.search("puppy named Pixel", 1)[0]
-    assert provider.forget(hit.id) == 1
+    hit = provider.search("puppy named Pixel", 1).hits[0]
+    assert provider.forget(hit.id).removed == 1
     assert "T4" not in _top_ids(provider, "puppy named Pixel", 12)
-    assert provider.forget(hit.id) == 0  # already gone
-    assert provider.forget("lisbon") == 2  # case-insensitive, every memory containing it
-    assert all("Lisbon" not in h.text for h in provider.search("Lisbon", 12))
+    assert provider.forget(hit.id).removed == 0  # already gone
+    assert provider.forget("lisbon").removed == 2  # case-insensitive, every memory containing it
+    assert all("Lisbon" not in h.text for h in provider.search("Lisbon", 12).hits)
     with pytest.raises(RecallError, match="at least 3 characters"):
         provider.forget("a")
     assert provider.stats()["memories"] == len(DIALOG) - 3
@@ -182,7 +182,7 @@ def test_recall_forget_refuses_an_id_that_is_not_a_memory_id(provider: LocalProv
 
 
 def test_recall_forget_takes_an_id_sent_as_digits(provider: LocalProvider) -> None:
-    hit = provider.search("Clara moved to Lisbon", 1)[0]
+    hit = provider.search("Clara moved to Lisbon", 1).hits[0]
     assert json.loads(provider.handle_tool_call("recall_forget", {"id": str(hit.id)}))["removed"] == 1
     bad = json.loads(provider.handle_tool_call("recall_forget", {"query": 42.5}))
     assert bad["success"] is False and "'query' must be text" in bad["error"]
@@ -219,7 +219,7 @@ def test_prefetch_leaves_out_memories_unrelated_to_the_message(provider: LocalPr
     assert provider.prefetch("How do I configure TLS on the Kubernetes ingress controller?") == ""
     assert "Pixel" in provider.prefetch("What is the name of Ana's puppy?")
     # search (the model's recall_search tool) still ranks everything it was asked to
-    assert len(provider.search("How do I configure TLS on the Kubernetes ingress controller?", 3)) == 3
+    assert len(provider.search("How do I configure TLS on the Kubernetes ingress controller?", 3).hits) == 3
 
 
 def test_tenant_scope_filters_search(home: Path, embedder: Embedder) -> None:
@@ -229,9 +229,9 @@ def test_tenant_scope_filters_search(home: Path, embedder: Embedder) -> None:
     bob.initialize("s", user_id="bob")
     alice.add_fact("My locker code is 4417.")
     bob.add_fact("I keep my bike in the garage.")
-    assert [h.text for h in alice.search("locker code", 5)] == ["My locker code is 4417."]
-    assert all("4417" not in h.text for h in bob.search("locker code", 5))
-    assert bob.forget("locker") == 0  # cannot delete another tenant's memories
+    assert [h.text for h in alice.search("locker code", 5).hits] == ["My locker code is 4417."]
+    assert all("4417" not in h.text for h in bob.search("locker code", 5).hits)
+    assert bob.forget("locker").removed == 0  # cannot delete another tenant's memories
     assert alice.stats()["memories"] == 1 and alice.stats()["all_scopes_memories"] == 2
     alice.shutdown()
     bob.shutdown()
@@ -241,12 +241,12 @@ def test_sync_turn_and_curated_mirror(home: Path, embedder: Embedder) -> None:
     p = LocalProvider(home, embedder=embedder)
     p.initialize("chat-1")
     p.sync_turn("I started learning the cello.", "How exciting! How long have you played?")
-    hits = p.search("What instrument is the user learning?", 2)
+    hits = p.search("What instrument is the user learning?", 2).hits
     assert hits[0].speaker == "user" and hits[0].session_id == "chat-1" and "cello" in hits[0].text
     p.on_memory_write("add", "user", "Prefers tea over coffee")
-    assert p.search("tea or coffee", 1)[0].kind == "fact"
+    assert p.search("tea or coffee", 1).hits[0].kind == "fact"
     p.on_memory_write("remove", "user", "tea over")
-    assert all(h.kind != "fact" for h in p.search("tea or coffee", 5))
+    assert all(h.kind != "fact" for h in p.search("tea or coffee", 5).hits)
     assert "cello" in p.on_pre_compress([{"role": "user", "content": "remind me about the cello"}])
     p.shutdown()
 
@@ -257,7 +257,7 @@ def test_lexical_only_mode(home: Path, embedder: Embedder) -> None:
     p.ingest(_records())
     assert p.stats()["embedded"] == 0
     assert _top_ids(p, "pottery workshop", 1) == ["T1"]
-    assert p.search("zzz qqq", 5) == []
+    assert p.search("zzz qqq", 5).hits == ()
     p.shutdown()
     # Reopened with the model, the store embeds what it lacks and dense search works.
     dense = LocalProvider(home, embedder=embedder)
@@ -319,7 +319,7 @@ def test_odd_records_are_clipped_repaired_or_skipped_and_the_rest_stored(provide
         "messages holding lone surrogates (replaced with U+FFFD)": 1,
     }
     assert given[1].text == long and given[3].text.count("\x00") == 1  # the caller's records are untouched
-    texts = {h.text for h in provider.search("quinces medlars farming pilot log", 20)}
+    texts = {h.text for h in provider.search("quinces medlars farming pilot log", 20).hits}
     assert "a NUL byte from a binary paste about quinces" in texts
     assert "half an emoji \ufffd about medlars" in texts
     assert any(t.startswith("The harbour pilot") and len(t) == MAX_RECORD_CHARS for t in texts)
@@ -345,7 +345,7 @@ def test_common_terms_are_skipped_on_large_stores(home: Path, monkeypatch: pytes
     p.initialize("s")
     p.ingest([RecallRecord(text=f"the weather report number {i} says rain") for i in range(40)]
              + [RecallRecord(text="the weather report mentions a rainbow over Lyon")])
-    hits = p.search("weather report about Lyon", 5)
+    hits = p.search("weather report about Lyon", 5).hits
     assert [h.text for h in hits] == ["the weather report mentions a rainbow over Lyon"]
     store = p.store
     if isinstance(store, RecallStore):  # learnt by probing the index, kept until the store grows
@@ -355,7 +355,7 @@ def test_common_terms_are_skipped_on_large_stores(home: Path, monkeypatch: pytes
             counted = dict(conn.execute("SELECT lexeme, memories FROM silcrow.recall_terms"
                                         " WHERE lexeme = ANY(%s)", (["weather", "report", "lyon"],)))
         assert counted == {"weather": 41, "report": 41, "lyon": 1}
-    assert len(p.search("weather report", 5)) == 5  # only common words: lexical-only still answers
+    assert len(p.search("weather report", 5).hits) == 5  # only common words: lexical-only still answers
     p.shutdown()
 
 
@@ -364,9 +364,9 @@ def test_initialize_with_another_home_reopens(tmp_path: Path) -> None:
     p.initialize("s")
     p.add_fact("Fact kept in home one.")
     p.initialize("s", home=tmp_path / "two")
-    assert p.search("fact kept", 5) == [] and p.stats()["db_path"] == str(tmp_path / "two" / "recall.db")
+    assert p.search("fact kept", 5).hits == () and p.stats()["db_path"] == str(tmp_path / "two" / "recall.db")
     p.initialize("s", home=tmp_path / "one")
-    assert len(p.search("fact kept", 5)) == 1
+    assert len(p.search("fact kept", 5).hits) == 1
     p.shutdown()
 
 
@@ -435,10 +435,10 @@ def test_fusion_is_a_search_parameter(provider: LocalProvider) -> None:
         RecallRecord(text="The team ships releases on Fridays.", kind="fact"),
     ])
     for fusion in ("score", "rrf"):
-        hits = provider.search("Zebulon tortoise Quasar", 2, fusion=fusion)
+        hits = provider.search("Zebulon tortoise Quasar", 2, fusion=fusion).hits
         assert hits[0].text.startswith("Zebulon keeps"), fusion
-    score = [h.score for h in provider.search("Zebulon tortoise Quasar", 2)]
-    rrf = [h.score for h in provider.search("Zebulon tortoise Quasar", 2, fusion="rrf")]
+    score = [h.score for h in provider.search("Zebulon tortoise Quasar", 2).hits]
+    rrf = [h.score for h in provider.search("Zebulon tortoise Quasar", 2, fusion="rrf").hits]
     assert score != rrf and max(rrf) < 0.05  # reciprocal ranks are small: the choice took effect
     with pytest.raises(RecallError, match="unknown fusion 'mean'"):
         provider.search("cat", 2, fusion="mean")
@@ -468,7 +468,7 @@ def _assert_same_ranking(tmp_path: Path, embedder: Embedder, pg_dsn: str, record
         p.ingest(records)
     try:
         for query in queries:
-            sqlite_hits, pg_hits = (p.search(query, k) for p in stores)
+            sqlite_hits, pg_hits = (p.search(query, k).hits for p in stores)
             assert len(sqlite_hits) == min(k, len(records)), query
             assert [h.external_id for h in sqlite_hits] == [h.external_id for h in pg_hits], query
             assert [round(h.score, 3) for h in sqlite_hits] == [round(h.score, 3) for h in pg_hits], query

@@ -31,7 +31,7 @@ WRITER = textwrap.dedent(
         if cmd.startswith("add "):
             print(p.add_fact(cmd[4:]), flush=True)
         elif cmd.startswith("forget "):
-            print(p.forget(int(cmd[7:])), flush=True)
+            print(p.forget(int(cmd[7:])).removed, flush=True)
         elif cmd == "quit":
             break
     p.shutdown()
@@ -69,7 +69,7 @@ def test_concurrent_sync_turn_from_threads(tmp_path: Path, embedder: Embedder) -
     assert errors == []
     assert p.stats()["memories"] == 6 * 4 * 2
     for n in range(6):
-        hits = p.search(f"lucky number is {n * 100 + 3}", 1)
+        hits = p.search(f"lucky number is {n * 100 + 3}", 1).hits
         assert hits[0].text == f"thread {n} message 3: my lucky number is {n * 100 + 3}"
         assert hits[0].session_id == f"t{n}"
     p.shutdown()
@@ -107,22 +107,22 @@ def test_second_process_writes_while_this_one_reads(tmp_path: Path, embedder: Em
         waiter = threading.Thread(target=wait_batch)
         waiter.start()
         while not done.is_set() and len(seen) < 10_000:
-            seen.append(len(reader.search("harbour cranes", 5)))
+            seen.append(len(reader.search("harbour cranes", 5).hits))
         waiter.join(timeout=120)
         assert done.is_set(), "the writer did not finish its batch"
         assert reader.stats()["memories"] == 301
-        assert len(reader.search("harbour cranes", 10)) == 10
+        assert len(reader.search("harbour cranes", 10).hits) == 10
 
         new_id = int(ask("add The secret word is heliotrope."))
-        hits = reader.search("What is the secret word?", 1)
+        hits = reader.search("What is the secret word?", 1).hits
         assert hits[0].id == new_id and hits[0].text == "The secret word is heliotrope."
         # The dense side too: the other process's vector was loaded from SQLite into this index.
-        assert [h.id for h in reader.search("what is the secret word", 1, mode="dense")] == [new_id]
+        assert [h.id for h in reader.search("what is the secret word", 1, mode="dense").hits] == [new_id]
         assert reader.stats()["index_rows"] == 302
-        assert [h.id for h in reader.search("heliotrope", 3, mode="lexical")] == [new_id]
+        assert [h.id for h in reader.search("heliotrope", 3, mode="lexical").hits] == [new_id]
 
         assert ask(f"forget {new_id}") == "1"
-        assert all(h.id != new_id for h in reader.search("secret word heliotrope", 5))
+        assert all(h.id != new_id for h in reader.search("secret word heliotrope", 5).hits)
         assert reader.stats()["memories"] == 301
         ask("quit")
     finally:

@@ -233,7 +233,7 @@ def search(
         raise error("the query is empty; say what to look for", EXIT_USAGE)
     where = str(Path(project).expanduser().resolve()) if project is not None else None
     with _provider(ctx, embedder, create=False) as provider, guarded():
-        hits = provider.search(query, k=k, project=where)
+        hits = provider.search(query, k=k, project=where).hits
     if as_json:
         print_json([hit.to_dict() for hit in hits])
         return
@@ -324,7 +324,7 @@ def forget(
         if not typer.confirm(f"Delete {what}?", default=False):
             raise error("nothing deleted")
     with _provider(ctx, "none", create=False) as provider:
-        removed = provider.forget(int(needle) if needle.isdigit() else needle)
+        removed = provider.forget(int(needle) if needle.isdigit() else needle).removed
     if as_json:
         print_json({"target": needle, "removed": removed})
     if removed == 0:  # an error with --json too: a script must not take "nothing" for success

@@ -17,7 +17,7 @@ from silcrow.providers._config import load_provider_config
 from silcrow.providers._http import service_error
 from silcrow.providers._outbox import Outbox, outbox_path
 from silcrow.providers._resilience import Resilient
-from silcrow.recall import MemoryProvider, ToolResult, ToolSpec, spec_from_schema
+from silcrow.recall import MemoryProvider, ToolResult, ToolSpec
 from silcrow.safety import redact_secrets, redact_value
 
 log = logging.getLogger(__name__)
@@ -234,19 +234,17 @@ class HostedProvider(MemoryProvider):
 
     # -- tools -----------------------------------------------------------------------------
 
-    def tools(self) -> Sequence[tuple[ToolSpec | dict[str, Any], ToolHandler]]:
+    def tools(self) -> Sequence[tuple[ToolSpec, ToolHandler]]:
         """``(spec, handler)`` pairs; a handler returns a :class:`ToolResult` (or the fields of a
-        successful one as a dict) or raises. A spec may also be a schema dict (OpenAI or bare
-        format), as this kit's providers once gave."""
+        successful one as a dict) or raises."""
         return []
 
     def _tools(self) -> dict[str, tuple[ToolSpec, ToolHandler]]:
         found: dict[str, tuple[ToolSpec, ToolHandler]] = {}
-        for given, handler in self.tools():
-            spec = given if isinstance(given, ToolSpec) else spec_from_schema(given)
-            if spec is None:
-                raise RecallError(f"{self.name}: a tool schema without a name or an object of arguments: "
-                                  f"{given!r:.120}")
+        for spec, handler in self.tools():
+            if not isinstance(spec, ToolSpec):
+                raise RecallError(f"{self.name}: tools() gave {type(spec).__name__}, not a ToolSpec: "
+                                  f"{spec!r:.120}")
             found.setdefault(spec.name, (spec, handler))
         return found
 

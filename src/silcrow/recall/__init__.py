@@ -5,30 +5,29 @@ built-in ``local`` provider is registered the same way as any third-party
 one (``local = "silcrow.recall.local:LocalProvider"`` in pyproject.toml).
 
 The public names are listed in ``__all__``: the provider interface
-(:class:`MemoryProvider`, with its typed tools :class:`ToolSpec` and :class:`ToolResult`,
-reached on any provider through :func:`tool_specs_of` and :func:`call_tool_of`), the manager
-that runs one (:class:`MemoryManager`), the typed recall API (:class:`RecallAPI` and its
-results :class:`Found`, :class:`Remembered`, :class:`Forgotten`), the ``recall_*`` tools over
-it (:data:`TOOL_SPECS`, :func:`call_recall_tool`, :func:`run_tool`), the model's edge that
-makes tool JSON of typed values (:func:`as_openai_tool`, :func:`bare_tool`,
-:func:`answer_dict`, :func:`answer_json`; :func:`spec_from_schema` reads a schema dict back),
+(:class:`MemoryProvider`: its typed recall ``search`` / ``remember`` / ``forget`` and its typed
+tools :class:`ToolSpec` and :class:`ToolResult`), the manager that runs one
+(:class:`MemoryManager`), the typed recall API (:class:`RecallAPI` and its results
+:class:`Found`, :class:`Remembered`, :class:`Forgotten`, the hits :class:`RecallHit` and what
+is stored, :class:`RecallRecord`), the ``recall_*`` tools over it (:data:`TOOL_SPECS`,
+:func:`call_recall_tool`, :func:`run_tool`), the model's edge that makes tool JSON of typed
+values (:func:`as_openai_tool`, :func:`bare_tool`, :func:`answer_dict`, :func:`answer_json`),
 the embedders of :mod:`silcrow.models` (:func:`get_embedder`), the readers of
 conversation files (:func:`load_records`) and the size limits. The modules
-behind them (``_provider``, ``_spec``, ``_edge``, ``_manager``, ``_api``, ``_tools``,
-``_formats``, ...) are internal; :mod:`silcrow.recall.contract`
+behind them (``_provider``, ``_spec``, ``_edge``, ``_manager``, ``_api``, ``_records``,
+``_tools``, ``_formats``, ...) are internal; :mod:`silcrow.recall.contract`
 is public (the contract test a third-party provider runs).
 """
 
 from __future__ import annotations
 
-import inspect
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
 from silcrow._lazy import lazy_getattr
 from silcrow.errors import ProviderNotFoundError, RecallError
 from silcrow.recall._edge import as_openai_tool
-from silcrow.recall._provider import MemoryProvider, call_tool_of, tool_specs_of
+from silcrow.recall._provider import MemoryProvider
 from silcrow.recall._spec import ToolResult, ToolSpec
 
 if TYPE_CHECKING:
@@ -43,12 +42,13 @@ if TYPE_CHECKING:
         OpenAIEmbedder,
         get_embedder,
     )
-    from silcrow.recall._api import Answer, Forgotten, Found, ProviderAPI, RecallAPI, Remembered, Searchable
+    from silcrow.recall._api import Answer, Forgotten, Found, RecallAPI, Remembered
     from silcrow.recall._check import round_trip
-    from silcrow.recall._edge import answer_dict, answer_json, bare_tool, spec_from_schema
+    from silcrow.recall._edge import answer_dict, answer_json, bare_tool
     from silcrow.recall._formats import STDIN, load_records, parse_locomo, read_records
     from silcrow.recall._limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RECORD_CHARS, MAX_RESULTS
     from silcrow.recall._manager import MemoryManager
+    from silcrow.recall._records import RecallHit, RecallRecord
     from silcrow.recall._tools import TOOL_NAMES, TOOL_SPECS, call_recall_tool, run_tool, tool_schemas
     from silcrow.recall.contract import check_provider_contract
     from silcrow.recall.policy import context_block, hits_block, is_trivial_prompt
@@ -73,11 +73,11 @@ __all__ = [
     "NullEmbedder",
     "OnnxMiniLMEmbedder",
     "OpenAIEmbedder",
-    "ProviderAPI",
     "RecallAPI",
+    "RecallHit",
+    "RecallRecord",
     "Remembered",
     "STDIN",
-    "Searchable",
     "TOOL_NAMES",
     "TOOL_SPECS",
     "ToolResult",
@@ -88,7 +88,6 @@ __all__ = [
     "available_providers",
     "bare_tool",
     "call_recall_tool",
-    "call_tool_of",
     "check_provider_contract",
     "context_block",
     "get_embedder",
@@ -102,17 +101,15 @@ __all__ = [
     "read_records",
     "round_trip",
     "run_tool",
-    "spec_from_schema",
     "tool_schemas",
-    "tool_specs_of",
 ]
 
 # Importing a provider class must not pull in the manager's threat scanners, numpy (the
 # embedders) or the readers: each name is imported from its module on first use.
 _LAZY = {
-    **dict.fromkeys(("Answer", "Forgotten", "Found", "ProviderAPI", "RecallAPI", "Remembered", "Searchable"),
-                    "silcrow.recall._api"),
-    **dict.fromkeys(("answer_dict", "answer_json", "bare_tool", "spec_from_schema"), "silcrow.recall._edge"),
+    **dict.fromkeys(("Answer", "Forgotten", "Found", "RecallAPI", "Remembered"), "silcrow.recall._api"),
+    **dict.fromkeys(("RecallHit", "RecallRecord"), "silcrow.recall._records"),
+    **dict.fromkeys(("answer_dict", "answer_json", "bare_tool"), "silcrow.recall._edge"),
     # the embedders live in silcrow.models (the layer under recall and safety); named here too
     **dict.fromkeys(("BgeSmallEmbedder", "E5SmallEmbedder", "Embedder", "FastEmbedEmbedder", "NullEmbedder",
                      "OnnxMiniLMEmbedder", "OpenAIEmbedder", "get_embedder"), "silcrow.models"),
@@ -138,24 +135,6 @@ def provider_names() -> list[str]:
     return sorted(_entry_points())
 
 
-def _accepts(factory: Any, name: str) -> bool:
-    """Whether ``factory`` names the keyword ``name``: itself, or (a class whose ``__init__``
-    hands ``**kwargs`` on) the ``__init__`` of a class it derives from."""
-    for owner in getattr(factory, "__mro__", (factory,)):
-        init = owner.__dict__.get("__init__") if isinstance(owner, type) else owner
-        if init is None:
-            continue
-        try:
-            params = inspect.signature(init).parameters
-        except (TypeError, ValueError):
-            return False
-        if name in params:
-            return True
-        if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-            return False
-    return False
-
-
 def _instantiate(ep: EntryPoint, kwargs: dict[str, Any], settings: Settings | None = None) -> MemoryProvider:
     try:
         factory = ep.load()
@@ -168,7 +147,7 @@ def _instantiate(ep: EntryPoint, kwargs: dict[str, Any], settings: Settings | No
         raise RecallError(
             f"entry point {ep.name!r} ({ep.value}) is not a class or factory; fix its packaging"
         )
-    if settings is not None and _accepts(factory, "settings"):  # older plugins do not take it
+    if settings is not None:
         kwargs = {**kwargs, "settings": settings}
     try:
         provider = factory(**kwargs)
@@ -187,8 +166,9 @@ def _instantiate(ep: EntryPoint, kwargs: dict[str, Any], settings: Settings | No
 def load_provider(name: str, *, settings: Settings | None = None, **kwargs: Any) -> MemoryProvider:
     """Create the provider registered as ``name``, passing ``kwargs`` to its constructor.
 
-    ``settings`` (the opened profile's) is passed on to a provider that takes it, so it reads
-    its ``[recall.<name>]`` table from there instead of reading config.toml again."""
+    ``settings`` (the opened profile's) is passed on as the keyword ``settings``, so the provider
+    reads its ``[recall.<name>]`` table from there instead of reading config.toml again: a
+    provider's constructor takes it (or ``**kwargs``)."""
     eps = _entry_points()
     ep = eps.get(name)
     if ep is None:

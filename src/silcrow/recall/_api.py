@@ -3,35 +3,23 @@
 The servers (and any library caller) use these through
 :class:`~silcrow.recall.MemoryManager` (a :class:`RecallAPI`) instead
 of a provider's tool names and JSON; tool JSON stays at the edges (a model's
-tool call, see :mod:`silcrow.recall._edge`; an HTTP body). A provider offers
-the typed calls by having the three methods of :class:`Searchable` (the local
-provider does); for one that does not, the manager falls back to what it has:
-a search becomes its prefetched context, and remember/forget call the
-provider's ``recall_add`` / ``recall_forget`` tools (typed) when it declares them.
+tool call, see :mod:`silcrow.recall._edge`; an HTTP body). Every provider has the
+three calls (:class:`~silcrow.recall.MemoryProvider`): its own, or the defaults
+that serve one without a store of its own (a search is its prefetched context,
+remember and forget its own ``recall_add`` / ``recall_forget`` tools).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from silcrow.recall._spec import ToolResult
 
 if TYPE_CHECKING:
-    from silcrow.recall.local._records import RecallHit
+    from silcrow.recall._records import RecallHit
 
-__all__ = ["Answer", "Forgotten", "Found", "ProviderAPI", "RecallAPI", "Remembered", "Searchable"]
-
-
-@runtime_checkable
-class Searchable(Protocol):
-    """A provider that answers the typed calls itself."""
-
-    def search(self, query: str, k: int = 10) -> list[RecallHit]: ...
-
-    def add_fact(self, text: str, *, metadata: dict[str, Any] | None = None) -> int: ...
-
-    def forget(self, id_or_query: int | str, *, max_matches: int | None = None) -> int: ...
+__all__ = ["Answer", "Forgotten", "Found", "RecallAPI", "Remembered"]
 
 
 @dataclass(frozen=True)
@@ -80,8 +68,8 @@ Answer: TypeAlias = Found | Remembered | Forgotten | ToolResult
 
 
 class RecallAPI(Protocol):
-    """The typed calls, as :class:`~silcrow.recall.MemoryManager` and
-    :class:`ProviderAPI` offer them. Bad input or a failing provider raises
+    """The typed calls, as :class:`~silcrow.recall.MemoryManager` and every
+    :class:`~silcrow.recall.MemoryProvider` offer them. Bad input or a failing provider raises
     :class:`~silcrow.errors.RecallError` with a message that says what to do.
 
     ``source`` is kept with a remembered fact (who saved it: "api", "tool"...);
@@ -94,20 +82,3 @@ class RecallAPI(Protocol):
     def remember(self, text: str, *, source: str = "api") -> Remembered: ...
 
     def forget(self, target: int | str, *, max_matches: int | None = None) -> Forgotten: ...
-
-
-class ProviderAPI:
-    """The typed calls straight on a :class:`Searchable` provider: what the provider's own tool
-    edge uses (its host, the manager, adds timeouts and screening around the tool call)."""
-
-    def __init__(self, provider: Searchable) -> None:
-        self._provider = provider
-
-    def search(self, query: str, k: int = 8) -> Found:
-        return Found(hits=tuple(self._provider.search(query, k)))
-
-    def remember(self, text: str, *, source: str = "api") -> Remembered:
-        return Remembered(self._provider.add_fact(text, metadata={"source": source}))
-
-    def forget(self, target: int | str, *, max_matches: int | None = None) -> Forgotten:
-        return Forgotten(self._provider.forget(target, max_matches=max_matches))

@@ -9,7 +9,6 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from silcrow.errors import SilcrowError
 from silcrow.recall._provider import MemoryProvider
 
 __all__ = ["round_trip"]
@@ -25,17 +24,15 @@ def _timed(timings: dict[str, Any], step: str, fn: Callable[[], T]) -> T:
 
 
 def round_trip(provider: MemoryProvider, text: str) -> dict[str, Any]:
-    """Write, search and forget ``text``; latencies per step. Raises SilcrowError on failure."""
+    """Write, search and forget ``text``; latencies per step. Raises SilcrowError on failure (a
+    provider without a way to remember says so: the RecallError of its ``remember``)."""
     trip = getattr(provider, "round_trip", None)
     if callable(trip):
         result = trip(text)
         return dict(result) if isinstance(result, dict) else {}
-    add, search, forget = (getattr(provider, n, None) for n in ("add_fact", "search", "forget"))
-    if not (callable(add) and callable(search) and callable(forget)):
-        raise SilcrowError(f"provider {provider.name!r} offers no round-trip check (no round_trip method)")
     timings: dict[str, Any] = {}
-    ref = _timed(timings, "write", lambda: add(text))
-    hits = _timed(timings, "search", lambda: search(text, 5))
-    timings["found"] = any(text in str(getattr(h, "text", h)) for h in hits)
-    _timed(timings, "forget", lambda: forget(ref))
+    kept = _timed(timings, "write", lambda: provider.remember(text, source="check"))
+    found = _timed(timings, "search", lambda: provider.search(text, 5))
+    timings["found"] = any(text in hit.text for hit in found.hits) or text in (found.context or "")
+    _timed(timings, "forget", lambda: provider.forget(kept.id))
     return timings

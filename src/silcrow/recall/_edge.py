@@ -9,24 +9,18 @@ OpenAI function schema or a bare one (:func:`openai_tool`, :func:`as_openai_tool
 :func:`bare_tool`), and a result
 object or its JSON text (:func:`answer_dict`, :func:`answer_json`). Every recall surface (the
 agent's tools, MCP, the Hermes bridge, :meth:`MemoryProvider.handle_tool_call`) calls it.
-
-It also reads the earlier contract's formats back (:func:`spec_from_schema`,
-:func:`answer_from_json`), for providers written against it (see
-:func:`silcrow.recall._provider.tool_specs_of`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from silcrow._toolcall import convert_schema, result_json, schema_name, tool_schema
 from silcrow.recall._api import Answer, Forgotten, Found, Remembered
 from silcrow.recall._spec import ToolResult, ToolSpec
 
-__all__ = ["answer_dict", "answer_from_json", "answer_json", "as_openai_tool", "bare_tool", "openai_tool",
-           "spec_from_schema"]
+__all__ = ["answer_dict", "answer_json", "as_openai_tool", "bare_tool", "openai_tool"]
 
 
 def as_openai_tool(schema: object) -> dict[str, Any] | None:
@@ -83,52 +77,3 @@ def answer_json(answer: Answer) -> str:
         return result_json(answer_dict(ToolResult.failed(
             f"the tool's answer could not be written as JSON ({exc}); the tool's provider must "
             "answer with JSON values")))
-
-
-# -- the earlier contract's formats, read back -------------------------------------------------
-
-
-def spec_from_schema(schema: object) -> ToolSpec | None:
-    """A tool schema in any of the formats :func:`silcrow._toolcall.convert_schema` reads (OpenAI
-    function format, the bare ``{"name", "description", "parameters"}``) as a :class:`ToolSpec`,
-    or None when it names no tool (or its arguments are not an object schema)."""
-    if schema_name(schema) is None:
-        return None
-    assert isinstance(schema, Mapping)
-    fn = schema.get("function")
-    parts = fn if schema.get("type") == "function" and isinstance(fn, Mapping) else schema
-    params = parts.get("parameters", parts.get("input_schema"))
-    if params is None:
-        params = {"type": "object", "properties": {}}
-    if not isinstance(params, Mapping) or params.get("type", "object") != "object":
-        return None
-    properties = params.get("properties") or {}
-    required = params.get("required") or ()
-    if not isinstance(properties, Mapping) or not isinstance(required, list | tuple):
-        return None
-    extra = {key: value for key, value in params.items() if key not in ("type", "properties", "required")}
-    try:
-        return ToolSpec(str(parts["name"]), str(parts.get("description") or ""),
-                        {str(k): v if isinstance(v, Mapping) else {} for k, v in properties.items()},
-                        tuple(str(r) for r in required), extra)
-    except ValueError:  # a required argument it does not describe
-        return None
-
-
-def answer_from_json(raw: object) -> ToolResult:
-    """A tool's JSON result text as a :class:`ToolResult`: ``success: false`` is a failure with
-    its ``error``; text that is not a JSON object is the result itself."""
-    if not isinstance(raw, str):
-        raise TypeError(f"a tool result must be JSON text, not {type(raw).__name__}")
-    try:
-        parsed = json.loads(raw)
-    except ValueError:
-        return ToolResult.done(result=raw)
-    if not isinstance(parsed, dict):
-        return ToolResult.done(result=parsed)
-    data = {key: value for key, value in parsed.items() if key not in ("success", "error")}
-    if parsed.get("success") is False or ("error" in parsed and "success" not in parsed):
-        return ToolResult(data, str(parsed.get("error") or "the tool reported a failure"))
-    if "error" in parsed:
-        data["error"] = parsed["error"]  # a success that names an error: kept for the model to read
-    return ToolResult(data)

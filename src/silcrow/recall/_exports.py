@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from silcrow.errors import RecallError
-from silcrow.recall.local._records import RecallRecord
+from silcrow.recall._records import RecallRecord
 
 __all__ = ["is_chatgpt", "is_claude", "parse_chatgpt", "parse_claude"]
 

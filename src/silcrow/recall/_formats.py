@@ -42,7 +42,7 @@ from silcrow._json import TooDeep, loads, position
 from silcrow.errors import RecallError
 from silcrow.recall import coding
 from silcrow.recall._exports import is_chatgpt, is_claude, parse_chatgpt, parse_claude
-from silcrow.recall.local._records import RecallRecord
+from silcrow.recall._records import RecallRecord
 
 __all__ = ["load_records", "parse_locomo", "parse_jsonl", "parse_locomo_datetime", "read_records"]
 

@@ -30,16 +30,16 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Collection, Mapping
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from silcrow._toolcall import parse_arguments
 from silcrow.errors import ProviderConflictError, RecallError, SilcrowError, ToolCallError
 from silcrow.recall import _edge, policy
-from silcrow.recall._api import Answer, Forgotten, Found, Remembered, Searchable
+from silcrow.recall._api import Answer, Forgotten, Found, Remembered
 from silcrow.recall._limits import MAX_QUERY_CHARS, MAX_RESULTS
-from silcrow.recall._provider import MemoryProvider, call_tool_of, tool_specs_of
+from silcrow.recall._provider import MemoryProvider
 from silcrow.recall._spec import ToolResult, ToolSpec
-from silcrow.recall._tools import TOOL_NAMES, call_recall_tool
+from silcrow.recall._tools import SEARCH_TOOL, TOOL_NAMES, call_recall_tool, typed_tools
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,11 @@ _V = TypeVar("_V")
 # Defined by the recall policy; importable from here as before.
 is_trivial_prompt = policy.is_trivial_prompt
 screen_tool_result = policy.screen_tool_result
+
+
+def _overrides(provider: MemoryProvider, method: str) -> bool:
+    """Whether ``provider``'s class writes ``method`` itself instead of the base class's default."""
+    return getattr(type(provider), method) is not getattr(MemoryProvider, method)
 
 
 class MemoryManager:
@@ -290,29 +295,23 @@ class MemoryManager:
         return value if isinstance(value, str) else ""
 
     # --- tools -----------------------------------------------------------------------------
-    # Typed end to end: the provider's specs and answers (tool_specs_of / call_tool_of read an
-    # earlier-contract provider's JSON into them); tool JSON is made once, by the edge, in
-    # tool_schemas and handle_tool_call.
+    # Typed end to end: the provider's specs and answers; tool JSON is made once, by the edge,
+    # in tool_schemas and handle_tool_call.
 
     def tool_specs(self) -> list[ToolSpec]:
-        """The provider's tools, typed (names unique); a provider that fails gives none, and
-        schemas of an earlier-contract provider that name no tool are dropped with a warning."""
+        """The provider's tools, typed (names unique); a provider that fails gives none."""
         provider = self._provider
         if provider is None:
             return []
-        dropped: list[Any] = []
         try:
-            specs = tool_specs_of(provider, dropped=dropped)
-        except TypeError as exc:
-            log.warning("recall provider %r: %s; no tools offered", provider.name, exc)
-            specs = []
+            specs = provider.tool_specs()
         except Exception as exc:
             self._failed("tool_specs", exc)
             return []
-        for schema in dropped:
-            log.warning("recall provider %r: tool schema without a name dropped (expected OpenAI "
-                        "function format or bare name/description/parameters): %.120r",
-                        provider.name, schema)
+        if not isinstance(specs, list | tuple) or not all(isinstance(s, ToolSpec) for s in specs):
+            log.warning("recall provider %r: tool_specs() returned %s, not a list of ToolSpec; no tools "
+                        "offered", provider.name, type(specs).__name__)
+            return []
         unique: dict[str, ToolSpec] = {}
         for spec in specs:
             if spec.name in unique:
@@ -321,6 +320,21 @@ class MemoryManager:
             unique.setdefault(spec.name, spec)
         self._tool_names = set(unique)
         return list(unique.values())
+
+    def typed_recall_tools(self) -> list[str]:
+        """The ``recall_*`` tools answered through the typed API (:meth:`search`, :meth:`remember`,
+        :meth:`forget`): those the provider lists with their own specs; besides, unless it has a
+        tool of that name of its own, ``recall_search`` (its recalled context by default) and
+        ``recall_add`` / ``recall_forget`` when it writes ``remember`` / ``forget`` itself."""
+        provider = self._provider
+        if provider is None:
+            return []
+        specs = self.tool_specs()
+        listed = set(typed_tools(specs))
+        own = {spec.name for spec in specs} - listed
+        written = {SEARCH_TOOL: True, "recall_add": _overrides(provider, "remember"),
+                   "recall_forget": _overrides(provider, "forget")}
+        return [name for name in TOOL_NAMES if name in listed or (name not in own and written[name])]
 
     def tool_schemas(self) -> list[dict[str, Any]]:
         """:meth:`tool_specs` in OpenAI function format (the model's edge)."""
@@ -343,23 +357,31 @@ class MemoryManager:
             call_args = self._out(provider, parse_arguments(args, tool=name))
         except ToolCallError as exc:
             return ToolResult.failed(str(exc))
-        if name in TOOL_NAMES and isinstance(provider, Searchable):
+        if name in TOOL_NAMES and name in self.typed_recall_tools():
             # The same typed path as the servers: one set of checks, fence tags stripped before a
             # fact is stored, hits screened as they are recalled.
             answer = call_recall_tool(self, name, call_args)
             # Hits were screened by self.search; a refusal may quote what was sent.
             return policy.screened(answer) if isinstance(answer, ToolResult) else answer
-        ok, value = self._timed(f"tool:{name}", lambda: call_tool_of(provider, name, call_args),
+        ok, value = self._timed(f"tool:{name}", lambda: provider.call_tool(name, call_args),
                                 self.tool_timeout)
         if not ok:
             return ToolResult.failed(f"recall tool {name!r} failed or timed out; answer without it")
-        return policy.screened(cast(Answer, value))  # call_tool_of checked its type
+        if not isinstance(value, Answer):
+            self._count("provider_failures")
+            log.warning("recall provider %r answered tool %r with %s, not a ToolResult", provider.name,
+                        name, type(value).__name__)
+            return ToolResult.failed(f"recall tool {name!r} gave an answer of the wrong type; answer "
+                                     "without it")
+        return policy.screened(value)
 
     def handle_tool_call(self, name: str, args: dict[str, Any] | str) -> str:
         """:meth:`call_tool` as the JSON text the model reads (the edge); never raises."""
         return _edge.answer_json(self.call_tool(name, args))
 
     # --- the typed recall API (silcrow.recall._api) ------------------------------
+    # Every provider has it (MemoryProvider's defaults serve one without a store of its own);
+    # the manager adds the checks, the secret redaction, the time bound and the screening.
 
     def search(self, query: str, k: int = 8) -> Found:
         """The memories recalled for ``query`` (at most ``k``), screened like any recalled text.
@@ -371,11 +393,9 @@ class MemoryManager:
         if len(text) > MAX_QUERY_CHARS:
             raise RecallError(f"the query is {len(text)} characters, over the cap of {MAX_QUERY_CHARS}; "
                               "search with a few words")
-        if not isinstance(provider, Searchable):
-            return Found(context=self.prefetch(text))
         text = self._out(provider, text)
-        hits = self._typed("search", lambda: provider.search(text, max(1, min(int(k), MAX_RESULTS))))
-        return policy.screened(Found(hits=tuple(hits)))  # typed hits reach a model too
+        found = self._typed("search", lambda: provider.search(text, max(1, min(int(k), MAX_RESULTS))), Found)
+        return policy.screened(found)  # hits reach a model too; recalled context is fenced here
 
     def remember(self, text: str, *, source: str = "api") -> Remembered:
         """Keep one fact in recall; returns its id. ``source`` is kept with it (who saved it)."""
@@ -388,10 +408,7 @@ class MemoryManager:
             raise RecallError("the fact is only recalled context (<memory-context> text), which is never "
                               "stored again; save the new fact itself")
         fact = self._out(provider, fact)
-        if isinstance(provider, Searchable):
-            kept = self._typed("remember", lambda: provider.add_fact(fact, metadata={"source": source}))
-            return Remembered(kept)
-        return Remembered(int(self._through_tool("recall_add", {"fact": fact}, "id")))
+        return self._typed("remember", lambda: provider.remember(fact, source=source), Remembered)
 
     def forget(self, target: int | str, *, max_matches: int | None = None) -> Forgotten:
         """Delete the memory with id ``target``, or (text) every memory containing it, refused when
@@ -399,10 +416,8 @@ class MemoryManager:
         provider = self._active("recall_forget")
         if isinstance(target, bool) or not isinstance(target, int | str):
             raise RecallError(f"forget takes a memory id or text, not {type(target).__name__}")
-        if isinstance(provider, Searchable):
-            return Forgotten(self._typed("forget", lambda: provider.forget(target, max_matches=max_matches)))
-        args = {"id": target} if isinstance(target, int) else {"query": target}
-        return Forgotten(int(self._through_tool("recall_forget", args, "removed")))
+        target = self._out(provider, target)
+        return self._typed("forget", lambda: provider.forget(target, max_matches=max_matches), Forgotten)
 
     def _active(self, what: str) -> MemoryProvider:
         provider = self._provider
@@ -411,8 +426,9 @@ class MemoryManager:
                               "set `provider` in the home's config.toml")
         return provider
 
-    def _typed(self, hook: str, call: Callable[[], _T]) -> _T:
-        """``call`` bounded by the tool timeout; the provider's own error is raised as it is."""
+    def _typed(self, hook: str, call: Callable[[], object], kind: type[_T]) -> _T:
+        """``call`` bounded by the tool timeout, answering a ``kind``; the provider's own error
+        is raised as it is."""
 
         def run() -> object:
             try:
@@ -425,23 +441,10 @@ class MemoryManager:
             raise RecallError(f"recall {hook} failed or timed out; try again")
         if isinstance(value, SilcrowError):
             raise value
-        return value  # type: ignore[return-value]  # what call returned
-
-    def _through_tool(self, name: str, args: dict[str, Any], field: str) -> Any:
-        """A typed call on a provider that offers it only as tool ``name``."""
-        if not self._tool_names:
-            self.tool_specs()
-        if name not in self._tool_names:
-            raise RecallError(f"recall provider {self._name()!r} has no {name!r} tool; use its own tools "
-                              f"({', '.join(sorted(self._tool_names)) or 'none'})")
-        answer = self.call_tool(name, args)
-        if isinstance(answer, ToolResult):
-            if answer.error is not None or field not in answer.data:
-                raise RecallError(answer.error or f"recall tool {name!r} gave no {field!r}")
-            return answer.data[field]
-        value = getattr(answer, field, None)
-        if value is None:
-            raise RecallError(f"recall tool {name!r} gave no {field!r}")
+        if not isinstance(value, kind):
+            self._count("provider_failures")
+            raise RecallError(f"recall provider {self._name()!r} answered {hook}() with "
+                              f"{type(value).__name__}, not {kind.__name__}; its {hook}() is broken")
         return value
 
     # --- the background worker -------------------------------------------------

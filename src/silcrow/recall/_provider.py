@@ -3,22 +3,19 @@
 Exactly one provider is active at a time, orchestrated by
 :class:`silcrow.recall.MemoryManager`. Only ``name``,
 ``is_available`` and ``initialize`` are required; every other hook has a
-no-op default so a provider implements just what it supports.
+default so a provider implements just what it supports.
 
 The hooks are the ones Hermes plugins implement (same names, same
 arguments), so a provider written for one ports to the other with little
-change. Tools are typed: a provider lists them as :class:`ToolSpec` values
-(:meth:`MemoryProvider.tool_specs`) and answers a call with a typed value
-(:meth:`MemoryProvider.call_tool`: a :class:`ToolResult`, or the typed API's
-``Found`` / ``Remembered`` / ``Forgotten``). Tool JSON is made from those in one
+change. Recall is typed: :meth:`MemoryProvider.search`, :meth:`~MemoryProvider.remember`
+and :meth:`~MemoryProvider.forget` answer ``Found`` / ``Remembered`` / ``Forgotten``
+(:mod:`silcrow.recall._api`). Their defaults serve a provider that has only a prefetch
+and tools of its own: a search is its prefetched context, a remember or forget its own
+``recall_add`` / ``recall_forget`` tool. Tools are typed too: a provider lists them as
+:class:`ToolSpec` values (:meth:`MemoryProvider.tool_specs`) and answers a call with a
+typed value (:meth:`MemoryProvider.call_tool`). Tool JSON is made from those in one
 module at the model's edge (:mod:`silcrow.recall._edge`); ``get_tool_schemas`` and
 ``handle_tool_call`` are that edge, for hosts that speak tool JSON.
-
-A provider written against the earlier contract (it overrides ``get_tool_schemas``
-and ``handle_tool_call``, returning schemas and JSON text) keeps working: the
-manager, the contract check and the Hermes bridge reach every provider's tools
-through :func:`tool_specs_of` and :func:`call_tool_of`, which read such a
-provider's JSON into the typed values at this boundary.
 """
 
 from __future__ import annotations
@@ -28,61 +25,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from silcrow._toolcall import contained
+from silcrow.errors import RecallError
 from silcrow.recall import _edge
-from silcrow.recall._api import Answer
+from silcrow.recall import _tools as tools
+from silcrow.recall._api import Answer, Forgotten, Found, Remembered
 from silcrow.recall._spec import ToolResult, ToolSpec
-
-
-def _newest(provider: object, legacy: str, typed: str) -> str:
-    """Which of two methods ``provider``'s class defines closest to itself (its own class first):
-    the earlier contract's ``legacy`` one or the ``typed`` one; the typed one on a tie."""
-    for klass in type(provider).__mro__:
-        if typed in vars(klass):
-            return typed
-        if legacy in vars(klass):
-            return legacy
-    return typed
-
-
-def speaks_tool_json(provider: MemoryProvider) -> bool:
-    """Whether ``provider``'s tools are written against the earlier contract (JSON text)."""
-    return (_newest(provider, "get_tool_schemas", "tool_specs") == "get_tool_schemas"
-            or _newest(provider, "handle_tool_call", "call_tool") == "handle_tool_call")
-
-
-def tool_specs_of(provider: MemoryProvider, *, dropped: list[Any] | None = None) -> list[ToolSpec]:
-    """``provider``'s tools, typed: its :meth:`~MemoryProvider.tool_specs`, or the schemas of a
-    provider written against the earlier contract read as specs (one that names no tool, or
-    whose arguments are not an object schema, is left out, and added to ``dropped`` when given).
-    Raises what the provider raised; a result of the wrong type is a TypeError."""
-    if _newest(provider, "get_tool_schemas", "tool_specs") == "tool_specs":
-        specs = provider.tool_specs()
-        if not isinstance(specs, list | tuple):
-            raise TypeError(f"tool_specs returned {type(specs).__name__}, not a list of ToolSpec")
-        wrong = [s for s in specs if not isinstance(s, ToolSpec)]
-        if wrong:
-            raise TypeError(f"tool_specs returned {type(wrong[0]).__name__} among its specs, not ToolSpec")
-        return list(specs)
-    schemas = provider.get_tool_schemas()
-    if not isinstance(schemas, list):
-        raise TypeError(f"get_tool_schemas returned {type(schemas).__name__}, not a list")
-    read = [(schema, _edge.spec_from_schema(schema)) for schema in schemas]
-    if dropped is not None:
-        dropped.extend(schema for schema, spec in read if spec is None)
-    return [spec for _, spec in read if spec is not None]
-
-
-def call_tool_of(provider: MemoryProvider, name: str, args: Mapping[str, Any]) -> Answer:
-    """The typed answer of ``provider``'s tool ``name``: its :meth:`~MemoryProvider.call_tool`,
-    or the JSON text an earlier-contract provider's ``handle_tool_call`` returned, read as a
-    :class:`ToolResult`. Raises what the provider raised; an answer of the wrong type is a
-    TypeError."""
-    if _newest(provider, "handle_tool_call", "call_tool") == "handle_tool_call":
-        return _edge.answer_from_json(provider.handle_tool_call(name, dict(args)))
-    answer = provider.call_tool(name, args)
-    if not isinstance(answer, Answer):
-        raise TypeError(f"call_tool returned {type(answer).__name__}, not a ToolResult")
-    return answer
 
 
 class MemoryProvider(abc.ABC):
@@ -146,8 +93,63 @@ class MemoryProvider(abc.ABC):
         """A user turn begins (before ``prefetch``): ``turn_number`` counts the
         session's user turns from 1, ``message`` is the user's text."""
 
+    # -- typed recall: what the manager, the servers and the recall_* tools call ------------
+
+    def search(self, query: str, k: int = 10) -> Found:
+        """The memories recalled for ``query`` (at most ``k``, best first) as hits.
+
+        By default: the provider's :meth:`prefetch` text for the query as ``Found.context``,
+        which the manager threat-filters and fences. A provider with a store of its own
+        returns ``Found(hits=...)`` of :class:`~silcrow.recall.RecallHit`."""
+        from silcrow.recall.policy import worth_recalling  # the threat scanners: not on import
+
+        # An acknowledgement or a slash command starts no prefetch, here as in a turn.
+        return Found(context=self.prefetch(query) if worth_recalling(query) else "")
+
+    def remember(self, text: str, *, source: str = "api") -> Remembered:
+        """Keep one fact; its id (the existing one when the same fact is kept already).
+        ``source`` says who saved it ("api", "tool", ...).
+
+        By default: the provider's own ``recall_add`` tool (``{"fact": text}``, answering
+        ``id``); a provider without one raises :class:`~silcrow.errors.RecallError`."""
+        return Remembered(int(self._through_tool("remember", "recall_add", {"fact": text}, "id")))
+
+    def forget(self, target: int | str, *, max_matches: int | None = None) -> Forgotten:
+        """Delete the memory with id ``target``, or (text) every memory containing it, refused
+        (a RecallError) when that is more than ``max_matches``; ``removed`` is 0 when none was.
+
+        By default: the provider's own ``recall_forget`` tool (``{"id": ...}`` or
+        ``{"query": ...}``, answering ``removed``)."""
+        args: dict[str, Any] = {"id": target} if isinstance(target, int) else {"query": target}
+        return Forgotten(int(self._through_tool("forget", "recall_forget", args, "removed")))
+
+    def _through_tool(self, method: str, name: str, args: dict[str, Any], field: str) -> Any:
+        """Field ``field`` of what this provider's own tool ``name`` answers for ``args`` (the
+        default of ``method``)."""
+        specs = self.tool_specs()
+        if name in tools.typed_tools(specs):  # answered by ``method`` itself: it must be written
+            raise RecallError(f"recall provider {self.name!r} lists the {name!r} tool but has no "
+                              f"{method}() of its own; implement {method}() (see "
+                              "docs/providers/writing.md) or leave the tool out")
+        own = [spec.name for spec in specs]
+        if name not in own:
+            raise RecallError(f"recall provider {self.name!r} has no {name!r} tool; use its own tools "
+                              f"({', '.join(sorted(own)) or 'none'})")
+        answer = self.call_tool(name, args)
+        if isinstance(answer, ToolResult):
+            if answer.error is not None or field not in answer.data:
+                raise RecallError(answer.error or f"recall tool {name!r} gave no {field!r}")
+            return answer.data[field]
+        value = getattr(answer, field, None)
+        if value is None:
+            raise RecallError(f"recall tool {name!r} gave no {field!r}")
+        return value
+
+    # -- tools ----------------------------------------------------------------------------
+
     def tool_specs(self) -> Sequence[ToolSpec]:
-        """The tools the model may call (names unique), as typed specs."""
+        """The tools the model may call (names unique), as typed specs. A provider that answers
+        the ``recall_*`` tools with its typed recall lists :data:`~silcrow.recall.TOOL_SPECS`."""
         return ()
 
     def call_tool(self, name: str, args: Mapping[str, Any]) -> Answer:
@@ -156,13 +158,17 @@ class MemoryProvider(abc.ABC):
         Returns a :class:`ToolResult` (``ToolResult.done(results=...)``, or
         ``ToolResult.failed("what was wrong and what to do")``), or for the ``recall_*`` tools
         the typed API's results. Never JSON: the edge makes it. An exception is answered for the
-        model by the manager, as a failure.
+        model by the manager, as a failure. By default the ``recall_*`` tools (when listed with
+        their own specs) are answered by :meth:`search`, :meth:`remember` and :meth:`forget`.
         """
-        return ToolResult.failed(f"provider {self.name!r} has no tool {name!r}")
+        specs = self.tool_specs()
+        if name in tools.typed_tools(specs):
+            return tools.call_recall_tool(self, name, args)
+        return ToolResult.failed(f"provider {self.name!r} has no tool {name!r}; its tools: "
+                                 f"{', '.join(spec.name for spec in specs) or 'none'}")
 
     # The tool JSON of the two methods above, made at the edge, for hosts that speak it (Hermes,
-    # scripts). A provider implements the typed ones; one written against the earlier contract
-    # overrides these two instead, and is read through tool_specs_of / call_tool_of.
+    # scripts): a provider implements the typed ones.
 
     def get_tool_schemas(self) -> list[dict[str, Any]]:
         """:meth:`tool_specs` in OpenAI function format (``{"type": "function", "function": {...}}``)."""

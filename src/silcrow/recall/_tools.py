@@ -2,15 +2,15 @@
 and how a call of one becomes a call of the typed API (:mod:`silcrow.recall._api`).
 
 :func:`call_recall_tool` checks a call's arguments and makes the typed call; its answer is
-typed (a refusal is a failed :class:`ToolResult`). The local provider's ``call_tool`` runs it
-over the provider (:class:`~silcrow.recall.ProviderAPI`), the manager and the servers over the
-manager, so all answer alike. :func:`run_tool` is the same call answered as the result dict a
-model reads (made by :mod:`silcrow.recall._edge`).
+typed (a refusal is a failed :class:`ToolResult`). A provider's ``call_tool`` runs it over the
+provider's own typed recall (:meth:`~silcrow.recall.MemoryProvider.search`, ...), the manager
+and the servers over the manager, so all answer alike. :func:`run_tool` is the same call
+answered as the result dict a model reads (made by :mod:`silcrow.recall._edge`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from silcrow.errors import RecallError
@@ -19,7 +19,8 @@ from silcrow.recall._api import Answer, RecallAPI
 from silcrow.recall._limits import MAX_QUERY_CHARS, MAX_RESULTS
 from silcrow.recall._spec import ToolResult, ToolSpec
 
-__all__ = ["FORGET_LIMIT", "TOOL_NAMES", "TOOL_SPECS", "call_recall_tool", "run_tool", "tool_schemas"]
+__all__ = ["FORGET_LIMIT", "SEARCH_TOOL", "TOOL_NAMES", "TOOL_SPECS", "call_recall_tool", "run_tool",
+           "tool_schemas", "typed_tools"]
 
 FORGET_LIMIT = 20  # recall_forget by text deletes at most this many memories at once
 
@@ -48,6 +49,14 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
 )
 
 TOOL_NAMES: tuple[str, ...] = tuple(spec.name for spec in TOOL_SPECS)
+SEARCH_TOOL = "recall_search"
+
+
+def typed_tools(specs: Iterable[ToolSpec]) -> tuple[str, ...]:
+    """Which of ``specs`` are the recall tools answered by a provider's typed recall (its
+    ``search``, ``remember``, ``forget``): those listed with their own spec, as in
+    :data:`TOOL_SPECS`. A tool of the same name with another spec is the provider's own."""
+    return tuple(spec.name for spec in specs if spec in TOOL_SPECS)
 
 
 def tool_schemas() -> list[dict[str, Any]]:

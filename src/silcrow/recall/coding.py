@@ -44,7 +44,7 @@ from typing import Any
 
 from silcrow._json import loads
 from silcrow.errors import RecallError
-from silcrow.recall.local._records import RecallRecord
+from silcrow.recall._records import RecallRecord
 
 __all__ = [
     "CLAUDE_CODE",

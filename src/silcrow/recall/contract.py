@@ -10,8 +10,8 @@ framework)::
 
 It drives every hook with ordinary inputs, checks the shapes the rest of
 silcrow relies on (types; typed tools: :class:`~silcrow.recall.ToolSpec` values
-whose answers are typed and make valid tool JSON at the edge; or, for a provider
-written against the earlier contract, its tool schemas and JSON tool results), checks
+whose answers are typed and make valid tool JSON at the edge; the typed recall
+``search``, and ``remember`` / ``forget`` when the provider offers them), checks
 ``is_available`` does not open a network connection, and checks the
 provider also works behind a real :class:`MemoryManager`. Each hook is
 called on a fresh thread, never the one that built the provider, because
@@ -33,15 +33,17 @@ from unittest import mock
 
 from silcrow.recall import (
     Answer,
+    Forgotten,
+    Found,
     MemoryManager,
     MemoryProvider,
-    Searchable,
+    Remembered,
     ToolResult,
     ToolSpec,
     answer_dict,
     as_openai_tool,
 )
-from silcrow.recall._provider import speaks_tool_json
+from silcrow.recall._tools import typed_tools
 
 SESSION = "contract-session"
 HOOK_TIMEOUT = 120.0
@@ -129,21 +131,30 @@ def _json_object(text: Any, what: str) -> dict[str, Any]:
     return value
 
 
-def _check_typed_recall(provider: MemoryProvider, call: Any) -> None:
-    """``add_fact``, ``search`` and ``forget`` of a :class:`Searchable` provider: a fact kept is
-    found by its id and forgotten by it."""
+def _check_typed_recall(provider: MemoryProvider, call: Any, specs: list[ToolSpec]) -> None:
+    """``search`` answers a ``Found``; when the provider offers ``recall_add`` and
+    ``recall_forget`` (listed with their own specs, or as tools of its own), a fact it remembers
+    is found by its id and forgotten by it."""
+    found = call("search", "red kite quarry", 5)
+    _require(isinstance(found, Found), f"search() must return a Found, got {type(found).__name__}")
+    names = {spec.name for spec in specs}
+    if not {"recall_add", "recall_forget"} <= names:
+        return
     fact = "The contract check's probe: the red kite nests in the old quarry."
-    kept = call("add_fact", fact, metadata={"source": "contract"})
-    _require(isinstance(kept, int) and not isinstance(kept, bool),
-             f"add_fact() must return an int id, got {kept!r}")
-    hits = call("search", "red kite quarry", 5)
-    _require(isinstance(hits, list), f"search() must return a list of RecallHit, got {type(hits).__name__}")
-    for hit in hits:
-        _require(all(hasattr(hit, f) for f in ("id", "text", "kind", "session_id", "speaker", "to_dict")),
-                 f"search() must return RecallHit values, got {hit!r:.80}")
-    _require(any(hit.id == kept for hit in hits), "search() did not find the fact add_fact() just kept")
-    removed = call("forget", kept)
-    _require(removed == 1, f"forget(id) of the fact just kept must remove 1 memory, removed {removed!r}")
+    kept = call("remember", fact, source="contract")
+    _require(isinstance(kept, Remembered) and isinstance(kept.id, int) and not isinstance(kept.id, bool),
+             f"remember() must return a Remembered with an int id, got {kept!r}")
+    if {"recall_add", "recall_search"} <= set(typed_tools(specs)):  # hits of its own store: the fact is there
+        found = call("search", "red kite quarry", 5)
+        _require(isinstance(found, Found), f"search() must return a Found, got {type(found).__name__}")
+        for hit in found.hits:
+            _require(all(hasattr(hit, f) for f in ("id", "text", "kind", "session_id", "speaker", "to_dict")),
+                     f"search() must return RecallHit values, got {hit!r:.80}")
+        _require(any(hit.id == kept.id for hit in found.hits),
+                 "search() did not find the fact remember() just kept")
+    removed = call("forget", kept.id)
+    _require(isinstance(removed, Forgotten) and removed.removed == 1,
+             f"forget(id) of the fact just kept must remove 1 memory, got {removed!r}")
 
 
 def check_provider_contract(provider: MemoryProvider, tmp_home: Path) -> None:
@@ -174,26 +185,17 @@ def check_provider_contract(provider: MemoryProvider, tmp_home: Path) -> None:
     _require(isinstance(block, str), "system_prompt_block() must return str")
     _require(call("system_prompt_block") == block, "system_prompt_block() must be static")
 
-    earlier = speaks_tool_json(provider)  # tools as schemas and JSON text: checked as such
-    if earlier:
-        raw_schemas = call("get_tool_schemas")
-        _require(isinstance(raw_schemas, list), "get_tool_schemas() must return a list")
-        schemas = [_check_schema(s) for s in raw_schemas]
-    else:
-        specs = call("tool_specs")
-        _require(isinstance(specs, list | tuple), "tool_specs() must return a list of ToolSpec")
-        for spec in specs:
-            _require(isinstance(spec, ToolSpec),
-                     f"tool_specs() must return ToolSpec values, got {spec!r:.80}")
-        schemas = [_check_schema(as_openai_tool(spec)) for spec in specs]
+    specs = call("tool_specs")
+    _require(isinstance(specs, list | tuple), "tool_specs() must return a list of ToolSpec")
+    for spec in specs:
+        _require(isinstance(spec, ToolSpec), f"tool_specs() must return ToolSpec values, got {spec!r:.80}")
+    schemas = [_check_schema(as_openai_tool(spec)) for spec in specs]
     names = [s["function"]["name"] for s in schemas]
     _require(len(names) == len(set(names)), f"duplicate tool names: {names}")
 
     def tool(name: str, args: dict[str, Any]) -> dict[str, Any]:
         """The result object the model reads of one call (checking the typed answer first)."""
-        what = f"handle_tool_call({name!r})" if earlier else f"call_tool({name!r})"
-        if earlier:
-            return _json_object(call("handle_tool_call", name, args), what)
+        what = f"call_tool({name!r})"
         answer = call("call_tool", name, args)
         _require(isinstance(answer, Answer), f"{what} must return a ToolResult (or Found, Remembered, "
                                              f"Forgotten), got {type(answer).__name__}")
@@ -226,8 +228,7 @@ def check_provider_contract(provider: MemoryProvider, tmp_home: Path) -> None:
         args = {key: _sample_value(spec) for key, spec in props.items() if isinstance(spec, dict)}
         tool(fn["name"], args)
 
-    if isinstance(provider, Searchable):  # the typed recall calls the manager answers recall_* with
-        _check_typed_recall(provider, call)
+    _check_typed_recall(provider, call, list(specs))  # what the manager answers recall_* with
 
     compressed = call("on_pre_compress", TRANSCRIPT)
     _require(isinstance(compressed, str), "on_pre_compress() must return str")

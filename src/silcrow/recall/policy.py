@@ -17,8 +17,7 @@ calls the bridge like a provider). Each rule is applied at the same point by bot
   (prefetch, and a search the MCP server answers with text), over lines in one
   format (:func:`recalled_line`, :func:`hits_block`);
 * :func:`screened`: every string of a recall tool's result is screened the same
-  way, since it reaches the model outside the fence (:func:`tool_result` for a result
-  that is JSON text).
+  way, since it reaches the model outside the fence.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from silcrow.recall._spec import ToolResult
 from silcrow.safety import build_memory_context_block, filter_recalled, redact_value, sanitize_context, scan
 
 __all__ = ["context_block", "hits_block", "is_trivial_prompt", "outgoing", "recalled", "recalled_line",
-           "screen_tool_result", "screened", "stored", "stored_messages", "tool_result", "worth_recalling",
+           "screen_tool_result", "screened", "stored", "stored_messages", "worth_recalling",
            "written_note"]
 
 log = logging.getLogger(__name__)
@@ -147,14 +146,6 @@ def screened(answer: _A) -> _A:
         context = None if answer.context is None else context_block(str(answer.context))
         return Found(hits, context)  # type: ignore[return-value]
     return answer
-
-
-def tool_result(raw: str) -> str:
-    """A tool result that is JSON text (or plain text, taken as the result) screened, as the
-    JSON a model reads (:func:`screened` over :func:`silcrow.recall._edge.answer_from_json`)."""
-    from silcrow.recall._edge import answer_from_json, answer_json
-
-    return answer_json(screened(answer_from_json(str(raw))))
 
 
 def recalled_line(date: str | None, who: str, text: str, *, memory_id: int | None = None) -> str:

@@ -41,7 +41,6 @@ from silcrow.recall import (
     TOOL_NAMES,
     MemoryManager,
     RecallAPI,
-    Searchable,
     ToolResult,
     answer_dict,
     call_recall_tool,
@@ -195,14 +194,9 @@ class Tenant:
         return [spec.name for spec in self.manager.tool_specs()]
 
     def typed_recall_tools(self) -> list[str]:
-        """The recall_* tools answered through the typed API: all of them over a provider that
-        has it, else recall_search (its recalled context) unless the provider declares its own."""
-        provider = self.manager.provider
-        if provider is None:
-            return []
-        if isinstance(provider, Searchable):
-            return list(RECALL_TOOLS)
-        return [] if SEARCH_RECALL in self.provider_tool_names() else [SEARCH_RECALL]
+        """The recall_* tools answered through the typed API (see
+        :meth:`MemoryManager.typed_recall_tools`)."""
+        return self.manager.typed_recall_tools()
 
     def _recall_tool(self, name: str, arguments: dict[str, Any]) -> Result:
         """A recall_* call: through the typed API, or the provider's own tool of that name when

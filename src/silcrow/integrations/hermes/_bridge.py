@@ -162,17 +162,17 @@ class HermesBridge:
         from the provider's typed tools at silcrow's edge)."""
         if self._recall is None and self._load(hermes_home_from_env()) is None:
             return []
-        from silcrow.recall import bare_tool, tool_specs_of
+        from silcrow.recall import bare_tool
 
         try:
-            return [bare_tool(spec) for spec in tool_specs_of(self._recall)]
+            return [bare_tool(spec) for spec in self._recall.tool_specs()]
         except Exception:  # a provider's broken listing costs its tools, not Hermes's turn
             log.warning("silcrow: the recall provider's tools could not be listed", exc_info=True)
             return []
 
     def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
         from silcrow._toolcall import contained
-        from silcrow.recall import ToolResult, answer_json, call_tool_of
+        from silcrow.recall import Answer, ToolResult, answer_json
         from silcrow.recall.policy import screened, stored
 
         def run() -> str:
@@ -180,7 +180,10 @@ class HermesBridge:
             if tool_name == "recall_add" and isinstance(call_args.get("fact"), str):
                 # A fact is stored text: fence tags stripped, as MemoryManager.remember does.
                 call_args["fact"] = stored(call_args["fact"])
-            return answer_json(screened(call_tool_of(self._provider(), tool_name, self._out(call_args))))
+            answer = self._provider().call_tool(tool_name, self._out(call_args))
+            if not isinstance(answer, Answer):
+                raise TypeError(f"call_tool returned {type(answer).__name__}, not a ToolResult")
+            return answer_json(screened(answer))
 
         # Hermes reads the error as the tool's result: a provider's exception never reaches it.
         return contained(f"recall tool {tool_name!r}", run,

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING
 
 from silcrow._lazy import lazy_getattr
 from silcrow.models import CrossEncoderReranker, Reranker, get_reranker
+from silcrow.recall._records import RecallHit, RecallRecord
 from silcrow.recall.local._backend import RecallBackend
 from silcrow.recall.local._db import connect as connect_recall_db
 from silcrow.recall.local._db import stored_embedder
 from silcrow.recall.local._provider import LocalProvider, open_recall
-from silcrow.recall.local._records import MemoryFilter, RecallHit, RecallRecord
+from silcrow.recall.local._records import MemoryFilter
 from silcrow.recall.local._retrieval import body_text, dated_text
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -23,13 +23,14 @@ from silcrow.errors import RecallError, SilcrowError
 from silcrow.models import DEFAULT_EMBEDDER, Embedder, Reranker, get_embedder, get_reranker
 from silcrow.recall import _tools as tools
 from silcrow.recall import policy
-from silcrow.recall._api import Answer, ProviderAPI
+from silcrow.recall._api import Forgotten, Found, Remembered
 from silcrow.recall._limits import MAX_FACT_CHARS, MAX_RECORD_CHARS
 from silcrow.recall._provider import MemoryProvider
-from silcrow.recall._spec import ToolResult, ToolSpec
+from silcrow.recall._records import RecallHit, RecallRecord
+from silcrow.recall._spec import ToolSpec
 from silcrow.recall.local._admit import admit
 from silcrow.recall.local._backend import RecallBackend
-from silcrow.recall.local._records import MemoryFilter, RecallHit, RecallRecord, Scope, to_epoch
+from silcrow.recall.local._records import MemoryFilter, Scope, to_epoch
 from silcrow.recall.local._rerank import RERANK_DEPTH, rerank
 
 log = logging.getLogger(__name__)
@@ -189,8 +190,8 @@ class LocalProvider(MemoryProvider):
     def search(
         self, query: str, k: int = 10, *, mode: str = "hybrid", fusion: str = "score",
         project: str | None = None,
-    ) -> list[RecallHit]:
-        """Best ``k`` memories for ``query`` in this provider's user/agent scope.
+    ) -> Found:
+        """Best ``k`` memories for ``query`` in this provider's user/agent scope (``Found.hits``).
 
         ``fusion``: how hybrid search combines its sides ("score"; "rrf" or "dbsf" as ablations).
         ``project``: only memories of that working directory or one below it (an absolute
@@ -198,7 +199,11 @@ class LocalProvider(MemoryProvider):
         """
         if mode not in ("hybrid", "lexical", "dense"):
             raise RecallError(f"unknown search mode {mode!r}; use hybrid, lexical or dense")
-        return self._search(query, k, mode=mode, fusion=fusion, project=project)
+        return Found(hits=tuple(self._search(query, k, mode=mode, fusion=fusion, project=project)))
+
+    def remember(self, text: str, *, source: str = "api") -> Remembered:
+        """Save a fact (:meth:`add_fact`), noting who saved it."""
+        return Remembered(self.add_fact(text, metadata={"source": source}))
 
     def add_fact(self, text: str, *, metadata: dict[str, Any] | None = None) -> int:
         """Save a fact; returns its id (the existing id if the same fact is already stored)."""
@@ -209,7 +214,7 @@ class LocalProvider(MemoryProvider):
         _, ids = self.store.ingest([record], self._scope)
         return ids[0]
 
-    def forget(self, id_or_query: int | str, *, max_matches: int | None = None) -> int:
+    def forget(self, id_or_query: int | str, *, max_matches: int | None = None) -> Forgotten:
         """Delete one memory by id, or every memory in scope whose text contains the given text.
 
         Text matching ignores ASCII case. With ``max_matches``, text that matches more
@@ -236,7 +241,7 @@ class LocalProvider(MemoryProvider):
                     )
         else:
             raise RecallError(f"forget takes a memory id or text, not {type(id_or_query).__name__}")
-        return store.delete(ids)
+        return Forgotten(store.delete(ids))
 
     def stats(self) -> dict[str, Any]:
         return self.store.stats(self._scope)
@@ -336,7 +341,7 @@ class LocalProvider(MemoryProvider):
         if self._session_id:  # what is stored of this session so far is about to be summarised
             self._mark_summarised(MemoryFilter(session_id=self._session_id))
         text = " ".join(str(m.get("content") or "") for m in messages[-4:] if m.get("role") == "user")
-        return format_hits(self.search(text[-2000:], PREFETCH_K)) if text.strip() else ""
+        return format_hits(self._search(text[-2000:], PREFETCH_K)) if text.strip() else ""
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         """Turns were stored as they happened (sync_turn); nothing is left to do."""
@@ -344,14 +349,8 @@ class LocalProvider(MemoryProvider):
     # -- tools -----------------------------------------------------------------------------
 
     def tool_specs(self) -> Sequence[ToolSpec]:
+        """The recall tools, answered by :meth:`search`, :meth:`remember` and :meth:`forget`."""
         return tools.TOOL_SPECS
-
-    def call_tool(self, name: str, args: Mapping[str, Any]) -> Answer:
-        """The recall tools over this provider's typed calls (:func:`silcrow.recall.call_recall_tool`)."""
-        if name not in tools.TOOL_NAMES:
-            return ToolResult.failed(f"unknown tool {name!r}; the local provider has "
-                                     f"{', '.join(tools.TOOL_NAMES)}")
-        return tools.call_recall_tool(ProviderAPI(self), name, args)
 
 
 def _epoch(value: Any) -> float | None:

@@ -1,35 +1,20 @@
-"""What goes into the local recall store and what comes back out."""
+"""What the local recall store keeps besides the contract's records and hits
+(:mod:`silcrow.recall._records`): scopes, filters, stored times and identities."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-KINDS = ("turn", "fact", "summary")
+from silcrow.recall._records import KINDS, RecallHit, RecallRecord
+
+__all__ = ["KINDS", "MemoryFilter", "RecallHit", "RecallRecord", "Scope", "content_hash", "epoch_time",
+           "from_epoch", "to_epoch"]
+
 Scope = tuple[str | None, str | None]  # (user_id, agent_id) a memory belongs to
-
-
-@dataclass
-class RecallRecord:
-    """One thing to remember.
-
-    ``timestamp`` is when it happened (a naive value is taken as UTC; None
-    means now). ``external_id`` keeps an id from the source, e.g. LoCoMo's
-    ``"D1:3"``.
-    """
-
-    text: str
-    kind: str = "turn"
-    session_id: str = ""
-    speaker: str = ""
-    timestamp: datetime | None = None
-    user_id: str | None = None
-    agent_id: str | None = None
-    external_id: str | None = None
-    metadata: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -45,32 +30,6 @@ class MemoryFilter:
     session_id: str | None = None
     before: float | None = None
     contains: str | None = None
-
-
-@dataclass
-class RecallHit:
-    """One search result; ``score`` is only comparable within one search."""
-
-    id: int
-    text: str
-    score: float
-    kind: str
-    session_id: str
-    speaker: str
-    timestamp: datetime | None
-    external_id: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "text": self.text,
-            "score": round(self.score, 4),
-            "kind": self.kind,
-            "session_id": self.session_id,
-            "speaker": self.speaker,
-            "date": self.timestamp.isoformat() if self.timestamp else None,
-            "external_id": self.external_id,
-        }
 
 
 #: The first and last whole seconds a datetime holds. A time in the last second of 9999 has an
