@@ -258,7 +258,10 @@ def test_a_merge_the_scanner_refuses_falls_back_to_the_rule(store: MemoryStore) 
     with ScriptedModelServer([{"content": hostile}]) as server:
         merge = model_merge(LLMClient("m", base_url=server.base_url, max_retries=0))
         findings = store.consolidate(embed=_embedder().embed, merge=merge)
-    assert "replace" not in findings[0]  # the longer entry is kept, the other removed
+    # The rule's wording instead: the fuller of the two, in the older's place; the newer removed.
+    assert findings[0]["replace"] == {"old_text": "Prefers dark mode in all editors",
+                                      "content": "User prefers dark mode in every editor"}
+    assert findings[0]["remove"] == ["User prefers dark mode in every editor"]
 
 
 def test_a_file_that_would_not_round_trip_is_backed_up_before_a_rewrite(tmp_path: Path) -> None:

@@ -1,43 +1,44 @@
 """`silcrow memory review`: find what makes the notes rot, and propose fixes a person approves.
 
-Four findings, each with the reason a reviewer reads:
+Every pair of entries of one file is judged older against newer (:mod:`silcrow.store._judge`:
+the newer *updates* the older, says the *same* thing, or is *independent*), by when each was
+last written (the ledger), else by file order (an append goes last). Four findings, each
+with the reason a reviewer reads:
 
-* **near-duplicates**: two entries of one file that say the same thing, by meaning (cosine
-  of their embeddings) or by wording (difflib ratio); proposed as a *merge*: the older entry
-  is replaced by the merged wording and the newer removed, one batch;
+* **contradicted**: the newer updates the older ("lives in Lisbon" / "moved to Porto",
+  "Preferred answer language: French" / "...: German", "is single" / "got married"); the
+  *older* is proposed for archival, never the newer (nothing is lost: it goes to the archive);
+* **near-duplicates**: the same fact in other words; proposed as a *merge*: the older entry
+  takes the merged wording and the newer is removed, one batch. The merged wording holds
+  every value of both (numbers, names, identifiers): a model's when one is given and its
+  answer does, else the fuller of the two that does; a pair neither wording covers is not
+  merged;
 * **contained**: an entry whose whole text is inside another's; proposed as a *remove*;
-* **contradicted**: two entries about the same subject and the same kind of fact with
-  another value ("lives in Lisbon" / "moved to Porto"); the older is proposed for removal
-  (it goes to the archive, nothing is lost);
 * **unused**: an entry no tool or recall has surfaced, and nobody changed, for
   ``unused_days``; proposed for removal.
 
 The pass never writes the notes: each finding becomes a pending proposal of the
 write-approval gate (:mod:`silcrow.store._pending`), whatever the write policy, so it is
-applied only when approved, through the normal write path. Findings already pending are
-not proposed twice.
-
-The merged wording comes from ``merge`` when one is given (a model: see
-:func:`silcrow.store.review_merge_with_model`), else by rule: the longer entry, which holds
-the most.
+applied only when approved, through the normal write path. A finding already pending is
+not proposed twice, and a finding the user rejected is not proposed again while its
+entries stay as they were (:func:`finding_key`; the decisions are kept in the ledger).
 """
 
 from __future__ import annotations
 
-import difflib
+import functools
+import hashlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from silcrow.store import _judge
+
 if TYPE_CHECKING:  # numpy is imported where it is used: `memory show` must not pay for it
     import numpy as np
 
-# Cosine of two bge/MiniLM embeddings above which two short notes say the same thing; the
-# wording ratio for a near copy with another word or two.
-SAME_MEANING = 0.92
-SAME_WORDING = 0.85
 UNUSED_DAYS = 180
 
 Embed = Callable[[Sequence[str]], "np.ndarray"]
@@ -88,12 +89,17 @@ class Finding:
     reason: str
     remove: list[str] = field(default_factory=list)
     replace: tuple[str, str] | None = None  # (old entry, merged text)
+    about: list[str] = field(default_factory=list)  # the entries it judges (its key)
+
+    @property
+    def key(self) -> str:
+        return finding_key(self.kind, self.target, self.about or self.remove)
 
     def operations(self) -> list[dict[str, Any]]:
-        ops: list[dict[str, Any]] = []
+        # The removal first: a merge that takes the newer's wording must not meet it twice.
+        ops: list[dict[str, Any]] = [{"action": "remove", "old_text": entry} for entry in self.remove]
         if self.replace is not None:
             ops.append({"action": "replace", "old_text": self.replace[0], "content": self.replace[1]})
-        ops.extend({"action": "remove", "old_text": entry} for entry in self.remove)
         return ops
 
     def as_dict(self) -> dict[str, Any]:
@@ -108,6 +114,7 @@ def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.casefold()).split())
 
 
+@functools.lru_cache(maxsize=4096)
 def _slot(entry: str) -> tuple[str, str, str] | None:
     """(kind of fact, subject, value) of an entry that states one, else None."""
     first = re.split(r"(?<=[.;])\s", entry.strip(), maxsplit=1)[0]
@@ -133,6 +140,27 @@ def _short(entry: str, width: int = 70) -> str:
     return one_line if len(one_line) <= width else one_line[: width - 1] + "…"
 
 
+def finding_key(kind: str, target: str, entries: Sequence[str]) -> str:
+    """What a finding is about, as a stable key: its kind, file and the exact texts of its
+    entries. A rejected finding is remembered by it, and proposed again only once one of its
+    entries changes (another text, another key)."""
+    blob = "\x1f".join([kind, target, *sorted(entries)])
+    return hashlib.sha256(blob.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def _merged(older: str, newer: str, merge: Merge | None) -> str | None:
+    """The wording a merged entry takes: the model's when it holds every value of both, else
+    the one of the two that does (the fuller; the newer on a tie); None when neither does."""
+    if merge is not None:
+        worded = merge(older, newer)
+        if worded and worded.strip() and _judge.holds_all(worded.strip(), [older, newer]):
+            return worded.strip()
+    fits = [text for text in (newer, older) if _judge.holds_all(text, [older, newer])]
+    if not fits:
+        return None
+    return max(fits, key=lambda text: len(_judge.content(text)))
+
+
 def find(target: str, entries: Sequence[str], *, details: Sequence[dict[str, Any]] = (),
          embed: Embed | None = None, merge: Merge | None = None, unused_days: int = UNUSED_DAYS,
          today: datetime | None = None) -> list[Finding]:
@@ -152,51 +180,45 @@ def find(target: str, entries: Sequence[str], *, details: Sequence[dict[str, Any
                     f" {small} " in f" {big} ") and not _negation_differs(small, big):
                 findings.append(Finding("contained", target, (
                     f"{_short(entries[i])!r} says nothing that {_short(entries[j])!r} does not already say"),
-                    remove=[entries[i]]))
+                    remove=[entries[i]], about=[entries[i], entries[j]]))
                 gone.add(i)
 
-    # Near-duplicates by meaning or wording.
-
+    # Every other pair, judged older against newer: an update archives the older; the same
+    # fact twice is merged into the older's place, in a wording that holds every value of both.
     vectors = embed(entries) if embed is not None and len(entries) > 1 else None
+    judged: list[tuple[int, int, _judge.Judgement]] = []
     for i in range(len(entries)):
         for j in range(i + 1, len(entries)):
             if i in gone or j in gone:
                 continue
-            wording = difflib.SequenceMatcher(None, norms[i], norms[j], autojunk=False).ratio()
-            meaning = float(vectors[i] @ vectors[j]) if vectors is not None else 0.0
-            if (wording < SAME_WORDING and meaning < SAME_MEANING) or _negation_differs(norms[i], norms[j]):
-                continue
             older, newer = _newer(i, j, when)
-            merged = merge(entries[older], entries[newer]) if merge is not None else None
-            if not merged or not merged.strip():
-                merged = max(entries[older], entries[newer], key=len)
-            how = (f"the same meaning (similarity {meaning:.2f})" if meaning >= SAME_MEANING
-                   else f"nearly the same words ({wording:.0%} alike)")
-            reason = (f"{_short(entries[older])!r} and {_short(entries[newer])!r} say {how}: "
-                      "merge them into one")
-            if merged == entries[older]:
-                findings.append(Finding("duplicate", target, reason, remove=[entries[newer]]))
-            elif merged == entries[newer]:
-                findings.append(Finding("duplicate", target, reason, remove=[entries[older]]))
-            else:
-                findings.append(Finding("duplicate", target, reason, remove=[entries[newer]],
-                                        replace=(entries[older], merged.strip())))
-            gone.update((i, j))
-
-    # Contradicted: same subject, same kind of fact, another value; the newer one stands.
-    slots = [_slot(e) for e in entries]
-    for i in range(len(entries)):
-        for j in range(i + 1, len(entries)):
-            a, b = slots[i], slots[j]
-            if i in gone or j in gone or a is None or b is None:
-                continue
-            if a[0] == b[0] and a[1] == b[1] and a[2] != b[2] and a[2] not in b[2] and b[2] not in a[2]:
-                older, newer = _newer(i, j, when)
-                findings.append(Finding("contradicted", target, (
-                    f"{_short(entries[older])!r} is contradicted by the newer {_short(entries[newer])!r} "
-                    f"({a[0]}: {slots[older][2]!r} vs {slots[newer][2]!r}): archive the older one"),  # type: ignore[index]
-                    remove=[entries[older]]))
-                gone.add(older)
+            cosine = float(vectors[older] @ vectors[newer]) if vectors is not None else None
+            verdict = _judge.judge(entries[older], entries[newer], cosine)
+            if verdict.verdict == _judge.INDEPENDENT:
+                verdict = _slot_update(entries[older], entries[newer]) or verdict
+            if verdict.verdict != _judge.INDEPENDENT:
+                judged.append((older, newer, verdict))
+    for older, newer, verdict in sorted(judged, key=lambda item: item[2].verdict != _judge.UPDATE):
+        if older in gone or newer in gone:
+            continue
+        pair = [entries[older], entries[newer]]
+        if verdict.verdict == _judge.UPDATE:
+            findings.append(Finding("contradicted", target, (
+                f"{_short(entries[older])!r} is updated by the newer {_short(entries[newer])!r} "
+                f"({verdict.why}): archive the older one"), remove=[entries[older]], about=pair))
+            gone.add(older)
+            continue
+        merged = _merged(entries[older], entries[newer], merge)
+        if merged is None:
+            continue
+        reason = (f"{_short(entries[older])!r} and {_short(entries[newer])!r} say {verdict.why}: "
+                  "merge them into one")
+        if merged == entries[older]:
+            findings.append(Finding("duplicate", target, reason, remove=[entries[newer]], about=pair))
+        else:
+            findings.append(Finding("duplicate", target, reason, remove=[entries[newer]],
+                                    replace=(entries[older], merged), about=pair))
+        gone.update((older, newer))
 
     # Unused: nothing surfaced or changed it for a long time.
     cutoff = ((today or datetime.now(UTC)) - timedelta(days=unused_days)).isoformat()[:19]
@@ -207,5 +229,13 @@ def find(target: str, entries: Sequence[str], *, details: Sequence[dict[str, Any
         if last_used and last_used[:19] < cutoff:
             findings.append(Finding("unused", target, (
                 f"{_short(entry)!r} was last written or surfaced {last_used[:10]}, over {unused_days} days "
-                "ago: archive it if it no longer matters"), remove=[entry]))
+                "ago: archive it if it no longer matters"), remove=[entry], about=[entry]))
     return findings
+
+
+def _slot_update(older: str, newer: str) -> _judge.Judgement | None:
+    """The rule of one kind of fact: same subject, same kind of fact, another value."""
+    a, b = _slot(older), _slot(newer)
+    if a is None or b is None or a[0] != b[0] or a[1] != b[1] or a[2] == b[2] or a[2] in b[2] or b[2] in a[2]:
+        return None
+    return _judge.Judgement(_judge.UPDATE, f"{a[0]}: {a[2]!r} vs {b[2]!r}")
