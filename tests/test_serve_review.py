@@ -8,6 +8,7 @@ token (name and id) that made it; the session a caller claims is shown as claime
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -147,9 +148,10 @@ def test_inspector_edits_name_the_token_in_the_journal(served: Served) -> None:
     record = MemoryStore(served.profile).history("memory")[-1]
     assert record["origin"] == "web"
     assert record["by"] == {"client": "web", "token": "me", "token_id": served.person_id}
-    assert f"by client web, token me (id {served.person_id})" in person.get("/ui/notes").text
+    by = f'by client "web", token "me" (id "{served.person_id}")'
+    assert html.escape(by) in person.get("/ui/notes").text
     shown = cli("--home", str(served.home), "--profile", "a", "memory", "history")
-    assert f"by client web, token me (id {served.person_id})" in shown.stdout, shown.stdout
+    assert by in shown.stdout, shown.stdout
 
 
 def test_a_claimed_session_is_shown_as_claimed(served: Served) -> None:
@@ -158,9 +160,9 @@ def test_a_claimed_session_is_shown_as_claimed(served: Served) -> None:
                      headers={"X-Silcrow-Session": "s-42"}).json()["proposal_id"]
     [item] = [p for p in model.get("/v1/memory/pending").json()["pending"] if p["id"] == pid]
     assert item["who"]["claimed_session"] == "s-42" and item["who"].get("session") != "s-42"
-    assert "session (claimed) s-42" in model.get("/ui/pending").text
+    assert "session (claimed) &quot;s-42&quot;" in model.get("/ui/pending").text
     listed = cli("--home", str(served.home), "--profile", "a", "memory", "pending")
-    assert "session (claimed) s-42" in listed.stdout, listed.stdout
+    assert 'session (claimed) "s-42"' in listed.stdout, listed.stdout
     assert served.client(served.person).post(f"/v1/memory/pending/{pid}/reject").status_code == 200
 
 

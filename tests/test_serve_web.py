@@ -101,7 +101,8 @@ def test_writes_need_the_csrf_header_and_a_review_token(served: Served) -> None:
                          data={"old_text": "Deploys on Fridays", "content": "Deploys on Mondays"})
     assert edited.status_code == 200 and "Deploys on Mondays" in MemoryStore(profile_a).entries("memory")
     history = writer.get("/ui/notes").text
-    assert "was: Deploys on Fridays" in history and "(web · by client web, token a-review (id " in history
+    assert "was: Deploys on Fridays" in history
+    assert "(web · by client &quot;web&quot;, token &quot;a-review&quot; (id " in history
     assert writer.post("/ui/memory/memory/undo", headers=CSRF).status_code == 200
     assert "Deploys on Fridays" in MemoryStore(profile_a).entries("memory")
     removed = writer.post("/ui/memory/memory/remove", data={"old_text": "Deploys on Fridays"}, headers=CSRF)
@@ -127,7 +128,7 @@ def test_pending_proposals_are_shown_and_approved(served: Served) -> None:
     assert proposal["pending"]
     shown = api.get("/ui/pending").text
     assert proposal["proposal_id"] in shown and "Likes &lt;b&gt;bold&lt;/b&gt; tea" in shown
-    assert "client rest" in shown and "token a (id " in shown
+    assert "client &quot;rest&quot;" in shown and "token &quot;a&quot; (id " in shown
     assert api.post(f"/ui/pending/{proposal['proposal_id']}/approve", headers=CSRF).status_code == 403
     person = _client(server, keys["a_review"])
     assert person.post(f"/ui/pending/{proposal['proposal_id']}/approve").status_code == 403  # no CSRF

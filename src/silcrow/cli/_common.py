@@ -147,8 +147,12 @@ def error(message: str, code: int = EXIT_REFUSED) -> typer.Exit:
 
 def print_json(data: Any) -> None:
     """``data`` as indented JSON on plain stdout, not Rich: it must survive ``| jq`` byte for byte."""
+    from silcrow.safety import display_safe  # the scanner's tables load only when JSON is printed
+
     text = json.dumps(data, ensure_ascii=False, indent=2, default=str)
-    if safe_text(text) != text:  # lone surrogates from a damaged file: let JSON escape them
+    if safe_text(text) != text or display_safe(text) != text:
+        # Lone surrogates from a damaged file, or characters a terminal acts on (C1 controls,
+        # bidi overrides, in a caller's session name or a note): let JSON escape them.
         text = json.dumps(data, ensure_ascii=True, indent=2, default=str)
     sys.stdout.write(text + "\n")
     sys.stdout.flush()

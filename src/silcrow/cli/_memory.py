@@ -36,7 +36,7 @@ from silcrow.cli._common import (
 )
 from silcrow.cli.main import app
 from silcrow.safety import display_safe
-from silcrow.store import TARGET_FILES, MemoryResult, MemoryStore, box_warnings, who_text
+from silcrow.store import TARGET_FILES, MemoryResult, MemoryStore, box_warnings, shown_origin, who_text
 
 memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
@@ -384,7 +384,7 @@ def history(
             (str(record.get("target", "")), "bold"),
             " ",
             str(record.get("action", "")),
-            (f"  ({record['origin']})" if record.get("origin") else "", "dim"),
+            (f"  ({shown_origin(str(record['origin']))})" if record.get("origin") else "", "dim"),
             (f"  by {safe_text(who_text(record['by']))}" if record.get("by") else "", "dim"),
         )
         console.print(head, soft_wrap=True)

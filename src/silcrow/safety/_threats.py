@@ -33,6 +33,7 @@ so a scan costs well under a millisecond for a typical note.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -393,12 +394,24 @@ def describe(hits: Iterable[ThreatHit]) -> str:
 _SHOWN_AS_CODE = re.compile(f"{INVISIBLE_CLASS}|[\ud800-\udfff]")
 
 
-def display_safe(text: str) -> str:
+def display_safe(text: str, *, quoted: bool = False) -> str:
     """``text`` with every invisible or control character shown as ``<U+XXXX>``.
 
     Newlines and tabs are kept. Lone surrogates (undecodable bytes of a
     damaged file, or an invalid string) are shown the same way, so the result
     also always encodes as UTF-8. It can be echoed in an error message, a tool
     result or a terminal without hiding anything from the person reading it.
+
+    ``quoted``: for a label a caller chose (a session, a client, a token name),
+    shown inside other output: one line in double quotes, line breaks, tabs,
+    quotes and backslashes escaped as in JSON, so it can neither end its line
+    nor its quotes and pass for the output around it.
     """
-    return _SHOWN_AS_CODE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+    shown = _SHOWN_AS_CODE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+    if not quoted:
+        return shown
+    return _LINE_SEPARATORS.sub(lambda m: f"<U+{ord(m.group()):04X}>", json.dumps(shown, ensure_ascii=False))
+
+
+# Line breaks that JSON leaves as they are.
+_LINE_SEPARATORS = re.compile("[\u2028\u2029]")

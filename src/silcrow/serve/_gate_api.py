@@ -17,9 +17,18 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from silcrow.serve._auth import ACCESS_KEY, access_of
+from silcrow.serve._guard import answer_error
 from silcrow.store import Proposer, current_proposer
 
 router = APIRouter()
+# The headers a caller names its session with (shown as sent, in the error that refuses one).
+SESSION_HEADERS = {b"mcp-session-id": "Mcp-Session-Id", b"x-silcrow-session": "X-Silcrow-Session"}
+
+
+def _visible_ascii(value: bytes) -> bool:
+    """Whether a header value is only visible ASCII (0x21-0x7E), as MCP requires of a session id:
+    anything else would reach a person's terminal or page as the caller chose it."""
+    return all(0x21 <= byte <= 0x7E for byte in value)
 
 
 class ApproveBody(BaseModel):
@@ -67,7 +76,8 @@ def reject(request: Request, proposal_id: str, body: RejectBody | None = None) -
 class ProposerContext:
     """Sets :data:`~silcrow.store.current_proposer` for each request that passed the
     token gate: the client (mcp, rest, web), the token's name and id, and the session its
-    header claims (``claimed_session``: any caller can send any value)."""
+    header claims (``claimed_session``: any caller can send any value, so one that is not visible
+    ASCII is refused with 400 naming the header)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -80,9 +90,15 @@ class ProposerContext:
         path = str(scope.get("path", ""))
         client = "mcp" if path.startswith("/mcp") else "web" if path.startswith("/ui") else "rest"
         headers = dict(scope.get("headers") or [])
-        session = headers.get(b"mcp-session-id") or headers.get(b"x-silcrow-session")
+        name = next((n for n in SESSION_HEADERS if headers.get(n)), b"")
+        session = headers.get(name)
+        if session and not _visible_ascii(session):
+            await answer_error(send, 400, f"the {SESSION_HEADERS[name]} header holds a character that is not "
+                               "visible ASCII (a control character, a line break, or a byte of another "
+                               "encoding); send a session id of the characters 0x21 to 0x7E only")
+            return
         token = current_proposer.set(Proposer(
-            claimed_session=session.decode("latin-1")[:200] if session else None, client=client,
+            claimed_session=session.decode("ascii")[:200] if session else None, client=client,
             token=getattr(access, "token_name", None), token_id=getattr(access, "token_id", None)))
         try:
             await self.app(scope, receive, send)

@@ -51,7 +51,7 @@ from silcrow.safety import display_safe
 from silcrow.serve._auth import access_of, review_needed
 from silcrow.serve._mcp_server import Access
 from silcrow.serve._tenant import Tenant
-from silcrow.store import TARGET_FILES, box_warnings, who_text
+from silcrow.store import TARGET_FILES, box_warnings, shown_origin, who_text
 
 log = logging.getLogger(__name__)
 
@@ -351,7 +351,7 @@ def _entry_history(records: list[dict[str, Any]], entry: str) -> str:
             continue
         was = [e for e in before if e not in after]
         who = record.get("proposal") or {}
-        source = str(record.get("origin", ""))
+        source = shown_origin(str(record.get("origin", "")))
         if record.get("by"):
             source += " · by " + who_text(record["by"])
         if who:

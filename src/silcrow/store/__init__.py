@@ -27,7 +27,7 @@ from silcrow.store._files import FileBackend
 from silcrow.store._journal import JOURNAL_NAME as JOURNAL_FILE
 from silcrow.store._journal import read as read_journal
 from silcrow.store._journal import write_all as write_journal
-from silcrow.store._ledger import LEDGER_FILE
+from silcrow.store._ledger import LEDGER_FILE, shown_origin
 from silcrow.store._ledger import label as author_label
 from silcrow.store._pending import (
     PENDING_FILE,
@@ -71,6 +71,7 @@ __all__ = [
     "notes_backend",
     "proposal_steps",
     "read_journal",
+    "shown_origin",
     "who_text",
     "write_journal",
 ]

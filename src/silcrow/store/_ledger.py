@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from silcrow import safety as threats
 from silcrow.store._pending import who_text
 
 LEDGER_FILE = ".ledger.json"
@@ -104,13 +105,21 @@ def who(record: Mapping[str, Any]) -> dict[str, Any]:
     return by
 
 
+def shown_origin(origin: str) -> str:
+    """A record's origin for people: silcrow's own names as they are, any other (a library
+    caller chooses its own) quoted and escaped."""
+    plain = not origin or (origin.isascii() and origin.replace("_", "").isalnum())
+    return origin if plain else threats.display_safe(origin, quoted=True)
+
+
 def label(by: Mapping[str, Any] | None) -> str:
-    """``by`` for people: "cli", "model", "rest (client rest, token agent (id 1a2b))", ..."""
+    """``by`` for people: "cli", "model", 'rest (client "rest", token "agent" (id "1a2b"))', ...
+    (every label a caller chose quoted and escaped, see :func:`who_text`)."""
     if not by:
         return "unknown (before silcrow kept metadata)"
     origin = str(by.get("origin", "unknown"))
     name = {"tool": "model", "disk": "outside silcrow", "api": "library", "approved": "approved proposal",
-            "web": "inspector"}.get(origin, origin)
+            "web": "inspector"}.get(origin) or shown_origin(origin)
     details = who_text({k: v for k, v in by.items() if k not in ("origin", "proposal", "proposed_by")})
     proposed = by.get("proposed_by")
     if isinstance(proposed, Mapping) and proposed:

@@ -104,16 +104,19 @@ _WHO_LABELS = {"session": "session", "claimed_session": "session (claimed)", "cl
 
 def who_text(who: Any) -> str:
     """A recorded caller (``Proposer.record()``, a proposal's ``who``) in words, e.g.
-    ``client rest, token agent-1 (id 1a2b3c4d), session (claimed) s-42``."""
+    ``client "rest", token "agent-1" (id "1a2b3c4d"), session (claimed) "s-42"``. Every value is
+    the caller's to choose (a session header, a client name), so each is shown quoted and escaped
+    (:func:`~silcrow.safety.display_safe`): none can pass for the output around it."""
     if not isinstance(who, dict):
         return ""
     parts = []
     for key, value in who.items():
         if key in ("id", "token_id") or value in (None, ""):
             continue
-        text = f"{_WHO_LABELS.get(key, key)} {value}"
+        name = _WHO_LABELS.get(key) or threats.display_safe(str(key), quoted=True)
+        text = f"{name} {threats.display_safe(str(value), quoted=True)}"
         if key == "token" and who.get("token_id"):
-            text += f" (id {who['token_id']})"
+            text += f" (id {threats.display_safe(str(who['token_id']), quoted=True)})"
         parts.append(text)
     return ", ".join(parts)
 
