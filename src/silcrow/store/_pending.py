@@ -17,7 +17,7 @@ changed, with a fingerprint (``base``) of the entries it was computed against.
 Approving with that ``base`` applies exactly that effect, or is refused as
 stale when the entries have changed since.
 
-The box is bounded by count, by size and per caller (the constants below); a
+The box is bounded by count and by size, in all and per caller (the constants below); a
 full box refuses the new proposal, telling the model why, and never drops one
 already waiting, so a flood from one caller cannot push out another's. A
 proposal leaves the box only in the same durable step that records its fate
@@ -66,6 +66,9 @@ MAX_OPERATIONS = 50
 MAX_PROPOSAL_BYTES = 64 * 1024
 #: Size of all waiting proposals together at most (JSON, UTF-8 bytes).
 MAX_BOX_BYTES = 2 * 1024 * 1024
+#: Size of one caller's waiting proposals together at most: under a fifth of the box, as
+#: MAX_PER_CALLER is a fifth of MAX_PENDING, so no caller (nor two) fills it.
+MAX_CALLER_BYTES = 400 * 1024
 # Decided proposals kept (newest last) so a decision and its reason can still be read.
 MAX_DECIDED = 50
 PENDING_FILE = ".pending.json"
@@ -245,10 +248,17 @@ def admitted(pending: list[Proposal], proposal: Proposal) -> None:
     tail = ("Nothing was saved. Tell the user that proposals are waiting for their review "
             "(`silcrow memory pending`, or the inspector), and do not retry until they decide.")
     mine = caller(proposal.who)
-    if sum(1 for p in pending if caller(p.who) == mine) >= MAX_PER_CALLER:
+    yours = [p for p in pending if caller(p.who) == mine]
+    if len(yours) >= MAX_PER_CALLER:
         raise Refused(Refusal(
             f"Not saved: {MAX_PER_CALLER} of your proposals are already waiting for the user's approval "
             f"(at most {MAX_PER_CALLER} per caller). {tail}", target=proposal.target))
+    taken = sum(size(p) for p in yours)
+    if taken + size(proposal) > MAX_CALLER_BYTES:
+        raise Refused(Refusal(
+            f"Not saved: your proposals already waiting for the user's approval take {taken:,} bytes and "
+            f"this one {size(proposal):,}, over the {MAX_CALLER_BYTES:,} bytes one caller may have waiting. "
+            f"{tail}", target=proposal.target))
     if len(pending) >= MAX_PENDING:
         raise Refused(Refusal(
             f"Not saved: the box of pending proposals is full ({MAX_PENDING} waiting). {tail}",
@@ -264,12 +274,17 @@ def usage(pending: list[Proposal]) -> dict[str, Any]:
     """How full the box is, for the person reviewing it: ``full`` (new proposals from anyone
     are refused) and ``full_callers`` (callers whose new proposals are refused)."""
     per_caller = Counter(caller(p.who) for p in pending)
-    used = sum(size(p) for p in pending)
+    caller_bytes: Counter[str] = Counter()
+    for p in pending:
+        caller_bytes[caller(p.who)] += size(p)
+    used = sum(caller_bytes.values())
     return {
         "waiting": len(pending), "bytes": used, "max_waiting": MAX_PENDING, "max_bytes": MAX_BOX_BYTES,
-        "max_per_caller": MAX_PER_CALLER,
+        "max_per_caller": MAX_PER_CALLER, "max_bytes_per_caller": MAX_CALLER_BYTES,
         "full": len(pending) >= MAX_PENDING or used >= MAX_BOX_BYTES - MAX_PROPOSAL_BYTES,
-        "full_callers": sorted(c for c, n in per_caller.items() if n >= MAX_PER_CALLER),
+        # As for the box: a caller near its byte share may be refused a proposal of the largest size.
+        "full_callers": sorted(c for c, n in per_caller.items() if n >= MAX_PER_CALLER
+                               or caller_bytes[c] >= MAX_CALLER_BYTES - MAX_PROPOSAL_BYTES),
     }
 
 
@@ -280,8 +295,10 @@ def box_warnings(box: dict[str, Any]) -> list[str]:
         lines.append(f"The box is full ({box['waiting']} waiting, {box['bytes']:,} bytes): new proposals "
                      "from every caller are refused until you approve or reject some.")
     if box.get("full_callers"):
-        lines.append(f"At their share of {box['max_per_caller']} waiting, so their new proposals are "
-                     f"refused: {', '.join(box['full_callers'])}.")
+        shown = ", ".join(threats.display_safe(str(c), quoted=True) for c in box["full_callers"])
+        lines.append(f"At (or near) their share of {box['max_per_caller']} waiting or "
+                     f"{box.get('max_bytes_per_caller', MAX_CALLER_BYTES):,} bytes, so their new proposals "
+                     f"may be refused: {shown}.")
     return lines
 
 
