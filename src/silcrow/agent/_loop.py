@@ -179,7 +179,9 @@ class Agent:
         except SilcrowError as exc:  # the rules alone still find copies and contradictions
             log.warning("memory review runs without an embedder: %s", exc)
         try:
-            return [f for f in self.store.consolidate(embed=embed) if not f.get("already_pending")]
+            # What waits already, or was rejected before, is never asked again.
+            return [f for f in self.store.consolidate(embed=embed)
+                    if not f.get("already_pending") and not f.get("declined")]
         except SilcrowError as exc:  # a review is advice: the session starts regardless
             log.warning("memory review failed: %s", exc)
             return []

@@ -116,9 +116,16 @@ def review(
     if as_json:
         print_json(findings)
         return
+    skipped = [f for f in findings if f.get("declined")]
+    findings = [f for f in findings if not f.get("declined")]
     if not findings:
-        console.print(Text("nothing to propose: no duplicates, contradictions or long-unused entries",
-                           style="dim"))
+        console.print(Text("nothing to propose: no duplicates, contradictions or long-unused entries"
+                           + (" (besides what you rejected before)" if skipped else ""), style="dim"))
+    if skipped:
+        console.print(Text(f"skipped {len(skipped)} finding{'s' if len(skipped) != 1 else ''} you rejected "
+                           "before: their entries have not changed since (a change to one of them "
+                           "lets the review ask again)", style="dim"), soft_wrap=True)
+    if not findings:
         return
     for finding in findings:
         mark = ("already pending" if finding.get("already_pending")

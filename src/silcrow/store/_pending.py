@@ -155,6 +155,7 @@ class Proposal:
     decided: str | None = None
     why: str | None = None  # why it was proposed, when a review pass made it (see _review)
     decided_by: dict[str, str] | None = None  # who decided it (Proposer.record())
+    finding: str | None = None  # the review finding it stands for (_review.finding_key)
 
     @classmethod
     def new(cls, *, target: str, action: str, proposer: Proposer | None, **what: Any) -> Proposal:

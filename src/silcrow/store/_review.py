@@ -148,6 +148,37 @@ def finding_key(kind: str, target: str, entries: Sequence[str]) -> str:
     return hashlib.sha256(blob.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
+#: Rejected findings remembered at most (the oldest decisions go first).
+MAX_DECLINED = 1000
+
+
+def note_declined(state: dict[str, Any], proposal: Any) -> None:
+    """Remember in the ledger ``state`` that the user rejected the finding ``proposal`` stands
+    for, so it is not proposed again while its entries stay as they are."""
+    declined = state.get("declined")
+    if not isinstance(declined, dict):
+        declined = state["declined"] = {}
+    declined.pop(proposal.finding, None)  # re-inserted last: the newest decisions are kept
+    declined[proposal.finding] = {"rejected": proposal.decided, "reason": proposal.reason,
+                                  "target": proposal.target, "why": _short(str(proposal.why or ""), 200)}
+    for key in list(declined)[: max(0, len(declined) - MAX_DECLINED)]:
+        del declined[key]
+
+
+def declined(state: dict[str, Any], decided: Sequence[Any] = ()) -> dict[str, dict[str, Any]]:
+    """The rejected findings by key: those the ledger ``state`` remembers, and the rejected
+    proposals still among the ``decided`` ones (a decision whose note in the ledger failed)."""
+    found: dict[str, dict[str, Any]] = {}
+    for proposal in decided:
+        if getattr(proposal, "status", None) == "rejected" and getattr(proposal, "finding", None):
+            found[proposal.finding] = {"rejected": proposal.decided, "reason": proposal.reason,
+                                       "target": proposal.target}
+    kept = state.get("declined")
+    if isinstance(kept, dict):
+        found.update({k: v for k, v in kept.items() if isinstance(k, str) and isinstance(v, dict)})
+    return found
+
+
 def _merged(older: str, newer: str, merge: Merge | None) -> str | None:
     """The wording a merged entry takes: the model's when it holds every value of both, else
     the one of the two that does (the fuller; the newer on a tie); None when neither does."""

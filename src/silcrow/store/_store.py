@@ -594,6 +594,8 @@ class MemoryStore:
         proposal = self.proposals.reject(proposal_id, reason, _caller())
         if proposal is None:
             return self._not_pending(proposal_id).result()
+        if proposal.finding:  # a review finding: not proposed again while its entries stay as they are
+            self._touch(lambda state: consolidation.note_declined(state, proposal))
         message = f"Rejected proposal {proposal.summary()}."
         result: MemoryResult = {"success": True, "message": message}
         if proposal.target in TARGET_FILES:  # else a hand-edited box: nothing to report on
@@ -939,10 +941,14 @@ class MemoryStore:
         contradicted entries, entries unused for ``unused_days``, each made a pending proposal
         with its reason (``embed``: texts -> normalised vectors, for duplicates by meaning;
         ``merge``: the merged wording of two entries, e.g. from a model). Nothing is applied;
-        a finding already pending is not proposed again. Returns the findings, each with its
-        ``proposal_id``."""
+        a finding already pending is not proposed again, nor one the user rejected while its
+        entries are unchanged (returned with ``declined``: when and why). Returns the findings,
+        each with its ``proposal_id``."""
         details = self.details()
-        waiting = {(p.target, p.why) for p in self.pending() if p.why}
+        pending = self.pending()
+        waiting = {(p.target, p.why) for p in pending if p.why} | {p.finding for p in pending if p.finding}
+        declined = consolidation.declined(ledger.parse(self.backend.ledger().read()),
+                                          self.proposals.decided())
         # The pass's proposals name who asked for it (a server's caller: its token), like any other.
         who = current_proposer.get()
         proposer = Proposer(client="review") if who is None else Proposer(client="review").over(who)
@@ -952,12 +958,16 @@ class MemoryStore:
             for finding in consolidation.find(target, live, details=details[target], embed=embed, merge=merge,
                                        unused_days=unused_days):
                 shown = finding.as_dict()
-                if (target, finding.reason) in waiting:
+                if (target, finding.reason) in waiting or finding.key in waiting:
                     shown["already_pending"] = True
                     out.append(shown)
                     continue
+                if finding.key in declined:  # rejected before, and its entries are as they were
+                    out.append({**shown, "declined": declined[finding.key]})
+                    continue
                 proposal = Proposal.new(target=target, action="batch", proposer=proposer,
-                                        operations=finding.operations(), why=finding.reason)
+                                        operations=finding.operations(), why=finding.reason,
+                                        finding=finding.key)
                 try:
                     self.proposals.add(proposal)
                 except Refused as refused:  # the box (or the review's share of it) is full
