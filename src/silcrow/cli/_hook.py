@@ -24,8 +24,7 @@ def hook(
     from silcrow.integrations.coding import run_hook
 
     try:
-        payload = sys.stdin.read()
-        result = run_hook(event, payload, app_home(ctx))
+        result = run_hook(event, sys.stdin.buffer, app_home(ctx))  # read there, bounded
     except Exception as exc:  # the last guard: a hook must not fail the prompt
         sys.stderr.write(f"silcrow: {event} hook failed: {type(exc).__name__}: {exc}\n")
         sys.stderr.flush()

@@ -11,4 +11,7 @@ from __future__ import annotations
 MAX_FACT_CHARS = 4000  # one fact saved with recall_add / add_fact / POST /v1/recall
 MAX_RECORD_CHARS = 16000  # one ingested record (a turn); longer turns synced by an agent are clipped
 MAX_QUERY_CHARS = 1000  # one recall_search query
+#: What a prefetch searches with: the end of a longer message (a question usually comes after the
+#: log or file pasted before it), so a huge prompt costs what a normal one does.
+MAX_PREFETCH_QUERY_CHARS = 4000
 MAX_RESULTS = 50  # recall_search k

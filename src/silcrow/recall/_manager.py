@@ -245,11 +245,13 @@ class MemoryManager:
 
         Lines of the provider's text equal (after stripping) to one of
         ``exclude_lines`` are dropped first: the caller passes what the model can
-        still see from earlier blocks, so a memory is not sent twice.
+        still see from earlier blocks, so a memory is not sent twice. A query over
+        ``MAX_PREFETCH_QUERY_CHARS`` is searched by its last that many characters.
         """
         provider = self._provider
         if provider is None or self._closed:
             return ""
+        query = policy.prefetch_query(query)
         if not policy.worth_recalling(query):
             self._count("prefetch_trivial_skips")
             return ""
@@ -496,6 +498,7 @@ class MemoryManager:
 
     def queue_prefetch(self, query: str, session_id: str = "") -> None:
         provider = self._provider
+        query = policy.prefetch_query(query)
         if provider is None or not policy.worth_recalling(query):
             return
         query = self._out(provider, query)
@@ -553,3 +556,4 @@ class MemoryManager:
             log.warning("recall provider %r: %d queued jobs still pending after %.1fs; abandoned",
                         self._name(), self._pending, timeout)
         return drained
+

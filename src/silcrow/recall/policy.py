@@ -5,7 +5,9 @@ One module for both hosts of a provider: :class:`~silcrow.recall.MemoryManager`
 calls the bridge like a provider). Each rule is applied at the same point by both:
 
 * :func:`worth_recalling`: empty prompts, slash commands and acknowledgements
-  ("ok", "thanks") start no recall, neither a prefetch nor a queued one;
+  ("ok", "thanks") start no recall, neither a prefetch nor a queued one; a long
+  message is searched by its end (:func:`prefetch_query`), so a huge prompt costs
+  what a normal one does;
 * :func:`stored`: text written to recall has fence tags stripped, so recalled
   context the model echoed is never stored again (a curated note mirrored to recall
   too: :func:`written_note`; the messages handed over at session end:
@@ -28,6 +30,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from silcrow.recall._limits import MAX_PREFETCH_QUERY_CHARS
 from silcrow.recall._spec import ToolResult
 from silcrow.safety import build_memory_context_block, filter_recalled, redact_value, sanitize_context, scan
 
@@ -55,6 +58,16 @@ def is_trivial_prompt(query: str) -> bool:
         return True
     words = _PUNCT.sub(" ", text.casefold()).strip()
     return not words or words in _TRIVIAL
+
+
+def prefetch_query(text: str) -> str:
+    """What a prefetch searches for ``text``: all of it, or its last ``MAX_PREFETCH_QUERY_CHARS``
+    characters, starting at a word (a question usually comes after what was pasted before it)."""
+    if len(text) <= MAX_PREFETCH_QUERY_CHARS:
+        return text
+    tail = text[-MAX_PREFETCH_QUERY_CHARS:]
+    space = next((i for i, c in enumerate(tail[:100]) if c.isspace()), -1)
+    return tail[space + 1:]
 
 
 def worth_recalling(query: str) -> bool:

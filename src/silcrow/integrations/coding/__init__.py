@@ -2,7 +2,8 @@
 
 * :func:`plan` and :func:`apply` (``_connect.py``): silcrow's MCP server, and for Claude Code its
   hooks, added to (or removed from) the client's own config files, touching nothing else.
-* :func:`run_hook` (``_hooks.py``): what each Claude Code hook does (``silcrow hook EVENT``).
+* :func:`run_hook` (``_hooks.py``): what each Claude Code hook does (``silcrow hook EVENT``),
+  reading a transcript's new lines in bounded batches (``_unread.py``).
 
 Importing Claude Code and Codex sessions into recall is the recall readers' job
 (:mod:`silcrow.recall`).

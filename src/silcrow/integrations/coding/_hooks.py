@@ -10,10 +10,15 @@ model's context.
   resumed or compacted session sees the same text (a write made during the session shows up in
   the next one, as everywhere in silcrow).
 - ``user-prompt-submit``: what recall finds for the prompt, through the same
-  :meth:`MemoryManager.prefetch` as the agent loop: trivial prompts skipped, threats filtered,
-  fence tags stripped, the block fenced in ``<memory-context>``.
+  :meth:`MemoryManager.prefetch` as the agent loop: trivial prompts skipped, a long prompt
+  searched by its last 4,000 characters, threats filtered, fence tags stripped, the block
+  fenced in ``<memory-context>``.
 - ``pre-compact`` and ``session-end``: the part of the transcript written since the last time
-  is read (from the byte offset kept per transcript) and ingested into recall.
+  is read (from the byte offset kept per transcript) in batches of whole lines of about 1 MiB
+  (:mod:`._unread`), each ingested into recall and its offset kept before the next is read.
+
+The hook input is read up to :data:`MAX_INPUT_BYTES`; a larger one (a pasted file of many
+megabytes as the prompt) is read to its end, none of it kept, and the hook does nothing.
 
 A hook never stops the user: any failure, and running past its deadline, ends it with exit 0,
 nothing on stdout and the reason on stderr (Claude Code shows it in its debug output).
@@ -29,11 +34,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from silcrow._atomic import replace_file
 from silcrow._json import loads
 from silcrow._private import private_dir, write_private
+from silcrow.integrations.coding._unread import MAX_LINE_BYTES, batches
 
 __all__ = ["HookResult", "run_hook"]
 
@@ -42,6 +48,9 @@ log = logging.getLogger(__name__)
 #: Seconds each hook may take before it gives up (below the timeout connect writes for it).
 DEADLINES = {"session-start": 20.0, "user-prompt-submit": 20.0, "pre-compact": 100.0, "session-end": 100.0}
 _KEEP_SNAPSHOTS_DAYS = 30
+#: The largest hook input parsed. Claude Code sends the whole prompt; a prompt larger than this
+#: gets no recalled context (recall searches with the prompt's end anyway).
+MAX_INPUT_BYTES = 8 * 1024 * 1024
 
 
 @dataclass
@@ -52,18 +61,47 @@ class HookResult:
     message: str = ""
 
 
-def run_hook(event: str, payload_text: str, home: Path) -> HookResult:
-    """Run hook ``event`` for ``home`` on the hook JSON ``payload_text``; never raises, and returns
-    within the event's deadline."""
+def run_hook(event: str, payload: str | bytes | BinaryIO, home: Path) -> HookResult:
+    """Run hook ``event`` for ``home`` on the hook JSON ``payload`` (its text, or a stream such as
+    stdin, read up to :data:`MAX_INPUT_BYTES`); never raises, and returns within the event's
+    deadline."""
     deadline = DEADLINES.get(event)
     if deadline is None:
         return HookResult(message=f"silcrow: unknown hook event {event!r}; use one of {', '.join(DEADLINES)}")
+    if not isinstance(payload, (str, bytes)):
+        read = _bounded(payload)
+        if isinstance(read, int):
+            return HookResult(message=f"silcrow: the hook input is {read:,} bytes, over the "
+                              f"{MAX_INPUT_BYTES:,} silcrow reads; nothing done")
+        payload = read
     try:
-        payload = loads(payload_text) if payload_text.strip() else {}
+        text = payload.decode("utf-8") if isinstance(payload, bytes) else payload
+        del payload  # a large prompt is not held three times over while the hook runs
+        parsed = loads(text) if text.strip() else {}
+    except UnicodeDecodeError as exc:
+        return HookResult(message=f"silcrow: the hook input is not UTF-8 ({exc}); nothing done")
     except json.JSONDecodeError as exc:
         return HookResult(message=f"silcrow: the hook input is not JSON ({exc}); nothing done")
-    if not isinstance(payload, dict):
+    del text
+    if not isinstance(parsed, dict):
         return HookResult(message="silcrow: the hook input is not a JSON object; nothing done")
+    return _within(event, parsed, home, deadline)
+
+
+def _bounded(stream: BinaryIO) -> bytes | int:
+    """The stream's bytes, or (when over :data:`MAX_INPUT_BYTES`) how many there were: the rest
+    is read and dropped in small pieces, so the writer is never left blocked on a full pipe."""
+    data = stream.read(MAX_INPUT_BYTES + 1)
+    if len(data) <= MAX_INPUT_BYTES:
+        return data
+    total = len(data)
+    del data
+    while piece := stream.read(1024 * 1024):
+        total += len(piece)
+    return total
+
+
+def _within(event: str, payload: dict[str, Any], home: Path, deadline: float) -> HookResult:
     handler: Callable[[dict[str, Any], Path], HookResult] = _HANDLERS[event]
     box: list[HookResult] = []
 
@@ -156,7 +194,8 @@ def user_prompt_submit(payload: dict[str, Any], home: Path) -> HookResult:
 
 
 def ingest_transcript(payload: dict[str, Any], home: Path) -> HookResult:
-    """Ingest what the transcript gained since the last time (PreCompact, SessionEnd)."""
+    """Ingest what the transcript gained since the last time (PreCompact, SessionEnd), a
+    bounded batch of whole lines at a time, keeping the offset after each."""
     from silcrow.home import open_profile
     from silcrow.recall import MAX_RECORD_CHARS
     from silcrow.recall.coding import parse_claude_code
@@ -167,49 +206,60 @@ def ingest_transcript(payload: dict[str, Any], home: Path) -> HookResult:
     if not isinstance(path_text, str) or not path_text:
         return HookResult(message="silcrow: the hook input has no transcript_path; nothing ingested")
     path = Path(path_text).expanduser()
-    offsets_file = _state_dir(home) / "offsets.json"
-    offsets = _load(offsets_file)
-    mark = offsets.get(str(path), {})
-    offset, line = int(mark.get("offset", 0)), int(mark.get("line", 1))
-    with path.open("rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        if size < offset:  # the file was replaced or cut: read it again from the start
-            offset, line = 0, 1
-        handle.seek(offset)
-        data = handle.read(size - offset)
-    complete = data[: data.rfind(b"\n") + 1]  # a line being written is read next time
-    if not complete:
-        return HookResult()
-    transcript = parse_claude_code(complete.decode("utf-8", "replace"), source=str(path), first_line=line)
-    for record in transcript.records:
-        # Stored text, as the agent's turns: a reply that echoed its recalled <memory-context>
-        # is not stored again with the fence.
-        record.text = stored(record.text)[:MAX_RECORD_CHARS]
     provider = open_profile(home).provider()
     if provider is None:
         return HookResult(message="silcrow: recall is off (provider 'none'); transcript not ingested")
     if not provider.is_available():
         return HookResult(message=f"silcrow: recall provider {provider.name!r} is not available "
                           f"({provider.unavailable_reason() or 'no reason given'}); transcript not ingested")
-    provider.initialize(str(payload.get("session_id") or ""), home=str(home))
-    try:
-        if isinstance(provider, LocalProvider):
-            provider.ingest(transcript.records)
-        else:  # another provider learns the conversation as the agent hands it over, turn by turn
-            _sync_pairs(provider, transcript.records)
-    finally:
-        provider.shutdown()
-    offsets[str(path)] = {"offset": offset + len(complete), "line": line + complete.count(b"\n")}
-    replace_file(offsets_file, json.dumps(offsets, indent=2, sort_keys=True) + "\n")
-    bad = f"; {len(transcript.malformed)} malformed line(s) skipped" if transcript.malformed else ""
-    return HookResult(message=f"silcrow: ingested {len(transcript.records)} turns from {path.name}{bad}"
-                      if bad else "")
+    offsets_file = _state_dir(home) / "offsets.json"
+    offsets = _load(offsets_file)
+    mark = offsets.get(str(path), {})
+    offset, line = int(mark.get("offset", 0)), int(mark.get("line", 1))
+    turns, malformed, too_long = 0, 0, []
+    waiting = ""  # a user turn whose reply is in the next batch
+    with path.open("rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size < offset:  # replaced or cut: read it again from the start
+            offset, line = 0, 1
+        if size == offset:
+            return HookResult()
+        provider.initialize(str(payload.get("session_id") or ""), home=str(home))
+        try:
+            for batch in batches(handle, offset, line):
+                transcript = parse_claude_code(batch.data.decode("utf-8", "replace"), source=str(path),
+                                               first_line=batch.first_line)
+                for record in transcript.records:
+                    # Stored text, as the agent's turns: a reply that echoed its recalled
+                    # <memory-context> is not stored again with the fence.
+                    record.text = stored(record.text)[:MAX_RECORD_CHARS]
+                if isinstance(provider, LocalProvider):
+                    provider.ingest(transcript.records)
+                else:  # another provider learns the conversation as the agent hands it over
+                    waiting = _sync_pairs(provider, transcript.records, waiting)
+                turns += len(transcript.records)
+                malformed += len(transcript.malformed)
+                too_long += batch.too_long
+                offsets = _load(offsets_file)  # another hook of another transcript may have written
+                offsets[str(path)] = {"offset": batch.end, "line": batch.end_line}
+                replace_file(offsets_file, json.dumps(offsets, indent=2, sort_keys=True) + "\n")
+        finally:
+            provider.shutdown()
+    notes = [f"{malformed} malformed line(s) skipped"] if malformed else []
+    if too_long:
+        shown = ", ".join(map(str, too_long[:5])) + (" ..." if len(too_long) > 5 else "")
+        notes.append(f"{len(too_long)} line(s) over {MAX_LINE_BYTES // (1024 * 1024)} MiB skipped "
+                     f"(line {shown})")
+    if not notes:
+        return HookResult()
+    return HookResult(message=f"silcrow: ingested {turns} turns from {path.name}; {'; '.join(notes)}")
 
 
-def _sync_pairs(provider: Any, records: list[Any]) -> None:
+def _sync_pairs(provider: Any, records: list[Any], user: str = "") -> str:
+    """Sync each user turn with the assistant's reply to it as one turn; returns the user turn
+    still waiting for its reply (``user``: the one left from the batch before)."""
     from silcrow.recall.policy import outgoing
 
-    user = ""
     for record in records:
         if record.speaker == "user":
             user = record.text
@@ -218,6 +268,7 @@ def _sync_pairs(provider: Any, records: list[Any]) -> None:
             turn = outgoing(provider, (user, record.text))
             provider.sync_turn(*turn, session_id=record.session_id)
             user = ""
+    return user
 
 
 def _load(path: Path) -> dict[str, Any]:
