@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
+from urllib.parse import unquote
 
 from silcrow.db._migrations import SCHEMA, Migrations, check_schema, owned_by
 from silcrow.errors import ConfigError, SilcrowError
@@ -78,6 +80,42 @@ def redact(dsn: str) -> str:
     return str(make_conninfo("", **{key: "***" if key in secret else value for key, value in params.items()}))
 
 
+def misread(dsn: str) -> str:
+    """Why libpq would split the URI ``dsn`` otherwise than the person who wrote it meant ('' when
+    it would not): an unencoded ``@`` in the user name or password ends them early for libpq, and
+    the rest of the password becomes the host name (which a connection error then quotes)."""
+    scheme, sep, rest = dsn.partition("://")
+    if not sep or scheme.lower() not in ("postgresql", "postgres"):
+        return ""
+    if rest.partition("/")[0].count("@") < 2:  # libpq's user info never runs past a "/"
+        return ""
+    return ("the PostgreSQL DSN's user name or password holds an '@' that is not percent-encoded, so libpq "
+            "would end it at that '@' and take the rest for the host name; write each '@' in them as %40 "
+            "(postgresql://user:p%40ss@host/db) in [storage] dsn in config.toml or SILCROW_DATABASE_URL")
+
+
+def password_pieces(dsn: str) -> list[str]:
+    """Every password ``dsn`` holds, as libpq reads it and as its writer meant it (raw and
+    percent-decoded), with the parts an ``@``, ``:``, ``/`` or a space splits them into: what a driver's
+    message must never quote. Longest first; parts under 3 characters are left out (they
+    would mask ordinary words of the message and tell little)."""
+    found: set[str] = set()
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        found.update(str(v) for k, v in conninfo_to_dict(dsn).items() if "password" in k.lower() and v)
+    except Exception:  # psycopg missing or a DSN it cannot parse: the writer's reading below still counts
+        pass
+    scheme, sep, rest = dsn.partition("://")
+    if sep and scheme.lower() in ("postgresql", "postgres"):
+        userinfo = rest.split("?", 1)[0].rpartition("@")[0]
+        if ":" in userinfo:
+            found.add(userinfo.split(":", 1)[1])
+    found.update({unquote(p) for p in found})
+    pieces = found | {part for p in found for part in re.split(r"[@:/\s]", p)}
+    return sorted((p for p in pieces if len(p) >= 3), key=len, reverse=True)
+
+
 def _mask_loose_userinfo(dsn: str) -> str:
     """A URI whose password holds an unencoded ``@`` (``postgresql://u:Sup3r@Secret@host/db``)
     with that password masked whole: libpq ends the user info at the first ``@`` and would take
@@ -114,26 +152,42 @@ class Database:
         self.dsn = dsn
         self.migrations = migrations
         self.where = redact(dsn)
+        self._secrets = password_pieces(dsn)
         self._pool: Any = None
         self._lock = threading.Lock()
+
+    def _usable(self) -> None:
+        """Refuse a DSN whose connection errors could quote its password (ConfigError)."""
+        if self.where == UNPARSEABLE_DSN:  # libpq's own message would quote the DSN, password and all
+            raise ConfigError("the PostgreSQL DSN cannot be parsed: check its quoting and 'key=value' pairs "
+                              "([storage] dsn in config.toml or SILCROW_DATABASE_URL)")
+        why = misread(self.dsn)
+        if why:
+            raise ConfigError(why)
+
+    def said(self, exc: BaseException) -> str:
+        """The first line of a driver error, any part of this DSN's passwords in it masked."""
+        text = _first_line(exc)
+        for piece in self._secrets:
+            text = text.replace(piece, "***")
+        return text
 
     def connect(self) -> Any:
         """One plain autocommit connection (migrations, import/export), errors made clear."""
         psycopg = _psycopg()
-        if self.where == UNPARSEABLE_DSN:  # libpq's own message would quote the DSN, password and all
-            raise ConfigError("the PostgreSQL DSN cannot be parsed: check its quoting and 'key=value' pairs "
-                              "([storage] dsn in config.toml or SILCROW_DATABASE_URL)")
+        self._usable()
         try:
             return psycopg.connect(self.dsn, autocommit=True, connect_timeout=10)
         except psycopg.Error as exc:
             raise ConfigError(
-                f"cannot connect to PostgreSQL at {self.where}: {_first_line(exc)}; check the DSN "
+                f"cannot connect to PostgreSQL at {self.where}: {self.said(exc)}; check the DSN "
                 "([storage] dsn in config.toml or SILCROW_DATABASE_URL) and that the server is running"
             ) from exc
 
     def _get_pool(self) -> Any:
         with self._lock:
             if self._pool is None:
+                self._usable()
                 from psycopg.rows import dict_row
                 from psycopg_pool import ConnectionPool
 
@@ -191,7 +245,7 @@ class Database:
                 conn.execute("COMMIT")
             except psycopg.Error as exc:
                 raise error(
-                    f"the {what} at {self.where} failed while committing ({_first_line(exc)}); the change "
+                    f"the {what} at {self.where} failed while committing ({self.said(exc)}); the change "
                     "may or may not have been saved: check, then retry"
                 ) from exc
         except psycopg.errors.LockNotAvailable as exc:
@@ -207,7 +261,7 @@ class Database:
     def _failed(self, error: type[SilcrowError], what: str, exc: Exception) -> SilcrowError:
         """A statement's driver error ``exc`` as ``error``: what failed, and what to do."""
         return error(
-            f"the {what} at {self.where} failed ({_first_line(exc)}); nothing was changed: "
+            f"the {what} at {self.where} failed ({self.said(exc)}); nothing was changed: "
             + ("retry in a moment" if is_transient(exc) else "check the server and the schema")
         )
 
@@ -227,7 +281,7 @@ class Database:
                 break
             except _pool_timeout() as exc:
                 if time.monotonic() > deadline:
-                    raise error(f"cannot reach the {what} at {self.where} ({_first_line(exc)}); "
+                    raise error(f"cannot reach the {what} at {self.where} ({self.said(exc)}); "
                                 "check that the server is up") from exc
         try:
             yield conn
@@ -264,10 +318,10 @@ class Database:
                     continue  # the server may be fine: try the next connection at once
                 if time.monotonic() + delay > deadline:
                     raise error(
-                        f"cannot reach the {what} at {self.where} ({_first_line(exc)}) after "
+                        f"cannot reach the {what} at {self.where} ({self.said(exc)}) after "
                         f"{RETRY_SECONDS:g}s of retries; nothing was changed: check that the server is up"
                     ) from exc
-                log.info("silcrow db: %s; retrying in %.2fs", _first_line(exc), delay)
+                log.info("silcrow db: %s; retrying in %.2fs", self.said(exc), delay)
                 time.sleep(delay)
                 delay = min(delay * 2, 1.0)
 
