@@ -97,3 +97,12 @@ def test_the_langgraph_page_example(tmp_path: Path) -> None:
     home = tmp_path / "home"
     printed = run(example("langgraph.md"), home).stdout.strip()
     assert printed == "Sam's favourite dish is salmon sushi"
+
+
+@pytest.mark.slow
+def test_the_llama_index_page_example(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    printed = run(example("llama-index.md"), home).stdout
+    notes, fenced = printed.split("<memory-context>")
+    assert "salmon sushi" not in notes  # recalled text only inside the fence
+    assert "Sam's favourite dish is salmon sushi." in fenced.split("</memory-context>")[0]

@@ -102,6 +102,7 @@ PUBLIC_PACKAGES = [
     "silcrow.integrations.coding",
     "silcrow.integrations.hermes",
     "silcrow.integrations.langgraph",
+    "silcrow.integrations.llama_index",
     "silcrow.integrations.openai_agents",
     "silcrow.models",
     "silcrow.recall",
