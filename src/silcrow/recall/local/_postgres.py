@@ -35,46 +35,20 @@ from typing import Any
 import numpy as np
 
 from silcrow import schema
-from silcrow.db import PROFILE_SETTING, Database, fold
+from silcrow.db import Database, fold
 from silcrow.errors import RecallError
 from silcrow.models import Embedder
+from silcrow.recall.local import _pg_sql as sql
 from silcrow.recall.local import _retrieval as retrieval
 from silcrow.recall.local._backend import BATCH, RecallBackend, Writers, filter_sql, project_params, rank
 from silcrow.recall.local._lexical import common_cutoff, without_common
+from silcrow.recall.local._pg_sql import build_memory_mb, vector_copy  # noqa: F401 - the tests read them here
 from silcrow.recall.local._records import KINDS, MemoryFilter, RecallHit, RecallRecord, Scope, from_epoch
 from silcrow.schema.recall import MEMORIES, SENT_POSTGRES, WORD_INDEX, WORD_INDEX_NAME, WRITTEN_POSTGRES
 
 log = logging.getLogger(__name__)
 
 WHAT = "recall memories"
-_MINE = f"profile = current_setting('{PROFILE_SETTING}')"
-_SCOPE = f"{_MINE} AND user_id IS NOT DISTINCT FROM %s AND agent_id IS NOT DISTINCT FROM %s"
-#: The same as _MINE in a search, which runs outside a transaction (Database.reading) and
-#: names its profile as a parameter.
-_OWN = "profile = %s"
-#: A memory's session as the ranking sees it: a turn's, none for a fact or summary.
-_SESSION = "CASE WHEN kind = 'turn' THEN coalesce(session_id, '') ELSE '' END"
-
-
-def scoped(scope: Scope, profile: str) -> tuple[str, tuple[str, ...]]:
-    """The condition (and its parameters) picking ``profile``'s memories of ``scope``, written
-    so the planner can estimate it: ``IS NOT DISTINCT FROM`` looks to it like a filter that keeps
-    one row, which made it scan the whole table instead of the word index (25 ms at 10k rows)."""
-    parts, params = [_OWN], [profile]
-    for column, value in (("user_id", scope[0]), ("agent_id", scope[1])):
-        if value is None:
-            parts.append(f"{column} IS NULL")
-        else:
-            parts.append(f"{column} = %s")
-            params.append(value)
-    return " AND ".join(parts), tuple(params)
-
-
-# The memory belongs to the project %s or a directory below it (params: project_params).
-_PROJECT = ("((metadata::jsonb ->> 'project') = %s OR left(metadata::jsonb ->> 'project', %s) = %s)")
-_UPPER, _LOWER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz"
-# ts_rank weights for labels {D, C, B, A}: A body, B context, C dated (retrieval.COLUMN_WEIGHTS).
-_WEIGHTS = "{0.1, %s, %s, %s}" % tuple(reversed(retrieval.COLUMN_WEIGHTS))  # noqa: UP031
 EF_SEARCH = 100  # HNSW candidates examined per query (pgvector's default is 40)
 #: An ingest that adds at least this many memories, and at least a tenth of the table,
 #: analyses the table before returning. Until autovacuum gets to it (a minute or more), the
@@ -82,10 +56,6 @@ EF_SEARCH = 100  # HNSW candidates examined per query (pgvector's default is 40)
 #: the nearest vectors instead of using the HNSW index: 50 ms instead of 8 at 10k memories.
 ANALYZE_AFTER = 1000
 
-
-#: The PostgreSQL types of a batch's position and its SENT_POSTGRES, in order, for a binary COPY.
-_SENT_TYPES = ["integer", "text", "text", "text", "text", "double precision", "text", "text", "text", "text",
-               "text", "text", "double precision", "text", "text"]
 #: An ingest of at least this many memories, and at least as many as the table holds, builds the
 #: vector and word indexes afterwards instead of inserting into them row by row: HNSW insertion
 #: was two thirds of the ingest time, and one build over all rows costs a fraction of it (a
@@ -96,65 +66,6 @@ BULK_ROWS = 200
 BULK_BATCH = 2048
 #: Threads writing an ingest's batches (see _write): one sends a batch while another inserts.
 WRITERS = 2
-#: The columns whose statistics plan a search or a filter. The texts', metadata's and vector's
-#: were half of the time of analysing the table and no plan reads them.
-_PLANNED = "id, profile, kind, session_id, user_id, agent_id, ts, created_at, search"
-#: The planner's estimate of the table's rows: enough to size cut-offs, and it costs no scan.
-_ESTIMATED_ROWS = ("SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class"
-                   " WHERE oid = 'recall_memories'::regclass")
-
-
-#: How many of the profile's memories hold each query term (and, in the row whose term is NULL,
-#: how many it holds), exact and without reading a memory: recall_terms keeps the number of
-#: each lexeme (migration 8). A term the parser splits into several lexemes (none of the \w+
-#: terms of retrieval.query_terms, in practice) is counted in the word index instead, just past
-#: the common-term cut-off.
-_TERM_COUNTS = (
-    "WITH mine AS (SELECT coalesce((SELECT memories FROM recall_counts WHERE profile = %(profile)s), 0) AS n)"
-    " SELECT NULL AS term, n FROM mine"
-    " UNION ALL SELECT t.term, CASE cardinality(w.lexemes) WHEN 0 THEN 0"
-    " WHEN 1 THEN coalesce((SELECT memories FROM recall_terms"
-    " WHERE profile = %(profile)s AND lexeme = w.lexemes[1]), 0)"
-    " ELSE (SELECT count(*) FROM (SELECT 1 FROM recall_memories"
-    " WHERE search @@ to_tsquery('english', quote_literal(t.term)) AND profile = %(profile)s"
-    " LIMIT greatest(%(floor)s, floor(%(fraction)s * (SELECT n FROM mine)))::bigint + 1) AS held) END"
-    " FROM unnest(%(terms)s::text[]) AS t(term),"
-    " tsvector_to_array(to_tsvector('english', t.term)) AS w(lexemes)"
-)
-
-
-def build_memory_mb(rows: int, dim: int) -> int:
-    """``maintenance_work_mem`` (MB) for building the HNSW index over ``rows`` vectors of ``dim``:
-    room for the whole graph (each vector and its neighbours, ~2.2 KB at 384 dimensions, with
-    room to spare), so the build stays in memory, and no more: a build at 10k rows took 0.1-0.2 s
-    longer (of 1.6) given 512 MB than given the 64 it needs."""
-    need = rows * (4 * dim + 1024) * 3 // 2
-    return max(64, min(2048, -(-need // 2**20)))
-
-
-#: A binary COPY's signature, flags and header extension length, and its end.
-_COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + bytes(8)
-_COPY_END = b"\xff\xff"
-
-
-def vector_copy(vectors: np.ndarray) -> bytes:
-    """The binary COPY of rows (n integer, embedding vector), n counting from 0, made for all the
-    rows at once: written row by row, each vector through pgvector's dumper, it held the
-    interpreter for ~8 µs a row, which the writers of an ingest share with its embedding.
-    A vector is its dimension, a reserved 0 and its big-endian float32s (pgvector's binary
-    format, ``vector_recv``); a field is its length, then its bytes."""
-    count, dim = vectors.shape
-    row = np.dtype([("fields", ">i2"), ("n_size", ">i4"), ("n", ">i4"), ("vector_size", ">i4"),
-                    ("dim", ">i2"), ("unused", ">i2"), ("values", ">f4", (dim,))])
-    rows = np.zeros(count, dtype=row)
-    rows["fields"], rows["n_size"], rows["n"] = 2, 4, np.arange(count)
-    rows["vector_size"], rows["dim"], rows["values"] = 4 + 4 * dim, dim, vectors
-    return _COPY_HEADER + rows.tobytes() + _COPY_END
-
-
-def tsquery(terms: Sequence[str]) -> str | None:
-    """An OR of ``terms`` for to_tsquery; each is a run of word characters, quoted as a lexeme."""
-    return " | ".join(f"'{t}'" for t in terms) if terms else None
 
 
 @dataclass
@@ -261,12 +172,12 @@ class PostgresRecall(RecallBackend):
                     # every batch before it is on disk when the import returns. The counter
                     # is rewritten unchanged for that: a commit that wrote nothing waits for none.
                     conn.execute("SET LOCAL synchronous_commit = on")
-                    conn.execute(f"UPDATE recall_counts SET memories = memories WHERE {_MINE}")
+                    conn.execute(f"UPDATE recall_counts SET memories = memories WHERE {sql.MINE}")
                     if bulk.index == "dropped":
                         conn.execute("SELECT pg_advisory_xact_lock(%s)", (0x5EC1,))
                         rows = int(conn.execute("SELECT coalesce(sum(memories), 0) AS n FROM recall_counts")
                                    .fetchone()["n"])
-                        memory = build_memory_mb(rows, self._dim)
+                        memory = sql.build_memory_mb(rows, self._dim)
                         conn.execute(f"SET LOCAL maintenance_work_mem = '{memory}MB'")
                         conn.execute(WORD_INDEX)
                         if self._dim > 0:
@@ -290,7 +201,7 @@ class PostgresRecall(RecallBackend):
 
     def _estimated_rows(self) -> int:
         with self._tx() as conn:
-            return int(conn.execute(_ESTIMATED_ROWS).fetchone()["n"])
+            return int(conn.execute(sql.ESTIMATED_ROWS).fetchone()["n"])
 
     def _create_vector_index(self, conn: Any) -> None:
         conn.execute(
@@ -309,7 +220,7 @@ class PostgresRecall(RecallBackend):
         with self._tx() as conn:
             rows = conn.execute(
                 f"SELECT speaker, text FROM recall_memories WHERE session_id = %s AND kind = 'turn'"
-                f" AND {_SCOPE} ORDER BY id DESC LIMIT %s",
+                f" AND {sql.SCOPE} ORDER BY id DESC LIMIT %s",
                 (session_id, *scope, limit),
             ).fetchall()
         return [(r["speaker"], r["text"]) for r in rows]
@@ -326,7 +237,7 @@ class PostgresRecall(RecallBackend):
                 "SELECT k.n, r.speaker, r.text FROM unnest(%s::text[], %s::text[], %s::text[])"
                 " WITH ORDINALITY AS k(session_id, user_id, agent_id, n) CROSS JOIN LATERAL"
                 " (SELECT id, speaker, text FROM recall_memories WHERE session_id = k.session_id"
-                f" AND kind = 'turn' AND {_MINE} AND user_id IS NOT DISTINCT FROM k.user_id"
+                f" AND kind = 'turn' AND {sql.MINE} AND user_id IS NOT DISTINCT FROM k.user_id"
                 " AND agent_id IS NOT DISTINCT FROM k.agent_id ORDER BY id DESC LIMIT %s) AS r"
                 " ORDER BY k.n, r.id DESC",
                 ([k[0] for k in keys], [k[1][0] for k in keys], [k[1][1] for k in keys], limit),
@@ -339,7 +250,7 @@ class PostgresRecall(RecallBackend):
     def _known(self, hashes: list[str]) -> dict[str, int]:
         with self._tx() as conn:
             rows = conn.execute(
-                f"SELECT content_hash, id FROM recall_memories WHERE content_hash = ANY(%s) AND {_MINE}",
+                f"SELECT content_hash, id FROM recall_memories WHERE content_hash = ANY(%s) AND {sql.MINE}",
                 (hashes,),
             ).fetchall()
         return {r["content_hash"]: int(r["id"]) for r in rows}
@@ -354,7 +265,7 @@ class PostgresRecall(RecallBackend):
                 ).fetchone()["reltuples"])
                 if rows < 0 or added * 10 >= rows:  # -1: never analysed
                     # Only the table's owner may; for anyone else the server skips it with a warning.
-                    conn.execute(f"ANALYZE recall_memories ({_PLANNED})")
+                    conn.execute(f"ANALYZE recall_memories ({sql.PLANNED})")
         except RecallError as exc:  # the memories are stored: slower searches are no reason to fail
             log.warning("could not refresh the statistics of the recall memories: %s", exc)
 
@@ -394,7 +305,7 @@ class PostgresRecall(RecallBackend):
                          f" AS SELECT 0 AS n, {sent} FROM recall_memories WITH NO DATA")
             cur = conn.cursor()
             with cur.copy(f"COPY recall_incoming (n, {sent}) FROM STDIN (FORMAT BINARY)") as copy:
-                copy.set_types(_SENT_TYPES)
+                copy.set_types(sql.SENT_TYPES)
                 for row in rows:
                     copy.write_row(row)
             conn.execute("CREATE TEMP TABLE recall_words ON COMMIT DROP AS SELECT n,"
@@ -403,7 +314,7 @@ class PostgresRecall(RecallBackend):
             if made is not None:
                 conn.execute("CREATE TEMP TABLE recall_vectors (n integer, embedding vector) ON COMMIT DROP")
                 with cur.copy("COPY recall_vectors (n, embedding) FROM STDIN (FORMAT BINARY)") as copy:
-                    copy.write(vector_copy(made))
+                    copy.write(sql.vector_copy(made))
             joined = " LEFT JOIN recall_vectors AS v USING (n)" if made is not None else ""
             with turn:
                 found = conn.execute(
@@ -418,7 +329,8 @@ class PostgresRecall(RecallBackend):
             raced = [p["hash"] for p in fresh if p["hash"] not in ids]  # another writer stored them
             if raced:
                 found = conn.execute(
-                    f"SELECT content_hash, id FROM recall_memories WHERE content_hash = ANY(%s) AND {_MINE}",
+                    "SELECT content_hash, id FROM recall_memories"
+                    f" WHERE content_hash = ANY(%s) AND {sql.MINE}",
                     (raced,),
                 ).fetchall()
                 ids.update({r["content_hash"]: int(r["id"]) for r in found})
@@ -433,14 +345,14 @@ class PostgresRecall(RecallBackend):
             return 0
         with self._tx() as conn:
             gone = conn.execute(
-                f"DELETE FROM recall_memories WHERE id = ANY(%s) AND {_MINE} RETURNING id", (list(ids),)
+                f"DELETE FROM recall_memories WHERE id = ANY(%s) AND {sql.MINE} RETURNING id", (list(ids),)
             ).fetchall()
         return len(gone)
 
     def find_ids(self, which: MemoryFilter, scope: Scope) -> list[int]:
-        fold = f"'{_UPPER}', '{_LOWER}'"  # ASCII case folding, as SQLite's lower() does
+        fold = f"'{sql.UPPER}', '{sql.LOWER}'"  # ASCII case folding, as SQLite's lower() does
         where, params = filter_sql(
-            which, scope, scope_sql=_SCOPE, mark="%s",
+            which, scope, scope_sql=sql.SCOPE, mark="%s",
             contains_sql=f"strpos(translate(text, {fold}), translate(%s, {fold})) > 0",
         )
 
@@ -495,8 +407,8 @@ class PostgresRecall(RecallBackend):
                     if known is not None:  # the dense statement brought every candidate's neighbours
                         return {i: known[i] for i in ids if i in known}
                     rows = conn.execute(
-                        f"SELECT id, speaker, {_SESSION} AS session FROM recall_memories"
-                        f" WHERE id = ANY(%s) AND {_OWN}", (ids, self.profile), prepare=True,
+                        f"SELECT id, speaker, {sql.SESSION} AS session FROM recall_memories"
+                        f" WHERE id = ANY(%s) AND {sql.OWN}", (ids, self.profile), prepare=True,
                     )
                     return {int(r["id"]): (r["speaker"], r["session"]) for r in rows}
 
@@ -512,14 +424,14 @@ class PostgresRecall(RecallBackend):
         return self.db.retrying(once)
 
     def _term_counts(self, conn: Any, terms: list[str]) -> Any:
-        """:data:`_TERM_COUNTS` for ``terms``, sent (in a pipeline, read later by :func:`_counted`)."""
-        return conn.execute(_TERM_COUNTS, {"profile": self.profile, "floor": retrieval.DF_FLOOR,
+        """:data:`sql.TERM_COUNTS` for ``terms``, sent (in a pipeline, read later by :func:`sql.counted`)."""
+        return conn.execute(sql.TERM_COUNTS, {"profile": self.profile, "floor": retrieval.DF_FLOOR,
                                            "fraction": retrieval.DF_FRACTION, "terms": terms}, prepare=True)
 
     @staticmethod
     def _in_project(conn: Any, ids: list[int], project: str, profile: str) -> set[int]:
         rows = conn.execute(
-            f"SELECT id FROM recall_memories WHERE id = ANY(%s) AND {_OWN} AND {_PROJECT}",
+            f"SELECT id FROM recall_memories WHERE id = ANY(%s) AND {sql.OWN} AND {sql.PROJECT}",
             (ids, profile, *project_params(project)),
         )
         return {int(r["id"]) for r in rows}
@@ -530,16 +442,16 @@ class PostgresRecall(RecallBackend):
     ) -> list[tuple[int, float]]:
         if not terms:
             return []
-        held, df = _counted(counted)
+        held, df = sql.counted(counted)
         # Terms too common to be worth scoring are left out (as the SQLite store does): ranking
         # every memory that holds them was most of the time of a search at 100k memories.
         cutoff = common_cutoff(held)
         terms = without_common(terms, {t for t in terms if df[t] > cutoff}, need_some=need_some)
-        match = tsquery(terms)
+        match = sql.tsquery(terms)
         if match is None:
             return []
-        where, params = scoped(scope, self.profile)
-        in_project = f" AND {_PROJECT}" if project is not None else ""
+        where, params = sql.scoped(scope, self.profile)
+        in_project = f" AND {sql.PROJECT}" if project is not None else ""
         # The best matches by ts_rank first, then the texts of those alone: carrying every
         # match's texts through the sort cost as much as the ranking. Those are fetched by
         # their ids (an array, not a join: joined, a small table was read whole for them).
@@ -548,7 +460,7 @@ class PostgresRecall(RecallBackend):
             "SELECT id, body, context, dated FROM recall_memories WHERE id = ANY(ARRAY("
             f"SELECT id FROM recall_memories, to_tsquery('english', %s) AS q WHERE search @@ q"
             f" AND {where}{in_project} ORDER BY ts_rank(%s, search, q) DESC, id LIMIT %s))",
-            (match, *params, *(project_params(project) if project is not None else ()), _WEIGHTS,
+            (match, *params, *(project_params(project) if project is not None else ()), sql.WEIGHTS,
              max(pool, retrieval.LEXICAL_POOL)), prepare=True,
         ).fetchall()
         if not rows:
@@ -570,19 +482,19 @@ class PostgresRecall(RecallBackend):
         ``about``). One statement: each round trip waits for the server to be scheduled on
         busy cores."""
         vec = f"embedding::{self._vec}"
-        where, params = scoped(scope, self.profile)
-        in_project = f" AND {_PROJECT}" if project is not None else ""
+        where, params = sql.scoped(scope, self.profile)
+        in_project = f" AND {sql.PROJECT}" if project is not None else ""
         rows = conn.execute(
             f"WITH cand AS ((SELECT id, 1 - ({vec} <=> %s::{self._vec}) AS cos FROM recall_memories"
             f" WHERE vector_dims(embedding) = {self._dim} AND {where}{in_project}"
             f" ORDER BY {vec} <=> %s::{self._vec} LIMIT %s)"
             f" UNION SELECT id, 1 - ({vec} <=> %s::{self._vec}) FROM recall_memories"
-            f" WHERE id = ANY(%s) AND vector_dims(embedding) = {self._dim} AND {_OWN})"
-            f" SELECT m.id, c.cos, m.speaker, {_SESSION} AS session FROM recall_memories m"
+            f" WHERE id = ANY(%s) AND vector_dims(embedding) = {self._dim} AND {sql.OWN})"
+            f" SELECT m.id, c.cos, m.speaker, {sql.SESSION} AS session FROM recall_memories m"
             " LEFT JOIN cand c ON c.id = m.id WHERE m.id = ANY(ARRAY(SELECT u.id + d"
             " FROM (SELECT id FROM cand UNION SELECT unnest(%s::bigint[])) AS u(id),"
             " unnest(%s::int[]) AS d))"
-            f" AND m.{_OWN}",
+            f" AND m.{sql.OWN}",
             (qvec, *params, *(project_params(project) if project is not None else ()), qvec, pool,
              qvec, lexical_ids, self.profile, lexical_ids, [-1, 0, 1] if neighbours else [0], self.profile),
             prepare=True,
@@ -597,7 +509,7 @@ class PostgresRecall(RecallBackend):
             int(r["id"]): r
             for r in conn.execute(
                 "SELECT id, text, kind, session_id, speaker, ts, external_id FROM recall_memories"
-                f" WHERE id = ANY(%s) AND {_OWN}",
+                f" WHERE id = ANY(%s) AND {sql.OWN}",
                 ([i for i, _ in ranked], self.profile), prepare=True,
             )
         }
@@ -614,18 +526,19 @@ class PostgresRecall(RecallBackend):
                 kinds = {
                     r["kind"]: int(r["n"])
                     for r in conn.execute(
-                        f"SELECT kind, count(*) AS n FROM recall_memories WHERE {_SCOPE} GROUP BY kind",
+                        f"SELECT kind, count(*) AS n FROM recall_memories WHERE {sql.SCOPE} GROUP BY kind",
                         scope,
                     )
                 }
                 mine = conn.execute(
                     f"SELECT count(DISTINCT session_id) AS sessions, min(ts) AS first, max(ts) AS last"
-                    f" FROM recall_memories WHERE {_SCOPE}",
+                    f" FROM recall_memories WHERE {sql.SCOPE}",
                     scope,
                 ).fetchone()
                 every = conn.execute(
                     "SELECT count(*) AS total, count(embedding) AS embedded,"
-                    f" pg_total_relation_size('recall_memories') AS bytes FROM recall_memories WHERE {_MINE}"
+                    " pg_total_relation_size('recall_memories') AS bytes"
+                    f" FROM recall_memories WHERE {sql.MINE}"
                 ).fetchone()
                 version = conn.execute("SELECT max(version) AS v FROM schema_migrations").fetchone()
                 stored = conn.execute("SELECT value FROM recall_meta WHERE key = 'embedder'").fetchone()
@@ -655,17 +568,6 @@ class PostgresRecall(RecallBackend):
 def _iso(ts: float | None) -> str | None:
     when = from_epoch(ts)
     return when.isoformat() if when is not None else None
-
-
-def _counted(result: Any) -> tuple[int, dict[str, int]]:
-    """(memories of the profile, memories holding each term) from a :data:`_TERM_COUNTS` result."""
-    held, df = 0, {}
-    for r in result.fetchall():
-        if r["term"] is None:
-            held = int(r["n"])
-        else:
-            df[r["term"]] = int(r["n"])
-    return held, df
 
 
 _WORKERS: dict[int, ThreadPoolExecutor] = {}
