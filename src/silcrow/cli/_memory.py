@@ -34,9 +34,19 @@ from silcrow.cli._common import (
     print_json,
     safe_text,
 )
+from silcrow.cli._memory_address import addressed, remember_shown, with_other_file_hint
 from silcrow.cli.main import app
 from silcrow.safety import display_safe
-from silcrow.store import TARGET_FILES, MemoryResult, MemoryStore, box_warnings, shown_origin, who_text
+from silcrow.store import (
+    TARGET_FILES,
+    MemoryResult,
+    MemoryStore,
+    box_warnings,
+    entry_id,
+    notes_version,
+    shown_origin,
+    who_text,
+)
 
 memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
@@ -189,6 +199,9 @@ def show(
                 "char_limit": store.char_limit(name),
                 "entry_count": len(entries),
                 "entries": entries,
+                # What `remove` / `replace` accept for an entry: its id, or its number at this version.
+                "version": notes_version(entries),
+                "ids": [entry_id(entry) for entry in entries],
             }
             for name in _targets(target)
             for entries in [store.entries(name)]
@@ -196,6 +209,7 @@ def show(
         if details:
             for name, described in store.details(None if target is None else target.value).items():
                 views[name]["details"] = described
+    remember_shown(ctx, {name: view["version"] for name, view in views.items()})
     if as_json:
         print_json(views)
         return
@@ -207,7 +221,8 @@ def show(
     for index, (name, view) in enumerate(views.items()):
         if index:
             console.print()
-        header = Text.assemble((_LABELS[name], "bold"), ("  " + view["path"], "dim"))
+        header = Text.assemble((_LABELS[name], "bold"), ("  " + view["path"], "dim"),
+                               (f"  version {view['version']}", "dim"))
         console.print(header, soft_wrap=True)
         console.print(_usage_bar(view["usage"]))
         _numbered(console, view["entries"])
@@ -232,6 +247,9 @@ def _hint_left_behind(ctx: typer.Context, targets: list[str]) -> None:
         )
 
 
+_OLD_HELP = ("the entry: its number as `memory show` printed it (2, or 2@VERSION), its id from "
+             "`memory show --json`, or a short text only it holds")
+_TEXT_HELP = "OLD is text to look for, even when it looks like a number or an id"
 _FORCE_HELP = "save it even if the threat scanner objects (you confirm its findings; the journal records it)"
 
 
@@ -260,28 +278,33 @@ def add(
 @memory_app.command("replace")
 def replace(
     ctx: typer.Context,
-    old: str = typer.Argument(..., help="a short substring that identifies one entry"),
+    old: str = typer.Argument(..., help=_OLD_HELP),
     new: str = typer.Argument(..., help="the full new text of that entry; - reads it from stdin"),
     target: Target = _target_option(Target.memory, _TARGET_HELP),
     force: bool = typer.Option(False, "--force", help=_FORCE_HELP),
+    as_text: bool = typer.Option(False, "--text", help=_TEXT_HELP),
 ) -> None:
-    """Replace the entry containing OLD with NEW."""
+    """Replace the entry OLD names (its number in `memory show`, its id, or a text it holds) with NEW."""
     store = _open_store(ctx)
     with guarded():
-        result = store.replace(target.value, old, _argument_text(new), origin="cli", force=force)
+        old_text = addressed(ctx, store, target.value, old, as_text)
+        result = store.replace(target.value, old_text, _argument_text(new), origin="cli", force=force)
+        result = with_other_file_hint(store, target.value, old, result)
     _report(_with_force_hint(result))
 
 
 @memory_app.command("remove")
 def remove(
     ctx: typer.Context,
-    old: str = typer.Argument(..., help="a short substring that identifies one entry"),
+    old: str = typer.Argument(..., help=_OLD_HELP),
     target: Target = _target_option(Target.memory, _TARGET_HELP),
+    as_text: bool = typer.Option(False, "--text", help=_TEXT_HELP),
 ) -> None:
-    """Remove the entry containing OLD."""
+    """Remove the entry OLD names (its number in `memory show`, its id, or a text it holds)."""
     store = _open_store(ctx)
     with guarded():
-        result = store.remove(target.value, old, origin="cli")
+        result = store.remove(target.value, addressed(ctx, store, target.value, old, as_text), origin="cli")
+        result = with_other_file_hint(store, target.value, old, result)
     _report(result)
 
 
@@ -449,6 +472,8 @@ def approve_shown(out: Console, store: MemoryStore, proposal_id: str | None) -> 
     """Approve one proposal (``proposal_id``) or all, oldest first (None): each is shown with
     the effect it has on the notes it will meet (after the ones before it), then applied with
     that effect's ``base``, so what is applied is what was shown (or it is refused as stale)."""
+    if proposal_id is not None:
+        proposal_id = store.resolve_proposal_id(proposal_id)  # a unique prefix names it too
     reviewed = store.review(sequential=proposal_id is None)
     if proposal_id is not None:
         reviewed = [item for item in reviewed if item.get("id") == proposal_id]

@@ -8,8 +8,10 @@ persistence seam (:class:`StoreBackend` and its :class:`Transaction`; :class:`Fi
 a home's files, :class:`PostgresBackend` on a shared PostgreSQL database) and the
 write-approval gate (:class:`Proposal`, :class:`ProposalBox`, :class:`Proposer`,
 :data:`current_proposer`, :data:`WRITE_POLICIES`, :func:`proposal_steps`, :func:`box_warnings`,
-and :func:`who_text` to show who made a write), and :func:`notes_backend`, the storage of a
-profile's notes; moving a profile between backends uses the files' names (:data:`JOURNAL_FILE`,
+and :func:`who_text` to show who made a write), :func:`notes_backend`, the storage of a
+profile's notes, and how entries are addressed as `memory show` shows them
+(:func:`entry_id`, :func:`notes_version`, :func:`resolve_entry`, :func:`matching_entries`);
+moving a profile between backends uses the files' names (:data:`JOURNAL_FILE`,
 :data:`PENDING_FILE`, :data:`LEDGER_FILE`), :func:`read_journal`, :func:`write_journal` and
 :func:`journal_line` (a journal record as PostgreSQL stores it). The modules behind them (``_store``,
 ``_entries``, ``_document``, ``_edits``, ``_results``, ``_files``, ``_journal``,
@@ -21,6 +23,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from silcrow._lazy import lazy_getattr
+from silcrow.store._address import entry_id, matching_entries, resolve_entry
+from silcrow.store._address import version as notes_version
 from silcrow.store._backend import StoreBackend, Transaction
 from silcrow.store._entries import ENTRY_DELIMITER
 from silcrow.store._files import FileBackend
@@ -67,10 +71,14 @@ __all__ = [
     "author_label",
     "box_warnings",
     "current_proposer",
+    "entry_id",
     "journal_line",
+    "matching_entries",
     "notes_backend",
+    "notes_version",
     "proposal_steps",
     "read_journal",
+    "resolve_entry",
     "shown_origin",
     "who_text",
     "write_journal",

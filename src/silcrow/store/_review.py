@@ -235,7 +235,7 @@ def find(target: str, entries: Sequence[str], *, details: Sequence[dict[str, Any
         pair = [entries[older], entries[newer]]
         if verdict.verdict == _judge.UPDATE:
             findings.append(Finding("contradicted", target, (
-                f"{_short(entries[older])!r} is updated by the newer {_short(entries[newer])!r} "
+                f"{_short(entries[older])!r} is contradicted by the newer {_short(entries[newer])!r} "
                 f"({verdict.why}): archive the older one"), remove=[entries[older]], about=pair))
             gone.add(older)
             continue

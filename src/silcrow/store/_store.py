@@ -25,6 +25,7 @@ from typing import Any
 from silcrow import safety as threats
 from silcrow.config import ProfileSettings, Settings, profile_settings
 from silcrow.errors import DriftError, LockTimeoutError, SilcrowError, StoreError
+from silcrow.store import _address as address
 from silcrow.store import _entries as E
 from silcrow.store import _ledger as ledger
 from silcrow.store import _render as render
@@ -538,6 +539,12 @@ class MemoryStore:
         result["proposal_id"] = proposal.id
         return result
 
+    def resolve_proposal_id(self, given: str) -> str:
+        """The pending proposal's id ``given`` is a unique prefix of (at least four characters),
+        else ``given`` itself; :class:`Refused` when it starts several."""
+        ids = [p.id for p in self.pending()]
+        return address.unique_id(str(given), ids, "pending proposal", "`silcrow memory pending`") or given
+
     def _not_pending(self, proposal_id: str) -> Refusal:
         shown = threats.display_safe(str(proposal_id))
         decided = next((p for p in reversed(self.proposals.decided()) if p.id == proposal_id), None)
@@ -555,6 +562,10 @@ class MemoryStore:
         the result's ``changes`` say what that did. It can still be refused (threat scan,
         budget, an ``old_text`` that no longer finds one entry), and is then kept pending with
         the reason. Approving a held proposal confirms its threat findings."""
+        try:
+            proposal_id = self.resolve_proposal_id(proposal_id)
+        except Refused as refused:
+            return refused.refusal.result()
         proposal = next((p for p in self.pending() if p.id == proposal_id), None)
         if proposal is None:
             return self._not_pending(proposal_id).result()
@@ -591,6 +602,10 @@ class MemoryStore:
     def reject(self, proposal_id: str, reason: str | None = None) -> MemoryResult:
         """Drop a pending proposal; it is kept a while among the decided ones, with ``reason``."""
         self.backend.recover()  # an approval a crash interrupted is decided first
+        try:
+            proposal_id = self.resolve_proposal_id(proposal_id)
+        except Refused as refused:
+            return refused.refusal.result()
         proposal = self.proposals.reject(proposal_id, reason, _caller())
         if proposal is None:
             return self._not_pending(proposal_id).result()
@@ -884,7 +899,13 @@ class MemoryStore:
     def restore(self, item_id: str, *, origin: str = "api") -> MemoryResult:
         """Add an archived entry back to its file through the normal write path (lock, scan,
         budget, journal, approval gate for the model)."""
-        found = [i for i in ledger.search_archive(self._folded()) if i.get("id") == item_id]
+        items = ledger.search_archive(self._folded())
+        try:
+            item_id = address.unique_id(item_id, [str(i.get("id")) for i in items], "archived entry",
+                                        "`silcrow memory archive`") or item_id
+        except Refused as refused:
+            return refused.refusal.result()
+        found = [i for i in items if i.get("id") == item_id]
         if not found:
             return Refusal(f"no archived entry {threats.display_safe(str(item_id))!r}; list them with "
                            "`silcrow memory archive`").result()
