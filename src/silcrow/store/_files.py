@@ -39,7 +39,6 @@ cut drops is bridged on the next write by an ``outside_edit`` record.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import stat
@@ -58,6 +57,7 @@ from silcrow.errors import LockTimeoutError, StoreError
 from silcrow.store import _journal as journal
 from silcrow.store import _ledger as ledger
 from silcrow.store._backend import LedgerDocument, StoreBackend, Transaction
+from silcrow.store._filereads import digest, identity, read_bytes, read_text
 from silcrow.store._pending import PENDING_FILE, DocumentBox, Proposal, ProposalBox, settled
 
 DEFAULT_LOCK_TIMEOUT = 10.0
@@ -68,73 +68,6 @@ INTENT_SUFFIX = ".approving"
 NOTE_FILES = ("MEMORY.md", "USER.md")
 NOTE_TARGETS = {"MEMORY.md": "memory", "USER.md": "user"}
 OUTSIDE_HOME_ENV = SWITCHES["memory_outside_home"]
-
-
-def _read_bytes(path: Path, shown: Path) -> tuple[bytes, os.stat_result | None]:
-    """The file's bytes and its status (``b""`` and None when it does not exist); ``shown`` is
-    how errors name it."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        return b"", None
-    except OSError as exc:
-        raise StoreError(unusable_file_message(shown, exc)) from exc
-    try:
-        found = os.fstat(fd)
-        # Plain reads (no file object: it would stat and seek again): the size, then to the end.
-        chunks = [os.read(fd, found.st_size + 1)]
-        # A local regular file's read stops short only at its end, so one read usually does;
-        # read on when it stopped before the size (a network or FUSE file may return less),
-        # when the file grew, or when it is no regular file, until a read returns nothing.
-        if len(chunks[0]) != found.st_size or not stat.S_ISREG(found.st_mode):
-            while chunks[-1]:
-                chunks.append(os.read(fd, 1 << 16))
-        return b"".join(chunks), found
-    except OSError as exc:
-        raise StoreError(unusable_file_message(shown, exc)) from exc
-    finally:
-        os.close(fd)
-
-
-def _read_text(path: Path, errors: str) -> str:
-    # Decoded as a whole (no newline translation): what is written back is what was read.
-    return _read_bytes(path, path)[0].decode("utf-8", errors)
-
-
-def unusable_file_message(path: Path, exc: OSError) -> str:
-    """What is wrong with a memory file that cannot be read, and what to do about it."""
-    directory = path.parent
-    if isinstance(exc, NotADirectoryError):
-        return (
-            f"cannot read {path}: {directory} (or a folder above it) is a file, not a directory. "
-            "Point --home / SILCROW_HOME at a directory, or move that file out of the way"
-        )
-    if isinstance(exc, IsADirectoryError) or path.is_dir():
-        return (
-            f"cannot read {path}: it is a directory, not a file. Move or rename that directory "
-            f"(silcrow creates {path.name} again on the next write), then retry"
-        )
-    if isinstance(exc, PermissionError):
-        if not os.access(directory, os.R_OK | os.X_OK):
-            return (
-                f"cannot read {path}: permission denied on the memory directory {directory}. "
-                f"Give your user access to it (e.g. `chmod u+rwx {directory}`)"
-            )
-        return (
-            f"cannot read {path}: permission denied. Give your user read and write access to the "
-            f"file (e.g. `chmod u+rw {path}`)"
-        )
-    return f"cannot read {path}: {exc.strerror or exc}. Check that it is a readable file"
-
-
-def _identity(found: os.stat_result) -> list[int]:
-    """A file's inode, size, modification and change times: another file, or this one changed
-    in place, differs (the change time cannot be set back, as the modification time can)."""
-    return [found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns]
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 class FileTransaction(Transaction):
@@ -179,9 +112,9 @@ class FileTransaction(Transaction):
         self._intent: Path | None = None
 
     def read(self) -> str:
-        data, found = _read_bytes(self._real, self._path)
+        data, found = read_bytes(self._real, self._path)
         self._mode, self._read = (found.st_mode if found is not None else None), True
-        self._file = _identity(found) if found is not None else None
+        self._file = identity(found) if found is not None else None
         self._entries = None
         return data.decode("utf-8", "surrogateescape")
 
@@ -196,7 +129,7 @@ class FileTransaction(Transaction):
         mode = _private.FILE_MODE if self._mode is None else self._mode & 0o700
         written = replace_file(self._real, text.encode("utf-8", "surrogateescape"), mode=mode,
                                sync_directory=False)
-        self._file, self._entries = _identity(written), None
+        self._file, self._entries = identity(written), None
         self.renamed_in = self._real.parent
 
     def _newest(self, target: str) -> journal.Last | None:
@@ -240,7 +173,7 @@ class FileTransaction(Transaction):
 
     def settle(self, box: ProposalBox, proposal: Proposal, text: str | None) -> None:
         if text is not None:
-            intent = {"proposal": proposal.id, "target": proposal.target, "after": _digest(text),
+            intent = {"proposal": proposal.id, "target": proposal.target, "after": digest(text),
                       "by": proposal.decided_by}
             path = self._backend.intent_path(self._target_file)
             data = json.dumps(intent).encode("ascii")
@@ -407,7 +340,7 @@ class FileBackend(StoreBackend):
         return str(self.path(target_file))
 
     def read(self, target_file: str, *, strict: bool = False) -> str:
-        return _read_text(self._checked(target_file)[0], "surrogateescape" if strict else "replace")
+        return read_text(self._checked(target_file)[0], "surrogateescape" if strict else "replace")
 
     def _make_private(self) -> None:
         """Create the memory directory, and make it and what it holds private (see _private);
@@ -510,7 +443,7 @@ class FileBackend(StoreBackend):
         if isinstance(intent, dict) and isinstance(intent.get("proposal"), str):
             last = transaction.last_record(str(intent.get("target")))
             journaled = last is not None and (last.get("proposal") or {}).get("id") == intent["proposal"]
-            if journaled or _digest(transaction.read()) == intent.get("after"):
+            if journaled or digest(transaction.read()) == intent.get("after"):
                 with self.transaction(PENDING_FILE) as box_tx:
                     state = DocumentBox.parse(box_tx.read())
                     by = intent.get("by") if isinstance(intent.get("by"), dict) else None
