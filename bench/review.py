@@ -3,7 +3,8 @@
     .venv/bin/python bench/review.py [--data bench/data/review_pairs.jsonl] [--no-embedder]
 
 Each labelled pair of ``--data`` (158 pairs written for this benchmark: contradictions of
-eight kinds of change, duplicates in other words, independent pairs on one topic) becomes a
+eight kinds of change, duplicates in other words, independent pairs on one topic; the
+judgement's rules were developed on them) becomes a
 fresh home: three unrelated entries, then the older and the newer entry of the pair. The
 review pass runs (with the default embedder, bge-small), every proposal is approved in
 order (what `memory review` then `memory approve --all` do), and the notes are read:
@@ -15,6 +16,10 @@ order (what `memory review` then `memory approve --all` do), and the notes are r
 * ``newer_facts_lost``: cases whose notes no longer state the newer entry's fact (target 0);
 * ``unrelated_lost``: unrelated entries (and the older of an independent pair) that left
   the notes (target 0).
+
+``--data bench/data/review_pairs_check.jsonl`` runs 52 more pairs of the same shapes, written
+after the rules were settled and never used to change them: an estimate of how the judgement
+does on pairs it was not developed on.
 
 Precision and recall are per kind of judgement (what the review proposed for the pair:
 archive the older = contradiction, merge or contained = duplicate, nothing = independent).
