@@ -12,6 +12,7 @@ import pytest
 from silcrow.errors import LockTimeoutError
 from silcrow.store import MemoryStore
 from silcrow.store import _entries as E
+from silcrow.tool import memory_call
 
 
 @pytest.fixture
@@ -148,10 +149,13 @@ def test_three_failures_in_a_turn_give_a_terminal_result(store: MemoryStore) -> 
     assert not first.get("terminal") and not second.get("terminal")
     third = store.add("user", "D" * 30)
     assert third["success"] is False and third["terminal"] is True
-    assert "STOP calling the memory tool" in third["error"]
-    # Further calls in the same turn are not even attempted.
+    assert "3 memory updates have failed in a row" in third["error"]
+    # Further calls in the same turn are not even attempted; what the model is to do about it is
+    # the memory tool's wording, never the store's.
     fourth = store.add("user", "short")
-    assert fourth["terminal"] is True
+    assert fourth["terminal"] is True and "STOP" not in fourth["error"]
+    told = memory_call(store, {"action": "add", "target": "user", "content": "short"})
+    assert told["terminal"] is True and "STOP calling the memory tool now" in told["error"]
     assert store.entries("user") == ["A" * 100]
     store.reset_turn()
     assert store.add("user", "short")["success"] is True

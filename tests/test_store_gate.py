@@ -53,6 +53,9 @@ def test_a_models_write_waits_and_says_so(tmp_path: Path) -> None:
     assert (proposal.id, proposal.action, proposal.target, proposal.content) == (
         result["proposal_id"], "add", "user", "Prefers tabs")
     assert proposal.who == {"client": "library"} and proposal.time.endswith("Z")
+    # The model's wording is the tool's: the store says what happened, not what a model should do.
+    direct = _gated(tmp_path).add("user", "Prefers spaces", origin="tool")
+    assert direct["pending"] is True and "Do not retry" not in direct["message"]
 
 
 def test_a_humans_writes_are_never_held(tmp_path: Path) -> None:

@@ -125,15 +125,31 @@ def memory_call(notes: Notes | MemoryStore, arguments: Any, *, origin: str = "to
     the MCP server passes ``"mcp"``).
     """
     service = notes if isinstance(notes, Notes) else Notes(notes)
-    return guarded(
+    return _told(guarded(
         "the memory tool",
         lambda: _dispatch(service, parse_arguments(arguments, tool=TOOL_NAME, example=_EXAMPLE), origin),
-    )
+    ))
 
 
 def handle_memory_call(notes: Notes | MemoryStore, arguments: dict[str, Any] | str) -> str:
     """Run one memory tool call and return its JSON result. Never raises."""
     return result_json(memory_call(notes, arguments))
+
+
+# What the model is to do next. The notes say what happened (held for approval; paused for the
+# rest of the turn); only here, at the model's edge, is that turned into an instruction.
+HELD_TEXT = ("Do not retry or rephrase it; the user approves or rejects it. Until then it is not in "
+             "memory: tell the user it awaits their approval if it matters.")
+STOP_TEXT = ("STOP calling the memory tool now and answer the user; if something important could not "
+             "be saved, tell the user so.")
+
+
+def _told(result: dict[str, Any]) -> dict[str, Any]:
+    if result.get("pending") and isinstance(result.get("message"), str):
+        result["message"] = f"{result['message']} {HELD_TEXT}"
+    if result.get("terminal") and isinstance(result.get("error"), str):
+        result["error"] = f"{result['error']} {STOP_TEXT}"
+    return result
 
 
 def _dispatch(notes: Notes, args: dict[str, Any], origin: str) -> Mapping[str, Any]:

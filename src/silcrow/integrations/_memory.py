@@ -50,10 +50,11 @@ class ProfileMemory:
         """The agent's tool router over the profile's notes, archive and provider (made once)."""
         with self._lock:
             if self._router is None:
-                store = self.profile.store()
-                store.proposer = Proposer(client=self.client, session=self._session_id or None)
-                store.load()
-                self._router = ToolRouter(store, self.profile.sessions(), self.recall.manager())
+                manager = self.recall.manager()
+                notes = self.profile.notes(manager)
+                notes.store.proposer = Proposer(client=self.client, session=self._session_id or None)
+                notes.store.load()
+                self._router = ToolRouter(notes, self.profile.sessions(), manager)
             return self._router
 
     def instructions(self) -> str:

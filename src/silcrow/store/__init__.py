@@ -26,7 +26,7 @@ from silcrow._lazy import lazy_getattr
 from silcrow.store._address import entry_id, matching_entries, resolve_entry
 from silcrow.store._address import version as notes_version
 from silcrow.store._backend import StoreBackend, Transaction
-from silcrow.store._entries import ENTRY_DELIMITER
+from silcrow.store._entries import ENTRY_DELIMITER, TARGET_FILES
 from silcrow.store._files import FileBackend
 from silcrow.store._journal import JOURNAL_NAME as JOURNAL_FILE
 from silcrow.store._journal import read as read_journal
@@ -45,7 +45,7 @@ from silcrow.store._pending import (
 )
 from silcrow.store._pending import steps as proposal_steps
 from silcrow.store._results import MemoryResult, NotesView, Refusal
-from silcrow.store._store import TARGET_FILES, MemoryStore, notes_backend
+from silcrow.store._store import MemoryStore, notes_backend
 
 if TYPE_CHECKING:
     from silcrow.store._postgres import PostgresBackend, journal_line

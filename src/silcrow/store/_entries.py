@@ -29,6 +29,8 @@ import re
 from dataclasses import dataclass
 
 ENTRY_DELIMITER = "\n§\n"
+# The two notes files of a profile, by the target name a caller gives.
+TARGET_FILES = {"memory": "MEMORY.md", "user": "USER.md"}
 
 # Padding, zero or more backslashes, one section sign, padding; the escaped
 # form has at least one backslash.

@@ -1,9 +1,9 @@
 """What a memory mutation returns: a JSON object the model reads, typed.
 
-Inside the store a refusal is a :class:`Refusal` raised as :class:`Refused`
-and caught at the public methods of :class:`~silcrow.store.MemoryStore`,
-which turn it into the JSON result; nothing in between has to tell results
-apart from entries.
+Inside the store a success is a :class:`Done` and a refusal is a :class:`Refusal`
+raised as :class:`Refused`, caught at the public methods of
+:class:`~silcrow.store.MemoryStore`, which turn either into the JSON result; nothing
+in between has to tell results apart from entries.
 """
 
 from __future__ import annotations
@@ -41,6 +41,27 @@ class MemoryResult(TypedDict, total=False):
     base: str
     entries: list[str]
     char_limit: int
+
+
+@dataclass(frozen=True)
+class Done:
+    """A mutation that succeeded: committed, or held for approval (``pending``)."""
+
+    target: str
+    entry_count: int
+    usage: str        # of the live entries after it (held: as they are)
+    message: str
+    pending: bool = False
+    proposal_id: str | None = None
+
+    def result(self) -> MemoryResult:
+        out: MemoryResult = {"success": True, "target": self.target, "usage": self.usage,
+                             "entry_count": self.entry_count, "message": self.message}
+        if self.pending:
+            out["pending"] = True
+        if self.proposal_id is not None:
+            out["proposal_id"] = self.proposal_id
+        return out
 
 
 @dataclass(frozen=True)
