@@ -69,6 +69,11 @@ lint: $(STAMP)
 	$(BIN)/mypy src
 	$(BIN)/lint-imports  # the import layers of pyproject.toml [tool.importlinter] (ARCHITECTURE.md)
 
+# The quick loop while changing code: the lint of `make lint` and the tests not marked slow
+# (tests/conftest.py says which are), about three minutes here; `make test` runs everything.
+check: lint
+	$(BIN)/python -m pytest -q -m "not slow" -p no:cacheprovider
+
 # The documentation site from docs/ (mkdocs.yml); --strict turns every warning (a broken link or
 # anchor, a page missing from the nav, an include that is not there) into a failure.
 docs: $(STAMP)

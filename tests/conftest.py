@@ -66,6 +66,31 @@ _ABOUT_FILES = {
 }
 
 
+# `make check` runs the tests not marked slow, in about three minutes; `make test` runs them all.
+# Slow, besides the tests marked one by one: whatever needs the real PostgreSQL (a server per
+# run, a database per test), and these files, whose tests start servers, kill processes, load
+# several models or fuzz (`pytest --durations=0` shows them at the top).
+_SLOW_FILES = {
+    "test_agent_bench.py", "test_cli_chat.py", "test_cli_gate.py", "test_coding_clients_real.py",
+    "test_coding_connect.py", "test_coding_hooks.py", "test_coding_import.py", "test_demo_agent.py",
+    "test_demo_memory.py", "test_embedders_bge.py", "test_embedders_e5.py", "test_gate_crash.py",
+    "test_hermes_real.py", "test_hindsight_real.py", "test_import_fuzz.py", "test_integration_extras.py",
+    "test_model_runs.py", "test_openviking_real.py", "test_packaging_imports.py", "test_private_files.py",
+    "test_providers_bench.py", "test_recall_bench.py", "test_recall_local_concurrency.py",
+    "test_startup.py", "test_store_any_file.py", "test_store_concurrency.py", "test_store_crash.py",
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        name = item.path.name
+        callspec = getattr(item, "callspec", None)
+        needs_postgres = ({"pg_server", "pg_dsn"} & set(getattr(item, "fixturenames", ()))
+                          or (callspec is not None and "postgres" in callspec.params.values()))
+        if name in _SLOW_FILES or name.startswith("test_serve_") or needs_postgres:
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if metafunc.definition.path.name in _BOTH_CURATED_BACKENDS:
         backends = ["files"] if metafunc.definition.originalname in _ABOUT_FILES else ["files", "postgres"]
