@@ -106,3 +106,12 @@ def test_the_llama_index_page_example(tmp_path: Path) -> None:
     notes, fenced = printed.split("<memory-context>")
     assert "salmon sushi" not in notes  # recalled text only inside the fence
     assert "Sam's favourite dish is salmon sushi." in fenced.split("</memory-context>")[0]
+
+
+@pytest.mark.slow
+def test_the_pydantic_ai_page_example(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    printed, requests = run_offline("pydantic-ai.md", home)
+    assert printed == "Noted: bees in Lyon."
+    assert requests[0]["instructions"].startswith("Be brief.")
+    assert "The user keeps bees in Lyon." in cli(home, "memory", "show")

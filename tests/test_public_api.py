@@ -104,6 +104,7 @@ PUBLIC_PACKAGES = [
     "silcrow.integrations.langgraph",
     "silcrow.integrations.llama_index",
     "silcrow.integrations.openai_agents",
+    "silcrow.integrations.pydantic_ai",
     "silcrow.models",
     "silcrow.recall",
     "silcrow.recall.local",
