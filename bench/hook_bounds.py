@@ -5,8 +5,8 @@ JSON object on stdout (progress on stderr).
 
 Each hook is run as Claude Code runs it: a new ``silcrow --home H hook EVENT`` process with the
 hook JSON on stdin, on a home whose local recall holds the test transcripts under
-tests/data/coding. For each process the peak resident memory (``ru_maxrss`` of that child, from
-``wait4``) and the wall-clock seconds are taken. Measured in the same run:
+tests/data/coding. For each process its peak resident memory (VmHWM, sampled every 20 ms) and the
+wall-clock seconds are taken. Measured in the same run:
 
   prompt_baseline      user-prompt-submit with a one-line question
   prompt_mid           user-prompt-submit with a ``--mid-prompt-mb`` prompt (varied log lines, then
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -50,21 +49,38 @@ QUESTION = "why did the nightly backup upload fail?"
 MB = 1_000_000
 
 
+def _peak_mb(pid: int) -> float | None:
+    """The process's peak resident memory so far (VmHWM), None once it has gone."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return None
+
+
 def measured(home: Path, event: str, payload_file: Path) -> dict[str, Any]:
-    """Run one hook process on the JSON in ``payload_file``: its peak RSS (MB) and seconds."""
+    """Run one hook process on the JSON in ``payload_file``: its peak RSS (MB) and seconds.
+
+    The peak is the process's own VmHWM, read every 20 ms while it runs: ``ru_maxrss`` would not
+    do, since Linux carries the parent's peak over into a child at exec, and this bench process
+    holds the big payloads."""
     start = time.perf_counter()
     out_file, err_file = payload_file.with_suffix(".out"), payload_file.with_suffix(".err")
+    peak = 0.0
     with payload_file.open("rb") as stdin, out_file.open("wb") as out, err_file.open("wb") as errors:
         proc = subprocess.Popen([str(SILCROW), "--home", str(home), "hook", event], stdin=stdin,
                                 stdout=out, stderr=errors)
-        # wait4 gives this child's own rusage (Popen.wait would reap it without)
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
+        while proc.poll() is None:
+            peak = max(peak, _peak_mb(proc.pid) or 0.0)
+            time.sleep(0.02)
     elapsed = time.perf_counter() - start
     stdout, stderr = out_file.read_bytes(), err_file.read_bytes()
     if proc.returncode != 0:
         raise SystemExit(f"{event} exited {proc.returncode}: {stderr.decode(errors='replace')}")
-    return {"peak_rss_mb": round(usage.ru_maxrss / 1024, 1), "seconds": round(elapsed, 2),
+    return {"peak_rss_mb": round(peak, 1), "seconds": round(elapsed, 2),
             "added_context": bool(stdout.strip()),
             "message": stderr.decode("utf-8", "replace").strip()[:200]}
 

@@ -20,6 +20,7 @@ call when the request asks for one (see ``tool_call``), else a fixed text.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -29,6 +30,7 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
+import cpu_support
 import pytest
 
 from silcrow._loopback import LoopbackServer
@@ -54,7 +56,20 @@ def client_binary(name: str) -> Path:
     path = NODE_BIN / name
     if not path.exists() or shutil.which("node") is None:
         pytest.skip(f"{name} is not installed: run `make node-clients` (needs node and the npm registry)")
+    reason = _cpu_refuses(path)
+    if reason:
+        pytest.skip(reason)
     return path
+
+
+@functools.cache
+def _cpu_refuses(path: Path) -> str:
+    """Why the prebuilt CLI at ``path`` cannot run on this CPU ('' when ``--version`` runs)."""
+    try:
+        cpu_support.starts_or_skip([str(path), "--version"], f"{path.name} ({path.resolve().name})")
+    except cpu_support.CpuUnsupported as exc:
+        return str(exc)
+    return ""
 
 
 def clean_env(home: Path, **extra: str) -> dict[str, str]:

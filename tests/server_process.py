@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import cpu_support
 import httpx
 
 from silcrow.testing import ScriptedModelServer
@@ -50,6 +51,8 @@ class ServerProcess:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 self.stop()
+                if cpu_support.died_of_sigill(self.process.returncode):  # a skip, not a failure
+                    raise cpu_support.illegal_instruction(self.name, "an instruction set this CPU lacks", ())
                 raise RuntimeError(f"{self.name} exited ({self.process.returncode}):\n{self.log_tail()}")
             try:
                 if httpx.get(self.base_url + path, timeout=2).status_code == 200:
