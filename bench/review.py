@@ -26,6 +26,12 @@ archive the older = contradiction, merge or contained = duplicate, nothing = ind
 The baseline in the same run is the review as it was before pairs were judged
 (``bench/_review_baseline.py``), its proposals applied the same way.
 
+``recall``: knowledge updates in long-term recall (the local provider): each pair stored as
+two facts, older first, searched with the older's own words; ``newer_first`` is how often
+the newer ranks above the older (``newer_first_baseline``: the store's ranking without the
+judgement), ``older_shown_as_of`` how often the prefetched block shows the older "as of" its
+date. For independent pairs both should stay low.
+
 ``review_time``: the review pass on a MEMORY.md and a USER.md filled to their budgets with
 entries of the data set: ``cold_s`` includes loading the embedder (target <= 2 s).
 
@@ -151,6 +157,42 @@ def _score(results: list[tuple[dict[str, Any], dict[str, Any]]]) -> dict[str, An
     return out
 
 
+def _recall(cases: list[dict[str, Any]], root: Path, embedder: Any) -> dict[str, Any]:
+    """Knowledge updates in recall: each pair stored as two facts (older first) among three
+    unrelated ones, searched with the older's own words (what favours it most): how often the
+    newer ranks above the older, with silcrow's ordering and, as the baseline, the store's raw
+    ranking; and how often the older is shown "as of" its date in the prefetched block."""
+    from silcrow.recall.local import LocalProvider
+
+    counts: collections.Counter[str] = collections.Counter()
+    for n, case in enumerate(cases):
+        provider = LocalProvider(Path(tempfile.mkdtemp(dir=root)), embedder=embedder or "none")
+        provider.initialize("bench")
+        try:
+            for text in [*random.Random(n).sample(FILLERS[case["target"]], 3), case["older"], case["newer"]]:
+                provider.add_fact(text)
+            ranked = [h.text for h in provider.search(case["older"], 5).hits]
+            raw = [h.text for h in provider.store.search(case["older"], 5, provider._scope)]
+            block = provider.prefetch(case["older"], session_id="another")
+        finally:
+            provider.shutdown()
+        kind = case["kind"]
+        counts[f"{kind}_cases"] += 1
+        for name, order in (("silcrow", ranked), ("baseline", raw)):
+            if case["newer"] in order and (case["older"] not in order
+                                           or order.index(case["newer"]) < order.index(case["older"])):
+                counts[f"{kind}_newer_first_{name}"] += 1
+        older_line = next((line for line in block.splitlines() if case["older"] in line), "")
+        counts[f"{kind}_older_as_of"] += "(as of " in older_line
+    out: dict[str, Any] = {}
+    for kind in KINDS:
+        total = counts[f"{kind}_cases"] or 1
+        out[kind] = {"newer_first": round(counts[f"{kind}_newer_first_silcrow"] / total, 3),
+                     "newer_first_baseline": round(counts[f"{kind}_newer_first_baseline"] / total, 3),
+                     "older_shown_as_of": round(counts[f"{kind}_older_as_of"] / total, 3)}
+    return out
+
+
 def _full(store: MemoryStore, cases: list[dict[str, Any]]) -> None:
     """Fill MEMORY.md and USER.md to their budgets with entries of the data set."""
     for case in cases:
@@ -184,6 +226,7 @@ def main() -> None:
                 results.append((case, _current(case, store, run, fillers)))
                 progress.advance(task)
             scored[name] = _score(results)
+        recall = _recall(cases, root, None if args.no_embedder else "bge")
         full = MemoryStore(Path(tempfile.mkdtemp(dir=root)))
         _full(full, random.Random(7).sample(cases, len(cases)))
         times = {}
@@ -204,7 +247,7 @@ def main() -> None:
                       "memory_fullness": round(full.fullness("memory"), 2),
                       "user_fullness": round(full.fullness("user"), 2)})
     out = {"cases": len(cases), "embedder": None if args.no_embedder else "bge", **scored["silcrow"],
-           "baseline": scored["baseline"], "review_time": times,
+           "baseline": scored["baseline"], "review_time": times, "recall": recall,
            "targets": {"contradiction_resolved": 0.8, "duplicate_resolved": 0.75,
                        "independent_resolved": 0.9, "newer_facts_lost": 0, "unrelated_lost": 0}}
     json.dump(out, sys.stdout, indent=2)

@@ -10,7 +10,8 @@ write-approval gate (:class:`Proposal`, :class:`ProposalBox`, :class:`Proposer`,
 :data:`current_proposer`, :data:`WRITE_POLICIES`, :func:`proposal_steps`, :func:`box_warnings`,
 and :func:`who_text` to show who made a write), :func:`notes_backend`, the storage of a
 profile's notes, and how entries are addressed as `memory show` shows them
-(:func:`entry_id`, :func:`notes_version`, :func:`resolve_entry`, :func:`matching_entries`);
+(:func:`entry_id`, :func:`notes_version`, :func:`resolve_entry`, :func:`matching_entries`),
+and :func:`supersedes`, the review's judgement of whether a later statement updates an earlier one;
 moving a profile between backends uses the files' names (:data:`JOURNAL_FILE`,
 :data:`PENDING_FILE`, :data:`LEDGER_FILE`), :func:`read_journal`, :func:`write_journal` and
 :func:`journal_line` (a journal record as PostgreSQL stores it). The modules behind them (``_store``,
@@ -45,6 +46,7 @@ from silcrow.store._pending import (
 )
 from silcrow.store._pending import steps as proposal_steps
 from silcrow.store._results import MemoryResult, NotesView, Refusal
+from silcrow.store._review import supersedes
 from silcrow.store._store import MemoryStore, notes_backend
 
 if TYPE_CHECKING:
@@ -80,6 +82,7 @@ __all__ = [
     "read_journal",
     "resolve_entry",
     "shown_origin",
+    "supersedes",
     "who_text",
     "write_journal",
 ]

@@ -190,9 +190,12 @@ def _without_negation(text: str) -> str:
 def judge(older: str, newer: str, cosine: float | None = None) -> Judgement:
     """How ``newer`` relates to ``older`` (see the module doc); ``cosine``: of their
     embeddings, None without an embedder."""
-    meaning = cosine if cosine is not None else 0.0
     words_a, words_b = content(older), content(newer)
     shared = words_a & words_b
+    # Without an embedder, content words in common (beyond the verbs every preference
+    # shares; a third of the shorter's at least) are what say two entries are about one thing.
+    meaning = cosine if cosine is not None else RELATED if shared - _GENERIC and len(shared) >= 0.3 * min(
+        len(words_a), len(words_b)) else 0.0
     overlap = len(shared) / max(1, min(len(words_a), len(words_b)))
     # Most pairs of a file are about different things: the cosine (or, without an embedder,
     # a bound of the wording's likeness) decides those before the wording is compared.
@@ -257,3 +260,4 @@ def holds_all(text: str, others: Sequence[str]) -> bool:
     """Whether ``text`` states every value of ``others`` (a merged wording must)."""
     mine = values(text) | content(text)
     return all(not _unmatched(values(other), mine) for other in others)
+

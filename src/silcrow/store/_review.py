@@ -270,3 +270,13 @@ def _slot_update(older: str, newer: str) -> _judge.Judgement | None:
     if a is None or b is None or a[0] != b[0] or a[1] != b[1] or a[2] == b[2] or a[2] in b[2] or b[2] in a[2]:
         return None
     return _judge.Judgement(_judge.UPDATE, f"{a[0]}: {a[2]!r} vs {b[2]!r}")
+
+
+def supersedes(older: str, newer: str, cosine: float | None = None) -> str | None:
+    """Why ``newer`` updates ``older`` (a contradiction the newer resolves), else None: the
+    review's judgement of a pair, for whatever else must tell an earlier statement from a
+    later one (recall ranks the newer first and shows the older as of its date)."""
+    found = _judge.judge(older, newer, cosine)
+    if found.verdict == _judge.INDEPENDENT:
+        found = _slot_update(older, newer) or found
+    return found.why if found.verdict == _judge.UPDATE else None

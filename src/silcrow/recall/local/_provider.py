@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ from silcrow.recall.local._admit import admit
 from silcrow.recall.local._backend import RecallBackend
 from silcrow.recall.local._records import MemoryFilter, Scope, to_epoch
 from silcrow.recall.local._rerank import RERANK_DEPTH, rerank
+from silcrow.recall.local._supersede import supersede
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +139,7 @@ class LocalProvider(MemoryProvider):
                             min_similarity=min_similarity, project=project)
         if reranker is not None:
             hits = rerank(reranker, query, hits)
-        return hits[:k]
+        return supersede(hits[:k])[0]  # a fact a later one updates ranks after it
 
     def _get_store(self) -> RecallBackend:
         with self._open_lock:
@@ -288,7 +289,8 @@ class LocalProvider(MemoryProvider):
             ancestors = self._ancestors if session == self._session_id else {}
             hits = [h for h in hits
                     if not ((h.session_id == session and h.id > floor) or self._carried(h, ancestors))]
-        return format_hits(hits[:PREFETCH_K])
+        shown = hits[:PREFETCH_K]
+        return format_hits(shown, earlier=supersede(shown)[1])
 
     def _mark_summarised(self, which: MemoryFilter) -> None:
         """Record that this session's memories ``which`` picks now live only in a summary."""
@@ -363,12 +365,15 @@ def _epoch(value: Any) -> float | None:
         return None
 
 
-def format_hits(hits: Sequence[RecallHit], *, limit: int = PREFETCH_CHARS) -> str:
+def format_hits(hits: Sequence[RecallHit], *, limit: int = PREFETCH_CHARS,
+                earlier: Mapping[int, str] | None = None) -> str:
     """One line per memory with its date, ``[2023-05-08] Caroline: ...``.
 
     The best hits are kept within ``limit`` characters, then shown oldest first
-    so the model reads them as a timeline.
+    so the model reads them as a timeline. A fact a later one updates (``earlier``: its id
+    and date, see :func:`~silcrow.recall.local._supersede.supersede`) says so.
     """
+    earlier = earlier or {}
     kept: list[tuple[float, int, str]] = []
     used = 0
     for hit in hits:  # best first
@@ -376,6 +381,8 @@ def format_hits(hits: Sequence[RecallHit], *, limit: int = PREFETCH_CHARS) -> st
         if len(text) > HIT_CHARS:
             text = text[: HIT_CHARS - 1] + "…"
         date = hit.timestamp.strftime("%Y-%m-%d") if hit.timestamp else None
+        if hit.id in earlier:
+            text = f"(as of {earlier[hit.id] or 'an earlier date'}; a later memory updates it) {text}"
         line = policy.recalled_line(date, hit.speaker or ("fact" if hit.kind == "fact" else ""), text)
         if used + len(line) > limit and kept:
             break
