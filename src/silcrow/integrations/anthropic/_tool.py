@@ -301,7 +301,7 @@ class MemoryTool(BetaAbstractMemoryTool):
 
     def _replace_in_notes(self, where: Where, old: str, new: str) -> str:
         assert where.target is not None
-        view = self.notes.read(where.target, shown_to="tool")
+        view = self.notes.read(where.target)
         # Matched on the entries as stored; listed only as every surface shows them.
         safe = dict(zip(view.entries, view.safe_entries(), strict=True))
         matching = list(dict.fromkeys(e for e in view.entries if old in e))
