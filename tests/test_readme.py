@@ -22,10 +22,14 @@ def _blocks(page: Path) -> list[str]:
     return re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
 
 
+def _block(page: Path, holding: str) -> str:
+    return next(block for block in _blocks(page) if holding in block)
+
+
 @pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
 def test_the_page_has_the_store_and_agent_examples(page: Path) -> None:
     blocks = _blocks(page)
-    assert len(blocks) == 2 and "MemoryStore()" in blocks[0] and "Agent(" in blocks[1]
+    assert "MemoryStore()" in blocks[0] and any("Agent(" in block for block in blocks[1:])
 
 
 def test_the_readme_is_a_short_read() -> None:
@@ -65,9 +69,29 @@ def test_the_agent_example_runs(page: Path, tmp_path: Path, monkeypatch: pytest.
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.delenv("OPENAI_API_KEY", raising=False)
         namespace: dict[str, object] = {}
-        exec(compile(_blocks(page)[1], page.name, "exec"), namespace)  # noqa: S102 - our own documentation
+        exec(compile(_block(page, "Agent("), page.name, "exec"), namespace)  # noqa: S102 - our own documentation
     assert "Noted: you live in Lisbon now." in capsys.readouterr().out
     assert MemoryStore(tmp_path).entries("user") == ["User moved to Lisbon in November 2026."]
     agent = namespace["agent"]
     assert isinstance(agent, Agent)
     assert "User moved to Lisbon in November 2026." in agent.system_prompt  # the new session's prompt
+
+
+def test_the_usage_page_shows_both_memories_through_open_profile(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    page = ROOT / "docs" / "usage.md"
+    monkeypatch.setenv("SILCROW_HOME", str(tmp_path))
+    namespace: dict[str, object] = {}
+    exec(compile(_block(page, "profile.recall("), page.name, "exec"), namespace)  # noqa: S102 - our own documentation
+    out = capsys.readouterr().out
+    assert "('Prefers metric units.',)" in out
+    assert "Ada went hiking in the Alps in May." in out
+    assert "<memory-context>" in out and "</memory-context>" in out  # fenced, as an agent gets it
+    assert MemoryStore(tmp_path).entries("user") == ["Prefers metric units."]
+    from silcrow import open_profile
+
+    recall = open_profile(tmp_path).recall("check")
+    try:
+        assert recall.search("hiking in the Alps", k=3).hits == ()  # forgotten
+    finally:
+        recall.shutdown()
