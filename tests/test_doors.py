@@ -167,3 +167,40 @@ def test_the_openai_agents_memory_tools_hold_a_models_write(tmp_path: Path) -> N
                                         session_id="s1")
     _held(json.loads(outcome.content), home)
 
+
+
+def test_an_agent_of_a_home_takes_every_setting_of_its_profile(tmp_path: Path) -> None:
+    from silcrow import Agent
+
+    home = _home(tmp_path, APPROVE + '[agent]\nnudge_interval = 4\nflush_min_turns = 7\n',
+                 top='model = "from-config"\nprovider = "none"\nuser_char_limit = 222\n')
+    agent = Agent(home=home, api_key="unused", base_url="http://127.0.0.1:9")
+    try:
+        assert agent.llm.model == "from-config" and agent.provider is None
+        assert (agent.nudge_interval, agent.flush_min_turns) == (4, 7)
+        assert (agent.store.write_policy, agent.store.char_limit("user")) == ("approve", 222)
+    finally:
+        agent.close()
+    # An argument given overrides its setting, on a profile opened by the caller too.
+    given = Agent("chosen", profile=open_profile(home), api_key="unused", base_url="http://127.0.0.1:9",
+                  nudge_interval=0, write_policy="auto")
+    try:
+        assert (given.llm.model, given.nudge_interval, given.store.write_policy) == ("chosen", 0, "auto")
+    finally:
+        given.close()
+
+
+def test_a_profiles_recall_is_a_started_manager_or_none(tmp_path: Path) -> None:
+    home = _home(tmp_path)
+    manager = open_profile(home).recall("s1", provider="none")
+    try:
+        assert manager.provider is None and manager.prefetch("where does the user live?") == ""
+    finally:
+        manager.shutdown()
+    local = open_profile(home).recall("s1", provider="local", embedder="none")
+    try:
+        assert local.provider is not None and local.provider.name == "local"
+        local.remember("The user lives in Lisbon", source="test")
+        assert "Lisbon" in local.prefetch("where does the user live?", session_id="s2")
+    finally:
+        local.shutdown()
