@@ -115,3 +115,12 @@ def test_the_pydantic_ai_page_example(tmp_path: Path) -> None:
     assert printed == "Noted: bees in Lyon."
     assert requests[0]["instructions"].startswith("Be brief.")
     assert "The user keeps bees in Lyon." in cli(home, "memory", "show")
+
+
+@pytest.mark.slow
+def test_the_agent_framework_page_example(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    printed, requests = run_offline("agent-framework.md", home)
+    assert printed == "Noted: bees in Lyon."
+    assert requests[0]["instructions"].startswith("Be brief.")
+    assert "The user keeps bees in Lyon." in cli(home, "memory", "show")

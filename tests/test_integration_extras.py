@@ -12,7 +12,8 @@ from silcrow.errors import ConfigError, ExtraNotInstalledError
 
 CASES = [("anthropic", "anthropic", "anthropic"), ("openai_agents", "agents", "openai-agents"),
          ("langgraph", "langgraph", "langgraph"), ("llama_index", "llama_index", "llama-index"),
-         ("pydantic_ai", "pydantic_ai", "pydantic-ai")]
+         ("pydantic_ai", "pydantic_ai", "pydantic-ai"),
+         ("agent_framework", "agent_framework", "agent-framework")]
 
 
 def _python(code: str) -> subprocess.CompletedProcess[str]:
@@ -40,12 +41,13 @@ def test_the_error_is_an_import_error_and_a_silcrow_error() -> None:
 
 def test_importing_silcrow_loads_no_sdk_and_the_integrations_load_no_model() -> None:
     done = _python("import sys, silcrow, silcrow.integrations, silcrow.schema\n"
-                   "sdks = {'anthropic', 'agents', 'langgraph', 'llama_index', 'pydantic_ai'}\n"
+                   "sdks = {'anthropic', 'agents', 'langgraph', 'llama_index', 'pydantic_ai',\n"
+                   "        'agent_framework'}\n"
                    "sdks &= set(sys.modules)\n"
                    "assert not sdks, sdks\n"
                    "import silcrow.integrations.anthropic, silcrow.integrations.openai_agents\n"
                    "import silcrow.integrations.langgraph, silcrow.integrations.llama_index\n"
-                   "import silcrow.integrations.pydantic_ai\n"
+                   "import silcrow.integrations.pydantic_ai, silcrow.integrations.agent_framework\n"
                    "heavy = {'onnxruntime', 'tokenizers'} & set(sys.modules)\n"
                    "assert not heavy, heavy\n")
     assert done.returncode == 0, done.stderr

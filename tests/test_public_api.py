@@ -98,6 +98,7 @@ PUBLIC_PACKAGES = [
     "silcrow.db",
     "silcrow.demo",
     "silcrow.integrations",
+    "silcrow.integrations.agent_framework",
     "silcrow.integrations.anthropic",
     "silcrow.integrations.coding",
     "silcrow.integrations.hermes",
