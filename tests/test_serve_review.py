@@ -226,8 +226,8 @@ def test_tokens_create_gives_review_only_when_asked(tmp_path: Path) -> None:
 
 def test_link_tokens_last_as_long_as_config_toml_says(tmp_path: Path) -> None:
     from silcrow.errors import ConfigError
+    from silcrow.serve._login import OneTimeLogins
     from silcrow.serve._tokens import login_token_seconds
-    from silcrow.serve._web import OneTimeLogins
 
     home = make_home(tmp_path / "home", profiles=("a",))
     assert login_token_seconds(home, "a") == 12 * 3600

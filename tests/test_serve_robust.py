@@ -156,9 +156,10 @@ def test_damaged_memory_files_are_reported_not_fatal(tmp_path: Path) -> None:
         assert "silcrow memory doctor" in json.dumps(added)
 
         (memories / "USER.md").mkdir()  # a directory where the file should be
+        # A file that cannot be read is 409 on every route that meets it (one table).
         user = api.get("/v1/memory/user")
-        assert user.status_code == 422 and "USER.md" in user.json()["error"]
-        assert api.post("/v1/memory/user", json={"content": "x"}).status_code == 422
+        assert user.status_code == 409 and "USER.md" in user.json()["error"]
+        assert api.post("/v1/memory/user", json={"content": "x"}).status_code == 409
         prompt = api.get("/v1/prompt")
         assert prompt.status_code == 409 and "USER.md" in prompt.json()["error"]
         assert api.get("/v1/memory/memory").status_code == 200  # the other file still serves

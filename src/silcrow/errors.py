@@ -10,6 +10,7 @@ message says what was wrong and what to do about it.
     ├── ConfigError            bad settings, profile names, homes
     │   └── ExtraNotInstalledError  an optional SDK (an extra) is missing; also an ImportError
     ├── StoreError             curated notes (MEMORY.md / USER.md)
+    │   ├── ReviewRequiredError  a change that takes a person, asked by a model's caller
     │   ├── LockTimeoutError   the sidecar lock could not be taken in time
     │   └── DriftError         a file on disk would not round-trip
     ├── RecallError            long-term recall providers
@@ -41,6 +42,15 @@ class ExtraNotInstalledError(ConfigError, ImportError):
 
 class StoreError(SilcrowError):
     """A curated-memory operation failed."""
+
+
+class ReviewRequiredError(StoreError):
+    """A change of the notes that takes a person (the review scope) was asked by a caller who is
+    not one; ``action`` names what was asked."""
+
+    def __init__(self, message: str, *, action: str) -> None:
+        super().__init__(message)
+        self.action = action
 
 
 class LockTimeoutError(StoreError):

@@ -24,6 +24,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, Protocol
 
+from silcrow.errors import ReviewRequiredError
 from silcrow.store import (
     MemoryResult,
     MemoryStore,
@@ -95,7 +96,22 @@ class Notes:
         steps = operations if isinstance(operations, list) else []
         return self._told(result, target, steps)
 
-    def undo(self, target: str, *, origin: str) -> MemoryResult:
+    def may_undo(self, *, person: bool) -> bool:
+        """The undo permission: a person may always step the notes back; a model's caller only
+        while its writes are not held for a person (``write_policy = "approve"``), since an undo
+        would step back the person's edits and approvals too, and is never held itself."""
+        return person or self.store.write_policy != "approve"
+
+    def undo(self, target: str, *, origin: str, person: bool = True) -> MemoryResult:
+        """Restore ``target`` as it was before its last committed change. ``person``: whether a
+        person asks (see :meth:`may_undo`); a caller that may not undo gets
+        :class:`~silcrow.errors.ReviewRequiredError`."""
+        if not self.may_undo(person=person):
+            action = 'undo while write_policy = "approve"'
+            raise ReviewRequiredError(
+                f"{action} takes a person: the model's writes wait for a person's approval, and an undo "
+                "would step back their edits and approvals too; a person undoes with `silcrow memory "
+                "undo` or the inspector", action=action)
         return self.store.undo(target, origin=origin)
 
     def restore(self, item_id: str, *, origin: str, caller: Proposer | None = None) -> MemoryResult:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from silcrow.serve._guard import bare_host, is_loopback, split_authority
     from silcrow.serve._http_app import build_app, run_http
     from silcrow.serve._limits import MAX_CONNECTIONS, READ_TIMEOUT
+    from silcrow.serve._login import ONCE_SECONDS, inspector_login
     from silcrow.serve._mcp_server import run_stdio, stdio_server
     from silcrow.serve._running import ServerProcess, silcrow_command
     from silcrow.serve._tenant import Tenant, open_tenant
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
         revoke_token,
         tokens_path,
     )
-    from silcrow.serve._web import ONCE_SECONDS, inspector_login
 
 __all__ = [
     "MAX_CONNECTIONS",
@@ -67,7 +67,7 @@ __getattr__ = lazy_getattr(__name__, {
     **dict.fromkeys(("bare_host", "is_loopback", "split_authority"), "silcrow.serve._guard"),
     **dict.fromkeys(("MAX_CONNECTIONS", "READ_TIMEOUT"), "silcrow.serve._limits"),
     **dict.fromkeys(("has_tokens", "printable"), "silcrow.serve._tokens"),
-    **dict.fromkeys(("ONCE_SECONDS", "inspector_login"), "silcrow.serve._web"),
+    **dict.fromkeys(("ONCE_SECONDS", "inspector_login"), "silcrow.serve._login"),
     "run_http": "silcrow.serve._http_app",
     "ServerProcess": "silcrow.serve._running",
     "Tenant": "silcrow.serve._tenant",

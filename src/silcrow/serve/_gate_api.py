@@ -9,15 +9,14 @@ and id), and the session the caller claims as claimed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from silcrow.serve._auth import ACCESS_KEY, access_of
+from silcrow.serve._auth import ACCESS_KEY
 from silcrow.serve._guard import answer_error
+from silcrow.serve._rest import respond
 from silcrow.store import Proposer, current_proposer
 
 router = APIRouter()
@@ -43,34 +42,29 @@ class RejectBody(BaseModel):
     reason: str | None = Field(None, max_length=2000, description="Why (kept with the decision).")
 
 
-def _reply(result: dict[str, Any]) -> JSONResponse:
-    if result.get("success"):
-        return JSONResponse(result)
-    missing = str(result.get("error", "")).startswith("no pending proposal")
-    return JSONResponse(result, status_code=404 if missing else 422)
-
-
 @router.get("/v1/memory/pending")
-def pending(request: Request, sequential: bool = False) -> dict[str, Any]:
+async def pending(request: Request, sequential: bool = False) -> Response:
     """The model's writes waiting for approval, each with its net effect on the live notes
     (``changes``, ``base``, ``problem``). ``sequential``: each against the notes the ones
     before it leave, as approving them all in order meets them. ``box``: how full the box
     is (new proposals are refused when it, or a caller's share, is full)."""
-    tenant = access_of(request.scope).tenant
-    return {"success": True, "pending": tenant.review(sequential), "box": tenant.box_usage()}
+    return await respond(request, lambda tenant: {
+        "success": True, "pending": tenant.review(sequential), "box": tenant.box_usage()})
 
 
 @router.post("/v1/memory/pending/{proposal_id}/approve")
-def approve(request: Request, proposal_id: str, body: ApproveBody | None = None) -> JSONResponse:
+async def approve(request: Request, proposal_id: str, body: ApproveBody | None = None) -> Response:
     """Apply a proposal through the normal write path (422 with the reason when refused,
     ``stale`` when the notes changed since its ``base`` or its ``old_text`` no longer finds
-    one entry); the reply's ``changes`` are what it did."""
-    return _reply(access_of(request.scope).tenant.approve(proposal_id, base=body.base if body else None))
+    one entry; 404 when there is no such proposal); the reply's ``changes`` are what it did."""
+    base = body.base if body else None
+    return await respond(request, lambda tenant: tenant.approve(proposal_id, base=base))
 
 
 @router.post("/v1/memory/pending/{proposal_id}/reject")
-def reject(request: Request, proposal_id: str, body: RejectBody | None = None) -> JSONResponse:
-    return _reply(access_of(request.scope).tenant.reject(proposal_id, body.reason if body else None))
+async def reject(request: Request, proposal_id: str, body: RejectBody | None = None) -> Response:
+    reason = body.reason if body else None
+    return await respond(request, lambda tenant: tenant.reject(proposal_id, reason))
 
 
 class ProposerContext:

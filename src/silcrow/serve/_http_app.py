@@ -1,16 +1,20 @@
 """The HTTP API of ``silcrow serve``: REST under /v1 and the MCP server at /mcp, one process.
 
-Every route answers with the same result JSON as the memory tool (a refused
-write is HTTP 422 with that JSON, its ``error`` saying why and what to do);
-a malformed body is 400, a body over its route's bound (1 MiB behind the token,
+Every route answers with the same result JSON as the memory tool, and every
+outcome has its status from one table (:mod:`silcrow.serve._errors`, shown in
+docs/mcp-http.md): a refused write is 422 with that JSON, its ``error`` saying
+why and what to do; a memory file that cannot be read 409; a lock not taken in
+time 503; an unexpected failure 500 with a generic message. A malformed body is 400,
+a body over its route's bound (1 MiB behind the token,
 1 KiB on the public routes) or a recall fact over its cap 413, a missing,
 unknown or expired token 401, a read-only token on a writing route or a token
 without the review scope on a deciding one 403, a foreign Host 421 or browser
 Origin 403, a caller past its share of requests in progress 429, no token on
 the server at all 503. ``GET /mcp`` is 405: MCP is served as stateless JSON,
 each answer in its POST's response, so there is no event stream to open.
-Each handler is one library call on the caller's tenant, run on a worker
-thread (:meth:`Tenant.offload`) with its JSON rendered there too.
+Each handler is one library call on the caller's tenant through
+:func:`~silcrow.serve._rest.respond` (the tenant's one entry, on a worker thread, with
+its JSON rendered there too).
 
 Two middlewares wrap the whole app, so anything mounted on it later is
 guarded the same way: :class:`~silcrow.serve._guard.HostGuard` (outermost)
@@ -19,7 +23,7 @@ and :class:`~silcrow.serve._auth.TokenGate`.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -28,19 +32,18 @@ import anyio.to_thread
 from fastapi import FastAPI, Query, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from mcp.server.transport_security import TransportSecuritySettings
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
-from silcrow._toolcall import guarded
-from silcrow.errors import LockTimeoutError, SilcrowError
-from silcrow.notes import Notes
-from silcrow.recall import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RESULTS, Forgotten, Found, Remembered
+from silcrow.errors import SilcrowError
+from silcrow.recall import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RESULTS
 from silcrow.serve import _gate_api as gate_api
+from silcrow.serve import _login as login
 from silcrow.serve import _upkeep as upkeep
 from silcrow.serve import _web as web
-from silcrow.serve._auth import TokenGate, access_of, review_needed
+from silcrow.serve._auth import ACCESS_KEY, TokenGate, access_of
 from silcrow.serve._guard import HostGuard
 from silcrow.serve._limits import (
     BACKLOG,
@@ -51,6 +54,7 @@ from silcrow.serve._limits import (
     guarded_protocol,
 )
 from silcrow.serve._mcp_server import SilcrowMCP
+from silcrow.serve._rest import failed, respond
 from silcrow.serve._tenant import Tenant, Tenants
 
 # The origin the journal records for a note written through this API.
@@ -115,40 +119,14 @@ async def no_event_stream() -> JSONResponse:
                         headers={"Allow": "POST", "Connection": "close"})
 
 
-def _tenant(request: Request) -> Tenant:
-    # A read-only token never gets here on a writing route: TokenGate answered 403.
-    return access_of(request.scope).tenant
-
-
 def _blank_query(field: str) -> JSONResponse:
     """A search with nothing to look for is malformed input (400), as docs/mcp-http.md says."""
     return JSONResponse({"success": False, "error": f"malformed request ({field}: the query is empty or only "
                          "whitespace); send the words to look for"}, status_code=400)
 
 
-def _reply(result: dict[str, Any]) -> JSONResponse:
-    return JSONResponse(result, status_code=200 if result.get("success") else 422)
-
-
-def _recalled(what: str, call: Callable[[], Found | Remembered | Forgotten]) -> dict[str, Any]:
-    """A typed recall call's result as the route's JSON: the one place REST turns typed recall
-    results into JSON (a RecallError becomes the refusal that says what to do)."""
-    return guarded(what, lambda: call().to_json())
-
-
-async def _respond(request: Request, answer: Callable[[Tenant], JSONResponse]) -> JSONResponse:
-    """``answer(tenant)``, the library call and its JSON, on a worker thread of the caller's tenant."""
-    tenant = _tenant(request)
-    return await tenant.offload(answer, tenant)
-
-
-async def _call(request: Request, name: str, arguments: dict[str, Any]) -> JSONResponse:
-    return await _respond(request, lambda tenant: _reply(tenant.call(name, arguments)))
-
-
-async def _note(request: Request, run: Callable[[Notes], Mapping[str, Any]]) -> JSONResponse:
-    """A note call through the notes service and the store only: typed in, JSON out once, here."""
-    return await _respond(request, lambda tenant: _reply(tenant.note(run)))
+#: The fields of a session search hit, as the agent's session_search tool gives them.
+SESSION_HIT = ("session_id", "title", "date", "snippet", "message_id", "role")
 
 
 def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_hosts: Iterable[str] = (),
@@ -181,8 +159,9 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
     app.router.routes.extend(mcp_app.routes)
     app.include_router(gate_api.router)  # before /v1/memory/{target}: "pending" is no target
     app.include_router(upkeep.router)  # the same: "details", "archive" and "review" are no targets
+    app.include_router(login.router)  # the inspector's one-time login, public as PUBLIC_PATHS says
     app.include_router(web.router)  # the inspector at /, behind the same middlewares
-    app.state.inspector_logins = web.OneTimeLogins(home)
+    app.state.inspector_logins = login.OneTimeLogins(home)
     app.add_middleware(gate_api.ProposerContext)  # inside TokenGate: it reads the caller's access
     app.add_middleware(TokenGate, home=home, tenant_for=tenants.get,
                        open_home=(lambda: tenants.get(default_home)) if open_access else None,
@@ -200,10 +179,9 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
                             status_code=400)
 
     @app.exception_handler(SilcrowError)
-    async def _ours(_request: Request, exc: SilcrowError) -> JSONResponse:
-        # Only reads that return text (prompt, history) raise; tool-shaped calls answer 422.
-        status = 503 if isinstance(exc, LockTimeoutError) else 409
-        return JSONResponse({"success": False, "error": str(exc)}, status_code=status)
+    async def _ours(request: Request, exc: SilcrowError) -> JSONResponse:
+        # Every route answers through respond(); one mounted later answers by the same table.
+        return failed(exc, request.scope.get(ACCESS_KEY))
 
     @app.exception_handler(HTTPException)
     async def _http_error(_request: Request, exc: HTTPException) -> JSONResponse:
@@ -220,85 +198,80 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
         return {"ok": True}
 
     @app.get("/v1/memory/history")
-    async def history(request: Request, target: Target | None = None) -> JSONResponse:
-        return await _respond(request, lambda tenant: JSONResponse(
-            {"success": True, "records": tenant.history(target)}))
+    async def history(request: Request, target: Target | None = None) -> Response:
+        return await respond(request, lambda tenant: {"success": True, "records": tenant.history(target)})
 
     @app.post("/v1/memory/batch")
-    async def batch(request: Request, body: BatchBody) -> JSONResponse:
+    async def batch(request: Request, body: BatchBody) -> Response:
         operations = [op.model_dump(exclude_none=True) for op in body.operations]
-        return await _note(request, lambda notes: notes.batch(body.target, operations, origin=REST))
+        return await respond(request, lambda tenant: tenant.notes().batch(body.target, operations,
+                                                                          origin=REST))
 
     @app.post("/v1/memory/undo")
-    async def undo(request: Request, body: UndoBody) -> JSONResponse:
-        access = access_of(request.scope)
-
-        def answer(tenant: Tenant) -> JSONResponse:
-            # Undo is not held as a proposal: while the model's writes wait for a person, only a
-            # person may step the notes back (it would undo their edits and approvals too).
-            if not access.can_review and tenant.store().write_policy == "approve":
-                return JSONResponse({"success": False, "error": review_needed(
-                    access, 'undo while write_policy = "approve"')}, status_code=403)
-            return _reply(tenant.note(lambda notes: notes.undo(body.target, origin=REST)))
-
-        return await _respond(request, answer)
+    async def undo(request: Request, body: UndoBody) -> Response:
+        person = access_of(request.scope).can_review  # the review scope is a person's
+        return await respond(request, lambda tenant: tenant.notes().undo(body.target, origin=REST,
+                                                                          person=person))
 
     @app.get("/v1/memory/{target}")
-    async def read(request: Request, target: Target) -> JSONResponse:
-        return await _respond(request, lambda tenant: _reply(tenant.read(target)))
+    async def read(request: Request, target: Target) -> Response:
+        return await respond(request, lambda tenant: tenant.read(target))
 
     @app.post("/v1/memory/{target}")
-    async def add(request: Request, target: Target, body: AddBody) -> JSONResponse:
-        return await _note(request, lambda notes: notes.add(target, body.content, origin=REST))
+    async def add(request: Request, target: Target, body: AddBody) -> Response:
+        return await respond(request, lambda tenant: tenant.notes().add(target, body.content, origin=REST))
 
     @app.patch("/v1/memory/{target}")
-    async def replace(request: Request, target: Target, body: ReplaceBody) -> JSONResponse:
-        return await _note(request, lambda notes: notes.replace(target, body.old_text, body.content,
-                                                                origin=REST))
+    async def replace(request: Request, target: Target, body: ReplaceBody) -> Response:
+        return await respond(request, lambda tenant: tenant.notes().replace(
+            target, body.old_text, body.content, origin=REST))
 
     @app.delete("/v1/memory/{target}")
-    async def remove(request: Request, target: Target, body: RemoveBody) -> JSONResponse:
-        return await _note(request, lambda notes: notes.remove(target, body.old_text, origin=REST))
+    async def remove(request: Request, target: Target, body: RemoveBody) -> Response:
+        return await respond(request, lambda tenant: tenant.notes().remove(target, body.old_text,
+                                                                           origin=REST))
 
     @app.get("/v1/prompt")
-    async def prompt(request: Request) -> JSONResponse:
-        return await _respond(request, lambda tenant: JSONResponse(
-            {"success": True, "prompt": tenant.prompt_section()}))
+    async def prompt(request: Request) -> Response:
+        return await respond(request, lambda tenant: {"success": True, "prompt": tenant.prompt_section()})
 
     @app.post("/v1/recall/search")
-    async def recall_search(request: Request, body: SearchBody) -> JSONResponse:
+    async def recall_search(request: Request, body: SearchBody) -> Response:
         if not body.query.strip():
             return _blank_query("query")
-        return await _respond(request, lambda tenant: _reply(_recalled(
-            "recall search", lambda: tenant.recall.search(body.query, body.k))))
+        return await respond(request, lambda tenant: tenant.recall.search(body.query, body.k).to_json())
 
     @app.post("/v1/recall")
-    async def recall_add(request: Request, body: RecallBody) -> JSONResponse:
+    async def recall_add(request: Request, body: RecallBody) -> Response:
         if len(body.text) > MAX_FACT_CHARS:
             return JSONResponse({"success": False, "error": f"the fact is {len(body.text)} characters, over "
                                  f"the cap of {MAX_FACT_CHARS}; save one short fact at a time"},
                                 status_code=413)
-        return await _respond(request, lambda tenant: _reply(_recalled(
-            "recall add", lambda: tenant.recall.remember(body.text))))
+        return await respond(request, lambda tenant: tenant.recall.remember(body.text).to_json())
 
     @app.delete("/v1/recall/{memory_id}")
-    async def recall_forget(request: Request, memory_id: MemoryId) -> JSONResponse:
-        def answer(tenant: Tenant) -> JSONResponse:
-            result = _recalled("recall forget", lambda: tenant.recall.forget(memory_id))
-            if result.get("success") and result.get("removed") == 0:  # no such memory, as HTTP says it
+    async def recall_forget(request: Request, memory_id: MemoryId) -> Response:
+        def answer(tenant: Tenant) -> dict[str, Any] | JSONResponse:
+            result = tenant.recall.forget(memory_id).to_json()
+            if result.get("removed") == 0:  # no such memory, as HTTP says it
                 return JSONResponse({**result, "success": False, "error": f"no memory #{memory_id} in this "
                                      "profile; find ids with POST /v1/recall/search"}, status_code=404)
-            return _reply(result)
+            return result
 
-        return await _respond(request, answer)
+        return await respond(request, answer)
 
     @app.get("/v1/sessions/search")
     async def sessions_search(request: Request,
                               q: str = Query(max_length=MAX_QUERY_CHARS, description="Keywords."),
-                              limit: int = Query(5, ge=1, le=20)) -> JSONResponse:
+                              limit: int = Query(5, ge=1, le=20)) -> Response:
         if not q.strip():
             return _blank_query("q")
-        return await _call(request, "session_search", {"query": q, "limit": limit})
+
+        def answer(tenant: Tenant) -> dict[str, Any]:
+            hits = [{key: hit[key] for key in SESSION_HIT} for hit in tenant.search_sessions(q, limit)]
+            return {"success": True, "query": q, "count": len(hits), "results": hits}
+
+        return await respond(request, answer)
 
     return app
 

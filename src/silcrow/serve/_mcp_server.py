@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -44,10 +45,12 @@ from pydantic import ValidationError
 from silcrow import tool as memory_tool
 from silcrow._toolcall import convert_schema
 from silcrow.agent import session_search_schema
-from silcrow.errors import SilcrowError
 from silcrow.recall import TOOL_NAMES, TOOL_SPECS, ToolSpec, bare_tool, hits_block
+from silcrow.serve._errors import failure, failure_result
 from silcrow.serve._tenant import READ_ONLY_TOOLS, Tenant, is_read_only_call
 from silcrow.store import ENTRY_DELIMITER, TARGET_FILES
+
+log = logging.getLogger(__name__)
 
 PROMPT_URI = "silcrow://prompt"
 MEMORY_URIS = {f"silcrow://memory/{file_name}": target for target, file_name in TARGET_FILES.items()}
@@ -158,15 +161,27 @@ class SilcrowMCP(MCPServer):
         """The tools of ``tenant``: memory, session_search, and its provider's recall tools."""
         tools = self._tools.get(tenant.home)
         if tools is None:
-            recall = await anyio.to_thread.run_sync(_recall_specs, tenant)
-            tools = self._tools[tenant.home] = [
-                _memory_tool(), _function_tool(session_search_schema()),
-                *(_function_tool(s) for s in recall)]
+            own = [_memory_tool(), _function_tool(session_search_schema())]
+            try:
+                recall = await tenant.offload(_recall_specs, tenant)
+            except Exception as exc:  # a provider that fails costs recall, never the notes
+                log.warning("the recall tools of %s are not listed: %s", tenant.home, failure(exc)[1])
+                return own  # not kept: listed again once the provider opens
+            tools = self._tools[tenant.home] = [*own, *(_function_tool(s) for s in recall)]
         return tools
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None) -> CallToolResult:
         access = self._caller(context)
+        try:
+            result, text = await self._call(access, name, arguments)
+        except Exception as exc:  # the one place an MCP call's failure is answered (the table's text)
+            result = failure_result(exc)
+            text = json.dumps(result, ensure_ascii=False)
+        return CallToolResult(content=[TextContent(type="text", text=text)],
+                              structured_content=result, is_error=not result.get("success", False))
+
+    async def _call(self, access: Access, name: str, arguments: dict[str, Any]) -> tuple[dict[str, Any], str]:
         known = {t.name for t in await self.tools_for(access.tenant)}
         if name not in known and name in TOOL_NAMES:  # unlisted here: say why
             result: dict[str, Any] = await access.tenant.offload(access.tenant.missing_recall_tool, name)
@@ -183,8 +198,7 @@ class SilcrowMCP(MCPServer):
             # Even a read: the notes may be on a PostgreSQL that does not answer, and fencing
             # recalled text scans all of it. Both on a worker thread.
             result, text = await access.tenant.offload(_answer, access.tenant, name, arguments)
-        return CallToolResult(content=[TextContent(type="text", text=text)],
-                              structured_content=result, is_error=not result.get("success", False))
+        return result, text
 
     async def list_resources(self) -> list[Resource]:
         memory = [Resource(uri=uri, name=uri.rsplit("/", 1)[1], mime_type="text/markdown",
@@ -200,17 +214,17 @@ class SilcrowMCP(MCPServer):
                             ) -> Iterable[ReadResourceContents]:
         address = str(uri)
         tenant = self._caller(context).tenant
-        if address == PROMPT_URI:
-            try:
-                text = await tenant.offload(tenant.prompt_section)
-            except SilcrowError as exc:
-                raise ResourceError(str(exc)) from exc
-            return [ReadResourceContents(content=text, mime_type="text/plain")]
         target = MEMORY_URIS.get(address)
-        if target is None:
+        if target is None and address != PROMPT_URI:
             raise ResourceNotFoundError(f"unknown resource {address}; use {PROMPT_URI} or "
                                         f"{' or '.join(MEMORY_URIS)}")
-        result = await tenant.offload(tenant.read, target)
+        try:
+            if target is None:
+                text = await tenant.offload(tenant.prompt_section)
+                return [ReadResourceContents(content=text, mime_type="text/plain")]
+            result = await tenant.offload(tenant.read, target)
+        except Exception as exc:  # answered by the one table's text
+            raise ResourceError(failure(exc)[1]) from exc
         if not result.get("success"):
             raise ResourceError(str(result.get("error")))
         return [ReadResourceContents(content=ENTRY_DELIMITER.join(result["entries"]),
@@ -225,7 +239,10 @@ class SilcrowMCP(MCPServer):
         if name != PROMPT_NAME:
             raise ValueError(f"unknown prompt {name!r}; the only prompt is {PROMPT_NAME!r}")
         tenant = self._caller(context).tenant
-        text = await tenant.offload(tenant.memory_context)
+        try:
+            text = await tenant.offload(tenant.memory_context)
+        except Exception as exc:  # answered by the one table's text
+            raise ValueError(failure(exc)[1]) from exc
         message = PromptMessage(role="user", content=TextContent(type="text", text=text))
         return GetPromptResult(description="silcrow memory context", messages=[message])
 

@@ -1,15 +1,19 @@
 """One profile's memory as the servers use it: the same objects and calls as the agent.
 
-A :class:`Tenant` is a home (or profile) with its curated store, its recall
-manager and provider, and its session store. A tool call goes through the
-agent's :class:`~silcrow.agent._tools.ToolRouter` (so a curated write is
-locked, scanned, journaled and mirrored to the provider exactly as in a chat),
-with a fresh :class:`MemoryStore` per call: the store keeps per-turn state
-(the consolidation guard), and for a server each call is its own turn. Recall
-tools never go through tool JSON: the ``recall_*`` tools call the typed recall
-API (:attr:`Tenant.recall`) through :func:`silcrow.recall.call_recall_tool`, a
-provider's own tools the manager's typed :meth:`~MemoryManager.call_tool`; the
-answer becomes the result dict once, at the edge (:func:`silcrow.recall.answer_dict`).
+A :class:`Tenant` is a home (or profile) with its notes, its recall manager and
+provider, and its session store. Every call a server makes into the library goes
+through one entry, :meth:`Tenant.offload`: on a worker thread, at most
+``TENANT_THREADS`` of one profile's calls at once (REST, MCP and the inspector
+alike), an ``OSError`` of the home's files raised as the StoreError that names it.
+What a failure is answered with is decided in one place, :mod:`silcrow.serve._errors`.
+
+A note write goes through the notes service (:class:`~silcrow.notes.Notes`) over a
+fresh store per call (the store keeps per-turn state, and for a server each call is
+its own turn). Recall never goes through tool JSON: the ``recall_*`` tools call the
+typed recall API (:attr:`Tenant.recall`) through :func:`silcrow.recall.call_recall_tool`, a
+provider's own tools the manager's typed :meth:`~MemoryManager.call_tool`; the answer
+becomes the result dict once, at the edge (:func:`silcrow.recall.answer_dict`). Sessions
+are searched on the session store directly, without opening the recall provider.
 
 :func:`open_tenant` is the one place that builds those objects from a home's
 settings; a storage backend chosen by configuration plugs in there.
@@ -21,7 +25,7 @@ import functools
 import json
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -31,10 +35,9 @@ import anyio.to_thread
 
 from silcrow._toolcall import MEMORY_TOOL_NAME as MEMORY
 from silcrow._toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
-from silcrow._toolcall import guarded
-from silcrow.agent import ToolCall, ToolRouter, build_system_prompt
+from silcrow.agent import build_system_prompt, handle_session_search
 from silcrow.config import Settings
-from silcrow.errors import SilcrowError, StoreError
+from silcrow.errors import StoreError
 from silcrow.home import Profile, open_profile
 from silcrow.notes import Notes, WriteListener
 from silcrow.recall import (
@@ -102,10 +105,13 @@ class Tenant:
         self._threads = anyio.CapacityLimiter(TENANT_THREADS)
 
     async def offload(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` on a worker thread, never on the event loop; at most TENANT_THREADS of this
-        tenant's calls at once, so a profile whose calls hang cannot take every thread."""
+        """The one entry of a server's call into this profile's memory: ``fn(*args)`` on a worker
+        thread, never on the event loop, at most TENANT_THREADS of this tenant's calls at once (so a
+        profile whose calls hang cannot take every thread); an OSError of the home's files is
+        raised as a StoreError that says what to check. Raises what ``fn`` raises: the caller
+        answers it by the table in :mod:`silcrow.serve._errors`."""
         async with self._threads:
-            return await anyio.to_thread.run_sync(fn, *args)
+            return await anyio.to_thread.run_sync(disk_errors(fn), *args)
 
     # -- the library objects (built lazily: a memory-only client never loads a model) ----------
 
@@ -121,11 +127,6 @@ class Tenant:
         """A committed note write, told to the provider: its manager is opened here, on the first
         write, so reading the notes never loads a model."""
         self.manager.on_memory_write(action, target, content)
-
-    def note(self, run: Callable[[Notes], Mapping[str, Any]]) -> Result:
-        """``run(notes)`` as one call's result: its typed result's JSON; an error becomes a refusal
-        that says what to do (never raises)."""
-        return guarded("the memory tool", disk_errors(lambda: run(self.notes())))
 
     @property
     def settings(self) -> Settings:
@@ -146,16 +147,30 @@ class Tenant:
                 self._manager = self._parts.manager()
             return self._manager
 
-    def _router(self) -> ToolRouter:
-        router = ToolRouter(self.notes(), self.sessions, self.manager)
-        router.schemas()  # registers the provider's tool names for dispatch
-        return router
-
     # -- calls ---------------------------------------------------------------------------------
 
     def call(self, name: str, arguments: dict[str, Any]) -> Result:
-        """Run one tool call and return its result JSON as a dict (never raises)."""
-        return guarded(f"tool {name!r}", lambda: self._call(name, arguments))
+        """Run one tool call (an MCP client's) and return its result JSON as a dict; a refusal is a
+        result, a failure raises (see :mod:`silcrow.serve._errors`)."""
+        if name == MEMORY and arguments.get("action") == "read":
+            return self.read(arguments.get("target"))  # type: ignore[arg-type]
+        if name == MEMORY:  # an MCP client's memory tool call: journaled as "mcp"
+            return memory_call(self.notes(), arguments, origin="mcp")
+        if name == SESSION_SEARCH:  # the session store only: the recall provider is not opened
+            result = json.loads(handle_session_search(self.sessions, arguments,
+                                                      current_session_id=SERVER_SESSION))
+            return result if isinstance(result, dict) else {"success": True, "result": result}
+        if name in RECALL_TOOLS:
+            return self._recall_tool(name, arguments)
+        if name in self.provider_tool_names():
+            return answer_dict(self.manager.call_tool(name, arguments))
+        return refusal(f"unknown tool {name!r}; the tools are {MEMORY}, {SESSION_SEARCH} and the recall "
+                       "provider's (list them with tools/list)")
+
+    def search_sessions(self, query: str, limit: int) -> list[dict[str, Any]]:
+        """The earlier sessions best matching ``query`` (one hit per lineage, at most ``limit``),
+        typed, from the session store: the recall provider is not opened."""
+        return self.sessions.search(query, limit=limit, current_session_id=SERVER_SESSION)
 
     @property
     def recall(self) -> RecallAPI:
@@ -167,28 +182,7 @@ class Tenant:
         if target not in TARGET_FILES:
             return refusal(f"unknown memory target {target!r}: use 'memory' or 'user'")
         # one read: entries and usage describe the same version
-        return self.note(lambda notes: notes.read(target, shown_to="tool").to_json())
-
-    @disk_errors
-    def _call(self, name: str, arguments: dict[str, Any]) -> Result:
-        if name == MEMORY and arguments.get("action") == "read":
-            return self.read(arguments.get("target"))  # type: ignore[arg-type]
-        if name == MEMORY:  # an MCP client's memory tool call: journaled as "mcp"
-            return memory_call(self.notes(), arguments, origin="mcp")
-        if name in RECALL_TOOLS:
-            return self._recall_tool(name, arguments)
-        if name != SESSION_SEARCH and name in self.provider_tool_names():
-            return answer_dict(self.manager.call_tool(name, arguments))
-        return self._dispatch(name, arguments)
-
-    def _dispatch(self, name: str, arguments: dict[str, Any]) -> Result:
-        """A call through the agent's router: session_search (and an unknown tool's refusal)."""
-        outcome = self._router().dispatch(
-            ToolCall(id="serve", name=name, arguments=json.dumps(arguments, ensure_ascii=False)),
-            session_id=SERVER_SESSION,
-        )
-        result = json.loads(outcome.content)
-        return result if isinstance(result, dict) else {"success": True, "result": result}
+        return dict(self.notes().read(target, shown_to="tool").to_json())
 
     def provider_tool_names(self) -> list[str]:
         return [spec.name for spec in self.manager.tool_specs()]
@@ -219,49 +213,37 @@ class Tenant:
         return refusal(f"recall provider {provider.name!r} has no {name!r} tool; use its own "
                        f"tools ({', '.join(self.provider_tool_names()) or 'none'})")
 
-    @disk_errors
     def prompt_section(self) -> str:
         """The curated section of the system prompt, exactly as an agent gets it now."""
         store = self.store()
         store.load()
         return store.system_prompt_section()
 
-    @disk_errors
     def memory_context(self) -> str:
         """A whole memory system prompt for a client that has none of its own."""
         store = self.store()
         store.load()
         return build_system_prompt(store, self.manager, identity=CLIENT_IDENTITY)
 
-    @disk_errors
     def history(self, target: str | None) -> list[dict[str, Any]]:
         return self.store().history(target)
 
     # -- the approval gate (a person's decisions: never held themselves) -------------------------
 
-    @disk_errors
     def review(self, sequential: bool = False) -> list[dict[str, Any]]:
         """Pending proposals with the net effect of each (see MemoryStore.review)."""
         return self.store().review(sequential=sequential)
 
-    @disk_errors
     def box_usage(self) -> dict[str, Any]:
         return self.store().box_usage()
 
     def approve(self, proposal_id: str, origin: str = "approved", base: str | None = None) -> Result:
         """Apply a proposal through the store's write path; the provider hears of it as of any
         committed write."""
-        try:
-            return dict(disk_errors(lambda: self.notes().decide(proposal_id, True, origin=origin,
-                                                                base=base))())
-        except SilcrowError as exc:
-            return refusal(str(exc))
+        return dict(self.notes().decide(proposal_id, True, origin=origin, base=base))
 
     def reject(self, proposal_id: str, reason: str | None = None) -> Result:
-        try:
-            return dict(disk_errors(lambda: self.notes().decide(proposal_id, False, reason=reason))())
-        except SilcrowError as exc:
-            return refusal(str(exc))
+        return dict(self.notes().decide(proposal_id, False, reason=reason))
 
     def close(self) -> None:
         with self._lock:

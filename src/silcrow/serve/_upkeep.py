@@ -16,15 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import anyio
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from silcrow.errors import SilcrowError
 from silcrow.safety import display_safe
 from silcrow.serve._auth import access_of
+from silcrow.serve._rest import respond
 from silcrow.serve._tenant import Tenant
-from silcrow.serve._web import HEADERS, _fragment, _html, _message, _refused, h
+from silcrow.serve._web import _fragment, _message, _refused, h
 from silcrow.store import TARGET_FILES
 from silcrow.store import author_label as label
 
@@ -45,39 +44,34 @@ def _bad(message: str) -> JSONResponse:
 
 
 @router.get("/v1/memory/details")
-def details(request: Request, target: str | None = None) -> JSONResponse:
+async def details(request: Request, target: str | None = None) -> Response:
     try:
         chosen = _target(target)
     except ValueError as exc:
         return _bad(str(exc))
-    store = access_of(request.scope).tenant.store()
-    return JSONResponse({"success": True, "details": store.details(chosen)})
+    return await respond(request, lambda tenant: {"success": True, "details": tenant.store().details(chosen)})
 
 
 @router.get("/v1/memory/archive")
-def archive(request: Request, query: str | None = Query(None, max_length=2000),
-            target: str | None = None) -> JSONResponse:
+async def archive(request: Request, query: str | None = Query(None, max_length=2000),
+                  target: str | None = None) -> Response:
     try:
         chosen = _target(target)
     except ValueError as exc:
         return _bad(str(exc))
-    items = access_of(request.scope).tenant.store().archived(query, target=chosen)
-    return JSONResponse({"success": True, "archive": items})
+    return await respond(request, lambda tenant: {
+        "success": True, "archive": tenant.store().archived(query, target=chosen)})
 
 
 @router.post("/v1/memory/archive/{item_id}/restore")
-def restore(request: Request, item_id: str) -> JSONResponse:
-    result = dict(access_of(request.scope).tenant.notes().restore(item_id, origin=CALLER_ORIGIN))
-    if result.get("success"):
-        return JSONResponse(result)
-    missing = str(result.get("error", "")).startswith("no archived entry")
-    return JSONResponse(result, status_code=404 if missing else 422)
+async def restore(request: Request, item_id: str) -> Response:
+    """Add an archived entry back (404 when there is none of that id)."""
+    return await respond(request, lambda tenant: tenant.notes().restore(item_id, origin=CALLER_ORIGIN))
 
 
 @router.post("/v1/memory/review")
-def review(request: Request) -> JSONResponse:
-    findings = run_review(access_of(request.scope).tenant)
-    return JSONResponse({"success": True, "findings": findings})
+async def review(request: Request) -> Response:
+    return await respond(request, lambda tenant: {"success": True, "findings": run_review(tenant)})
 
 
 def run_review(tenant: Tenant) -> list[dict[str, Any]]:
@@ -122,17 +116,12 @@ async def restore_from_panel(request: Request, item_id: str) -> HTMLResponse:
     refused = _refused(request, need_review=True)  # a direct edit in the inspector: a person's
     if refused is not None:
         return refused
-    tenant = access_of(request.scope).tenant
 
-    def run() -> str:
+    def run(tenant: Tenant, _allowed: bool) -> str:
         result = dict(tenant.notes().restore(item_id, origin="web"))
         return render_archive(tenant, True, message=_message(result))
 
-    try:
-        body = await anyio.to_thread.run_sync(run)
-    except SilcrowError as exc:
-        return _html(f'<p class="error">{h(exc)}</p>')
-    return HTMLResponse(body, headers={**HEADERS, "hx-trigger": "silcrow-notes"})
+    return await _fragment(request, run, trigger="silcrow-notes")
 
 
 def entry_meta(item: dict[str, Any]) -> str:

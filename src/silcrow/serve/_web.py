@@ -21,34 +21,31 @@ Safety of the page:
   the pending panel: both need a token with the ``review`` scope (a person's),
   so a model's write token sees the panels but cannot press them.
 
-``silcrow serve`` prints a one-time link (``/#once=CODE``): the page trades
-the code, once and within :data:`ONCE_SECONDS`, for a new review token of the
-served profile (named ``inspector-...``, listed and revocable like any other)
-that expires after ``[serve] login_token_hours`` and that "Log out" revokes.
+Logging in with the one-time link ``silcrow serve`` prints is :mod:`silcrow.serve._login`.
+Every panel and action calls the tenant through its one entry (:func:`_fragment`): the
+profile's thread bound holds for the inspector too, and a failure is shown with its
+status from the one table (:mod:`silcrow.serve._errors`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import logging
 import secrets
-import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
-import anyio.to_thread
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from silcrow.errors import SilcrowError
 from silcrow.recall import round_trip
 from silcrow.safety import display_safe
 from silcrow.serve._auth import access_of, review_needed
+from silcrow.serve._errors import failure
 from silcrow.serve._mcp_server import Access
 from silcrow.serve._tenant import Tenant
 from silcrow.store import TARGET_FILES, box_warnings, shown_origin, who_text
@@ -62,7 +59,6 @@ STATIC_FILES = {"htmx.min.js": "text/javascript", "inspector.js": "text/javascri
 # one-time login.
 PUBLIC_PATHS = frozenset({"/", "/favicon.ico", "/ui/login/once", *(f"/static/{n}" for n in STATIC_FILES)})
 CSRF_HEADER = "x-silcrow-csrf"
-ONCE_SECONDS = 600.0
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff",
@@ -79,63 +75,6 @@ def h(value: Any) -> str:
 
 def _html(body: str, status: int = 200) -> HTMLResponse:
     return HTMLResponse(body, status_code=status, headers=HEADERS)
-
-
-# ------------------------------------------------------------------------------- one-time login
-
-
-class OneTimeLogins:
-    """Codes printed by ``silcrow serve``, each good once for a new token of one profile."""
-
-    def __init__(self, base: Path) -> None:
-        self.base = base
-        self._codes: dict[str, tuple[str | None, float]] = {}
-        self._lock = threading.Lock()
-
-    def issue(self, profile: str | None) -> str:
-        code = secrets.token_urlsafe(24)
-        with self._lock:
-            self._codes[_digest(code)] = (profile, time.monotonic() + ONCE_SECONDS)
-        return code
-
-    def redeem(self, code: str) -> str | None:
-        """A new review token for the code's profile, expiring after ``[serve] login_token_hours``;
-        None for an unknown, used or expired code."""
-        from silcrow.serve._tokens import create_token, login_token_seconds
-
-        digest = _digest(code)
-        with self._lock:
-            found = self._codes.get(digest)
-            if found is not None and found[1] < time.monotonic():
-                del self._codes[digest]
-                found = None
-        if found is None:
-            return None
-        lifetime = login_token_seconds(self.base, found[0])  # a bad setting raises: the code stays good
-        with self._lock:
-            if self._codes.pop(digest, None) is None:  # a parallel redeem of it won
-                return None
-        secret, _ = create_token(self.base, profile=found[0], scope="review",
-                                 name=f"inspector-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}",
-                                 expires_in=lifetime, login=True)
-        return secret
-
-
-def _digest(code: str) -> str:
-    return hashlib.sha256(code.encode("utf-8")).hexdigest()
-
-
-def inspector_login(app: Any, base: Path, served: Path) -> str | None:
-    """A one-time login code for ``served`` (a home under ``base``) on ``app``; None when no token
-    exists yet (the page then needs no login, like every other route)."""
-    from silcrow.serve._tokens import TokenBook
-
-    if not TokenBook(base).any():
-        return None
-    served, base = served.absolute(), base.absolute()
-    profile = served.name if served.parent == base / "profiles" else None
-    logins: OneTimeLogins = app.state.inspector_logins
-    return logins.issue(profile)
 
 
 # ------------------------------------------------------------------------------- the shell
@@ -241,69 +180,24 @@ for _name in STATIC_FILES:
     router.add_api_route(f"/static/{_name}", _static(_name), methods=["GET"])
 
 
-@router.post("/ui/login/once")
-async def login_once(request: Request) -> JSONResponse:
-    if not request.headers.get(CSRF_HEADER):
-        return JSONResponse({"success": False, "error": f"missing the {CSRF_HEADER} header"}, status_code=403)
-    try:
-        form = await _form(request)
-    except MalformedBody as exc:
-        return JSONResponse({"success": False, "error": str(exc)}, status_code=400)
-    logins: OneTimeLogins = request.app.state.inspector_logins
-    try:
-        token = await anyio.to_thread.run_sync(logins.redeem, form.get("code", ""))
-    except SilcrowError as exc:  # a bad [serve] setting, a locked token file: for the operator's eyes
-        log.error("could not make a login token: %s", exc)
-        return JSONResponse({"success": False, "error": "the server could not make a login token; its "
-                             "operator finds why in the server's log"}, status_code=503)
-    if token is None:
-        return JSONResponse({"success": False, "error": "this login link was used already or has expired; "
-                             "restart `silcrow serve` for a new one, or paste a token"}, status_code=401)
-    return JSONResponse({"success": True, "token": token}, headers={"cache-control": "no-store"})
-
-
-@router.post("/ui/logout")
-async def logout(request: Request) -> JSONResponse:
-    """Revoke the caller's token when the one-time link made it (a token pasted in is only
-    forgotten by the page: it was made with `silcrow tokens create` and may be in use elsewhere)."""
-    if not request.headers.get(CSRF_HEADER):
-        return JSONResponse({"success": False, "error": f"missing the {CSRF_HEADER} header"}, status_code=403)
-    access = access_of(request.scope)
-    logins: OneTimeLogins = request.app.state.inspector_logins
-
-    def revoke() -> bool:
-        from silcrow.serve._tokens import list_tokens, revoke_token
-
-        mine = [r for r in list_tokens(logins.base) if r.id == access.token_id]
-        if not mine or not mine[0].login:
-            return False
-        revoke_token(logins.base, mine[0].id)
-        return True
-
-    try:
-        revoked = await anyio.to_thread.run_sync(revoke)
-    except SilcrowError as exc:
-        return JSONResponse({"success": False, "error": f"could not revoke the token: {exc}"},
-                            status_code=503)
-    message = ("logged out; the token of this login is revoked" if revoked else "logged out of this "
-               "page; the token itself stays valid (revoke it with `silcrow tokens revoke`)")
-    return JSONResponse({"success": True, "revoked": revoked, "message": message})
-
-
 # ------------------------------------------------------------------------------- reads
 
 
 async def _fragment(request: Request, render: Callable[[Tenant, bool], str], *,
-                    review: bool = False) -> HTMLResponse:
-    """``render(tenant, allowed)`` on a worker thread; ``allowed``: whether the caller may press
-    what the fragment offers (write, or with ``review`` the review scope)."""
+                    review: bool = False, trigger: str | None = None) -> HTMLResponse:
+    """``render(tenant, allowed)`` through the tenant's one entry (on a worker thread, within
+    its thread bound), as the fragment; ``allowed``: whether the caller may press what the
+    fragment offers (write, or with ``review`` the review scope); ``trigger``: the panels to
+    reload after it (htmx's ``HX-Trigger``). A failure is shown with its status and text from
+    the one table (:mod:`silcrow.serve._errors`)."""
     access = access_of(request.scope)
     allowed = access.can_review if review else access.can_write
     try:
-        body = await anyio.to_thread.run_sync(render, access.tenant, allowed)
-    except SilcrowError as exc:
-        body = f'<p class="error">{h(exc)}</p>'
-    return _html(body)
+        body = await access.tenant.offload(render, access.tenant, allowed)
+    except Exception as exc:  # the one place an inspector call's failure is answered
+        status, error = failure(exc)
+        return _html(f'<p class="error">{h(error)}</p>', status)
+    return HTMLResponse(body, headers={**HEADERS, "hx-trigger": trigger} if trigger else HEADERS)
 
 
 @router.get("/ui/whoami")
@@ -483,10 +377,7 @@ async def sessions(request: Request, q: str = "") -> HTMLResponse:
 
     def render(tenant: Tenant, _can_write: bool) -> str:
         if query:
-            result = tenant.call("session_search", {"query": query, "limit": 10})
-            if not result.get("success"):
-                return f'<p class="error">{h(result.get("error"))}</p>'
-            hits = result.get("results") or []
+            hits = tenant.search_sessions(query, 10)
             if not hits:
                 return f'<p class="hint">No session mentions {h(query)}.</p>'
             return '<ol class="sessions">' + "".join(
@@ -588,25 +479,20 @@ async def write(request: Request, target: str, action: str) -> HTMLResponse:
     form = await _fields(request)
     if isinstance(form, HTMLResponse):
         return form
-    access = access_of(request.scope)
 
-    def run() -> str:
-        notes = access.tenant.notes()
+    def run(tenant: Tenant, _allowed: bool) -> str:
+        notes = tenant.notes()
         if action == "add":
             result = notes.add(target, form.get("content", ""), origin="web")
         elif action == "replace":
             result = notes.replace(target, form.get("old_text", ""), form.get("content", ""), origin="web")
         elif action == "remove":
             result = notes.remove(target, form.get("old_text", ""), origin="web")
-        else:
-            result = notes.undo(target, origin="web")
-        return render_notes(access.tenant, True, _message(dict(result)))
+        else:  # a review token's: a person's undo
+            result = notes.undo(target, origin="web", person=True)
+        return render_notes(tenant, True, _message(dict(result)))
 
-    try:
-        body = await anyio.to_thread.run_sync(run)
-    except SilcrowError as exc:
-        body = f'<p class="error">{h(exc)}</p>'
-    return HTMLResponse(body, headers={**HEADERS, "hx-trigger": "silcrow-prompt"})
+    return await _fragment(request, run, trigger="silcrow-prompt")
 
 
 @router.post("/ui/pending/{proposal_id}/{decision}")
@@ -619,9 +505,8 @@ async def decide(request: Request, proposal_id: str, decision: str) -> HTMLRespo
     form = await _fields(request)
     if isinstance(form, HTMLResponse):
         return form
-    tenant = access_of(request.scope).tenant
 
-    def run() -> str:
+    def run(tenant: Tenant, _allowed: bool) -> str:
         if decision == "approve":
             # What the person saw: refused as stale if the notes changed since it was shown.
             result = tenant.approve(proposal_id, origin="approved", base=form.get("base") or "-")
@@ -629,9 +514,8 @@ async def decide(request: Request, proposal_id: str, decision: str) -> HTMLRespo
             result = tenant.reject(proposal_id, form.get("reason") or None)
         return render_pending(tenant, True, _message(result))
 
-    body = await anyio.to_thread.run_sync(run)
     # The notes and the prompt panels reload: an approval changed them.
-    return HTMLResponse(body, headers={**HEADERS, "hx-trigger": "silcrow-notes"})
+    return await _fragment(request, run, trigger="silcrow-notes")
 
 
 @router.post("/ui/recall")
