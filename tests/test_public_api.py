@@ -27,6 +27,7 @@ PUBLIC = [
     "ProviderConflictError",
     "ProviderNotFoundError",
     "RecallError",
+    "ReviewRequiredError",
     "SafetyModelError",
     "ServiceError",
     "ServiceUnavailableError",
