@@ -60,8 +60,9 @@ def test_ordinary_text_is_left_alone(text: str) -> None:
     assert redact_secrets(text) == text
 
 
-def test_every_pattern_has_a_case_here() -> None:
-    assert {kind for kind, _ in SECRET_PATTERNS} == set(SECRETS)
+def test_every_kind_here_is_a_kind_of_the_pattern_set() -> None:
+    # Every kind has a case in tests/test_secrets_shapes.py; these are the ones the turns below carry.
+    assert set(SECRETS) <= {kind for kind, _ in SECRET_PATTERNS}
 
 
 @each_case

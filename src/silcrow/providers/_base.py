@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
+import inspect
 import logging
 import threading
 import time
@@ -18,7 +20,7 @@ from silcrow.providers._http import service_error
 from silcrow.providers._outbox import Outbox, outbox_path
 from silcrow.providers._resilience import Resilient
 from silcrow.recall import MemoryProvider, ToolResult, ToolSpec
-from silcrow.safety import redact_secrets, redact_value
+from silcrow.recall.policy import outgoing
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,49 @@ def install_hint(extra: str) -> str:
     return f'pip install "silcrow[{extra}]"'
 
 
+#: The entry points through which text reaches a provider's service, and which of their arguments
+#: carry it. Every one of them, on HostedProvider and on any subclass that defines it, passes those
+#: arguments through :func:`silcrow.recall.policy.outgoing` (secrets redacted when the provider is
+#: ``external``) before its body runs: whoever calls it (the manager, the Hermes bridge, a coding
+#: hook, the outbox replaying a write an older version queued, a script), no secret goes out.
+OUTGOING_ARGUMENTS: dict[str, tuple[str, ...]] = {
+    "prefetch": ("query",), "queue_prefetch": ("query",), "recall": ("query",),
+    "sync_turn": ("user", "assistant"), "on_turn_start": ("message",),
+    "on_session_end": ("messages",), "on_pre_compress": ("messages",),
+    "on_memory_write": ("content",), "call_tool": ("args",), "handle_tool_call": ("args",),
+    "send_write": ("payload",), "queue_write": ("payload",),
+    "search": ("query",), "add_fact": ("text",), "forget": ("target",),
+}
+
+
+def _redacting(method: Callable[..., Any], names: tuple[str, ...]) -> Callable[..., Any]:
+    signature = inspect.signature(method)
+    present = tuple(n for n in names if n in signature.parameters)
+    if not present or getattr(method, "__silcrow_redacts__", False):
+        return method
+
+    @functools.wraps(method)
+    def redacted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            bound = signature.bind(self, *args, **kwargs)
+        except TypeError:  # a wrong call: the method itself says what was wrong
+            return method(self, *args, **kwargs)
+        for name in present:
+            if name in bound.arguments:
+                bound.arguments[name] = outgoing(self, bound.arguments[name])
+        return method(*bound.args, **bound.kwargs)
+
+    redacted.__silcrow_redacts__ = True  # type: ignore[attr-defined]
+    return redacted
+
+
+def _guard_outgoing(cls: type) -> None:
+    for name, arguments in OUTGOING_ARGUMENTS.items():
+        method = vars(cls).get(name)
+        if callable(method):
+            setattr(cls, name, _redacting(method, arguments))
+
+
 class HostedProvider(MemoryProvider):
     """Base of the providers backed by an external service or library.
 
@@ -50,6 +95,10 @@ class HostedProvider(MemoryProvider):
     defaults: Mapping[str, Any] = {}
     env: Mapping[str, str | tuple[str, ...]] = {}
     key_setting = "api_key"  # the config key of the API key (named in "refused key" advice)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _guard_outgoing(cls)  # a subclass's own entry points redact too (see OUTGOING_ARGUMENTS)
 
     def __init__(
         self, home: Path | str | None = None, *, environ: Mapping[str, str] | None = None,
@@ -159,9 +208,8 @@ class HostedProvider(MemoryProvider):
     def queue_write(self, kind: str, payload: dict[str, Any]) -> None:
         """Keep the write on disk, then deliver everything queued, in order (callers are background
         threads: the manager's worker runs sync_turn and the other write hooks)."""
-        # Redacted before it is kept on disk: a caller that bypasses the manager (the Hermes
-        # bridge) still never queues a secret for the service.
-        self.outbox.put(kind, redact_value(payload))
+        # The payload was redacted on the way in (OUTGOING_ARGUMENTS): no secret is kept on disk.
+        self.outbox.put(kind, payload)
         self.flush_outbox(wait=True)
 
     def on_turn_start(self, turn_number: int, message: str, **_context: Any) -> None:
@@ -215,8 +263,7 @@ class HostedProvider(MemoryProvider):
         if not query.strip():
             return ""
         try:
-            asked = redact_secrets(query)
-            return self.call("prefetch", lambda: self.recall(asked))
+            return self.call("prefetch", lambda: self.recall(query))
         except ServiceError:
             return ""  # the turn goes on without recall; the breaker logged it
 
@@ -357,3 +404,6 @@ class HostedProvider(MemoryProvider):
                 )
         self._close_outbox()
         self.close_clients()
+
+
+_guard_outgoing(HostedProvider)

@@ -16,7 +16,7 @@ from silcrow.safety._fence import (
     recalled_count,
     sanitize_context,
 )
-from silcrow.safety._secrets import SECRET_PATTERNS, redact_secrets, redact_value
+from silcrow.safety._secrets import redact_secrets, redact_value
 from silcrow.safety._threats import (
     ThreatHit,
     Verdict,
@@ -47,3 +47,12 @@ __all__ = [
     "scan",
     "verdict",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # SECRET_PATTERNS holds detect-secrets' patterns, imported on first use (see _secrets).
+    if name == "SECRET_PATTERNS":
+        from silcrow.safety import _secrets
+
+        return _secrets.SECRET_PATTERNS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

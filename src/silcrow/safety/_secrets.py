@@ -1,82 +1,135 @@
 """Secrets scrubbed from what leaves the machine for an external recall provider.
 
-A conversation holds secrets by accident: a pasted ``.env``, a ``curl`` with a token, a
-database URL with its password. silcrow's own stores keep what the user wrote, but every
-string handed to an *external* provider (turns, notes mirrored to recall, queries, tool
-arguments, the messages given at session end) is scrubbed first: each match below is
-replaced by ``[REDACTED:<kind>]``, so the service never holds the secret.
+A conversation holds secrets by accident: a pasted ``.env``, a ``curl`` with a token, a database
+URL with its password, "the wifi password is ...". silcrow's own stores keep what the user wrote,
+but every string handed to an *external* provider (turns, notes mirrored to recall, queries, tool
+arguments, the messages given at session end or before a compression) is scrubbed first: each
+secret found is replaced by ``[REDACTED:<kind>]``, so the service never holds it.
 
-The patterns (documented in docs/memory-hygiene.md; each has a test):
+What is found, and why each rule is as it is, is in :mod:`silcrow.safety._secret_rules` (known
+formats: detect-secrets' detectors and silcrow's own; the shapes around a secret) and
+:mod:`silcrow.safety._secret_words` (secrets said in words, bare random strings), documented in
+docs/memory-hygiene.md. Ordinary technical text (commit hashes, UUIDs, digests, ticket numbers,
+base64 of words, sentences about keys and passwords) passes unchanged: ``bench/redaction.py``
+measures both sides and the cost.
 
-* provider API keys: OpenAI/Anthropic-style ``sk-…``, AWS access key ids ``AKIA…``/``ASIA…``,
-  GitHub tokens ``ghp_…``/``gho_…``/``ghs_…``/``ghu_…``/``ghr_…`` and ``github_pat_…``,
-  GitLab ``glpat-…``, Slack ``xox?-…``, Google ``AIza…``, Stripe ``sk_live_…``/``rk_live_…``,
-  Hugging Face ``hf_…``, npm ``npm_…``, silcrow's own ``slc_…`` tokens;
-* JSON Web Tokens (three base64url parts starting ``eyJ``);
-* PEM private key blocks (``-----BEGIN … PRIVATE KEY-----`` to its ``END`` line);
-* passwords in URLs (``scheme://user:password@host``: the password only);
-* ``Authorization: Bearer …`` / ``Basic …`` header values;
-* assignments to secret-looking names (``api_key=…``, ``"password": "…"``,
-  ``AWS_SECRET_ACCESS_KEY=…``, ``token: …``): the value only, when it is 8+ characters.
-
-Every pattern is linear-time (no nested quantifiers), like the threat patterns.
+Redaction is idempotent: a ``[REDACTED:…]`` placeholder is never redacted again, so each layer
+that hands text on (the manager, a provider's own entry points, its outbox) may apply it.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
-_NAMED = "(?:api[_-]?key|apikey|secret(?:[_-]?key)?|access[_-]?key|client[_-]?secret|auth[_-]?token|" \
-         "access[_-]?token|refresh[_-]?token|token|password|passwd|pwd|private[_-]?key)"
+from silcrow.safety import _secret_words as words
+from silcrow.safety._secret_rules import PRIVATE_KEYS, SHAPES, TOKENS, Rule, detect_secrets_rules
 
-#: (kind, pattern); a pattern with a group named ``secret`` replaces only that group.
-SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("private-key", re.compile(
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]{0,20000}?"
-        r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----")),
-    ("private-key", re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[A-Za-z0-9+/=\s]{16,}")),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
-    ("api-key", re.compile(r"\bsk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{20,}")),
-    ("aws-key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b")),
-    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})")),
-    ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
-    ("slack-token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
-    ("google-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}")),
-    ("stripe-key", re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}")),
-    ("huggingface-token", re.compile(r"\bhf_[A-Za-z0-9]{30,}")),
-    ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}")),
-    ("silcrow-token", re.compile(r"\bslc_[A-Za-z0-9]{4,}_[A-Za-z0-9_-]{16,}")),
-    # The password runs to the last "@" before the host: an unencoded "@" in it is still its own.
-    ("url-password", re.compile(
-        r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@]{1,200}:(?P<secret>[^\s/]{1,200})@(?=[^\s@/])")),
-    ("auth-header", re.compile(r"(?i)\b(?:bearer|basic)\s+(?P<secret>[A-Za-z0-9._~+/=-]{16,})")),
-    ("assignment", re.compile(
-        rf"(?i)\b[A-Z0-9_]{{0,40}}{_NAMED}[\"']?\s{{0,3}}[:=]\s{{0,3}}[\"']?(?P<secret>[^\s\"',;]{{8,}})")),
-)
+__all__ = ["redact_secrets", "redact_value", "secret_rules"]  # and SECRET_PATTERNS, built on first use
+
+_PLACEHOLDER = re.compile(r"\[REDACTED:[a-z0-9-]{1,40}\]")
+_TRIM = " \t\r\n=:\"'"
+
+# Secrets said in words and bare random strings: judged by code, not by a pattern alone.
+_SAID = tuple(Rule(kind, pattern, hints) for kind, pattern, hints in (
+    ("password", words.SAID, ("pass", "pin", "code", "combination", "phrase", "words", "key", "token",
+                              "contras", "mot de", "passw", "kennw", "senha", "wachtw")),
+    ("password", words.SAID_USE, ("pass", "pin", "token", "key")),
+    ("password", words.SAID_SET, ("pass", "pin")),
+))
+_RANDOM = Rule("high-entropy", words.RANDOM, accept=words.random_token)
+
+_lock = threading.Lock()
+_rules: tuple[Rule, ...] | None = None
 
 
-def _replace(kind: str) -> Any:
-    def replace(found: re.Match[str]) -> str:
-        if "[REDACTED:" in found.group(0):  # an earlier pattern took this value already
-            return found.group(0)
-        if "secret" in found.re.groupindex and found.group("secret") is not None:
-            start, end = found.span("secret")
-            whole_start = found.start()
-            text = found.group(0)
-            return text[: start - whole_start] + f"[REDACTED:{kind}]" + text[end - whole_start:]
-        return f"[REDACTED:{kind}]"
+def secret_rules() -> tuple[Rule, ...]:
+    """Every rule, in the order they are tried (built on first use: see ``detect_secrets_rules``)."""
+    global _rules
+    if _rules is None:
+        with _lock:
+            if _rules is None:
+                _rules = PRIVATE_KEYS + TOKENS + detect_secrets_rules() + SHAPES + _SAID + (_RANDOM,)
+    return _rules
 
-    return replace
+
+def __regexes__() -> list[re.Pattern[str]]:
+    """Every pattern run on untrusted text, for tests/test_regex_linear.py."""
+    return [rule.pattern for rule in secret_rules()]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SECRET_PATTERNS":  # (kind, pattern) pairs; built lazily, like the rules
+        return tuple((rule.kind, rule.pattern) for rule in secret_rules())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _span(rule: Rule, found: re.Match[str]) -> tuple[int, int] | None:
+    """The characters of ``found`` that are the secret, or None when the rule's check refuses it."""
+    if rule.pattern in (words.SAID, words.SAID_USE, words.SAID_SET):
+        return words.said_span(found)
+    if rule.accept is not None and not rule.accept(found):
+        return None
+    groups = found.re.groupindex
+    if "secret" in groups and found.group("secret") is not None:
+        return found.span("secret")
+    if "value" in groups and found.group("value") is not None:
+        start, end = found.span("value")
+        text = found.string
+        if end - start >= 2 and text[start] == text[end - 1] and text[start] in "\"'`":
+            start, end = start + 1, end - 1  # a quoted value: the quotes stay, what is inside goes
+        return start, end
+    if found.re.groups and found.group(1) is not None and len(found.group(1)) >= 16:
+        return found.span(1)  # a detector whose group is the token itself
+    start, end = found.span()
+    text = found.string
+    while start < end and text[start] in _TRIM:  # some detectors match the delimiters around a token
+        start += 1
+    while end > start and text[end - 1] in _TRIM:
+        end -= 1
+    return (start, end) if end > start else None
+
+
+def _find(text: str) -> list[tuple[int, int, str]]:
+    """Non-overlapping ``(start, end, kind)`` secret spans of ``text``, in order."""
+    lowered = text.lower()
+    taken: list[list[Any]] = [[m.start(), m.end(), ""] for m in _PLACEHOLDER.finditer(text)]
+    for rule in secret_rules():
+        if rule.hints and not any(hint in lowered for hint in rule.hints):
+            continue
+        for found in rule.pattern.finditer(text):
+            span = _span(rule, found)
+            if span is None or span[0] >= span[1]:
+                continue
+            start, end = span
+            overlapping = [t for t in taken if t[0] < end and start < t[1]]
+            if not overlapping:
+                taken.append([start, end, rule.kind])
+            elif all(t[2] for t in overlapping):  # never over a placeholder: that value is gone already
+                first = overlapping[0]  # the earlier rule's kind; the span grows to cover both
+                first[0] = min([start] + [t[0] for t in overlapping])
+                first[1] = max([end] + [t[1] for t in overlapping])
+                for other in overlapping[1:]:
+                    taken.remove(other)
+    return sorted((s, e, k) for s, e, k in taken if k)
 
 
 def redact_secrets(text: str) -> str:
-    """``text`` with every secret :data:`SECRET_PATTERNS` finds replaced by ``[REDACTED:kind]``."""
+    """``text`` with every secret found replaced by ``[REDACTED:<kind>]``."""
     if not text:
         return text
-    for kind, pattern in SECRET_PATTERNS:
-        text = pattern.sub(_replace(kind), text)
-    return text
+    spans = _find(text)
+    if not spans:
+        return text
+    out: list[str] = []
+    last = 0
+    for start, end, kind in spans:
+        out.append(text[last:start])
+        out.append(f"[REDACTED:{kind}]")
+        last = end
+    out.append(text[last:])
+    return "".join(out)
 
 
 def redact_value(value: Any) -> Any:
