@@ -120,6 +120,7 @@ bench: $(STAMP) $(HERMES_VENV)/.installed  # bench/store.py's baseline is Hermes
 	$(BIN)/python bench/upkeep.py
 	$(BIN)/python bench/pending.py
 	$(BIN)/python bench/safety.py $(if $(LOCOMO),--dataset '$(LOCOMO)')
+	$(BIN)/python bench/redaction.py
 	$(BIN)/python bench/recall.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/providers.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/session_search.py

@@ -43,17 +43,20 @@ class Rule:
     """One way a secret shows: ``pattern``'s group ``secret`` (or the whole match, trimmed of the
     delimiters some detectors match around a token) is replaced by ``[REDACTED:<kind>]`` when
     ``accept`` (if any) takes the match. ``hints``: lowercase strings, one of which the lowercased
-    text must hold for the rule to run at all (a fast skip; empty: always run)."""
+    text must hold for the rule to run at all, and ``also`` strings one of which it must hold too
+    (fast skips: the scan costs more than ``in``; empty: always run)."""
 
     kind: str
     pattern: re.Pattern[str]
     hints: tuple[str, ...] = ()
     accept: Callable[[re.Match[str]], bool] | None = None
+    #: and one of these too (the text, not lowercased), when given
+    also: tuple[str, ...] = ()
 
 
 def _rule(kind: str, pattern: str, hints: tuple[str, ...] = (), accept: Callable[[re.Match[str]], bool]
-          | None = None, flags: int = 0) -> Rule:
-    return Rule(kind, re.compile(pattern, flags), hints, accept)
+          | None = None, also: tuple[str, ...] = ()) -> Rule:
+    return Rule(kind, re.compile(pattern), hints, accept, also)
 
 
 # -- private key blocks --------------------------------------------------------------------------
@@ -120,40 +123,36 @@ TOKENS = (
            "figd_", "atlasv1")),
 )
 
-#: detect-secrets' detectors used (by class name) and the kind each redacts as.
+#: detect-secrets' detectors used: (module under ``detect_secrets.plugins``, class) -> kind redacted.
 DETECT_SECRETS = {
-    "AWSKeyDetector": "aws-key",
-    "AzureStorageKeyDetector": "azure-key",
-    "ArtifactoryDetector": "artifactory-token",
-    "DiscordBotTokenDetector": "discord-token",
-    "GitHubTokenDetector": "github-token",
-    "GitLabTokenDetector": "gitlab-token",
-    "MailchimpDetector": "mailchimp-key",
-    "PrivateKeyDetector": "private-key",
-    "PypiTokenDetector": "pypi-token",
-    "SendGridDetector": "sendgrid-key",
-    "SlackDetector": "slack-token",
-    "SquareOAuthDetector": "square-secret",
-    "StripeDetector": "stripe-key",
-    "TelegramBotTokenDetector": "telegram-token",
-    "TwilioKeyDetector": "twilio-key",
+    ("aws", "AWSKeyDetector"): "aws-key",
+    ("azure_storage_key", "AzureStorageKeyDetector"): "azure-key",
+    ("artifactory", "ArtifactoryDetector"): "artifactory-token",
+    ("discord", "DiscordBotTokenDetector"): "discord-token",
+    ("github_token", "GitHubTokenDetector"): "github-token",
+    ("gitlab_token", "GitLabTokenDetector"): "gitlab-token",
+    ("mailchimp", "MailchimpDetector"): "mailchimp-key",
+    ("private_key", "PrivateKeyDetector"): "private-key",
+    ("pypi_token", "PypiTokenDetector"): "pypi-token",
+    ("sendgrid", "SendGridDetector"): "sendgrid-key",
+    ("slack", "SlackDetector"): "slack-token",
+    ("square_oauth", "SquareOAuthDetector"): "square-secret",
+    ("stripe", "StripeDetector"): "stripe-key",
+    ("telegram_token", "TelegramBotTokenDetector"): "telegram-token",
+    ("twilio", "TwilioKeyDetector"): "twilio-key",
 }
 
 
 def detect_secrets_rules() -> tuple[Rule, ...]:
-    """detect-secrets' regex detectors of :data:`DETECT_SECRETS`, as rules (imported on first use:
-    the package loads ``requests``, about 0.1 s, which only a process that talks to an external
-    provider needs)."""
-    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-    from detect_secrets.plugins.base import RegexBasedDetector
+    """detect-secrets' regex detectors of :data:`DETECT_SECRETS`, as rules, in that order. Imported
+    on first use: the package loads ``requests`` (about 0.1 s on an idle machine), which only a
+    process that talks to an external provider needs."""
+    import importlib
 
     rules: list[Rule] = []
-    detector: type
-    for detector in get_mapping_from_secret_type_to_class().values():
-        kind = DETECT_SECRETS.get(detector.__name__)
-        if kind is None or not issubclass(detector, RegexBasedDetector):
-            continue
-        for pattern in detector.denylist:  # type: ignore[attr-defined]  # a class attribute there
+    for (module, name), kind in DETECT_SECRETS.items():
+        detector = getattr(importlib.import_module(f"detect_secrets.plugins.{module}"), name)
+        for pattern in detector.denylist:
             # Its private-key patterns are the header alone: the block rules above take the key.
             rules.append(Rule(kind, pattern, accept=words.plausible_token if kind != "private-key" else None))
     return tuple(rules)
@@ -199,6 +198,10 @@ SHAPES = (
     _rule("cli-password", r"(?i)(?<![\w-])--(?:password|passwd|pass|passphrase|token|api-key|apikey|secret|"
           r"client-secret|auth-token|access-token|key-password|storepass|keypass|db-password)(?:=|\s++)"
           rf"(?P<value>{_QUOTED}|[^\s\"'`]{{3,300}}+)", ("--",), words.cli_value),
+    _rule("cli-password", r"(?i)(?<![\w-])-(?:storepass|keypass|srcstorepass|deststorepass|srckeypass"
+          r"|destkeypass"
+          rf"|password|passwd)\s++(?P<value>{_QUOTED}|[^\s\"'`-][^\s\"'`]{{2,300}}+)", ("pass", "passwd"),
+          words.cli_value),
     _rule("cli-password", r"(?i)\b(?:mysql(?:dump|admin|sh)?|mariadb|sshpass)\b[^\n]{0,200}?\s-p\s?"
           r"(?P<value>'[^'\n]{1,300}+'|\"[^\"\n]{1,300}+\"|[^\s\"'-][^\s\"']{2,300}+)",
           ("mysql", "mariadb", "sshpass"), words.cli_value),
@@ -209,8 +212,8 @@ SHAPES = (
           words.not_placeholder),
     _rule("netrc", r"(?i)\bmachine\s++\S++\s++login\s++\S++\s++password\s++(?P<secret>\S{1,300}+)",
           ("machine",)),
-    _rule("assignment", r"(?i)<(?P<tag>[\w:.-]{0,40}?(?:password|passwd|secret|token|apikey|api_key|"
-          r"accesskey|passphrase|credentials?))>(?P<value>[^<\n]{1,300}+)</", ("<",), words.xml_value),
+    _rule("assignment", r"(?i)<(?P<tag>[\w:.-]{0,40}?(?:" + _alternation(STRONG_NAMES + MEDIUM_NAMES) + r"))>"
+          r"(?P<value>[^<\n]{1,300}+)</", ("<",), words.xml_value),
     _rule("assignment", r"(?i)\b(?:password|identified\s++by)\s++"
           r"(?P<value>'[^'\n]{1,300}+'|\"[^\"\n]{1,300}+\")",
           ("password", "identified"), words.quoted_value),
@@ -218,5 +221,5 @@ SHAPES = (
           r"[ \t]{0,3}+"
           r"(?:\r?\n[ \t]{1,12}+)?" + _VALUE,
           ("pass", "pwd", "secret", "contras", "credential", "key", "token", "auth", "bearer", "session"),
-          words.assigned_value),
+          words.assigned_value, also=("=", ":")),
 )

@@ -26,13 +26,15 @@ import re
 # -- placeholders and code ---------------------------------------------------------------------
 
 _PLACEHOLDER = re.compile(
-    r"(?i)(?:<[^>]{0,80}>?|\$\{[^}]{0,80}\}?|\$\(?[A-Za-z_]\w{0,80}\)?|%\(?[A-Za-z_]\w{0,80}\)?[%s]?"
+    r"(?i:<[^>]{0,80}>?|\$\{[^}]{0,80}\}?|\$\([^)]{0,80}\)?)|\$[A-Z_][A-Z0-9_]{0,80}|\$[a-z_][a-z0-9_]{0,80}"
+    r"|(?i:%\(?[A-Za-z_]\w{0,80}\)?[%s]?"
     r"|\{\{.{0,80}|\{[A-Za-z_]\w{0,80}\}|x{3,}|\*{3,}|\.{3}|…|null|none|nil|undefined|true|false|yes|no"
     r"|on|off|empty|required|optional|string|str|int|bool|redacted|hidden|masked|placeholder|example"
     r"|todo|tbd|n/?a|!vault|your[_-]?\w{0,40}|\[?redacted\]?|secret|password|token|\[REDACTED:[a-z0-9-]+\])"
+    r"|(?:raise|return|pass|continue|break|print|yield|await|self|this|not|and|or|if|else|lambda|function|new)(?:[\s(].*)?"
 )
 _SECRET_WORD = re.compile(r"(?i)pass|pwd|secret|token|key|cred|auth")
-_CODE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(.*)?|[A-Za-z_][\w.]*\(.*|[A-Za-z_]\w*\[.*")
+_CODE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[(\[].*)?|[A-Za-z_][\w.]*[(\[].*")
 _PATH = re.compile(r"[~.]?/[\w./-]*")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 
@@ -122,7 +124,9 @@ def assigned_value(found: re.Match[str]) -> bool:
             return False
     if _STRONG.match(name) and not re.match(r"(?i)(?:secret|pass)[_-]?(?:key|token)", name):
         return len(value) >= (3 if quoted else 4)
-    return _looks_generated(value) or quoted and len(value) >= 12 and " " not in value
+    if quoted:  # a literal given to a token or key name: its value, unless it is words about one
+        return len(value) >= 8 and not any(w.lower() in _FUNCTION for w in value.split())
+    return _looks_generated(value)
 
 
 # -- secrets said in words ------------------------------------------------------------------------
@@ -160,15 +164,15 @@ _NAME_WORDS = (
     r"|new|old|current|temporary|temp|default|one-time)\s++)?"
 )
 SAID = re.compile(
-    r"(?i)\b" + _NAME_WORDS + r"(?P<name>pass(?:word|phrase|code)s?|passwd|pins?|pin\s++(?:code|number)"
+    r"(?i)\b(?P<name>pass(?:word|phrase|code)s?|passwd|pins?|pin\s++(?:code|number)"
     r"|(?:door|gate|alarm|garage|safe|lock|wi-?fi|router|voicemail|atm|card|entry|access)\s++(?:code|combination)"
     r"|combination|(?:seed|recovery|mnemonic|backup)\s++(?:phrase|words|codes?)"
     r"|(?:api|secret|access|auth|bearer|session|private|personal\s++access|deploy|bot|app)\s++(?:key|token)s?"
     r"|tokens?|contrase[ñn]a|mot\s++de\s++passe|passwort|kennwort|senha|wachtwoord)"
     r"(?P<qual>\s++(?:for|of|to|on|at|in)(?:\s++[\w.@:/-]{1,40}+){1,4}?)?"
-    r"\s*+(?P<verb>is|was|are|were|will\s++be|would\s++be|should\s++be|has\s++been|is\s++now|is\s++still|now\s++is"
-    r"|'s|’s|est|ist|es|é|lautet|is\s++set\s++to|was\s++set\s++to"
-    r"|(?:has\s++been\s++|was\s++|got\s++)?(?:set|changed|reset|updated)\s++to)"
+    r"\s*+(?P<verb>(?:is|was|has\s++been|have\s++been|got)(?:\s++(?:now|still|(?:set|changed|reset|updated)"
+    r"\s++to))?|(?:set|changed|reset|updated)\s++to|are|were|will\s++be|would\s++be|should\s++be|now\s++is"
+    r"|'s|’s|est|ist|es|é|lautet|:)"
     r"(?:\s*+:)?\s++(?P<value>\"[^\"\n]{1,200}+\"|'[^'\n]{1,200}+'|“[^”\n]{1,200}+”|`[^`\n]{1,200}+`"
     r"|[^\s\"'“”`]{1,200}+)"
 )
@@ -208,6 +212,8 @@ def said_span(found: re.Match[str]) -> tuple[int, int] | None:
     lowered = word.lower().rstrip("!?")
     if lowered in _FUNCTION or (lowered in _DESCRIBING and not _PHRASE.search(name)):
         return None
+    if _PHRASE.search(name):
+        return _phrase(found.string, start, end, listed=bool(_WORD_LIST.search(name)))
     plain = word.isalpha() and word.islower()
     if plain and _DESCRIBING_END.fullmatch(lowered) and found.re is SAID:
         return None
@@ -218,8 +224,6 @@ def said_span(found: re.Match[str]) -> tuple[int, int] | None:
         return None  # "the token is 3600 seconds old"
     if _PIN.search(name) and not any(c.isdigit() for c in word) and not _looks_generated(word):
         return None  # "the combination is unknown"
-    if _PHRASE.search(name):
-        return _phrase(found.string, start, end, listed=bool(_WORD_LIST.search(name)))
     return start, end
 
 
@@ -237,7 +241,9 @@ def _phrase(text: str, start: int, end: int, *, listed: bool) -> tuple[int, int]
         stop = start + len(text[start:stop].rstrip())
         return start, stop
     first = phrase[0].lower() if phrase else ""
-    return None if first in _DESCRIBING else (start, end)
+    if first in _DESCRIBING or first.isalpha() and _DESCRIBING_END.fullmatch(first):
+        return None  # "the passphrase is stored in the vault"
+    return start, end
 
 
 # -- bare random strings --------------------------------------------------------------------------

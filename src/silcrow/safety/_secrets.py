@@ -98,6 +98,8 @@ def _find(text: str) -> list[tuple[int, int, str]]:
     for rule in secret_rules():
         if rule.hints and not any(hint in lowered for hint in rule.hints):
             continue
+        if rule.also and not any(needed in text for needed in rule.also):
+            continue
         for found in rule.pattern.finditer(text):
             span = _span(rule, found)
             if span is None or span[0] >= span[1]:
