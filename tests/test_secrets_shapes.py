@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 from silcrow.safety import redact_secrets, redact_value
-from silcrow.safety._secrets import secret_rules
 
 PGP = ("-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\n"
        "lQOYBGV1c2VyAQgAxK3f9Wm2Tq8Lr4Zp0Nc7Vb1Yh6Gd5Sa3Jk9Xe2Rw8Uo4Pi1Ly7Mt0Qn6Bv5Cz3Hg\n=x7Qa\n"
@@ -75,7 +74,14 @@ CASES = [
      "c2lnbmF0dXJlLXBhcnQtaGVyZQ"),
     ("twilio-key", "SK0123456789abcdef0123456789abcdef", "SK0123456789abcdef"),
     ("telegram-token", "bot 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0", "AAHdqTcvCH1vGWJxfSeofSAs0K5"),
+    ("artifactory-token", "token AKCp8jQ9xYz7K3LmN0pQ5rS2tU4vW6xY8zA1bC3dE5fG7hJ9kL", "AKCp8jQ9xYz7K3LmN0pQ"),
+    ("discord-token", "bot token MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs",
+     "ZnCjm1XVW7vRze4b7Cq4se7kKWs"),
+    ("mailchimp-key", "MAILCHIMP 0123456789abcdef0123456789abcdef-us12", "0123456789abcdef0123"),
+    ("square-secret", "sq0csp-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefg", "ABCDEFGHIJKLMNOPQRST"),
+    ("azure-secret", "client secret abc8Q~Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0DeCb", "Zx9Yw8Vu7Ts6Rq5Po4Nm3"),
     ("cli-password", "mysql -u root -pS3cretPass db", "S3cretPass"),
+    ("cli-password", "keytool -list -storepass Ch4ng3d!t", "Ch4ng3d!t"),
     ("cli-password", "docker login --password 'Hx7!kq2 zz' registry", "Hx7!kq2 zz"),
     ("cli-password", "curl -u deploy:Tr0ub4dor3 https://ci", "Tr0ub4dor3"),
     ("netrc", "machine api.example.com login sam password Zq8RkTn3x", "Zq8RkTn3x"),
@@ -112,13 +118,21 @@ ORDINARY = [
     "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHq9Xw2Lm5Rt8Yp3Zc6Vb1Nd4Gf7Hj0Ks sam@laptop",
     "I like tokens of appreciation", "skip-navigation link", "the key is in the usual place",
     "my PIN is not something I share", "the password is stored hashed with bcrypt",
+    # Lines of silcrow's own docs and code (bench/redaction.py measures all of them).
+    'curl -s localhost:8765/v1/memory/user -H "Authorization: Bearer $T"',
+    'claude mcp add --transport http silcrow http://127.0.0.1:8765/mcp '
+    '--header "Authorization: Bearer slc_..."',
+    "it authenticates with ``Authorization: Token`` and", '"api_key": "MEM0_API_KEY",',
+    'ACCESS_KEY = "silcrow.access"', "sha256 of cross-encoder/ms-marco-MiniLM-L-12-v2 (model and tokenizer)",
+    'secret = [key for key in params if "password" in key.lower()]',
+    "- **REST**, with a `review` token: `GET /v1/memory/pending`,",
 ]
 
 
 def test_every_kind_of_rule_has_a_case() -> None:
-    kinds = {rule.kind for rule in secret_rules()}
-    assert kinds - {kind for kind, _, _ in CASES} <= {"artifactory-token", "discord-token", "mailchimp-key",
-                                                      "square-secret", "azure-secret", "google-key"} | set()
+    from silcrow.safety._secrets import secret_rules
+
+    assert {rule.kind for rule in secret_rules()} == {kind for kind, _, _ in CASES}
 
 
 @pytest.mark.parametrize(("kind", "text", "leak"), CASES,
@@ -126,7 +140,7 @@ def test_every_kind_of_rule_has_a_case() -> None:
 def test_each_shape_is_redacted(kind: str, text: str, leak: str) -> None:
     redacted = redact_secrets(text)
     assert leak not in redacted, redacted
-    assert f"[REDACTED:{kind}]" in redacted or "[REDACTED:" in redacted, redacted
+    assert f"[REDACTED:{kind}]" in redacted, redacted
     assert redact_secrets(redacted) == redacted  # idempotent: a placeholder is never redacted again
 
 

@@ -79,8 +79,8 @@ PRIVATE_KEYS = (
 
 _T = r"(?<![A-Za-z0-9_-])"  # a token starts where no token character precedes it
 TOKENS = (
-    _rule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8,}+", ("eyj",)),
-    _rule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+\.?", ("eyj",)),  # unsigned
+    _rule("jwt", _T + r"eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8,}+", ("eyj",)),
+    _rule("jwt", _T + r"eyJ[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+\.?", ("eyj",)),  # unsigned
     _rule("api-key", _T + r"sk-(?:ant-|proj-|svcacct-|admin-|or-|live-|test-)?[A-Za-z0-9_-]{20,}+", ("sk-",)),
     _rule("aws-key", r"(?<![A-Z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|A3T[A-Z0-9])"
           r"[A-Z0-9]{16}(?![A-Z0-9])"),
@@ -164,23 +164,7 @@ _QUOTED = r"\"(?:[^\"\\\n]|\\.){1,300}+\"|'(?:[^'\\\n]|\\.){1,300}+'|`[^`\n]{1,3
 _BARE = r"[^\s\"'`,;<>)\]}]{1,300}+"
 _VALUE = rf"(?P<value>{_QUOTED}|{_BARE})"
 
-#: Names a value is a secret of. detect-secrets' keyword list (``KeywordDetector``'s DENYLIST:
-#: api_?key ... contraseña), with a dash allowed where it has an underscore, plus the names of
-#: tokens, passphrases and credentials.
-STRONG_NAMES = ("password", "passwd", "pwd", "pass", "passphrase", "secret", "contraseña", "contrasena",
-                "db_?pass", "database_?pass", "key_?pass", "credentials?", "passcode")
-MEDIUM_NAMES = ("api_?key", "auth_?key", "service_?key", "account_?key", "db_?key", "database_?key",
-                "priv_?key", "private_?key", "client_?key", "secret_?key", "access_?key", "token", "auth",
-                "api_?token", "access_?token", "refresh_?token", "auth_?token", "authtoken", "bearer",
-                "session_?(?:key|token|secret|id)", "signing_?key", "encryption_?key", "master_?key",
-                "private_?token", "app_?key", "license_?key", "webhook_?(?:url|secret)")
-
-
-def _alternation(names: tuple[str, ...]) -> str:
-    return "|".join(n.replace("_?", "[_-]?") for n in names)
-
-
-_NAME = rf"(?P<name>{_alternation(STRONG_NAMES)}|{_alternation(MEDIUM_NAMES)})"
+_NAME = rf"(?P<name>{words.alternation(words.STRONG_NAMES)}|{words.alternation(words.MEDIUM_NAMES)})"
 
 SHAPES = (
     # scheme://[user]:password@host; the password runs to the last "@" before the host, so an
@@ -189,7 +173,7 @@ SHAPES = (
           ("://",), words.url_password),
     _rule("auth-header", r"(?i)\b(?:proxy-)?authorization\"?\s*+[:=]\s*+[\"']?"
           r"(?:(?:bearer|basic|token|digest|bot|"
-          r"apikey|api-key|key|ssws|negotiate|ntlm|hmac|otp|sso-key|pat|jwt|dpop)\s++)?"
+          r"apikey|api-key|key|ssws|negotiate|ntlm|hmac|otp|sso-key|pat|jwt|dpop)\b\s*+)?+"
           r"(?P<secret>[^\s\"']{6,500}+)", ("authorization",), words.not_placeholder),
     _rule("auth-header", r"(?i)\b(?:bearer|basic|token)\s++(?P<secret>[A-Za-z0-9._~+/=-]{16,}+)",
           ("bearer", "basic", "token"), words.credential_like),
@@ -212,7 +196,8 @@ SHAPES = (
           words.not_placeholder),
     _rule("netrc", r"(?i)\bmachine\s++\S++\s++login\s++\S++\s++password\s++(?P<secret>\S{1,300}+)",
           ("machine",)),
-    _rule("assignment", r"(?i)<(?P<tag>[\w:.-]{0,40}?(?:" + _alternation(STRONG_NAMES + MEDIUM_NAMES) + r"))>"
+    _rule("assignment", r"(?i)<(?P<tag>[\w:.-]{0,40}?(?:"
+          + words.alternation(words.STRONG_NAMES + words.MEDIUM_NAMES) + r"))>"
           r"(?P<value>[^<\n]{1,300}+)</", ("<",), words.xml_value),
     _rule("assignment", r"(?i)\b(?:password|identified\s++by)\s++"
           r"(?P<value>'[^'\n]{1,300}+'|\"[^\"\n]{1,300}+\")",

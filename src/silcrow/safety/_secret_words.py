@@ -34,14 +34,19 @@ _PLACEHOLDER = re.compile(
     r"|(?:raise|return|pass|continue|break|print|yield|await|self|this|not|and|or|if|else|lambda|function|new)(?:[\s(].*)?"
 )
 _SECRET_WORD = re.compile(r"(?i)pass|pwd|secret|token|key|cred|auth")
-_CODE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[(\[].*)?|[A-Za-z_][\w.]*[(\[].*")
+_CODE = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)++(?:[(\[].*)?|[A-Za-z_][\w.]*+[(\[].*)")
 _PATH = re.compile(r"[~.]?/[\w./-]*")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+_DOTTED = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")
 
 
 def is_placeholder(value: str) -> bool:
-    """A stand-in for a secret, not one: ``<your-key>``, ``${TOKEN}``, ``$API_KEY``, ``null``..."""
-    return not value or bool(_PLACEHOLDER.fullmatch(value))
+    """A stand-in for a secret, not one: ``<your-key>``, ``${TOKEN}``, ``$API_KEY``, ``null``, a
+    cut example (``slc_...``), the name of the variable that holds it (``MEM0_API_KEY``)..."""
+    value = value.rstrip("`,;)")
+    return (not value or bool(_PLACEHOLDER.fullmatch(value)) or value.endswith(("...", "…"))
+            or bool(_ENV_NAME.fullmatch(value) and _SECRET_WORD.search(value)))
 
 
 def _unquote(value: str) -> tuple[str, bool]:
@@ -99,7 +104,25 @@ def quoted_value(found: re.Match[str]) -> bool:
     return not is_placeholder(_unquote(found.group("value"))[0])
 
 
-_STRONG = re.compile(r"(?i)pass|pwd|secret|contras|credential")
+#: Names a value is a secret of. detect-secrets' keyword list (``KeywordDetector``'s DENYLIST:
+#: api_?key ... contraseña), with a dash allowed where it has an underscore, plus the names of
+#: tokens, passphrases and credentials. Any value of a STRONG name is a secret; a MEDIUM name's
+#: value must look generated (``sort_key = name``, ``token: expired`` are not secrets).
+STRONG_NAMES = ("password", "passwd", "pwd", "pass", "passphrase", "secret", "contraseña", "contrasena",
+                "db_?pass", "database_?pass", "key_?pass", "credentials?", "passcode")
+MEDIUM_NAMES = ("api_?key", "auth_?key", "service_?key", "account_?key", "db_?key", "database_?key",
+                "priv_?key", "private_?key", "client_?key", "secret_?key", "access_?key", "token", "auth",
+                "api_?token", "access_?token", "refresh_?token", "auth_?token", "authtoken", "bearer",
+                "session_?(?:key|token|secret|id)", "signing_?key", "encryption_?key", "master_?key",
+                "private_?token", "app_?key", "license_?key", "webhook_?(?:url|secret)")
+
+
+def alternation(names: tuple[str, ...]) -> str:
+    return "|".join(n.replace("_?", "[_-]?") for n in names)
+
+
+_STRONG = re.compile(rf"(?i)(?:{alternation(STRONG_NAMES)})")
+_STRONG_END = re.compile(r"(?i)(?:secret|passw(?:or)?d|pass|pwd|passphrase|credentials?|passcode)$")
 _SHORT = frozenset({"pass", "pwd", "auth", "token", "secret", "bearer"})
 
 
@@ -118,14 +141,14 @@ def assigned_value(found: re.Match[str]) -> bool:
     if is_placeholder(value) or not value.strip():
         return False
     if not quoted:
-        if _CODE.fullmatch(value) or _PATH.fullmatch(value):
+        if _CODE.fullmatch(value) or _PATH.fullmatch(value) or value[0] in "[({":
             return False
         if _IDENT.fullmatch(value) and _SECRET_WORD.search(value) and not any(c.isdigit() for c in value):
             return False
-    if _STRONG.match(name) and not re.match(r"(?i)(?:secret|pass)[_-]?(?:key|token)", name):
+    if _STRONG.fullmatch(name) or _STRONG_END.search(name):
         return len(value) >= (3 if quoted else 4)
-    if quoted:  # a literal given to a token or key name: its value, unless it is words about one
-        return len(value) >= 8 and not any(w.lower() in _FUNCTION for w in value.split())
+    if quoted and not _DOTTED.fullmatch(value):  # a literal given to a token or key name
+        return len(value) >= 8 and not any(c.isspace() for c in value)
     return _looks_generated(value)
 
 
@@ -155,8 +178,13 @@ now still also only just too very so then there here what which who where when w
 in on at to of for from by with without into onto over under about after before as is was be been
 being are were will would should could can may might must shall do does did done has have had
 """.split())
-_DESCRIBING_END = re.compile(
-    r"[a-z-]*(?:ed|ing|able|ible|ive|ous|ful|less|ly|ent|ant|ary|ory|al|ic|ish|ise|ize)")
+_DESCRIBING_ENDS = ("ed", "ing", "able", "ible", "ive", "ous", "ful", "less", "ly", "ent", "ant", "ary",
+                    "ory", "al", "ic", "ish", "ise", "ize")
+
+
+def _describing(word: str) -> bool:
+    """A lowercase word shaped like an adjective or participle ("expired", "rotating", "unguessable")."""
+    return word.replace("-", "").isalpha() and word.islower() and word.endswith(_DESCRIBING_ENDS)
 
 _NAME_WORDS = (
     r"(?:(?:wi-?fi|wlan|router|network|admin|root|sudo|login|account|e-?mail|db|database|vault|master|server"
@@ -203,6 +231,8 @@ def said_span(found: re.Match[str]) -> tuple[int, int] | None:
     inner, quoted = _unquote(value)
     if quoted or value[:1] in "“":
         inner = value[1:-1]
+        if _TOKEN.search(name) and (len(inner) < 8 or any(c.isspace() for c in inner)):
+            return None  # "a `review` token: `GET /v1/memory/pending`": words, not a token
         return (start + 1, end - 1) if inner.strip() and not is_placeholder(inner) else None
     while end > start and found.string[end - 1] in _TRAILING:
         end -= 1
@@ -214,8 +244,7 @@ def said_span(found: re.Match[str]) -> tuple[int, int] | None:
         return None
     if _PHRASE.search(name):
         return _phrase(found.string, start, end, listed=bool(_WORD_LIST.search(name)))
-    plain = word.isalpha() and word.islower()
-    if plain and _DESCRIBING_END.fullmatch(lowered) and found.re is SAID:
+    if _describing(word) and found.re is SAID:
         return None
     if found.re is not SAID and not _looks_generated(word) and not (any(c.isdigit() for c in word)
                                                                       and _PIN.search(name)):
@@ -241,7 +270,7 @@ def _phrase(text: str, start: int, end: int, *, listed: bool) -> tuple[int, int]
         stop = start + len(text[start:stop].rstrip())
         return start, stop
     first = phrase[0].lower() if phrase else ""
-    if first in _DESCRIBING or first.isalpha() and _DESCRIBING_END.fullmatch(first):
+    if first in _DESCRIBING or _describing(first):
         return None  # "the passphrase is stored in the vault"
     return start, end
 
@@ -250,6 +279,7 @@ def _phrase(text: str, start: int, end: int, *, listed: bool) -> tuple[int, int]
 
 RANDOM = re.compile(r"(?<![A-Za-z0-9+/=_.:-])[A-Za-z0-9+/_-]{30,512}+={0,2}+(?![A-Za-z0-9+/=_-])")
 _HEX = re.compile(r"[0-9a-fA-F-]+")
+_SEPARATORS = re.compile(r"[-_/+.]")
 _WORDISH = re.compile(r"[A-Z]?[a-z]{3,}")
 _LABELS = ("sha1-", "sha256-", "sha384-", "sha512-", "sha256:", "sha512:", "sha1:", "md5:", "h1:", "base64,",
            "ssh-rsa ", "ssh-ed25519 ", "ssh-dss ", "ecdsa-sha2-nistp256 ", "ecdsa-sha2-nistp384 ",
@@ -267,9 +297,12 @@ def random_token(found: re.Match[str]) -> bool:
     before = found.string[max(0, found.start() - 28):found.start()].lower()
     if before.endswith(_LABELS) or token.lower().startswith(_LABELS):
         return False
-    # Words glued together (identifiers, paths, CamelCase names) are mostly runs of 3+ letters.
+    # Words glued together (identifiers, paths, CamelCase names) are mostly runs of 3+ letters, or
+    # many short pieces between separators ("cross-encoder/ms-marco-MiniLM-L-12-v2").
     covered = sum(len(m.group(0)) for m in _WORDISH.finditer(token))
-    if covered >= 0.6 * len(token):
+    pieces = [p for p in _SEPARATORS.split(token) if p]
+    plain = sum(p.isalpha() or p.isdigit() or len(p) <= 2 for p in pieces)
+    if covered >= 0.6 * len(token) or len(pieces) >= 5 and plain >= 0.8 * len(pieces):
         return False
     return not _encodes_text(token)
 
