@@ -37,8 +37,8 @@ _SECRET_WORD = re.compile(r"(?i)pass|pwd|secret|token|key|cred|auth")
 _CODE = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)++(?:[(\[].*)?|[A-Za-z_][\w.]*+[(\[].*)")
 _PATH = re.compile(r"[~.]?/[\w./-]*")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
-_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
-_DOTTED = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+")
+_ENV_NAME = re.compile(r"(?<![A-Z0-9_])[A-Z][A-Z0-9]*+(?:_[A-Z0-9]++)++")
+_DOTTED = re.compile(r"(?<![\w.-])[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)++")
 
 
 def is_placeholder(value: str) -> bool:
