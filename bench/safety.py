@@ -266,22 +266,63 @@ def _rows(path: Path) -> list[dict[str, str]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def _tally(rows: list[dict[str, str]], label: str, trained_on: str | None = None) -> dict[str, Any]:
-    """refused / held / accepted by the whole scan (patterns, then the learned stage), with the
-    first benign texts held or refused and why (what a reviewer would be shown)."""
+_OUTCOME = {"refuse": "refused", "hold": "held", "accept": "accepted"}
+
+
+def baseline_verdict(text: str) -> str:
+    """The scan before the cascade, as the baseline: the patterns, then the n-gram model alone
+    holding at its own threshold (no decoding, no meaning stage)."""
+    from silcrow.safety._learned import classify
+
+    hits = threats._scan(text, False, False)
+    if not hits and classify(text).severity is not None:
+        return "held"
+    return _OUTCOME[threats.verdict(hits)]
+
+
+def _stage(hits: list[threats.ThreatHit]) -> str:
+    """Which stage decided: the patterns, decoding, the n-gram model or the meaning stage."""
+    if not hits:
+        return "none"
+    first = hits[0].pattern_id.split(".")[0]
+    return {"decoded": "decoding", "learned": "ngram", "meaning": "meaning"}.get(first, "patterns")
+
+
+def _tally(rows: list[dict[str, str]], label: str, trained_on: str | None = None,
+           by_family: bool = False) -> dict[str, Any]:
+    """refused / held / accepted by the whole scan (patterns, then the later stages), which stage
+    decided, the baseline's catch (or flag) rate on the same texts, and the first wrong texts and
+    why (what a reviewer would be shown)."""
     counts = {"refused": 0, "held": 0, "accepted": 0}
+    stages: dict[str, int] = {}
+    families: dict[str, list[int]] = {}
+    base_flagged = 0
     shown: list[dict[str, str]] = []
     for row in rows:
         hits = threats.scan(row["text"], learned=True)
-        outcome = {"refuse": "refused", "hold": "held", "accept": "accepted"}[threats.verdict(hits)]
+        outcome = _OUTCOME[threats.verdict(hits)]
         counts[outcome] += 1
+        stages[_stage(hits)] = stages.get(_stage(hits), 0) + 1
+        base_flagged += baseline_verdict(row["text"]) != "accepted"
+        if by_family:
+            tally = families.setdefault(row.get("family", "?"), [0, 0])
+            tally[0] += outcome != "accepted"
+            tally[1] += 1
         wrong = outcome != "accepted" if label == "benign" else outcome == "accepted"
+        if label == "dual_use":
+            wrong = outcome != "held"
         if wrong and len(shown) < 8:
             shown.append({"outcome": outcome, "text": row["text"][:120],
                           "why": "; ".join(h.description for h in hits)[:200]})
     n = max(1, len(rows))
-    return {"n": len(rows), **counts, **{f"{k}_rate": round(v / n, 4) for k, v in counts.items()},
-            "trained_on": trained_on or "no", ("missed" if label == "attack" else "flagged"): shown}
+    rates = {f"{k}_rate": round(v / n, 4) for k, v in counts.items()}
+    out: dict[str, Any] = {"n": len(rows), **counts, **rates,
+                           "decided_by": stages, "baseline_refused_or_held_rate": round(base_flagged / n, 4),
+                           "trained_on": trained_on or "no"}
+    if by_family:
+        out["refused_or_held_by_family"] = {k: round(a / t, 3) for k, (a, t) in sorted(families.items())}
+    out["missed" if label == "attack" else "wrong"] = shown
+    return out
 
 
 def verdicts(here: Path, locomo_unseen_texts: list[str]) -> dict[str, Any]:
@@ -293,20 +334,30 @@ def verdicts(here: Path, locomo_unseen_texts: list[str]) -> dict[str, Any]:
     attacks: dict[str, Any] = {name: _tally(rows, "attack") for name, rows in public_corpora().items()}
     attacks["silcrow_notes_attacks"] = _tally([r for r in notes if r["label"] == "attack"], "attack")
     attacks["silcrow_heldout_attacks"] = _tally([r for r in heldout if r["label"] == "attack"], "attack")
+    # Fiction, hypothetical, role-play, documents, tool output and encodings: the eval half of
+    # scripts/framed_attacks.py, whose frames and payloads no model here was trained on.
+    attacks["silcrow_framed_attacks"] = _tally(_rows(here / "data" / "safety_framed_attacks.jsonl"), "attack",
+                                               by_family=True)
     benign = {
         "ordinary_conversation_locomo_dev_unseen": _tally([{"text": t} for t in locomo_unseen_texts],
                                                           "benign"),
         "preference_notes": _tally(_rows(here / "data" / "safety_preferences.jsonl"), "benign"),
         "agent_instruction_notes": _tally(agent, "benign"),
         "developer_notes": _tally([r for r in notes if r["label"] == "benign"]
-                                  + [r for r in heldout if r["label"] != "attack"], "benign"),
+                                  + [r for r in heldout if r["label"] != "attack"]
+                                  + _rows(here / "data" / "safety_dev_notes.jsonl"), "benign"),
         "dual_use_notes": _tally([r for r in notes if r["label"] == "dual_use"], "dual_use"),
     }
     public = [v for k, v in attacks.items() if k in ("hermes_jailbench", "agent_injection_bench")]
     caught = sum(v["refused"] + v["held"] for v in public)
     total = sum(v["n"] for v in public)
+    every = list(attacks.values())
     return {"attacks": attacks, "benign": benign,
-            "public_attacks_refused_or_held": round(caught / total, 4) if total else None}
+            "public_attacks_refused_or_held": round(caught / total, 4) if total else None,
+            "all_attacks_refused_or_held": round(sum(v["refused"] + v["held"] for v in every)
+                                                 / max(1, sum(v["n"] for v in every)), 4),
+            "all_attacks_baseline": round(sum(v["baseline_refused_or_held_rate"] * v["n"] for v in every)
+                                          / max(1, sum(v["n"] for v in every)), 4)}
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -314,10 +365,20 @@ def _pct(values: list[float], q: float) -> float:
     return round(ordered[int(q * (len(ordered) - 1))], 3) if ordered else 0.0
 
 
+def _times(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1000
+
+
 def stage_times(here: Path, locomo_turns: list[str], rounds: int = 3) -> dict[str, Any]:
     """p50/p95 ms per stage on 2,200-character notes (the MEMORY.md budget) of ordinary text,
-    the stages interleaved so that load on the machine hits each alike. Baseline: the naive
-    keyword blocklist on the same notes."""
+    the stages interleaved so that load on the machine hits each alike. ``whole_scan`` is the
+    cascade as ``MemoryStore.add`` runs it, uncached; ``meaning_*`` is what that stage costs a
+    note that reaches it (one window, or every window of the note); ``reached_meaning`` the
+    share of notes that did. Baseline: the naive keyword blocklist on the same notes."""
+    from silcrow.safety import _meaning
+    from silcrow.safety._decode import decoded
     from silcrow.safety._learned import classify
 
     pool = ([r["text"] for r in _rows(here / "data" / "safety_notes.jsonl") if r["label"] == "benign"]
@@ -329,24 +390,77 @@ def stage_times(here: Path, locomo_turns: list[str], rounds: int = 3) -> dict[st
             note += pool[j % len(pool)] + "\n"
             j += 7
         long_notes.append(note[:2_200])
-    stages: dict[str, list[float]] = {"baseline_keyword_blocklist": [], "patterns": [], "learned": [],
-                                      "whole_scan": []}
+    head = _meaning.shared()
+    reached: list[int] = []
+    real_judge = head.judge
+
+    def judge(text: str, parts: list[str] | None = None) -> _meaning.Judgement:
+        reached.append(1)
+        return real_judge(text, parts)
+
+    head.judge = judge  # type: ignore[method-assign]
     fns: dict[str, Callable[[str], object]] = {
-        "baseline_keyword_blocklist": keyword_blocklist, "patterns": threats.scan, "learned": classify,
-        "whole_scan": lambda t: threats.scan(t, learned=True)}
+        "baseline_keyword_blocklist": keyword_blocklist,
+        "patterns": lambda t: threats._scan(t, False, False),
+        "decoding": decoded,
+        "ngram": classify,
+        "meaning_one_window": lambda t: head.score_windows(_meaning.windows(t)[:1]),
+        "meaning_every_window": head.score,
+        "whole_scan": lambda t: threats._scan(t, False, True),
+        "whole_scan_cached": lambda t: threats.scan(t, learned=True),
+    }
+    stages: dict[str, list[float]] = {name: [] for name in fns}
     classify("warm up the model once before timing it")
+    head.score("warm up the embedding model once before timing it")
     for _ in range(rounds):
         for note in long_notes:
             for name, fn in fns.items():
-                start = time.perf_counter()
-                fn(note)
-                stages[name].append((time.perf_counter() - start) * 1000)
+                if name == "whole_scan":
+                    reached.clear()
+                stages[name].append(_times(lambda fn=fn, note=note: fn(note)))  # type: ignore[misc]
+                if name == "whole_scan":
+                    stages.setdefault("_reached", []).append(float(bool(reached)))
+    head.judge = real_judge  # type: ignore[method-assign]
+    share = stages.pop("_reached")
     out: dict[str, Any] = {name: {"p50": _pct(v, 0.5), "p95": _pct(v, 0.95), "max": round(max(v), 3)}
                            for name, v in stages.items()}
     base = out["baseline_keyword_blocklist"]["p50"] or 1e-3
     out["whole_scan_p50_over_baseline"] = round(out["whole_scan"]["p50"] / base, 1)
+    out["reached_meaning"] = round(sum(share) / len(share), 4)
     out["notes"] = len(long_notes)
+    short = [_times(lambda t=t: threats._scan(t, False, True)) for t in locomo_turns[:600]]
+    if short:
+        out["whole_scan_conversation_turns"] = {"p50": _pct(short, 0.5), "p95": _pct(short, 0.95),
+                                                "n": len(short)}
     return out
+
+
+def load_times(here: Path, rounds: int = 5) -> dict[str, Any]:
+    """ms for a session start (``MemoryStore.load``) of a full MEMORY.md (2,200 characters) and
+    USER.md (1,375): cold (no verdict cached) and warm (the entries' verdicts cached by content,
+    as from the second session of a process on)."""
+    import tempfile
+
+    from silcrow.store import MemoryStore
+
+    dev = [r["text"] for r in _rows(here / "data" / "safety_dev_notes.jsonl")]
+    prefs = [r["text"] for r in _rows(here / "data" / "safety_preferences.jsonl")]
+    cold: list[float] = []
+    warm: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        store = MemoryStore(Path(tmp))
+        for target, texts in (("memory", dev), ("user", prefs)):
+            for text in texts:
+                if store.fullness(target) > 0.97:
+                    break
+                store.add(target, text, origin="cli")
+        chars = {t: sum(len(e) for e in store.entries(t)) for t in ("memory", "user")}
+        for _ in range(rounds):
+            threats._CACHE.clear()
+            cold.append(_times(lambda: MemoryStore(Path(tmp)).load()))
+            warm.append(_times(lambda: MemoryStore(Path(tmp)).load()))
+    return {"chars": chars, "cold_ms": {"p50": _pct(cold, 0.5), "max": round(max(cold), 3)},
+            "warm_ms": {"p50": _pct(warm, 0.5), "max": round(max(warm), 3)}}
 
 
 def main() -> None:
@@ -366,6 +480,8 @@ def main() -> None:
             result = {"verdicts": verdicts(here, locomo_unseen(args.dataset) if not problem else [])}
         with err.status("time per stage on 2,200-character notes"):
             result["ms_per_2200_char_note"] = stage_times(here, turns)
+        with err.status("session start with a full MEMORY.md and USER.md"):
+            result["load_time"] = load_times(here)
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
         return
 
@@ -418,6 +534,7 @@ def main() -> None:
     result = {
         "verdicts": verdicts(here, locomo_unseen(args.dataset) if not problem else []),
         "ms_per_2200_char_note": stage_times(here, locomo_turns),
+        "load_time": load_times(here),
         "held_out": heldout,
         "held_out_with_semantic": heldout_sem,
         "semantic": {

