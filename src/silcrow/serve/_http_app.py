@@ -4,17 +4,17 @@ Every route answers with the same result JSON as the memory tool, and every
 outcome has its status from one table (:mod:`silcrow.serve._errors`, shown in
 docs/mcp-http.md): a refused write is 422 with that JSON, its ``error`` saying
 why and what to do; a memory file that cannot be read 409; a lock not taken in
-time 503; an unexpected failure 500 with a generic message. A malformed body is 400,
-a body over its route's bound (1 MiB behind the token,
-1 KiB on the public routes) or a recall fact over its cap 413, a missing,
-unknown or expired token 401, a read-only token on a writing route or a token
-without the review scope on a deciding one 403, a foreign Host 421 or browser
-Origin 403, a caller past its share of requests in progress 429, no token on
-the server at all 503. ``GET /mcp`` is 405: MCP is served as stateless JSON,
-each answer in its POST's response, so there is no event stream to open.
-Each handler is one library call on the caller's tenant through
-:func:`~silcrow.serve._rest.respond` (the tenant's one entry, on a worker thread, with
-its JSON rendered there too).
+time 503; an unexpected failure 500 with a generic message. Before a call
+reaches the library: a malformed body is 400, a body over its route's bound
+(1 MiB behind the token, 1 KiB on the public routes) or a recall fact over its
+cap 413, a missing, unknown or expired token 401, a read-only token on a
+writing route or a token without the review scope on a deciding one 403, a
+foreign Host 421 or browser Origin 403, a caller past its share of requests in
+progress 429, no token on the server at all 503. ``GET /mcp`` is 405: MCP is
+served as stateless JSON, each answer in its POST's response, so there is no
+event stream to open. Each handler is one library call on the caller's tenant
+through :func:`~silcrow.serve._rest.respond` (the tenant's one entry, on a
+worker thread, with its JSON rendered there too).
 
 Two middlewares wrap the whole app, so anything mounted on it later is
 guarded the same way: :class:`~silcrow.serve._guard.HostGuard` (outermost)

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import html
 import json
-import logging
 import secrets
 from collections.abc import Callable
 from pathlib import Path
@@ -49,8 +48,6 @@ from silcrow.serve._errors import failure
 from silcrow.serve._mcp_server import Access
 from silcrow.serve._tenant import Tenant
 from silcrow.store import TARGET_FILES, box_warnings, shown_origin, who_text
-
-log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 STATIC_FILES = {"htmx.min.js": "text/javascript", "inspector.js": "text/javascript",
