@@ -17,6 +17,7 @@ from agent_support import remember, running_agent
 from serve_support import CONFIG, http_client, make_home
 
 from silcrow.home import open_profile
+from silcrow.recall import MemoryProvider
 from silcrow.serve import ServerProcess, create_token
 from silcrow.store import MemoryStore
 from silcrow.tool import handle_memory_call
@@ -204,3 +205,35 @@ def test_a_profiles_recall_is_a_started_manager_or_none(tmp_path: Path) -> None:
         assert "Lisbon" in local.prefetch("where does the user live?", session_id="s2")
     finally:
         local.shutdown()
+
+
+class _Heard(MemoryProvider):
+    """A provider that only records the note writes it is told of."""
+
+    name = "heard"
+
+    def __init__(self) -> None:
+        self.writes: list[tuple[str, str, str]] = []
+
+    def is_available(self) -> bool:
+        return True
+
+    def initialize(self, session_id: str, **kwargs: Any) -> None:
+        pass
+
+    def on_memory_write(self, action: str, target: str, content: str) -> None:
+        self.writes.append((action, target, content))
+
+
+def test_an_approval_in_chat_reaches_recall_as_one_over_rest_does(tmp_path: Path) -> None:
+    from silcrow.cli._chat import _gate
+
+    home = _home(tmp_path)
+    heard = _Heard()
+    with running_agent(home, [remember(WRITE["content"])], provider=heard) as (agent, _server):
+        agent.run_turn("I prefer tea")
+        [proposal] = agent.store.pending()
+        assert heard.writes == []  # held: not in the notes, so not in recall either
+        _gate(agent, "/approve", proposal.id)
+        assert agent.store.entries("user") == [WRITE["content"]]
+        assert heard.writes == [("add", "user", WRITE["content"])]

@@ -235,10 +235,12 @@ def _gate(agent: Agent, name: str, arg: str) -> None:
         console_err.print(Text(f"{name} needs a proposal id ({'or all; ' if name == '/approve' else ''}"
                                "/pending lists them)"))
         return
+    # Through the agent's notes service: an approved write reaches its recall provider, as a
+    # write approved over REST or MCP does.
     if name == "/reject":
-        results = [store.reject(proposal_id, reason.strip() or None)]
+        results = [agent.notes.decide(proposal_id, False, reason=reason.strip() or None)]
     else:
-        results = approve_shown(console, store, None if proposal_id == "all" else proposal_id)
+        results = approve_shown(console, agent.notes, None if proposal_id == "all" else proposal_id)
     for result in results:
         if result.get("success"):
             console.print(Text(f"✓ {result.get('message', 'done')}"), soft_wrap=True)

@@ -15,7 +15,7 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -47,6 +47,9 @@ from silcrow.store import (
     shown_origin,
     who_text,
 )
+
+if TYPE_CHECKING:
+    from silcrow.notes import Notes
 
 memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
@@ -468,21 +471,23 @@ def print_review(out: Console, reviewed: Sequence[Mapping[str, Any]]) -> None:
         print_proposal(out, item)
 
 
-def approve_shown(out: Console, store: MemoryStore, proposal_id: str | None) -> list[MemoryResult]:
+def approve_shown(out: Console, notes: Notes, proposal_id: str | None) -> list[MemoryResult]:
     """Approve one proposal (``proposal_id``) or all, oldest first (None): each is shown with
     the effect it has on the notes it will meet (after the ones before it), then applied with
-    that effect's ``base``, so what is applied is what was shown (or it is refused as stale)."""
+    that effect's ``base``, so what is applied is what was shown (or it is refused as stale).
+    Through the notes service, as every surface decides: recall hears of what is applied."""
+    store = notes.store
     if proposal_id is not None:
         proposal_id = store.resolve_proposal_id(proposal_id)  # a unique prefix names it too
     reviewed = store.review(sequential=proposal_id is None)
     if proposal_id is not None:
         reviewed = [item for item in reviewed if item.get("id") == proposal_id]
         if not reviewed:
-            return [store.approve(proposal_id)]  # says it is not pending (and what became of it)
+            return [notes.decide(proposal_id, True)]  # says it is not pending (and what became of it)
     results: list[MemoryResult] = []
     for item in reviewed:
         print_proposal(out, item)
-        results.append(store.approve(str(item["id"]), base=item.get("base") or None))
+        results.append(notes.decide(str(item["id"]), True, base=item.get("base") or None))
     return results
 
 
@@ -521,12 +526,12 @@ def approve(
         raise error("give one proposal ID or --all (see `silcrow memory pending`)", EXIT_USAGE)
     if base is not None and every:
         raise error("--base goes with one proposal ID, not with --all", EXIT_USAGE)
-    store = _open_store(ctx)
     with guarded():
+        notes = app_profile(ctx).notes()  # a person's decision in this process: no recall manager here
         if base is not None:
-            results = [store.approve(str(proposal_id), base=base)]
+            results = [notes.decide(str(proposal_id), True, base=base)]
         else:
-            results = approve_shown(console, store, None if every else str(proposal_id))
+            results = approve_shown(console, notes, None if every else str(proposal_id))
     if every and not results:
         console.print(Text("(no pending proposals)", style="dim"))
     refused = [r for r in results if not r.get("success")]
