@@ -12,6 +12,7 @@ import pytest
 from test_coding_hooks import SESSION, base, hook
 
 from silcrow.integrations.coding import _hooks, _unread
+from silcrow.integrations.hermes._bridge import HermesBridge
 from silcrow.recall import MemoryManager, MemoryProvider
 from silcrow.recall.local import LocalProvider
 from silcrow.recall.policy import prefetch_query
@@ -70,6 +71,20 @@ def test_a_long_prompt_is_searched_by_its_end() -> None:
         assert query.split()[0] in FILLER.split()  # from the start of a word
     short = "Svelte? " + question
     assert prefetch_query(short) == short  # a prompt within the cap is searched whole
+
+
+def test_the_hermes_bridge_searches_a_long_message_by_its_end(tmp_path: Path) -> None:
+    """Hermes runs its own manager and calls the bridge directly: the same rule holds there."""
+    question = "why did the nightly backup upload fail?"
+    prompt = "Our Svelte frontend and Vite build, remember them.\n" + FILLER * 100 + question
+    asked = Asked()
+    bridge = HermesBridge()
+    bridge._recall, bridge._loaded_for, bridge._home = asked, tmp_path / "hermes", tmp_path / "home"
+    bridge.initialize("s", hermes_home=str(tmp_path / "hermes"))
+    assert "300 seconds" in bridge.prefetch(prompt, session_id="s")
+    bridge.queue_prefetch(prompt, session_id="s")
+    assert len(asked.queries) == 2
+    assert all(len(q) <= 4000 and q.endswith(question) and "Svelte" not in q for q in asked.queries)
 
 
 def test_a_hook_input_over_the_bound_is_not_parsed(tmp_path: Path) -> None:

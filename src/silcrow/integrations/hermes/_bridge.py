@@ -137,6 +137,7 @@ class HermesBridge:
     def prefetch(self, query: str, *, session_id: str = "") -> str:
         from silcrow.recall import policy
 
+        query = policy.prefetch_query(query)
         if not policy.worth_recalling(query):
             return ""
         return policy.recalled(self._provider().prefetch(self._out(query),
@@ -145,6 +146,7 @@ class HermesBridge:
     def queue_prefetch(self, query: str, *, session_id: str = "") -> None:
         from silcrow.recall import policy
 
+        query = policy.prefetch_query(query)
         if policy.worth_recalling(query):
             self._provider().queue_prefetch(self._out(query), session_id=session_id or self._session_id)
 
