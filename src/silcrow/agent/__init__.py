@@ -16,7 +16,7 @@ from silcrow._lazy import lazy_getattr
 if TYPE_CHECKING:
     from silcrow.agent._llm import Completion, LLMClient, ToolCall
     from silcrow.agent._loop import DEFAULT_REPLAY_RECALL, Agent
-    from silcrow.agent._merge import model_merge
+    from silcrow.agent._merge import model_judge, model_merge
     from silcrow.agent._prompt import build_system_prompt
     from silcrow.agent._search_tool import handle_session_search, session_search_schema
     from silcrow.agent._tools import ToolRouter
@@ -30,6 +30,7 @@ __all__ = [
     "ToolRouter",
     "build_system_prompt",
     "handle_session_search",
+    "model_judge",
     "model_merge",
     "session_search_schema",
 ]
@@ -43,6 +44,7 @@ __getattr__ = lazy_getattr(__name__, {
     "ToolRouter": "silcrow.agent._tools",
     "build_system_prompt": "silcrow.agent._prompt",
     "handle_session_search": "silcrow.agent._search_tool",
+    "model_judge": "silcrow.agent._merge",
     "model_merge": "silcrow.agent._merge",
     "session_search_schema": "silcrow.agent._search_tool",
 })

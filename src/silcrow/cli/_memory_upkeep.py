@@ -101,7 +101,8 @@ def review(
     ctx: typer.Context,
     as_json: bool = JSON_OPTION,
     rules_only: bool = typer.Option(False, "--rules-only",
-                                    help="word merges by rule even when a model is configured"),
+                                    help="judge pairs and word merges by rule even when a model is "
+                                         "configured"),
     unused_days: int = typer.Option(180, "--unused-days", min=1, max=36500,
                                     help="propose archiving entries nothing surfaced or changed "
                                          "for this long"),
@@ -142,13 +143,15 @@ def run_review(ctx: typer.Context, store: Any, *, rules_only: bool = False,
     profile = app_profile(ctx)
     settings = profile.settings
     embed = settings.embed_function()
-    merge = None
+    merge = decide = None
     if not rules_only and (settings.base_url or settings.api_key):
-        from silcrow.agent import LLMClient, model_merge
+        from silcrow.agent import LLMClient, model_judge, model_merge
 
-        merge = model_merge(LLMClient(settings.model, base_url=settings.base_url, api_key=settings.api_key,
-                                      max_retries=0, timeout=30))
-    findings: list[dict[str, Any]] = store.consolidate(embed=embed, merge=merge, unused_days=unused_days)
+        client = LLMClient(settings.model, base_url=settings.base_url, api_key=settings.api_key,
+                           max_retries=0, timeout=30)
+        merge, decide = model_merge(client), model_judge(client)
+    findings: list[dict[str, Any]] = store.consolidate(embed=embed, merge=merge, decide=decide,
+                                                       unused_days=unused_days)
     return findings
 
 

@@ -43,6 +43,9 @@ UNUSED_DAYS = 180
 
 Embed = Callable[[Sequence[str]], "np.ndarray"]
 Merge = Callable[[str, str], str | None]
+Decide = Callable[[str, str], str | None]
+#: Pairs of one file a model is asked to judge at most, per review.
+MAX_MODEL_PAIRS = 40
 
 # One kind of fact each: the words before the cue are its subject, the words after its value.
 _SLOTS: dict[str, re.Pattern[str]] = {
@@ -194,9 +197,15 @@ def _merged(older: str, newer: str, merge: Merge | None) -> str | None:
 
 def find(target: str, entries: Sequence[str], *, details: Sequence[dict[str, Any]] = (),
          embed: Embed | None = None, merge: Merge | None = None, unused_days: int = UNUSED_DAYS,
-         today: datetime | None = None) -> list[Finding]:
+         today: datetime | None = None, decide: Decide | None = None) -> list[Finding]:
     """What :func:`review` would propose for one file's ``entries`` (``details``: their
-    ledger metadata, same order)."""
+    ledger metadata, same order).
+
+    ``decide(older, newer)``: a model's judgement of a pair ("update", "same" or
+    "independent"; None when it has none), asked instead of the rules for the pairs close
+    in meaning or that the rules do not call independent, at most :data:`MAX_MODEL_PAIRS` per
+    file. Its answer is held to what the rules' is: an update archives only the older, a
+    merge needs a wording that states every value of both."""
     entries = list(entries)
     info = list(details) if len(details) == len(entries) else [{} for _ in entries]
     when = [str(d.get("changed") or d.get("added") or d.get("first_seen") or "") for d in info]
@@ -218,6 +227,7 @@ def find(target: str, entries: Sequence[str], *, details: Sequence[dict[str, Any
     # fact twice is merged into the older's place, in a wording that holds every value of both.
     vectors = embed(entries) if embed is not None and len(entries) > 1 else None
     judged: list[tuple[int, int, _judge.Judgement]] = []
+    ask: list[tuple[float, int, int]] = []
     for i in range(len(entries)):
         for j in range(i + 1, len(entries)):
             if i in gone or j in gone:
@@ -227,8 +237,23 @@ def find(target: str, entries: Sequence[str], *, details: Sequence[dict[str, Any
             verdict = _judge.judge(entries[older], entries[newer], cosine)
             if verdict.verdict == _judge.INDEPENDENT:
                 verdict = _slot_update(entries[older], entries[newer]) or verdict
+            flagged = verdict.verdict != _judge.INDEPENDENT
+            if decide is not None and (flagged or (cosine or 0.0) >= _judge.RELATED):
+                # The model is asked about the pairs the rules flag and those close in meaning,
+                # closest first (see below).
+                ask.append((1.0 if flagged else cosine or 0.0, older, newer))
             if verdict.verdict != _judge.INDEPENDENT:
                 judged.append((older, newer, verdict))
+    if decide is not None and ask:
+        models: dict[tuple[int, int], _judge.Judgement] = {}
+        for _, older, newer in sorted(ask, reverse=True)[:MAX_MODEL_PAIRS]:
+            answer = decide(entries[older], entries[newer])
+            if answer in (_judge.UPDATE, _judge.SAME, _judge.INDEPENDENT):
+                why = ("the same fact (the model judged so)" if answer == _judge.SAME
+                       else "the model judged so")
+                models[(older, newer)] = _judge.Judgement(answer, why)
+        judged = [(o, n, v) for o, n, v in judged if (o, n) not in models]
+        judged += [(o, n, v) for (o, n), v in models.items() if v.verdict != _judge.INDEPENDENT]
     for older, newer, verdict in sorted(judged, key=lambda item: item[2].verdict != _judge.UPDATE):
         if older in gone or newer in gone:
             continue

@@ -512,14 +512,15 @@ class MemoryStore:
         self._check_target(target)
         self._upkeep.note_surfaced(target, entries, how)
 
-    def consolidate(self, *, embed: Any = None, merge: Any = None,
+    def consolidate(self, *, embed: Any = None, merge: Any = None, decide: Any = None,
                     unused_days: int = UNUSED_DAYS) -> list[dict[str, Any]]:
         """The review pass (see :mod:`silcrow.store._review`): near-duplicates, contained and
         contradicted entries, entries unused for ``unused_days``, each made a pending proposal
         with its reason (``embed``: texts -> normalised vectors, for duplicates by meaning;
-        ``merge``: the merged wording of two entries, e.g. from a model). Nothing is applied;
+        ``merge``: the merged wording of two entries, e.g. from a model; ``decide``: a model's
+        judgement of a pair, see :func:`silcrow.store._review.find`). Nothing is applied;
         a finding already pending is not proposed again, nor one the user rejected while its
         entries are unchanged (returned with ``declined``: when and why). Returns the findings,
         each with its ``proposal_id``."""
         return self._upkeep.consolidate(self.details(), self.pending(), self.proposals, embed=embed,
-                                        merge=merge, unused_days=unused_days)
+                                        merge=merge, decide=decide, unused_days=unused_days)

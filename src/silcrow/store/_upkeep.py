@@ -140,7 +140,7 @@ class Upkeep:
     # -- the review pass ---------------------------------------------------------------------------
 
     def consolidate(self, details: dict[str, list[dict[str, Any]]], pending: list[Proposal], box: ProposalBox,
-                    *, embed: Any, merge: Any, unused_days: int) -> list[dict[str, Any]]:
+                    *, embed: Any, merge: Any, unused_days: int, decide: Any = None) -> list[dict[str, Any]]:
         """The review pass over ``details`` (see ``MemoryStore.consolidate``): each finding
         becomes a proposal in ``box`` unless one for it is ``pending`` already."""
         waiting = {(p.target, p.why) for p in pending if p.why} | {p.finding for p in pending if p.finding}
@@ -152,7 +152,7 @@ class Upkeep:
         for target in TARGET_FILES:
             live = [d["text"] for d in details[target]]
             for finding in review.find(target, live, details=details[target], embed=embed, merge=merge,
-                                       unused_days=unused_days):
+                                       decide=decide, unused_days=unused_days):
                 shown = finding.as_dict()
                 if (target, finding.reason) in waiting or finding.key in waiting:
                     shown["already_pending"] = True
