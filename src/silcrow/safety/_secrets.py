@@ -19,6 +19,7 @@ that hands text on (the manager, a provider's own entry points, its outbox) may 
 
 from __future__ import annotations
 
+import bisect
 import re
 import threading
 from typing import Any
@@ -92,29 +93,40 @@ def _span(rule: Rule, found: re.Match[str]) -> tuple[int, int] | None:
 
 
 def _find(text: str) -> list[tuple[int, int, str]]:
-    """Non-overlapping ``(start, end, kind)`` secret spans of ``text``, in order."""
+    """Non-overlapping ``(start, end, kind)`` secret spans of ``text``, in order: overlapping finds
+    are merged into one span of the earliest rule's kind; a find that overlaps a placeholder
+    already there is dropped (that value is gone already). Sorting and one sweep keep this
+    linear in the number of finds."""
     lowered = text.lower()
-    taken: list[list[Any]] = [[m.start(), m.end(), ""] for m in _PLACEHOLDER.finditer(text)]
-    for rule in secret_rules():
+    guarded = [(m.start(), m.end()) for m in _PLACEHOLDER.finditer(text)]
+    found_spans: list[tuple[int, int, int, str]] = []  # start, end, rule order, kind
+    for order, rule in enumerate(secret_rules()):
         if rule.hints and not any(hint in lowered for hint in rule.hints):
             continue
         if rule.also and not any(needed in text for needed in rule.also):
             continue
         for found in rule.pattern.finditer(text):
             span = _span(rule, found)
-            if span is None or span[0] >= span[1]:
-                continue
-            start, end = span
-            overlapping = [t for t in taken if t[0] < end and start < t[1]]
-            if not overlapping:
-                taken.append([start, end, rule.kind])
-            elif all(t[2] for t in overlapping):  # never over a placeholder: that value is gone already
-                first = overlapping[0]  # the earlier rule's kind; the span grows to cover both
-                first[0] = min([start] + [t[0] for t in overlapping])
-                first[1] = max([end] + [t[1] for t in overlapping])
-                for other in overlapping[1:]:
-                    taken.remove(other)
-    return sorted((s, e, k) for s, e, k in taken if k)
+            if span is not None and span[0] < span[1] and not _overlaps(guarded, *span):
+                found_spans.append((span[0], span[1], order, rule.kind))
+    merged: list[tuple[int, int, str]] = []
+    best = -1
+    for start, end, order, kind in sorted(found_spans):
+        if merged and start < merged[-1][1]:
+            last_start, last_end, last_kind = merged[-1]
+            if order < best:
+                last_kind, best = kind, order
+            merged[-1] = (last_start, max(last_end, end), last_kind)
+        else:
+            merged.append((start, end, kind))
+            best = order
+    return merged
+
+
+def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether [start, end) overlaps one of ``spans`` (sorted, not overlapping each other)."""
+    at = bisect.bisect_left(spans, (end, end))  # spans that start before ``end``...
+    return at > 0 and spans[at - 1][1] > start  # ...the last of which may reach past ``start``
 
 
 def redact_secrets(text: str) -> str:
