@@ -126,6 +126,8 @@ ORDINARY = [
     'ACCESS_KEY = "silcrow.access"', "sha256 of cross-encoder/ms-marco-MiniLM-L-12-v2 (model and tokenizer)",
     'secret = [key for key in params if "password" in key.lower()]',
     "- **REST**, with a `review` token: `GET /v1/memory/pending`,",
+    'SESSION_HEADERS = {b"mcp-session-id": "Mcp-Session-Id", b"x-silcrow-session": "X-Silcrow-Session"}',
+    'raise Refused(401, "Incorrect API key provided (an Authorization: Bearer header is required)",',
 ]
 
 

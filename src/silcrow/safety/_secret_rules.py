@@ -174,7 +174,7 @@ SHAPES = (
     _rule("auth-header", r"(?i)\b(?:proxy-)?authorization\"?\s*+[:=]\s*+[\"']?"
           r"(?:(?:bearer|basic|token|digest|bot|"
           r"apikey|api-key|key|ssws|negotiate|ntlm|hmac|otp|sso-key|pat|jwt|dpop)\b\s*+)?+"
-          r"(?P<secret>[^\s\"']{6,500}+)", ("authorization",), words.not_placeholder),
+          r"(?P<secret>[^\s\"']{6,500}+)", ("authorization",), words.header_value),
     _rule("auth-header", r"(?i)\b(?:bearer|basic|token)\s++(?P<secret>[A-Za-z0-9._~+/=-]{16,}+)",
           ("bearer", "basic", "token"), words.credential_like),
     _rule("cookie", r"(?i)\b(?:set-)?cookie\s*+:\s*+(?P<secret>[^\r\n\"']{8,500}+)", ("cookie",),

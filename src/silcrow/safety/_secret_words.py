@@ -37,6 +37,7 @@ _SECRET_WORD = re.compile(r"(?i)pass|pwd|secret|token|key|cred|auth")
 _CODE = re.compile(r"(?<![\w.])(?:[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)++(?:[(\[].*)?|[A-Za-z_][\w.]*+[(\[].*)")
 _PATH = re.compile(r"[~.]?/[\w./-]*")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_NAME_LIKE = re.compile(r"[A-Za-z]++(?:[-_][A-Za-z]++)*+")  # "Mcp-Session-Id": a header's name, not a key
 _ENV_NAME = re.compile(r"(?<![A-Z0-9_])[A-Z][A-Z0-9]*+(?:_[A-Z0-9]++)++")
 _DOTTED = re.compile(r"(?<![\w.-])[A-Za-z_][\w-]*+(?:\.[A-Za-z_][\w-]*+)++")
 
@@ -71,6 +72,12 @@ def _looks_generated(value: str) -> bool:
 
 def not_placeholder(found: re.Match[str]) -> bool:
     return not is_placeholder(found.group("secret").strip("\"'"))
+
+
+def header_value(found: re.Match[str]) -> bool:
+    """An ``Authorization`` value, not the word after one ("an Authorization: Bearer header")."""
+    value = found.group("secret").strip("\"'")
+    return not is_placeholder(value) and not (value.isalpha() and value.islower())
 
 
 def plausible_token(found: re.Match[str]) -> bool:
@@ -113,7 +120,7 @@ STRONG_NAMES = ("password", "passwd", "pwd", "pass", "passphrase", "secret", "co
 MEDIUM_NAMES = ("api_?key", "auth_?key", "service_?key", "account_?key", "db_?key", "database_?key",
                 "priv_?key", "private_?key", "client_?key", "secret_?key", "access_?key", "token", "auth",
                 "api_?token", "access_?token", "refresh_?token", "auth_?token", "authtoken", "bearer",
-                "session_?(?:key|token|secret|id)", "signing_?key", "encryption_?key", "master_?key",
+                "session_?(?:key|token|secret)", "signing_?key", "encryption_?key", "master_?key",
                 "private_?token", "app_?key", "license_?key", "webhook_?(?:url|secret)")
 
 
@@ -148,7 +155,7 @@ def assigned_value(found: re.Match[str]) -> bool:
     if _STRONG.fullmatch(name) or _STRONG_END.search(name):
         return len(value) >= (3 if quoted else 4)
     if quoted and not _DOTTED.fullmatch(value):  # a literal given to a token or key name
-        return len(value) >= 8 and not any(c.isspace() for c in value)
+        return len(value) >= 8 and not any(c.isspace() for c in value) and not _NAME_LIKE.fullmatch(value)
     return _looks_generated(value)
 
 
