@@ -15,7 +15,7 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -36,6 +36,7 @@ from silcrow.cli._common import (
 )
 from silcrow.cli._memory_address import addressed, remember_shown, with_other_file_hint
 from silcrow.cli.main import app
+from silcrow.notes import Notes
 from silcrow.safety import display_safe
 from silcrow.store import (
     TARGET_FILES,
@@ -47,9 +48,6 @@ from silcrow.store import (
     shown_origin,
     who_text,
 )
-
-if TYPE_CHECKING:
-    from silcrow.notes import Notes
 
 memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
@@ -84,6 +82,15 @@ def _open_store(ctx: typer.Context) -> MemoryStore:
         store = app_profile(ctx).store()
         store.load()
     return store
+
+
+def _open_notes(ctx: typer.Context) -> Notes:
+    """The notes service over :func:`_open_store`'s store: how every write of this group is made
+    (a person's, origin ``cli``; this process opens no recall manager)."""
+    with guarded():
+        notes = app_profile(ctx).notes()
+        notes.store.load()
+    return notes
 
 
 def _argument_text(value: str) -> str:
@@ -272,9 +279,9 @@ def add(
     force: bool = typer.Option(False, "--force", help=_FORCE_HELP),
 ) -> None:
     """Add an entry (an exact duplicate is accepted without adding a second copy)."""
-    store = _open_store(ctx)
+    notes = _open_notes(ctx)
     with guarded():
-        result = store.add(target.value, _argument_text(text), origin="cli", force=force)
+        result = notes.add(target.value, _argument_text(text), origin="cli", force=force)
     _report(_with_force_hint(result))
 
 
@@ -288,10 +295,11 @@ def replace(
     as_text: bool = typer.Option(False, "--text", help=_TEXT_HELP),
 ) -> None:
     """Replace the entry OLD names (its number in `memory show`, its id, or a text it holds) with NEW."""
-    store = _open_store(ctx)
+    notes = _open_notes(ctx)
+    store = notes.store
     with guarded():
         old_text = addressed(ctx, store, target.value, old, as_text)
-        result = store.replace(target.value, old_text, _argument_text(new), origin="cli", force=force)
+        result = notes.replace(target.value, old_text, _argument_text(new), origin="cli", force=force)
         result = with_other_file_hint(store, target.value, old, result)
     _report(_with_force_hint(result))
 
@@ -304,9 +312,10 @@ def remove(
     as_text: bool = typer.Option(False, "--text", help=_TEXT_HELP),
 ) -> None:
     """Remove the entry OLD names (its number in `memory show`, its id, or a text it holds)."""
-    store = _open_store(ctx)
+    notes = _open_notes(ctx)
+    store = notes.store
     with guarded():
-        result = store.remove(target.value, addressed(ctx, store, target.value, old, as_text), origin="cli")
+        result = notes.remove(target.value, addressed(ctx, store, target.value, old, as_text), origin="cli")
         result = with_other_file_hint(store, target.value, old, result)
     _report(result)
 
@@ -425,9 +434,9 @@ def undo(
     target: Target = _target_option(Target.memory, _TARGET_HELP),
 ) -> None:
     """Restore the state before the last committed mutation of a file (itself journaled)."""
-    store = _open_store(ctx)
+    notes = _open_notes(ctx)
     with guarded():
-        result = store.undo(target.value, origin="cli")
+        result = notes.undo(target.value, origin="cli")
     _report(result)
 
 
@@ -551,9 +560,9 @@ def reject(
     reason: str | None = typer.Option(None, "--reason", help="why (kept with the decision)"),
 ) -> None:
     """Drop a pending proposal without applying it."""
-    store = _open_store(ctx)
+    notes = _open_notes(ctx)
     with guarded():
-        result = store.reject(proposal_id, reason)
+        result = notes.decide(proposal_id, False, reason=reason)
     _report(result)
 
 
