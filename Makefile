@@ -29,6 +29,16 @@ $(HERMES_VENV)/.installed: pyproject.toml
 	$(HERMES_VENV)/bin/python -m pip install --quiet 'hermes-agent==$(HERMES_VERSION)' -e .
 	touch $@
 
+# AutoGen (pinned) with this silcrow (editable), in a virtualenv of its own: AutoGen needs
+# protobuf 5, .venv holds protobuf 6. tests/test_integration_autogen.py runs an agent in it.
+AUTOGEN_VERSION := 0.7.5
+AUTOGEN_VENV := .venv-autogen
+$(AUTOGEN_VENV)/.installed: pyproject.toml Makefile
+	test -x $(AUTOGEN_VENV)/bin/python || $(PYTHON) -m venv $(AUTOGEN_VENV)
+	$(AUTOGEN_VENV)/bin/python -m pip install --quiet -e '.[autogen]' 'autogen-agentchat==$(AUTOGEN_VERSION)' \
+		'autogen-ext[openai]==$(AUTOGEN_VERSION)'
+	touch $@
+
 # tests/constraints/*.txt pin every package of the two real-server venvs to the set that last passed:
 # a newer openai/httpx2 pair, resolved a day later, stopped hindsight-api 1.1.0 from starting.
 
@@ -109,7 +119,7 @@ $(ANTHROPIC2)/.complete: | $(STAMP)
 
 test: lint docs $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_VENV)/.installed \
 	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete $(NODE_CLIENTS)/.installed \
-	$(ANTHROPIC2)/.complete
+	$(ANTHROPIC2)/.complete $(AUTOGEN_VENV)/.installed
 	$(BIN)/python -m pytest -q
 
 # Each benchmark prints one JSON object on stdout (progress on stderr). The LoCoMo ones need its
@@ -134,4 +144,4 @@ bench: $(STAMP) $(HERMES_VENV)/.installed  # bench/store.py's baseline is Hermes
 	$(BIN)/python bench/serve.py
 
 clean:
-	rm -rf $(VENV) $(HERMES_VENV) $(OPENVIKING_VENV) $(HINDSIGHT_VENV) build/site .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(HERMES_VENV) $(OPENVIKING_VENV) $(HINDSIGHT_VENV) $(AUTOGEN_VENV) build/site .pytest_cache .mypy_cache .ruff_cache
