@@ -33,7 +33,9 @@ judgement), ``older_shown_as_of`` how often the prefetched block shows the older
 date. For independent pairs both should stay low.
 
 ``review_time``: the review pass on a MEMORY.md and a USER.md filled to their budgets with
-entries of the data set: ``cold_s`` includes loading the embedder (target <= 2 s).
+entries of the data set: ``cold_s`` includes loading the embedder (target <= 2 s), ``warm_s``
+does not; ``find_warm_s`` is the judging alone (embedding included, no proposals written),
+``baseline_find_warm_s`` the former rules' on the same notes.
 
 Prints one JSON object on stdout; progress goes to stderr.
 """
@@ -59,6 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _review_baseline  # noqa: E402
 
 from silcrow.store import MemoryStore  # noqa: E402
+from silcrow.store._review import find as review_find  # noqa: E402
 
 console = Console(stderr=True)
 DATA = Path(__file__).resolve().parent / "data" / "review_pairs.jsonl"
@@ -242,6 +245,15 @@ def main() -> None:
             start = time.perf_counter()
             full_copy.consolidate(embed=embedder)
             times[label] = round(time.perf_counter() - start, 3)
+        # The former rules on the same notes with the same (warm) embedder, in the same run.
+        start = time.perf_counter()
+        for target in ("memory", "user"):
+            _review_baseline.find(target, full.entries(target), embed=embed)
+        times["baseline_find_warm_s"] = round(time.perf_counter() - start, 3)
+        start = time.perf_counter()
+        for target in ("memory", "user"):
+            review_find(target, full.entries(target), embed=embed)
+        times["find_warm_s"] = round(time.perf_counter() - start, 3)
         entries = len(full.entries("memory")) + len(full.entries("user"))
         times.update({"target_cold_s": 2.0, "entries": entries,
                       "memory_fullness": round(full.fullness("memory"), 2),
