@@ -65,6 +65,7 @@ def fenced(text: str) -> tuple[str, str]:
     return "".join(outside), "".join(inside)
 
 
+REPORT = "\napi.stop()\n"
 FACT = "Sam's favourite dish is salmon sushi."
 ASK = "What should I cook for Sam tonight?"
 
@@ -108,3 +109,17 @@ def test_under_approval_a_crew_save_waits_and_a_threat_is_refused(tmp_path: Path
     with sqlite3.connect(home / "crewai.db") as conn:  # the approved entry finds its CrewAI fields
         (fields,) = conn.execute("SELECT record FROM records WHERE content = ?", (FACT,)).fetchone()
     assert json.loads(fields)["scope"] == "/people/sam"
+
+
+def test_the_crewai_page_example(tmp_path: Path) -> None:
+    """The docs page's offline block, then its example as written, in CrewAI's venv."""
+    from test_integration_docs import example, offline
+
+    home = tmp_path / "home"
+    code = offline("crewai.md") + example("crewai.md") + REPORT
+    done = subprocess.run([crewai_python(), "-c", code], capture_output=True, text=True, encoding="utf-8",
+                          env=env(home), cwd=tmp_path, timeout=600)
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert done.stdout.strip() == "Noted: salmon sushi."
+    assert MemoryStore(home).entries("memory") == [FACT]
+    assert FACT in cli(home, "memory", "history")  # journaled

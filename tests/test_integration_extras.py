@@ -13,7 +13,8 @@ from silcrow.errors import ConfigError, ExtraNotInstalledError
 CASES = [("anthropic", "anthropic", "anthropic"), ("openai_agents", "agents", "openai-agents"),
          ("langgraph", "langgraph", "langgraph"), ("llama_index", "llama_index", "llama-index"),
          ("pydantic_ai", "pydantic_ai", "pydantic-ai"),
-         ("agent_framework", "agent_framework", "agent-framework"), ("autogen", "autogen_core", "autogen")]
+         ("agent_framework", "agent_framework", "agent-framework"),
+         ("autogen", "autogen_core", "autogen"), ("crewai", "crewai", "crewai")]
 
 
 def _python(code: str) -> subprocess.CompletedProcess[str]:
