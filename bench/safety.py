@@ -2,14 +2,19 @@
 
     .venv/bin/python bench/safety.py [--dataset locomo10.json] [--repeat 3] [--verdicts-only]
 
-``verdicts`` (all that ``--verdicts-only`` prints, with ``ms_per_2200_char_note``): refused /
-held / accepted through the whole scan (patterns, then the learned stage, as
-``MemoryStore.add`` runs it) per corpus, on sets the learned stage was neither trained nor
-calibrated on: the public attacks of ``hermes-jailbench`` and ``agent-injection-bench``,
-silcrow's written and held-out attacks, ordinary conversation (the even-numbered sessions and
-the QA of the LoCoMo development conversation), preference notes, agent-instruction notes
-(microsoft/vscode and home-assistant/core), developer notes and dual-use notes; and p50/p95
-milliseconds per stage on 2,200-character notes, with a keyword blocklist as the baseline.
+``verdicts`` (all that ``--verdicts-only`` prints, with ``ms_per_2200_char_note`` and
+``load_time``): refused / held / accepted through the whole scan (patterns, then encodings,
+the n-gram model and the meaning stage, as ``MemoryStore.add`` runs it) per corpus, which
+stage decided, and the rate of the scan before the cascade (patterns and the n-gram model
+alone) on the same texts, on sets neither model was trained nor calibrated on: the public
+attacks of ``hermes-jailbench`` and ``agent-injection-bench``, silcrow's written and held-out
+attacks, the attacks in fiction, hypothetical, role-play, document, tool-output and encoded
+framings (``safety_framed_attacks.jsonl``: frames and payloads no model saw), ordinary
+conversation (the even-numbered sessions and the QA of the LoCoMo development conversation),
+preference notes, agent-instruction notes (microsoft/vscode and home-assistant/core),
+developer notes and dual-use notes; p50/p95 milliseconds per stage on 2,200-character notes,
+with a keyword blocklist as the baseline; and a session start with a full MEMORY.md and
+USER.md, cold and warm.
 
 Prints one JSON object on stdout (progress goes to stderr). Three scanners
 run on the same texts in the same run:
@@ -374,9 +379,10 @@ def _times(fn: Callable[[], object]) -> float:
 def stage_times(here: Path, locomo_turns: list[str], rounds: int = 3) -> dict[str, Any]:
     """p50/p95 ms per stage on 2,200-character notes (the MEMORY.md budget) of ordinary text,
     the stages interleaved so that load on the machine hits each alike. ``whole_scan`` is the
-    cascade as ``MemoryStore.add`` runs it, uncached; ``meaning_*`` is what that stage costs a
-    note that reaches it (one window, or every window of the note); ``reached_meaning`` the
-    share of notes that did. Baseline: the naive keyword blocklist on the same notes."""
+    cascade as ``MemoryStore.add`` runs it, uncached, and ``whole_scan_cached`` a second scan of
+    the same content; ``meaning_*`` is what that stage costs a note that reaches it (one window,
+    or every window of the note); ``reached_meaning`` the share of notes that did. Baseline:
+    the naive keyword blocklist on the same notes."""
     from silcrow.safety import _meaning
     from silcrow.safety._decode import decoded
     from silcrow.safety._learned import classify
@@ -392,13 +398,13 @@ def stage_times(here: Path, locomo_turns: list[str], rounds: int = 3) -> dict[st
         long_notes.append(note[:2_200])
     head = _meaning.shared()
     reached: list[int] = []
-    real_judge = head.judge
+    real_score_each = head.score_each
 
-    def judge(text: str, parts: list[str] | None = None) -> _meaning.Judgement:
-        reached.append(1)
-        return real_judge(text, parts)
+    def score_each(parts: list[str]) -> list[float]:
+        reached.append(len(parts))
+        return real_score_each(parts)
 
-    head.judge = judge  # type: ignore[method-assign]
+    head.score_each = score_each  # type: ignore[method-assign]
     fns: dict[str, Callable[[str], object]] = {
         "baseline_keyword_blocklist": keyword_blocklist,
         "patterns": lambda t: threats._scan(t, False, False),
@@ -412,6 +418,8 @@ def stage_times(here: Path, locomo_turns: list[str], rounds: int = 3) -> dict[st
     stages: dict[str, list[float]] = {name: [] for name in fns}
     classify("warm up the model once before timing it")
     head.score("warm up the embedding model once before timing it")
+    for note in long_notes:  # what "cached" times is a second scan of the same content
+        threats.scan(note, learned=True)
     for _ in range(rounds):
         for note in long_notes:
             for name, fn in fns.items():
@@ -419,14 +427,16 @@ def stage_times(here: Path, locomo_turns: list[str], rounds: int = 3) -> dict[st
                     reached.clear()
                 stages[name].append(_times(lambda fn=fn, note=note: fn(note)))  # type: ignore[misc]
                 if name == "whole_scan":
-                    stages.setdefault("_reached", []).append(float(bool(reached)))
-    head.judge = real_judge  # type: ignore[method-assign]
-    share = stages.pop("_reached")
+                    stages.setdefault("_reached", []).append(float(sum(reached)))
+    head.score_each = real_score_each  # type: ignore[method-assign]
+    read = stages.pop("_reached")
+    share = [float(n > 0) for n in read]
     out: dict[str, Any] = {name: {"p50": _pct(v, 0.5), "p95": _pct(v, 0.95), "max": round(max(v), 3)}
                            for name, v in stages.items()}
     base = out["baseline_keyword_blocklist"]["p50"] or 1e-3
     out["whole_scan_p50_over_baseline"] = round(out["whole_scan"]["p50"] / base, 1)
     out["reached_meaning"] = round(sum(share) / len(share), 4)
+    out["windows_read_for_meaning_per_note"] = round(sum(read) / len(read), 3)
     out["notes"] = len(long_notes)
     short = [_times(lambda t=t: threats._scan(t, False, True)) for t in locomo_turns[:600]]
     if short:

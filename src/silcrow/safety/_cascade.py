@@ -4,12 +4,12 @@ are unsure (see :func:`silcrow.safety._threats.scan` with ``learned=True``):
 1. encodings: text hidden in base64, hex, ROT13 or reversed is decoded
    (:mod:`silcrow.safety._decode`) and its readable form scanned; an attack there is held, and
    so is any prose kept in ROT13 or backwards, or base64/hex prose the n-gram model doubts;
-2. the n-gram model (:mod:`silcrow.safety._learned`, a few milliseconds): a score at its refuse
-   threshold or above holds the note at once; a score under ``GATE`` in every window of the
-   note (and for the whole note) accepts it -- most notes stop here;
+2. the n-gram model (:mod:`silcrow.safety._learned`, a few milliseconds per window of about 480
+   characters; a short note is one window): a score at its refuse threshold in any window holds
+   the note at once; a score under ``GATE`` in every window accepts it -- most notes stop here;
 3. the meaning stage (:mod:`silcrow.safety._meaning`, bge-small, ~10-25 ms a window): it reads
-   the window of the note the n-gram model doubts most (when it doubts it at all) and holds the
-   note when what it asks for is an attack, whatever framing carries it. When the n-gram model
+   the windows of the note the n-gram model doubts (the ``MAX_READ`` it doubts most) and holds
+   the note when what one asks for is an attack, whatever framing carries it. When the n-gram model
    alone would hold a note and the meaning stage reads it as plainly benign (under
    ``RELEASE``), the note is kept: the n-gram model's false alarms are notes that use an
    attack's words for an ordinary purpose ("User's system prompt style: concise"). The meaning
@@ -31,6 +31,9 @@ from silcrow.safety._decode import COMMON, WORD, decoded
 GATE = 0.10
 #: Under this meaning-stage score, a note the n-gram model alone would hold is kept.
 RELEASE = 0.15
+#: At most this many windows of a note are read for meaning (the ones the n-gram model doubts
+#: most); a doubted window past them is held on the n-gram model's word.
+MAX_READ = 2
 
 #: A text with fewer common English words than this share is not read by the meaning stage.
 ENGLISH_SHARE = 0.15
@@ -57,34 +60,42 @@ def deeper(text: str, inner_scan: Callable[[str], str] | None) -> list[Finding]:
             return [(pid, f"text hidden in {found.encoding} reads, decoded, as {shown!r}; a note "
                           "that hides what it says is held for a person to read")]
 
-    judged = classify(text)
-    if judged.severity == "refuse":
-        return [("learned.refuse", judged.reason)]
     from silcrow.safety._meaning import shared, windows
 
+    # A long note is judged window by window, each like a short note: the n-gram model's score
+    # of a whole 2,200-character note grows with its length, and a note of ordinary lines
+    # would read as one long instruction.
+    parts = windows(text)
+    judged = [(classify(part if len(parts) > 1 else text), part) for part in parts]
+    for verdict, _ in judged:
+        if verdict.severity == "refuse":
+            return [("learned.refuse", verdict.reason)]
+    doubted = [(v, part) for v, part in judged if v.severity is not None]
     if not english(text):
         # bge-small reads English only: elsewhere the n-gram model (28 languages) decides alone.
-        return [(f"learned.{judged.severity}", judged.reason)] if judged.severity else []
-    parts = windows(text)
-    if len(parts) == 1:
-        suspicious = parts if judged.score >= GATE else []
-    else:
-        # One window is read, the one the n-gram model doubts most: the cost of this stage
-        # stays one embedding whatever the length of the note.
-        score, top = max((classify(part).score, part) for part in parts)
-        suspicious = [top] if score >= GATE or judged.severity is not None else []
-    if not suspicious:
+        return [(f"learned.{doubted[0][0].severity}", doubted[0][0].reason)] if doubted else []
+    # The windows the n-gram model doubts most, at most ``MAX_READ`` of them, are read for
+    # meaning (in one batch): the cost of this stage stays bounded whatever the note's length.
+    suspicious = sorted(((v, part) for v, part in judged if v.score >= GATE), key=lambda vp: -vp[0].score)
+    read, unread = suspicious[:MAX_READ], suspicious[MAX_READ:]
+    if not read:
         return []
     try:
-        meaning = shared().judge(text, suspicious)
+        head = shared()
+        scores = head.score_each([part for _, part in read])
+        hold_at = head.hold_at
     except EmbedderUnavailableError:
         # Without the embedding model (a broken install) the n-gram model decides alone.
-        return [(f"learned.{judged.severity}", judged.reason)] if judged.severity else []
-    if judged.severity == "hold" and meaning.score >= RELEASE:
-        # Both doubt it (or the meaning stage is unsure): the n-gram model's cues say why.
-        return [("learned.hold", judged.reason)]
-    if meaning.hold:
-        return [("meaning.intent", meaning.reason)]
+        return [(f"learned.{doubted[0][0].severity}", doubted[0][0].reason)] if doubted else []
+    for (verdict, _), score in zip(read, scores, strict=True):
+        if verdict.severity == "hold" and score >= RELEASE:
+            # Both doubt it (or the meaning stage is unsure): the n-gram model's cues say why.
+            return [("learned.hold", verdict.reason)]
+    if max(scores) >= hold_at:
+        return [("meaning.intent", head.reason(max(scores)))]
+    for verdict, _ in unread:
+        if verdict.severity == "hold":
+            return [("learned.hold", verdict.reason)]
     return []
 
 

@@ -9,9 +9,9 @@ stage (:mod:`silcrow.safety._learned`) sees the same text as ordinary prose.
 It is the last and dearest stage of a cascade (:mod:`silcrow.safety._cascade`): a note the
 patterns refused or held, or one the n-gram model scores clearly benign or clearly an attack,
 never reaches it. A note that does is cut into windows of about ``WINDOW_CHARS`` characters at
-sentence ends (at most ``MAX_WINDOWS``), and the window the n-gram model doubts most is
-embedded (at most ``EMBED_TOKENS`` tokens) and scored, so an instruction in the middle of a
-document is read on its own and a long note costs one embedding. Like the n-gram stage it only
+sentence ends (at most ``MAX_WINDOWS``), and the windows the n-gram model doubts most are
+embedded (at most ``EMBED_TOKENS`` tokens each) and scored, so an instruction in the middle of
+a document is read on its own and a long note costs at most two embeddings. Like the n-gram stage it only
 ever holds a note for a person, never refuses it.
 
 The weights (``data/intent_head.npz``, 109 KiB: one hidden layer of 64 ReLU units over the
@@ -118,17 +118,28 @@ class Head:
     def score_windows(self, parts: list[str]) -> float:
         """Calibrated probability of an attack, from the most telling of ``parts`` (pieces of
         one note, as :func:`windows` cuts them)."""
+        return max(self.score_each(parts))
+
+    def score_each(self, parts: list[str]) -> list[float]:
+        """Calibrated probability of an attack for each of ``parts``, embedded in one batch."""
         import numpy as np
 
         model = self._load()
         vectors = self._embedder.embed(parts)
         if "w1" in model:  # the one-hidden-layer head, when the training script chose it
             hidden = np.maximum(0.0, vectors @ model["w1"] + model["b1"])
-            raw = float(np.max(hidden @ model["w2"]) + float(model["b2"].ravel()[0]))
+            raw = hidden @ model["w2"] + float(model["b2"].ravel()[0])
         else:
-            raw = float(np.max(vectors @ model["w"]) + float(model["b"]))
+            raw = vectors @ model["w"] + float(model["b"])
         a, c = float(model["platt"][0]), float(model["platt"][1])
-        return 1.0 / (1.0 + float(np.exp(-(a * raw + c))))
+        return [float(p) for p in 1.0 / (1.0 + np.exp(-(a * raw + c)))]
+
+    @staticmethod
+    def reason(score: float) -> str:
+        """What a reviewer is told about a note this stage holds at ``score``."""
+        return (f"the meaning stage (bge-small) reads it, at {score:.2f}, as asking the agent to override "
+                "its instructions, leak or send data, run something, hide from the user, obey someone "
+                "else or drop its rules, whatever story, hypothetical, role or document it comes in")
 
     @property
     def hold_at(self) -> float:
@@ -138,11 +149,7 @@ class Head:
         """The judgement of ``text``, read in ``parts`` (default: all its :func:`windows`)."""
         model = self._load()
         prob = self.score_windows(parts or windows(text))
-        hold = prob >= float(model["hold_at"])
-        reason = (f"the meaning stage (bge-small) reads it, at {prob:.2f}, as asking the agent to override "
-                  "its instructions, leak or send data, run something, hide from the user, obey someone "
-                  "else or drop its rules, whatever story, hypothetical, role or document it comes in")
-        return Judgement(round(prob, 4), hold, reason)
+        return Judgement(round(prob, 4), prob >= float(model["hold_at"]), self.reason(prob))
 
 
 _SHARED: Head | None = None
