@@ -129,7 +129,7 @@ def values(text: str) -> frozenset[str]:
                 "." in word and not word.endswith(".")):
             found.add(low)
         elif index and word[:1].isupper() and low not in ("user", "i"):
-            found.add(_stem(low))
+            found.add(low)
     return frozenset(found)
 
 
