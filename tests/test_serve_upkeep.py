@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,8 +51,15 @@ def test_details_archive_restore_and_review_over_rest(served: tuple[ServerProces
     restored = api.post(f"/v1/memory/archive/{items[0]['id']}/restore")
     assert restored.status_code == 200, restored.text
     assert "User lives in Lisbon" in store.entries("user")
-    # A restore is a committed add like any other: the recall provider hears of it.
-    hits = api.post("/v1/recall/search", json={"query": "where does the user live, Lisbon", "k": 5}).json()
+    # A restore is a committed add like any other: the recall provider hears of it (on the
+    # manager's background worker, after the answer: looked for until it is there).
+    deadline = time.monotonic() + 30
+    query = {"query": "where does the user live, Lisbon", "k": 5}
+    while True:
+        hits = api.post("/v1/recall/search", json=query).json()
+        if any("User lives in Lisbon" in h["text"] for h in hits["results"]) or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
     assert any("User lives in Lisbon" in h["text"] for h in hits["results"]), hits
     assert [r["origin"] for r in store.history("user")][-1] == "rest"
     assert api.post("/v1/memory/archive/nope/restore").status_code == 404
