@@ -60,5 +60,57 @@ def crew(run: dict[str, Any]) -> dict[str, Any]:
                 "records": [r.model_dump(mode="json") for r in SilcrowStorage(run["profile"]).list_records()]}
 
 
+def protocol(profile: str | None) -> dict[str, Any]:
+    """The StorageBackend methods called as CrewAI calls them, and what each returned."""
+    import asyncio
+    from datetime import datetime
+
+    from crewai.memory.storage.backend import StorageBackend
+    from crewai.memory.types import MemoryRecord
+
+    from silcrow.errors import StoreError
+    from silcrow.integrations.crewai import SilcrowStorage
+
+    storage = SilcrowStorage(profile)
+    seen: dict[str, Any] = {"protocol": isinstance(storage, StorageBackend)}
+    storage.notes.add("memory", "The office moved to Dock Street.", origin="api")
+    food = MemoryRecord(content="Sam's favourite dish is salmon sushi.", scope="/people/sam",
+                        categories=["food"])
+    work = MemoryRecord(content="Project X ships in March.", scope="/projects/x", categories=["work"],
+                        metadata={"team": "core"})
+    name = MemoryRecord(content="The user's name is Sam.", scope="/user", categories=["profile"])
+    storage.save([food, work])
+    asyncio.run(storage.asave([name]))
+    vector = storage.embedder(["What does Sam eat?"])[0]
+    seen["count"], seen["count_people"] = storage.count(), storage.count("/people")
+    seen["scopes"], seen["categories"] = storage.list_scopes("/"), storage.list_categories()
+    seen["info_people"] = storage.get_scope_info("/people").model_dump(mode="json")
+    seen["entries"] = {t: list(storage.notes.read(t).entries) for t in ("memory", "user")}
+    seen["top"] = [(r.id, r.content, s) for r, s in storage.search(vector, limit=1)]
+    seen["by_metadata"] = [r.id for r, _ in storage.search(vector, metadata_filter={"team": "core"})]
+    seen["by_category"] = [r.id for r, _ in asyncio.run(storage.asearch(vector, categories=["profile"]))]
+    seen["none_above"] = storage.search(vector, min_score=0.99)
+    seen["ids"] = {"food": food.id, "work": work.id, "name": name.id}
+    seen["listed"] = [r.model_dump(mode="json") for r in storage.list_records()]
+    storage.update(food.model_copy(update={"content": "Sam's favourite dish is now ramen."}))
+    seen["updated"] = storage.get_record(food.id).content
+    seen["old_deleted"] = storage.delete(older_than=datetime(2000, 1, 1))
+    seen["deleted"] = asyncio.run(storage.adelete(record_ids=[work.id]))
+    seen["after_delete"] = storage.get_record(work.id)
+    try:
+        storage.search([1.0, 0.0, 0.0])
+    except StoreError as exc:
+        seen["bad_vector"] = str(exc)
+    storage.reset("/user")
+    seen["after_reset_user"] = {t: list(storage.notes.read(t).entries) for t in ("memory", "user")}
+    storage.reset()
+    seen["after_reset"] = storage.count()
+    storage.close()
+    return seen
+
+
 if __name__ == "__main__":
-    print(json.dumps([crew(run) for run in json.loads(sys.argv[1])]))
+    if sys.argv[1] == "protocol":
+        print(json.dumps(protocol(None)))
+    else:
+        print(json.dumps([crew(run) for run in json.loads(sys.argv[1])]))

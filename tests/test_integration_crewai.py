@@ -123,3 +123,38 @@ def test_the_crewai_page_example(tmp_path: Path) -> None:
     assert done.stdout.strip() == "Noted: salmon sushi."
     assert MemoryStore(home).entries("memory") == [FACT]
     assert FACT in cli(home, "memory", "history")  # journaled
+
+
+def test_the_storage_backend_methods(tmp_path: Path) -> None:
+    done = subprocess.run([crewai_python(), str(ROOT / "tests" / "crewai_crew.py"), "protocol"],
+                          capture_output=True, text=True, encoding="utf-8", env=env(tmp_path / "home"),
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-4000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    ids = seen["ids"]
+    assert seen["protocol"] is True  # crewai's runtime_checkable StorageBackend
+    # records are the notes' entries: /user in USER.md, the rest in MEMORY.md, with one written elsewhere
+    memory = ["The office moved to Dock Street.", FACT, "Project X ships in March."]
+    assert seen["entries"] == {"memory": memory, "user": ["The user's name is Sam."]}
+    listed = {r["content"]: r for r in seen["listed"]}
+    assert listed["The office moved to Dock Street."]["scope"] == "/"
+    assert listed["The office moved to Dock Street."]["id"].startswith("silcrow-")
+    assert listed["Project X ships in March."]["metadata"] == {"team": "core"}
+    assert (seen["count"], seen["count_people"]) == (4, 1)
+    assert seen["scopes"] == ["/people", "/projects", "/user"]
+    assert seen["categories"] == {"food": 1, "work": 1, "profile": 1}
+    assert seen["info_people"]["record_count"] == 1 and seen["info_people"]["child_scopes"] == ["/people/sam"]
+    # search: nearest first, fenced; filters by metadata and category; min_score
+    (top_id, top_text, top_score), = seen["top"]
+    assert top_id == ids["food"] and 0 < top_score <= 1
+    _, inside = fenced(top_text)
+    assert top_text.startswith("<memory-context>") and FACT in inside
+    assert seen["by_metadata"] == [ids["work"]] and seen["by_category"] == [ids["name"]]
+    assert seen["none_above"] == []
+    assert "embedder=storage.embedder" in seen["bad_vector"]
+    # update replaces the entry; delete and reset remove entries
+    assert seen["updated"] == "Sam's favourite dish is now ramen."
+    assert seen["old_deleted"] == 0 and seen["deleted"] == 1 and seen["after_delete"] is None
+    assert seen["after_reset_user"] == {"memory": ["The office moved to Dock Street.",
+                                                   "Sam's favourite dish is now ramen."], "user": []}
+    assert seen["after_reset"] == 0

@@ -6,7 +6,7 @@ import asyncio
 import hashlib
 import threading
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -23,7 +23,6 @@ from silcrow.store import Proposer
 CLIENT = "crewai"
 MODEL_ORIGIN = "tool"  # a write on the model's behalf: held under write_policy = "approve"
 USER_SCOPE = "/user"  # records under it are the user's profile (USER.md); the rest, MEMORY.md
-TARGETS = ("memory", "user")
 
 
 def target_of(scope: str) -> str:
@@ -44,7 +43,8 @@ def _matches(record: MemoryRecord, categories: list[str] | None, metadata: dict[
 
 
 def _naive(when: datetime) -> datetime:
-    return when.replace(tzinfo=None) if when.tzinfo is not None else when
+    """``when`` in UTC without a zone, as CrewAI dates its records (``datetime.utcnow()``)."""
+    return when.astimezone(UTC).replace(tzinfo=None) if when.tzinfo is not None else when
 
 
 class SilcrowStorage:
@@ -98,14 +98,15 @@ class SilcrowStorage:
         """(target, record) of each live notes entry, newest first."""
         known = self._table.by_entry()
         found: list[tuple[str, MemoryRecord]] = []
-        for target in TARGETS:
-            for entry in self.notes.read(target).entries:
-                fields = known.get((target, entry))
-                if fields is None:
-                    digest = hashlib.sha256(f"{target}\n{entry}".encode()).hexdigest()[:32]
-                    fields = {"id": f"silcrow-{digest}", "content": entry,
-                              "scope": USER_SCOPE if target == "user" else "/",
-                              "created_at": datetime.fromtimestamp(0)}
+        for target, entries in self.notes.store.details().items():
+            for entry in entries:
+                fields = known.get((target, entry["text"]))
+                if fields is None:  # written elsewhere: an id of its own, its date from the notes
+                    digest = hashlib.sha256(f"{target}\n{entry['text']}".encode()).hexdigest()[:32]
+                    stamp = entry.get("added")
+                    added = datetime.fromisoformat(stamp) if stamp else datetime.now(UTC)
+                    fields = {"id": f"silcrow-{digest}", "content": entry["text"],
+                              "scope": USER_SCOPE if target == "user" else "/", "created_at": _naive(added)}
                 found.append((target, MemoryRecord.model_validate(fields)))
         found.sort(key=lambda pair: pair[1].created_at, reverse=True)
         return found
