@@ -29,8 +29,10 @@ from silcrow.safety._decode import COMMON, WORD, decoded
 #: An n-gram score under this in every window sends a note no further. On the calibration
 #: split it lets ~95% of conversation turns stop at the n-gram model.
 GATE = 0.10
-#: Under this meaning-stage score, a note the n-gram model alone would hold is kept.
-RELEASE = 0.15
+#: Under this meaning-stage score, a note the n-gram model alone would hold is kept. On the
+#: calibration split, the texts the n-gram model holds score 0.37 (an agent instruction) and
+#: 0.91-0.995 (attacks) here: 0.5 keeps the one and holds the others.
+RELEASE = 0.5
 #: At most this many windows of a note are read for meaning (the ones the n-gram model doubts
 #: most); a doubted window past them is held on the n-gram model's word.
 MAX_READ = 2
