@@ -39,6 +39,15 @@ $(AUTOGEN_VENV)/.installed: pyproject.toml Makefile
 		'autogen-ext[openai]==$(AUTOGEN_VERSION)'
 	touch $@
 
+# Google ADK (pinned) with this silcrow (editable), in a virtualenv of its own: google-genai
+# needs tenacity<9.2, .venv holds 9.2. tests/test_integration_google_adk.py runs a Runner in it.
+ADK_VERSION := 2.15.0
+ADK_VENV := .venv-adk
+$(ADK_VENV)/.installed: pyproject.toml Makefile
+	test -x $(ADK_VENV)/bin/python || $(PYTHON) -m venv $(ADK_VENV)
+	$(ADK_VENV)/bin/python -m pip install --quiet -e '.[google-adk]' 'google-adk==$(ADK_VERSION)'
+	touch $@
+
 # tests/constraints/*.txt pin every package of the two real-server venvs to the set that last passed:
 # a newer openai/httpx2 pair, resolved a day later, stopped hindsight-api 1.1.0 from starting.
 
@@ -131,7 +140,7 @@ $(ANTHROPIC2)/.complete: | $(STAMP)
 test: lint docs $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_VENV)/.installed \
 	$(HINDSIGHT_VENV)/.installed $(SUPERMEMORY3)/.complete $(NODE_CLIENTS)/.installed \
 	$(ANTHROPIC2)/.complete $(AUTOGEN_VENV)/.installed \
-	$(CREWAI_VENV)/.installed
+	$(CREWAI_VENV)/.installed $(ADK_VENV)/.installed
 	$(BIN)/python -m pytest -q
 
 # Each benchmark prints one JSON object on stdout (progress on stderr). The LoCoMo ones need its
@@ -156,4 +165,4 @@ bench: $(STAMP) $(HERMES_VENV)/.installed  # bench/store.py's baseline is Hermes
 	$(BIN)/python bench/serve.py
 
 clean:
-	rm -rf $(VENV) $(HERMES_VENV) $(OPENVIKING_VENV) $(HINDSIGHT_VENV) $(AUTOGEN_VENV) build/site .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(HERMES_VENV) $(OPENVIKING_VENV) $(HINDSIGHT_VENV) $(AUTOGEN_VENV) $(CREWAI_VENV) $(ADK_VENV) build/site .pytest_cache .mypy_cache .ruff_cache

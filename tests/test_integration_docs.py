@@ -48,7 +48,7 @@ def offline(page: str) -> str:
 
 def run(code: str, home: Path, *, python: str = sys.executable,
         **env: str) -> subprocess.CompletedProcess[str]:
-    full = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_"))}
+    full = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_", "GOOGLE_"))}
     full.update(SILCROW_HOME=str(home), **env)
     done = subprocess.run([python, "-c", code], capture_output=True, text=True, encoding="utf-8",
                           env=full, cwd=home.parent, timeout=300)
@@ -138,3 +138,14 @@ def test_the_autogen_page_example(tmp_path: Path) -> None:
     assert "Be brief." in system
     fenced = system[system.index("<memory-context>"):system.index("</memory-context>")]
     assert "Sam's favourite dish is salmon sushi." in fenced
+
+
+@pytest.mark.slow
+def test_the_google_adk_page_example(tmp_path: Path) -> None:
+    python = Path(__file__).resolve().parents[1] / ".venv-adk" / "bin" / "python"
+    if not python.exists():
+        pytest.fail("the ADK virtualenv is missing: run `make .venv-adk/.installed` (or `make test`)")
+    printed, requests = run_offline("google-adk.md", tmp_path / "home", str(python))
+    assert printed == "It fires at 1240 degrees."
+    answered = json.dumps(requests[-1]["contents"][-1])
+    assert "functionResponse" in answered and "<memory-context>" in answered and "1240 degrees" in answered

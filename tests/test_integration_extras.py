@@ -14,7 +14,8 @@ CASES = [("anthropic", "anthropic", "anthropic"), ("openai_agents", "agents", "o
          ("langgraph", "langgraph", "langgraph"), ("llama_index", "llama_index", "llama-index"),
          ("pydantic_ai", "pydantic_ai", "pydantic-ai"),
          ("agent_framework", "agent_framework", "agent-framework"),
-         ("autogen", "autogen_core", "autogen"), ("crewai", "crewai", "crewai")]
+         ("autogen", "autogen_core", "autogen"), ("crewai", "crewai", "crewai"),
+         ("google_adk", "google", "google-adk")]
 
 
 def _python(code: str) -> subprocess.CompletedProcess[str]:

@@ -1,4 +1,4 @@
-"""The Messages and Responses API stand-ins answer the official SDKs, and refuse what the real
+"""The Messages, Responses and Gemini API stand-ins answer their clients, and refuse what the real
 APIs refuse (each refusal listed in ``violations``), so a client bug cannot pass a test."""
 
 from __future__ import annotations
@@ -11,7 +11,12 @@ import httpx
 import openai
 import pytest
 
-from silcrow.testing import STAND_IN_MODEL, ScriptedMessagesServer, ScriptedResponsesServer
+from silcrow.testing import (
+    STAND_IN_MODEL,
+    ScriptedGeminiServer,
+    ScriptedMessagesServer,
+    ScriptedResponsesServer,
+)
 
 TOOL = {"name": "lookup", "description": "Look a word up.",
         "input_schema": {"type": "object", "properties": {"word": {"type": "string"}}}}
@@ -120,3 +125,39 @@ def test_an_exhausted_script_fails_at_once_and_says_so() -> None:
         with pytest.raises(openai.InternalServerError, match="script exhausted"):
             client.responses.create(model="m", input="hi")
         assert len(api.requests) == 1 and api.violations == []
+
+
+GEMINI = "/v1beta/models/gemini-x:generateContent"
+CALL = {"role": "model", "parts": [{"functionCall": {"name": "lookup", "args": {}}}]}
+
+
+def test_gemini_answers_text_and_function_calls() -> None:
+    script = [{"tool_calls": [{"name": "lookup", "arguments": {"word": "silcrow"}}]}, {"content": "done"}]
+    with ScriptedGeminiServer(script) as api:
+        first = httpx.post(api.base_url + GEMINI, headers={"x-goog-api-key": "k"},
+                           json={"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}).json()
+        call = first["candidates"][0]["content"]["parts"][0]["functionCall"]
+        assert call["name"] == "lookup" and call["args"] == {"word": "silcrow"}
+        answer = {"role": "user", "parts": [{"functionResponse": {"name": "lookup", "response": {"r": 1}}}]}
+        second = httpx.post(api.base_url + GEMINI, headers={"x-goog-api-key": "k"}, json={"contents": [
+            {"role": "user", "parts": [{"text": "hi"}]}, first["candidates"][0]["content"], answer]}).json()
+        assert second["candidates"][0]["content"]["parts"] == [{"text": "done"}]
+        assert api.violations == [] and api.remaining == 0
+
+
+@pytest.mark.parametrize(("body", "wanted"), [
+    ({"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "temperature": 1},
+     'Unknown name "temperature"'),
+    ({"contents": [{"role": "assistant", "parts": [{"text": "hi"}]}]}, "valid role"),
+    ({"contents": [{"role": "user", "parts": [{"text": "hi"}]}, CALL,
+                   {"role": "user", "parts": [{"text": "and?"}]}]}, "number of function response parts"),
+    ({"contents": [{"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {}}}]}]},
+     "function response turn comes immediately after a function call turn"),
+])
+def test_gemini_refuses_what_the_api_refuses(body: dict[str, Any], wanted: str) -> None:
+    with ScriptedGeminiServer([{"content": "never sent"}]) as api:
+        answer = httpx.post(api.base_url + GEMINI, json=body, headers={"x-goog-api-key": "k"})
+        assert answer.status_code == 400 and wanted in answer.json()["error"]["message"]
+        assert answer.json()["error"]["status"] == "INVALID_ARGUMENT"
+        assert len(api.violations) == 1 and api.remaining == 1
+        assert httpx.post(api.base_url + GEMINI, json=body).status_code == 401  # no key

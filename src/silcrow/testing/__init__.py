@@ -11,18 +11,21 @@ a test touches is real: the official SDKs, httpx, sockets, SQLite.
   ``anthropic`` SDK and Claude's memory tool call it.
 - :class:`ScriptedResponsesServer`: OpenAI's Responses API (``/v1/responses``), the OpenAI
   Agents SDK's default.
+- :class:`ScriptedGeminiServer`: the Gemini API's ``generateContent``, as ``google-genai``
+  (and Google ADK's Gemini model) call it.
 
-All three take the same script: ``{"content": "text"}``, ``{"tool_calls": [{"name": ...,
+All four take the same script: ``{"content": "text"}``, ``{"tool_calls": [{"name": ...,
 "arguments": {...}}]}``, ``{"error": {"status": 500, "message": ...}}`` or a callable building
-one from the request body. The Messages and Responses stand-ins answer a request the real API
+one from the request body. The Messages, Responses and Gemini stand-ins answer a request the real API
 would refuse with that API's error and list what was wrong in ``violations``.
 """
 
 from __future__ import annotations
 
 from silcrow.testing._chat import STAND_IN_MODEL, ScriptedModelServer, ScriptedResponse
+from silcrow.testing._gemini import ScriptedGeminiServer
 from silcrow.testing._messages import ScriptedMessagesServer
 from silcrow.testing._responses import ScriptedResponsesServer
 
-__all__ = ["STAND_IN_MODEL", "ScriptedMessagesServer", "ScriptedModelServer", "ScriptedResponse",
-           "ScriptedResponsesServer"]
+__all__ = ["STAND_IN_MODEL", "ScriptedGeminiServer", "ScriptedMessagesServer", "ScriptedModelServer",
+           "ScriptedResponse", "ScriptedResponsesServer"]

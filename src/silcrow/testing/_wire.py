@@ -107,6 +107,9 @@ class ScriptedAPIServer(LoopbackServer):
             return f"{prefix}_standin_{self._ids:04d}"
 
     # -- for subclasses --------------------------------------------------------------------
+    def serves(self, path: str) -> bool:
+        return path == self.route
+
     def check_headers(self, headers: dict[str, str]) -> None:
         raise NotImplementedError
 
@@ -183,7 +186,7 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         try:
-            if self.path.split("?")[0].rstrip("/") != server.route:
+            if not server.serves(self.path.split("?")[0].rstrip("/")):
                 raise Refused(404, f"{server.api} stand-in: no route POST {self.path}; it serves "
                                    f"POST {server.route}", "not_found_error")
             headers = {k.lower(): v for k, v in self.headers.items()}
