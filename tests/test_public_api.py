@@ -126,6 +126,7 @@ PUBLIC_PACKAGES = [
 # in a virtualenv of their own, so here they are only found on disk, never imported.
 ELSEWHERE = {
     "silcrow.integrations.autogen": "AutoGen needs protobuf 5 (.venv-autogen, test_integration_autogen.py)",
+    "silcrow.integrations.crewai": "CrewAI needs mcp<2 and pydantic 2.12 (.venv-crewai, its tests)",
     "silcrow.integrations.google_adk": "google-genai needs tenacity<9.2 (.venv-adk, its test)",
 }
 
