@@ -36,7 +36,7 @@ from langgraph.store.memory import InMemoryStore
 from rich.console import Console
 
 from silcrow.integrations.langgraph import SilcrowStore
-from silcrow.recall import get_embedder
+from silcrow.models import get_embedder
 
 err = Console(stderr=True)
 KS = (1, 5, 10)

@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 import pg_support  # noqa: E402  (the same server start as the tests)
 from recall_scale import DerivedEmbedder, synthetic_queries, synthetic_turns  # noqa: E402
 
-from silcrow.recall import get_embedder  # noqa: E402
+from silcrow.models import get_embedder  # noqa: E402
 from silcrow.recall.local import (
     PostgresRecall,  # noqa: E402
     RecallStore,  # noqa: E402

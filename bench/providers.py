@@ -57,8 +57,9 @@ from recall import evidence_ids, recall_at  # bench/recall.py: the same protocol
 from rich.console import Console
 from rich.progress import Progress
 
+from silcrow.models import Embedder, get_embedder
 from silcrow.providers.holographic import HolographicProvider
-from silcrow.recall import Embedder, MemoryManager, MemoryProvider, get_embedder, parse_locomo
+from silcrow.recall import MemoryManager, MemoryProvider, parse_locomo
 from silcrow.recall.local import LocalProvider, RecallRecord
 
 err = Console(stderr=True)

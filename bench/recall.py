@@ -88,7 +88,8 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from silcrow.recall import Embedder, MemoryManager, get_embedder, parse_locomo
+from silcrow.models import Embedder, get_embedder
+from silcrow.recall import MemoryManager, parse_locomo
 from silcrow.recall.local import LocalProvider, RecallRecord
 from silcrow.recall.local import _backend as backend_module
 from silcrow.recall.local import _retrieval as retrieval

@@ -49,7 +49,8 @@ from rich.console import Console
 from rich.progress import Progress
 
 from silcrow._sqlite import STOPWORDS, placeholders
-from silcrow.recall import get_embedder, parse_locomo
+from silcrow.models import get_embedder
+from silcrow.recall import parse_locomo
 from silcrow.recall.local import LocalProvider, RecallStore
 from silcrow.recall.local import _retrieval as retrieval
 from silcrow.recall.local._backend import rank

@@ -56,7 +56,7 @@ import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from silcrow.recall import Embedder, OnnxMiniLMEmbedder
+from silcrow.models import Embedder, OnnxMiniLMEmbedder
 from silcrow.recall.local import LocalProvider, RecallRecord
 from silcrow.recall.local import _retrieval as retrieval
 from silcrow.recall.local._vectors import VectorIndex

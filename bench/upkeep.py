@@ -126,7 +126,7 @@ def main() -> None:
         full = MemoryStore(Path(tempfile.mkdtemp(dir=root)))
         _full_notes(full)
         task = progress.add_task("review", total=2)
-        from silcrow.recall import get_embedder
+        from silcrow.models import get_embedder
 
         start = time.perf_counter()
         findings = full.consolidate(embed=get_embedder("bge").embed)

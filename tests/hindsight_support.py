@@ -25,7 +25,7 @@ from typing import Any
 import cpu_support
 from server_process import ServerProcess, free_port
 
-from silcrow.recall import get_embedder
+from silcrow.models import get_embedder
 from silcrow.testing import ScriptedModelServer
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 from server_process import ServerProcess, free_port
 
-from silcrow.recall import get_embedder
+from silcrow.models import get_embedder
 from silcrow.testing import ScriptedModelServer
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -241,7 +241,7 @@ def test_project_filter_on_sqlite(tmp_path: Path) -> None:
 
 
 def test_project_filter_on_postgres(pg_dsn: str) -> None:
-    from silcrow.recall import get_embedder
+    from silcrow.models import get_embedder
 
     store = PostgresRecall(pg_dsn, get_embedder("none"), "alice")
     try:

@@ -30,7 +30,7 @@ def test_bad_settings_are_config_errors(tmp_path: Path, body: str) -> None:
 
 
 def test_embedder_spec_builds_the_configured_embedder_with_its_settings() -> None:
-    from silcrow.recall import OpenAIEmbedder
+    from silcrow.models import OpenAIEmbedder
 
     plain = Settings(embedder="onnx")
     assert plain.embedder_spec() == "onnx" and plain.embedder_spec("none") == "none"

@@ -14,7 +14,7 @@ from test_cli_recall import run
 
 from silcrow import schema
 from silcrow.errors import ConfigError
-from silcrow.recall import Embedder, get_embedder
+from silcrow.models import Embedder, get_embedder
 from silcrow.recall.local import LocalProvider, PostgresRecall, RecallRecord
 from silcrow.sessions import PostgresSessions, SessionStore
 from silcrow.store import MemoryStore, PostgresBackend

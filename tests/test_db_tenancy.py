@@ -18,7 +18,7 @@ from test_cli_recall import MESSAGES, run, write_jsonl
 
 from silcrow import schema
 from silcrow.db import migrate
-from silcrow.recall import get_embedder
+from silcrow.models import get_embedder
 from silcrow.recall.local import PostgresRecall
 from silcrow.schema import database
 from silcrow.serve import ServerProcess

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from silcrow.errors import EmbedderUnavailableError, RecallError
-from silcrow.recall import Embedder, NullEmbedder, OnnxMiniLMEmbedder, OpenAIEmbedder, get_embedder
+from silcrow.models import Embedder, NullEmbedder, OnnxMiniLMEmbedder, OpenAIEmbedder, get_embedder
 
 
 @pytest.fixture(scope="module")

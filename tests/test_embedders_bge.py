@@ -13,9 +13,9 @@ import pytest
 from silcrow.config import Settings
 from silcrow.errors import ConfigError, EmbedderUnavailableError, RecallError
 from silcrow.home import open_profile
+from silcrow.models import BgeSmallEmbedder, Embedder, get_embedder
 from silcrow.models import _embedder as model_files
 from silcrow.models import _rerank as rerank_module
-from silcrow.recall import BgeSmallEmbedder, Embedder, get_embedder
 from silcrow.recall.local import CrossEncoderReranker, LocalProvider, RecallHit, RecallRecord, get_reranker
 from silcrow.recall.local._rerank import blend, rerank
 

@@ -13,9 +13,9 @@ import pytest
 
 from silcrow.config import Settings
 from silcrow.errors import EmbedderUnavailableError, RecallError
+from silcrow.models import E5SmallEmbedder, Embedder, get_embedder
 from silcrow.models import _e5 as e5_module
 from silcrow.models._e5 import MODEL_FILE
-from silcrow.recall import E5SmallEmbedder, Embedder, get_embedder
 from silcrow.recall.local import LocalProvider, RecallRecord
 
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from silcrow.models import get_embedder
 from silcrow.models._runs import RUN_COST, WIDTH_COST, pad, runs
-from silcrow.recall import get_embedder
 from silcrow.recall.local import CrossEncoderReranker, get_reranker
 
 

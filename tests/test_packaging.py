@@ -82,7 +82,7 @@ def test_built_wheel_installs_alone_and_gives_working_default_recall(tmp_path: P
     assert fact in shown
     assert (home / "memories" / "MEMORY.md").read_text(encoding="utf-8") == fact
     embedded = _run([str(bin_dir / "python"), "-c",
-                     "from silcrow.recall import get_embedder; "
+                     "from silcrow.models import get_embedder; "
                      "print(get_embedder('onnx').embed(['hello there']).shape)"], env=env, cwd=tmp_path)
     assert embedded.stdout.strip() == "(1, 384)"
     # The wheel ships the product only, and the server stack is the `serve` extra.

@@ -18,9 +18,9 @@ import pytest
 from test_cli_recall import MESSAGES, write_jsonl
 
 from silcrow._atomic import replace_file
+from silcrow.models import get_embedder
 from silcrow.providers._outbox import Outbox
 from silcrow.providers.holographic._store import FactStore
-from silcrow.recall import get_embedder
 from silcrow.recall.local import RecallStore
 from silcrow.serve import silcrow_command
 from silcrow.sessions import SessionStore

@@ -149,7 +149,6 @@ PUBLIC_MODULES = {
     "silcrow.recall.coding": "the readers of Claude Code and Codex transcripts (used by the CLI, the hooks)",
     "silcrow.recall.policy": "the recall-safety rules both hosts apply (the manager, the Hermes bridge)",
     "silcrow.schema.langgraph": "the LangGraph store's table, read by it and by the migration plan",
-    "silcrow.schema.notes": "the curated notes' tables, read by the store and by transfer",
     "silcrow.schema.recall": "the local recall provider's tables, read by it and by transfer",
     "silcrow.schema.sessions": "the session archive's tables, read by it and by transfer",
     "silcrow.tool": "the memory tool: an import path earlier issues spelled out",
@@ -243,3 +242,41 @@ def test_no_package_imports_a_private_module_of_another() -> None:
     assert not new, f"import the package's public names instead (export them in its __init__): {new}"
     gone = sorted(KNOWN_CROSSINGS - found)
     assert not gone, f"gone, remove from KNOWN_CROSSINGS: {gone}"
+
+
+# ---------------------------------------------------------------- the size of the surface
+
+# Counted as issue 41 counts it: every module with no `_` part in its dotted name (silcrow
+# itself too) contributes len(__all__), or its public names when it has none.
+MAX_PUBLIC_NAMES = 200
+
+
+def _public_names(module: str) -> int:
+    if module in ELSEWHERE:  # not importable here: its __all__ is read from the source
+        path = SRC.parent.joinpath(*module.split("."), "__init__.py")
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in node.targets):
+                return len(ast.literal_eval(node.value))
+        raise AssertionError(f"{module} has no __all__")
+    names = vars(importlib.import_module(module)).get("__all__")
+    if names is None:
+        return len([n for n in vars(importlib.import_module(module)) if not n.startswith("_")])
+    return len(names)
+
+
+def test_the_public_surface_stays_small() -> None:
+    modules = ["silcrow"]
+    for info in pkgutil.walk_packages(silcrow.__path__, "silcrow.", onerror=lambda name: None):
+        parts = info.name.split(".")
+        if not any(part.startswith("_") for part in parts) and not any(
+                info.name.startswith(other + ".") for other in ELSEWHERE):
+            modules.append(info.name)
+    counts = {module: _public_names(module) for module in modules}
+    without = sorted(m for m in modules if m not in ELSEWHERE
+                     and "__all__" not in vars(importlib.import_module(m)))
+    assert not without, f"give these public modules an __all__ (the names users may rely on): {without}"
+    total = sum(counts.values())
+    largest = sorted(counts.items(), key=lambda item: -item[1])[:5]
+    assert total <= MAX_PUBLIC_NAMES, (
+        f"{total} public names (largest: {largest}); keep names other packages of silcrow need out of "
+        "__all__ (import them `as` themselves) or make the module private")

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from silcrow.errors import RecallError
-from silcrow.recall import Embedder, get_embedder
+from silcrow.models import Embedder, get_embedder
 from silcrow.recall.contract import check_provider_contract
 from silcrow.recall.local import LocalProvider, RecallRecord, RecallStore, _postgres
 from silcrow.recall.local import _db as recall_db_module

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from silcrow.recall import Embedder, get_embedder
+from silcrow.models import Embedder, get_embedder
 from silcrow.recall.local import LocalProvider
 
 # The writer process: adds a batch while the parent reads, then one fact at a time on request.

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from silcrow.recall import Embedder
+from silcrow.models import Embedder
 from silcrow.recall.local import _retrieval as retrieval
 
 

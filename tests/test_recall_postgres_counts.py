@@ -10,7 +10,7 @@ import pg_support
 import psycopg
 import pytest
 
-from silcrow.recall import get_embedder
+from silcrow.models import get_embedder
 from silcrow.recall.local import MemoryFilter, PostgresRecall, RecallRecord, _postgres
 
 CTX = multiprocessing.get_context("spawn")

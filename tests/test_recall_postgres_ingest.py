@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 from silcrow.errors import RecallError
-from silcrow.models import Embedder
-from silcrow.recall import get_embedder
+from silcrow.models import Embedder, get_embedder
 from silcrow.recall.local import PostgresRecall, RecallRecord, _postgres
 from silcrow.schema import database
 

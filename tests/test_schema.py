@@ -15,7 +15,7 @@ import silcrow
 from silcrow import _sqlite, schema
 from silcrow._table import Table
 from silcrow.errors import StoreError
-from silcrow.recall import get_embedder
+from silcrow.models import get_embedder
 from silcrow.recall.local import RecallStore
 from silcrow.schema import langgraph as langgraph_schema
 from silcrow.schema import recall as recall_schema

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from silcrow.errors import RecallError, SessionError
-from silcrow.recall import get_embedder
+from silcrow.models import get_embedder
 from silcrow.recall.local import MemoryFilter, RecallRecord, RecallStore
 from silcrow.sessions import SessionStore
 

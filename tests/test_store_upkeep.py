@@ -185,7 +185,7 @@ def test_the_ledger_lives_beside_the_notes_privately(tmp_path: Path) -> None:
 
 
 def _embedder():  # the real default embedder, from its package
-    from silcrow.recall import get_embedder
+    from silcrow.models import get_embedder
 
     return get_embedder("bge")
 

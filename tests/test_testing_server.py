@@ -254,7 +254,7 @@ def test_streaming_error_then_retry_and_overrides() -> None:
 
 
 def test_embeddings_route_serves_the_given_real_embedder() -> None:
-    from silcrow.recall import get_embedder
+    from silcrow.models import get_embedder
 
     embedder = get_embedder("onnx")
     with ScriptedModelServer(embedder=embedder) as server:

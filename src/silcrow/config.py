@@ -55,23 +55,11 @@ if TYPE_CHECKING:
     from silcrow.models import Embedder
 
 __all__ = [
-    "BACKENDS",
-    "DEFAULT_MODEL",
     "ENV_VARS",
-    "MEMORY_CHAR_LIMIT",
-    "SWITCHES",
-    "USER_CHAR_LIMIT",
-    "AgentSettings",
     "ProfileSettings",
+    "SWITCHES",
     "Settings",
-    "Storage",
-    "StorageSettings",
-    "env_switch",
-    "env_value",
-    "load_settings",
-    "locate",
     "profile_settings",
-    "read_settings",
 ]
 
 DEFAULT_MODEL = "gpt-4o-mini"

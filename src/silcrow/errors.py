@@ -27,6 +27,27 @@ message says what was wrong and what to do about it.
 
 from __future__ import annotations
 
+__all__ = [
+    "ConfigError",
+    "ConnectError",
+    "DriftError",
+    "EmbedderUnavailableError",
+    "ExtraNotInstalledError",
+    "LockTimeoutError",
+    "ModelError",
+    "ProviderConflictError",
+    "ProviderNotFoundError",
+    "RecallError",
+    "ReviewRequiredError",
+    "SafetyModelError",
+    "ServiceError",
+    "ServiceUnavailableError",
+    "SessionError",
+    "SilcrowError",
+    "StoreError",
+    "ToolCallError",
+]
+
 
 class SilcrowError(Exception):
     """Base class of every error silcrow raises."""

@@ -38,13 +38,8 @@ from typing import TYPE_CHECKING, Any
 
 from silcrow._paths import DEFAULT_PROFILE
 from silcrow.config import (
-    BACKENDS,
     ProfileSettings,
-    Storage,
-    StorageSettings,
-    locate,
     profile_settings,
-    read_settings,
 )
 
 if TYPE_CHECKING:
@@ -56,8 +51,9 @@ if TYPE_CHECKING:
     from silcrow.store import MemoryStore, StoreBackend
 
 __all__ = [
-    "BACKENDS", "DEFAULT_PROFILE", "Profile", "Storage", "StorageSettings",
-    "locate", "open_profile", "read_settings",
+    "DEFAULT_PROFILE",
+    "Profile",
+    "open_profile",
 ]
 
 @dataclass(frozen=True)

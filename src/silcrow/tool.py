@@ -23,7 +23,11 @@ from silcrow.notes import Notes
 from silcrow.store import MemoryStore
 
 # A public module: ``silcrow.tool`` is an import path earlier releases documented.
-__all__ = ["DESCRIPTION", "TOOL_NAME", "handle_memory_call", "memory_call", "memory_tool_schema"]
+__all__ = [
+    "handle_memory_call",
+    "memory_call",
+    "memory_tool_schema",
+]
 
 TOOL_NAME = MEMORY_TOOL_NAME
 

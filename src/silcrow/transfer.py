@@ -52,6 +52,12 @@ from silcrow.store import (
     write_journal,
 )
 
+__all__ = [
+    "Counts",
+    "export_home",
+    "import_home",
+]
+
 NOTE_FILES = ("MEMORY.md", "USER.md")
 _MEMORY_COLUMNS = recall_schema.MEMORIES.columns
 _SESSION_COLUMNS = sessions_schema.SESSIONS.columns

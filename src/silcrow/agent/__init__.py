@@ -11,28 +11,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+# A name imported `as` itself is left out of __all__: it serves silcrow's own packages, which
+# may not import this package's private modules, and is not API.
 from silcrow._lazy import lazy_getattr
 
 if TYPE_CHECKING:
-    from silcrow.agent._llm import Completion, LLMClient, ToolCall
-    from silcrow.agent._loop import DEFAULT_REPLAY_RECALL, Agent
-    from silcrow.agent._merge import model_judge, model_merge
-    from silcrow.agent._prompt import build_system_prompt
-    from silcrow.agent._search_tool import handle_session_search, session_search_schema
-    from silcrow.agent._tools import ToolRouter
+    from silcrow.agent._llm import Completion as Completion
+    from silcrow.agent._llm import LLMClient
+    from silcrow.agent._llm import ToolCall as ToolCall
+    from silcrow.agent._loop import DEFAULT_REPLAY_RECALL as DEFAULT_REPLAY_RECALL
+    from silcrow.agent._loop import Agent
+    from silcrow.agent._merge import model_judge as model_judge
+    from silcrow.agent._merge import model_merge as model_merge
+    from silcrow.agent._prompt import build_system_prompt as build_system_prompt
+    from silcrow.agent._search_tool import handle_session_search as handle_session_search
+    from silcrow.agent._search_tool import session_search_schema as session_search_schema
+    from silcrow.agent._tools import ToolRouter as ToolRouter
 
 __all__ = [
     "Agent",
-    "Completion",
-    "DEFAULT_REPLAY_RECALL",
     "LLMClient",
-    "ToolCall",
-    "ToolRouter",
-    "build_system_prompt",
-    "handle_session_search",
-    "model_judge",
-    "model_merge",
-    "session_search_schema",
 ]
 
 __getattr__ = lazy_getattr(__name__, {

@@ -19,10 +19,10 @@ from rich.text import Text
 from silcrow._paths import validate_profile
 from silcrow.cli._common import EXIT_USAGE, app_home, console, error
 from silcrow.cli.main import app
-from silcrow.config import ENV_VARS
+from silcrow.config import ENV_VARS, locate
 from silcrow.db import Database
 from silcrow.errors import ConfigError, SilcrowError
-from silcrow.home import locate, open_profile
+from silcrow.home import open_profile
 
 if TYPE_CHECKING:
     from silcrow.transfer import Counts

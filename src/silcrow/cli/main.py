@@ -9,7 +9,9 @@ import typer
 
 from silcrow.cli._common import AppState, OneLineErrorsGroup, console_err, run_app
 
-__all__ = ["app", "main"]
+__all__ = [
+    "main",
+]
 
 app = typer.Typer(
     name="silcrow",

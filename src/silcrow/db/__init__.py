@@ -14,36 +14,46 @@ when a database is first used. See docs/postgres.md.
 
 from __future__ import annotations
 
-from silcrow.db._database import Database, database, redact
+# A name imported `as` itself is left out of __all__: it serves silcrow's own packages, which
+# may not import this package's private modules, and is not API.
+from silcrow.db._database import Database, database
+from silcrow.db._database import redact as redact
 from silcrow.db._fold import fold
 from silcrow.db._migrations import (
-    FOLD_SHORTCUT,
-    FOUNDATION,
-    OWNED,
-    PROFILE_SETTING,
-    SCHEMA,
-    Migrations,
+    FOLD_SHORTCUT as FOLD_SHORTCUT,
+)
+from silcrow.db._migrations import (
+    FOUNDATION as FOUNDATION,
+)
+from silcrow.db._migrations import (
+    OWNED as OWNED,
+)
+from silcrow.db._migrations import (
+    PROFILE_SETTING as PROFILE_SETTING,
+)
+from silcrow.db._migrations import (
+    SCHEMA as SCHEMA,
+)
+from silcrow.db._migrations import (
+    Migrations as Migrations,
+)
+from silcrow.db._migrations import (
     applied,
-    check_schema,
     migrate,
-    owned_by,
     version,
+)
+from silcrow.db._migrations import (
+    check_schema as check_schema,
+)
+from silcrow.db._migrations import (
+    owned_by as owned_by,
 )
 
 __all__ = [
     "Database",
-    "FOLD_SHORTCUT",
-    "FOUNDATION",
-    "Migrations",
-    "OWNED",
-    "PROFILE_SETTING",
-    "SCHEMA",
     "applied",
-    "check_schema",
     "database",
     "fold",
     "migrate",
-    "owned_by",
-    "redact",
     "version",
 ]

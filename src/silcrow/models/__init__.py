@@ -12,31 +12,37 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+# A name imported `as` itself is left out of __all__: it serves silcrow's own packages, which
+# may not import this package's private modules, and is not API.
 from silcrow._lazy import lazy_getattr
 
 if TYPE_CHECKING:
-    from silcrow.models._e5 import E5SmallEmbedder
-    from silcrow.models._embedder import Embedder, NullEmbedder
+    from silcrow.models._e5 import E5SmallEmbedder as E5SmallEmbedder
+    from silcrow.models._embedder import Embedder
+    from silcrow.models._embedder import NullEmbedder as NullEmbedder
     from silcrow.models._embedders import (
-        DEFAULT_EMBEDDER,
-        BgeSmallEmbedder,
-        FastEmbedEmbedder,
-        OnnxMiniLMEmbedder,
-        OpenAIEmbedder,
+        DEFAULT_EMBEDDER as DEFAULT_EMBEDDER,
+    )
+    from silcrow.models._embedders import (
+        BgeSmallEmbedder as BgeSmallEmbedder,
+    )
+    from silcrow.models._embedders import (
+        FastEmbedEmbedder as FastEmbedEmbedder,
+    )
+    from silcrow.models._embedders import (
+        OnnxMiniLMEmbedder as OnnxMiniLMEmbedder,
+    )
+    from silcrow.models._embedders import (
+        OpenAIEmbedder as OpenAIEmbedder,
+    )
+    from silcrow.models._embedders import (
         get_embedder,
     )
-    from silcrow.models._rerank import CrossEncoderReranker, Reranker, get_reranker
+    from silcrow.models._rerank import CrossEncoderReranker as CrossEncoderReranker
+    from silcrow.models._rerank import Reranker, get_reranker
 
 __all__ = [
-    "BgeSmallEmbedder",
-    "CrossEncoderReranker",
-    "DEFAULT_EMBEDDER",
-    "E5SmallEmbedder",
     "Embedder",
-    "FastEmbedEmbedder",
-    "NullEmbedder",
-    "OnnxMiniLMEmbedder",
-    "OpenAIEmbedder",
     "Reranker",
     "get_embedder",
     "get_reranker",

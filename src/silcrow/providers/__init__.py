@@ -49,15 +49,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+# A name imported `as` itself is left out of __all__: it serves silcrow's own packages, which
+# may not import this package's private modules, and is not API.
 from silcrow._lazy import lazy_getattr
 
 if TYPE_CHECKING:
-    from silcrow._toolcall import function_schema
-    from silcrow.providers._base import HostedProvider, ToolHandler
-    from silcrow.providers._http import JsonHttp, service_error, status_error
-    from silcrow.providers._sdk import SdkProvider, required_text
-    from silcrow.providers._validate import as_dict, as_list, field, parse_json, text_of
-    from silcrow.providers._warm import WarmPrefetch
+    from silcrow._toolcall import function_schema as function_schema
+    from silcrow.providers._base import HostedProvider
+    from silcrow.providers._base import ToolHandler as ToolHandler
+    from silcrow.providers._http import JsonHttp
+    from silcrow.providers._http import service_error as service_error
+    from silcrow.providers._http import status_error as status_error
+    from silcrow.providers._sdk import SdkProvider
+    from silcrow.providers._sdk import required_text as required_text
+    from silcrow.providers._validate import as_dict as as_dict
+    from silcrow.providers._validate import as_list as as_list
+    from silcrow.providers._validate import field as field
+    from silcrow.providers._validate import parse_json as parse_json
+    from silcrow.providers._validate import text_of as text_of
+    from silcrow.providers._warm import WarmPrefetch as WarmPrefetch
 
 # Hermes' eight, by entry-point name (the `local` provider lives in silcrow.recall.local).
 EXTERNAL_PROVIDERS = (
@@ -82,21 +92,9 @@ _LAZY = {
 }
 
 __all__ = [
-    "EXTERNAL_PROVIDERS",
     "HostedProvider",
     "JsonHttp",
     "SdkProvider",
-    "ToolHandler",
-    "WarmPrefetch",
-    "as_dict",
-    "as_list",
-    "field",
-    "function_schema",
-    "parse_json",
-    "required_text",
-    "service_error",
-    "status_error",
-    "text_of",
 ]
 
 __getattr__ = lazy_getattr(__name__, _LAZY)

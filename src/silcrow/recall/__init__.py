@@ -7,16 +7,13 @@ one (``local = "silcrow.recall.local:LocalProvider"`` in pyproject.toml).
 The public names are listed in ``__all__``: the provider interface
 (:class:`MemoryProvider`: its typed recall ``search`` / ``remember`` / ``forget`` and its typed
 tools :class:`ToolSpec` and :class:`ToolResult`), the manager that runs one
-(:class:`MemoryManager`), the typed recall API (:class:`RecallAPI` and its results
-:class:`Found`, :class:`Remembered`, :class:`Forgotten`, the hits :class:`RecallHit` and what
-is stored, :class:`RecallRecord`), the ``recall_*`` tools over it (:data:`TOOL_SPECS`,
-:func:`call_recall_tool`, :func:`run_tool`), the model's edge that makes tool JSON of typed
-values (:func:`as_openai_tool`, :func:`bare_tool`, :func:`answer_dict`, :func:`answer_json`),
-the embedders of :mod:`silcrow.models` (:func:`get_embedder`), the readers of
-conversation files (:func:`load_records`) and the size limits. The modules
-behind them (``_provider``, ``_spec``, ``_edge``, ``_manager``, ``_api``, ``_records``,
-``_tools``, ``_formats``, ...) are internal; :mod:`silcrow.recall.contract`
-is public (the contract test a third-party provider runs).
+(:class:`MemoryManager`), the typed results (:class:`Found`, :class:`Remembered`,
+:class:`Forgotten`, the hits :class:`RecallHit` and what is stored, :class:`RecallRecord`), the
+``recall_*`` tools' specs (:data:`TOOL_SPECS`), provider discovery and the contract test a
+third-party provider runs. The embedders are :mod:`silcrow.models`'. The modules behind them
+(``_provider``, ``_spec``, ``_edge``, ``_manager``, ``_api``, ``_records``, ``_tools``,
+``_formats``, ...) are internal; :mod:`silcrow.recall.contract` and :mod:`silcrow.recall.policy`
+are public modules.
 """
 
 from __future__ import annotations
@@ -24,95 +21,69 @@ from __future__ import annotations
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
+# A name imported `as` itself is left out of __all__: it serves silcrow's own packages, which
+# may not import this package's private modules, and is not API.
 from silcrow._lazy import lazy_getattr
 from silcrow.errors import ProviderNotFoundError, RecallError
-from silcrow.recall._edge import as_openai_tool
 from silcrow.recall._provider import MemoryProvider
 from silcrow.recall._spec import ToolResult, ToolSpec
 
 if TYPE_CHECKING:
     from silcrow.config import ProfileSettings, Settings
-    from silcrow.models import (
-        BgeSmallEmbedder,
-        E5SmallEmbedder,
-        Embedder,
-        FastEmbedEmbedder,
-        NullEmbedder,
-        OnnxMiniLMEmbedder,
-        OpenAIEmbedder,
-        get_embedder,
-    )
-    from silcrow.recall._api import Answer, Forgotten, Found, RecallAPI, Remembered
-    from silcrow.recall._check import round_trip
-    from silcrow.recall._edge import answer_dict, answer_json, bare_tool
-    from silcrow.recall._formats import STDIN, load_records, parse_locomo, read_records
-    from silcrow.recall._limits import MAX_FACT_CHARS, MAX_QUERY_CHARS, MAX_RECORD_CHARS, MAX_RESULTS
+    from silcrow.models import Embedder
+    from silcrow.recall._api import Answer as Answer
+    from silcrow.recall._api import Forgotten, Found, Remembered
+    from silcrow.recall._api import RecallAPI as RecallAPI
+    from silcrow.recall._check import round_trip as round_trip
+    from silcrow.recall._edge import answer_dict as answer_dict
+    from silcrow.recall._edge import answer_json as answer_json
+    from silcrow.recall._edge import as_openai_tool as as_openai_tool
+    from silcrow.recall._edge import bare_tool as bare_tool
+    from silcrow.recall._formats import STDIN as STDIN
+    from silcrow.recall._formats import load_records as load_records
+    from silcrow.recall._formats import parse_locomo as parse_locomo
+    from silcrow.recall._formats import read_records as read_records
+    from silcrow.recall._limits import MAX_FACT_CHARS as MAX_FACT_CHARS
+    from silcrow.recall._limits import MAX_QUERY_CHARS as MAX_QUERY_CHARS
+    from silcrow.recall._limits import MAX_RECORD_CHARS as MAX_RECORD_CHARS
+    from silcrow.recall._limits import MAX_RESULTS as MAX_RESULTS
     from silcrow.recall._manager import MemoryManager
     from silcrow.recall._records import RecallHit, RecallRecord
-    from silcrow.recall._tools import TOOL_NAMES, TOOL_SPECS, call_recall_tool, run_tool, tool_schemas
-    from silcrow.recall.contract import check_provider_contract
-    from silcrow.recall.policy import context_block, hits_block, is_trivial_prompt
+    from silcrow.recall._tools import TOOL_NAMES as TOOL_NAMES
+    from silcrow.recall._tools import TOOL_SPECS
+    from silcrow.recall._tools import call_recall_tool as call_recall_tool
+    from silcrow.recall._tools import run_tool as run_tool
+    from silcrow.recall._tools import tool_schemas as tool_schemas
+    from silcrow.recall.contract import check_provider_contract as check_provider_contract
+    from silcrow.recall.policy import context_block as context_block
+    from silcrow.recall.policy import hits_block as hits_block
+    from silcrow.recall.policy import is_trivial_prompt as is_trivial_prompt
 
 ENTRY_POINT_GROUP = "silcrow.providers"
 
 __all__ = [
-    "Answer",
-    "BgeSmallEmbedder",
-    "E5SmallEmbedder",
-    "ENTRY_POINT_GROUP",
-    "Embedder",
-    "FastEmbedEmbedder",
     "Forgotten",
     "Found",
-    "MAX_FACT_CHARS",
-    "MAX_QUERY_CHARS",
-    "MAX_RECORD_CHARS",
-    "MAX_RESULTS",
     "MemoryManager",
     "MemoryProvider",
-    "NullEmbedder",
-    "OnnxMiniLMEmbedder",
-    "OpenAIEmbedder",
-    "RecallAPI",
     "RecallHit",
     "RecallRecord",
     "Remembered",
-    "STDIN",
-    "TOOL_NAMES",
     "TOOL_SPECS",
     "ToolResult",
     "ToolSpec",
-    "answer_dict",
-    "answer_json",
-    "as_openai_tool",
-    "available_providers",
-    "bare_tool",
-    "call_recall_tool",
-    "check_provider_contract",
-    "context_block",
-    "get_embedder",
-    "hits_block",
-    "is_trivial_prompt",
     "load_provider",
-    "load_records",
     "open_provider",
-    "parse_locomo",
-    "provider_names",
-    "read_records",
-    "round_trip",
-    "run_tool",
-    "tool_schemas",
 ]
 
 # Importing a provider class must not pull in the manager's threat scanners, numpy (the
-# embedders) or the readers: each name is imported from its module on first use.
+# embedders) or the readers: each name is imported from its module on first use. The names here
+# that __all__ does not list serve silcrow's own packages (the servers, the CLI, the Hermes
+# bridge, the hooks), which may not import recall's private modules: they are not API.
 _LAZY = {
     **dict.fromkeys(("Answer", "Forgotten", "Found", "RecallAPI", "Remembered"), "silcrow.recall._api"),
     **dict.fromkeys(("RecallHit", "RecallRecord"), "silcrow.recall._records"),
-    **dict.fromkeys(("answer_dict", "answer_json", "bare_tool"), "silcrow.recall._edge"),
-    # the embedders live in silcrow.models (the layer under recall and safety); named here too
-    **dict.fromkeys(("BgeSmallEmbedder", "E5SmallEmbedder", "Embedder", "FastEmbedEmbedder", "NullEmbedder",
-                     "OnnxMiniLMEmbedder", "OpenAIEmbedder", "get_embedder"), "silcrow.models"),
+    **dict.fromkeys(("answer_dict", "answer_json", "as_openai_tool", "bare_tool"), "silcrow.recall._edge"),
     **dict.fromkeys(("STDIN", "load_records", "parse_locomo", "read_records"), "silcrow.recall._formats"),
     **dict.fromkeys(("MAX_FACT_CHARS", "MAX_QUERY_CHARS", "MAX_RECORD_CHARS", "MAX_RESULTS"),
                     "silcrow.recall._limits"),

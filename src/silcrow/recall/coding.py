@@ -47,18 +47,8 @@ from silcrow.errors import RecallError
 from silcrow.recall._records import RecallRecord
 
 __all__ = [
-    "CLAUDE_CODE",
-    "CLIENTS",
-    "CODEX",
-    "Transcript",
-    "default_dir",
     "detect",
     "load_transcripts",
-    "merge_into",
-    "parse_claude_code",
-    "parse_codex",
-    "read_transcript",
-    "transcript_files",
 ]
 
 CLAUDE_CODE = "claude-code"

@@ -45,6 +45,10 @@ from silcrow.recall import (
 )
 from silcrow.recall._tools import typed_tools
 
+__all__ = [
+    "check_provider_contract",
+]
+
 SESSION = "contract-session"
 HOOK_TIMEOUT = 120.0
 TRANSCRIPT: list[dict[str, Any]] = [

@@ -34,9 +34,12 @@ from silcrow.recall._limits import MAX_PREFETCH_QUERY_CHARS
 from silcrow.recall._spec import ToolResult
 from silcrow.safety import build_memory_context_block, filter_recalled, redact_value, sanitize_context, scan
 
-__all__ = ["context_block", "hits_block", "is_trivial_prompt", "outgoing", "recalled", "recalled_line",
-           "screen_tool_result", "screened", "stored", "stored_messages", "worth_recalling",
-           "written_note"]
+__all__ = [
+    "outgoing",
+    "recalled",
+    "screened",
+    "stored",
+]
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Every table silcrow owns, by domain, and the one numbered PostgreSQL migration plan.
 
 Each domain's tables are declared once, in its module here: the curated
-notes (:mod:`silcrow.schema.notes`), the local recall provider
+notes (``_notes.py``), the local recall provider
 (:mod:`silcrow.schema.recall`) and the session archive
 (:mod:`silcrow.schema.sessions`). They sit below the domains that use them:
 a domain's SQLite file is migrated by the domain itself (through
@@ -19,9 +19,14 @@ from silcrow.db import FOLD_SHORTCUT, FOUNDATION, Database, Migrations, version
 from silcrow.db import check_schema as _check_schema
 from silcrow.db import database as _database
 from silcrow.db import migrate as _migrate
-from silcrow.schema import langgraph, notes, recall, sessions
+from silcrow.schema import _notes as notes
+from silcrow.schema import langgraph, recall, sessions
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "TABLES", "check_schema", "database", "migrate"]
+__all__ = [
+    "check_schema",
+    "database",
+    "migrate",
+]
 
 #: (version, name, statements). Append only: never edit a migration that shipped.
 MIGRATIONS: Migrations = [

@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from silcrow._table import Table
 
+__all__ = [
+    "ITEMS",
+    "SQLITE",
+]
+
 #: ``prefix``: the namespace's labels joined by "." (LangGraph forbids "." in a label, so the
 #: text is unambiguous); ``value``: the item's JSON; ``recall_id``: the recall memory that
 #: indexes it for search (None when it is not indexed).

@@ -16,7 +16,17 @@ from __future__ import annotations
 
 from silcrow._table import Table
 from silcrow.db import OWNED
-from silcrow.schema.notes import V1_OWNER
+from silcrow.schema._notes import V1_OWNER
+
+__all__ = [
+    "MEMORIES",
+    "SENT_POSTGRES",
+    "SQLITE_MIGRATIONS",
+    "WORD_INDEX",
+    "WORD_INDEX_NAME",
+    "WRITTEN",
+    "WRITTEN_POSTGRES",
+]
 
 MEMORIES = Table(
     ("id", "kind", "text", "session_id", "speaker", "ts", "user_id", "agent_id", "external_id", "context",

@@ -13,7 +13,14 @@ from __future__ import annotations
 
 from silcrow._table import Table
 from silcrow.db import OWNED
-from silcrow.schema.notes import V1_OWNER
+from silcrow.schema._notes import V1_OWNER
+
+__all__ = [
+    "MESSAGES",
+    "SESSIONS",
+    "SQLITE_MIGRATIONS",
+    "SQLITE_VERSION",
+]
 
 SESSIONS = Table(
     ("id", "parent_id", "root_id", "title", "created_at", "updated_at", "system_prompt"),

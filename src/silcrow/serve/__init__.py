@@ -15,52 +15,53 @@ from __future__ import annotations
 import importlib.util
 from typing import TYPE_CHECKING
 
+# A name imported `as` itself is left out of __all__: it serves silcrow's own packages, which
+# may not import this package's private modules, and is not API.
 from silcrow._lazy import lazy_getattr
 from silcrow.errors import ConfigError
 
 if TYPE_CHECKING:
-    from silcrow.serve._guard import bare_host, is_loopback, split_authority
-    from silcrow.serve._http_app import build_app, run_http
-    from silcrow.serve._limits import MAX_CONNECTIONS, READ_TIMEOUT
-    from silcrow.serve._login import ONCE_SECONDS, inspector_login
-    from silcrow.serve._mcp_server import run_stdio, stdio_server
-    from silcrow.serve._running import ServerProcess, silcrow_command
-    from silcrow.serve._tenant import Tenant, open_tenant
+    from silcrow.serve._guard import bare_host as bare_host
+    from silcrow.serve._guard import is_loopback as is_loopback
+    from silcrow.serve._guard import split_authority as split_authority
+    from silcrow.serve._http_app import build_app
+    from silcrow.serve._http_app import run_http as run_http
+    from silcrow.serve._limits import MAX_CONNECTIONS as MAX_CONNECTIONS
+    from silcrow.serve._limits import READ_TIMEOUT as READ_TIMEOUT
+    from silcrow.serve._login import ONCE_SECONDS as ONCE_SECONDS
+    from silcrow.serve._login import inspector_login as inspector_login
+    from silcrow.serve._mcp_server import run_stdio as run_stdio
+    from silcrow.serve._mcp_server import stdio_server
+    from silcrow.serve._running import ServerProcess
+    from silcrow.serve._running import silcrow_command as silcrow_command
+    from silcrow.serve._tenant import Tenant as Tenant
+    from silcrow.serve._tenant import open_tenant
     from silcrow.serve._tokens import (
-        TokenRecord,
+        TokenRecord as TokenRecord,
+    )
+    from silcrow.serve._tokens import (
         create_token,
-        has_tokens,
         list_tokens,
-        printable,
         revoke_token,
-        tokens_path,
+    )
+    from silcrow.serve._tokens import (
+        has_tokens as has_tokens,
+    )
+    from silcrow.serve._tokens import (
+        printable as printable,
+    )
+    from silcrow.serve._tokens import (
+        tokens_path as tokens_path,
     )
 
 __all__ = [
-    "MAX_CONNECTIONS",
-    "ONCE_SECONDS",
-    "READ_TIMEOUT",
-    "SERVE_EXTRA",
     "ServerProcess",
-    "Tenant",
-    "TokenRecord",
-    "bare_host",
     "build_app",
     "create_token",
-    "has_tokens",
-    "inspector_login",
-    "is_loopback",
     "list_tokens",
     "open_tenant",
-    "printable",
-    "require_server_stack",
     "revoke_token",
-    "run_http",
-    "run_stdio",
-    "silcrow_command",
-    "split_authority",
     "stdio_server",
-    "tokens_path",
 ]
 
 __getattr__ = lazy_getattr(__name__, {

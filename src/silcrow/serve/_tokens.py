@@ -61,7 +61,7 @@ class ServeSettings:
 
 def login_token_seconds(base: Path, profile: str | None) -> float:
     """How long a token made by the one-time login link for ``profile`` lasts, in seconds."""
-    from silcrow.home import read_settings
+    from silcrow.config import read_settings
 
     settings = read_settings(resolve_home(base, profile)).section("serve", ServeSettings)
     return settings.login_token_hours * 3600.0

@@ -13,13 +13,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+# A name imported `as` itself is left out of __all__: it serves silcrow's own packages, which
+# may not import this package's private modules, and is not API.
 from silcrow._lazy import lazy_getattr
 from silcrow._paths import sessions_db
 from silcrow.config import ProfileSettings, profile_settings
-from silcrow.schema.sessions import SQLITE_VERSION as SCHEMA_VERSION
+from silcrow.schema import sessions as _schema
 from silcrow.sessions._backend import SessionBackend
-from silcrow.sessions._records import SUMMARY_MARKER, SessionInfo, checked_session_id
-from silcrow.sessions._search import fts_query
+from silcrow.sessions._records import SUMMARY_MARKER as SUMMARY_MARKER
+from silcrow.sessions._records import SessionInfo as SessionInfo
+from silcrow.sessions._records import checked_session_id as checked_session_id
+from silcrow.sessions._search import fts_query as fts_query
 from silcrow.sessions._sqlite_backend import SessionStore
 
 if TYPE_CHECKING:
@@ -27,15 +31,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PostgresSessions",
-    "SCHEMA_VERSION",
-    "SUMMARY_MARKER",
     "SessionBackend",
-    "SessionInfo",
     "SessionStore",
-    "checked_session_id",
-    "fts_query",
     "open_sessions",
 ]
+
+# The SQLite archive's schema version, for the tests and the migration checks; not API.
+SCHEMA_VERSION = _schema.SQLITE_VERSION
 
 # The PostgreSQL backend pulls in every domain's schema; a home on files never needs it.
 __getattr__ = lazy_getattr(__name__, {"PostgresSessions": "silcrow.sessions._postgres_backend"})

@@ -23,69 +23,70 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+# A name imported `as` itself is left out of __all__: it serves silcrow's own packages, which
+# may not import this package's private modules, and is not API.
 from silcrow._lazy import lazy_getattr
-from silcrow.store._address import entry_id, matching_entries, resolve_entry
-from silcrow.store._address import version as notes_version
-from silcrow.store._backend import StoreBackend, Transaction
-from silcrow.store._entries import ENTRY_DELIMITER, TARGET_FILES
-from silcrow.store._files import FileBackend
-from silcrow.store._journal import JOURNAL_NAME as JOURNAL_FILE
-from silcrow.store._journal import read as read_journal
-from silcrow.store._journal import write_all as write_journal
-from silcrow.store._ledger import LEDGER_FILE, shown_origin
-from silcrow.store._ledger import label as author_label
+from silcrow.store import _address, _journal, _ledger, _pending
+from silcrow.store._address import entry_id as entry_id
+from silcrow.store._address import matching_entries as matching_entries
+from silcrow.store._address import resolve_entry as resolve_entry
+from silcrow.store._backend import StoreBackend
+from silcrow.store._backend import Transaction as Transaction
+from silcrow.store._entries import ENTRY_DELIMITER
+from silcrow.store._entries import TARGET_FILES as TARGET_FILES
+from silcrow.store._files import FileBackend as FileBackend
+from silcrow.store._ledger import LEDGER_FILE as LEDGER_FILE
+from silcrow.store._ledger import shown_origin as shown_origin
 from silcrow.store._pending import (
-    PENDING_FILE,
-    WRITE_POLICIES,
-    Proposal,
-    ProposalBox,
-    Proposer,
-    box_warnings,
-    current_proposer,
-    who_text,
+    PENDING_FILE as PENDING_FILE,
 )
-from silcrow.store._pending import steps as proposal_steps
+from silcrow.store._pending import (
+    WRITE_POLICIES as WRITE_POLICIES,
+)
+from silcrow.store._pending import (
+    Proposal,
+    Proposer,
+)
+from silcrow.store._pending import (
+    ProposalBox as ProposalBox,
+)
+from silcrow.store._pending import (
+    box_warnings as box_warnings,
+)
+from silcrow.store._pending import (
+    current_proposer as current_proposer,
+)
+from silcrow.store._pending import (
+    who_text as who_text,
+)
 from silcrow.store._results import MemoryResult, NotesView, Refusal
-from silcrow.store._review import supersedes
+from silcrow.store._review import supersedes as supersedes
 from silcrow.store._store import MemoryStore, notes_backend
 
 if TYPE_CHECKING:
-    from silcrow.store._postgres import PostgresBackend, journal_line
+    from silcrow.store._postgres import PostgresBackend as PostgresBackend
+    from silcrow.store._postgres import journal_line as journal_line
 
 __all__ = [
     "ENTRY_DELIMITER",
-    "FileBackend",
-    "JOURNAL_FILE",
-    "LEDGER_FILE",
     "MemoryResult",
     "MemoryStore",
     "NotesView",
-    "PENDING_FILE",
-    "PostgresBackend",
     "Proposal",
-    "ProposalBox",
     "Proposer",
     "Refusal",
     "StoreBackend",
-    "TARGET_FILES",
-    "Transaction",
-    "WRITE_POLICIES",
-    "author_label",
-    "box_warnings",
-    "current_proposer",
-    "entry_id",
-    "journal_line",
-    "matching_entries",
     "notes_backend",
-    "notes_version",
-    "proposal_steps",
-    "read_journal",
-    "resolve_entry",
-    "shown_origin",
-    "supersedes",
-    "who_text",
-    "write_journal",
 ]
+
+# Renamed for silcrow's own packages (transfer, the CLI, the servers, the gate), which may not
+# import the store's private modules; like the `x as x` imports above, not API.
+notes_version = _address.version
+JOURNAL_FILE = _journal.JOURNAL_NAME
+read_journal = _journal.read
+write_journal = _journal.write_all
+author_label = _ledger.label
+proposal_steps = _pending.steps
 
 # The PostgreSQL backend pulls in psycopg and the db layer; a home on files never needs it.
 __getattr__ = lazy_getattr(__name__, dict.fromkeys(("PostgresBackend", "journal_line"),

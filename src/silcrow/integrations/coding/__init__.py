@@ -12,23 +12,27 @@ Importing Claude Code and Codex sessions into recall is the recall readers' job
 from __future__ import annotations
 
 from silcrow.integrations.coding._connect import (
-    CLIENTS,
-    HOOK_EVENTS,
+    CLIENTS as CLIENTS,
+)
+from silcrow.integrations.coding._connect import (
+    HOOK_EVENTS as HOOK_EVENTS,
+)
+from silcrow.integrations.coding._connect import (
     Change,
-    Target,
     apply,
     plan,
-    silcrow_command,
+)
+from silcrow.integrations.coding._connect import (
+    Target as Target,
+)
+from silcrow.integrations.coding._connect import (
+    silcrow_command as silcrow_command,
 )
 from silcrow.integrations.coding._hooks import run_hook
 
 __all__ = [
-    "CLIENTS",
     "Change",
-    "HOOK_EVENTS",
-    "Target",
     "apply",
     "plan",
     "run_hook",
-    "silcrow_command",
 ]

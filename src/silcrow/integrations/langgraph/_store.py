@@ -29,7 +29,7 @@ from langgraph.store.base.embed import get_text_at_path
 
 from silcrow.integrations._profile import ProfileArg, opened
 from silcrow.integrations.langgraph._items import Items, Row, open_items
-from silcrow.recall import Embedder, get_embedder
+from silcrow.models import Embedder, get_embedder
 from silcrow.recall.local import RecallBackend, RecallRecord
 
 #: The recall scope of the store's index: apart from the agent's own memories, which recall
