@@ -54,7 +54,6 @@ if TYPE_CHECKING:
     from silcrow.recall._tools import call_recall_tool as call_recall_tool
     from silcrow.recall._tools import run_tool as run_tool
     from silcrow.recall._tools import tool_schemas as tool_schemas
-    from silcrow.recall.contract import check_provider_contract as check_provider_contract
     from silcrow.recall.policy import context_block as context_block
     from silcrow.recall.policy import hits_block as hits_block
     from silcrow.recall.policy import is_trivial_prompt as is_trivial_prompt

@@ -31,10 +31,10 @@ class Found:
     context: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The result a model reads (see :func:`silcrow.recall._edge.answer_dict`)."""
-        from silcrow.recall._edge import answer_dict
-
-        return answer_dict(self)
+        """The result a model reads (:func:`silcrow.recall._edge.answer_dict` answers with it)."""
+        if self.context is not None:
+            return {"success": True, "context": self.context}
+        return {"success": True, "results": [hit.to_dict() for hit in self.hits]}
 
 
 @dataclass(frozen=True)
@@ -44,10 +44,8 @@ class Remembered:
     id: int
 
     def to_json(self) -> dict[str, Any]:
-        """The result a model reads (see :func:`silcrow.recall._edge.answer_dict`)."""
-        from silcrow.recall._edge import answer_dict
-
-        return answer_dict(self)
+        """The result a model reads (:func:`silcrow.recall._edge.answer_dict` answers with it)."""
+        return {"success": True, "id": self.id}
 
 
 @dataclass(frozen=True)
@@ -57,10 +55,8 @@ class Forgotten:
     removed: int
 
     def to_json(self) -> dict[str, Any]:
-        """The result a model reads (see :func:`silcrow.recall._edge.answer_dict`)."""
-        from silcrow.recall._edge import answer_dict
-
-        return answer_dict(self)
+        """The result a model reads (:func:`silcrow.recall._edge.answer_dict` answers with it)."""
+        return {"success": True, "removed": self.removed}
 
 
 #: What a recall tool call answers, typed: a typed API result, or a provider tool's result.

@@ -56,14 +56,8 @@ def answer_dict(answer: Answer) -> dict[str, Any]:
         if answer.error is None:
             return {"success": True, **answer.data}
         return {"success": False, "error": answer.error, **answer.data}
-    if isinstance(answer, Found):
-        if answer.context is not None:
-            return {"success": True, "context": answer.context}
-        return {"success": True, "results": [hit.to_dict() for hit in answer.hits]}
-    if isinstance(answer, Remembered):
-        return {"success": True, "id": answer.id}
-    if isinstance(answer, Forgotten):
-        return {"success": True, "removed": answer.removed}
+    if isinstance(answer, (Found, Remembered, Forgotten)):
+        return answer.to_json()
     raise TypeError(f"not a recall tool answer: {type(answer).__name__}")
 
 

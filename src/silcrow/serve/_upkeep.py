@@ -122,20 +122,3 @@ async def restore_from_panel(request: Request, item_id: str) -> HTMLResponse:
         return render_archive(tenant, True, message=_message(result))
 
     return await _fragment(request, run, trigger="silcrow-notes")
-
-
-def entry_meta(item: dict[str, Any]) -> str:
-    """One line of an entry's metadata for the notes panel."""
-    def when(value: Any) -> str:
-        return str(value)[:16].replace("T", " ")
-
-    if item.get("added"):
-        text = f"added {when(item['added'])} by {label(item.get('added_by'))}"
-        if item.get("changed") and item["changed"] != item["added"]:
-            text += f"; changed {when(item['changed'])} by {label(item.get('changed_by'))}"
-    else:
-        text = "written before silcrow kept metadata"
-    text += f" · in {item.get('prompt_sessions', 0)} session prompt(s)"
-    if item.get("last_surfaced"):
-        text += f" · last surfaced {when(item['last_surfaced'])}"
-    return f'<p class="hint meta">{h(text)}</p>'

@@ -47,7 +47,7 @@ from silcrow.serve._auth import access_of, review_needed
 from silcrow.serve._errors import failure
 from silcrow.serve._mcp_server import Access
 from silcrow.serve._tenant import Tenant
-from silcrow.store import TARGET_FILES, box_warnings, shown_origin, who_text
+from silcrow.store import TARGET_FILES, author_label, box_warnings, shown_origin, who_text
 
 STATIC = Path(__file__).with_name("static")
 STATIC_FILES = {"htmx.min.js": "text/javascript", "inspector.js": "text/javascript",
@@ -257,9 +257,24 @@ def _entry_history(records: list[dict[str, Any]], entry: str) -> str:
     return f'<ol class="history">{"".join(items)}</ol>'
 
 
-def render_notes(tenant: Tenant, can_write: bool, message: str = "") -> str:
-    from silcrow.serve._upkeep import entry_meta
+def entry_meta(item: dict[str, Any]) -> str:
+    """One line of an entry's metadata for the notes panel."""
+    def when(value: Any) -> str:
+        return str(value)[:16].replace("T", " ")
 
+    if item.get("added"):
+        text = f"added {when(item['added'])} by {author_label(item.get('added_by'))}"
+        if item.get("changed") and item["changed"] != item["added"]:
+            text += f"; changed {when(item['changed'])} by {author_label(item.get('changed_by'))}"
+    else:
+        text = "written before silcrow kept metadata"
+    text += f" · in {item.get('prompt_sessions', 0)} session prompt(s)"
+    if item.get("last_surfaced"):
+        text += f" · last surfaced {when(item['last_surfaced'])}"
+    return f'<p class="hint meta">{h(text)}</p>'
+
+
+def render_notes(tenant: Tenant, can_write: bool, message: str = "") -> str:
     store = tenant.store()
     records = store.history()
     described = store.details()
