@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
 import sys
 import tempfile
@@ -40,16 +39,6 @@ from silcrow.models import get_embedder
 
 err = Console(stderr=True)
 KS = (1, 5, 10)
-
-
-def load(path: Path) -> tuple[list[tuple[str, dict[str, str]]], list[dict[str, Any]]]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    data = data[0] if isinstance(data, list) else data
-    conv = data.get("conversation", data)
-    turns = [(name, turn) for name in sorted(k for k in conv if re.fullmatch(r"session_\d+", k) and conv[k])
-             for turn in conv[name]]
-    questions = [q for q in data["qa"] if q.get("category") != 5 and q.get("evidence")]
-    return turns, questions
 
 
 def measure(store: BaseStore, turns: list[tuple[str, dict[str, str]]], questions: list[dict[str, Any]],
@@ -86,7 +75,7 @@ def main() -> None:
     problem = locomo.missing(args.dataset)
     if problem:
         raise SystemExit(f"error: {problem}")
-    turns, questions = load(args.dataset)
+    turns, questions = locomo.turns_and_questions(args.dataset)
     if args.questions:
         questions = questions[:args.questions]
     err.print(f"{len(turns)} turns, {len(questions)} questions")

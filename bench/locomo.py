@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -49,3 +50,14 @@ def conversations(path: Path | None) -> list[dict[str, Any]]:
         raise SystemExit(f"error: cannot read {path} as LoCoMo JSON ({exc}); "
                          f"download it again from {SOURCE}") from None
     return data if isinstance(data, list) else [data]
+
+
+def turns_and_questions(path: Path) -> tuple[list[tuple[str, dict[str, str]]], list[dict[str, Any]]]:
+    """The first conversation's dialog turns, each with its session's name, in order, and its
+    questions of categories 1-4 that name their evidence turns."""
+    data = conversations(path)[0]
+    conv = data.get("conversation", data)
+    turns = [(name, turn) for name in sorted(k for k in conv if re.fullmatch(r"session_\d+", k) and conv[k])
+             for turn in conv[name]]
+    questions = [q for q in data["qa"] if q.get("category") != 5 and q.get("evidence")]
+    return turns, questions

@@ -97,15 +97,20 @@ class SilcrowStorage:
     def _records(self) -> list[tuple[str, MemoryRecord]]:
         """(target, record) of each live notes entry, newest first."""
         known = self._table.by_entry()
+        live = {target: self.notes.store.entries(target) for target in ("memory", "user")}
         found: list[tuple[str, MemoryRecord]] = []
-        for target, entries in self.notes.store.details().items():
-            for entry in entries:
-                fields = known.get((target, entry["text"]))
+        dated: dict[str, list[dict[str, Any]]] | None = None
+        for target, entries in live.items():
+            for number, text in enumerate(entries):
+                fields = known.get((target, text))
                 if fields is None:  # written elsewhere: an id of its own, its date from the notes
-                    digest = hashlib.sha256(f"{target}\n{entry['text']}".encode()).hexdigest()[:32]
-                    stamp = entry.get("added")
+                    if dated is None:  # the notes' metadata, read only when some entry needs it
+                        dated = self.notes.store.details()
+                    stamp = next((e.get("added") for e in dated[target][number:number + 1]
+                                  if e["text"] == text), None)
+                    digest = hashlib.sha256(f"{target}\n{text}".encode()).hexdigest()[:32]
                     added = datetime.fromisoformat(stamp) if stamp else datetime.now(UTC)
-                    fields = {"id": f"silcrow-{digest}", "content": entry["text"],
+                    fields = {"id": f"silcrow-{digest}", "content": text,
                               "scope": USER_SCOPE if target == "user" else "/", "created_at": _naive(added)}
                 found.append((target, MemoryRecord.model_validate(fields)))
         found.sort(key=lambda pair: pair[1].created_at, reverse=True)
