@@ -149,7 +149,7 @@ test: lint docs $(WHEELHOUSE)/.complete $(HERMES_VENV)/.installed $(OPENVIKING_V
 # Each benchmark prints one JSON object on stdout (progress on stderr). The LoCoMo ones need its
 # data, which silcrow does not ship (see bench/locomo.py): make bench LOCOMO=/path/to/locomo10.json
 LOCOMO ?= $(LOCOMO_DATA)
-bench: $(STAMP) $(HERMES_VENV)/.installed $(CREWAI_VENV)/.installed  # bench/store.py's baseline is Hermes's own MemoryStore
+bench: $(STAMP) $(HERMES_VENV)/.installed $(CREWAI_VENV)/.installed $(ADK_VENV)/.installed  # bench/store.py's baseline is Hermes's own MemoryStore
 	$(BIN)/python bench/store.py
 	$(BIN)/python bench/upkeep.py
 	$(BIN)/python bench/pending.py
@@ -160,6 +160,7 @@ bench: $(STAMP) $(HERMES_VENV)/.installed $(CREWAI_VENV)/.installed  # bench/sto
 	$(BIN)/python bench/session_search.py
 	$(BIN)/python bench/langgraph_store.py --dataset '$(LOCOMO)'
 	$(CREWAI_VENV)/bin/python bench/crewai_storage.py --dataset '$(LOCOMO)'  # CrewAI's pins: its own venv
+	$(ADK_VENV)/bin/python bench/adk_memory.py --dataset '$(LOCOMO)'  # ADK installs only there
 	$(BIN)/python bench/prefix_cache.py
 	$(BIN)/python bench/coding_hooks.py --runs 3
 	$(BIN)/python bench/recall_scale.py

@@ -58,7 +58,6 @@ async def main(home: Path) -> dict[str, Any]:
         _, first = await turn(runner, sessions, "sam", "My pottery kiln fires at 1240 degrees celsius.")
         await service.add_session_to_memory(first)
         await service.add_session_to_memory(first)  # again: nothing new stored
-        await asyncio.to_thread(service.memory.manager().flush, 30)
         out["reply"], _ = await turn(runner, sessions, "sam", "What temperature does my kiln fire at?")
         out["other_reply"], _ = await turn(runner, sessions, "alex", "What temperature does my kiln fire at?")
         out["violations"], out["remaining"] = api.violations, api.remaining

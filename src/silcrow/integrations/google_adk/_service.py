@@ -22,7 +22,8 @@ from silcrow.recall.policy import hits_block
 
 CLIENT = "google-adk"
 SEARCH_POOL = 64  # recall hits read for one search, before keeping the user's own
-MAX_RESULTS = 8
+MAX_RESULTS = 10
+STORE_TIMEOUT = 120.0  # seconds an add waits for the provider to store what it was given
 
 
 def scope(app_name: str, user_id: str) -> str:
@@ -45,7 +46,8 @@ class SilcrowMemoryService(BaseMemoryService):
 
     - ``add_session_to_memory(session)`` / ``add_events_to_memory(...)``: each completed turn
       (a user message and the agent's text reply) goes to the profile's recall provider under
-      the session; a session added again gives only its events not added before.
+      the session, stored when the call returns; a session added again gives only its events
+      not added before.
     - ``search_memory(app_name=, user_id=, query=)``: ranked by the provider's search (silcrow's
       hybrid recall with the local provider), screened, and only that user's memories of that
       app; each entry's text is inside the ``<memory-context>`` fence silcrow's agent uses.
@@ -95,6 +97,8 @@ class SilcrowMemoryService(BaseMemoryService):
             turns.append((user, "\n".join(replies)))
         for asked, answered in turns:
             await asyncio.to_thread(self.memory.ingest, asked, answered, key)
+        if turns:  # stored when this returns, as ADK's own services do: a search right after finds it
+            await asyncio.to_thread(self.memory.manager().flush, STORE_TIMEOUT)
 
     async def search_memory(self, *, app_name: str, user_id: str, query: str) -> SearchMemoryResponse:
         prefix = scope(app_name, user_id)
