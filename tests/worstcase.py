@@ -146,7 +146,7 @@ FULLMATCH_ONLY = frozenset({
 })
 OWN_TEXT_ONLY = frozenset({
     # Applied to the store's own "1,234/2,200 chars" usage string, never to user text.
-    "silcrow.cli._memory._USAGE_NUMBERS",
+    "silcrow.cli._memory_kit._USAGE_NUMBERS",
 })
 
 #: (length, literal runs tried as triggers, whether every pair of characters is tried).

@@ -11,10 +11,8 @@ never as a markup string: entries routinely contain ``[brackets]`` and
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Mapping, Sequence
-from enum import StrEnum
 from typing import Any
 
 import typer
@@ -35,158 +33,35 @@ from silcrow.cli._common import (
     safe_text,
 )
 from silcrow.cli._memory_address import addressed, remember_shown, with_other_file_hint
-from silcrow.cli.main import app
+from silcrow.cli._memory_kit import (
+    _ALL_TARGETS_HELP,
+    _LABELS,
+    _TARGET_HELP,
+    Target,
+    _argument_text,
+    _entries_word,
+    _numbered,
+    _open_notes,
+    _open_store,
+    _preview,
+    _report,
+    _target_option,
+    _targets,
+    _usage_bar,
+    memory_app,
+    print_details,
+)
 from silcrow.notes import Notes
 from silcrow.safety import display_safe
 from silcrow.store import (
     TARGET_FILES,
     MemoryResult,
-    MemoryStore,
     box_warnings,
     entry_id,
     notes_version,
     shown_origin,
     who_text,
 )
-
-memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
-app.add_typer(memory_app, name="memory")
-
-
-class Target(StrEnum):
-    """The two curated files; a Typer choice, so a bad value is a usage error (exit 2)."""
-
-    memory = "memory"
-    user = "user"
-
-
-TARGETS: tuple[str, ...] = (Target.memory.value, Target.user.value)
-_LABELS = {"memory": "MEMORY.md — the agent's notes", "user": "USER.md — the user profile"}
-_USAGE_NUMBERS = re.compile(r"([\d,]+)\s*/\s*([\d,]+)")
-
-_TARGET_HELP = "memory (MEMORY.md, the agent's notes) or user (USER.md, the user profile)"
-_ALL_TARGETS_HELP = _TARGET_HELP + "; both when omitted"
-
-
-def _target_option(default: Target | None, help_text: str) -> Any:
-    return typer.Option(default, "--target", "-t", case_sensitive=False, help=help_text)
-
-
-# --------------------------------------------------------------------------- plumbing
-
-
-def _open_store(ctx: typer.Context) -> MemoryStore:
-    """The store of the selected home/profile, loaded from disk, limits from config.toml."""
-    with guarded():
-        # the profile's path is absolute, so paths in messages (backups, doctor) work from anywhere
-        store = app_profile(ctx).store()
-        store.load()
-    return store
-
-
-def _open_notes(ctx: typer.Context) -> Notes:
-    """The notes service over :func:`_open_store`'s store: how every write of this group is made
-    (a person's, origin ``cli``; this process opens no recall manager)."""
-    with guarded():
-        notes = app_profile(ctx).notes()
-        notes.store.load()
-    return notes
-
-
-def _argument_text(value: str) -> str:
-    """``-`` means stdin: multi-line entries are awkward to quote in a shell.
-
-    Bytes that are not UTF-8 (in an argument or on stdin) arrive as lone
-    surrogates; the store refuses those with a message that says so.
-    """
-    if value != "-":
-        return value
-    try:
-        return sys.stdin.read()
-    except UnicodeDecodeError as exc:
-        raise error(f"standard input is not valid UTF-8 ({exc.reason} at byte {exc.start}); "
-                    "convert it to UTF-8 and retry") from None
-
-
-def _targets(target: Target | None) -> tuple[str, ...]:
-    return TARGETS if target is None else (target.value,)
-
-
-def _abbreviated(entry: str, limit: int = 300) -> str:
-    """An entry cut for an error listing, so one pasted log does not bury the message."""
-    if len(entry) <= limit:
-        return entry
-    return f"{entry[:limit]}… ({len(entry) - limit:,} more chars; `silcrow memory show` has it all)"
-
-
-def _numbered(out: Console, entries: Sequence[str], indent: str = "  ") -> None:
-    """Entries numbered from 1; continuation lines of multi-line entries are indented.
-
-    Invisible and bidi characters are shown as ``<U+XXXX>``: a terminal would
-    hide them, and they are exactly what the user needs to see to remove them.
-    """
-    if not entries:
-        out.print(Text(f"{indent}(no entries)", style="dim"))
-        return
-    width = len(str(len(entries)))
-    for number, entry in enumerate(entries, start=1):
-        prefix = f"{indent}{number:>{width}}. "
-        pad = " " * len(prefix)
-        lines = display_safe(safe_text(entry)).split("\n")
-        text = Text(prefix, style="cyan")
-        text.append(lines[0])
-        for line in lines[1:]:
-            text.append("\n" + pad + line)
-        out.print(text, soft_wrap=True)
-
-
-def _entries_word(count: object) -> str:
-    return f"{count} entry" if count == 1 else f"{count} entries"
-
-
-def _usage_bar(usage: str, width: int = 30) -> Text:
-    """A bar coloured by how full the file is, then the store's own usage string.
-
-    Drawn with block characters rather than rich.progress_bar so that it stays
-    visible without colours (pipes, NO_COLOR, CI logs).
-    """
-    found = _USAGE_NUMBERS.search(usage)
-    if found is None:
-        return Text(usage)
-    used, limit = (int(group.replace(",", "")) for group in found.groups())
-    ratio = used / limit if limit else 1.0
-    colour = "green" if ratio < 0.7 else "yellow" if ratio < 0.9 else "red"
-    filled = min(width, round(ratio * width))
-    if used and not filled:
-        filled = 1  # a file with something in it never looks empty
-    return Text.assemble(
-        ("█" * filled, colour), ("░" * (width - filled), "dim"), " ", (usage, colour if ratio >= 0.9 else "")
-    )
-
-
-def _report(result: Mapping[str, Any]) -> None:
-    """Print a mutation result; a refusal exits 1 after saying why and what is there."""
-    if result.get("success"):
-        line = Text.assemble(("✓ ", "bold green"), safe_text(str(result.get("message", "done"))))
-        console.print(line, soft_wrap=True)
-        if result.get("usage"):
-            count = result.get("entry_count")
-            tail = f" · {_entries_word(count)}" if count is not None else ""
-            console.print(Text(f"  {result.get('target', '')} usage: {result['usage']}{tail}",
-                               style="dim"), soft_wrap=True)
-        return
-    print_error(str(result.get("error", "the memory operation was refused")))
-    matches = result.get("matches")
-    if matches:
-        console_err.print(Text("matching entries:", style="bold"))
-        _numbered(console_err, [str(m) for m in matches])
-    current = result.get("current_entries")
-    if current is not None:
-        usage = f" ({result['usage']})" if result.get("usage") else ""
-        console_err.print(Text(f"current entries{usage}:", style="bold"))
-        _numbered(console_err, [_abbreviated(str(entry)) for entry in current])
-    raise typer.Exit(EXIT_REFUSED)
-
 
 # --------------------------------------------------------------------------- commands
 
@@ -224,8 +99,6 @@ def show(
         print_json(views)
         return
     if details:
-        from silcrow.cli._memory_upkeep import print_details
-
         print_details(views, _LABELS)
         return
     for index, (name, view) in enumerate(views.items()):
@@ -388,11 +261,6 @@ def _changes(record: dict[str, Any]) -> list[str]:
     removed = [f"- {entry}" for entry in before if entry not in after]
     added = [f"+ {entry}" for entry in after if entry not in before]
     return [_preview(line) for line in removed + added]
-
-
-def _preview(text: str, limit: int = 80) -> str:
-    flat = " ".join(display_safe(safe_text(text)).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 @memory_app.command("history")

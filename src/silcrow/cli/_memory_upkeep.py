@@ -6,48 +6,22 @@ Part of the ``memory`` group (see :mod:`silcrow.cli._memory`); the work is the s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import typer
 from rich.text import Text
 
 from silcrow.cli._common import JSON_OPTION, app_profile, console, console_err, guarded, print_json, safe_text
-from silcrow.cli._memory import Target, _open_store, _preview, _report, _target_option, memory_app
-from silcrow.safety import display_safe
+from silcrow.cli._memory_kit import (
+    Target,
+    _open_store,
+    _preview,
+    _report,
+    _target_option,
+    _when,
+    memory_app,
+)
 from silcrow.store import author_label as label
-
-
-def _when(value: Any) -> str:
-    return str(value)[:16].replace("T", " ") if value else "?"
-
-
-def print_details(views: Mapping[str, Mapping[str, Any]], labels: Mapping[str, str]) -> None:
-    """Each entry, then when and by whom it was written and how it has been used."""
-    for index, (name, view) in enumerate(views.items()):
-        if index:
-            console.print()
-        header = Text.assemble((labels[name], "bold"), ("  " + str(view["path"]), "dim"))
-        console.print(header, soft_wrap=True)
-        console.print(Text(f"  {view['usage']}", style="dim"))
-        described = view.get("details") or []
-        if not described:
-            console.print(Text("  (no entries)", style="dim"))
-        for item in described:
-            console.print(Text.assemble((f"  {item['number']}. ", "cyan"),
-                                        display_safe(safe_text(str(item["text"])))), soft_wrap=True)
-            if item.get("added"):
-                written = f"added {_when(item['added'])} by {label(item.get('added_by'))}"
-                if item.get("changed") and item["changed"] != item["added"]:
-                    written += f"; changed {_when(item['changed'])} by {label(item.get('changed_by'))}"
-            else:
-                written = f"written before silcrow kept metadata (first seen {_when(item.get('first_seen'))})"
-            used = f"in {item['prompt_sessions']} session prompt(s)"
-            if item.get("last_surfaced"):
-                used += f"; last surfaced {_when(item['last_surfaced'])} by {item.get('surfaced_by')}"
-            else:
-                used += "; never surfaced by a tool or recall"
-            console.print(Text(f"     {safe_text(written)}\n     {used}", style="dim"), soft_wrap=True)
 
 
 @memory_app.command("archive")
