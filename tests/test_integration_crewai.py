@@ -108,7 +108,9 @@ def test_under_approval_a_crew_save_waits_and_a_threat_is_refused(tmp_path: Path
     assert MemoryStore(home).entries("memory") == [FACT]
     with sqlite3.connect(home / "crewai.db") as conn:  # the approved entry finds its CrewAI fields
         (fields,) = conn.execute("SELECT record FROM records WHERE content = ?", (FACT,)).fetchone()
+        kept = [content for (content,) in conn.execute("SELECT content FROM records")]
     assert json.loads(fields)["scope"] == "/people/sam"
+    assert kept == [FACT]  # nothing is kept of the refused save
 
 
 def test_the_crewai_page_example(tmp_path: Path) -> None:

@@ -15,8 +15,8 @@ from crewai.memory.types import MemoryRecord, ScopeInfo
 from silcrow.errors import StoreError
 from silcrow.integrations._profile import ProfileArg, opened
 from silcrow.integrations.crewai._records import RecordTable
+from silcrow.models import Embedder, get_embedder
 from silcrow.notes import Notes
-from silcrow.recall import Embedder, get_embedder
 from silcrow.recall.policy import context_block
 from silcrow.store import Proposer
 
@@ -137,6 +137,8 @@ class SilcrowStorage:
             self._table.put(target, record)  # an approved proposal finds its fields here
             if record.content not in self.notes.read(target).entries:
                 result = self.notes.add(target, record.content, origin=MODEL_ORIGIN)
+                if not result.get("success"):
+                    self._table.drop([record.id])
                 self._checked(result, f"save the memory {record.content[:60]!r}")
 
     def search(self, query_embedding: list[float], scope_prefix: str | None = None,
