@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from silcrow.cli.main import _register, app
 from silcrow.errors import ConfigError
 from silcrow.integrations.hermes import HermesBridge, install, plugin_dir, plugin_settings, uninstall
-from silcrow.integrations.hermes._plugin import EARLIER_SHIMS, SHIM
+from silcrow.integrations.hermes._plugin import SHIM
 
 
 @pytest.fixture
@@ -67,19 +67,6 @@ def test_install_keeps_settings_and_never_clobbers_foreign_files(hermes_home: Pa
         install(tmp_path / "missing")
 
 
-
-def test_a_shim_an_earlier_build_wrote_is_upgraded(hermes_home: Path) -> None:
-    (old,) = EARLIER_SHIMS
-    assert "from silcrow.integrations.hermes.bridge import HermesBridge" in old
-    init = plugin_dir(hermes_home) / "__init__.py"
-    init.parent.mkdir(parents=True)
-    init.write_text(old, encoding="utf-8")
-    install(hermes_home)  # silcrow's own file: replaced without --force
-    assert init.read_text(encoding="utf-8") == SHIM
-    assert "from silcrow.integrations.hermes import HermesBridge" in SHIM
-    init.write_text(old, encoding="utf-8")
-    uninstall(hermes_home)
-    assert not init.exists()
 
 def _cli(*args: str) -> Any:
     _register()

@@ -30,8 +30,7 @@ from silcrow.safety._fence import (
 from silcrow.safety._fence import (
     recalled_count as recalled_count,
 )
-from silcrow.safety._secrets import redact_secrets
-from silcrow.safety._secrets import redact_value as redact_value
+from silcrow.safety._secrets import redact_secrets, redact_value
 from silcrow.safety._threats import (
     ThreatHit,
     Verdict,
@@ -53,6 +52,7 @@ __all__ = [
     "Verdict",
     "build_memory_context_block",
     "redact_secrets",
+    "redact_value",
     "sanitize_context",
     "scan",
     "verdict",

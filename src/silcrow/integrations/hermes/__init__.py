@@ -9,9 +9,6 @@ subclasses Hermes's own ``agent.memory_provider.MemoryProvider`` with
   silcrow's configured recall provider).
 * :func:`install`, :func:`uninstall`, :func:`doctor` (``_plugin.py``); where the plugin
   and its settings live (``_settings.py``).
-
-A shim an earlier build wrote (it imported ``silcrow.integrations.hermes.bridge``) is
-recognised and replaced by ``silcrow hermes install``.
 """
 
 from __future__ import annotations

@@ -48,26 +48,6 @@ class SilcrowMemoryProvider(HermesBridge, MemoryProvider):
     """Hermes's MemoryProvider with every hook delegated to silcrow."""
 '''
 
-# What earlier builds wrote, word for word: still silcrow's own plugin, so install upgrades it
-# and uninstall removes it without --force (the ``bridge`` module it imports is gone).
-EARLIER_SHIMS = frozenset({
-    '''"""silcrow as Hermes's memory provider.
-
-Written by `silcrow hermes install`; `silcrow hermes uninstall` removes it. Every hook's
-behaviour lives in the silcrow package (silcrow.integrations.hermes), so upgrading silcrow
-upgrades this plugin. Hermes uses it when config.yaml has `memory: {provider: silcrow}`.
-"""
-
-from agent.memory_provider import MemoryProvider
-
-from silcrow.integrations.hermes.bridge import HermesBridge
-
-
-class SilcrowMemoryProvider(HermesBridge, MemoryProvider):
-    """Hermes's MemoryProvider with every hook delegated to silcrow."""
-''',
-})
-
 PLUGIN_YAML = f"""name: {PLUGIN_NAME}
 description: "silcrow long-term recall (local SQLite + embeddings by default, or any silcrow provider)"
 """
@@ -77,9 +57,8 @@ WRITTEN = ("__init__.py", "plugin.yaml", CONFIG_FILE)
 
 
 def _foreign(init: Path) -> bool:
-    """Whether ``init`` is a file silcrow did not write (neither this release's shim nor an earlier one)."""
-    text = init.read_text(encoding="utf-8", errors="replace")
-    return text != SHIM and text not in EARLIER_SHIMS
+    """Whether ``init`` is a file silcrow did not write (not its shim)."""
+    return init.read_text(encoding="utf-8", errors="replace") != SHIM
 
 
 def default_hermes_home() -> Path:
