@@ -2,7 +2,7 @@
 
 The lowest domain package: recall (its vectors and reranking) and safety (the semantic
 judge) both use it, and it imports neither. The public names are listed in ``__all__``:
-the embedder interface and its backends (:class:`Embedder`, :func:`get_embedder`), the
+the embedder interface (:class:`Embedder`; :func:`get_embedder` makes any of its backends), the
 reranker (:class:`Reranker`, :func:`get_reranker`). The modules behind them
 (``_embedder``, ``_embedders``, ``_e5``, ``_rerank``) are internal. Every name is imported from its
 module on first use: importing the package loads neither numpy nor ONNX Runtime.

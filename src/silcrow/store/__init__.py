@@ -1,22 +1,15 @@
 """Curated notes: MEMORY.md and USER.md, in the system prompt.
 
-The public names are listed in ``__all__``: the store (:class:`MemoryStore`, the notes it
-keeps, :data:`TARGET_FILES`, and :data:`ENTRY_DELIMITER` between their entries), what a
-mutation returns (:class:`MemoryResult`, and :class:`Refusal` for why one was refused), what a
-read returns (:class:`NotesView`), the
-persistence seam (:class:`StoreBackend` and its :class:`Transaction`; :class:`FileBackend` on
-a home's files, :class:`PostgresBackend` on a shared PostgreSQL database) and the
-write-approval gate (:class:`Proposal`, :class:`ProposalBox`, :class:`Proposer`,
-:data:`current_proposer`, :data:`WRITE_POLICIES`, :func:`proposal_steps`, :func:`box_warnings`,
-and :func:`who_text` to show who made a write), :func:`notes_backend`, the storage of a
-profile's notes, and how entries are addressed as `memory show` shows them
-(:func:`entry_id`, :func:`notes_version`, :func:`resolve_entry`, :func:`matching_entries`),
-and :func:`supersedes`, the review's judgement of whether a later statement updates an earlier one;
-moving a profile between backends uses the files' names (:data:`JOURNAL_FILE`,
-:data:`PENDING_FILE`, :data:`LEDGER_FILE`), :func:`read_journal`, :func:`write_journal` and
-:func:`journal_line` (a journal record as PostgreSQL stores it). The modules behind them (``_store``,
-``_entries``, ``_document``, ``_edits``, ``_results``, ``_files``, ``_journal``,
-``_render``, ``_pending``, ``_backend``, ``_postgres``) are internal.
+The public names are listed in ``__all__``: the store (:class:`MemoryStore`, and
+:data:`ENTRY_DELIMITER` between its entries), what a mutation returns (:class:`MemoryResult`,
+and :class:`Refusal` for why one was refused), what a read returns (:class:`NotesView`), the
+persistence seam (:class:`StoreBackend`; :func:`notes_backend`, the storage of a profile's
+notes) and the write-approval gate's proposals and who made them (:class:`Proposal`,
+:class:`Proposer`). The backends (``FileBackend``, ``PostgresBackend``), the gate's parts, how
+entries are addressed as `memory show` shows them, the review's judgement and the files a
+transfer moves are importable from here for silcrow's own packages, not API. The modules behind
+them (``_store``, ``_entries``, ``_document``, ``_edits``, ``_results``, ``_files``,
+``_journal``, ``_render``, ``_pending``, ``_backend``, ``_postgres``) are internal.
 """
 
 from __future__ import annotations

@@ -1,15 +1,14 @@
 """The built-in local recall provider: SQLite (WAL, FTS5) plus in-memory vectors.
 
-The public names are listed in ``__all__``: the provider (:class:`LocalProvider`), what goes in
-and comes out (:class:`RecallRecord`, :class:`RecallHit`, :class:`MemoryFilter`), and the
+The public names are listed in ``__all__``: the provider (:class:`LocalProvider`), the
 storage interface with its two backends (:class:`RecallBackend`; :class:`RecallStore` on a
-home's ``recall.db``, :class:`PostgresRecall` on a shared PostgreSQL database), and the optional
-reranker of its best hits (:class:`Reranker`, :func:`get_reranker`, from :mod:`silcrow.models`),
-and :func:`open_recall`, the storage of a home or profile; moving a profile between backends
-uses :func:`connect_recall_db` (a ``recall.db`` opened and migrated) and the indexed texts of a
-memory, :func:`body_text` and :func:`dated_text`. The modules
-behind them (``_provider``, ``_backend``, ``_store``, ``_postgres``, ``_retrieval``, ...) are
-internal.
+home's ``recall.db``, :class:`PostgresRecall` on a shared PostgreSQL database) and
+:func:`open_recall`, the storage of a home or profile. What goes in and comes out
+(``RecallRecord``, ``RecallHit``) is :mod:`silcrow.recall`'s; the reranker is
+:mod:`silcrow.models`'. What a transfer between backends uses (``connect_recall_db``,
+``body_text``, ``dated_text``) is importable from here for silcrow's own packages, not API. The
+modules behind them (``_provider``, ``_backend``, ``_store``, ``_postgres``, ``_retrieval``, ...)
+are internal.
 """
 
 from __future__ import annotations
