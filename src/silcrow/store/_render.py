@@ -9,8 +9,11 @@
     §
     second entry
 
-Entries that the threat scanner flags are shown as a ``[BLOCKED: ...]``
-placeholder (the file keeps them, so the user can see and remove them). A
+Entries that the threat scanner would refuse are shown as a ``[BLOCKED: ...]``
+placeholder (the file keeps them, so the user can see and remove them). An entry
+the scanner only holds for a person (an install one-liner, a security note quoting
+an attack) is shown: it reached the file through a person -- an approval, a save
+they confirmed, or their own edit -- and a model's write of it waits for one. A
 file over its budget, which only a hand edit can produce, is marked and cut
 to its head and tail so it cannot flood the prompt.
 """
@@ -33,9 +36,16 @@ def blocked_placeholder(file_name: str, pattern_ids: list[str]) -> str:
     return f"[BLOCKED: {file_name} entry matched {ids}; remove it with the memory tool]"
 
 
+def blocking_hits(entry: str) -> list[threats.ThreatHit]:
+    """The hits that keep ``entry`` out of a prompt: all of them when the scan would refuse it
+    (invisible characters, an attack, a secret), none when it would only hold it."""
+    hits = threats.scan(entry)
+    return hits if threats.verdict(hits) == "refuse" else []
+
+
 def shown_entry(entry: str, file_name: str) -> str:
     """The entry as the model may see it: itself, or a placeholder when it is a threat."""
-    hits = threats.scan(entry)
+    hits = blocking_hits(entry)
     if hits:
         return blocked_placeholder(file_name, [hit.pattern_id for hit in hits])
     return entry
@@ -49,7 +59,7 @@ def safe_entry(entry: str, file_name: str) -> str:
 
 def safe_preview(entry: str, file_name: str, width: int = 80) -> str:
     """A one-line preview of :func:`safe_entry` (a placeholder is kept whole, never cut)."""
-    hits = threats.scan(entry)
+    hits = blocking_hits(entry)
     if hits:
         return blocked_placeholder(file_name, [hit.pattern_id for hit in hits])
     return preview(threats.display_safe(entry), width)

@@ -267,7 +267,7 @@ class MemoryStore:
                 "Remove or shorten entries."
             )
         for number, entry in enumerate(current, start=1):
-            hits = threats.scan(entry)
+            hits = render.blocking_hits(entry)
             if hits:
                 ids = ", ".join(dict.fromkeys(h.pattern_id for h in hits))
                 problems.append(
