@@ -20,21 +20,11 @@ if TYPE_CHECKING:
     from silcrow.models._e5 import E5SmallEmbedder as E5SmallEmbedder
     from silcrow.models._embedder import Embedder
     from silcrow.models._embedder import NullEmbedder as NullEmbedder
-    from silcrow.models._embedders import (
-        DEFAULT_EMBEDDER as DEFAULT_EMBEDDER,
-    )
-    from silcrow.models._embedders import (
-        BgeSmallEmbedder as BgeSmallEmbedder,
-    )
-    from silcrow.models._embedders import (
-        FastEmbedEmbedder as FastEmbedEmbedder,
-    )
-    from silcrow.models._embedders import (
-        OnnxMiniLMEmbedder as OnnxMiniLMEmbedder,
-    )
-    from silcrow.models._embedders import (
-        OpenAIEmbedder as OpenAIEmbedder,
-    )
+    from silcrow.models._embedders import DEFAULT_EMBEDDER as DEFAULT_EMBEDDER
+    from silcrow.models._embedders import BgeSmallEmbedder as BgeSmallEmbedder
+    from silcrow.models._embedders import FastEmbedEmbedder as FastEmbedEmbedder
+    from silcrow.models._embedders import OnnxMiniLMEmbedder as OnnxMiniLMEmbedder
+    from silcrow.models._embedders import OpenAIEmbedder as OpenAIEmbedder
     from silcrow.models._embedders import (
         get_embedder,
     )

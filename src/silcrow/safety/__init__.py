@@ -8,28 +8,16 @@ from __future__ import annotations
 
 # A name imported `as` itself is left out of __all__: it serves silcrow's own packages, which
 # may not import this package's private modules, and is not API.
-from silcrow.safety._fence import (
-    FENCE_CLOSE as FENCE_CLOSE,
-)
-from silcrow.safety._fence import (
-    FENCE_OPEN as FENCE_OPEN,
-)
-from silcrow.safety._fence import (
-    SYSTEM_NOTE as SYSTEM_NOTE,
-)
-from silcrow.safety._fence import (
-    StreamingFenceScrubber as StreamingFenceScrubber,
-)
+from silcrow.safety._fence import FENCE_CLOSE as FENCE_CLOSE
+from silcrow.safety._fence import FENCE_OPEN as FENCE_OPEN
+from silcrow.safety._fence import SYSTEM_NOTE as SYSTEM_NOTE
+from silcrow.safety._fence import StreamingFenceScrubber as StreamingFenceScrubber
 from silcrow.safety._fence import (
     build_memory_context_block,
     sanitize_context,
 )
-from silcrow.safety._fence import (
-    filter_recalled as filter_recalled,
-)
-from silcrow.safety._fence import (
-    recalled_count as recalled_count,
-)
+from silcrow.safety._fence import filter_recalled as filter_recalled
+from silcrow.safety._fence import recalled_count as recalled_count
 from silcrow.safety._secrets import redact_secrets, redact_value
 from silcrow.safety._threats import (
     ThreatHit,
@@ -37,15 +25,9 @@ from silcrow.safety._threats import (
     scan,
     verdict,
 )
-from silcrow.safety._threats import (
-    describe as describe,
-)
-from silcrow.safety._threats import (
-    display_safe as display_safe,
-)
-from silcrow.safety._threats import (
-    normalize as normalize,
-)
+from silcrow.safety._threats import describe as describe
+from silcrow.safety._threats import display_safe as display_safe
+from silcrow.safety._threats import normalize as normalize
 
 __all__ = [
     "ThreatHit",

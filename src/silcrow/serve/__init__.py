@@ -32,30 +32,21 @@ if TYPE_CHECKING:
     from silcrow.serve._login import inspector_login as inspector_login
     from silcrow.serve._mcp_server import run_stdio as run_stdio
     from silcrow.serve._mcp_server import stdio_server
-    from silcrow.serve._running import ServerProcess
+    from silcrow.serve._running import ServerProcess as ServerProcess
     from silcrow.serve._running import silcrow_command as silcrow_command
     from silcrow.serve._tenant import Tenant as Tenant
     from silcrow.serve._tenant import open_tenant
-    from silcrow.serve._tokens import (
-        TokenRecord as TokenRecord,
-    )
+    from silcrow.serve._tokens import TokenRecord as TokenRecord
     from silcrow.serve._tokens import (
         create_token,
         list_tokens,
         revoke_token,
     )
-    from silcrow.serve._tokens import (
-        has_tokens as has_tokens,
-    )
-    from silcrow.serve._tokens import (
-        printable as printable,
-    )
-    from silcrow.serve._tokens import (
-        tokens_path as tokens_path,
-    )
+    from silcrow.serve._tokens import has_tokens as has_tokens
+    from silcrow.serve._tokens import printable as printable
+    from silcrow.serve._tokens import tokens_path as tokens_path
 
 __all__ = [
-    "ServerProcess",
     "build_app",
     "create_token",
     "list_tokens",

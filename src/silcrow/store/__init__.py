@@ -3,13 +3,13 @@
 The public names are listed in ``__all__``: the store (:class:`MemoryStore`, and
 :data:`ENTRY_DELIMITER` between its entries), what a mutation returns (:class:`MemoryResult`,
 and :class:`Refusal` for why one was refused), what a read returns (:class:`NotesView`), the
-persistence seam (:class:`StoreBackend`; :func:`notes_backend`, the storage of a profile's
-notes) and the write-approval gate's proposals and who made them (:class:`Proposal`,
-:class:`Proposer`). The backends (``FileBackend``, ``PostgresBackend``), the gate's parts, how
-entries are addressed as `memory show` shows them, the review's judgement and the files a
-transfer moves are importable from here for silcrow's own packages, not API. The modules behind
-them (``_store``, ``_entries``, ``_document``, ``_edits``, ``_results``, ``_files``,
-``_journal``, ``_render``, ``_pending``, ``_backend``, ``_postgres``) are internal.
+persistence seam (:class:`StoreBackend`) and the write-approval gate's proposals and who made
+them (:class:`Proposal`, :class:`Proposer`). The backends (``FileBackend``,
+``PostgresBackend``, ``notes_backend``), the gate's parts, how entries are addressed as `memory
+show` shows them, the review's judgement and the files a transfer moves are importable from
+here for silcrow's own packages, not API. The modules behind them (``_store``, ``_entries``,
+``_document``, ``_edits``, ``_results``, ``_files``, ``_journal``, ``_render``, ``_pending``,
+``_backend``, ``_postgres``) are internal.
 """
 
 from __future__ import annotations
@@ -30,31 +30,20 @@ from silcrow.store._entries import TARGET_FILES as TARGET_FILES
 from silcrow.store._files import FileBackend as FileBackend
 from silcrow.store._ledger import LEDGER_FILE as LEDGER_FILE
 from silcrow.store._ledger import shown_origin as shown_origin
-from silcrow.store._pending import (
-    PENDING_FILE as PENDING_FILE,
-)
-from silcrow.store._pending import (
-    WRITE_POLICIES as WRITE_POLICIES,
-)
+from silcrow.store._pending import PENDING_FILE as PENDING_FILE
+from silcrow.store._pending import WRITE_POLICIES as WRITE_POLICIES
 from silcrow.store._pending import (
     Proposal,
     Proposer,
 )
-from silcrow.store._pending import (
-    ProposalBox as ProposalBox,
-)
-from silcrow.store._pending import (
-    box_warnings as box_warnings,
-)
-from silcrow.store._pending import (
-    current_proposer as current_proposer,
-)
-from silcrow.store._pending import (
-    who_text as who_text,
-)
+from silcrow.store._pending import ProposalBox as ProposalBox
+from silcrow.store._pending import box_warnings as box_warnings
+from silcrow.store._pending import current_proposer as current_proposer
+from silcrow.store._pending import who_text as who_text
 from silcrow.store._results import MemoryResult, NotesView, Refusal
 from silcrow.store._review import supersedes as supersedes
-from silcrow.store._store import MemoryStore, notes_backend
+from silcrow.store._store import MemoryStore
+from silcrow.store._store import notes_backend as notes_backend
 
 if TYPE_CHECKING:
     from silcrow.store._postgres import PostgresBackend as PostgresBackend
@@ -69,7 +58,6 @@ __all__ = [
     "Proposer",
     "Refusal",
     "StoreBackend",
-    "notes_backend",
 ]
 
 # Renamed for silcrow's own packages (transfer, the CLI, the servers, the gate), which may not

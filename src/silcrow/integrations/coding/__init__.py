@@ -11,23 +11,17 @@ Importing Claude Code and Codex sessions into recall is the recall readers' job
 
 from __future__ import annotations
 
-from silcrow.integrations.coding._connect import (
-    CLIENTS as CLIENTS,
-)
-from silcrow.integrations.coding._connect import (
-    HOOK_EVENTS as HOOK_EVENTS,
-)
+# A name imported `as` itself is left out of __all__: it serves silcrow's own packages, which
+# may not import this package's private modules, and is not API.
+from silcrow.integrations.coding._connect import CLIENTS as CLIENTS
+from silcrow.integrations.coding._connect import HOOK_EVENTS as HOOK_EVENTS
 from silcrow.integrations.coding._connect import (
     Change,
     apply,
     plan,
 )
-from silcrow.integrations.coding._connect import (
-    Target as Target,
-)
-from silcrow.integrations.coding._connect import (
-    silcrow_command as silcrow_command,
-)
+from silcrow.integrations.coding._connect import Target as Target
+from silcrow.integrations.coding._connect import silcrow_command as silcrow_command
 from silcrow.integrations.coding._hooks import run_hook
 
 __all__ = [

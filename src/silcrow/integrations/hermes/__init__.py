@@ -16,20 +16,14 @@ from __future__ import annotations
 # A name imported `as` itself is left out of __all__: it serves silcrow's own packages, which
 # may not import this package's private modules, and is not API.
 from silcrow.integrations.hermes._bridge import HermesBridge
-from silcrow.integrations.hermes._plugin import (
-    Check as Check,
-)
-from silcrow.integrations.hermes._plugin import (
-    default_hermes_home as default_hermes_home,
-)
+from silcrow.integrations.hermes._plugin import Check as Check
+from silcrow.integrations.hermes._plugin import default_hermes_home as default_hermes_home
 from silcrow.integrations.hermes._plugin import (
     doctor,
     install,
     uninstall,
 )
-from silcrow.integrations.hermes._plugin import (
-    hermes_importable as hermes_importable,
-)
+from silcrow.integrations.hermes._plugin import hermes_importable as hermes_importable
 from silcrow.integrations.hermes._settings import PLUGIN_NAME as PLUGIN_NAME
 from silcrow.integrations.hermes._settings import plugin_dir as plugin_dir
 from silcrow.integrations.hermes._settings import plugin_settings as plugin_settings
