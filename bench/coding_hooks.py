@@ -33,7 +33,7 @@ from pathlib import Path
 from rich.console import Console
 
 from silcrow.home import open_profile
-from silcrow.recall.coding import load_transcripts, transcript_files
+from silcrow.recall._coding import load_transcripts, transcript_files
 from silcrow.recall.local import LocalProvider
 
 err = Console(stderr=True)

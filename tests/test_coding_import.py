@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from silcrow.recall import load_records
-from silcrow.recall.coding import (
+from silcrow.recall._coding import (
     CLAUDE_CODE,
     CODEX,
     detect,
@@ -276,7 +276,7 @@ def test_project_filter_on_postgres(pg_dsn: str) -> None:
 
 @pytest.mark.parametrize("client", [CLAUDE_CODE, CODEX])
 def test_default_places(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, client: str) -> None:
-    from silcrow.recall.coding import default_dir
+    from silcrow.recall._coding import default_dir
 
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     monkeypatch.delenv("CODEX_HOME", raising=False)

@@ -146,7 +146,6 @@ PUBLIC_MODULES = {
     "silcrow.home": "the composition root; ARCHITECTURE.md documents silcrow.home.open_profile",
     "silcrow.notes": "the notes service every surface calls (Notes): typed reads and writes",
     "silcrow.recall.contract": "check_provider_contract: an import path earlier issues spelled out",
-    "silcrow.recall.coding": "the readers of Claude Code and Codex transcripts (used by the CLI, the hooks)",
     "silcrow.recall.policy": "the recall-safety rules both hosts apply (the manager, the Hermes bridge)",
     "silcrow.schema.langgraph": "the LangGraph store's table, read by it and by the migration plan",
     "silcrow.schema.recall": "the local recall provider's tables, read by it and by transfer",

@@ -9,11 +9,12 @@ The public names are listed in ``__all__``: the provider interface
 tools :class:`ToolSpec` and :class:`ToolResult`), the manager that runs one
 (:class:`MemoryManager`), the typed results (:class:`Found`, :class:`Remembered`,
 :class:`Forgotten`, the hits :class:`RecallHit` and what is stored, :class:`RecallRecord`), the
-``recall_*`` tools' specs (:data:`TOOL_SPECS`), provider discovery and the contract test a
-third-party provider runs. The embedders are :mod:`silcrow.models`'. The modules behind them
+``recall_*`` tools' specs (:data:`TOOL_SPECS`) and provider discovery (:func:`load_provider`,
+:func:`open_provider`). The embedders are :mod:`silcrow.models`'. The modules behind them
 (``_provider``, ``_spec``, ``_edge``, ``_manager``, ``_api``, ``_records``, ``_tools``,
-``_formats``, ...) are internal; :mod:`silcrow.recall.contract` and :mod:`silcrow.recall.policy`
-are public modules.
+``_formats``, ``_coding`` the Claude Code and Codex transcript readers, ...) are internal;
+:mod:`silcrow.recall.contract` (the check a third-party provider runs) and
+:mod:`silcrow.recall.policy` are public modules.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from silcrow.recall._api import Forgotten, Found, Remembered
     from silcrow.recall._api import RecallAPI as RecallAPI
     from silcrow.recall._check import round_trip as round_trip
+    from silcrow.recall._coding import parse_claude_code as parse_claude_code
     from silcrow.recall._edge import answer_dict as answer_dict
     from silcrow.recall._edge import answer_json as answer_json
     from silcrow.recall._edge import as_openai_tool as as_openai_tool
@@ -84,6 +86,7 @@ _LAZY = {
     **dict.fromkeys(("RecallHit", "RecallRecord"), "silcrow.recall._records"),
     **dict.fromkeys(("answer_dict", "answer_json", "as_openai_tool", "bare_tool"), "silcrow.recall._edge"),
     **dict.fromkeys(("STDIN", "load_records", "parse_locomo", "read_records"), "silcrow.recall._formats"),
+    "parse_claude_code": "silcrow.recall._coding",  # the Claude Code hooks read one transcript
     **dict.fromkeys(("MAX_FACT_CHARS", "MAX_QUERY_CHARS", "MAX_RECORD_CHARS", "MAX_RESULTS"),
                     "silcrow.recall._limits"),
     "MemoryManager": "silcrow.recall._manager",

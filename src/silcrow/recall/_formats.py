@@ -2,7 +2,7 @@
 
 Four formats, told apart by content (not by file name); the ChatGPT and
 Claude.ai exports are read by :mod:`silcrow.recall._exports`, Claude Code transcripts and Codex
-rollouts by :mod:`silcrow.recall.coding`:
+rollouts by ``_coding.py``:
 
 - **LoCoMo JSON**: one conversation object or a list of them. A conversation
   has ``speaker_a``/``speaker_b`` and ``session_N`` lists of
@@ -40,7 +40,7 @@ from typing import Any
 
 from silcrow._json import TooDeep, loads, position
 from silcrow.errors import RecallError
-from silcrow.recall import coding
+from silcrow.recall import _coding as coding
 from silcrow.recall._exports import is_chatgpt, is_claude, parse_chatgpt, parse_claude
 from silcrow.recall._records import RecallRecord
 

@@ -197,8 +197,7 @@ def ingest_transcript(payload: dict[str, Any], home: Path) -> HookResult:
     """Ingest what the transcript gained since the last time (PreCompact, SessionEnd), a
     bounded batch of whole lines at a time, keeping the offset after each."""
     from silcrow.home import open_profile
-    from silcrow.recall import MAX_RECORD_CHARS
-    from silcrow.recall.coding import parse_claude_code
+    from silcrow.recall import MAX_RECORD_CHARS, parse_claude_code
     from silcrow.recall.local import LocalProvider
     from silcrow.recall.policy import stored
 

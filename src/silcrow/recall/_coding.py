@@ -46,11 +46,6 @@ from silcrow._json import loads
 from silcrow.errors import RecallError
 from silcrow.recall._records import RecallRecord
 
-__all__ = [
-    "detect",
-    "load_transcripts",
-]
-
 CLAUDE_CODE = "claude-code"
 CODEX = "codex"
 CLIENTS = (CLAUDE_CODE, CODEX)
