@@ -192,7 +192,7 @@ def test_an_unavailable_provider_never_costs_the_curated_notes(
         assert "fastembed" in caplog.text and "continuing without long-term recall" in caplog.text
         assert [t["function"]["name"] for t in agent.tools] == ["memory", "session_search"]
         assert agent.run_turn("My bike is red.") == "Saved."
-        assert agent.store.entries("user") == ["User's bike is red."]
+        assert agent.notes.entries("user") == ["User's bike is red."]
         assert all("<memory-context>" not in last_user(r) for r in server.requests)
 
 

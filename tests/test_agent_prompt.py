@@ -58,19 +58,19 @@ def test_prompt_is_byte_identical_across_memory_writes_within_a_session(tmp_path
         assert len(server.requests) == 5
         assert prompts == {agent.system_prompt}            # one prompt, byte for byte
         assert "dark roast" not in agent.system_prompt      # frozen: the write is not in it...
-        assert any("dark roast" in e for e in agent.store.entries("user"))  # ...but it is on disk
+        assert any("dark roast" in e for e in agent.notes.entries("user"))  # ...but it is on disk
         assert agent.sessions.get(agent.session_id).system_prompt == stored_before == agent.system_prompt
 
 
 def _count_loads(agent: Agent) -> list[int]:
     calls = [0]
-    original = agent.store.load
+    original = agent.notes.store.load
 
     def counting_load() -> None:
         calls[0] += 1
         original()
 
-    agent.store.load = counting_load  # type: ignore[method-assign]
+    agent.notes.store.load = counting_load  # type: ignore[method-assign]
     return calls
 
 

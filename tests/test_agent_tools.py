@@ -41,9 +41,9 @@ def test_memory_tool_writes_the_store_with_origin_tool_and_mirrors(tmp_path: Pat
         mirrored = _spy_mirror(agent)
         agent.run_turn("I like tabs.")
         agent.run_turn("Actually spaces, four wide. Also note the repo facts.")
-        assert agent.store.entries("user") == ["User prefers spaces, four wide."]
-        assert agent.store.entries("memory") == ["Repo uses uv for dependencies.", "CI runs on Debian 12."]
-        assert {h["origin"] for h in agent.store.history()} == {"tool"}
+        assert agent.notes.entries("user") == ["User prefers spaces, four wide."]
+        assert agent.notes.entries("memory") == ["Repo uses uv for dependencies.", "CI runs on Debian 12."]
+        assert {h["origin"] for h in agent.notes.history()} == {"tool"}
         assert mirrored == [
             ("add", "user", "User prefers tabs over spaces."),
             ("replace", "user", "User prefers spaces, four wide."),
@@ -130,7 +130,7 @@ def test_reset_turn_gives_each_turn_fresh_failure_budget(tmp_path: Path) -> None
     full = call("memory", action="add", target="user", content="B" * 50)
     bad = call("memory", action="replace", target="user", old_text="absent", content="x")
     with running_agent(tmp_path, [full, bad, full, OK, full, OK], user_char_limit=120) as (agent, _):
-        assert agent.store.add("user", "A" * 100)["success"]
+        assert agent.notes.add("user", "A" * 100, origin="api")["success"]
         agent.run_turn("turn one")
         first = _tool_results(agent)
         assert [r.get("terminal", False) for r in first] == [False, False, True]
@@ -145,5 +145,5 @@ def test_a_failing_tool_callback_does_not_lose_the_turn(tmp_path: Path, caplog: 
     with running_agent(tmp_path, [remember("User likes figs."), {"content": "Saved."}],
                        on_tool_call=broken, flush_min_turns=100) as (agent, _server):
         assert agent.run_turn("I like figs.") == "Saved."
-        assert agent.store.entries("user") == ["User likes figs."]
+        assert agent.notes.entries("user") == ["User likes figs."]
     assert "on_tool_call callback failed for memory" in caplog.text

@@ -179,14 +179,15 @@ def test_an_agent_of_a_home_takes_every_setting_of_its_profile(tmp_path: Path) -
     try:
         assert agent.llm.model == "from-config" and agent.provider is None
         assert (agent.nudge_interval, agent.flush_min_turns) == (4, 7)
-        assert (agent.store.write_policy, agent.store.char_limit("user")) == ("approve", 222)
+        assert (agent.notes.store.write_policy, agent.notes.char_limit("user")) == ("approve", 222)
     finally:
         agent.close()
     # An argument given overrides its setting, on a profile opened by the caller too.
     given = Agent("chosen", profile=open_profile(home), api_key="unused", base_url="http://127.0.0.1:9",
                   nudge_interval=0, write_policy="auto")
     try:
-        assert (given.llm.model, given.nudge_interval, given.store.write_policy) == ("chosen", 0, "auto")
+        policy = given.notes.store.write_policy
+        assert (given.llm.model, given.nudge_interval, policy) == ("chosen", 0, "auto")
     finally:
         given.close()
 
@@ -232,8 +233,8 @@ def test_an_approval_in_chat_reaches_recall_as_one_over_rest_does(tmp_path: Path
     heard = _Heard()
     with running_agent(home, [remember(WRITE["content"])], provider=heard) as (agent, _server):
         agent.run_turn("I prefer tea")
-        [proposal] = agent.store.pending()
+        [proposal] = agent.notes.pending()
         assert heard.writes == []  # held: not in the notes, so not in recall either
         _gate(agent, "/approve", proposal.id)
-        assert agent.store.entries("user") == [WRITE["content"]]
+        assert agent.notes.entries("user") == [WRITE["content"]]
         assert heard.writes == [("add", "user", WRITE["content"])]

@@ -143,7 +143,7 @@ def test_an_agent_of_a_home_takes_its_limits_as_memory_store_does(tmp_path: Path
     _config(tmp_path, "memory_char_limit = 321\nuser_char_limit = 123\n")
     agent = Agent(home=tmp_path, provider="none", api_key="unused", base_url="http://127.0.0.1:9")
     try:
-        limits = (agent.store.char_limit("memory"), agent.store.char_limit("user"))
+        limits = (agent.notes.char_limit("memory"), agent.notes.char_limit("user"))
     finally:
         agent.close()
     assert limits == (321, 123) == (MemoryStore(tmp_path).char_limit("memory"),
@@ -151,7 +151,7 @@ def test_an_agent_of_a_home_takes_its_limits_as_memory_store_does(tmp_path: Path
     given = Agent(home=tmp_path, provider="none", api_key="unused", base_url="http://127.0.0.1:9",
                   memory_char_limit=99)
     try:
-        assert given.store.char_limit("memory") == 99
+        assert given.notes.char_limit("memory") == 99
     finally:
         given.close()
 
@@ -175,7 +175,7 @@ def test_an_agent_given_an_opened_profile_uses_its_storage_and_settings(pg_dsn: 
                   base_url="http://127.0.0.1:9")
     try:
         assert agent.home == opened.path
-        assert agent.store.location("memory").startswith("MEMORY.md of profile 'work'")
+        assert agent.notes.location("memory").startswith("MEMORY.md of profile 'work'")
         assert isinstance(agent.provider.store, PostgresRecall)  # type: ignore[union-attr]
     finally:
         agent.close()

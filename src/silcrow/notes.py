@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, Protocol
 
@@ -66,6 +66,102 @@ class Notes:
     def pending(self) -> list[Proposal]:
         """The writes held for a person's approval, oldest first."""
         return self.store.pending()
+
+    def entries(self, target: str) -> list[str]:
+        """The live entries of ``target``, verbatim (for a person's own view and for addressing
+        an entry; what goes to a model or a client is :meth:`read`'s ``safe_entries``)."""
+        return self.store.entries(target)
+
+    def usage(self, target: str) -> str:
+        """Live usage of ``target``, e.g. ``"62% — 1,364/2,200 chars"``."""
+        return self.store.usage(target)
+
+    def char_limit(self, target: str) -> int:
+        return self.store.char_limit(target)
+
+    def location(self, target: str) -> str:
+        """Where ``target`` lives, for people: a path, or a row of a database."""
+        return self.store.location(target)
+
+    def load(self) -> None:
+        """Read both files now and freeze the snapshot the prompt section shows."""
+        self.store.load()
+
+    def prompt_section(self) -> str:
+        """Both frozen blocks as they go into a system prompt ('' when both are empty): each
+        entry in the one safe rendering (a threat as ``[BLOCKED: ...]``, invisible characters as
+        ``<U+XXXX>``). The snapshot is the one :meth:`load` froze (taken now if none was)."""
+        return self.store.system_prompt_section()
+
+    def snapshot_block(self, target: str) -> str | None:
+        """The frozen block of ``target`` alone; None when it was empty at :meth:`load`."""
+        return self.store.snapshot_block(target)
+
+    # Duck-typed name the prompt builder (:func:`silcrow.agent.build_system_prompt`) reads.
+    system_prompt_section = prompt_section
+
+    def note_prompt_use(self, session: str | None = None) -> None:
+        """Count a session's system prompt for every entry of the frozen snapshot."""
+        self.store.note_prompt_use(session)
+
+    def history(self, target: str | None = None) -> list[dict[str, Any]]:
+        """Committed mutations (and undos), oldest first; of ``target`` only when given."""
+        return self.store.history(target)
+
+    def doctor(self) -> list[dict[str, Any]]:
+        """Both files checked: shape, budget, threats, leftovers of crashed writers."""
+        return self.store.doctor()
+
+    def details(self, target: str | None = None) -> dict[str, list[dict[str, Any]]]:
+        """Each live entry with its metadata, by target (both when ``target`` is None)."""
+        return self.store.details(target)
+
+    def archived(self, query: str | None = None, *, target: str | None = None) -> list[dict[str, Any]]:
+        """Entries that left the notes, newest first; ``query``: only those holding its words."""
+        return self.store.archived(query, target=target)
+
+    def review(self, *, sequential: bool = False) -> list[dict[str, Any]]:
+        """The held writes, each with its net effect on the live entries (see
+        :meth:`MemoryStore.review`)."""
+        return self.store.review(sequential=sequential)
+
+    def box_usage(self) -> dict[str, Any]:
+        """How full the box of held writes is."""
+        return self.store.box_usage()
+
+    def resolve_proposal_id(self, given: str) -> str:
+        """The held write's id ``given`` is a unique prefix of, else ``given`` itself."""
+        return self.store.resolve_proposal_id(given)
+
+    # -- upkeep ----------------------------------------------------------------------------------
+
+    def due_for_review(self) -> list[str]:
+        """The targets full enough to be due for a review pass."""
+        return self.store.due_for_review()
+
+    def consolidate(self, *, embed: Any = None, merge: Any = None, decide: Any = None,
+                    unused_days: int | None = None) -> list[dict[str, Any]]:
+        """The review pass (see :meth:`MemoryStore.consolidate`): findings held as proposals."""
+        if unused_days is None:
+            return self.store.consolidate(embed=embed, merge=merge, decide=decide)
+        return self.store.consolidate(embed=embed, merge=merge, decide=decide, unused_days=unused_days)
+
+    def mirror_archive(self, remember: Callable[[str], Any]) -> int:
+        """Hand each archived entry not mirrored yet to ``remember``; how many went."""
+        return self.store.mirror_archive(remember)
+
+    def reset_turn(self) -> None:
+        """Start a new turn of the store's per-turn state."""
+        self.store.reset_turn()
+
+    @property
+    def proposer(self) -> Proposer:
+        """Who this notes' held writes name as their proposer, unless a call names its own."""
+        return self.store.proposer
+
+    @proposer.setter
+    def proposer(self, value: Proposer) -> None:
+        self.store.proposer = value
 
     # -- writes ----------------------------------------------------------------------------------
 

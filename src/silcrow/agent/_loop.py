@@ -150,15 +150,14 @@ class Agent:
                                      context=self._session_context(first))
         self.provider = self.manager.provider
         self.notes = opened.notes(self.manager)
-        self.store = self.notes.store
-        self.store.proposer = Proposer(client="agent")
+        self.notes.proposer = Proposer(client="agent")
         # A file past [memory] review_threshold of its budget gets a review pass: its findings
         # wait as proposals for the user (`silcrow chat` says so); nothing is applied.
         self.review_findings = self._review_when_full(settings)
         self.router = ToolRouter(self.notes, self.sessions, self.manager)
         if settings.archive_to_recall and self.provider is not None:
             # A note dropped from the prompt (removed, replaced, evicted) can still be recalled.
-            self.store.mirror_archive(lambda text: self.manager.remember(text, source="archive"))
+            self.notes.mirror_archive(lambda text: self.manager.remember(text, source="archive"))
         self._tools: list[dict[str, Any]] = []
         self._system_prompt = ""
         self._turns_since_write = 0
@@ -171,7 +170,7 @@ class Agent:
 
     # -- setup -------------------------------------------------------------
     def _review_when_full(self, settings: Settings) -> list[dict[str, Any]]:
-        if not self.store.due_for_review():
+        if not self.notes.due_for_review():
             return []
         embed = None
         try:
@@ -180,7 +179,7 @@ class Agent:
             log.warning("memory review runs without an embedder: %s", exc)
         try:
             # What waits already, or was rejected before, is never asked again.
-            return [f for f in self.store.consolidate(embed=embed)
+            return [f for f in self.notes.consolidate(embed=embed)
                     if not f.get("already_pending") and not f.get("declined")]
         except SilcrowError as exc:  # a review is advice: the session starts regardless
             log.warning("memory review failed: %s", exc)
@@ -217,12 +216,12 @@ class Agent:
 
     def _invalidate(self) -> None:
         """Drop the cached prompt, reload memory from disk, rebuild and store the prompt."""
-        self.store.load()
-        self._system_prompt = build_system_prompt(self.store, self.manager)
+        self.notes.load()
+        self._system_prompt = build_system_prompt(self.notes, self.manager)
         self._tools = self.router.schemas()
         self.sessions.set_system_prompt(self.session_id, self._system_prompt)
         # Entry metadata: these notes are in this session's prompt (counted once per session).
-        self.store.note_prompt_use(self.session_id)
+        self.notes.note_prompt_use(self.session_id)
 
     @property
     def system_prompt(self) -> str:
@@ -277,7 +276,7 @@ class Agent:
         if self._closed:
             raise SessionError("this Agent is closed; create a new Agent to keep chatting")
         stream = on_delta if on_delta is not None else self.on_delta
-        self.store.reset_turn()
+        self.notes.reset_turn()
         self._maybe_compress(text)
         self._user_turns += 1
         self.manager.on_turn_start(self._user_turns, text)
@@ -360,7 +359,7 @@ class Agent:
         if self._turns_since_flush < self.flush_min_turns:
             return 0
         self._turns_since_flush = 0
-        self.store.reset_turn()
+        self.notes.reset_turn()
         request = [*self._request_messages(), {"role": "user", "content": FLUSH_TEXT.format(why=why)}]
         try:
             completion = self.llm.complete(request, tools=self.router.memory_only())

@@ -48,7 +48,6 @@ class ToolRouter:
         """``notes``: the profile's notes service (``Profile.notes(manager)``), whose committed
         writes reach ``manager``'s provider."""
         self.notes = notes
-        self.store = notes.store
         self.sessions = sessions
         self.manager = manager
         self._provider_tools: set[str] = set()
@@ -88,7 +87,7 @@ class ToolRouter:
         return ToolOutcome(error_json(f"unknown tool {name!r}; available tools: {names}"), False)
 
     def _memory(self, args: dict[str, Any], session_id: str) -> ToolOutcome:
-        self.store.proposer = replace(self.store.proposer, session=session_id or None)
+        self.notes.proposer = replace(self.notes.proposer, session=session_id or None)
         # The notes service passes a committed write on to the provider. A write held for the
         # user's approval counts as saved for the nudges: the model did its part.
         result = memory_call(self.notes, args)

@@ -213,8 +213,8 @@ def _previous_session(agent: Agent) -> str | None:
 
 def _show_memory(agent: Agent) -> None:
     for target, label in (("memory", "MEMORY (agent notes)"), ("user", "USER PROFILE")):
-        entries = agent.store.entries(target)
-        console.print(Text(f"{label} [{agent.store.usage(target)}]", style="bold"))
+        entries = agent.notes.entries(target)
+        console.print(Text(f"{label} [{agent.notes.usage(target)}]", style="bold"))
         for i, entry in enumerate(entries, 1):
             console.print(Text(f"  {i}. {display_safe(entry)}"), soft_wrap=True)
         if not entries:
@@ -226,7 +226,7 @@ def _gate(agent: Agent, name: str, arg: str) -> None:
     """/pending, /approve ID|all, /reject ID [reason]: the approval gate from the REPL."""
     from silcrow.cli._memory import approve_shown, print_review
 
-    store = agent.store
+    store = agent.notes
     if name == "/pending":
         print_review(console, store.review())
         return

@@ -42,7 +42,6 @@ from silcrow.cli._memory_kit import (
     _entries_word,
     _numbered,
     _open_notes,
-    _open_store,
     _preview,
     _report,
     _target_option,
@@ -75,7 +74,7 @@ def show(
                                  help="also when and by whom each entry was written, and how it is used"),
 ) -> None:
     """Show the live entries, numbered, with how full each file is."""
-    store = _open_store(ctx)
+    store = _open_notes(ctx)
     with guarded():
         views: dict[str, dict[str, Any]] = {
             name: {
@@ -169,7 +168,7 @@ def replace(
 ) -> None:
     """Replace the entry OLD names (its number in `memory show`, its id, or a text it holds) with NEW."""
     notes = _open_notes(ctx)
-    store = notes.store
+    store = notes
     with guarded():
         old_text = addressed(ctx, store, target.value, old, as_text)
         result = notes.replace(target.value, old_text, _argument_text(new), origin="cli", force=force)
@@ -186,7 +185,7 @@ def remove(
 ) -> None:
     """Remove the entry OLD names (its number in `memory show`, its id, or a text it holds)."""
     notes = _open_notes(ctx)
-    store = notes.store
+    store = notes
     with guarded():
         result = notes.remove(target.value, addressed(ctx, store, target.value, old, as_text), origin="cli")
         result = with_other_file_hint(store, target.value, old, result)
@@ -196,9 +195,9 @@ def remove(
 @memory_app.command("prompt")
 def prompt(ctx: typer.Context) -> None:
     """Print the system-prompt section exactly as an agent gets it (both frozen blocks)."""
-    store = _open_store(ctx)
+    store = _open_notes(ctx)
     with guarded():
-        section = store.system_prompt_section()
+        section = store.prompt_section()
     if not section:
         # stdout stays empty, exactly like the section; the hint goes to stderr.
         console_err.print(Text("(no curated memory yet: the section is empty; "
@@ -216,7 +215,7 @@ def doctor(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """Check both files for drift (hand edits that would not round-trip); exit 1 on problems."""
-    store = _open_store(ctx)
+    store = _open_notes(ctx)
     with guarded():
         reports = store.doctor()
     healthy = all(report.get("ok") for report in reports)
@@ -270,7 +269,7 @@ def history(
     as_json: bool = JSON_OPTION,
 ) -> None:
     """List committed mutations, oldest first."""
-    store = _open_store(ctx)
+    store = _open_notes(ctx)
     with guarded():
         records = store.history(target.value if target else None)
     if as_json:
@@ -353,7 +352,7 @@ def approve_shown(out: Console, notes: Notes, proposal_id: str | None) -> list[M
     the effect it has on the notes it will meet (after the ones before it), then applied with
     that effect's ``base``, so what is applied is what was shown (or it is refused as stale).
     Through the notes service, as every surface decides: recall hears of what is applied."""
-    store = notes.store
+    store = notes
     if proposal_id is not None:
         proposal_id = store.resolve_proposal_id(proposal_id)  # a unique prefix names it too
     reviewed = store.review(sequential=proposal_id is None)
@@ -375,7 +374,7 @@ def pending(ctx: typer.Context, as_json: bool = JSON_OPTION,
             ) -> None:
     """List the model's writes waiting for approval (write_policy = "approve"), each with its
     net effect on the notes."""
-    store = _open_store(ctx)
+    store = _open_notes(ctx)
     with guarded():
         reviewed = store.review(sequential=in_order)
     if as_json:

@@ -18,7 +18,8 @@ import typer
 
 from silcrow._private import write_private
 from silcrow.cli._common import app_profile
-from silcrow.store import TARGET_FILES, MemoryResult, MemoryStore, matching_entries, resolve_entry
+from silcrow.notes import Notes
+from silcrow.store import TARGET_FILES, MemoryResult, matching_entries, resolve_entry
 
 SHOWN_FILE = ".memory-shown.json"
 
@@ -44,14 +45,14 @@ def remember_shown(ctx: typer.Context, versions: Mapping[str, str]) -> None:
         pass
 
 
-def addressed(ctx: typer.Context, store: MemoryStore, target: str, ref: str, as_text: bool) -> str:
+def addressed(ctx: typer.Context, store: Notes, target: str, ref: str, as_text: bool) -> str:
     """The ``old_text`` for the store: the whole entry a number or id names, else ``ref``."""
     if as_text:
         return ref
     return resolve_entry(store.entries(target), TARGET_FILES[target], ref, _shown(ctx).get(target))
 
 
-def with_other_file_hint(store: MemoryStore, target: str, ref: str, result: MemoryResult) -> MemoryResult:
+def with_other_file_hint(store: Notes, target: str, ref: str, result: MemoryResult) -> MemoryResult:
     """A refusal because nothing in ``target`` matches, saying what the other file holds."""
     error = str(result.get("error", ""))
     if result.get("success") or result.get("matches") or not error.startswith("No entry"):

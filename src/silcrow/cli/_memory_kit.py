@@ -27,7 +27,7 @@ from silcrow.cli._common import (
 from silcrow.cli.main import app
 from silcrow.notes import Notes
 from silcrow.safety import display_safe
-from silcrow.store import MemoryStore, author_label
+from silcrow.store import author_label
 
 memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
@@ -55,21 +55,14 @@ def _target_option(default: Target | None, help_text: str) -> Any:
 # --------------------------------------------------------------------------- plumbing
 
 
-def _open_store(ctx: typer.Context) -> MemoryStore:
-    """The store of the selected home/profile, loaded from disk, limits from config.toml."""
+def _open_notes(ctx: typer.Context) -> Notes:
+    """The notes of the selected home/profile, loaded from disk, limits from config.toml: how
+    every read and write of this group is made (a person's, origin ``cli``; this process opens
+    no recall manager)."""
     with guarded():
         # the profile's path is absolute, so paths in messages (backups, doctor) work from anywhere
-        store = app_profile(ctx).store()
-        store.load()
-    return store
-
-
-def _open_notes(ctx: typer.Context) -> Notes:
-    """The notes service over :func:`_open_store`'s store: how every write of this group is made
-    (a person's, origin ``cli``; this process opens no recall manager)."""
-    with guarded():
         notes = app_profile(ctx).notes()
-        notes.store.load()
+        notes.load()
     return notes
 
 

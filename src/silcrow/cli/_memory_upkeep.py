@@ -1,7 +1,7 @@
 """`silcrow memory archive | restore | review` and `show --details`: keeping the notes clean.
 
 Part of the ``memory`` group (see :mod:`silcrow.cli._memory`); the work is the store's
-(:meth:`~silcrow.store.MemoryStore.details`, ``archived``, ``restore``, ``consolidate``).
+(:meth:`~silcrow.notes.Notes.details`, ``archived``, ``restore``, ``consolidate``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from rich.text import Text
 from silcrow.cli._common import JSON_OPTION, app_profile, console, console_err, guarded, print_json, safe_text
 from silcrow.cli._memory_kit import (
     Target,
-    _open_store,
+    _open_notes,
     _preview,
     _report,
     _target_option,
@@ -34,7 +34,7 @@ def archive(
                                    help="also keep the archived entries in long-term recall (once each)"),
 ) -> None:
     """List entries that left the notes (removed, replaced, evicted, edited away), newest first."""
-    store = _open_store(ctx)
+    store = _open_notes(ctx)
     with guarded():
         if to_recall:
             mirrored = _mirror_to_recall(ctx, store)
@@ -64,7 +64,7 @@ def restore(
     ctx: typer.Context, item_id: str = typer.Argument(..., help="the id `memory archive` shows"),
 ) -> None:
     """Add an archived entry back to its file (through the normal write path)."""
-    store = _open_store(ctx)
+    store = _open_notes(ctx)
     with guarded():
         result = store.restore(item_id, origin="cli")
     _report(result)
@@ -85,7 +85,7 @@ def review(
 
     Each finding becomes a pending proposal with its reason; nothing is applied until you
     approve it (`silcrow memory pending`, `approve`, `reject`)."""
-    store = _open_store(ctx)
+    store = _open_notes(ctx)
     with guarded():
         findings = run_review(ctx, store, rules_only=rules_only, unused_days=unused_days)
     if as_json:

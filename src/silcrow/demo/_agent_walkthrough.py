@@ -73,7 +73,7 @@ def _walk(console: Console, home: Path, server: ScriptedModelServer) -> list[tup
         for call in calls:
             console.print(Text(f"  tool call: memory {call['function']['arguments']}", style="dim"),
                           soft_wrap=True)
-        entries = agent.store.entries("user")
+        entries = agent.notes.entries("user")
         console.print(Text(f"  USER.md on disk now: {entries}"), soft_wrap=True)
         checks.append(("preferences saved to USER.md by the memory tool", len(entries) == 3))
 
@@ -94,7 +94,7 @@ def _walk(console: Console, home: Path, server: ScriptedModelServer) -> list[tup
 
         _step(console, 3, "a new session: the snapshot now shows them")
         agent.new_session()
-        block = agent.store.snapshot_block("user") or ""
+        block = agent.notes.snapshot_block("user") or ""
         console.print(Panel(Text(block), title="USER block of the new session's system prompt",
                             title_align="left", border_style="blue"))
         checks.append(("new session's snapshot contains the saved preferences",

@@ -52,8 +52,8 @@ class ProfileMemory:
             if self._router is None:
                 manager = self.recall.manager()
                 notes = self.profile.notes(manager)
-                notes.store.proposer = Proposer(client=self.client, session=self._session_id or None)
-                notes.store.load()
+                notes.proposer = Proposer(client=self.client, session=self._session_id or None)
+                notes.load()
                 self._router = ToolRouter(notes, self.profile.sessions(), manager)
             return self._router
 
@@ -64,14 +64,14 @@ class ProfileMemory:
         router = self.router()
         with self._lock:
             if self._instructions is None:
-                self._instructions = build_system_prompt(router.store, router.manager, identity="").strip()
+                self._instructions = build_system_prompt(router.notes, router.manager, identity="").strip()
             return self._instructions
 
     def notes(self) -> str:
         """The curated notes alone (``MEMORY.md`` and ``USER.md`` as the system prompt shows
         them), frozen when the profile's notes were loaded: for a framework that offers the
         model no memory tool, whose guidance would name tools it does not have."""
-        return self.router().store.system_prompt_section().strip()
+        return self.router().notes.prompt_section().strip()
 
     def context(self, query: str, session_id: str = "") -> str:
         """The fenced ``<memory-context>`` block recalled for ``query`` (``""``: nothing, or a

@@ -51,7 +51,7 @@ from silcrow.recall import (
 )
 from silcrow.serve._limits import TENANT_THREADS
 from silcrow.sessions import SessionBackend
-from silcrow.store import TARGET_FILES, MemoryStore
+from silcrow.store import TARGET_FILES
 from silcrow.tool import memory_call
 
 log = logging.getLogger(__name__)
@@ -114,9 +114,6 @@ class Tenant:
             return await anyio.to_thread.run_sync(disk_errors(fn), *args)
 
     # -- the library objects (built lazily: a memory-only client never loads a model) ----------
-
-    def store(self) -> MemoryStore:
-        return self._parts.store()
 
     def notes(self) -> Notes:
         """The notes service over a store of this call (a server call is its own turn), passing
@@ -215,27 +212,27 @@ class Tenant:
 
     def prompt_section(self) -> str:
         """The curated section of the system prompt, exactly as an agent gets it now."""
-        store = self.store()
-        store.load()
-        return store.system_prompt_section()
+        notes = self.notes()
+        notes.load()
+        return notes.prompt_section()
 
     def memory_context(self) -> str:
         """A whole memory system prompt for a client that has none of its own."""
-        store = self.store()
-        store.load()
-        return build_system_prompt(store, self.manager, identity=CLIENT_IDENTITY)
+        notes = self.notes()
+        notes.load()
+        return build_system_prompt(notes, self.manager, identity=CLIENT_IDENTITY)
 
     def history(self, target: str | None) -> list[dict[str, Any]]:
-        return self.store().history(target)
+        return self.notes().history(target)
 
     # -- the approval gate (a person's decisions: never held themselves) -------------------------
 
     def review(self, sequential: bool = False) -> list[dict[str, Any]]:
-        """Pending proposals with the net effect of each (see MemoryStore.review)."""
-        return self.store().review(sequential=sequential)
+        """Pending proposals with the net effect of each (see Notes.review)."""
+        return self.notes().review(sequential=sequential)
 
     def box_usage(self) -> dict[str, Any]:
-        return self.store().box_usage()
+        return self.notes().box_usage()
 
     def approve(self, proposal_id: str, origin: str = "approved", base: str | None = None) -> Result:
         """Apply a proposal through the store's write path; the provider hears of it as of any
@@ -269,7 +266,6 @@ def _recall_manager(profile: Profile) -> MemoryManager:
 class Parts:
     """How a tenant makes its library objects (see :func:`open_tenant`)."""
 
-    store: Callable[[], MemoryStore]
     notes: Callable[[WriteListener], Notes]
     sessions: Callable[[], SessionBackend]
     manager: Callable[[], MemoryManager]
@@ -285,7 +281,6 @@ def open_tenant(home: Path | Profile) -> Tenant:
     # (the journal's tail, the checked paths) across calls; the files' locks serialise writers.
     backend = profile.notes_backend()
     return Tenant(profile.path, Parts(
-        store=lambda: profile.store(backend=backend),
         notes=lambda recall: profile.notes(recall, backend=backend),
         sessions=profile.sessions,
         manager=lambda: _recall_manager(profile),

@@ -49,7 +49,7 @@ async def details(request: Request, target: str | None = None) -> Response:
         chosen = _target(target)
     except ValueError as exc:
         return _bad(str(exc))
-    return await respond(request, lambda tenant: {"success": True, "details": tenant.store().details(chosen)})
+    return await respond(request, lambda tenant: {"success": True, "details": tenant.notes().details(chosen)})
 
 
 @router.get("/v1/memory/archive")
@@ -60,7 +60,7 @@ async def archive(request: Request, query: str | None = Query(None, max_length=2
     except ValueError as exc:
         return _bad(str(exc))
     return await respond(request, lambda tenant: {
-        "success": True, "archive": tenant.store().archived(query, target=chosen)})
+        "success": True, "archive": tenant.notes().archived(query, target=chosen)})
 
 
 @router.post("/v1/memory/archive/{item_id}/restore")
@@ -76,7 +76,7 @@ async def review(request: Request) -> Response:
 
 def run_review(tenant: Tenant) -> list[dict[str, Any]]:
     """The review pass with the tenant's embedder (rules alone when it has none)."""
-    findings: list[dict[str, Any]] = tenant.store().consolidate(embed=tenant.settings.embed_function())
+    findings: list[dict[str, Any]] = tenant.notes().consolidate(embed=tenant.settings.embed_function())
     return findings
 
 
@@ -84,7 +84,7 @@ def run_review(tenant: Tenant) -> list[dict[str, Any]]:
 
 
 def render_archive(tenant: Tenant, can_write: bool, query: str = "", message: str = "") -> str:
-    items = tenant.store().archived(query or None)
+    items = tenant.notes().archived(query or None)
     out = [message]
     if not items:
         out.append('<p class="hint">Nothing archived' + (" matches." if query else " yet.") + "</p>")

@@ -275,13 +275,13 @@ def entry_meta(item: dict[str, Any]) -> str:
 
 
 def render_notes(tenant: Tenant, can_write: bool, message: str = "") -> str:
-    store = tenant.store()
-    records = store.history()
-    described = store.details()
+    notes = tenant.notes()
+    records = notes.history()
+    described = notes.details()
     out = [message]
     for target, file_name in TARGET_FILES.items():
         meta = {item["text"]: item for item in described[target]}
-        view = store.read(target)
+        view = notes.read(target)
         entries, limit, used = list(view.entries), view.char_limit, view.used
         out.append(f'<section class="file" aria-label="{h(file_name)}"><h3>{h(file_name)} '
                    f'<span class="hint">{h(LABELS[target])}</span></h3>'

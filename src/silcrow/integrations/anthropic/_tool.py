@@ -48,7 +48,6 @@ from silcrow.integrations.anthropic._paths import (  # noqa: E402
     Where,
     resolve,
 )
-from silcrow.notes import Notes  # noqa: E402
 from silcrow.recall import MemoryManager  # noqa: E402
 from silcrow.safety import display_safe  # noqa: E402
 from silcrow.store import ENTRY_DELIMITER, MemoryResult, Proposer  # noqa: E402
@@ -97,8 +96,8 @@ class MemoryTool(BetaAbstractMemoryTool):
         super().__init__(cache_control=cache_control)
         self.profile = opened(profile, home)
         self._recall = Recall(self.profile, manager)
-        self.notes = Notes(self.profile.store(), _OnFirstWrite(self._recall))
-        self.notes.store.load()
+        self.notes = self.profile.notes(_OnFirstWrite(self._recall))
+        self.notes.load()
         self.root: Path = self.profile.path / FILES_DIR
 
     # -- what the caller uses ------------------------------------------------------------
@@ -106,11 +105,11 @@ class MemoryTool(BetaAbstractMemoryTool):
     def system_prompt_section(self) -> str:
         """The notes as they go into a system prompt, frozen when the tool was made (or at the
         last :meth:`reload`); '' when both are empty."""
-        return self.notes.store.system_prompt_section()
+        return self.notes.prompt_section()
 
     def reload(self) -> None:
         """Capture the notes again, for a new conversation."""
-        self.notes.store.load()
+        self.notes.load()
 
     def close(self) -> None:
         """Let the recall provider finish the writes it was told about, then shut it down."""

@@ -144,10 +144,10 @@ def session_start(payload: dict[str, Any], home: Path) -> HookResult:
     if snapshot is not None and snapshot.is_file():
         section = snapshot.read_text(encoding="utf-8")
     else:
-        store = open_profile(home).store()
-        store.load()
-        section = store.system_prompt_section()
-        store.note_prompt_use(f"claude-code:{key}" if key else None)  # entry metadata: in a prompt
+        notes = open_profile(home).notes()
+        notes.load()
+        section = notes.prompt_section()
+        notes.note_prompt_use(f"claude-code:{key}" if key else None)  # entry metadata: in a prompt
         if snapshot is not None:
             private_dir(folder, home=home)
             write_private(snapshot, section.encode("utf-8"))

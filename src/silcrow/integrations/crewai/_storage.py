@@ -65,7 +65,7 @@ class SilcrowStorage:
     def __init__(self, profile: ProfileArg = None, *, home: Any = None) -> None:
         self.profile = opened(profile, home)
         self.notes: Notes = self.profile.notes()
-        self.notes.store.proposer = Proposer(client=CLIENT, session=None)
+        self.notes.proposer = Proposer(client=CLIENT, session=None)
         self._table = RecordTable(self.profile.path / "crewai.db")
         self._embedder: Embedder | None = None
         self._vectors: dict[str, np.ndarray] = {}
@@ -97,7 +97,7 @@ class SilcrowStorage:
     def _records(self) -> list[tuple[str, MemoryRecord]]:
         """(target, record) of each live notes entry, newest first."""
         known = self._table.by_entry()
-        live = {target: self.notes.store.entries(target) for target in ("memory", "user")}
+        live = {target: self.notes.entries(target) for target in ("memory", "user")}
         found: list[tuple[str, MemoryRecord]] = []
         dated: dict[str, list[dict[str, Any]]] | None = None
         for target, entries in live.items():
@@ -105,7 +105,7 @@ class SilcrowStorage:
                 fields = known.get((target, text))
                 if fields is None:  # written elsewhere: an id of its own, its date from the notes
                     if dated is None:  # the notes' metadata, read only when some entry needs it
-                        dated = self.notes.store.details()
+                        dated = self.notes.details()
                     stamp = next((e.get("added") for e in dated[target][number:number + 1]
                                   if e["text"] == text), None)
                     digest = hashlib.sha256(f"{target}\n{text}".encode()).hexdigest()[:32]

@@ -56,9 +56,8 @@ def memory_tools(profile: ProfileArg = None, *, home: Any = None, session_id: st
     recall = Recall(opened_profile, manager, session_id=session_id)
     manager = recall.manager()
     notes = opened_profile.notes(manager)
-    store = notes.store
-    store.proposer = Proposer(client=CLIENT, session=session_id or None)
-    store.load()
+    notes.proposer = Proposer(client=CLIENT, session=session_id or None)
+    notes.load()
     router = ToolRouter(notes, opened_profile.sessions(), manager)
     schemas = router.schemas()
     counter = itertools.count(1)
@@ -77,5 +76,5 @@ def memory_tools(profile: ProfileArg = None, *, home: Any = None, session_id: st
                             params_json_schema=fn["parameters"], on_invoke_tool=invoke,
                             strict_json_schema=False)
 
-    instructions = build_system_prompt(store, manager, identity="").strip()
+    instructions = build_system_prompt(notes, manager, identity="").strip()
     return MemoryTools([tool(s) for s in schemas], instructions, router, recall)
