@@ -19,6 +19,8 @@ from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any
 
+from silcrow.errors import ExtraNotInstalledError
+
 # Members tried for each category escape (\s, \w, \d and their negations): every kind of
 # character the category holds that a neighbouring class may hold too.
 _CATEGORY_CHARS = {
@@ -127,7 +129,12 @@ def untrusted_patterns(packages: Iterable[str] = ("silcrow",)) -> list[tuple[str
         for modname in names:
             if modname.endswith("__main__") or ".demo" in modname:
                 continue
-            module = importlib.import_module(modname)
+            try:
+                module = importlib.import_module(modname)
+            except ExtraNotInstalledError:
+                # A framework that cannot share this venv (AutoGen, CrewAI, ADK: tested in venvs of
+                # their own); their adapters compile no regex of their own.
+                continue
             members = dict(vars(module))
             if callable(members.get("__regexes__")):  # tables a module compiles on first use
                 members["__regexes__"] = tuple(members["__regexes__"]())
