@@ -8,7 +8,8 @@ are unsure (see :func:`silcrow.safety._threats.scan` with ``learned=True``):
    characters; a short note is one window): a score at its refuse threshold in any window holds
    the note at once; a score under ``GATE`` in every window accepts it -- most notes stop here;
 3. the meaning stage (:mod:`silcrow.safety._meaning`, bge-small, ~10-25 ms a window): it reads
-   the windows of the note the n-gram model doubts (the ``MAX_READ`` it doubts most) and holds
+   the window of the note the n-gram model doubts most (in a note of several windows, the
+   ``PIECE_CHARS`` of it the n-gram model doubts most) and holds
    the note when what one asks for is an attack, whatever framing carries it. When the n-gram model
    alone would hold a note and the meaning stage reads it as plainly benign (under
    ``RELEASE``), the note is kept: the n-gram model's false alarms are notes that use an
@@ -34,8 +35,12 @@ GATE = 0.10
 #: 0.91-0.995 (attacks) here: 0.5 keeps the one and holds the others.
 RELEASE = 0.5
 #: At most this many windows of a note are read for meaning (the ones the n-gram model doubts
-#: most); a doubted window past them is held on the n-gram model's word.
-MAX_READ = 2
+#: most); a doubted window past them is held on the n-gram model's word. One: a second
+#: embedding doubles the stage's cost on a long note and changed no verdict on the benchmark.
+MAX_READ = 1
+#: In a note of several windows, the meaning stage reads the part of about this many
+#: characters of its doubted window that the n-gram model doubts most.
+PIECE_CHARS = 240
 
 #: A text with fewer common English words than this share is not read by the meaning stage.
 ENGLISH_SHARE = 0.15
@@ -82,9 +87,15 @@ def deeper(text: str, inner_scan: Callable[[str], str] | None) -> list[Finding]:
     read, unread = suspicious[:MAX_READ], suspicious[MAX_READ:]
     if not read:
         return []
+    pieces = [part for _, part in read]
+    if len(parts) > 1:
+        # In a long note, the half of the doubted window the n-gram model doubts more is read:
+        # what the window asks for sits in a sentence or two, and the embedding's cost grows
+        # with its tokens (about 50 here instead of 100).
+        pieces = [max(windows(part, PIECE_CHARS), key=lambda p: classify(p).score) for part in pieces]
     try:
         head = shared()
-        scores = head.score_each([part for _, part in read])
+        scores = head.score_each(pieces)
         hold_at = head.hold_at
     except EmbedderUnavailableError:
         # Without the embedding model (a broken install) the n-gram model decides alone.

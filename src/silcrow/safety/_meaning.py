@@ -9,9 +9,9 @@ stage (:mod:`silcrow.safety._learned`) sees the same text as ordinary prose.
 It is the last and dearest stage of a cascade (:mod:`silcrow.safety._cascade`): a note the
 patterns refused or held, or one the n-gram model scores clearly benign or clearly an attack,
 never reaches it. A note that does is cut into windows of about ``WINDOW_CHARS`` characters at
-sentence ends (at most ``MAX_WINDOWS``), and the windows the n-gram model doubts most are
-embedded (at most ``EMBED_TOKENS`` tokens each) and scored, so an instruction in the middle of
-a document is read on its own and a long note costs at most two embeddings. Like the n-gram stage it only
+sentence ends (at most ``MAX_WINDOWS``), and the part the n-gram model doubts most is embedded
+(at most ``EMBED_TOKENS`` tokens) and scored, so an instruction in the middle of a document is
+read on its own and a long note costs one short embedding. Like the n-gram stage it only
 ever holds a note for a person, never refuses it.
 
 The weights (``data/intent_head.npz``, 109 KiB: one hidden layer of 64 ReLU units over the
@@ -42,22 +42,22 @@ MAX_WINDOWS = 6
 _SENTENCE_END = re.compile(r"(?<=[.!?\n])\s+")
 
 
-def windows(text: str) -> list[str]:
-    """``text`` cut at sentence ends into pieces of about ``WINDOW_CHARS`` characters (a piece
-    never starts mid-sentence unless a sentence is longer than a window), at most ``MAX_WINDOWS``."""
+def windows(text: str, size: int = WINDOW_CHARS) -> list[str]:
+    """``text`` cut at sentence ends into pieces of about ``size`` characters (a piece never
+    starts mid-sentence unless a sentence is longer than a window), at most ``MAX_WINDOWS``."""
     text = text.strip()
-    if len(text) <= WINDOW_CHARS:
+    if len(text) <= size:
         return [text]
     out: list[str] = []
     current = ""
     for sentence in _SENTENCE_END.split(text):
-        while len(sentence) > WINDOW_CHARS:
+        while len(sentence) > size:
             if current:
                 out.append(current)
                 current = ""
-            out.append(sentence[:WINDOW_CHARS])
-            sentence = sentence[WINDOW_CHARS:]
-        if current and len(current) + 1 + len(sentence) > WINDOW_CHARS:
+            out.append(sentence[:size])
+            sentence = sentence[size:]
+        if current and len(current) + 1 + len(sentence) > size:
             out.append(current)
             current = sentence
         else:
