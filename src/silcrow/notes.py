@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from silcrow.errors import ReviewRequiredError
 from silcrow.store import (
+    TARGET_FILES,
     MemoryResult,
     MemoryStore,
     NotesView,
@@ -33,6 +34,7 @@ from silcrow.store import (
     Proposer,
     current_proposer,
     proposal_steps,
+    safe_entry,
 )
 
 __all__ = ["Notes", "WriteListener"]
@@ -104,21 +106,36 @@ class Notes:
         """Count a session's system prompt for every entry of the frozen snapshot."""
         self.store.note_prompt_use(session)
 
-    def history(self, target: str | None = None) -> list[dict[str, Any]]:
-        """Committed mutations (and undos), oldest first; of ``target`` only when given."""
-        return self.store.history(target)
+    def history(self, target: str | None = None, *, safe: bool = False) -> list[dict[str, Any]]:
+        """Committed mutations (and undos), oldest first; of ``target`` only when given.
+        ``safe``: each entry (``before``, ``after``) in the one safe rendering, for a client."""
+        records = self.store.history(target)
+        if not safe:
+            return records
+        return [{**r, **{side: [_safe(r.get("target"), e) for e in r.get(side) or []]
+                         for side in ("before", "after")}} for r in records]
 
     def doctor(self) -> list[dict[str, Any]]:
         """Both files checked: shape, budget, threats, leftovers of crashed writers."""
         return self.store.doctor()
 
-    def details(self, target: str | None = None) -> dict[str, list[dict[str, Any]]]:
-        """Each live entry with its metadata, by target (both when ``target`` is None)."""
-        return self.store.details(target)
+    def details(self, target: str | None = None, *, safe: bool = False) -> dict[str, list[dict[str, Any]]]:
+        """Each live entry with its metadata, by target (both when ``target`` is None).
+        ``safe``: each ``text`` in the one safe rendering, for a client."""
+        described = self.store.details(target)
+        if not safe:
+            return described
+        return {name: [{**item, "text": _safe(name, item.get("text"))} for item in items]
+                for name, items in described.items()}
 
-    def archived(self, query: str | None = None, *, target: str | None = None) -> list[dict[str, Any]]:
-        """Entries that left the notes, newest first; ``query``: only those holding its words."""
-        return self.store.archived(query, target=target)
+    def archived(self, query: str | None = None, *, target: str | None = None,
+                 safe: bool = False) -> list[dict[str, Any]]:
+        """Entries that left the notes, newest first; ``query``: only those holding its words.
+        ``safe``: each ``text`` in the one safe rendering, for a client."""
+        items = self.store.archived(query, target=target)
+        if not safe:
+            return items
+        return [{**item, "text": _safe(item.get("target"), item.get("text"))} for item in items]
 
     def review(self, *, sequential: bool = False) -> list[dict[str, Any]]:
         """The held writes, each with its net effect on the live entries (see
@@ -244,6 +261,13 @@ class Notes:
         except Exception:  # the notes are written; a provider's hiccup is only logged
             log.exception("could not tell the recall provider about a %s write", target)
         return result
+
+
+def _safe(target: Any, entry: Any) -> str:
+    """An entry of ``target`` as a client or a model may be shown it: the one safe rendering
+    (:func:`silcrow.store.safe_entry`: a threat as ``[BLOCKED: ...]``, invisible characters as
+    ``<U+XXXX>``)."""
+    return safe_entry(str(entry), TARGET_FILES.get(str(target), "MEMORY.md"))
 
 
 def tell_recall(recall: WriteListener, target: str, steps: Sequence[Any]) -> None:

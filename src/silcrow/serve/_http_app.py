@@ -199,7 +199,8 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
 
     @app.get("/v1/memory/history")
     async def history(request: Request, target: Target | None = None) -> Response:
-        return await respond(request, lambda tenant: {"success": True, "records": tenant.history(target)})
+        return await respond(request, lambda tenant: {"success": True,
+                                                      "records": tenant.history(target, safe=True)})
 
     @app.post("/v1/memory/batch")
     async def batch(request: Request, body: BatchBody) -> Response:

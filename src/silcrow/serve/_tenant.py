@@ -222,8 +222,8 @@ class Tenant:
         notes.load()
         return build_system_prompt(notes, self.manager, identity=CLIENT_IDENTITY)
 
-    def history(self, target: str | None) -> list[dict[str, Any]]:
-        return self.notes().history(target)
+    def history(self, target: str | None, *, safe: bool = False) -> list[dict[str, Any]]:
+        return self.notes().history(target, safe=safe)
 
     # -- the approval gate (a person's decisions: never held themselves) -------------------------
 

@@ -49,7 +49,8 @@ async def details(request: Request, target: str | None = None) -> Response:
         chosen = _target(target)
     except ValueError as exc:
         return _bad(str(exc))
-    return await respond(request, lambda tenant: {"success": True, "details": tenant.notes().details(chosen)})
+    return await respond(request, lambda tenant: {"success": True,
+                                                  "details": tenant.notes().details(chosen, safe=True)})
 
 
 @router.get("/v1/memory/archive")
@@ -60,7 +61,7 @@ async def archive(request: Request, query: str | None = Query(None, max_length=2
     except ValueError as exc:
         return _bad(str(exc))
     return await respond(request, lambda tenant: {
-        "success": True, "archive": tenant.notes().archived(query, target=chosen)})
+        "success": True, "archive": tenant.notes().archived(query, target=chosen, safe=True)})
 
 
 @router.post("/v1/memory/archive/{item_id}/restore")

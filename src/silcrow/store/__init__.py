@@ -40,6 +40,7 @@ from silcrow.store._pending import ProposalBox as ProposalBox
 from silcrow.store._pending import box_warnings as box_warnings
 from silcrow.store._pending import current_proposer as current_proposer
 from silcrow.store._pending import who_text as who_text
+from silcrow.store._render import safe_entry as safe_entry
 from silcrow.store._results import MemoryResult, NotesView, Refusal
 from silcrow.store._review import supersedes as supersedes
 from silcrow.store._store import MemoryStore

@@ -102,7 +102,7 @@ def render_block(
         return None
     used = len(ENTRY_DELIMITER.join(escape_entry(e) for e in entries))
     header = f"{TITLES[target]} [{format_usage(used, limit)}]"
-    body = ENTRY_DELIMITER.join(escape_entry(shown_entry(e, file_name)) for e in entries)
+    body = ENTRY_DELIMITER.join(escape_entry(safe_entry(e, file_name)) for e in entries)
     if used > limit:
         header = f"{header} {OVER_BUDGET}"
         if len(body) > limit:
