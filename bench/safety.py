@@ -381,7 +381,9 @@ def stage_times(here: Path, locomo_turns: list[str], rounds: int = 3) -> dict[st
     the stages interleaved so that load on the machine hits each alike. ``whole_scan`` is the
     cascade as ``MemoryStore.add`` runs it, uncached, and ``whole_scan_cached`` a second scan of
     the same content; ``meaning_*`` is what that stage costs a note that reaches it (one window,
-    or every window of the note); ``reached_meaning`` the share of notes that did. Baseline:
+    or every window of the note), ``meaning_as_read_in_whole_scan`` what it cost inside the
+    whole scans that reached it (the part of a window it reads); ``reached_meaning`` the share
+    of notes that did. Baseline:
     the naive keyword blocklist on the same notes."""
     from silcrow.safety import _meaning
     from silcrow.safety._decode import decoded
@@ -398,11 +400,15 @@ def stage_times(here: Path, locomo_turns: list[str], rounds: int = 3) -> dict[st
         long_notes.append(note[:2_200])
     head = _meaning.shared()
     reached: list[int] = []
+    spent: list[float] = []  # ms in the meaning stage, per whole scan that reached it
     real_score_each = head.score_each
 
     def score_each(parts: list[str]) -> list[float]:
         reached.append(len(parts))
-        return real_score_each(parts)
+        start = time.perf_counter()
+        scores = real_score_each(parts)
+        spent.append((time.perf_counter() - start) * 1000)
+        return scores
 
     head.score_each = score_each  # type: ignore[method-assign]
     fns: dict[str, Callable[[str], object]] = {
@@ -425,16 +431,22 @@ def stage_times(here: Path, locomo_turns: list[str], rounds: int = 3) -> dict[st
             for name, fn in fns.items():
                 if name == "whole_scan":
                     reached.clear()
+                    spent.clear()
                 stages[name].append(_times(lambda fn=fn, note=note: fn(note)))  # type: ignore[misc]
                 if name == "whole_scan":
                     stages.setdefault("_reached", []).append(float(sum(reached)))
+                    if spent:
+                        stages.setdefault("_meaning_as_read", []).append(sum(spent))
     head.score_each = real_score_each  # type: ignore[method-assign]
     read = stages.pop("_reached")
+    as_read = stages.pop("_meaning_as_read", [])
     share = [float(n > 0) for n in read]
     out: dict[str, Any] = {name: {"p50": _pct(v, 0.5), "p95": _pct(v, 0.95), "max": round(max(v), 3)}
                            for name, v in stages.items()}
     base = out["baseline_keyword_blocklist"]["p50"] or 1e-3
     out["whole_scan_p50_over_baseline"] = round(out["whole_scan"]["p50"] / base, 1)
+    # What the meaning stage cost inside the whole scans that reached it (the part it reads).
+    out["meaning_as_read_in_whole_scan"] = {"p50": _pct(as_read, 0.5), "p95": _pct(as_read, 0.95)}
     out["reached_meaning"] = round(sum(share) / len(share), 4)
     out["windows_read_for_meaning_per_note"] = round(sum(read) / len(read), 3)
     out["notes"] = len(long_notes)
