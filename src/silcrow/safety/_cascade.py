@@ -88,11 +88,18 @@ def deeper(text: str, inner_scan: Callable[[str], str] | None) -> list[Finding]:
     if not read:
         return []
     pieces = [part for _, part in read]
+    # Whether the part read carries what the n-gram model doubted in its window: only then may
+    # the meaning stage's reading of that part release a window the n-gram model holds.
+    carries = [True] * len(read)
     if len(parts) > 1:
         # In a long note, the half of the doubted window the n-gram model doubts more is read:
         # what the window asks for sits in a sentence or two, and the embedding's cost grows
         # with its tokens (about 50 here instead of 100).
-        pieces = [max(windows(part, PIECE_CHARS), key=lambda p: classify(p).score) for part in pieces]
+        best = [max(((classify(p), p) for p in windows(part, PIECE_CHARS)), key=lambda vp: vp[0].score)
+                for part in pieces]
+        pieces = [piece for _, piece in best]
+        # A hold the n-gram model gives no part alone (an attack across the cut) is not released.
+        carries = [v.severity is not None for v, _ in best]
     try:
         head = shared()
         scores = head.score_each(pieces)
@@ -100,8 +107,8 @@ def deeper(text: str, inner_scan: Callable[[str], str] | None) -> list[Finding]:
     except EmbedderUnavailableError:
         # Without the embedding model (a broken install) the n-gram model decides alone.
         return [(f"learned.{doubted[0][0].severity}", doubted[0][0].reason)] if doubted else []
-    for (verdict, _), score in zip(read, scores, strict=True):
-        if verdict.severity == "hold" and score >= RELEASE:
+    for (verdict, _), score, whole in zip(read, scores, carries, strict=True):
+        if verdict.severity == "hold" and (score >= RELEASE or not whole):
             # Both doubt it (or the meaning stage is unsure): the n-gram model's cues say why.
             return [("learned.hold", verdict.reason)]
     if max(scores) >= hold_at:
