@@ -161,6 +161,7 @@ bench: $(STAMP) $(HERMES_VENV)/.installed $(CREWAI_VENV)/.installed $(ADK_VENV)/
 	$(BIN)/python bench/langgraph_store.py --dataset '$(LOCOMO)'
 	$(CREWAI_VENV)/bin/python bench/crewai_storage.py --dataset '$(LOCOMO)'  # CrewAI's pins: its own venv
 	$(ADK_VENV)/bin/python bench/adk_memory.py --dataset '$(LOCOMO)'  # ADK installs only there
+	$(BIN)/python bench/llama_index_memory.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/prefix_cache.py
 	$(BIN)/python bench/coding_hooks.py --runs 3
 	$(BIN)/python bench/recall_scale.py
