@@ -169,22 +169,22 @@ def _read_for_ingest(
 ) -> tuple[str, list[RecallRecord]]:
     """What ``recall ingest`` was pointed at (a file, standard input, a directory of coding-agent
     transcripts, or a client's default place) and the records read from it."""
-    from silcrow.recall import STDIN, coding, load_records
+    from silcrow.recall import CLIENTS, STDIN, default_dir, load_records, load_transcripts, transcript_files
 
-    if client is not None and client not in coding.CLIENTS:
-        raise error(f"--from {client!r} is not a client silcrow reads; use {' or '.join(coding.CLIENTS)}",
+    if client is not None and client not in CLIENTS:
+        raise error(f"--from {client!r} is not a client silcrow reads; use {' or '.join(CLIENTS)}",
                     EXIT_USAGE)
     if path is None:
         if client is None:
             raise error("say what to ingest: a file, a directory of transcripts, - for standard input, "
                         "or --from claude-code / --from codex", EXIT_USAGE)
-        where = coding.default_dir(client)
+        where = default_dir(client)
         if not where.is_dir():
             raise error(f"no {client} sessions at {where}; pass the directory that holds them "
                         f"(`silcrow recall ingest --from {client} DIR`)")
         path = str(where)
     if path != STDIN and Path(path).is_dir():
-        files = coding.transcript_files(Path(path), client)
+        files = transcript_files(Path(path), client)
         if not files:
             raise error(f"{path} holds no .jsonl transcripts; pass a Claude Code projects directory "
                         "(~/.claude/projects), a Codex sessions directory (~/.codex/sessions) or a file",
@@ -194,7 +194,7 @@ def _read_for_ingest(
             console=console_err, transient=True, disable=quiet or not console_err.is_terminal,
         ) as bar:
             task = bar.add_task("read", total=len(files))
-            records = coding.load_transcripts(files, client=client, skipped=skipped,
+            records = load_transcripts(files, client=client, skipped=skipped,
                                               progress=lambda done: bar.update(task, completed=done))
         return path, records
     if path != STDIN and not Path(path).is_file():
@@ -205,7 +205,7 @@ def _read_for_ingest(
         )
     with guarded():
         if client is not None and path != STDIN:
-            return path, coding.load_transcripts([Path(path)], client=client, skipped=skipped)
+            return path, load_transcripts([Path(path)], client=client, skipped=skipped)
         return path, load_records(path, skipped)
 
 

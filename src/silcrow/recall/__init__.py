@@ -36,7 +36,11 @@ if TYPE_CHECKING:
     from silcrow.recall._api import Forgotten, Found, Remembered
     from silcrow.recall._api import RecallAPI as RecallAPI
     from silcrow.recall._check import round_trip as round_trip
+    from silcrow.recall._coding import CLIENTS as CLIENTS
+    from silcrow.recall._coding import default_dir as default_dir
+    from silcrow.recall._coding import load_transcripts as load_transcripts
     from silcrow.recall._coding import parse_claude_code as parse_claude_code
+    from silcrow.recall._coding import transcript_files as transcript_files
     from silcrow.recall._edge import answer_dict as answer_dict
     from silcrow.recall._edge import answer_json as answer_json
     from silcrow.recall._edge import as_openai_tool as as_openai_tool
@@ -86,7 +90,9 @@ _LAZY = {
     **dict.fromkeys(("RecallHit", "RecallRecord"), "silcrow.recall._records"),
     **dict.fromkeys(("answer_dict", "answer_json", "as_openai_tool", "bare_tool"), "silcrow.recall._edge"),
     **dict.fromkeys(("STDIN", "load_records", "parse_locomo", "read_records"), "silcrow.recall._formats"),
-    "parse_claude_code": "silcrow.recall._coding",  # the Claude Code hooks read one transcript
+    # The Claude Code hooks read one transcript; `silcrow recall ingest --from` finds and reads them.
+    **dict.fromkeys(("CLIENTS", "default_dir", "load_transcripts", "parse_claude_code", "transcript_files"),
+                    "silcrow.recall._coding"),
     **dict.fromkeys(("MAX_FACT_CHARS", "MAX_QUERY_CHARS", "MAX_RECORD_CHARS", "MAX_RESULTS"),
                     "silcrow.recall._limits"),
     "MemoryManager": "silcrow.recall._manager",
