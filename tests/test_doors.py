@@ -237,4 +237,5 @@ def test_an_approval_in_chat_reaches_recall_as_one_over_rest_does(tmp_path: Path
         assert heard.writes == []  # held: not in the notes, so not in recall either
         _gate(agent, "/approve", proposal.id)
         assert agent.notes.entries("user") == [WRITE["content"]]
+        assert agent.manager.flush(timeout=30)  # recall hears of writes on the manager's worker
         assert heard.writes == [("add", "user", WRITE["content"])]
