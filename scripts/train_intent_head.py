@@ -55,19 +55,22 @@ OUT = ROOT / "src" / "silcrow" / "safety" / "data" / "intent_head.npz"
 #: Percent of each large training group kept: conversation and the composed notes are many
 #: near-alike texts; the attacks, agent instructions and public corpora are kept whole.
 SAMPLED = {"conversation": 30, "docs": 50, "own": 50}
-CACHE = Path(os.environ.get("SILCROW_TRAIN_CACHE", "/tmp/silcrow-intent-cache.npz"))
+CACHE = Path(os.environ.get("SILCROW_TRAIN_CACHE", Path(__file__).resolve().parents[1] / "build"
+                            / "intent-vectors.npz"))
 
 
 def embed(texts: list[str]) -> np.ndarray:
     """bge-small vectors of the first window of each text (as the scanner embeds it), cached
-    on disk by text so a rerun costs nothing."""
+    on disk by model, token cap and text, so a rerun costs nothing and a change of either is
+    embedded again."""
     from silcrow.models import BgeSmallEmbedder
 
     cache: dict[str, np.ndarray] = {}
     if CACHE.is_file():
         with np.load(CACHE, allow_pickle=False) as npz:
             cache = dict(zip(npz["keys"].tolist(), npz["vecs"], strict=True))
-    keys = [hashlib.sha1(windows(t)[0].encode("utf-8")).hexdigest() for t in texts]
+    keys = [hashlib.sha1(f"bge-small-en-v1.5\0{EMBED_TOKENS}\0{windows(t)[0]}".encode()).hexdigest()
+            for t in texts]
     todo = sorted({k: windows(t)[0] for k, t in zip(keys, texts, strict=True) if k not in cache}.items())
     if todo:
         model = BgeSmallEmbedder(max_tokens=EMBED_TOKENS)
@@ -76,6 +79,7 @@ def embed(texts: list[str]) -> np.ndarray:
             vecs = model.embed([t for _, t in part])
             cache.update(zip([k for k, _ in part], vecs, strict=True))
             print(f"embedded {start + len(part)}/{len(todo)}", file=sys.stderr)
+            CACHE.parent.mkdir(parents=True, exist_ok=True)
             np.savez(CACHE, keys=np.asarray(list(cache)), vecs=np.stack(list(cache.values())))
     return np.stack([cache[k] for k in keys]).astype(np.float32)
 
