@@ -155,6 +155,7 @@ bench: $(STAMP) $(HERMES_VENV)/.installed $(CREWAI_VENV)/.installed $(ADK_VENV)/
 	$(BIN)/python bench/pending.py
 	$(BIN)/python bench/safety.py $(if $(LOCOMO),--dataset '$(LOCOMO)')
 	$(BIN)/python bench/redaction.py
+	$(BIN)/python bench/review.py
 	$(BIN)/python bench/recall.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/providers.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/session_search.py
@@ -164,6 +165,7 @@ bench: $(STAMP) $(HERMES_VENV)/.installed $(CREWAI_VENV)/.installed $(ADK_VENV)/
 	$(BIN)/python bench/llama_index_memory.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/prefix_cache.py
 	$(BIN)/python bench/coding_hooks.py --runs 3
+	$(BIN)/python bench/hook_bounds.py
 	$(BIN)/python bench/recall_scale.py
 	$(BIN)/python bench/postgres.py
 	$(BIN)/python bench/rerank_cost.py

@@ -153,11 +153,17 @@ def evasions(rng: random.Random) -> list[str]:
     return out
 
 
-def locomo_texts(path: Path) -> list[str]:
+def _development_conversation(path: Path) -> list[dict[str, Any]]:
+    """The first conversation of the LoCoMo file (conv-26 in locomo10.json), the one silcrow is
+    developed on: the other conversations of that file are kept for evaluation no one tunes on,
+    so the benchmark reads none of them, as bench/locomo.py's benches do."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    convs = data if isinstance(data, list) else [data]
+    return (data if isinstance(data, list) else [data])[:1]
+
+
+def locomo_texts(path: Path) -> list[str]:
     texts: list[str] = []
-    for conv in convs:
+    for conv in _development_conversation(path):
         body = conv.get("conversation", conv)
         for key, value in body.items():
             if key.startswith("session_") and isinstance(value, list):
@@ -170,9 +176,8 @@ def locomo_texts(path: Path) -> list[str]:
 def locomo_unseen(path: Path) -> list[str]:
     """The LoCoMo texts the learned stage never saw: turns of the even-numbered sessions and
     the QA texts (scripts/train_injection_classifier.py trains on the odd-numbered sessions)."""
-    data = json.loads(path.read_text(encoding="utf-8"))
     texts: list[str] = []
-    for conv in data if isinstance(data, list) else [data]:
+    for conv in _development_conversation(path):
         for key, value in conv.get("conversation", conv).items():
             parts = key.split("_")
             if (len(parts) == 2 and parts[0] == "session" and parts[1].isdigit() and int(parts[1]) % 2 == 0
