@@ -19,6 +19,7 @@ AUTOGEN_PYTHON = ROOT / ".venv-autogen" / "bin" / "python"
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # the run in its own venv gets 600 s
 def test_assistant_agent_with_silcrow_memory(tmp_path: Path) -> None:
     if not AUTOGEN_PYTHON.exists():
         pytest.fail("the AutoGen virtualenv is missing: run `make .venv-autogen/.installed` (or `make test`)")

@@ -22,7 +22,8 @@ CREWAI_PYTHON = ROOT / ".venv-crewai" / "bin" / "python"
 SILCROW = str(Path(sys.executable).with_name("silcrow"))
 QUIET = {"CREWAI_DISABLE_TELEMETRY": "true", "OTEL_SDK_DISABLED": "true", "CREWAI_TRACING_ENABLED": "false"}
 
-pytestmark = pytest.mark.slow
+# A cold CrewAI import and its crews: each run gets 600 s, so pytest waits longer than that.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 
 def crewai_python() -> str:

@@ -19,6 +19,7 @@ ADK_PYTHON = ROOT / ".venv-adk" / "bin" / "python"
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # the run in its own venv gets 600 s
 def test_runner_with_silcrow_memory_service(tmp_path: Path) -> None:
     if not ADK_PYTHON.exists():
         pytest.fail("the ADK virtualenv is missing: run `make .venv-adk/.installed` (or `make test`)")
