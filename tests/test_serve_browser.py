@@ -110,7 +110,7 @@ def test_the_inspector_end_to_end(site: tuple[ServerProcess, str, Path], page: A
     page.reload()
     page.wait_for_selector("#pending .proposal")
     assert "Prefers <em>short</em> answers" in page.inner_text("#pending")
-    assert "client agent" in page.inner_text("#pending")
+    assert 'client "agent"' in page.inner_text("#pending")  # a caller's label, quoted
     _shot(page, "pending", tmp_path)
     page.set_viewport_size({"width": 1000, "height": 760})
     _shot(page, "desktop", tmp_path, full_page=False)  # the picture in docs/inspector.md

@@ -23,7 +23,9 @@ from silcrow.store._results import Refusal, Refused
 MIN_PREFIX = 4
 VERSION_LENGTH = 6
 # "2", or "2@3f2a9c": the number `show` printed and the version it printed with it.
-_NUMBER = re.compile(r"\s*(\d{1,6})\s*(?:@\s*([0-9a-fA-F]{4,16}))?\s*")
+# Anchored on a digit (the caller strips the ends): a leading run of spaces would make a search
+# of a long blank text quadratic.
+_NUMBER = re.compile(r"(\d{1,6})(?:\s*+@\s*+([0-9a-fA-F]{4,16}))?")
 
 
 def entry_id(text: str) -> str:
@@ -38,7 +40,7 @@ def version(entries: list[str]) -> str:
 
 def number_of(ref: str) -> tuple[int, str | None] | None:
     """(number, version or None) when ``ref`` is an entry number ("2", "2@3f2a9c"), else None."""
-    found = _NUMBER.fullmatch(ref)
+    found = _NUMBER.fullmatch(ref.strip())
     return (int(found.group(1)), found.group(2)) if found else None
 
 
