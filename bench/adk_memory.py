@@ -108,8 +108,7 @@ async def measure(service: BaseMemoryService, sessions: list[Session], ids: dict
         **{f"evidence_recall@{k}": round(statistics.mean(v), 4) for k, v in found.items()},
         "returned_median": statistics.median(returned),
         "add_s": round(add_s, 2),
-        "search_ms_median": round(statistics.median(latencies), 2),
-        "search_ms_p95": round(latencies[int(0.95 * (len(latencies) - 1))], 2),
+        **locomo.search_times(latencies),
     }
 
 
@@ -129,13 +128,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    locomo.add_dataset_option(parser)
-    parser.add_argument("--questions", type=int, default=0, help="ask only the first N (0: all)")
-    args = parser.parse_args()
-    problem = locomo.missing(args.dataset)
-    if problem:
-        raise SystemExit(f"error: {problem}")
+    args = locomo.question_bench_args(__doc__.split("\n")[0])
     print(json.dumps(asyncio.run(run(args))))
 
 

@@ -22,7 +22,6 @@ search (the query already embedded). ``refused``: turns the notes' threat scan r
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -68,19 +67,12 @@ def measure(storage: Any, records: list[MemoryRecord], questions: list[dict[str,
     return {
         **{f"evidence_recall@{k}": round(statistics.mean(v), 4) for k, v in found.items()},
         "save_s": round(save_s, 2), "refused": refused,
-        "search_ms_median": round(statistics.median(latencies), 2),
-        "search_ms_p95": round(latencies[int(0.95 * (len(latencies) - 1))], 2),
+        **locomo.search_times(latencies),
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    locomo.add_dataset_option(parser)
-    parser.add_argument("--questions", type=int, default=0, help="ask only the first N (0: all)")
-    args = parser.parse_args()
-    problem = locomo.missing(args.dataset)
-    if problem:
-        raise SystemExit(f"error: {problem}")
+    args = locomo.question_bench_args(__doc__.split("\n")[0])
     turns, questions = locomo.turns_and_questions(args.dataset)
     if args.questions:
         questions = questions[:args.questions]

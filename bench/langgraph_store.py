@@ -20,7 +20,6 @@ and p95 per search. Ratios are silcrow over the baseline.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -62,19 +61,12 @@ def measure(store: BaseStore, turns: list[tuple[str, dict[str, str]]], questions
     return {
         **{f"evidence_recall@{k}": round(statistics.mean(v), 4) for k, v in found.items()},
         "put_s": round(put_s, 2),
-        "search_ms_median": round(statistics.median(latencies), 2),
-        "search_ms_p95": round(latencies[int(0.95 * (len(latencies) - 1))], 2),
+        **locomo.search_times(latencies),
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    locomo.add_dataset_option(parser)
-    parser.add_argument("--questions", type=int, default=0, help="ask only the first N (0: all)")
-    args = parser.parse_args()
-    problem = locomo.missing(args.dataset)
-    if problem:
-        raise SystemExit(f"error: {problem}")
+    args = locomo.question_bench_args(__doc__.split("\n")[0])
     turns, questions = locomo.turns_and_questions(args.dataset)
     if args.questions:
         questions = questions[:args.questions]

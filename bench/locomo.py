@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import re
+import statistics
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,26 @@ def add_dataset_option(parser: argparse.ArgumentParser, *, required: bool = True
     parser.add_argument("--dataset", type=Path, default=os.environ.get(ENV) or None,
                         help=f"LoCoMo JSON, one conversation or a list (default ${ENV}); from {SOURCE}"
                         + ("" if required else "; optional"))
+
+
+def question_bench_args(description: str) -> argparse.Namespace:
+    """The options of the benches that ask a conversation's questions of two memories:
+    ``--dataset`` and ``--questions N``; exits with a clear message when the data is missing."""
+    parser = argparse.ArgumentParser(description=description)
+    add_dataset_option(parser)
+    parser.add_argument("--questions", type=int, default=0, help="ask only the first N (0: all)")
+    args = parser.parse_args()
+    problem = missing(args.dataset)
+    if problem:
+        raise SystemExit(f"error: {problem}")
+    return args
+
+
+def search_times(latencies: list[float]) -> dict[str, float]:
+    """The median and p95 of search latencies in ms, as every memory bench reports them."""
+    ordered = sorted(latencies)
+    return {"search_ms_median": round(statistics.median(ordered), 2),
+            "search_ms_p95": round(ordered[int(0.95 * (len(ordered) - 1))], 2)}
 
 
 def missing(path: Path | None) -> str:
