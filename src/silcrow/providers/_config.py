@@ -23,14 +23,14 @@ from pathlib import Path
 from typing import Any
 
 from silcrow._paths import config_file
-from silcrow.config import Settings, read_settings
+from silcrow.config import Settings, profile_settings
 from silcrow.errors import ConfigError
 
 
 def provider_table(home: Path, name: str, settings: Settings | None = None) -> dict[str, Any]:
-    """The ``[recall.<name>]`` table of the profile's settings when given, else of
-    ``<home>/config.toml`` (a profile's over its home's); {} when absent."""
-    return (settings or read_settings(home)).table(f"recall.{name}")
+    """The ``[recall.<name>]`` table of the profile's settings when given, else of the profile
+    ``home`` as :func:`~silcrow.config.profile_settings` reads it; {} when absent."""
+    return (settings or profile_settings(home).settings).table(f"recall.{name}")
 
 
 _TRUE = frozenset({"1", "true", "yes", "on"})

@@ -31,7 +31,7 @@ from typing import Any
 
 from silcrow._atomic import replace_file
 from silcrow._locking import ExclusiveLock, LockWaitTimeout
-from silcrow._paths import resolve_home, validate_profile
+from silcrow._paths import validate_profile
 from silcrow._private import private_dir, tighten
 from silcrow.config import PositiveInt
 from silcrow.errors import ConfigError, LockTimeoutError
@@ -61,9 +61,9 @@ class ServeSettings:
 
 def login_token_seconds(base: Path, profile: str | None) -> float:
     """How long a token made by the one-time login link for ``profile`` lasts, in seconds."""
-    from silcrow.config import read_settings
+    from silcrow.config import profile_settings
 
-    settings = read_settings(resolve_home(base, profile)).section("serve", ServeSettings)
+    settings = profile_settings(base, profile).settings.section("serve", ServeSettings)
     return settings.login_token_hours * 3600.0
 
 
