@@ -66,6 +66,8 @@ DEFAULT_MODEL = "gpt-4o-mini"
 # A few dozen short entries each: enough to be useful, small enough for every prompt.
 MEMORY_CHAR_LIMIT = 2200
 USER_CHAR_LIMIT = 1375
+# A project's notes (PROJECT.md): as much room as the agent's own.
+PROJECT_CHAR_LIMIT = 2200
 
 # Environment variable -> the setting it gives (a dotted key for a raw table).
 ENV_VARS: dict[str, str] = {
@@ -152,6 +154,7 @@ class Settings:
     reranker: RerankerName = "none"     # [recall]: "ms-marco" reorders the local provider's best hits
     memory_char_limit: PositiveInt = MEMORY_CHAR_LIMIT
     user_char_limit: PositiveInt = USER_CHAR_LIMIT
+    project_char_limit: PositiveInt = PROJECT_CHAR_LIMIT  # [memory]: a project's PROJECT.md
     write_policy: WritePolicy = "auto"  # [memory]: "approve" holds a model's writes for the user
     on_full: OnFull = "refuse"          # [memory]: what an add that would overflow a file does
     review_threshold: Fraction = 0.9    # [memory]: a file this full gets a `memory review` pass

@@ -34,9 +34,11 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from silcrow._paths import DEFAULT_PROFILE
+from silcrow._projects import find_project
 from silcrow.config import (
     ProfileSettings,
     profile_settings,
@@ -76,12 +78,65 @@ class Profile(ProfileSettings):
         return MemoryStore.of(self, lock_timeout=lock_timeout, backend=backend)
 
     def notes(self, recall: WriteListener | None = None, *, lock_timeout: float | None = None,
-              backend: StoreBackend | None = None) -> Notes:
+              backend: StoreBackend | None = None,
+              project: str | os.PathLike[str] | None = None) -> Notes:
         """The notes service every surface calls (:class:`~silcrow.notes.Notes`) over
-        :meth:`store`; its committed writes reach ``recall`` (a manager from :meth:`recall`)."""
-        from silcrow.notes import Notes
+        :meth:`store`; its committed writes reach ``recall`` (a manager from :meth:`recall`).
 
-        return Notes(self.store(lock_timeout=lock_timeout, backend=backend), recall)
+        ``project``: a directory; the git work tree holding it is the session's project, whose
+        notes (:meth:`project_store`) the service serves as the target ``project``. None, or a
+        directory in no work tree: no project (the target ``project`` is refused, saying why)."""
+        from silcrow.notes import NO_PROJECT, Notes
+
+        root = None if project is None else find_project(project)
+        why = NO_PROJECT if project is None else f"{os.fspath(project)} is not inside a git work tree"
+        return Notes(self.store(lock_timeout=lock_timeout, backend=backend), recall,
+                     project_store=(None if root is None
+                                    else self.project_store(root, lock_timeout=lock_timeout)),
+                     no_project=why)
+
+    def project_store(self, root: str | os.PathLike[str], *,
+                      lock_timeout: float | None = None) -> MemoryStore:
+        """The notes of the project at ``root`` (``PROJECT.md``, its one target ``project``), kept
+        in this profile: ``<path>/projects/<key>/``, or the database. ``root`` is taken as the
+        project's root (see :func:`silcrow.store.find_project` to find one from a directory)."""
+        from silcrow.store import MemoryStore
+
+        return MemoryStore.of(self, lock_timeout=lock_timeout, project=root)
+
+    def projects(self) -> list[dict[str, Any]]:
+        """The projects of this profile with notes, most recently used first: each one's
+        ``root``, ``key``, ``created``, ``last_used``, ``exists`` (whether its root is still
+        there), ``entries`` and ``usage``."""
+        from silcrow.store import MemoryStore, Project, Projects
+
+        registry = Projects(self)
+        listed = []
+        for record in registry.records():
+            place = Project(Path(record.root or record.key), record.key, registry)
+            view = MemoryStore.of(self, project=place).read("project")
+            listed.append({**record.as_dict(), "exists": bool(record.root) and os.path.isdir(record.root),
+                           "entries": len(view.entries), "usage": view.usage})
+        return listed
+
+    def archive_project(self, root: str) -> dict[str, Any]:
+        """Move the notes of the project at ``root`` (as :meth:`projects` lists it, or its key)
+        aside, whole: they leave every listing and prompt, and nothing is deleted."""
+        from silcrow.store import Projects
+
+        return Projects(self).archive(root).as_dict()
+
+    def move_project(self, old: str, new: str | os.PathLike[str]) -> dict[str, Any]:
+        """Give the notes of the project at ``old`` (a root that is gone, as :meth:`projects`
+        lists it, or its key) to the git work tree holding ``new``, whole. Refused when ``new``
+        is in no work tree, or its project has notes of its own."""
+        from silcrow.errors import StoreError
+        from silcrow.store import Projects
+
+        root = find_project(new)
+        if root is None:
+            raise StoreError(f"{os.fspath(new)} is not inside a git work tree; give the project's new root")
+        return Projects(self).move(old, root).as_dict()
 
     # -- sessions and recall ---------------------------------------------------------------
 

@@ -111,8 +111,36 @@ PARAMETERS: dict[str, Any] = {
 }
 
 
-def memory_tool_schema(fmt: SchemaFormat | str = "openai") -> dict[str, Any]:
-    """The tool definition in the OpenAI (function), Anthropic (input_schema) or bare format."""
+# In a project (Notes.project), the tool has a third target; outside one the definition is
+# byte for byte the one above, so a session's cached prefix is what it always was.
+_TWO = "Two small stores are shown at the top of your system prompt:\n"
+_USER_LINE = ('- target "user": what you know about the user (name, role, preferences, how they like '
+              "to work).\n")
+_PROJECT_LINE = ('- target "project": notes on the project (git work tree) you are working in: how to '
+                 "build and test it, its layout, conventions and decisions; only sessions in this project "
+                 "see them.\n")
+PROJECT_DESCRIPTION = DESCRIPTION.replace(
+    _TWO, "Three small stores are shown at the top of your system prompt:\n").replace(
+    _USER_LINE, _USER_LINE[:-2] + ";\n" + _PROJECT_LINE)
+PROJECT_PARAMETERS: dict[str, Any] = {
+    **PARAMETERS,
+    "properties": {
+        **PARAMETERS["properties"],
+        "target": {
+            "type": "string",
+            "enum": ["memory", "user", "project"],
+            "description": "'memory' for your own notes, 'user' for the user profile, 'project' for the "
+                           "notes on this project.",
+        },
+    },
+}
+
+
+def memory_tool_schema(fmt: SchemaFormat | str = "openai", *, project: bool = False) -> dict[str, Any]:
+    """The tool definition in the OpenAI (function), Anthropic (input_schema) or bare format;
+    ``project``: with the target ``project`` (a session in a project: ``Notes.project``)."""
+    if project:
+        return tool_schema(TOOL_NAME, PROJECT_DESCRIPTION, PROJECT_PARAMETERS, fmt)
     return tool_schema(TOOL_NAME, DESCRIPTION, PARAMETERS, fmt)
 
 

@@ -87,6 +87,10 @@ class Agent:
     memory flush is worth a model call. ``on_delta`` receives streamed text;
     ``on_tool_call(name, arguments, result)`` each tool call. ``session_id``
     resumes that session (id or unique prefix) instead of starting a new one.
+    ``project``: a directory; the git work tree holding it is the session's project, whose
+    notes (``PROJECT.md``) join the prompt as a third frozen block and the memory tool as the
+    target ``project``. None (the default): no project, whatever the working directory is
+    (``silcrow chat`` passes the directory it runs in).
     """
 
     def __init__(
@@ -113,6 +117,7 @@ class Agent:
         memory_char_limit: int | None = None,
         user_char_limit: int | None = None,
         write_policy: str | None = None,
+        project: str | Path | None = None,
     ) -> None:
         if profile is not None and home is not None:
             raise ConfigError("give Agent a home or an opened profile, not both")
@@ -149,7 +154,9 @@ class Agent:
         self.manager = opened.recall(first, provider=chosen, embedder=embedder,
                                      context=self._session_context(first))
         self.provider = self.manager.provider
-        self.notes = opened.notes(self.manager)
+        # The project is what the caller names, never guessed from the process's directory: a
+        # library agent serving many projects must not take the notes of the one it started in.
+        self.notes = opened.notes(self.manager, project=project)
         self.notes.proposer = Proposer(client="agent")
         # A file past [memory] review_threshold of its budget gets a review pass: its findings
         # wait as proposals for the user (`silcrow chat` says so); nothing is applied.

@@ -57,11 +57,14 @@ class ToolRouter:
         provider = [s for s in self.manager.tool_schemas()
                     if schema_name(s) not in (MEMORY_TOOL, SEARCH_TOOL)]
         self._provider_tools = {name for s in provider if (name := schema_name(s))}
-        return [memory_tool_schema(fmt="openai"), session_search_schema(), *provider]
+        return [self._memory_schema(), session_search_schema(), *provider]
 
-    @staticmethod
-    def memory_only() -> list[dict[str, Any]]:
-        return [memory_tool_schema(fmt="openai")]
+    def _memory_schema(self) -> dict[str, Any]:
+        # The target "project" only in a project: elsewhere the tool is what it always was.
+        return memory_tool_schema(fmt="openai", project=self.notes.project is not None)
+
+    def memory_only(self) -> list[dict[str, Any]]:
+        return [self._memory_schema()]
 
     def dispatch(self, call: ToolCall, *, session_id: str, allowed: set[str] | None = None) -> ToolOutcome:
         if allowed is not None and call.name not in allowed:

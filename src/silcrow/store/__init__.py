@@ -26,6 +26,8 @@ from silcrow.store._address import resolve_entry as resolve_entry
 from silcrow.store._backend import StoreBackend
 from silcrow.store._backend import Transaction as Transaction
 from silcrow.store._entries import ENTRY_DELIMITER
+from silcrow.store._entries import PROJECT_FILES as PROJECT_FILES
+from silcrow.store._entries import PROJECT_TARGET as PROJECT_TARGET
 from silcrow.store._entries import TARGET_FILES as TARGET_FILES
 from silcrow.store._files import FileBackend as FileBackend
 from silcrow.store._ledger import LEDGER_FILE as LEDGER_FILE
@@ -40,6 +42,9 @@ from silcrow.store._pending import ProposalBox as ProposalBox
 from silcrow.store._pending import box_warnings as box_warnings
 from silcrow.store._pending import current_proposer as current_proposer
 from silcrow.store._pending import who_text as who_text
+from silcrow.store._projects import Project as Project
+from silcrow.store._projects import ProjectRecord as ProjectRecord
+from silcrow.store._projects import Projects as Projects
 from silcrow.store._render import safe_entry as safe_entry
 from silcrow.store._results import MemoryResult, NotesView, Refusal
 from silcrow.store._review import supersedes as supersedes

@@ -31,6 +31,10 @@ from dataclasses import dataclass
 ENTRY_DELIMITER = "\n§\n"
 # The two notes files of a profile, by the target name a caller gives.
 TARGET_FILES = {"memory": "MEMORY.md", "user": "USER.md"}
+# The notes of a project (the git work tree a session runs in): a store of their own, kept in
+# the home beside the profile's, whose one target is this.
+PROJECT_TARGET = "project"
+PROJECT_FILES = {PROJECT_TARGET: "PROJECT.md"}
 
 # Padding, zero or more backslashes, one section sign, padding; the escaped
 # form has at least one backslash.

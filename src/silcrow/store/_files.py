@@ -65,8 +65,8 @@ DEFAULT_LOCK_TIMEOUT = 10.0
 # writes, so that the next transaction of the target can tell whether the write happened.
 INTENT_SUFFIX = ".approving"
 # The notes files an intent can name (the store's TARGET_FILES; it imports this module).
-NOTE_FILES = ("MEMORY.md", "USER.md")
-NOTE_TARGETS = {"MEMORY.md": "memory", "USER.md": "user"}
+NOTE_FILES = ("MEMORY.md", "USER.md", "PROJECT.md")
+NOTE_TARGETS = {"MEMORY.md": "memory", "USER.md": "user", "PROJECT.md": "project"}
 OUTSIDE_HOME_ENV = SWITCHES["memory_outside_home"]
 
 

@@ -15,7 +15,6 @@ from silcrow.store import _address as address
 from silcrow.store import _review as review
 from silcrow.store._document import Document
 from silcrow.store._edits import Edit, threat_reasons
-from silcrow.store._entries import TARGET_FILES
 from silcrow.store._pending import (
     MAX_PROPOSAL_BYTES,
     Proposal,
@@ -53,12 +52,12 @@ class Gate:
     def review(self, *, sequential: bool = False) -> list[dict[str, Any]]:
         """The pending proposals, each with its net effect (see ``MemoryStore.review``)."""
         self.writes.backend.recover()
-        current = {target: self.writes.entries(target) for target in TARGET_FILES}
+        current = {target: self.writes.entries(target) for target in self.writes.targets}
         reviewed: list[dict[str, Any]] = []
         for proposal in self.pending():
             item: dict[str, Any] = proposal.as_dict()
             target = proposal.target
-            if target not in TARGET_FILES:
+            if target not in self.writes.targets:
                 reviewed.append({**item, "changes": [], "base": None, "stale": False,
                                  "problem": f"unknown target {target!r}; reject it"})
                 continue
@@ -83,7 +82,7 @@ class Gate:
         that change nothing are not kept. A proposal over its size bound, or one the box has
         no room for (see :mod:`silcrow.store._pending`), is refused."""
         writes = self.writes
-        current = Document.parse(writes.backend.read(TARGET_FILES[target], strict=True)).entries
+        current = Document.parse(writes.backend.read(writes.targets[target], strict=True)).entries
         try:
             updated, message = edit(current)
         except Refused as refused:
@@ -127,7 +126,7 @@ class Gate:
             return self.writes.not_pending(proposal_id).result()
         seen: dict[str, list[str]] = {}
         try:
-            target = known_target(proposal.target)
+            target = known_target(proposal.target, self.writes.targets)
             # A held proposal: the person approving it has seen the scanner's reason and confirms
             # the uncertain hits (kept in the journal); a certain threat is still refused.
             holds: Holds = [] if proposal.held else None
@@ -168,7 +167,7 @@ class Gate:
         if proposal.finding:  # a review finding: not proposed again while its entries stay as they are
             self.writes.upkeep.touch(lambda state: review.note_declined(state, proposal))
         message = f"Rejected proposal {proposal.summary()}."
-        if proposal.target not in TARGET_FILES:  # a hand-edited box: nothing to report on
+        if proposal.target not in self.writes.targets:  # a hand-edited box: nothing to report on
             return {"success": True, "message": message, "proposal_id": proposal.id}
         done = self.writes.done(proposal.target, self.writes.entries(proposal.target), message)
         return replace(done, proposal_id=proposal.id).result()

@@ -27,6 +27,7 @@ RULE = "═" * 46
 TITLES = {
     "memory": "MEMORY (your personal notes)",
     "user": "USER PROFILE (who the user is)",
+    "project": "PROJECT (notes on the project you are working in)",
 }
 OVER_BUDGET = "⚠ OVER BUDGET"
 
@@ -90,18 +91,25 @@ def _head_and_tail(body: str, budget: int, file_name: str, drifted: bool) -> str
     return f"{head}\n{note}\n{tail}"
 
 
+def project_title(root: object) -> str:
+    """The header of a project's block, naming its root (shown safely: a path is the user's text)."""
+    return f"PROJECT (notes on the project at {threats.display_safe(str(root))})"
+
+
 def render_block(
-    target: str, entries: list[str], limit: int, file_name: str, *, drifted: bool = False
+    target: str, entries: list[str], limit: int, file_name: str, *, drifted: bool = False,
+    title: str | None = None,
 ) -> str | None:
     """The block for one target, or None when it has no entries.
 
     ``drifted``: the file has a shape replace/remove refuse (e.g. one entry
     larger than the whole limit), which changes what the truncation note asks for.
+    ``title``: the header's words instead of the target's usual ones.
     """
     if not entries:
         return None
     used = len(ENTRY_DELIMITER.join(escape_entry(e) for e in entries))
-    header = f"{TITLES[target]} [{format_usage(used, limit)}]"
+    header = f"{title or TITLES[target]} [{format_usage(used, limit)}]"
     body = ENTRY_DELIMITER.join(escape_entry(safe_entry(e, file_name)) for e in entries)
     if used > limit:
         header = f"{header} {OVER_BUDGET}"

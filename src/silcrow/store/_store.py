@@ -40,10 +40,11 @@ from silcrow.store._edits import (
     remove_edit,
     replace_edit,
 )
-from silcrow.store._entries import TARGET_FILES
+from silcrow.store._entries import PROJECT_FILES, PROJECT_TARGET, TARGET_FILES
 from silcrow.store._files import DEFAULT_LOCK_TIMEOUT, FileBackend, open_backend
 from silcrow.store._gate import Gate
 from silcrow.store._pending import MAX_OPERATIONS, Proposal, ProposalBox, Proposer, checked_policy
+from silcrow.store._projects import Project, Projects
 from silcrow.store._results import Done, MemoryResult, NotesView, Refusal, Refused
 from silcrow.store._review import UNUSED_DAYS
 from silcrow.store._upkeep import Upkeep
@@ -89,17 +90,23 @@ class MemoryStore:
         write_policy: str | None = None,
         on_full: str | None = None,
         review_threshold: float | None = None,
+        project_char_limit: int | None = None,
+        project: Project | None = None,
     ) -> None:
         """The notes of ``home`` (default: ``$SILCROW_HOME`` or ``~/.silcrow``) with every setting
         of its ``[memory]`` table, as :meth:`of` (``open_profile(home).store()``) applies them; or
-        the notes on ``backend``, with the defaults. An argument given overrides its setting."""
+        the notes on ``backend``, with the defaults. An argument given overrides its setting.
+        ``project``: the store is that project's notes, whose one target is ``project``
+        (``PROJECT.md``, ``project_char_limit``), on the project's own backend unless
+        ``backend`` is given."""
         if backend is not None and home is not None:
             raise StoreError("give MemoryStore a home or a backend, not both")
         if backend is None:
             # The home's settings, read as open_profile reads them: the storage ([storage]) and
             # every [memory] setting this store was not given.
             profile = profile_settings(home)
-            backend = notes_backend(profile, lock_timeout=lock_timeout)
+            backend = (notes_backend(profile, lock_timeout=lock_timeout) if project is None
+                       else project.registry.backend(project))
             settings = profile.settings
         else:
             settings = Settings()
@@ -108,14 +115,20 @@ class MemoryStore:
         write_policy = settings.write_policy if write_policy is None else write_policy
         on_full = settings.on_full if on_full is None else on_full
         review_threshold = settings.review_threshold if review_threshold is None else review_threshold
+        project_char_limit = settings.project_char_limit if project_char_limit is None else project_char_limit
         for name, value in (
             ("memory_char_limit", memory_char_limit),
             ("user_char_limit", user_char_limit),
+            ("project_char_limit", project_char_limit),
         ):
             if value <= 0:
                 raise StoreError(f"{name} must be a positive number of characters, got {value}")
         self.backend = backend
-        self._limits = {"memory": memory_char_limit, "user": user_char_limit}
+        # The project these notes belong to (None: a profile's MEMORY.md and USER.md).
+        self.project = project
+        self.targets: dict[str, str] = dict(TARGET_FILES if project is None else PROJECT_FILES)
+        self._limits = ({"memory": memory_char_limit, "user": user_char_limit} if project is None
+                        else {PROJECT_TARGET: project_char_limit})
         # "approve": writes from the model become pending proposals (see silcrow.store._pending).
         self.write_policy = checked_policy(write_policy)
         if on_full not in ON_FULL:
@@ -131,10 +144,10 @@ class MemoryStore:
         self._consolidating = False
         self._failed_attempts = 0
         # The parts, each of its own job, on the same backend.
-        self._upkeep = Upkeep(backend)
+        self._upkeep = Upkeep(backend, self.targets)
         # What an add that would overflow a file does (on_full): refuse (naming the eviction
         # candidates), or archive the least used, oldest entries to make room.
-        self._writes = WritePath(backend, self._limits, on_full, self._upkeep)
+        self._writes = WritePath(backend, self._limits, on_full, self._upkeep, self.targets)
         self._gate = Gate(self._writes)
 
     @property
@@ -144,23 +157,32 @@ class MemoryStore:
 
     @classmethod
     def of(cls, profile: ProfileSettings, *, lock_timeout: float | None = None,
-           backend: StoreBackend | None = None) -> MemoryStore:
+           backend: StoreBackend | None = None,
+           project: str | os.PathLike[str] | Project | None = None) -> MemoryStore:
         """The notes of an opened profile with every setting of its ``[memory]`` table (limits,
         write policy, on_full, review threshold), on ``backend`` (one opened earlier, to keep what
-        it caches) or its own. What ``MemoryStore(home)`` and ``Profile.store()`` both build."""
+        it caches) or its own. What ``MemoryStore(home)`` and ``Profile.store()`` both build.
+        ``project``: a project's root; the store is then that project's notes (``PROJECT.md``),
+        kept in the profile beside its own."""
         settings = profile.settings
-        return cls(backend=backend or notes_backend(profile, lock_timeout=lock_timeout),
+        place = (project if project is None or isinstance(project, Project)
+                 else Projects(profile, lock_timeout=lock_timeout).project(project))
+        if backend is None:
+            backend = (notes_backend(profile, lock_timeout=lock_timeout) if place is None
+                       else place.registry.backend(place))
+        return cls(backend=backend,
                    memory_char_limit=settings.memory_char_limit, user_char_limit=settings.user_char_limit,
                    write_policy=settings.write_policy, on_full=settings.on_full,
-                   review_threshold=settings.review_threshold)
+                   review_threshold=settings.review_threshold, project_char_limit=settings.project_char_limit,
+                   project=place)
 
     # ----------------------------------------------------------------- reads
 
     def _check_target(self, target: str) -> str:
-        if not (isinstance(target, str) and target in TARGET_FILES):
+        if not (isinstance(target, str) and target in self.targets):
             shown = threats.display_safe(repr(target)[:80])
-            raise StoreError(f"unknown memory target {shown}: use 'memory' or 'user'")
-        return TARGET_FILES[target]
+            raise StoreError(f"unknown memory target {shown}: use {' or '.join(map(repr, self.targets))}")
+        return self.targets[target]
 
     def location(self, target: str) -> str:
         """Where ``target`` lives, for people: a path, or a row of a database."""
@@ -190,7 +212,7 @@ class MemoryStore:
 
     def due_for_review(self) -> list[str]:
         """The targets at least ``review_threshold`` full now: each is due for a review pass."""
-        return [target for target in TARGET_FILES if self.fullness(target) >= self.review_threshold]
+        return [target for target in self.targets if self.fullness(target) >= self.review_threshold]
 
     def usage(self, target: str) -> str:
         """Live usage, e.g. ``"62% — 1,364/2,200 chars"``."""
@@ -199,20 +221,22 @@ class MemoryStore:
     def read(self, target: str) -> NotesView:
         """The live entries of ``target`` with their usage, from one read of the file."""
         entries = self.entries(target)
-        return NotesView(target, TARGET_FILES[target], tuple(entries), E.char_count(entries),
+        return NotesView(target, self.targets[target], tuple(entries), E.char_count(entries),
                          self.char_limit(target))
 
     def load(self) -> None:
-        """Read both files and capture the frozen snapshot for the system prompt."""
+        """Read the files and capture the frozen snapshot for the system prompt."""
         snapshot: dict[str, str | None] = {}
-        for target, file_name in TARGET_FILES.items():
+        title = None if self.project is None else render.project_title(self.project.root)
+        for target, file_name in self.targets.items():
             document = Document.parse(self.backend.read(file_name, strict=True))
             limit = self._limits[target]
             problems = document.problems(limit)
             shown = document.entries
             if problems:  # undecodable bytes (if any) are shown as U+FFFD in the prompt
                 shown = list(dict.fromkeys(E.replace_undecodable(e) for e in shown))
-            snapshot[target] = render.render_block(target, shown, limit, file_name, drifted=bool(problems))
+            snapshot[target] = render.render_block(target, shown, limit, file_name, drifted=bool(problems),
+                                                   title=title)
         self._snapshot = snapshot
 
     def snapshot_block(self, target: str) -> str | None:
@@ -225,7 +249,7 @@ class MemoryStore:
 
     def system_prompt_section(self) -> str:
         """Both frozen blocks as they go into a system prompt ('' when both are empty)."""
-        blocks = [self.snapshot_block(t) for t in TARGET_FILES]
+        blocks = [self.snapshot_block(t) for t in self.targets]
         return "\n\n".join(b for b in blocks if b)
 
     def history(self, target: str | None = None) -> list[dict[str, Any]]:
@@ -236,10 +260,10 @@ class MemoryStore:
 
     def doctor(self) -> list[dict[str, Any]]:
         """Check both files: shape, budget, threats, leftovers of crashed writers."""
-        return [self._diagnose(target) for target in TARGET_FILES]
+        return [self._diagnose(target) for target in self.targets]
 
     def _diagnose(self, target: str) -> dict[str, Any]:
-        file_name = TARGET_FILES[target]
+        file_name = self.targets[target]
         limit = self._limits[target]
         document = Document.parse(self.backend.read(file_name, strict=True))
         problems = document.problems(limit)
@@ -318,7 +342,7 @@ class MemoryStore:
 
     def undo(self, target: str, *, origin: str = "api") -> MemoryResult:
         """Restore the state before the last committed mutation of ``target`` that is not undone yet."""
-        return self._guarded(lambda: self._writes.undo(known_target(target), origin))
+        return self._guarded(lambda: self._writes.undo(known_target(target, self.targets), origin))
 
     def _guarded(self, operation: Callable[[], Done]) -> MemoryResult:
         # A model that keeps failing to consolidate a full memory would loop
@@ -339,7 +363,7 @@ class MemoryStore:
             self._failed_attempts = 0
             return done.result()
         shown = [*(refusal.current_entries or []), *(refusal.matches or [])]
-        if shown and refusal.target in TARGET_FILES:
+        if shown and refusal.target in self.targets:
             # A refusal shows the model these entries: they were surfaced (entry metadata).
             self.note_surfaced(refusal.target, shown, "tool")
         if refusal.over_limit:
@@ -368,7 +392,7 @@ class MemoryStore:
         return [] if origin in MODEL_ORIGINS and self.write_policy == "approve" else None
 
     def _add(self, target: Any, content: Any, origin: str, force: bool = False) -> Done:
-        target = known_target(target)
+        target = known_target(target, self.targets)
         force = force and origin not in MODEL_ORIGINS
         gated = self._gated(origin)
         text = checked_content(content, "give the fact to save as 'content'", force, gated)
@@ -379,7 +403,7 @@ class MemoryStore:
 
     def _replace(self, target: Any, old_text: Any, new_content: Any, origin: str,
                  force: bool = False) -> Done:
-        target = known_target(target)
+        target = known_target(target, self.targets)
         old = checked_old_text(old_text, "replace")
         force = force and origin not in MODEL_ORIGINS
         gated = self._gated(origin)
@@ -394,7 +418,7 @@ class MemoryStore:
         return self._writes.commit(target, "replace", origin, edit, confirmed=confirmed_ids(text, force))
 
     def _remove(self, target: Any, old_text: Any, origin: str) -> Done:
-        target = known_target(target)
+        target = known_target(target, self.targets)
         old = checked_old_text(old_text, "remove")
         edit = remove_edit(self._writes.where(target), old)
         if self._gated(origin) is not None:
@@ -402,7 +426,7 @@ class MemoryStore:
         return self._writes.commit(target, "remove", origin, edit)
 
     def _batch(self, target: Any, operations: Any, origin: str) -> Done:
-        target = known_target(target)
+        target = known_target(target, self.targets)
         gated = self._gated(origin)
         if gated is not None and isinstance(operations, list) and len(operations) > MAX_OPERATIONS:
             raise Refused(Refusal(
@@ -466,7 +490,7 @@ class MemoryStore:
         """Each live entry with its metadata: when it was added and last changed, and by whom
         (``*_by``: origin, token, session), how many sessions' prompts it was in, when a tool
         or recall last surfaced it. By target (both when ``target`` is None)."""
-        targets = [target] if target is not None else list(TARGET_FILES)
+        targets = [target] if target is not None else list(self.targets)
         for name in targets:
             self._check_target(name)
         return self._upkeep.details(targets)
@@ -504,7 +528,7 @@ class MemoryStore:
         when a session's prompt is built). Metadata only: a failure is logged, never raised."""
         if self._snapshot is None:
             self.load()
-        self._upkeep.note_prompt({target: self.entries(target) for target in TARGET_FILES
+        self._upkeep.note_prompt({target: self.entries(target) for target in self.targets
                                   if self.snapshot_block(target)}, session)
 
     def note_surfaced(self, target: str, entries: list[str], how: str) -> None:

@@ -10,7 +10,7 @@ failure to write them is logged, never raised: metadata is advice. The review pa
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from silcrow.errors import SilcrowError, StoreError
@@ -29,8 +29,9 @@ log = logging.getLogger(__name__)
 class Upkeep:
     """The ledger of one store's notes: metadata, archive, usage counters, review findings."""
 
-    def __init__(self, backend: StoreBackend) -> None:
+    def __init__(self, backend: StoreBackend, targets: Mapping[str, str] = TARGET_FILES) -> None:
         self.backend = backend
+        self.targets = dict(targets)
 
     # -- reading the ledger --------------------------------------------------------------------
 
@@ -52,8 +53,8 @@ class Upkeep:
         """Fold the journal and the live entries into the ledger, store it, and return it."""
         records = list(self.backend.journal_records())
         live = {target: parse(self.backend.read(file_name, strict=True))
-                for target, file_name in TARGET_FILES.items()}
-        journaled: dict[str, list[str] | None] = dict.fromkeys(TARGET_FILES)
+                for target, file_name in self.targets.items()}
+        journaled: dict[str, list[str] | None] = dict.fromkeys(self.targets)
         for record in records:
             if record.get("target") in journaled and isinstance(record.get("after"), list):
                 journaled[record["target"]] = list(record["after"])
@@ -63,7 +64,7 @@ class Upkeep:
 
         def change(text: str) -> str:
             state = ledger.fold(ledger.parse(text), records)
-            for target in TARGET_FILES:
+            for target in self.targets:
                 ledger.reconcile(state, target, live[target], journaled[target])
             ledger.bound(state)
             out["state"] = state
@@ -75,7 +76,7 @@ class Upkeep:
     def details(self, targets: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
         """Each live entry of ``targets`` with its metadata (see ``MemoryStore.details``)."""
         state = self.folded()
-        return {name: ledger.entry_details(state, name, parse(self.backend.read(TARGET_FILES[name])))
+        return {name: ledger.entry_details(state, name, parse(self.backend.read(self.targets[name])))
                 for name in targets}
 
     def archived(self, query: str | None = None, target: str | None = None) -> list[dict[str, Any]]:
@@ -149,7 +150,7 @@ class Upkeep:
         who = current_proposer.get()
         proposer = Proposer(client="review") if who is None else Proposer(client="review").over(who)
         out: list[dict[str, Any]] = []
-        for target in TARGET_FILES:
+        for target in self.targets:
             live = [d["text"] for d in details[target]]
             for finding in review.find(target, live, details=details[target], embed=embed, merge=merge,
                                        decide=decide, unused_days=unused_days):

@@ -9,6 +9,7 @@ turn either into the JSON result.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -19,7 +20,7 @@ from silcrow.store import _render as render
 from silcrow.store._backend import StoreBackend, Transaction
 from silcrow.store._document import Document, parse
 from silcrow.store._edits import Edit, Where, safe_entries, safe_shape_problems
-from silcrow.store._entries import TARGET_FILES
+from silcrow.store._entries import PROJECT_TARGET, TARGET_FILES
 from silcrow.store._journal import new_record
 from silcrow.store._pending import Proposal, current_proposer, fingerprint
 from silcrow.store._results import Done, Refusal, Refused
@@ -35,15 +36,21 @@ EVICTION_CANDIDATES = 3
 Holds = list[threats.ThreatHit] | None
 
 
-def known_target(target: Any) -> str:
-    """``target`` when it names a notes file, else a refusal that says which names do."""
+def known_target(target: Any, targets: Mapping[str, str] = TARGET_FILES) -> str:
+    """``target`` when it names a notes file of ``targets``, else a refusal that says which
+    names do."""
     # isinstance first: an unhashable target (a list, a dict) must not raise TypeError.
-    if isinstance(target, str) and target in TARGET_FILES:
+    if isinstance(target, str) and target in targets:
         return target
     shown = threats.display_safe(repr(target)[:80])
-    raise Refused(
-        Refusal(f"unknown target {shown}: use 'memory' (your notes) or 'user' (the user profile)")
-    )
+    raise Refused(Refusal(f"unknown target {shown}: use {target_names(targets)}"))
+
+
+def target_names(targets: Mapping[str, str]) -> str:
+    """The names of ``targets`` as a refusal lists them."""
+    described = {"memory": "'memory' (your notes)", "user": "'user' (the user profile)",
+                 PROJECT_TARGET: "'project' (the project's notes)"}
+    return " or ".join(described.get(name, repr(name)) for name in targets)
 
 
 def confirmed_ids(text: str, force: bool) -> list[str] | None:
@@ -68,19 +75,22 @@ def caller() -> dict[str, str] | None:
 class WritePath:
     """The commit core of one store: its backend, limits and what a full file does."""
 
-    def __init__(self, backend: StoreBackend, limits: dict[str, int], on_full: str, upkeep: Upkeep) -> None:
+    def __init__(self, backend: StoreBackend, limits: dict[str, int], on_full: str, upkeep: Upkeep,
+                 targets: Mapping[str, str] = TARGET_FILES) -> None:
         self.backend = backend
         self.limits = limits
+        # The store's targets and their files: a profile's two, or a project's one.
+        self.targets = dict(targets)
         self.on_full = on_full
         self.upkeep = upkeep
         # The parsed text of the last write of each target (see document).
         self._written: dict[str, Document] = {}
 
     def where(self, target: str) -> Where:
-        return Where(TARGET_FILES[target], self.limits[target])
+        return Where(self.targets[target], self.limits[target])
 
     def entries(self, target: str) -> list[str]:
-        return parse(self.backend.read(TARGET_FILES[target]))
+        return parse(self.backend.read(self.targets[target]))
 
     def done(self, target: str, current: list[str], message: str, used: int | None = None) -> Done:
         return Done(target, len(current), E.format_usage(E.char_count(current) if used is None else used,
@@ -108,7 +118,7 @@ class WritePath:
         normally, so what the transaction did keep (a backup, an outside-edit
         record) is kept by every backend.
         """
-        file_name = TARGET_FILES[target]
+        file_name = self.targets[target]
         refusal: Refusal | None = None
         used_after: int | None = None
         box = self.backend.proposals() if proposal is not None else None
@@ -191,7 +201,7 @@ class WritePath:
 
     def undo(self, target: str, origin: str) -> Done:
         """Restore the state before the last committed change of ``target`` not undone yet."""
-        file_name = TARGET_FILES[target]
+        file_name = self.targets[target]
         refusal: Refusal | None = None
         with self.backend.transaction(file_name) as tx:
             document = Document.parse(tx.read())
@@ -234,7 +244,7 @@ class WritePath:
         """The refusal of a change that would take ``target`` over its limit, else None. A change
         that does not grow the file is always allowed, so a file that is over budget can be
         consolidated step by step."""
-        file_name = TARGET_FILES[target]
+        file_name = self.targets[target]
         limit = self.limits[target]
         used_before, used_after = E.char_count(current), E.char_count(updated)
         if used_after <= limit or used_after <= used_before:
@@ -268,7 +278,7 @@ class WritePath:
         return kept if E.char_count(kept) <= limit else None
 
     def drift_refusal(self, tx: Transaction, target: str, raw: str, problems: list[str]) -> Refusal:
-        file_name = TARGET_FILES[target]
+        file_name = self.targets[target]
         backup = tx.backup(raw)
         error = DriftError(
             f"{self.backend.location(file_name)} was changed outside silcrow into a shape it would not "

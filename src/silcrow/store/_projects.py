@@ -1,0 +1,285 @@
+"""Where a project's notes live, and the record of each project of a profile.
+
+A project's notes (``PROJECT.md``) are a whole notes store of their own, kept in the home and
+never in the repository: in files mode the directory ``<profile path>/projects/<key>/`` holds
+``PROJECT.md`` with its own journal, locks, pending box, ledger and archive, plus
+``project.json`` (the project's root, when its notes were made and last used); in PostgreSQL
+mode they are the notes rows of the owner ``<profile>/project/<key>``, which no profile name
+can be (a profile name holds no ``/``), and the record is one more row of that owner. The key
+is :func:`silcrow._projects.project_key` of the root's real path.
+
+A project whose root is gone (a clone deleted, a directory renamed) keeps its notes: it can be
+archived (its notes move aside, under ``projects/.archive/``, or the owner
+``<profile>/project-archive/...``) or moved to its new root (its notes move to the new root's
+key); neither drops an entry.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from silcrow import _private
+from silcrow._atomic import replace_file
+from silcrow._projects import project_key
+from silcrow.config import ProfileSettings, env_switch
+from silcrow.errors import StoreError
+from silcrow.store._backend import StoreBackend
+
+__all__ = ["Project", "ProjectRecord", "Projects"]
+
+PROJECTS_DIR = "projects"
+ARCHIVE_DIR = ".archive"
+RECORD_FILE = "project.json"
+# A profile name never holds "/" (silcrow._paths.validate_profile): these owners are no profile's.
+OWNER_PART = "/project/"
+ARCHIVED_PART = "/project-archive/"
+# "Last used" is advice for a person choosing what to archive: rewriting it more often than
+# this would cost a write on every session start for nothing.
+TOUCH_EVERY = 60.0
+# Every table that holds notes rows of an owner (silcrow.schema._notes).
+_OWNER_TABLES = ("curated_notes", "curated_journal", "curated_backups", "pending_proposals",
+                 "curated_ledger")
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _age(stamp: str) -> float:
+    try:
+        return (datetime.now(UTC) - datetime.fromisoformat(stamp.replace("Z", "+00:00"))).total_seconds()
+    except ValueError:
+        return float("inf")
+
+
+@dataclass(frozen=True)
+class ProjectRecord:
+    """What a profile knows of one project: its key, root, and when its notes were made and
+    last used."""
+
+    key: str
+    root: str
+    created: str
+    last_used: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "root": self.root, "created": self.created, "last_used": self.last_used}
+
+    @classmethod
+    def parse(cls, key: str, text: str) -> ProjectRecord | None:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None
+        if not isinstance(data, dict) or not isinstance(data.get("root"), str):
+            return None
+        return cls(key, data["root"], str(data.get("created") or ""), str(data.get("last_used") or ""))
+
+    def render(self) -> str:
+        return json.dumps({"root": self.root, "created": self.created, "last_used": self.last_used},
+                          ensure_ascii=True, indent=1) + "\n"
+
+
+@dataclass(frozen=True)
+class Project:
+    """The project a store's notes belong to: its root (a real path) and key."""
+
+    root: Path
+    key: str
+    registry: Projects = field(compare=False, repr=False)
+
+    def touch(self, *, create: bool = True) -> None:
+        """Note that the project's notes were used now (``create``: make its record if it has
+        none; else only a known project's record is brought up to date)."""
+        self.registry.touch(self, create=create)
+
+
+class Projects:
+    """The projects of one profile: where each one's notes live, and their records."""
+
+    def __init__(self, where: ProfileSettings, *, lock_timeout: float | None = None) -> None:
+        self.where = where
+        self.lock_timeout = lock_timeout
+        self.shared = where.storage.shared
+        self.directory = Path(where.path) / PROJECTS_DIR
+
+    def project(self, root: str | os.PathLike[str]) -> Project:
+        real = Path(os.path.realpath(os.fspath(root)))
+        return Project(real, project_key(real), self)
+
+    def owner(self, key: str) -> str:
+        """The owner of a project's rows in PostgreSQL."""
+        return f"{self.where.name}{OWNER_PART}{key}"
+
+    def backend(self, project: Project) -> StoreBackend:
+        """The notes backend of ``project``: its directory, or its rows."""
+        if self.shared:
+            from silcrow.store._postgres import PostgresBackend
+
+            assert self.where.storage.dsn is not None
+            return PostgresBackend(self.where.storage.dsn, self.owner(project.key))
+        from silcrow.store._files import DEFAULT_LOCK_TIMEOUT, FileBackend
+
+        return FileBackend(self.directory / project.key,
+                           lock_timeout=self.lock_timeout or DEFAULT_LOCK_TIMEOUT, home=self.where.path,
+                           allow_outside_home=env_switch("memory_outside_home"))
+
+    # -- records ---------------------------------------------------------------------------------
+
+    def touch(self, project: Project, *, create: bool = True) -> None:
+        known = self.record(project.key)
+        if known is None and not create:
+            return
+        if known is not None and known.root == str(project.root) and _age(known.last_used) < TOUCH_EVERY:
+            return
+        now = _now()
+        self._write_record(ProjectRecord(project.key, str(project.root),
+                                         known.created if known is not None else now, now))
+
+    def record(self, key: str) -> ProjectRecord | None:
+        if self.shared:
+            rows = self._query("SELECT body FROM curated_notes WHERE profile = %s AND target_file = %s",
+                               (self.owner(key), RECORD_FILE))
+            text = bytes(rows[0]["body"]).decode("utf-8", "replace") if rows else None
+            return None if text is None else ProjectRecord.parse(key, text)
+        try:
+            text = (self.directory / key / RECORD_FILE).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        return ProjectRecord.parse(key, text)
+
+    def records(self) -> list[ProjectRecord]:
+        """Every project of the profile that has notes or a record, most recently used first."""
+        found: list[ProjectRecord] = []
+        if self.shared:
+            prefix = f"{self.where.name}{OWNER_PART}"
+            rows = self._query(
+                "SELECT profile, target_file, body FROM curated_notes WHERE left(profile, %s) = %s",
+                (len(prefix), prefix))
+            keys = sorted({str(r["profile"])[len(prefix):] for r in rows})
+            bodies = {str(r["profile"])[len(prefix):]: bytes(r["body"]).decode("utf-8", "replace")
+                      for r in rows if r["target_file"] == RECORD_FILE}
+            for key in keys:
+                record = ProjectRecord.parse(key, bodies.get(key, "")) if key in bodies else None
+                found.append(record or ProjectRecord(key, "", "", ""))
+        else:
+            try:
+                keys = sorted(p.name for p in self.directory.iterdir()
+                              if p.is_dir() and not p.name.startswith("."))
+            except OSError:
+                keys = []
+            for key in keys:
+                found.append(self.record(key) or ProjectRecord(key, "", "", ""))
+        return sorted(found, key=lambda r: r.last_used, reverse=True)
+
+    def find(self, given: str) -> ProjectRecord:
+        """The project ``given`` names: its root as listed (or the real path of a root that
+        still exists), or its key. A StoreError says what is known when none matches."""
+        records = self.records()
+        real = os.path.realpath(given) if given else given
+        for record in records:
+            if given in (record.key, record.root) or (record.root and real == record.root):
+                return record
+        known = ", ".join(r.root or r.key for r in records) or "none"
+        raise StoreError(f"no project with notes at {given!r} in this profile (known: {known}); "
+                         "list them with `silcrow memory projects`")
+
+    # -- archive and move ------------------------------------------------------------------------
+
+    def archive(self, given: str) -> ProjectRecord:
+        """Move the notes of the project ``given`` names aside, whole (nothing is deleted)."""
+        record = self.find(given)
+        stamp = _now().replace(":", "").replace("-", "")
+        if self.shared:
+            shelved = f"{self.where.name}{ARCHIVED_PART}{record.key}-{stamp}"
+            self._rename_owner(self.owner(record.key), shelved)
+        else:
+            shelf = self.directory / ARCHIVE_DIR
+            _private.private_dir(shelf)
+            self._rename_dir(self.directory / record.key, shelf / f"{record.key}-{stamp}")
+        return record
+
+    def move(self, given: str, new_root: str | os.PathLike[str]) -> ProjectRecord:
+        """Give the notes of the project ``given`` names to the project at ``new_root``, whole;
+        refused when that project has notes of its own (archive or empty them first)."""
+        record = self.find(given)
+        target = self.project(new_root)
+        if target.key == record.key:
+            raise StoreError(f"{given} and {new_root} are the same project; nothing to move")
+        if self.shared:
+            if self._query("SELECT 1 FROM curated_notes WHERE profile = %s LIMIT 1",
+                           (self.owner(target.key),)):
+                raise StoreError(self._taken(target))
+            self._rename_owner(self.owner(record.key), self.owner(target.key))
+        else:
+            if (self.directory / target.key).exists():
+                raise StoreError(self._taken(target))
+            self._rename_dir(self.directory / record.key, self.directory / target.key)
+        now = _now()
+        self._write_record(ProjectRecord(target.key, str(target.root), record.created or now, now))
+        return ProjectRecord(target.key, str(target.root), record.created or now, now)
+
+    @staticmethod
+    def _taken(target: Project) -> str:
+        return (f"the project at {target.root} has notes of its own; archive them first "
+                f"(`silcrow memory projects archive {target.root}`), then move again")
+
+    # -- storage ---------------------------------------------------------------------------------
+
+    def _write_record(self, record: ProjectRecord) -> None:
+        if self.shared:
+            from silcrow.store._postgres import WHAT
+
+            db = self._db()
+            with db.transaction(StoreError, WHAT) as conn:
+                conn.execute(
+                    "INSERT INTO curated_notes (profile, target_file, body) VALUES (%s, %s, %s) "
+                    "ON CONFLICT (profile, target_file)"
+                    " DO UPDATE SET body = excluded.body, updated_at = now()",
+                    (self.owner(record.key), RECORD_FILE, record.render().encode("utf-8")))
+            return
+        folder = self.directory / record.key
+        try:
+            _private.private_dir(folder)
+            replace_file(folder / RECORD_FILE, record.render(), mode=_private.FILE_MODE)
+        except OSError as exc:
+            raise StoreError(f"cannot write the project record {folder / RECORD_FILE}: "
+                             f"{exc.strerror or exc}. Check that the home is a writable directory") from exc
+
+    def _rename_dir(self, old: Path, new: Path) -> None:
+        try:
+            os.rename(old, new)
+        except FileNotFoundError:
+            # Only a record was known (PostgreSQL rows or a half-made directory): nothing to move.
+            return
+        except OSError as exc:
+            raise StoreError(f"cannot move {old} to {new}: {exc.strerror or exc}; nothing was moved") from exc
+
+    def _db(self) -> Any:
+        from silcrow import schema
+
+        assert self.where.storage.dsn is not None
+        return schema.database(self.where.storage.dsn)
+
+    def _query(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        from silcrow.store._postgres import WHAT
+
+        db = self._db()
+
+        def once() -> list[Any]:
+            with db.transaction(StoreError, WHAT) as conn:
+                return list(conn.execute(sql, params).fetchall())
+
+        return list(db.retrying(once))
+
+    def _rename_owner(self, old: str, new: str) -> None:
+        from silcrow.store._postgres import WHAT
+
+        with self._db().transaction(StoreError, WHAT) as conn:
+            for table in _OWNER_TABLES:
+                conn.execute(f"UPDATE {table} SET profile = %s WHERE profile = %s", (new, old))
