@@ -75,6 +75,7 @@ ENV_VARS: dict[str, str] = {
     "OPENAI_BASE_URL": "base_url",
     "OPENAI_API_KEY": "api_key",
     "SILCROW_PROVIDER": "provider",
+    "SILCROW_PROVIDERS": "providers",  # comma-separated: "local,honcho"
     # A DSN here selects PostgreSQL by itself (profile_settings decides the storage).
     "SILCROW_DATABASE_URL": "storage.dsn",
 }
@@ -120,6 +121,24 @@ OnFull = Annotated[str, Rule('"refuse" (an add that would overflow a file is ref
                               'go) or "archive_oldest" (the least used, oldest entries are archived to make '
                               'room)',
                               lambda v: v in ("refuse", "archive_oldest"))]
+
+
+def _provider_list(value: Any) -> tuple[str, ...]:
+    """``["local", "honcho"]`` or ``"local,honcho"`` (the environment's form) as names."""
+    items = value.split(",") if isinstance(value, str) else value
+    return tuple(item.strip() for item in items)
+
+
+def _is_provider_list(value: Any) -> bool:
+    if not isinstance(value, str | list | tuple) or not all(isinstance(v, str) for v in value):
+        return False
+    names = _provider_list(value)
+    return bool(names) and all(names) and len(set(names)) == len(names) and "none" not in names
+
+
+ProviderList = Annotated[tuple[str, ...], Rule(
+    'a list of distinct recall provider names, at least one and not "none" (e.g. ["local", "honcho"]; '
+    'for no recall write provider = "none")', _is_provider_list, _provider_list)]
 RerankerName = Annotated[str, Rule('"none" or "ms-marco" (a cross-encoder that reorders the best hits)',
                                    lambda v: v in ("none", "ms-marco"))]
 
@@ -148,6 +167,7 @@ class Settings:
     base_url: Text | None = None
     api_key: Text | None = None
     provider: Text = "local"            # the recall provider; "none" for no recall
+    providers: ProviderList | None = None  # [recall]: several at once; set, it replaces `provider`
     embedder: Text = "bge"              # bge | onnx (MiniLM) | e5 | fastembed | openai | none
     embedder_model: Text | None = None
     embedder_url: Text | None = None
@@ -210,6 +230,14 @@ class Settings:
         spec = self.embedder_spec()
         return (get_embedder(spec) if isinstance(spec, str) else spec).embed
 
+    @property
+    def recall_providers(self) -> tuple[str, ...]:
+        """The selected recall providers, in order: ``providers`` when set, else ``provider``
+        (none for ``"none"``)."""
+        if self.providers is not None:
+            return self.providers
+        return () if self.provider in ("", "none") else (self.provider,)
+
     # -- the sources, lowest precedence first ----------------------------------------------
 
     @classmethod
@@ -239,6 +267,8 @@ class Settings:
         for data, path in layers:
             arranged = _arrange(dict(data), path)
             _build(cls, arranged, _where(path))  # checked on its own: an error names its file
+            if _PROVIDER_KEYS & set(arranged):  # a file that chooses the providers replaces the choice
+                merged = {k: v for k, v in merged.items() if k not in _PROVIDER_KEYS}
             merged, source = merge_tables(merged, arranged), path
         if source is None:
             return cls()
@@ -260,6 +290,9 @@ class Settings:
         if not changes:
             return self
         data = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _NOT_KEYS}
+        _one_choice(changes, f"the {where}")
+        if "provider" in changes and "providers" not in changes:
+            data["providers"] = None  # a single provider given over a list: it is the choice
         agent = AgentSettings.kwargs(self.agent)
         tables = copy.deepcopy(self.tables)
         for key, value in changes.items():
@@ -304,6 +337,7 @@ def _arrange(data: dict[str, Any], path: Path | None) -> dict[str, Any]:
         else:
             flat[key] = value
     agent = {k: flat.pop(k) for k in list(flat) if k in _AGENT_KEYS}
+    _one_choice(flat, _where(path))
     allowed = {f.name for f in fields(Settings)} - _NOT_KEYS
     unknown = sorted(set(flat) - allowed)
     if unknown:
@@ -314,6 +348,21 @@ def _arrange(data: dict[str, Any], path: Path | None) -> dict[str, Any]:
 
 
 _AGENT_KEYS = {f.name for f in fields(AgentSettings)}
+_PROVIDER_KEYS = {"provider", "providers"}
+
+
+def _one_choice(given: Mapping[str, Any], where: str) -> None:
+    """Refuse ``provider`` and ``providers`` given together (one file, the environment, the
+    arguments) when they disagree: which one is meant cannot be guessed."""
+    if not _PROVIDER_KEYS <= set(given):
+        return
+    single, several = given["provider"], given["providers"]
+    if _is_provider_list(several) and _provider_list(several) == (single,):
+        return
+    raise ConfigError(
+        f"both provider = {single!r} and providers = {several!r} are set in {where}, and they disagree; "
+        "keep one: `providers` (a list) to run several recall providers at once, or `provider` for one "
+        "(in the environment: SILCROW_PROVIDERS or SILCROW_PROVIDER)")
 
 
 def _where(path: Path | None) -> str:

@@ -59,8 +59,9 @@ def chat(
     home = opened.path
     settings = opened.settings.with_overrides(model=model, base_url=base_url, provider=provider)
     # Every other setting (limits, write policy, [agent] options, the embedder) is the profile's.
-    agent = Agent(settings.model, base_url=settings.base_url, profile=opened, provider=settings.provider,
-                  on_tool_call=_show_tool_call)
+    # No --provider: the profile's choice, which may be several providers (`providers`).
+    agent = Agent(settings.model, base_url=settings.base_url, profile=opened,
+                  provider=... if provider is None else provider, on_tool_call=_show_tool_call)
     try:
         console.print(Text.assemble(
             ("silcrow chat", "bold"), f" · model {settings.model} at {agent.llm.endpoint}",

@@ -51,17 +51,17 @@ def providers(
     ctx: typer.Context,
     as_json: bool = JSON_OPTION,
 ) -> None:
-    """List recall providers and which one is selected (see also `silcrow providers check NAME`)."""
+    """List recall providers and which are selected (see also `silcrow providers check NAME`)."""
     if ctx.invoked_subcommand is not None:
         return
-    home, selected = app_home(ctx), app_settings(ctx).provider
+    home, selected = app_home(ctx), app_settings(ctx).recall_providers
     kwargs, embedder_error = _provider_kwargs(ctx)
     rows = available_providers(**kwargs)
     if embedder_error:
         rows = [(n, False, embedder_error) if n == "local" else (n, ok, why) for n, ok, why in rows]
     if as_json:
         print_json(
-            [{"name": n, "available": ok, "reason": why, "selected": n == selected} for n, ok, why in rows]
+            [{"name": n, "available": ok, "reason": why, "selected": n in selected} for n, ok, why in rows]
         )
         return
     table = Table(title=f"recall providers (entry-point group {ENTRY_POINT_GROUP})")
@@ -73,15 +73,15 @@ def providers(
         table.add_row(
             name,
             Text("yes", style="green") if ok else Text("no", style="red"),
-            "✓" if name == selected else "",
+            "✓" if name in selected else "",
             Text(why),
         )
     console.print(table)
-    if selected not in {name for name, _, _ in rows}:
+    for missing in [name for name in selected if name not in {row[0] for row in rows}]:
         console.print(
             Text(
-                f"the configured provider {selected!r} (`provider` in {home}/config.toml, SILCROW_PROVIDER "
-                "or --provider) is not installed",
+                f"the configured provider {missing!r} (`provider` or `providers` in {home}/config.toml, "
+                "SILCROW_PROVIDER(S) or --provider) is not installed",
                 style="yellow",
             )
         )
@@ -129,25 +129,38 @@ def check(
 
 @providers_app.command("status")
 def status(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
-    """How the selected recall provider is doing: available, what it holds, queued writes."""
+    """How each selected recall provider is doing: available or why not, what it holds, queued
+    writes, its last error and timings."""
     from silcrow._paths import recall_db
+    from silcrow.recall import ProviderSet
 
     with guarded():
         profile = app_profile(ctx)
         provider = profile.provider()
         # The local provider opens (creates) its database when initialised: only one that exists.
         # An unavailable provider is kept: the status says why.
-        initialize = provider is not None and (provider.name != "local" or profile.storage.shared
-                                               or recall_db(profile.path).exists())
+        local_opens = profile.storage.shared or recall_db(profile.path).exists()
+        initialize = provider is not None and (provider.name != "local" or local_opens)
         manager = profile.recall("silcrow-status", provider=provider if provider is not None else "none",
-                                 initialize=initialize, available_only=False)
+                                 initialize=False, available_only=False)
         try:
+            if isinstance(provider, ProviderSet):
+                manager.initialize("silcrow-status", home=str(profile.path),
+                                   skip=() if local_opens else ("local",))
+            elif initialize:
+                manager.initialize("silcrow-status", home=str(profile.path))
             found = manager.recall_status()
         finally:
             manager.shutdown()
     if as_json:
         print_json(found)
         return
+    for one in found.get("providers") or [found]:
+        _print_status(one)
+
+
+def _print_status(found: dict[str, Any]) -> None:
+    """One provider's status: its name, available or why not, then its other facts."""
     name = found.get("provider") or "none"
     state = Text("available", style="green") if found.get("available") else Text(
         f"unavailable: {found.get('reason') or 'unknown'}", style="red")
@@ -155,5 +168,5 @@ def status(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
                                 ("  (external: secrets are redacted before they are sent)"
                                  if found.get("external") and found.get("provider") else "", "dim")))
     for key, value in found.items():
-        if key not in ("provider", "available", "reason", "external", "counters") and value is not None:
+        if key not in ("provider", "available", "reason", "external", "counters") and value not in (None, ""):
             console.print(Text(f"  {key}: {value}"), soft_wrap=True)

@@ -271,6 +271,8 @@ class HostedProvider(MemoryProvider):
         status = super().recall_status()
         breaker = self._resilient
         status["paused"] = bool(breaker is not None and breaker.is_open)
+        if breaker is not None and breaker.last_error:  # why recall from it is empty
+            status["last_error"] = breaker.last_error
         try:
             status["queued_writes"] = len(self._outbox) if self._outbox is not None else (
                 len(self.outbox) if outbox_path(self.home, self.name).exists() else 0)

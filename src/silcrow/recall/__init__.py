@@ -7,7 +7,8 @@ one (``local = "silcrow.recall.local:LocalProvider"`` in pyproject.toml).
 The public names are listed in ``__all__``: the provider interface
 (:class:`MemoryProvider`: its typed recall ``search`` / ``remember`` / ``forget`` and its typed
 tools :class:`ToolSpec` and :class:`ToolResult`), the manager that runs one
-(:class:`MemoryManager`), the typed results (:class:`Found`, :class:`Remembered`,
+(:class:`MemoryManager`; several providers selected at once run as one, a
+``ProviderSet``), the typed results (:class:`Found`, :class:`Remembered`,
 :class:`Forgotten`, the hits :class:`RecallHit` and what is stored, :class:`RecallRecord`), the
 ``recall_*`` tools' specs (:data:`TOOL_SPECS`) and provider discovery (:func:`load_provider`,
 :func:`open_provider`). The embedders are :mod:`silcrow.models`'. The modules behind them
@@ -19,6 +20,7 @@ tools :class:`ToolSpec` and :class:`ToolResult`), the manager that runs one
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +56,7 @@ if TYPE_CHECKING:
     from silcrow.recall._limits import MAX_RECORD_CHARS as MAX_RECORD_CHARS
     from silcrow.recall._limits import MAX_RESULTS as MAX_RESULTS
     from silcrow.recall._manager import MemoryManager
+    from silcrow.recall._multi import ProviderSet as ProviderSet
     from silcrow.recall._records import RecallHit, RecallRecord
     from silcrow.recall._tools import TOOL_NAMES as TOOL_NAMES
     from silcrow.recall._tools import TOOL_SPECS
@@ -96,6 +99,7 @@ _LAZY = {
     **dict.fromkeys(("MAX_FACT_CHARS", "MAX_QUERY_CHARS", "MAX_RECORD_CHARS", "MAX_RESULTS"),
                     "silcrow.recall._limits"),
     "MemoryManager": "silcrow.recall._manager",
+    "ProviderSet": "silcrow.recall._multi",
     **dict.fromkeys(("context_block", "hits_block", "is_trivial_prompt"), "silcrow.recall.policy"),
     **dict.fromkeys(("TOOL_NAMES", "TOOL_SPECS", "call_recall_tool", "run_tool", "tool_schemas"),
                     "silcrow.recall._tools"),
@@ -160,21 +164,45 @@ def load_provider(name: str, *, settings: Settings | None = None, **kwargs: Any)
     return _instantiate(ep, kwargs, settings)
 
 
-def open_provider(where: ProfileSettings, name: str | None = None, *,
+def open_provider(where: ProfileSettings, name: str | Sequence[str] | None = None, *,
                   embedder: str | Embedder | None = None) -> MemoryProvider | None:
-    """The recall provider ``name`` (default: the configured one) of an opened profile, or None
-    when it is ``"none"``; not initialised (hand it to a :class:`MemoryManager`). It gets the
-    profile's settings, and the local provider the storage the profile decided."""
-    chosen = where.settings.provider if name is None else name
-    if chosen in ("", "none"):
+    """The recall provider ``name`` (default: the configured ones, ``providers`` or
+    ``provider``) of an opened profile, or None when it is ``"none"``; not initialised (hand it
+    to a :class:`MemoryManager`). Several names give one provider running them all at once
+    (a ``ProviderSet``, see :mod:`silcrow.recall._multi`). Each gets the profile's settings,
+    and the local provider the storage the profile decided."""
+    if name is None:
+        names = where.settings.recall_providers
+    else:
+        names = (name,) if isinstance(name, str) else tuple(name)
+    names = tuple(n for n in names if n not in ("", "none"))
+    if not names:
         return None
     spec = embedder if embedder is not None else where.settings.embedder_spec()
-    if chosen == "local":  # its storage is the one decided for the profile (a DSN may be an argument)
+    if len(names) == 1:
+        return _open_one(where, names[0], spec)
+    installed = _entry_points()
+    unknown = [n for n in names if n not in installed]
+    if unknown:
+        raise ProviderNotFoundError(
+            f"no recall provider named {', '.join(map(repr, unknown))} is installed (selected in "
+            f"`providers`: {', '.join(names)}); the installed ones are "
+            f"{', '.join(sorted(installed)) or 'none'}. "
+            "Fix `providers` in <home>/config.toml (or SILCROW_PROVIDERS), or install the package that "
+            f"registers it under the {ENTRY_POINT_GROUP!r} entry points"
+        )
+    from silcrow.recall._multi import ProviderSet
+
+    return ProviderSet([_open_one(where, n, spec) for n in names])
+
+
+def _open_one(where: ProfileSettings, name: str, spec: str | Embedder) -> MemoryProvider:
+    if name == "local":  # its storage is the one decided for the profile (a DSN may be an argument)
         from silcrow.recall.local import open_recall
 
-        return load_provider(chosen, home=where.path, embedder=spec, settings=where.settings,
+        return load_provider(name, home=where.path, embedder=spec, settings=where.settings,
                              storage=lambda emb: open_recall(where, emb))
-    return load_provider(chosen, home=where.path, embedder=spec, settings=where.settings)
+    return load_provider(name, home=where.path, embedder=spec, settings=where.settings)
 
 
 def available_providers(**kwargs: Any) -> list[tuple[str, bool, str]]:

@@ -1,4 +1,8 @@
-"""MemoryManager: runs the one long-term recall provider without letting it break a turn.
+"""MemoryManager: runs the long-term recall provider without letting it break a turn.
+
+Several providers selected at once are one provider to the manager: a
+:class:`~silcrow.recall._multi.ProviderSet`, which runs each member under the manager's
+deadlines on threads of its own, so the manager calls it directly (see ``_timed``).
 
 Isolation rules, in one place:
 
@@ -37,9 +41,10 @@ from silcrow.errors import ProviderConflictError, RecallError, SilcrowError, Too
 from silcrow.recall import _edge, policy
 from silcrow.recall._api import Answer, Forgotten, Found, Remembered
 from silcrow.recall._limits import MAX_QUERY_CHARS, MAX_RESULTS
-from silcrow.recall._provider import MemoryProvider
+from silcrow.recall._multi import ProviderSet
+from silcrow.recall._provider import MemoryProvider, answered_recall_tools
 from silcrow.recall._spec import ToolResult, ToolSpec
-from silcrow.recall._tools import SEARCH_TOOL, TOOL_NAMES, call_recall_tool, typed_tools
+from silcrow.recall._tools import TOOL_NAMES, call_recall_tool
 
 log = logging.getLogger(__name__)
 
@@ -51,13 +56,8 @@ is_trivial_prompt = policy.is_trivial_prompt
 screen_tool_result = policy.screen_tool_result
 
 
-def _overrides(provider: MemoryProvider, method: str) -> bool:
-    """Whether ``provider``'s class writes ``method`` itself instead of the base class's default."""
-    return getattr(type(provider), method) is not getattr(MemoryProvider, method)
-
-
 class MemoryManager:
-    """Orchestrates exactly one :class:`MemoryProvider` (see module doc)."""
+    """Orchestrates one :class:`MemoryProvider`, which may be a set of several (see module doc)."""
 
     def __init__(
         self,
@@ -125,12 +125,16 @@ class MemoryManager:
                 return
             if self._provider is not None:
                 raise ProviderConflictError(
-                    f"recall provider {self._provider.name!r} is already active; silcrow runs exactly "
-                    f"one, so {provider.name!r} was refused. Choose the one you want with the "
-                    "`provider` key in <home>/config.toml (or --provider) and add only that one."
+                    f"recall provider {self._provider.name!r} is already active; a manager runs one "
+                    f"provider, so {provider.name!r} was refused. Choose the one you want with the "
+                    "`provider` key in <home>/config.toml (or --provider), or run several at once with "
+                    '`providers = ["local", ...]`, which the manager runs as one set.'
                 )
             if self._closed:
                 raise RecallError("this MemoryManager was shut down; create a new one")
+            if isinstance(provider, ProviderSet):  # its members run under this manager's bounds
+                provider.bind(prefetch_timeout=self.prefetch_timeout, tool_timeout=self.tool_timeout,
+                              max_stuck_calls=self._max_stuck)
             self._provider = provider
 
     def _name(self) -> str:
@@ -176,7 +180,7 @@ class MemoryManager:
         ok, value = self._timed("recall_status", provider.recall_status, self.tool_timeout)
         status = dict(value) if ok and isinstance(value, dict) else {
             "provider": provider.name, "available": False, "reason": "its status could not be read"}
-        status["external"] = bool(getattr(provider, "external", True))
+        status.setdefault("external", bool(getattr(provider, "external", True)))
         status["counters"] = dict(self.counters)
         return status
 
@@ -193,6 +197,14 @@ class MemoryManager:
 
     def _timed(self, hook: str, fn: Callable[[], object], timeout: float) -> tuple[bool, object]:
         """Run ``fn`` on a daemon thread; ``(True, value)`` or ``(False, None)`` after logging."""
+        if isinstance(self._provider, ProviderSet):
+            # The set bounds each member itself, on threads of its own, within these deadlines: one
+            # member stuck must not count against the others, nor its lateness hide their answers.
+            try:
+                return True, fn()
+            except Exception as exc:
+                self._failed(hook, exc)
+                return False, None
         with self._lock:
             if self._inflight >= self._max_stuck:
                 self._count("provider_timeouts")
@@ -329,14 +341,7 @@ class MemoryManager:
         tool of that name of its own, ``recall_search`` (its recalled context by default) and
         ``recall_add`` / ``recall_forget`` when it writes ``remember`` / ``forget`` itself."""
         provider = self._provider
-        if provider is None:
-            return []
-        specs = self.tool_specs()
-        listed = set(typed_tools(specs))
-        own = {spec.name for spec in specs} - listed
-        written = {SEARCH_TOOL: True, "recall_add": _overrides(provider, "remember"),
-                   "recall_forget": _overrides(provider, "forget")}
-        return [name for name in TOOL_NAMES if name in listed or (name not in own and written[name])]
+        return [] if provider is None else answered_recall_tools(provider, self.tool_specs())
 
     def tool_schemas(self) -> list[dict[str, Any]]:
         """:meth:`tool_specs` in OpenAI function format (the model's edge)."""

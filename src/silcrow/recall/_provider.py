@@ -202,3 +202,21 @@ class MemoryProvider(abc.ABC):
 
     def shutdown(self) -> None:
         """Release resources; flush what is pending."""
+
+
+def overrides(provider: MemoryProvider, method: str) -> bool:
+    """Whether ``provider``'s class writes ``method`` itself instead of the base class's default."""
+    return getattr(type(provider), method) is not getattr(MemoryProvider, method)
+
+
+def answered_recall_tools(provider: MemoryProvider, specs: Sequence[ToolSpec]) -> list[str]:
+    """The ``recall_*`` tools ``provider`` answers through its typed recall (``search``,
+    ``remember``, ``forget``), given its tools ``specs``: those it lists with their own specs;
+    besides, unless it has a tool of that name of its own, ``recall_search`` (its recalled
+    context by default) and ``recall_add`` / ``recall_forget`` when it writes ``remember`` /
+    ``forget`` itself."""
+    listed = set(tools.typed_tools(specs))
+    own = {spec.name for spec in specs} - listed
+    written = {tools.SEARCH_TOOL: True, "recall_add": overrides(provider, "remember"),
+               "recall_forget": overrides(provider, "forget")}
+    return [name for name in tools.TOOL_NAMES if name in listed or (name not in own and written[name])]

@@ -17,7 +17,8 @@ calls the bridge like a provider). Each rule is applied at the same point by bot
 * :func:`recalled`: recalled text is filtered for threats before a model sees it;
   :func:`context_block` is the one builder of the fenced ``<memory-context>`` block
   (prefetch, and a search the MCP server answers with text), over lines in one
-  format (:func:`recalled_line`, :func:`hits_block`);
+  format (:func:`recalled_line`, :func:`hits_block`); what several providers recalled is
+  merged into one text first (:func:`merged`), so it is fenced once;
 * :func:`screened`: every string of a recall tool's result is screened the same
   way, since it reaches the model outside the fence.
 """
@@ -171,14 +172,19 @@ def recalled_line(date: str | None, who: str, text: str, *, memory_id: int | Non
     return f"{head}[{(date or 'undated')[:10]}] {f'{who}: ' if who else ''}{text}"
 
 
-def hits_block(hits: Iterable[Mapping[str, Any]]) -> str:
-    """The fenced block of search hits (``RecallHit.to_dict()`` rows), one line each with its id."""
+def hit_lines(hits: Iterable[Mapping[str, Any]]) -> str:
+    """Search hits (``RecallHit.to_dict()`` rows) as recalled lines, each with its id (if any)."""
     lines = []
     for hit in hits:
         who = hit.get("speaker") or ("fact" if hit.get("kind") == "fact" else "")
         text = str(hit.get("text", ""))
         lines.append(recalled_line(hit.get("date"), str(who), text, memory_id=hit.get("id")))
-    return context_block("\n".join(lines))
+    return "\n".join(lines)
+
+
+def hits_block(hits: Iterable[Mapping[str, Any]]) -> str:
+    """The fenced block of search hits (``RecallHit.to_dict()`` rows), one line each with its id."""
+    return context_block(hit_lines(hits))
 
 
 def context_block(text: str, *, exclude_lines: Collection[str] = ()) -> str:
@@ -189,3 +195,37 @@ def context_block(text: str, *, exclude_lines: Collection[str] = ()) -> str:
         seen = {line.strip() for line in exclude_lines}
         text = "\n".join(line for line in text.splitlines() if not line.strip() or line.strip() not in seen)
     return build_memory_context_block(text)
+
+
+def _same_text(line: str) -> str:
+    """What a recalled line says, for telling two providers' lines apart: without a list bullet,
+    a ``#12`` id and a ``[date] who:`` head (:func:`recalled_line`), case and spacing."""
+    text = line.strip().lstrip("-*•·").strip()
+    if text.startswith("#"):
+        head, _, rest = text.partition(" ")
+        text = rest if head[1:].isdigit() else text
+    if text.startswith("[") and "]" in text[:24]:
+        text = text[text.index("]") + 1:].strip()
+        who, colon, rest = text.partition(": ")
+        text = rest if colon and len(who) <= 40 else text
+    return " ".join(text.casefold().split())
+
+
+def merged(texts: Iterable[str]) -> str:
+    """The recalled texts of several providers as one text, to be fenced once: each provider's
+    text in the order given (the order the providers were selected in), kept as it is, less
+    the lines an earlier one already gave (the same words, whatever their date, id or bullet)."""
+    seen: set[str] = set()
+    parts: list[str] = []
+    for text in texts:
+        kept = []
+        for line in text.splitlines() if isinstance(text, str) else ():
+            key = _same_text(line)
+            if key and key in seen:
+                continue
+            seen.add(key)
+            kept.append(line)
+        part = "\n".join(kept).strip("\n")
+        if part.strip():
+            parts.append(part)
+    return "\n\n".join(parts)

@@ -74,8 +74,9 @@ class HermesBridge:
                 settings = plugin_settings(hermes_home)
                 profile = self._profile or open_profile(Path(settings["silcrow_home"]))
                 home = profile.path
-                name = settings["provider"] or profile.settings.provider
-                provider = profile.provider(name)
+                # Unset: the profile's choice, which may be several providers run as one.
+                name = settings["provider"] or "+".join(profile.settings.recall_providers) or "none"
+                provider = profile.provider(settings["provider"] or None)
                 if provider is None:
                     self._why_not = f"silcrow recall provider is {name!r}: recall is off"
                     return None

@@ -1,0 +1,310 @@
+"""Several recall providers at once (`[recall] providers = [...]`): the real local provider and
+the honcho adapter against its loopback stand-in (tests/testing_services/honcho.py), run by one
+manager from an opened profile: merged and fenced once, writes to both, a stopped or slow
+member costing only its own answers, config parsing, and the CLI."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hosted_support import KEY, stored_text
+from test_cli_recall import run
+from testing_services import HonchoStandIn
+
+from silcrow.config import Settings
+from silcrow.errors import ConfigError, ProviderConflictError, ProviderNotFoundError, RecallError
+from silcrow.home import Profile, open_profile
+from silcrow.recall import MemoryManager, MemoryProvider, ToolSpec
+from silcrow.recall.local import LocalProvider
+from silcrow.safety import FENCE_OPEN
+
+LOCAL_FACT = "The user keeps bees on a rooftop in Lyon"
+HONCHO_FACT = "The user's bees winter in a blue hive near Lyon"
+QUESTION = "Where are the bees in Lyon?"
+
+
+@pytest.fixture
+def service(monkeypatch: pytest.MonkeyPatch) -> Iterator[HonchoStandIn]:
+    with HonchoStandIn(KEY) as stand_in:
+        monkeypatch.setenv("HONCHO_API_KEY", KEY)
+        monkeypatch.setenv("HONCHO_BASE_URL", stand_in.base_url)
+        yield stand_in
+
+
+def _profile(home: Path, providers: str = '["local", "honcho"]') -> Profile:
+    (home / "config.toml").write_text(f'embedder = "none"\n[recall]\nproviders = {providers}\n',
+                                      encoding="utf-8")
+    return open_profile(home)
+
+
+def _members(manager: MemoryManager) -> dict[str, Any]:
+    return {p.name: p for p in manager.provider.providers}  # type: ignore[union-attr]
+
+
+def _seeded(home: Path, **options: Any) -> MemoryManager:
+    """A manager of both providers, each holding its fact from an earlier session."""
+    profile = _profile(home)
+    earlier = LocalProvider(home, embedder="none")
+    earlier.initialize("s-0", home=str(home))
+    earlier.remember(LOCAL_FACT)
+    earlier.shutdown()
+    manager = profile.recall("s-1", **options)
+    _members(manager)["honcho"].on_memory_write("add", "user", HONCHO_FACT)  # a conclusion on the service
+    return manager
+
+
+def _shut_down(service: HonchoStandIn) -> None:
+    """The service gone: its listening socket closed, and a connection the client keeps alive
+    dropped (a handler thread of the stopped server would still answer on it)."""
+    service.down = True
+    service.stop()
+
+
+def _status(manager: MemoryManager, name: str) -> dict[str, Any]:
+    return next(s for s in manager.recall_status()["providers"] if s["provider"] == name)
+
+
+def test_a_hit_from_each_provider_reaches_one_fenced_block(tmp_path: Path, service: HonchoStandIn) -> None:
+    manager = _seeded(tmp_path)
+    try:
+        block = manager.prefetch(QUESTION)
+    finally:
+        manager.shutdown()
+    assert LOCAL_FACT in block and HONCHO_FACT in block, block
+    assert block.count(FENCE_OPEN) == 1 and block.startswith(FENCE_OPEN)
+    assert block.index(LOCAL_FACT) < block.index(HONCHO_FACT)  # the order they were selected in
+    assert service.violations == []
+
+
+def test_the_same_text_from_two_providers_is_recalled_once(tmp_path: Path, service: HonchoStandIn) -> None:
+    manager = _seeded(tmp_path)
+    _members(manager)["honcho"].on_memory_write("add", "user", LOCAL_FACT)  # both hold it now
+    try:
+        block = manager.prefetch(QUESTION)
+    finally:
+        manager.shutdown()
+    assert block.count(LOCAL_FACT) == 1 and HONCHO_FACT in block
+
+
+def test_with_the_service_stopped_local_hits_still_arrive_and_the_status_says_why(
+    tmp_path: Path, service: HonchoStandIn
+) -> None:
+    manager = _seeded(tmp_path)
+    _shut_down(service)
+    try:
+        block = manager.prefetch(QUESTION)
+        status = manager.recall_status()
+    finally:
+        manager.shutdown(timeout=5)
+    assert LOCAL_FACT in block and HONCHO_FACT not in block
+    honcho = next(s for s in status["providers"] if s["provider"] == "honcho")
+    local = next(s for s in status["providers"] if s["provider"] == "local")
+    assert status["available"] is True and local["available"] is True and local["last_error"] == ""
+    assert "honcho" in honcho["last_error"] and honcho["last_error"], honcho
+    assert "prefetch" in honcho["timings_ms"]
+
+
+def test_a_slow_provider_is_left_out_at_the_deadline(tmp_path: Path, service: HonchoStandIn) -> None:
+    manager = _seeded(tmp_path, prefetch_timeout=1.0)
+    service.delay(3.0, times=4, only="/context")  # beyond the deadline; the client waits 10 s
+    try:
+        block = manager.prefetch(QUESTION)
+        honcho = _status(manager, "honcho")
+    finally:
+        service.clear_faults()
+        manager.shutdown(timeout=5)
+    assert LOCAL_FACT in block and HONCHO_FACT not in block
+    assert "no answer within 1.00s" in honcho["last_error"] and honcho["counters"]["timeouts"] == 1
+
+
+def test_writes_and_session_hooks_reach_every_provider(tmp_path: Path, service: HonchoStandIn) -> None:
+    manager = _profile(tmp_path).recall("s-1")
+    members = _members(manager)
+    manager.sync_turn("I moved to Lyon last spring.", "Noted: Lyon.", session_id="s-1")
+    manager.on_memory_write("add", "user", "The user drinks green tea every morning")
+    manager.on_session_end([])
+    assert manager.flush(10)
+    try:
+        local_hits = [h.text for h in members["local"].search("Lyon green tea", 10).hits]
+        assert any("Lyon" in t for t in local_hits) and any("green tea" in t for t in local_hits)
+        assert "Lyon" in stored_text(service) and "green tea" in stored_text(service)
+        # the typed API: a fact goes to each provider that keeps facts (local), a search merges
+        kept = manager.remember("The user's bike is red")
+        found = manager.search("bike", 5)
+        assert [h.id for h in found.hits] == [kept.id] and "bike is red" in found.hits[0].text
+    finally:
+        assert manager.shutdown(10)
+
+
+def test_search_merges_the_providers_and_forget_by_id_reaches_the_id_owner(
+    tmp_path: Path, service: HonchoStandIn
+) -> None:
+    manager = _seeded(tmp_path)
+    try:
+        found = manager.search(QUESTION, 5)
+        text = found.context or ""
+        assert [h.text for h in found.hits] == [LOCAL_FACT]  # local's hits keep their ids
+        assert f"#{found.hits[0].id} " in text and HONCHO_FACT in text and text.count(FENCE_OPEN) == 1
+        assert manager.forget(found.hits[0].id).removed == 1
+        assert manager.search(QUESTION, 5).hits == ()
+    finally:
+        manager.shutdown()
+
+
+def test_each_provider_keeps_its_tool_names(tmp_path: Path, service: HonchoStandIn) -> None:
+    manager = _seeded(tmp_path)
+    try:
+        names = [spec.name for spec in manager.tool_specs()]
+        assert names[:3] == ["recall_search", "recall_add", "recall_forget"]
+        assert {"honcho_search", "honcho_conclude"} <= set(names) and len(names) == len(set(names))
+        answer = json.loads(manager.handle_tool_call("honcho_search", {"query": "bees"}))
+        assert answer["success"] is True, answer
+        added = json.loads(manager.handle_tool_call("recall_add", {"fact": "The user's van is green"}))
+        assert added["success"] is True and isinstance(added["id"], int)
+    finally:
+        manager.shutdown()
+
+
+class _Twin(MemoryProvider):
+    name = "twin"
+
+    def is_available(self) -> bool:
+        return True
+
+    def initialize(self, session_id: str, **context: Any) -> None:
+        pass
+
+    def tool_specs(self) -> list[ToolSpec]:
+        return [ToolSpec.of("shared_tool", "a tool", {"q": {"type": "string"}})]
+
+
+class _Other(_Twin):
+    name = "other"
+
+
+def test_two_providers_with_a_tool_of_the_same_name_are_refused() -> None:
+    from silcrow.recall import ProviderSet
+
+    with pytest.raises(ProviderConflictError, match="'twin' and 'other' both have a tool named 'shared_tool"):
+        ProviderSet([_Twin(), _Other()])
+    with pytest.raises(ProviderConflictError, match="'twin' is selected twice"):
+        ProviderSet([_Twin(), _Twin()])
+
+
+def test_unknown_provider_names_are_named_with_the_installed_ones(tmp_path: Path) -> None:
+    profile = _profile(tmp_path, '["local", "nosuch", "alsonot"]')
+    with pytest.raises(ProviderNotFoundError) as refused:
+        profile.provider()
+    message = str(refused.value)
+    assert "'nosuch', 'alsonot'" in message and "honcho" in message and "local" in message
+
+
+def test_an_unavailable_member_is_left_out_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("HONCHO_API_KEY", raising=False)
+    manager = _profile(tmp_path).recall("s-1")
+    try:
+        _members(manager)["local"].remember(LOCAL_FACT)
+        assert LOCAL_FACT in manager.prefetch(QUESTION, "s-2")
+        honcho = _status(manager, "honcho")
+        assert honcho["available"] is False and "HONCHO_API_KEY" in honcho["reason"]
+    finally:
+        manager.shutdown()
+
+
+# -- config ---------------------------------------------------------------------------------
+
+
+def test_providers_key_env_and_single_key() -> None:
+    both = Settings.from_mapping({"recall": {"providers": ["local", "honcho"]}})
+    assert both.recall_providers == ("local", "honcho")
+    assert Settings.from_mapping({"provider": "mem0"}).recall_providers == ("mem0",)
+    assert Settings.from_mapping({"provider": "none"}).recall_providers == ()
+    assert both.with_env({"SILCROW_PROVIDERS": "local, mem0"}).recall_providers == ("local", "mem0")
+    assert both.with_env({"SILCROW_PROVIDER": "mem0"}).recall_providers == ("mem0",)  # env over file
+    assert both.with_overrides(provider="local").recall_providers == ("local",)  # a flag over both
+    agreeing = Settings.from_mapping({"provider": "local", "providers": ["local"]})
+    assert agreeing.recall_providers == ("local",)
+
+
+@pytest.mark.parametrize("bad", [["local", "local"], [], ["none"], ["local", 3], "", ["local", ""]])
+def test_a_bad_providers_list_is_refused(bad: Any) -> None:
+    with pytest.raises(ConfigError, match="providers must be a list of distinct recall provider names"):
+        Settings.from_mapping({"recall": {"providers": bad}})
+
+
+def test_provider_and_providers_that_disagree_are_refused_saying_which_to_keep(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text('provider = "mem0"\n[recall]\nproviders = ["local", "honcho"]\n',
+                                          encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        open_profile(tmp_path)
+    assert str(tmp_path / "config.toml") in str(refused.value) and "keep one" in str(refused.value)
+    with pytest.raises(ConfigError, match="in the environment"):
+        Settings().with_env({"SILCROW_PROVIDER": "mem0", "SILCROW_PROVIDERS": "local,honcho"})
+
+
+def test_a_profile_choosing_one_provider_replaces_the_homes_list(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text('[recall]\nproviders = ["local", "honcho"]\n', encoding="utf-8")
+    work = tmp_path / "profiles" / "work"
+    work.mkdir(parents=True)
+    (work / "config.toml").write_text('provider = "mem0"\n', encoding="utf-8")
+    assert open_profile(tmp_path).settings.recall_providers == ("local", "honcho")
+    assert open_profile(tmp_path, "work").settings.recall_providers == ("mem0",)
+
+
+def test_one_provider_is_not_a_set(tmp_path: Path) -> None:
+    profile = _profile(tmp_path, '["local"]')
+    assert isinstance(profile.provider(), LocalProvider)
+    with pytest.raises(RecallError, match="two providers or more"):
+        from silcrow.recall import ProviderSet
+
+        ProviderSet([LocalProvider(tmp_path, embedder="none")])
+
+
+# -- the CLI --------------------------------------------------------------------------------
+
+
+def test_cli_providers_marks_every_selected_one(tmp_path: Path, service: HonchoStandIn) -> None:
+    _profile(tmp_path)
+    code, out, err = run("--home", str(tmp_path), "providers", "--json")
+    assert code == 0, err
+    selected = {row["name"] for row in json.loads(out) if row["selected"]}
+    assert selected == {"local", "honcho"}
+    code, out, err = run("--home", str(tmp_path), "providers")
+    assert code == 0, err
+    rows = {line.split("│")[1].strip(): line for line in out.splitlines() if line.count("│") >= 4}
+    assert "✓" in rows["local"] and "✓" in rows["honcho"] and "✓" not in rows["mem0"]
+
+
+def test_cli_providers_status_gives_each_ones_health(tmp_path: Path, service: HonchoStandIn) -> None:
+    _profile(tmp_path)
+    code, out, err = run("--home", str(tmp_path), "providers", "status", "--json")
+    assert code == 0, err
+    found = json.loads(out)
+    assert [s["provider"] for s in found["providers"]] == ["local", "honcho"]
+    assert all(s["available"] for s in found["providers"])
+    assert not (tmp_path / "recall.db").exists()  # a status does not create the local database
+    _shut_down(service)
+    code, out, err = run("--home", str(tmp_path), "providers", "status")
+    assert code == 0, err
+    assert "local" in out and "honcho" in out and "available" in out
+
+
+def test_cli_status_names_a_member_that_cannot_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HONCHO_API_KEY", raising=False)
+    _profile(tmp_path)
+    code, out, err = run("--home", str(tmp_path), "providers", "status")
+    assert code == 0, err
+    assert "honcho" in out and "unavailable" in out and "HONCHO_API_KEY" in out
+
+
+def test_cli_refuses_disagreeing_keys_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text('provider = "mem0"\n[recall]\nproviders = ["local", "honcho"]\n',
+                                          encoding="utf-8")
+    code, _, err = run("--home", str(tmp_path), "providers", "status")
+    assert code == 1 and "keep one" in err
