@@ -33,6 +33,9 @@ ARGS: dict[str, tuple[list[str], int, bool]] = {
     "memory archive": ([], 0, False),
     "memory restore": (["nope"], 1, False),
     "memory review": (["--rules-only"], 0, False),
+    "memory projects": ([], 0, False),
+    "memory projects archive": (["/nowhere"], 1, False),  # no such project: refused, nothing made
+    "memory projects move": (["/nowhere", "/"], 1, False),
     "recall ingest": (["{conversation}", "--embedder", "none"], 0, True),
     "recall search": (["deploys"], 1, False),
     "recall stats": ([], 1, False),

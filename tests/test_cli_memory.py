@@ -24,6 +24,8 @@ def _isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SILCROW_HOME", str(tmp_path / "env-home"))
     monkeypatch.setenv("HOME", str(tmp_path / "user-home"))
     monkeypatch.setenv("NO_COLOR", "1")
+    # Outside any git work tree, so no project's notes join the listings (test_cli_projects.py).
+    monkeypatch.chdir(tmp_path)
 
 
 @pytest.fixture()
@@ -259,7 +261,7 @@ def test_usage_error_line_names_the_option_and_the_choices(
     code, _, err = mem(capsys, home, "show", "--target", "bogus")
     assert code == 2
     assert err.strip() == (
-        "error: invalid value for '--target' / '-t': 'bogus' is not one of 'memory', 'user' "
+        "error: invalid value for '--target' / '-t': 'bogus' is not one of 'memory', 'user', 'project' "
         "(see 'silcrow memory show --help')"
     )
 

@@ -133,10 +133,12 @@ class Profile(ProfileSettings):
         from silcrow.errors import StoreError
         from silcrow.store import Projects
 
+        registry = Projects(self)
+        registry.find(old)  # what is moved is checked first: a missing one says so
         root = find_project(new)
         if root is None:
             raise StoreError(f"{os.fspath(new)} is not inside a git work tree; give the project's new root")
-        return Projects(self).move(old, root).as_dict()
+        return registry.move(old, root).as_dict()
 
     # -- sessions and recall ---------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from silcrow._json import loads
-from silcrow.cli._common import app_profile, console, console_err, print_error
+from silcrow.cli._common import app_profile, console, console_err, current_directory, print_error
 from silcrow.cli.main import app
 from silcrow.errors import ModelError, SilcrowError
 from silcrow.safety import StreamingFenceScrubber, display_safe
@@ -51,6 +51,11 @@ def chat(
     provider: str = typer.Option(
         None, "--provider", help="long-term recall provider (default: local; 'none' for no recall)"
     ),
+    project: str = typer.Option(
+        None, "--project", metavar="DIR",
+        help="the project whose notes (PROJECT.md) join the session: the git work tree holding DIR "
+             "(default: the one holding the current directory)",
+    ),
 ) -> None:
     """Chat with a model that remembers: curated notes, recall, sessions."""
     from silcrow.agent import Agent  # the model client is heavy; other commands do not need it
@@ -60,12 +65,16 @@ def chat(
     settings = opened.settings.with_overrides(model=model, base_url=base_url, provider=provider)
     # Every other setting (limits, write policy, [agent] options, the embedder) is the profile's.
     # No --provider: the profile's choice, which may be several providers (`providers`).
+    # A person's session runs where they are: the work tree holding the current directory is its
+    # project (the library's Agent takes a project only when told).
     agent = Agent(settings.model, base_url=settings.base_url, profile=opened,
-                  provider=... if provider is None else provider, on_tool_call=_show_tool_call)
+                  provider=... if provider is None else provider, on_tool_call=_show_tool_call,
+                  project=project if project is not None else current_directory())
     try:
         console.print(Text.assemble(
             ("silcrow chat", "bold"), f" · model {settings.model} at {agent.llm.endpoint}",
-            f" · home {home} · session {agent.session_id}"))
+            f" · home {home} · session {agent.session_id}"
+            + (f" · project {display_safe(str(agent.notes.project))}" if agent.notes.project else "")))
         console.print("type /help for commands, /quit to leave", style="dim")
         if agent.review_findings:
             count = len(agent.review_findings)

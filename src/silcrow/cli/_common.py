@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -119,6 +120,15 @@ def app_profile(ctx: typer.Context) -> Profile:
 def app_settings(ctx: typer.Context) -> Settings:
     """Settings from the home's config.toml and the environment, loaded once."""
     return state(ctx).settings()
+
+
+def current_directory() -> str | None:
+    """The directory the command runs in (whose git work tree is its project), or None when
+    it is gone (removed under the shell)."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
 
 
 def safe_text(text: str) -> str:

@@ -35,11 +35,12 @@ from silcrow.cli._common import (
 from silcrow.cli._memory_address import addressed, remember_shown, with_other_file_hint
 from silcrow.cli._memory_kit import (
     _ALL_TARGETS_HELP,
-    _LABELS,
     _TARGET_HELP,
+    PROJECT_OPTION,
     Target,
     _argument_text,
     _entries_word,
+    _label,
     _numbered,
     _open_notes,
     _preview,
@@ -72,6 +73,7 @@ def show(
     as_json: bool = JSON_OPTION,
     details: bool = typer.Option(False, "--details", "-d",
                                  help="also when and by whom each entry was written, and how it is used"),
+    project: str | None = PROJECT_OPTION,
 ) -> None:
     """Show the live entries, numbered, with how full each file is."""
     store = _open_notes(ctx)
@@ -87,7 +89,7 @@ def show(
                 "version": notes_version(entries),
                 "ids": [entry_id(entry) for entry in entries],
             }
-            for name in _targets(target)
+            for name in _targets(target, store)
             for entries in [store.entries(name)]
         }
         if details:
@@ -98,12 +100,12 @@ def show(
         print_json(views)
         return
     if details:
-        print_details(views, _LABELS)
+        print_details(views, {name: _label(name, store) for name in views})
         return
     for index, (name, view) in enumerate(views.items()):
         if index:
             console.print()
-        header = Text.assemble((_LABELS[name], "bold"), ("  " + view["path"], "dim"),
+        header = Text.assemble((_label(name, store), "bold"), ("  " + view["path"], "dim"),
                                (f"  version {view['version']}", "dim"))
         console.print(header, soft_wrap=True)
         console.print(_usage_bar(view["usage"]))
@@ -149,6 +151,7 @@ def add(
     text: str = typer.Argument(..., help="the entry to add (a declarative fact); - reads it from stdin"),
     target: Target = _target_option(Target.memory, _TARGET_HELP),
     force: bool = typer.Option(False, "--force", help=_FORCE_HELP),
+    project: str | None = PROJECT_OPTION,
 ) -> None:
     """Add an entry (an exact duplicate is accepted without adding a second copy)."""
     notes = _open_notes(ctx)
@@ -165,6 +168,7 @@ def replace(
     target: Target = _target_option(Target.memory, _TARGET_HELP),
     force: bool = typer.Option(False, "--force", help=_FORCE_HELP),
     as_text: bool = typer.Option(False, "--text", help=_TEXT_HELP),
+    project: str | None = PROJECT_OPTION,
 ) -> None:
     """Replace the entry OLD names (its number in `memory show`, its id, or a text it holds) with NEW."""
     notes = _open_notes(ctx)
@@ -182,6 +186,7 @@ def remove(
     old: str = typer.Argument(..., help=_OLD_HELP),
     target: Target = _target_option(Target.memory, _TARGET_HELP),
     as_text: bool = typer.Option(False, "--text", help=_TEXT_HELP),
+    project: str | None = PROJECT_OPTION,
 ) -> None:
     """Remove the entry OLD names (its number in `memory show`, its id, or a text it holds)."""
     notes = _open_notes(ctx)
@@ -193,8 +198,9 @@ def remove(
 
 
 @memory_app.command("prompt")
-def prompt(ctx: typer.Context) -> None:
-    """Print the system-prompt section exactly as an agent gets it (both frozen blocks)."""
+def prompt(ctx: typer.Context, project: str | None = PROJECT_OPTION) -> None:
+    """Print the system-prompt section exactly as an agent gets it (the frozen blocks: the
+    project's too, in a project)."""
     store = _open_notes(ctx)
     with guarded():
         section = store.prompt_section()
@@ -213,8 +219,9 @@ def prompt(ctx: typer.Context) -> None:
 def doctor(
     ctx: typer.Context,
     as_json: bool = JSON_OPTION,
+    project: str | None = PROJECT_OPTION,
 ) -> None:
-    """Check both files for drift (hand edits that would not round-trip); exit 1 on problems."""
+    """Check the files for drift (hand edits that would not round-trip); exit 1 on problems."""
     store = _open_notes(ctx)
     with guarded():
         reports = store.doctor()
@@ -226,7 +233,7 @@ def doctor(
             name = str(report.get("target", "?"))
             ok = bool(report.get("ok"))
             line = Text.assemble(("✓ " if ok else "✗ ", "bold green" if ok else "bold red"),
-                                 (_LABELS.get(name, name), "bold"),
+                                 (_label(name, store), "bold"),
                                  (f"  {report.get('path', '')}", "dim"))
             console.print(line, soft_wrap=True)
             count = _entries_word(report.get("entry_count", "?"))
@@ -267,6 +274,7 @@ def history(
     ctx: typer.Context,
     target: Target | None = _target_option(None, _ALL_TARGETS_HELP),
     as_json: bool = JSON_OPTION,
+    project: str | None = PROJECT_OPTION,
 ) -> None:
     """List committed mutations, oldest first."""
     store = _open_notes(ctx)
@@ -299,6 +307,7 @@ def history(
 def undo(
     ctx: typer.Context,
     target: Target = _target_option(Target.memory, _TARGET_HELP),
+    project: str | None = PROJECT_OPTION,
 ) -> None:
     """Restore the state before the last committed mutation of a file (itself journaled)."""
     notes = _open_notes(ctx)
@@ -370,8 +379,8 @@ def approve_shown(out: Console, notes: Notes, proposal_id: str | None) -> list[M
 @memory_app.command("pending")
 def pending(ctx: typer.Context, as_json: bool = JSON_OPTION,
             in_order: bool = typer.Option(False, "--in-order", help=(
-                "show each against the notes the ones before it leave, as `approve --all` meets them"))
-            ) -> None:
+                "show each against the notes the ones before it leave, as `approve --all` meets them")),
+            project: str | None = PROJECT_OPTION) -> None:
     """List the model's writes waiting for approval (write_policy = "approve"), each with its
     net effect on the notes."""
     store = _open_notes(ctx)
@@ -395,6 +404,7 @@ def approve(
     every: bool = typer.Option(False, "--all", help="apply every pending proposal, oldest first"),
     base: str | None = typer.Option(None, "--base", help=(
         "the `base` that `memory pending --json` gave the proposal: refuse if the notes changed since")),
+    project: str | None = PROJECT_OPTION,
 ) -> None:
     """Apply a pending proposal through the normal write path (it can still be refused). Each
     is shown with what it does to the notes as they are when it is applied."""
@@ -403,7 +413,7 @@ def approve(
     if base is not None and every:
         raise error("--base goes with one proposal ID, not with --all", EXIT_USAGE)
     with guarded():
-        notes = app_profile(ctx).notes()  # a person's decision in this process: no recall manager here
+        notes = _open_notes(ctx, load=False)  # a person's decision in this process: no recall manager here
         if base is not None:
             results = [notes.decide(str(proposal_id), True, base=base)]
         else:
@@ -425,6 +435,7 @@ def reject(
     ctx: typer.Context,
     proposal_id: str = typer.Argument(..., metavar="ID", help="the proposal to drop"),
     reason: str | None = typer.Option(None, "--reason", help="why (kept with the decision)"),
+    project: str | None = PROJECT_OPTION,
 ) -> None:
     """Drop a pending proposal without applying it."""
     notes = _open_notes(ctx)
@@ -433,5 +444,6 @@ def reject(
     _report(result)
 
 
-# The archive, restore and review commands live in their own module; they join this group.
-from silcrow.cli import _memory_upkeep  # noqa: E402,F401
+# The archive, restore and review commands, and the projects sub-group, live in their own
+# modules; they join this group.
+from silcrow.cli import _memory_projects, _memory_upkeep  # noqa: E402,F401

@@ -19,7 +19,10 @@ import typer
 from silcrow._private import write_private
 from silcrow.cli._common import app_profile
 from silcrow.notes import Notes
-from silcrow.store import TARGET_FILES, MemoryResult, matching_entries, resolve_entry
+from silcrow.store import PROJECT_FILES, TARGET_FILES, MemoryResult, matching_entries, resolve_entry
+
+# Every file a target of the notes names (the project's when the notes have one).
+NOTE_FILES = {**TARGET_FILES, **PROJECT_FILES}
 
 SHOWN_FILE = ".memory-shown.json"
 
@@ -49,7 +52,7 @@ def addressed(ctx: typer.Context, store: Notes, target: str, ref: str, as_text: 
     """The ``old_text`` for the store: the whole entry a number or id names, else ``ref``."""
     if as_text:
         return ref
-    return resolve_entry(store.entries(target), TARGET_FILES[target], ref, _shown(ctx).get(target))
+    return resolve_entry(store.entries(target), NOTE_FILES[target], ref, _shown(ctx).get(target))
 
 
 def with_other_file_hint(store: Notes, target: str, ref: str, result: MemoryResult) -> MemoryResult:
@@ -57,10 +60,11 @@ def with_other_file_hint(store: Notes, target: str, ref: str, result: MemoryResu
     error = str(result.get("error", ""))
     if result.get("success") or result.get("matches") or not error.startswith("No entry"):
         return result
-    other = next(name for name in TARGET_FILES if name != target)
-    count = len(matching_entries(store.entries(other), ref))
+    counts = ((name, len(matching_entries(store.entries(name), ref)))
+              for name in store.targets if name != target)
+    other, count = next(((name, n) for name, n in counts if n), ("", 0))
     if not count:
         return result
-    hint = (f" {TARGET_FILES[other]} holds exactly one match: use --target {other}." if count == 1
-            else f" {TARGET_FILES[other]} holds {count} matches: use --target {other} with a longer text.")
+    hint = (f" {NOTE_FILES[other]} holds exactly one match: use --target {other}." if count == 1
+            else f" {NOTE_FILES[other]} holds {count} matches: use --target {other} with a longer text.")
     return cast(MemoryResult, {**result, "error": error + hint})

@@ -4,6 +4,7 @@ opened and a result reported, and the entry listings. :mod:`silcrow.cli._memory`
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -19,6 +20,7 @@ from silcrow.cli._common import (
     app_profile,
     console,
     console_err,
+    current_directory,
     error,
     guarded,
     print_error,
@@ -29,23 +31,32 @@ from silcrow.notes import Notes
 from silcrow.safety import display_safe
 from silcrow.store import author_label
 
-memory_app = typer.Typer(help="Curated notes: MEMORY.md and USER.md.", no_args_is_help=True)
+memory_app = typer.Typer(help="Curated notes: MEMORY.md, USER.md, and PROJECT.md of the project you are in.",
+                         no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
 
 
 class Target(StrEnum):
-    """The two curated files; a Typer choice, so a bad value is a usage error (exit 2)."""
+    """The curated files; a Typer choice, so a bad value is a usage error (exit 2)."""
 
     memory = "memory"
     user = "user"
+    project = "project"
 
 
 TARGETS: tuple[str, ...] = (Target.memory.value, Target.user.value)
-_LABELS = {"memory": "MEMORY.md — the agent's notes", "user": "USER.md — the user profile"}
+_LABELS = {"memory": "MEMORY.md — the agent's notes", "user": "USER.md — the user profile",
+           "project": "PROJECT.md — the project's notes"}
 _USAGE_NUMBERS = re.compile(r"([\d,]+)\s*/\s*([\d,]+)")
 
-_TARGET_HELP = "memory (MEMORY.md, the agent's notes) or user (USER.md, the user profile)"
-_ALL_TARGETS_HELP = _TARGET_HELP + "; both when omitted"
+_TARGET_HELP = ("memory (MEMORY.md, the agent's notes), user (USER.md, the user profile) or project "
+                "(PROJECT.md, the notes of the project you are in; see --project)")
+_ALL_TARGETS_HELP = _TARGET_HELP + "; all of them when omitted"
+# Every command that opens the notes takes it; _open_notes reads it from the command's parameters.
+PROJECT_OPTION: Any = typer.Option(
+    None, "--project", metavar="DIR",
+    help="the project whose notes --target project means: the git work tree holding DIR "
+         "(default: the one holding the current directory)")
 
 
 def _target_option(default: Target | None, help_text: str) -> Any:
@@ -55,14 +66,20 @@ def _target_option(default: Target | None, help_text: str) -> Any:
 # --------------------------------------------------------------------------- plumbing
 
 
-def _open_notes(ctx: typer.Context) -> Notes:
+def _open_notes(ctx: typer.Context, *, load: bool = True) -> Notes:
     """The notes of the selected home/profile, loaded from disk, limits from config.toml: how
     every read and write of this group is made (a person's, origin ``cli``; this process opens
-    no recall manager)."""
+    no recall manager). With the project's notes as the target ``project``: the work tree
+    holding ``--project DIR``, else the current directory (none outside a work tree: the
+    target is then refused, saying why)."""
+    given = ctx.params.get("project")
     with guarded():
+        if given is not None and not os.path.exists(given):
+            raise error(f"--project {given}: no such directory; give a directory inside the project")
         # the profile's path is absolute, so paths in messages (backups, doctor) work from anywhere
-        notes = app_profile(ctx).notes()
-        notes.load()
+        notes = app_profile(ctx).notes(project=given if given is not None else current_directory())
+        if load:
+            notes.load()
     return notes
 
 
@@ -81,8 +98,16 @@ def _argument_text(value: str) -> str:
                     "convert it to UTF-8 and retry") from None
 
 
-def _targets(target: Target | None) -> tuple[str, ...]:
-    return TARGETS if target is None else (target.value,)
+def _label(target: str, notes: Notes) -> str:
+    """How a listing heads ``target``: the project's names its root."""
+    if target == "project" and notes.project is not None:
+        return f"PROJECT.md — the notes of the project at {safe_text(display_safe(str(notes.project)))}"
+    return _LABELS.get(target, target)
+
+
+def _targets(target: Target | None, notes: Notes) -> tuple[str, ...]:
+    """The targets a command acts on: the one given, else all the notes serve."""
+    return notes.targets if target is None else (target.value,)
 
 
 def _abbreviated(entry: str, limit: int = 300) -> str:

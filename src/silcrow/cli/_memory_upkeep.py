@@ -13,6 +13,7 @@ from rich.text import Text
 
 from silcrow.cli._common import JSON_OPTION, app_profile, console, console_err, guarded, print_json, safe_text
 from silcrow.cli._memory_kit import (
+    PROJECT_OPTION,
     Target,
     _open_notes,
     _preview,
@@ -28,10 +29,11 @@ from silcrow.store import author_label as label
 def archive(
     ctx: typer.Context,
     query: str = typer.Argument(None, help="only items holding every word of this (any case)"),
-    target: Target | None = _target_option(None, "memory or user; both when omitted"),
+    target: Target | None = _target_option(None, "memory, user or project; all when omitted"),
     as_json: bool = JSON_OPTION,
     to_recall: bool = typer.Option(False, "--to-recall",
                                    help="also keep the archived entries in long-term recall (once each)"),
+    project: str | None = PROJECT_OPTION,
 ) -> None:
     """List entries that left the notes (removed, replaced, evicted, edited away), newest first."""
     store = _open_notes(ctx)
@@ -62,6 +64,7 @@ def archive(
 @memory_app.command("restore")
 def restore(
     ctx: typer.Context, item_id: str = typer.Argument(..., help="the id `memory archive` shows"),
+    project: str | None = PROJECT_OPTION,
 ) -> None:
     """Add an archived entry back to its file (through the normal write path)."""
     store = _open_notes(ctx)
@@ -80,6 +83,7 @@ def review(
     unused_days: int = typer.Option(180, "--unused-days", min=1, max=36500,
                                     help="propose archiving entries nothing surfaced or changed "
                                          "for this long"),
+    project: str | None = PROJECT_OPTION,
 ) -> None:
     """Find near-duplicate, contained, contradicted and long-unused entries, and propose fixes.
 
