@@ -164,6 +164,7 @@ bench: $(STAMP) $(HERMES_VENV)/.installed $(CREWAI_VENV)/.installed $(ADK_VENV)/
 	$(ADK_VENV)/bin/python bench/adk_memory.py --dataset '$(LOCOMO)'  # ADK installs only there
 	$(BIN)/python bench/llama_index_memory.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/prefix_cache.py
+	$(BIN)/python bench/project_prompt.py
 	$(BIN)/python bench/coding_hooks.py --runs 3
 	$(BIN)/python bench/hook_bounds.py
 	$(BIN)/python bench/recall_scale.py

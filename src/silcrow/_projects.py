@@ -28,7 +28,7 @@ def find_project(start: str | os.PathLike[str]) -> Path | None:
     """The root of the git work tree holding ``start`` (a directory, or a file in one), with
     symlinks resolved; None outside any work tree (or when ``start`` does not exist)."""
     try:
-        here = Path(os.path.realpath(os.fspath(start)))
+        here = Path(os.path.realpath(os.path.expanduser(os.fspath(start))))
     except (OSError, ValueError):
         return None
     if not here.is_dir():

@@ -99,7 +99,7 @@ class Profile(ProfileSettings):
                       lock_timeout: float | None = None) -> MemoryStore:
         """The notes of the project at ``root`` (``PROJECT.md``, its one target ``project``), kept
         in this profile: ``<path>/projects/<key>/``, or the database. ``root`` is taken as the
-        project's root (see :func:`silcrow.store.find_project` to find one from a directory)."""
+        project's root (``silcrow._projects.find_project`` finds one from a directory)."""
         from silcrow.store import MemoryStore
 
         return MemoryStore.of(self, lock_timeout=lock_timeout, project=root)
