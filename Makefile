@@ -158,6 +158,7 @@ bench: $(STAMP) $(HERMES_VENV)/.installed $(CREWAI_VENV)/.installed $(ADK_VENV)/
 	$(BIN)/python bench/review.py
 	$(BIN)/python bench/recall.py --dataset '$(LOCOMO)'
 	$(BIN)/python bench/providers.py --dataset '$(LOCOMO)'
+	$(BIN)/python bench/multi_provider.py
 	$(BIN)/python bench/session_search.py
 	$(BIN)/python bench/langgraph_store.py --dataset '$(LOCOMO)'
 	$(CREWAI_VENV)/bin/python bench/crewai_storage.py --dataset '$(LOCOMO)'  # CrewAI's pins: its own venv

@@ -421,10 +421,18 @@ async def provider(request: Request) -> HTMLResponse:
                  '<button type="submit">Check (write, search, forget a probe)</button></form>'
                  '<div id="provider-check" aria-live="polite"></div>') if can_write else ""
         status = manager.recall_status()
-        facts = " · ".join(f"{h(k)} {h(v)}" for k, v in status.items()
-                           if k not in ("provider", "available", "reason", "counters") and v is not None)
+
+        def facts(one: dict[str, Any]) -> str:
+            return " · ".join(f"{h(k)} {h(v)}" for k, v in one.items()
+                              if k not in ("provider", "available", "reason", "counters") and v is not None)
+
+        # Several providers at once: a line for each, available or why not, its last error, timings.
+        each = [f'<p class="hint"><strong>{h(one["provider"])}</strong> '
+                f'{"available" if one["available"] else h("unavailable: " + str(one["reason"]))} · '
+                f'{facts({k: v for k, v in one.items() if v != ""})}</p>'
+                for one in status.get("providers", ())]
         return (f'<p><strong>{h(active.name)}</strong>: available · tools {h(tools)}</p>'
-                f'<p class="hint">{facts}</p>{check}')
+                + ("".join(each) if each else f'<p class="hint">{facts(status)}</p>') + check)
 
     return await _fragment(request, render)
 
