@@ -308,3 +308,10 @@ def test_cli_refuses_disagreeing_keys_in_one_line(tmp_path: Path) -> None:
                                           encoding="utf-8")
     code, _, err = run("--home", str(tmp_path), "providers", "status")
     assert code == 1 and "keep one" in err
+
+
+def test_the_set_keeps_the_provider_contract(tmp_path: Path, service: HonchoStandIn) -> None:
+    from silcrow.recall.contract import check_provider_contract
+
+    check_provider_contract(_profile(tmp_path).provider(), tmp_path)  # type: ignore[arg-type]
+    assert service.violations == [] and service.requests  # the set reached the hosted member

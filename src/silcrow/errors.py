@@ -15,7 +15,7 @@ message says what was wrong and what to do about it.
     │   └── DriftError         a file on disk would not round-trip
     ├── RecallError            long-term recall providers
     │   ├── ProviderNotFoundError
-    │   ├── ProviderConflictError   a second provider was added
+    │   ├── ProviderConflictError   providers that cannot run together
     │   ├── EmbedderUnavailableError  the chosen embedding model is not installed
     │   └── ServiceError       a hosted recall service failed, refused or answered malformed
     │       └── ServiceUnavailableError  its circuit breaker is open: calls paused
@@ -91,7 +91,8 @@ class ProviderNotFoundError(RecallError):
 
 
 class ProviderConflictError(RecallError):
-    """More than one recall provider was configured."""
+    """Recall providers that cannot run together: a second one added to a manager, one selected
+    twice, or two with a tool of the same name."""
 
 
 class EmbedderUnavailableError(RecallError):

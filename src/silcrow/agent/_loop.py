@@ -64,7 +64,7 @@ MIN_TURNS_BETWEEN_COMPRESSIONS = 3
 
 
 class Agent:
-    """A chat agent with curated memory, one recall provider and persistent sessions.
+    """A chat agent with curated memory, recall (one provider or several) and persistent sessions.
 
     ``profile``: a profile already opened (:func:`silcrow.home.open_profile`), whose settings
     and storage are used as they are; or ``home``: the silcrow directory (default

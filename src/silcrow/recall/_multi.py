@@ -150,13 +150,13 @@ class _Lane:
         with self._lock:
             self._jobs.put((hook, fn, done))
             if self._writer is None:
-                self._writer = threading.Thread(target=self._write, name=f"silcrow-recall-{self.name}-sync",
-                                                daemon=True)
+                self._writer = threading.Thread(target=self._write, args=(self._jobs,),
+                                                name=f"silcrow-recall-{self.name}-sync", daemon=True)
                 self._writer.start()
         return done
 
-    def _write(self) -> None:
-        while (item := self._jobs.get()) is not None:
+    def _write(self, jobs: queue.Queue[tuple[str, Job, threading.Event] | None]) -> None:
+        while (item := jobs.get()) is not None:
             hook, fn, done = item
             started = time.perf_counter()
             try:
@@ -169,8 +169,12 @@ class _Lane:
                 done.set()
 
     def stop(self) -> None:
-        if self._writer is not None:
-            self._jobs.put(None)
+        """End the worker once it ran what is queued; a later write starts a new one (a member
+        used again after a shutdown, as the manager allows)."""
+        with self._lock:
+            if self._writer is not None:
+                self._jobs.put(None)
+                self._jobs, self._writer = queue.Queue(), None
 
     def pending(self) -> int:
         return self._jobs.qsize()

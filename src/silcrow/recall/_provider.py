@@ -1,7 +1,7 @@
 """The long-term recall provider contract: one typed interface.
 
-Exactly one provider is active at a time, orchestrated by
-:class:`silcrow.recall.MemoryManager`. Only ``name``,
+One provider is run by :class:`silcrow.recall.MemoryManager`; several selected at once are
+run as one (``ProviderSet``, :mod:`silcrow.recall._multi`). Only ``name``,
 ``is_available`` and ``initialize`` are required; every other hook has a
 default so a provider implements just what it supports.
 
