@@ -41,8 +41,9 @@ def stdio_params(home: Path, *extra: str) -> StdioServerParameters:
 
 
 @asynccontextmanager
-async def http_client(url: str, token: str | None) -> AsyncIterator[Client]:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
+async def http_client(url: str, token: str | None, headers: dict[str, str] | None = None
+                      ) -> AsyncIterator[Client]:
+    headers = {**({"Authorization": f"Bearer {token}"} if token else {}), **(headers or {})}
     async with httpx2.AsyncClient(headers=headers, timeout=30) as http:
         async with Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client:
             yield client

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
@@ -24,11 +25,28 @@ def served_home(ctx: typer.Context, home: str | None, profile: str | None) -> Pa
         raise typer.BadParameter(str(exc), param_hint="'--profile'") from None
 
 
+def served_project(given: str | None) -> Path | None:
+    """The project root ``--project DIR`` names (checked as a server checks a client's), else
+    the one holding the current directory (None outside any git work tree)."""
+    from silcrow._projects import find_project
+    from silcrow.serve import ProjectRefused, project_of
+
+    if given is None:
+        return find_project(Path.cwd())
+    try:
+        return project_of(os.path.abspath(os.path.expanduser(given)), where="--project")
+    except ProjectRefused as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--project'") from None
+
+
 @app.command("mcp")
 def mcp(
     ctx: typer.Context,
     home: str = typer.Option(None, "--home", help=_HOME_HELP),
     profile: str = typer.Option(None, "--profile", help=_PROFILE_HELP),
+    project: str = typer.Option(None, "--project", metavar="DIR",
+                                help="serve the notes of the project (git work tree) holding DIR too "
+                                "(default: the one holding the current directory, if any)"),
 ) -> None:
     """Serve memory over MCP on stdin/stdout (for Claude Code, Claude Desktop, Cursor, ...)."""
     from silcrow.serve import require_server_stack
@@ -38,7 +56,8 @@ def mcp(
 
     from silcrow.serve import open_tenant, run_stdio, stdio_server
 
-    tenant = open_tenant(served_home(ctx, home, profile))
+    root = served_project(project)
+    tenant = open_tenant(served_home(ctx, home, profile)).at(root)
     try:
         # uvloop where it is installed: every message crosses the event loop several times.
         anyio.run(run_stdio, stdio_server(tenant), backend_options={"use_uvloop": _has_uvloop()})

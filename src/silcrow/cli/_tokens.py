@@ -41,6 +41,9 @@ def create(
                                 "to a model)"),
     name: str = typer.Option(None, "--name", help="a label to find it by (default token-<id>)"),
     home: str = typer.Option(None, "--home", help="silcrow home (default: the global --home)"),
+    project: list[str] = typer.Option(None, "--project", metavar="DIR",
+                                      help="the only project (git work tree holding DIR) its requests "
+                                      "may name in X-Silcrow-Project; repeatable (default: any)"),
 ) -> None:
     """Make a token and print it once (only its hash is stored)."""
     from pathlib import Path
@@ -49,16 +52,17 @@ def create(
 
     try:
         secret, record = create_token(Path(_home(ctx, home)), profile=profile or state(ctx).profile,
-                                      scope=scope.value, name=name)
+                                      scope=scope.value, name=name, projects=project or None)
     except ConfigError as exc:
         raise error(str(exc)) from None
     sys.stdout.write(secret + "\n")
     sys.stdout.flush()
     note = (" It can approve the model's proposals: keep it for a person, never give it to a model."
             if record.scope == "review" else "")
+    where = f", in project {', '.join(record.projects)} only" if record.projects else ""
     console_err.print(Text(f"token {record.name} ({record.id}): {record.scope} access to profile "
-                           f"{record.profile or '(default)'}. It is shown only now: keep it somewhere safe."
-                           + note, style="dim"), soft_wrap=True, highlight=False)
+                           f"{record.profile or '(default)'}{where}. It is shown only now: keep it somewhere "
+                           "safe." + note, style="dim"), soft_wrap=True, highlight=False)
 
 
 @tokens_app.command("list")
@@ -84,13 +88,14 @@ def list_(
                            style="dim"))
         return
     table = Table()
-    for column in ("id", "name", "profile", "scope", "created (UTC)", "expires (UTC)"):
+    for column in ("id", "name", "profile", "scope", "projects", "created (UTC)", "expires (UTC)"):
         table.add_column(column)
     for r in records:
         expires = (r.expires_at or "never") + (" (expired)" if r.expired() else "")
+        projects = "any" if r.projects is None else ", ".join(r.projects)
         # a name (or anything) written into tokens.json by hand must not drive the terminal
         table.add_row(*(Text(printable(v)) for v in (r.id, r.name, r.profile or "(default)", r.scope,
-                                                     r.created_at, expires)))
+                                                     projects, r.created_at, expires)))
     console.print(table)
 
 

@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from silcrow.serve._login import inspector_login as inspector_login
     from silcrow.serve._mcp_server import run_stdio as run_stdio
     from silcrow.serve._mcp_server import stdio_server
+    from silcrow.serve._project import PROJECT_HEADER as PROJECT_HEADER
+    from silcrow.serve._project import ProjectRefused as ProjectRefused
+    from silcrow.serve._project import project_of as project_of
     from silcrow.serve._running import ServerProcess as ServerProcess
     from silcrow.serve._running import silcrow_command as silcrow_command
     from silcrow.serve._tenant import Tenant as Tenant
@@ -60,6 +63,7 @@ __getattr__ = lazy_getattr(__name__, {
     **dict.fromkeys(("MAX_CONNECTIONS", "READ_TIMEOUT"), "silcrow.serve._limits"),
     **dict.fromkeys(("has_tokens", "printable"), "silcrow.serve._tokens"),
     **dict.fromkeys(("ONCE_SECONDS", "inspector_login"), "silcrow.serve._login"),
+    **dict.fromkeys(("PROJECT_HEADER", "ProjectRefused", "project_of"), "silcrow.serve._project"),
     "run_http": "silcrow.serve._http_app",
     "ServerProcess": "silcrow.serve._running",
     "Tenant": "silcrow.serve._tenant",

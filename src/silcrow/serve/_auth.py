@@ -13,7 +13,9 @@ Deciding the model's proposals and the inspector's direct edits need the
 A pure ASGI middleware, so the REST routes and the MCP endpoint (which the SDK
 serves with its own Starlette handler) are guarded by the same code. It puts
 the caller's :class:`~silcrow.serve._mcp_server.Access` on the request scope;
-the profile comes from the token alone and is never a request parameter.
+the profile comes from the token alone and is never a request parameter. The
+project (whose ``PROJECT.md`` the request serves beside the profile's notes)
+is the ``X-Silcrow-Project`` header's, checked here by :mod:`._project`.
 
 It fails closed. With no token at all, every guarded route answers 503 and
 says how to create one, unless the server was started with ``--no-auth`` (on
@@ -45,6 +47,7 @@ from silcrow.errors import SilcrowError
 from silcrow.serve._guard import answer_error
 from silcrow.serve._limits import LOGIN_BODY, MAX_BODY, MAX_CONNECTIONS, PUBLIC_BODY, caller_limits
 from silcrow.serve._mcp_server import Access
+from silcrow.serve._project import PROJECT_HEADER, ProjectRefused, requested_project
 from silcrow.serve._tenant import Tenant
 from silcrow.serve._tokens import TokenBook, TokenRecord, prune_expired
 
@@ -172,6 +175,24 @@ class TokenGate:
         return old
 
     def _authenticate(self, scope: Scope) -> Access | None:
+        """The caller's access, in the project its ``X-Silcrow-Project`` header names (checked
+        only once the token is: an unknown caller learns nothing of the server's directories)."""
+        access = self._token_access(scope)
+        if access is None:
+            return None
+        try:
+            project = requested_project(scope["headers"])
+        except ProjectRefused as refused:
+            raise Refused(refused.status, str(refused)) from None
+        if not access.may_reach(project):
+            raise Refused(403, f"token {access.token_name!r} may only work in the project"
+                          f"{'s' if len(access.projects or ()) > 1 else ''} {', '.join(access.projects or ())}, "
+                          f"not in {project}; name one of those in {PROJECT_HEADER}, or use a token made for "
+                          f"this project (`silcrow tokens create --project {project}`)")
+        access.tenant = access.tenant.at(project)
+        return access
+
+    def _token_access(self, scope: Scope) -> Access | None:
         try:
             has_tokens = self.tokens.any()
         except SilcrowError as exc:  # unreadable or corrupt: refuse, and never be open again
@@ -205,7 +226,8 @@ class TokenGate:
             log.error("%s", exc)
             raise Refused(503, str(exc)) from exc
         return Access(tenant, can_write=record.scope in ("write", "review"),
-                      can_review=record.scope == "review", token_name=record.name, token_id=record.id)
+                      can_review=record.scope == "review", token_name=record.name, token_id=record.id,
+                      projects=record.projects)
 
     def _prune(self) -> None:
         try:

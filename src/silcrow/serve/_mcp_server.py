@@ -77,13 +77,20 @@ class Access:
     the model's proposals and edit through the inspector: a person's scope, see _tokens)."""
 
     def __init__(self, tenant: Tenant, can_write: bool, token_name: str | None = None,
-                 token_id: str | None = None, can_review: bool = False) -> None:
+                 token_id: str | None = None, can_review: bool = False,
+                 projects: tuple[str, ...] | None = None) -> None:
         self.tenant = tenant
         self.can_write = can_write
         self.can_review = can_review and can_write
         # The API token's name and id, recorded with every write and decision it makes.
         self.token_name = token_name
         self.token_id = token_id
+        # The project roots the token may name (None: any).
+        self.projects = projects
+
+    def may_reach(self, project: Path | None) -> bool:
+        """Whether this caller may work in ``project`` (a root; None: no project)."""
+        return project is None or self.projects is None or str(project) in self.projects
 
 
 # Given the transport's request object (None on stdio), the caller's access.

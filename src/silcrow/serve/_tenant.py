@@ -93,16 +93,35 @@ def is_read_only_call(name: str, arguments: dict[str, Any]) -> bool:
     return name in READ_ONLY_TOOLS
 
 
-class Tenant:
-    """The memory of one home/profile, shared by every request that names it."""
+class _Shared:
+    """What every view of one profile shares: its recall manager and session store (opened on
+    first use) and the bound on its calls in flight."""
 
-    def __init__(self, home: Path, parts: Parts) -> None:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.manager: MemoryManager | None = None
+        self.sessions: SessionBackend | None = None
+        self.threads = anyio.CapacityLimiter(TENANT_THREADS)
+
+
+class Tenant:
+    """The memory of one home/profile, shared by every request that names it; ``project``: the
+    project (a git work tree's root) whose notes this view serves besides the profile's, or None
+    (see :meth:`at`)."""
+
+    def __init__(self, home: Path, parts: Parts, project: Path | None = None,
+                 shared: _Shared | None = None) -> None:
         self.home = home
+        self.project = project
         self._parts = parts
-        self._lock = threading.Lock()
-        self._manager: MemoryManager | None = None
-        self._sessions: SessionBackend | None = None
-        self._threads = anyio.CapacityLimiter(TENANT_THREADS)
+        self._shared = shared if shared is not None else _Shared()
+
+    def at(self, project: Path | None) -> Tenant:
+        """This profile's memory as served in ``project`` (a root checked by the caller): the same
+        manager, sessions and thread bound, the notes with that project's block."""
+        if project == self.project:
+            return self
+        return Tenant(self.home, self._parts, project, self._shared)
 
     async def offload(self, fn: Callable[..., T], *args: Any) -> T:
         """The one entry of a server's call into this profile's memory: ``fn(*args)`` on a worker
@@ -110,7 +129,7 @@ class Tenant:
         profile whose calls hang cannot take every thread); an OSError of the home's files is
         raised as a StoreError that says what to check. Raises what ``fn`` raises: the caller
         answers it by the table in :mod:`silcrow.serve._errors`."""
-        async with self._threads:
+        async with self._shared.threads:
             return await anyio.to_thread.run_sync(disk_errors(fn), *args)
 
     # -- the library objects (built lazily: a memory-only client never loads a model) ----------
@@ -118,7 +137,7 @@ class Tenant:
     def notes(self) -> Notes:
         """The notes service over a store of this call (a server call is its own turn), passing
         committed writes on to this profile's recall provider."""
-        return self._parts.notes(self)
+        return self._parts.notes(self, self.project)
 
     def on_memory_write(self, action: str, target: str, content: str) -> None:
         """A committed note write, told to the provider: its manager is opened here, on the first
@@ -132,17 +151,19 @@ class Tenant:
 
     @property
     def sessions(self) -> SessionBackend:
-        with self._lock:
-            if self._sessions is None:
-                self._sessions = self._parts.sessions()
-            return self._sessions
+        shared = self._shared
+        with shared.lock:
+            if shared.sessions is None:
+                shared.sessions = self._parts.sessions()
+            return shared.sessions
 
     @property
     def manager(self) -> MemoryManager:
-        with self._lock:
-            if self._manager is None:
-                self._manager = self._parts.manager()
-            return self._manager
+        shared = self._shared
+        with shared.lock:
+            if shared.manager is None:
+                shared.manager = self._parts.manager()
+            return shared.manager
 
     # -- calls ---------------------------------------------------------------------------------
 
@@ -243,12 +264,13 @@ class Tenant:
         return dict(self.notes().decide(proposal_id, False, reason=reason))
 
     def close(self) -> None:
-        with self._lock:
-            if self._manager is not None:
-                self._manager.shutdown()
-            if self._sessions is not None:
-                self._sessions.close()
-            self._manager = self._sessions = None
+        shared = self._shared
+        with shared.lock:
+            if shared.manager is not None:
+                shared.manager.shutdown()
+            if shared.sessions is not None:
+                shared.sessions.close()
+            shared.manager = shared.sessions = None
 
 
 CLIENT_IDENTITY = ("You have a persistent memory (silcrow) that outlives this conversation, reached "
@@ -266,7 +288,7 @@ def _recall_manager(profile: Profile) -> MemoryManager:
 class Parts:
     """How a tenant makes its library objects (see :func:`open_tenant`)."""
 
-    notes: Callable[[WriteListener], Notes]
+    notes: Callable[[WriteListener, Path | None], Notes]  # (recall, project)
     sessions: Callable[[], SessionBackend]
     manager: Callable[[], MemoryManager]
     settings: Settings = field(default_factory=Settings)
@@ -281,7 +303,7 @@ def open_tenant(home: Path | Profile) -> Tenant:
     # (the journal's tail, the checked paths) across calls; the files' locks serialise writers.
     backend = profile.notes_backend()
     return Tenant(profile.path, Parts(
-        notes=lambda recall: profile.notes(recall, backend=backend),
+        notes=lambda recall, project: profile.notes(recall, backend=backend, project=project),
         sessions=profile.sessions,
         manager=lambda: _recall_manager(profile),
         settings=profile.settings,

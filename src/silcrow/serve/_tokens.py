@@ -23,7 +23,7 @@ import secrets
 import threading
 import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -77,6 +77,12 @@ class TokenRecord:
     sha256: str
     expires_at: str | None = None  # UTC; None: until revoked
     login: bool = False  # made by the inspector's one-time link (its "Log out" revokes it)
+    # The project roots it may name (X-Silcrow-Project); None: any project on the server's machine.
+    projects: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.projects is not None:  # read back from JSON as a list
+            object.__setattr__(self, "projects", tuple(self.projects))
 
     def expired(self, now: float | None = None) -> bool:
         if self.expires_at is None:
@@ -133,7 +139,9 @@ def _read(path: Path) -> list[TokenRecord]:
 
 def _write(path: Path, records: list[TokenRecord]) -> None:
     private_dir(path.parent)
-    text = json.dumps({"tokens": [asdict(r) for r in records]}, indent=2) + "\n"
+    # A token for any project is written as before there were project limits.
+    rows = [{k: v for k, v in asdict(r).items() if not (k == "projects" and v is None)} for r in records]
+    text = json.dumps({"tokens": rows}, indent=2) + "\n"
     replace_file(path, text, mode=0o600)  # secrets' hashes: the owner's only
 
 
@@ -155,15 +163,18 @@ def _locked(path: Path) -> Iterator[None]:
 
 def create_token(home: Path, *, profile: str | None, scope: str = "write",
                  name: str | None = None, expires_in: float | None = None,
-                 login: bool = False) -> tuple[str, TokenRecord]:
+                 login: bool = False, projects: Sequence[str | Path] | None = None) -> tuple[str, TokenRecord]:
     """Make a token; returns ``(secret, record)``. The secret is shown once and not stored.
-    ``expires_in``: seconds it lasts (None: until revoked). Expired tokens are pruned here."""
+    ``expires_in``: seconds it lasts (None: until revoked). ``projects``: directories of the
+    only projects its requests may name (each a directory inside a git work tree, kept as that
+    tree's root); None: any. Expired tokens are pruned here."""
     if scope not in SCOPES:
         raise ConfigError(f"unknown token scope {scope!r}: use 'read', 'write' or 'review'")
     if expires_in is not None and expires_in <= 0:
         raise ConfigError(f"a token must last a positive time, not {expires_in} seconds")
     if profile is not None:
         validate_profile(profile)
+    roots = None if projects is None else tuple(dict.fromkeys(_project_root(p) for p in projects))
     path = tokens_path(home)
     with _locked(path):
         records = [r for r in _read(path) if not r.expired()]
@@ -179,9 +190,20 @@ def create_token(home: Path, *, profile: str | None, scope: str = "write",
         record = TokenRecord(id=token_id, name=label, profile=profile, scope=scope,
                              created_at=_stamp(created), sha256=_digest(secret),
                              expires_at=None if expires_in is None else _stamp(created + expires_in),
-                             login=login)
+                             login=login, projects=roots)
         _write(path, [*records, record])
     return secret, record
+
+
+def _project_root(given: str | Path) -> str:
+    """The root of the project (git work tree) holding directory ``given``; ConfigError if none."""
+    from silcrow._projects import find_project
+
+    root = find_project(given) if Path(given).is_dir() else None
+    if root is None:
+        raise ConfigError(f"--project {given}: not a directory inside a git work tree; give a "
+                          "directory of the project the token may work in")
+    return str(root)
 
 
 def list_tokens(home: Path) -> list[TokenRecord]:

@@ -77,81 +77,8 @@ def _html(body: str, status: int = 200) -> HTMLResponse:
 # ------------------------------------------------------------------------------- the shell
 
 
-SHELL = """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="htmx-config" content='{"includeIndicatorStyles": false, "allowEval": false,
-  "allowScriptTags": false, "selfRequestsOnly": true, "historyCacheSize": 0,
-  "attributesToSettle": ["class", "width", "height"]}'>
-<title>silcrow inspector</title>
-<link rel="stylesheet" href="/static/inspector.css">
-<script src="/static/htmx.min.js" defer></script>
-<script src="/static/inspector.js" defer></script>
-</head>
-<body>
-<header><h1>silcrow</h1><span id="who" aria-live="polite"></span>
-<button type="button" id="logout" hidden>Log out</button></header>
-<p id="flash" role="alert" hidden></p>
-<main>
-<section id="login" aria-labelledby="login-h" hidden>
-<h2 id="login-h">Log in</h2>
-<form id="login-form">
-<label for="token">API token (from <code>silcrow tokens create</code>)</label>
-<input id="token" name="token" type="password" autocomplete="off" required>
-<button type="submit">Log in</button>
-</form>
-<p>Or open the one-time link <code>silcrow serve</code> printed.</p>
-</section>
-<div id="app" hidden>
-<nav aria-label="sections"><a href="#notes-h">Notes</a> <a href="#pending-h">Pending</a>
-<a href="#prompt-h">Prompt</a> <a href="#recall-h">Recall</a> <a href="#sessions-h">Sessions</a>
-<a href="#archive-h">Archive</a> <a href="#provider-h">Provider</a></nav>
-<section aria-labelledby="pending-h"><h2 id="pending-h">Pending proposals</h2>
-<div id="pending" hx-get="/ui/pending" hx-trigger="silcrow-login from:body, silcrow-prompt from:body"></div>
-</section>
-<section aria-labelledby="notes-h"><h2 id="notes-h">Notes</h2>
-<div id="notes" hx-get="/ui/notes" hx-trigger="silcrow-login from:body, silcrow-notes from:body"></div>
-</section>
-<section aria-labelledby="prompt-h"><h2 id="prompt-h">System-prompt section</h2>
-<p class="hint">Exactly what an agent gets at the start of its next session.</p>
-<div id="prompt" hx-get="/ui/prompt"
- hx-trigger="silcrow-login from:body, silcrow-prompt from:body, silcrow-notes from:body"></div>
-</section>
-<section aria-labelledby="recall-h"><h2 id="recall-h">Recall search</h2>
-<form hx-post="/ui/recall" hx-target="#recall-results">
-<label for="recall-q">Query</label>
-<input id="recall-q" name="query" type="search" required maxlength="2000">
-<button type="submit">Search</button>
-</form>
-<div id="recall-results" aria-live="polite"></div>
-</section>
-<section aria-labelledby="sessions-h"><h2 id="sessions-h">Sessions</h2>
-<form hx-get="/ui/sessions" hx-target="#sessions">
-<label for="sessions-q">Search</label>
-<input id="sessions-q" name="q" type="search" maxlength="2000">
-<button type="submit">Search</button>
-</form>
-<div id="sessions" hx-get="/ui/sessions" hx-trigger="silcrow-login from:body"></div>
-</section>
-<section aria-labelledby="archive-h"><h2 id="archive-h">Archive</h2>
-<p class="hint">Entries that were removed, replaced, evicted or edited away; restore brings one back.</p>
-<form hx-get="/ui/archive" hx-target="#archive">
-<label for="archive-q">Search</label>
-<input id="archive-q" name="q" type="search" maxlength="2000">
-<button type="submit">Search</button>
-</form>
-<div id="archive" hx-get="/ui/archive" hx-trigger="silcrow-login from:body, silcrow-notes from:body"></div>
-</section>
-<section aria-labelledby="provider-h"><h2 id="provider-h">Recall provider</h2>
-<div id="provider" hx-get="/ui/provider" hx-trigger="silcrow-login from:body"></div>
-</section>
-</div>
-</main>
-</body>
-</html>
-"""
+# The page: no memory in it, the same for every caller; every panel is a fragment it loads.
+SHELL = (STATIC / "inspector.html").read_text(encoding="utf-8")
 
 
 @router.get("/")

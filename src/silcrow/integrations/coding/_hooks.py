@@ -6,7 +6,8 @@ UserPromptSubmit, adds ``hookSpecificOutput.additionalContext`` from the JSON on
 model's context.
 
 - ``session-start``: the curated notes' prompt section, the frozen snapshot the agent's system
-  prompt gets. It is taken once per session and kept in ``<home>/hooks/claude-code/``, so a
+  prompt gets: with the ``PROJECT.md`` block of the project (git work tree) holding the event's
+  ``cwd``, and nothing of any other project. It is taken once per session and kept in ``<home>/hooks/claude-code/``, so a
   resumed or compacted session sees the same text (a write made during the session shows up in
   the next one, as everywhere in silcrow).
 - ``user-prompt-submit``: what recall finds for the prompt, through the same
@@ -144,7 +145,7 @@ def session_start(payload: dict[str, Any], home: Path) -> HookResult:
     if snapshot is not None and snapshot.is_file():
         section = snapshot.read_text(encoding="utf-8")
     else:
-        notes = open_profile(home).notes()
+        notes = open_profile(home).notes(project=_project(payload))
         notes.load()
         section = notes.prompt_section()
         notes.note_prompt_use(f"claude-code:{key}" if key else None)  # entry metadata: in a prompt
@@ -155,6 +156,15 @@ def session_start(payload: dict[str, Any], home: Path) -> HookResult:
     if not section.strip():
         return HookResult()
     return HookResult(stdout=_context("SessionStart", section))
+
+
+def _project(payload: dict[str, Any]) -> Path | None:
+    """The project the session runs in: the git work tree holding the event's ``cwd`` (None
+    without one, or outside any work tree)."""
+    from silcrow._projects import find_project
+
+    cwd = payload.get("cwd")
+    return find_project(cwd) if isinstance(cwd, str) and os.path.isabs(cwd) else None
 
 
 def _forget_old(folder: Path) -> None:
