@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -36,8 +37,18 @@ def tokens(home: Path) -> dict[str, str]:
 
 
 def stdio_params(home: Path, *extra: str) -> StdioServerParameters:
+    """`silcrow mcp` for ``home``, started in it: in no git work tree, so in no project unless
+    ``extra`` names one (--project)."""
+    return stdio_in(home, home, *extra)
+
+
+def stdio_in(home: Path, cwd: Path, *extra: str) -> StdioServerParameters:
+    """`silcrow mcp` for ``home``, started in ``cwd``. The SDK hands a server only a few of the
+    environment's variables: PYTHONPATH is passed on, so it runs the silcrow under test."""
     command = silcrow_command()
-    return StdioServerParameters(command=command[0], args=[*command[1:], "mcp", "--home", str(home), *extra])
+    env = {name: os.environ[name] for name in ("PYTHONPATH",) if name in os.environ}
+    return StdioServerParameters(command=command[0], args=[*command[1:], "mcp", "--home", str(home), *extra],
+                                 cwd=str(cwd), env=env or None)
 
 
 @asynccontextmanager

@@ -16,8 +16,8 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from mcp import Client, StdioServerParameters
-from serve_support import http_client, make_home, stdio_params, tokens
+from mcp import Client
+from serve_support import http_client, make_home, stdio_in, stdio_params, tokens
 
 from silcrow._paths import resolve_home
 from silcrow.home import open_profile
@@ -85,7 +85,8 @@ def test_rest_writes_and_reads_the_project_the_header_names(world: World) -> Non
         assert alpha.post("/v1/memory/user", json={"content": "Prefers short answers."}).status_code == 200
         assert beta.get("/v1/memory/user").json()["entries"] == ["Prefers short answers."]
         # the prompt: the project's block in its own project only
-        prompt_alpha, prompt_beta = alpha.get("/v1/prompt").json()["prompt"], beta.get("/v1/prompt").json()["prompt"]
+        prompt_alpha = alpha.get("/v1/prompt").json()["prompt"]
+        prompt_beta = beta.get("/v1/prompt").json()["prompt"]
         assert "alpha builds with cargo." in prompt_alpha and "beta builds" not in prompt_alpha
         assert "beta builds with make." in prompt_beta and "alpha builds" not in prompt_beta
         history = alpha.get("/v1/memory/history", params={"target": "project"}).json()["records"]
@@ -122,11 +123,12 @@ def test_without_a_project_the_project_target_is_422_saying_how(world: World) ->
     ("{alpha}/../../../../../../../../etc", 422),
     ("{alpha}/README.md", 422),
     ("{alpha}/.git/../../../plain", 422),
-    ("{alpha}\x01", 400),
+    ("{alpha}/\udcff", 400),  # a byte that is not UTF-8
 ])
 def test_a_header_naming_no_project_is_refused(world: World, given: str, status: int) -> None:
     value = given.format(alpha=world.alpha, plain=world.plain)
-    headers = {"Authorization": f"Bearer {world.keys['a']}", HEADER: value}
+    raw = value.encode("utf-8", "surrogateescape")
+    headers = {"Authorization": f"Bearer {world.keys['a']}".encode(), HEADER.encode(): raw}
     response = httpx.get(f"{world.server.url}/v1/memory/user", headers=headers, timeout=60)
     assert response.status_code == status, response.text
     error = response.json()["error"]
@@ -196,16 +198,12 @@ def test_mcp_over_stdio_with_project_or_from_its_directory(tmp_path: Path) -> No
             added = await _call(client, "memory", {"action": "add", "target": "project",
                                                     "content": "alpha deploys on Fridays."})
             assert added["success"], added
-        command = silcrow_command()
-        in_beta = StdioServerParameters(command=command[0], args=[*command[1:], "mcp", "--home", str(home)],
-                                        cwd=str(beta))
-        async with Client(in_beta) as client:  # no --project: the directory it was started in
-            await _call(client, "memory", {"action": "add", "target": "project", "content": "beta is frozen."})
+        async with Client(stdio_in(home, beta)) as client:  # no --project: the directory it was started in
+            await _call(client, "memory", {"action": "add", "target": "project",
+                                           "content": "beta is frozen."})
             read = await _call(client, "memory", {"action": "read", "target": "project"})
             assert read["entries"] == ["beta is frozen."]
-        outside = StdioServerParameters(command=command[0], args=[*command[1:], "mcp", "--home", str(home)],
-                                        cwd=str(tmp_path))
-        async with Client(outside) as client:
+        async with Client(stdio_in(home, tmp_path)) as client:
             refused = await _call(client, "memory", {"action": "read", "target": "project"})
             assert not refused["success"] and "--project" in refused["error"]
 
@@ -219,18 +217,20 @@ def test_mcp_over_stdio_with_project_or_from_its_directory(tmp_path: Path) -> No
 
 
 def test_the_inspector_shows_the_project_block_and_the_projects(world: World) -> None:
+    with world.api(world.keys["a"], project=world.beta) as beta:
+        assert beta.post("/v1/memory/project", json={"content": "beta ships as a wheel."}).status_code == 200
     with world.api(world.keys["a_review"], project=world.alpha) as alpha:
         alpha.post("/v1/memory/project", json={"content": "alpha <b>uses</b> nightly Rust."})
         notes = alpha.get("/ui/notes")
         assert notes.status_code == 200 and "PROJECT.md" in notes.text
         assert "alpha &lt;b&gt;uses&lt;/b&gt; nightly Rust." in notes.text and "<b>uses" not in notes.text
-        assert str(world.alpha) in notes.text and "beta builds" not in notes.text
+        assert str(world.alpha) in notes.text and "beta ships" not in notes.text
         assert 'hx-post="/ui/memory/project/add"' in notes.text
         prompt = alpha.get("/ui/prompt")
         assert "nightly Rust" in prompt.text
         listed = alpha.get("/ui/projects")
         assert listed.status_code == 200
-        assert str(world.alpha) in listed.text and str(world.beta) in listed.text
+        assert str(world.alpha) in listed.text and f'data-project="{world.beta}"' in listed.text
         added = alpha.post("/ui/memory/project/add", data={"content": "alpha's docs are in docs/."},
                            headers={"X-Silcrow-CSRF": "1"})
         assert added.status_code == 200 and "alpha&#x27;s docs are in docs/." in added.text

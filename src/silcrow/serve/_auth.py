@@ -185,10 +185,11 @@ class TokenGate:
         except ProjectRefused as refused:
             raise Refused(refused.status, str(refused)) from None
         if not access.may_reach(project):
+            allowed = access.projects or ()
             raise Refused(403, f"token {access.token_name!r} may only work in the project"
-                          f"{'s' if len(access.projects or ()) > 1 else ''} {', '.join(access.projects or ())}, "
-                          f"not in {project}; name one of those in {PROJECT_HEADER}, or use a token made for "
-                          f"this project (`silcrow tokens create --project {project}`)")
+                          f"{'s' if len(allowed) > 1 else ''} {', '.join(allowed)}, not in {project}; name "
+                          f"one of those in {PROJECT_HEADER}, or use a token made for this project "
+                          f"(`silcrow tokens create --project {project}`)")
         access.tenant = access.tenant.at(project)
         return access
 

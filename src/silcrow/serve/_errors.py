@@ -11,6 +11,7 @@ outcome                                                status  error text
 =====================================================  ======  ==========================
 a refusal naming something that does not exist         404     the refusal's
 any other refusal (a write refused, invalid input)     422     the refusal's
+target ``project`` in a request naming no project      422     how to name one
 :class:`~silcrow.errors.ReviewRequiredError`           403     what it takes (a person)
 :class:`~silcrow.errors.StoreError`, ``DriftError``    409     the error's (names the file)
 :class:`~silcrow.errors.LockTimeoutError`,             503     the error's

@@ -43,6 +43,7 @@ from silcrow.serve import _gate_api as gate_api
 from silcrow.serve import _login as login
 from silcrow.serve import _upkeep as upkeep
 from silcrow.serve import _web as web
+from silcrow.serve import _web_projects as web_projects
 from silcrow.serve._auth import ACCESS_KEY, TokenGate, access_of
 from silcrow.serve._guard import HostGuard
 from silcrow.serve._limits import (
@@ -60,7 +61,8 @@ from silcrow.serve._tenant import Tenant, Tenants
 # The origin the journal records for a note written through this API.
 REST = "rest"
 
-Target = Literal["memory", "user"]
+# "project": the notes of the project the request's X-Silcrow-Project header names (422 without one).
+Target = Literal["memory", "user", "project"]
 MCP_PATH = "/mcp"
 
 
@@ -161,6 +163,7 @@ def build_app(home: Path, default_home: Path, *, host: str = "127.0.0.1", allow_
     app.include_router(upkeep.router)  # the same: "details", "archive" and "review" are no targets
     app.include_router(login.router)  # the inspector's one-time login, public as PUBLIC_PATHS says
     app.include_router(web.router)  # the inspector at /, behind the same middlewares
+    app.include_router(web_projects.router)  # its projects panel
     app.state.inspector_logins = login.OneTimeLogins(home)
     app.add_middleware(gate_api.ProposerContext)  # inside TokenGate: it reads the caller's access
     app.add_middleware(TokenGate, home=home, tenant_for=tenants.get,

@@ -32,6 +32,7 @@ from mcp_types import (
     ErrorData,
     GetPromptResult,
     JSONRPCError,
+    ListResourcesResult,
     ListToolsResult,
     Prompt,
     PromptMessage,
@@ -48,12 +49,13 @@ from silcrow.agent import session_search_schema
 from silcrow.recall import TOOL_NAMES, TOOL_SPECS, ToolSpec, bare_tool, hits_block
 from silcrow.serve._errors import failure, failure_result
 from silcrow.serve._tenant import READ_ONLY_TOOLS, Tenant, is_read_only_call
-from silcrow.store import ENTRY_DELIMITER, TARGET_FILES
+from silcrow.store import ENTRY_DELIMITER, PROJECT_FILES, PROJECT_TARGET, TARGET_FILES
 
 log = logging.getLogger(__name__)
 
 PROMPT_URI = "silcrow://prompt"
-MEMORY_URIS = {f"silcrow://memory/{file_name}": target for target, file_name in TARGET_FILES.items()}
+MEMORY_URIS = {f"silcrow://memory/{file_name}": target
+               for target, file_name in {**TARGET_FILES, **PROJECT_FILES}.items()}
 PROMPT_NAME = "memory_context"
 
 INSTRUCTIONS = """\
@@ -97,13 +99,14 @@ class Access:
 AccessResolver = Callable[[Any], Access]
 
 
-def _memory_tool() -> Tool:
-    schema = copy.deepcopy(memory_tool.PARAMETERS)
+def _memory_tool(project: bool) -> Tool:
+    """The memory tool, with the target ``project`` for a caller in a project."""
+    schema = copy.deepcopy(memory_tool.PROJECT_PARAMETERS if project else memory_tool.PARAMETERS)
     action = schema["properties"]["action"]
     action["enum"] = [*action["enum"], "read"]
     action["description"] += " 'read' returns the current entries and usage of the target."
-    return Tool(name=memory_tool.TOOL_NAME, description=memory_tool.DESCRIPTION + READ_LINE,
-                input_schema=schema)
+    description = memory_tool.PROJECT_DESCRIPTION if project else memory_tool.DESCRIPTION
+    return Tool(name=memory_tool.TOOL_NAME, description=description + READ_LINE, input_schema=schema)
 
 
 def _function_tool(schema: dict[str, Any] | ToolSpec) -> Tool:
@@ -143,8 +146,8 @@ class SilcrowMCP(MCPServer):
         super().__init__("silcrow", instructions=INSTRUCTIONS, log_level="WARNING")
         self._access = access
         self._catalog = catalog  # the tenant listed for a call from outside a request
-        # Per profile: each tenant's provider declares its own tools.
-        self._tools: dict[Path, list[Tool]] = {}
+        # Per profile (and whether in a project): each tenant's provider declares its own tools.
+        self._tools: dict[tuple[Path, bool], list[Tool]] = {}
 
     def _caller(self, context: Context[Any, Any] | None) -> Access:
         request = None
@@ -166,15 +169,16 @@ class SilcrowMCP(MCPServer):
 
     async def tools_for(self, tenant: Tenant) -> list[Tool]:
         """The tools of ``tenant``: memory, session_search, and its provider's recall tools."""
-        tools = self._tools.get(tenant.home)
+        key = (tenant.home, tenant.project is not None)
+        tools = self._tools.get(key)
         if tools is None:
-            own = [_memory_tool(), _function_tool(session_search_schema())]
+            own = [_memory_tool(key[1]), _function_tool(session_search_schema())]
             try:
                 recall = await tenant.offload(_recall_specs, tenant)
             except Exception as exc:  # a provider that fails costs recall, never the notes
                 log.warning("the recall tools of %s are not listed: %s", tenant.home, failure(exc)[1])
                 return own  # not kept: listed again once the provider opens
-            tools = self._tools[tenant.home] = [*own, *(_function_tool(s) for s in recall)]
+            tools = self._tools[key] = [*own, *(_function_tool(s) for s in recall)]
         return tools
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
@@ -207,11 +211,19 @@ class SilcrowMCP(MCPServer):
             result, text = await access.tenant.offload(_answer, access.tenant, name, arguments)
         return result, text
 
-    async def list_resources(self) -> list[Resource]:
+    async def _handle_list_resources(self, ctx: Any, params: Any) -> ListResourcesResult:
+        # As for tools: the SDK lists without the request; a caller in a project gets PROJECT.md.
+        context: Context[Any, Any] = Context(request_context=ctx, mcp_server=self,
+                                             subscriptions=self._subscriptions)
+        project = self._caller(context).tenant.project is not None
+        return ListResourcesResult(resources=await self.list_resources(project=project))
+
+    async def list_resources(self, *, project: bool = False) -> list[Resource]:
+        uris = [uri for uri, target in MEMORY_URIS.items() if project or target != PROJECT_TARGET]
         memory = [Resource(uri=uri, name=uri.rsplit("/", 1)[1], mime_type="text/markdown",
                            description=f"The current entries of {uri.rsplit('/', 1)[1]}, separated by "
                            f"'{ENTRY_DELIMITER.strip()}' lines.")
-                  for uri in MEMORY_URIS]
+                  for uri in uris]
         prompt = Resource(uri=PROMPT_URI, name="prompt", mime_type="text/plain",
                           description="The curated-memory section of the system prompt, exactly as a "
                           "silcrow agent gets it. Read it once per conversation.")

@@ -50,8 +50,9 @@ from silcrow.recall import (
     policy,
 )
 from silcrow.serve._limits import TENANT_THREADS
+from silcrow.serve._project import PROJECT_HEADER, ProjectRequired
 from silcrow.sessions import SessionBackend
-from silcrow.store import TARGET_FILES
+from silcrow.store import PROJECT_TARGET
 from silcrow.tool import memory_call
 
 log = logging.getLogger(__name__)
@@ -196,11 +197,25 @@ class Tenant:
         return self.manager
 
     def read(self, target: str) -> Result:
-        """The ``memory`` tool's ``read``: live entries and usage of ``target``."""
-        if target not in TARGET_FILES:
-            return refusal(f"unknown memory target {target!r}: use 'memory' or 'user'")
+        """The ``memory`` tool's ``read``: live entries and usage of ``target``; ``project``
+        without a project is refused (422, as a write is), saying how to name one."""
+        notes = self.notes()
+        if target not in notes.targets:
+            if target == PROJECT_TARGET:
+                return refusal(self.no_project(notes))
+            return refusal(f"unknown memory target {target!r}: use {' or '.join(map(repr, notes.targets))}")
         # one read: entries and usage describe the same version
-        return dict(self.notes().read(target, shown_to="tool").to_json())
+        return dict(notes.read(target, shown_to="tool").to_json())
+
+    @staticmethod
+    def no_project(notes: Notes) -> str:
+        """Why ``notes`` (of a request that names no project) have no target ``project``: the
+        notes' own refusal, which a read raises and a write answers with."""
+        try:
+            notes.read(PROJECT_TARGET)
+        except StoreError as exc:
+            return str(exc)
+        raise RuntimeError("no_project() asked of notes that have a project")
 
     def provider_tool_names(self) -> list[str]:
         return [spec.name for spec in self.manager.tool_specs()]
@@ -243,8 +258,21 @@ class Tenant:
         notes.load()
         return build_system_prompt(notes, self.manager, identity=CLIENT_IDENTITY)
 
+    def targeted(self, target: str | None) -> Notes:
+        """:meth:`notes` for a read of ``target`` (None: every target); ``project`` without a
+        project raises :class:`ProjectRequired` (422), saying how to name one."""
+        notes = self.notes()
+        if target == PROJECT_TARGET and notes.project is None:
+            raise ProjectRequired(self.no_project(notes))
+        return notes
+
     def history(self, target: str | None, *, safe: bool = False) -> list[dict[str, Any]]:
-        return self.notes().history(target, safe=safe)
+        return self.targeted(target).history(target, safe=safe)
+
+    def projects(self) -> list[dict[str, Any]]:
+        """The profile's projects with notes (root, entries, usage, last used), as
+        ``silcrow memory projects`` lists them."""
+        return self._parts.projects()
 
     # -- the approval gate (a person's decisions: never held themselves) -------------------------
 
@@ -273,6 +301,10 @@ class Tenant:
             shared.manager = shared.sessions = None
 
 
+# Why a server request has no project notes: what a refusal of target "project" tells its client.
+NO_PROJECT = (f"this request names none (send the project's directory in the {PROJECT_HEADER} header; "
+              "`silcrow mcp` serves the project it is started in, or --project DIR)")
+
 CLIENT_IDENTITY = ("You have a persistent memory (silcrow) that outlives this conversation, reached "
                    "through the memory, session_search and recall tools.")
 
@@ -292,6 +324,7 @@ class Parts:
     sessions: Callable[[], SessionBackend]
     manager: Callable[[], MemoryManager]
     settings: Settings = field(default_factory=Settings)
+    projects: Callable[[], list[dict[str, Any]]] = list
 
 
 def open_tenant(home: Path | Profile) -> Tenant:
@@ -303,7 +336,9 @@ def open_tenant(home: Path | Profile) -> Tenant:
     # (the journal's tail, the checked paths) across calls; the files' locks serialise writers.
     backend = profile.notes_backend()
     return Tenant(profile.path, Parts(
-        notes=lambda recall, project: profile.notes(recall, backend=backend, project=project),
+        notes=lambda recall, project: profile.notes(recall, backend=backend, project=project,
+                                                    no_project=NO_PROJECT),
+        projects=profile.projects,
         sessions=profile.sessions,
         manager=lambda: _recall_manager(profile),
         settings=profile.settings,

@@ -163,7 +163,8 @@ def _locked(path: Path) -> Iterator[None]:
 
 def create_token(home: Path, *, profile: str | None, scope: str = "write",
                  name: str | None = None, expires_in: float | None = None,
-                 login: bool = False, projects: Sequence[str | Path] | None = None) -> tuple[str, TokenRecord]:
+                 login: bool = False, projects: Sequence[str | Path] | None = None
+                 ) -> tuple[str, TokenRecord]:
     """Make a token; returns ``(secret, record)``. The secret is shown once and not stored.
     ``expires_in``: seconds it lasts (None: until revoked). ``projects``: directories of the
     only projects its requests may name (each a directory inside a git work tree, kept as that

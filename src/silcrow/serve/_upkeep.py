@@ -24,7 +24,7 @@ from silcrow.serve._auth import access_of
 from silcrow.serve._rest import respond
 from silcrow.serve._tenant import Tenant
 from silcrow.serve._web import _fragment, _message, _refused, h
-from silcrow.store import TARGET_FILES
+from silcrow.store import PROJECT_TARGET, TARGET_FILES
 from silcrow.store import author_label as label
 
 router = APIRouter()
@@ -34,8 +34,8 @@ CALLER_ORIGIN = "rest"
 
 
 def _target(target: str | None) -> str | None:
-    if target is not None and target not in TARGET_FILES:
-        raise ValueError(f"unknown target {target!r}: use 'memory' or 'user'")
+    if target is not None and target not in TARGET_FILES and target != PROJECT_TARGET:
+        raise ValueError(f"unknown target {target!r}: use 'memory', 'user' or 'project'")
     return target
 
 
@@ -49,8 +49,8 @@ async def details(request: Request, target: str | None = None) -> Response:
         chosen = _target(target)
     except ValueError as exc:
         return _bad(str(exc))
-    return await respond(request, lambda tenant: {"success": True,
-                                                  "details": tenant.notes().details(chosen, safe=True)})
+    return await respond(request, lambda tenant: {
+        "success": True, "details": tenant.targeted(chosen).details(chosen, safe=True)})
 
 
 @router.get("/v1/memory/archive")
@@ -61,7 +61,7 @@ async def archive(request: Request, query: str | None = Query(None, max_length=2
     except ValueError as exc:
         return _bad(str(exc))
     return await respond(request, lambda tenant: {
-        "success": True, "archive": tenant.notes().archived(query, target=chosen, safe=True)})
+        "success": True, "archive": tenant.targeted(chosen).archived(query, target=chosen, safe=True)})
 
 
 @router.post("/v1/memory/archive/{item_id}/restore")

@@ -47,7 +47,15 @@ from silcrow.serve._auth import access_of, review_needed
 from silcrow.serve._errors import failure
 from silcrow.serve._mcp_server import Access
 from silcrow.serve._tenant import Tenant
-from silcrow.store import TARGET_FILES, author_label, box_warnings, shown_origin, who_text
+from silcrow.store import (
+    PROJECT_FILES,
+    PROJECT_TARGET,
+    TARGET_FILES,
+    author_label,
+    box_warnings,
+    shown_origin,
+    who_text,
+)
 
 STATIC = Path(__file__).with_name("static")
 STATIC_FILES = {"htmx.min.js": "text/javascript", "inspector.js": "text/javascript",
@@ -60,7 +68,8 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff",
            "referrer-policy": "no-referrer", "x-frame-options": "DENY", "cache-control": "no-store"}
-LABELS = {"memory": "the agent's notes", "user": "the user profile"}
+LABELS = {"memory": "the agent's notes", "user": "the user profile", PROJECT_TARGET: "this project's notes"}
+FILES = {**TARGET_FILES, **PROJECT_FILES}
 
 router = APIRouter(include_in_schema=False)
 
@@ -130,7 +139,8 @@ async def whoami(request: Request) -> HTMLResponse:
 
     def render(tenant: Tenant, _allowed: bool) -> str:
         scope = h(_scope_text(access))
-        return f'profile <strong>{h(_profile(tenant))}</strong> <span class="hint">({scope})</span>'
+        where = f" in project <strong>{h(tenant.project)}</strong>" if tenant.project else ""
+        return f'profile <strong>{h(_profile(tenant))}</strong>{where} <span class="hint">({scope})</span>'
 
     return await _fragment(request, render)
 
@@ -206,12 +216,14 @@ def render_notes(tenant: Tenant, can_write: bool, message: str = "") -> str:
     records = notes.history()
     described = notes.details()
     out = [message]
-    for target, file_name in TARGET_FILES.items():
-        meta = {item["text"]: item for item in described[target]}
+    for target in notes.targets:
+        file_name = FILES[target]
+        meta = {item["text"]: item for item in described.get(target, [])}
         view = notes.read(target)
         entries, limit, used = list(view.entries), view.char_limit, view.used
+        where = f": {notes.project}" if target == PROJECT_TARGET else ""
         out.append(f'<section class="file" aria-label="{h(file_name)}"><h3>{h(file_name)} '
-                   f'<span class="hint">{h(LABELS[target])}</span></h3>'
+                   f'<span class="hint">{h(LABELS[target] + where)}</span></h3>'
                    f'<p class="usage"><meter min="0" max="{limit}" low="{int(limit * 0.7)}" '
                    f'high="{int(limit * 0.9)}" optimum="0" value="{min(used, limit)}" '
                    f'aria-label="{h(file_name)} usage"></meter> {h(view.usage)}</p>')
@@ -272,7 +284,7 @@ def render_pending(tenant: Tenant, can_review: bool, message: str = "") -> str:
         pid = str(item.get("id"))
         who = who_text(item.get("who"))
         out.append(f'<li class="proposal"><p><strong>{h(item.get("action"))}</strong> in '
-                   f'{h(TARGET_FILES.get(str(item.get("target")), item.get("target")))} '
+                   f'{h(FILES.get(str(item.get("target")), item.get("target")))} '
                    f'<span class="hint"><time>{h(str(item.get("time", "")).replace("T", " "))}</time>'
                    f'{" · from " + h(who) if who else ""} · id {h(pid)}</span></p>')
         if item.get("held"):
@@ -421,7 +433,7 @@ async def write(request: Request, target: str, action: str) -> HTMLResponse:
     refused = _refused(request, need_review=True)
     if refused is not None:
         return refused
-    if target not in TARGET_FILES or action not in ("add", "replace", "remove", "undo"):
+    if target not in FILES or action not in ("add", "replace", "remove", "undo"):
         return _html('<p class="error">unknown target or action</p>', 404)
     form = await _fields(request)
     if isinstance(form, HTMLResponse):

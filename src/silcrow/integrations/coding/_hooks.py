@@ -7,9 +7,9 @@ model's context.
 
 - ``session-start``: the curated notes' prompt section, the frozen snapshot the agent's system
   prompt gets: with the ``PROJECT.md`` block of the project (git work tree) holding the event's
-  ``cwd``, and nothing of any other project. It is taken once per session and kept in ``<home>/hooks/claude-code/``, so a
-  resumed or compacted session sees the same text (a write made during the session shows up in
-  the next one, as everywhere in silcrow).
+  ``cwd``, and nothing of any other project. It is taken once per session and kept in
+  ``<home>/hooks/claude-code/``, so a resumed or compacted session sees the same text (a write
+  made during the session shows up in the next one, as everywhere in silcrow).
 - ``user-prompt-submit``: what recall finds for the prompt, through the same
   :meth:`MemoryManager.prefetch` as the agent loop: trivial prompts skipped, a long prompt
   searched by its last 4,000 characters, threats filtered, fence tags stripped, the block

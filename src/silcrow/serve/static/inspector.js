@@ -1,9 +1,12 @@
-// The silcrow inspector's only script: log in, send the token and the CSRF header with every
-// request htmx makes, and show errors. Memory is rendered (escaped) by the server, never here.
+// The silcrow inspector's only script: log in, send the token, the CSRF header and the chosen
+// project with every request htmx makes, and show errors. Memory is rendered (escaped) by the
+// server, never here.
 (function () {
   "use strict";
   var KEY = "silcrow-token";
+  var PROJECT_KEY = "silcrow-project";
   var CSRF = "X-Silcrow-CSRF";
+  var PROJECT = "X-Silcrow-Project";
 
   function $(id) { return document.getElementById(id); }
   function token() { return window.sessionStorage.getItem(KEY); }
@@ -12,7 +15,19 @@
     out[CSRF] = "1";
     var t = token();
     if (t) { out.Authorization = "Bearer " + t; }
+    var project = window.sessionStorage.getItem(PROJECT_KEY);
+    // A header carries bytes: the root's UTF-8 bytes, one character each (the server reads UTF-8).
+    if (project) { out[PROJECT] = unescape(encodeURIComponent(project)); }
     return out;
+  }
+  // Show a project's notes (its root), or none (""): every panel is loaded again with it.
+  function chooseProject(root) {
+    if (root) {
+      window.sessionStorage.setItem(PROJECT_KEY, root);
+    } else {
+      window.sessionStorage.removeItem(PROJECT_KEY);
+    }
+    enter();
   }
   function flash(text) {
     var box = $("flash");
@@ -31,12 +46,19 @@
     try { return JSON.parse(xhr.responseText).error || xhr.statusText; } catch (e) { return xhr.statusText; }
   }
 
-  function enter() {
+  // Log in with the tab's token; ``note``: shown once the page is in.
+  function enter(note) {
     var request = new XMLHttpRequest();
     request.open("GET", "/ui/whoami");
     var h = headers();
     Object.keys(h).forEach(function (name) { request.setRequestHeader(name, h[name]); });
     request.onload = function () {
+      if (request.status !== 200 && window.sessionStorage.getItem(PROJECT_KEY) &&
+          errorText(request).indexOf(PROJECT) >= 0) {
+        window.sessionStorage.removeItem(PROJECT_KEY);
+        enter("the project is no longer shown: " + errorText(request));
+        return;
+      }
       if (request.status !== 200) {
         var hadToken = token() !== null;
         window.sessionStorage.removeItem(KEY);
@@ -45,7 +67,7 @@
           (request.status === 401 ? "that token was refused: " : "") + errorText(request));
         return;
       }
-      flash("");
+      flash(note || "");
       $("login").hidden = true;
       $("app").hidden = false;
       $("logout").hidden = !token();
@@ -89,6 +111,11 @@
     } else {
       flash(errorText(xhr));
     }
+  });
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("button[data-project]") : null;
+    if (button) { chooseProject(button.getAttribute("data-project")); }
   });
 
   document.addEventListener("DOMContentLoaded", function () {
