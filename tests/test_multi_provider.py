@@ -315,3 +315,62 @@ def test_the_set_keeps_the_provider_contract(tmp_path: Path, service: HonchoStan
 
     check_provider_contract(_profile(tmp_path).provider(), tmp_path)  # type: ignore[arg-type]
     assert service.violations == [] and service.requests  # the set reached the hosted member
+
+
+class _Recording(MemoryProvider):
+    """A provider written against the public contract that keeps every hook it is called with."""
+
+    def __init__(self, name: str, answer: str = "") -> None:
+        self.name, self.answer, self.calls = name, answer, []  # type: ignore[misc]
+
+    def is_available(self) -> bool:
+        return True
+
+    def initialize(self, session_id: str, **context: Any) -> None:
+        self.calls.append(("initialize", session_id))
+
+    def prefetch(self, query: str, *, session_id: str = "") -> str:
+        return self.answer
+
+    def on_turn_start(self, turn_number: int, message: str) -> None:
+        self.calls.append(("on_turn_start", message))
+
+    def on_session_switch(self, old_session_id: str, new_session_id: str, **context: Any) -> None:
+        self.calls.append(("on_session_switch", new_session_id))
+
+    def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
+        self.calls.append(("on_pre_compress", len(messages)))
+        return f"{self.name} summary"
+
+    def sync_turn(self, user: str, assistant: str, *, session_id: str = "") -> None:
+        self.calls.append(("sync_turn", user))
+
+    def on_memory_write(self, action: str, target: str, content: str) -> None:
+        self.calls.append(("on_memory_write", content))
+
+    def on_session_end(self, messages: list[dict[str, Any]]) -> None:
+        self.calls.append(("on_session_end", len(messages)))
+
+    def shutdown(self) -> None:
+        self.calls.append(("shutdown", ""))
+
+
+def test_every_session_hook_reaches_every_provider() -> None:
+    from silcrow.recall import ProviderSet
+
+    first, second = _Recording("first", "alpha fact"), _Recording("second", "beta fact\nalpha fact")
+    manager = MemoryManager.of(ProviderSet([first, second]), "s-1")
+    manager.on_turn_start(1, "hello there, what do you know?")
+    block = manager.prefetch("what do you know about alpha?")
+    compressed = manager.on_pre_compress([{"role": "user", "content": "x"}])
+    manager.on_session_switch("s-1", "s-2")
+    manager.sync_turn("u", "a")
+    manager.on_memory_write("add", "user", "note")
+    manager.on_session_end([{"role": "user", "content": "x"}])
+    assert manager.shutdown(10)
+    for member in (first, second):
+        assert [hook for hook, _ in member.calls] == [
+            "initialize", "on_turn_start", "on_pre_compress", "on_session_switch", "sync_turn",
+            "on_memory_write", "on_session_end", "shutdown"]
+    assert block.count("alpha fact") == 1 and "beta fact" in block and block.count(FENCE_OPEN) == 1
+    assert "first summary" in compressed and "second summary" in compressed

@@ -158,8 +158,9 @@ class Profile(ProfileSettings):
 
     def provider(self, name: str | None = None, *,
                  embedder: str | Embedder | None = None) -> MemoryProvider | None:
-        """The recall provider ``name`` (default: the configured one) for this profile, or None
-        when it is ``"none"``. Not initialised: :meth:`recall` runs it."""
+        """The recall provider ``name`` (default: the configured one, or the configured several
+        as one ``ProviderSet``) for this profile, or None when it is ``"none"``. Not initialised:
+        :meth:`recall` runs it."""
         from silcrow.recall import open_provider
 
         return open_provider(self, name, embedder=embedder)
@@ -167,8 +168,9 @@ class Profile(ProfileSettings):
     def recall(self, session_id: str = "", *, provider: str | MemoryProvider | None = None,
                embedder: str | Embedder | None = None, context: Mapping[str, Any] | None = None,
                initialize: bool = True, available_only: bool = True, **options: Any) -> MemoryManager:
-        """A :class:`~silcrow.recall.MemoryManager` running this profile's recall provider
-        (``provider``: another name, ``"none"``, or an instance), opened, checked and initialised
+        """A :class:`~silcrow.recall.MemoryManager` running this profile's recall provider, or
+        its several at once (``provider``: another name, ``"none"``, or an instance), opened,
+        checked and initialised
         for ``session_id`` (``context``: more for the provider's ``initialize``); ``options`` are
         the manager's. A provider that is not available is left out with a warning: recall is
         then empty, the notes unaffected. The caller shuts the manager down."""

@@ -241,6 +241,10 @@ class ProviderSet(MemoryProvider):
     def initialize(self, session_id: str, *, skip: Collection[str] = (), **context: Any) -> None:
         """Initialise every available member (those named in ``skip`` are left as they are); a
         member that fails is left out, the others go on. Raises RecallError when none started."""
+        for lane in self._lanes:
+            if not lane.live and not lane.started:  # the others run without it, loudly
+                log.warning("recall provider %r is not available (%s); the other selected providers run "
+                            "without it", lane.name, lane.reason)
         for lane in self._live():
             if lane.name in skip:
                 continue
