@@ -203,10 +203,14 @@ def test_console_script_and_chat_pick_the_project_of_their_directory(place: dict
         {"content": "noted"}]
     with ScriptedModelServer(script, default={"content": "ok"}) as server:
         env["OPENAI_BASE_URL"] = server.base_url
-        chat = run(web / "src", "chat", "--provider", "none", stdin="remember how we deploy\n/quit\n")
+        chat = run(web / "src", "chat", "--provider", "none",
+                   stdin="remember how we deploy\n/memory\n/quit\n")
         requests = server.requests
     assert chat.returncode == 0, chat.stderr
-    assert f"project {web}" in ANSI.sub("", chat.stdout)
+    said = ANSI.sub("", chat.stdout)
+    assert f"project {web}" in said
+    # /memory lists the project's file too, as it is on disk (the write included).
+    assert f"PROJECT ({web})" in said and "2. The web app deploys with fly." in said
     system = requests[0]["messages"][0]["content"]
     assert "The web app uses tabs." in system and f"PROJECT (notes on the project at {web})" in system
     shown_web = run(web, "memory", "show", "--json", "-t", "project")

@@ -281,3 +281,31 @@ def test_a_notes_without_a_project_store_is_todays_notes(tmp_path: Path) -> None
     assert Notes(store).targets == ("memory", "user") and Notes(store).project is None
     with pytest.raises(StoreError, match="must be a project's notes"):
         Notes(store, project_store=store)
+
+
+def test_db_import_and_export_carry_the_projects_notes(trees: tuple[Path, Path, Path], pg_dsn: str) -> None:
+    from test_cli_recall import run
+
+    home, one, two = trees
+    profile = open_profile(home)
+    profile.notes().add("memory", "Profile fact.", origin="api")
+    profile.notes(project=one).add("project", "One builds with make.", origin="api")
+    profile.notes(project=one).replace("project", "make", "One builds with make dist.", origin="api")
+    profile.notes(project=two).add("project", "Two uses cargo.", origin="api")
+    code, _, err = run("db", "import", "--from-home", str(home), "--dsn", pg_dsn)
+    assert code == 0, err
+    shared = open_profile(home, dsn=pg_dsn)
+    assert shared.notes(project=one).entries("project") == ["One builds with make dist."]
+    assert [r["action"] for r in shared.notes(project=one).history("project")] == ["add", "replace"]
+    assert {p["root"] for p in shared.projects()} == {str(one.resolve()), str(two.resolve())}
+    # Importing again is refused whole (the projects' rows count too), then the way back.
+    code, _, err = run("db", "import", "--from-home", str(home), "--dsn", pg_dsn)
+    assert code == 1 and "already holds notes" in err
+    back = home.parent / "back"
+    code, _, err = run("db", "export", "--to-home", str(back), "--dsn", pg_dsn)
+    assert code == 0, err
+    returned = open_profile(back)
+    assert returned.notes(project=two).entries("project") == ["Two uses cargo."]
+    assert returned.notes(project=one).undo("project", origin="cli")["success"] is True
+    assert returned.notes(project=one).entries("project") == ["One builds with make."]
+    assert {p["root"] for p in returned.projects()} == {str(one.resolve()), str(two.resolve())}

@@ -1,7 +1,9 @@
 """Move a files home into a PostgreSQL database and back, losing nothing.
 
 ``import_home`` loads a home's curated notes (the exact bytes of MEMORY.md
-and USER.md) and their journal, its ``recall.db`` (every column and vector)
+and USER.md) and their journal, each project's notes (``projects/<key>/``: PROJECT.md, its
+journal, proposals, ledger and record, under the owner ``<profile>/project/<key>``), its
+``recall.db`` (every column and vector)
 ``sessions.db`` (sessions, messages, compaction flags and branches) and
 ``langgraph.db`` (the items of a LangGraph store, whose search index is their
 recall memories) into one profile. ``export_home`` writes one profile back as
@@ -45,7 +47,9 @@ from silcrow.schema import sessions as sessions_schema
 from silcrow.store import (
     JOURNAL_FILE,
     LEDGER_FILE,
+    OWNER_PART,
     PENDING_FILE,
+    PROJECTS_DIR,
     FileBackend,
     journal_line,
     read_journal,
@@ -59,6 +63,8 @@ __all__ = [
 ]
 
 NOTE_FILES = ("MEMORY.md", "USER.md")
+# A project's notes directory (silcrow.store._projects): its file, and its record, a row beside it.
+PROJECT_FILES = ("PROJECT.md", "project.json")
 _MEMORY_COLUMNS = recall_schema.MEMORIES.columns
 _SESSION_COLUMNS = sessions_schema.SESSIONS.columns
 _MESSAGE_COLUMNS = sessions_schema.MESSAGES.columns
@@ -107,29 +113,11 @@ def import_home(db: Database, home: Path, profile: str) -> Counts:
     counts = Counts()
     with _pg(db) as conn:
         _refuse_if_present(conn, profile)
-        notes = memories_dir(home)
-        for name in NOTE_FILES:
-            path = notes / name
-            if path.is_file():
-                conn.execute(
-                    "INSERT INTO curated_notes (profile, target_file, body) VALUES (%s, %s, %s)",
-                    (profile, name, path.read_bytes()),
-                )
-                counts.notes += 1
-        for record in read_journal(notes / JOURNAL_FILE):
-            conn.execute(
-                "INSERT INTO curated_journal (profile, target, record) VALUES (%s, %s, %s)",
-                (profile, record.get("target", ""), journal_line(record)),
-            )
-            counts.journal_records += 1
-        pending = notes / PENDING_FILE
-        if pending.is_file():  # the approval gate's proposals go with the notes
-            conn.execute("INSERT INTO pending_proposals (profile, body) VALUES (%s, %s)",
-                         (profile, pending.read_text(encoding="utf-8", errors="replace")))
-        kept = notes / LEDGER_FILE
-        if kept.is_file():  # and the entries' metadata and archive
-            conn.execute("INSERT INTO curated_ledger (profile, body) VALUES (%s, %s)",
-                         (profile, kept.read_text(encoding="utf-8", errors="replace")))
+        _import_notes(conn, memories_dir(home), profile, NOTE_FILES, counts)
+        projects = home / PROJECTS_DIR
+        for folder in sorted(projects.iterdir()) if projects.is_dir() else []:
+            if folder.is_dir() and not folder.name.startswith("."):  # .archive: set aside, stays
+                _import_notes(conn, folder, f"{profile}{OWNER_PART}{folder.name}", PROJECT_FILES, counts)
         recall_ids: dict[int, int] = {}
         if recall_db(home).is_file():
             recall_ids = _import_recall(conn, recall_db(home), profile, counts)
@@ -140,11 +128,38 @@ def import_home(db: Database, home: Path, profile: str) -> Counts:
     return counts
 
 
+def _import_notes(conn: Any, notes: Path, owner: str, files: tuple[str, ...], counts: Counts) -> None:
+    """One notes directory (a profile's memories/, or a project's) as the rows of ``owner``."""
+    for name in files:
+        path = notes / name
+        if path.is_file():
+            conn.execute(
+                "INSERT INTO curated_notes (profile, target_file, body) VALUES (%s, %s, %s)",
+                (owner, name, path.read_bytes()),
+            )
+            counts.notes += 1
+    for record in read_journal(notes / JOURNAL_FILE):
+        conn.execute(
+            "INSERT INTO curated_journal (profile, target, record) VALUES (%s, %s, %s)",
+            (owner, record.get("target", ""), journal_line(record)),
+        )
+        counts.journal_records += 1
+    pending = notes / PENDING_FILE
+    if pending.is_file():  # the approval gate's proposals go with the notes
+        conn.execute("INSERT INTO pending_proposals (profile, body) VALUES (%s, %s)",
+                     (owner, pending.read_text(encoding="utf-8", errors="replace")))
+    kept = notes / LEDGER_FILE
+    if kept.is_file():  # and the entries' metadata and archive
+        conn.execute("INSERT INTO curated_ledger (profile, body) VALUES (%s, %s)",
+                     (owner, kept.read_text(encoding="utf-8", errors="replace")))
+
+
 def _refuse_if_present(conn: Any, profile: str) -> None:
+    prefix = f"{profile}{OWNER_PART}"
     notes = conn.execute(
-        "SELECT (SELECT count(*) FROM curated_notes WHERE profile = %s)"
+        "SELECT (SELECT count(*) FROM curated_notes WHERE profile = %s OR left(profile, %s) = %s)"
         " + (SELECT count(*) FROM curated_journal WHERE profile = %s)",
-        (profile, profile),
+        (profile, len(prefix), prefix, profile),
     ).fetchone()[0]
     rest = conn.execute(
         "SELECT (SELECT count(*) FROM recall_memories WHERE profile = %s)"
@@ -259,6 +274,8 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
     taken = [p for p in (notes / n for n in (*NOTE_FILES, JOURNAL_FILE, PENDING_FILE, LEDGER_FILE))
              if p.exists()]
     taken += [p for p in (recall_db(home), sessions_db(home), home / LANGGRAPH_FILE) if p.exists()]
+    if (home / PROJECTS_DIR).exists():
+        taken.append(home / PROJECTS_DIR)
     if taken:
         raise ConfigError(
             f"{home} already holds {', '.join(str(p) for p in taken)}; export into a new or empty "
@@ -266,24 +283,12 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
         )
     counts = Counts()
     with _pg(db) as conn:
-        private_dir(notes, home=home)
-        for name, body in conn.execute(
-            "SELECT target_file, body FROM curated_notes WHERE profile = %s", (profile,)
-        ).fetchall():
-            write_private(notes / name, bytes(body))
-            counts.notes += 1
-        # Written by the journal's own append, so the file has its usual on-disk form (records
-        # after the first of a target stored as deltas on the one before).
-        counts.journal_records = write_journal(notes / JOURNAL_FILE, (
-            json.loads(line) for (line,) in conn.execute(
-                "SELECT record FROM curated_journal WHERE profile = %s ORDER BY seq", (profile,))))
-        row = conn.execute("SELECT body FROM pending_proposals WHERE profile = %s", (profile,)).fetchone()
-        if row and row[0]:
-            FileBackend(notes, home=home).proposals().restore(str(row[0]))
-        row = conn.execute("SELECT body FROM curated_ledger WHERE profile = %s", (profile,)).fetchone()
-        if row and row[0]:
-            body = str(row[0])
-            FileBackend(notes, home=home).ledger().change(lambda _text: body)
+        _export_notes(conn, notes, home, profile, counts)
+        prefix = f"{profile}{OWNER_PART}"
+        owners = conn.execute("SELECT DISTINCT profile FROM curated_notes WHERE left(profile, %s) = %s",
+                              (len(prefix), prefix)).fetchall()
+        for (owner,) in owners:
+            _export_notes(conn, home / PROJECTS_DIR / str(owner)[len(prefix):], home, str(owner), counts)
         memories = conn.execute(
             f"SELECT {', '.join(_MEMORY_COLUMNS)}, body, dated, embedding FROM recall_memories"
             " WHERE profile = %s ORDER BY id",
@@ -316,6 +321,28 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
         if items:
             _export_langgraph(home / LANGGRAPH_FILE, items, counts)
     return counts
+
+
+def _export_notes(conn: Any, notes: Path, home: Path, owner: str, counts: Counts) -> None:
+    """The rows of ``owner`` (a profile's notes, or a project's) as the notes directory ``notes``."""
+    private_dir(notes, home=home)
+    for name, body in conn.execute(
+        "SELECT target_file, body FROM curated_notes WHERE profile = %s", (owner,)
+    ).fetchall():
+        write_private(notes / name, bytes(body))
+        counts.notes += 1
+    # Written by the journal's own append, so the file has its usual on-disk form (records
+    # after the first of a target stored as deltas on the one before).
+    counts.journal_records += write_journal(notes / JOURNAL_FILE, (
+        json.loads(line) for (line,) in conn.execute(
+            "SELECT record FROM curated_journal WHERE profile = %s ORDER BY seq", (owner,))))
+    row = conn.execute("SELECT body FROM pending_proposals WHERE profile = %s", (owner,)).fetchone()
+    if row and row[0]:
+        FileBackend(notes, home=home).proposals().restore(str(row[0]))
+    row = conn.execute("SELECT body FROM curated_ledger WHERE profile = %s", (owner,)).fetchone()
+    if row and row[0]:
+        body = str(row[0])
+        FileBackend(notes, home=home).ledger().change(lambda _text: body)
 
 
 def _export_langgraph(path: Path, items: list[Any], counts: Counts) -> None:

@@ -222,7 +222,10 @@ def _previous_session(agent: Agent) -> str | None:
 
 
 def _show_memory(agent: Agent) -> None:
-    for target, label in (("memory", "MEMORY (agent notes)"), ("user", "USER PROFILE")):
+    labels = {"memory": "MEMORY (agent notes)", "user": "USER PROFILE",
+              "project": f"PROJECT ({display_safe(str(agent.notes.project))})"}
+    for target in agent.notes.targets:
+        label = labels[target]
         entries = agent.notes.entries(target)
         console.print(Text(f"{label} [{agent.notes.usage(target)}]", style="bold"))
         for i, entry in enumerate(entries, 1):

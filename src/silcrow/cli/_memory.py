@@ -120,7 +120,7 @@ def _hint_left_behind(ctx: typer.Context, targets: list[str]) -> None:
     profile = app_profile(ctx)
     if not profile.storage.shared:
         return
-    left = [path for name in targets
+    left = [path for name in targets if name in TARGET_FILES
             if (path := profile.path / "memories" / TARGET_FILES[name]).is_file() and path.stat().st_size]
     if left:
         console_err.print(

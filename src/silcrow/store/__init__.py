@@ -42,6 +42,8 @@ from silcrow.store._pending import ProposalBox as ProposalBox
 from silcrow.store._pending import box_warnings as box_warnings
 from silcrow.store._pending import current_proposer as current_proposer
 from silcrow.store._pending import who_text as who_text
+from silcrow.store._projects import OWNER_PART as OWNER_PART
+from silcrow.store._projects import PROJECTS_DIR as PROJECTS_DIR
 from silcrow.store._projects import Project as Project
 from silcrow.store._projects import ProjectRecord as ProjectRecord
 from silcrow.store._projects import Projects as Projects
