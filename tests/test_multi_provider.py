@@ -374,3 +374,39 @@ def test_every_session_hook_reaches_every_provider() -> None:
             "on_memory_write", "on_session_end", "shutdown"]
     assert block.count("alpha fact") == 1 and "beta fact" in block and block.count(FENCE_OPEN) == 1
     assert "first summary" in compressed and "second summary" in compressed
+
+
+def test_secrets_are_redacted_for_the_hosted_member_only(tmp_path: Path, service: HonchoStandIn) -> None:
+    secret = "sk-proj-Q7rT2xW9kL4mN8pB3vC6zY1aD5fG0hJ"
+    manager = _profile(tmp_path).recall("s-1")
+    local = _members(manager)["local"]
+    manager.sync_turn(f"my key is {secret} for the Lyon account", "Noted.", session_id="s-1")
+    assert manager.flush(10)
+    try:
+        sent = stored_text(service)
+        assert "Lyon account" in sent and secret not in sent  # the hosted service got it redacted
+        assert any(secret in hit.text for hit in local.search("Lyon account key", 5).hits)  # local: as said
+    finally:
+        manager.shutdown()
+
+
+def test_a_plugin_that_does_not_import_is_left_out_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plugins = tmp_path / "site"
+    dist = plugins / "zz_plugin-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: zz-plugin\nVersion: 1.0\n", encoding="utf-8")
+    (dist / "entry_points.txt").write_text("[silcrow.providers]\nzz_broken = zz_missing_module:Whatever\n",
+                                           encoding="utf-8")
+    monkeypatch.syspath_prepend(str(plugins))
+    home = tmp_path / "home"
+    home.mkdir()
+    manager = _profile(home, '["local", "zz_broken"]').recall("s-1")
+    try:
+        _members(manager)["local"].remember(LOCAL_FACT)
+        assert LOCAL_FACT in manager.prefetch(QUESTION, "s-2")
+        broken = _status(manager, "zz_broken")
+        assert broken["available"] is False and "could not be imported" in broken["reason"]
+    finally:
+        manager.shutdown()

@@ -191,9 +191,15 @@ def open_provider(where: ProfileSettings, name: str | Sequence[str] | None = Non
             "Fix `providers` in <home>/config.toml (or SILCROW_PROVIDERS), or install the package that "
             f"registers it under the {ENTRY_POINT_GROUP!r} entry points"
         )
-    from silcrow.recall._multi import ProviderSet
+    from silcrow.recall._multi import ProviderSet, Unloadable
 
-    return ProviderSet([_open_one(where, n, spec) for n in names])
+    members: list[MemoryProvider] = []
+    for one in names:
+        try:
+            members.append(_open_one(where, one, spec))
+        except RecallError as exc:  # the others run; its status says why
+            members.append(Unloadable(one, str(exc)))
+    return ProviderSet(members)
 
 
 def _open_one(where: ProfileSettings, name: str, spec: str | Embedder) -> MemoryProvider:

@@ -52,7 +52,7 @@ from silcrow.recall._api import Answer, Forgotten, Found, Remembered
 from silcrow.recall._provider import MemoryProvider, answered_recall_tools, overrides
 from silcrow.recall._spec import ToolResult, ToolSpec
 
-__all__ = ["ProviderSet"]
+__all__ = ["ProviderSet", "Unloadable"]
 
 log = logging.getLogger(__name__)
 
@@ -178,6 +178,23 @@ class _Lane:
 
     def pending(self) -> int:
         return self._jobs.qsize()
+
+
+class Unloadable(MemoryProvider):
+    """A selected provider that could not be made (its plugin does not import, its constructor
+    refused): kept in the set so that its status says why, while the others run."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name, self.reason = name, reason
+
+    def is_available(self) -> bool:
+        return False
+
+    def unavailable_reason(self) -> str:
+        return self.reason
+
+    def initialize(self, session_id: str, **context: Any) -> None:
+        raise RecallError(self.reason)
 
 
 class ProviderSet(MemoryProvider):
