@@ -116,7 +116,7 @@ def test_the_prompt_gains_a_third_frozen_block_naming_the_root(trees: tuple[Path
 def test_outside_a_project_the_target_is_refused_saying_why(trees: tuple[Path, Path, Path]) -> None:
     home, _, _ = trees
     profile = open_profile(home)
-    for notes, why in ((profile.notes(), "not inside a git work tree"),
+    for notes, why in ((profile.notes(), "none was given to this session"),
                        (profile.notes(project=home.parent), f"{home.parent} is not inside a git work tree")):
         result = notes.add("project", "A fact.", origin="tool")
         assert result["success"] is False and why in result["error"] and "--project DIR" in result["error"]

@@ -60,7 +60,7 @@ class WriteListener(Protocol):
 
 
 # Why a session has no project notes, when nobody said: what the refusal of target "project" tells.
-NO_PROJECT = "this session is not inside a git work tree"
+NO_PROJECT = "none was given to this session"
 
 
 class Notes:

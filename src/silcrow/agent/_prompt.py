@@ -36,10 +36,10 @@ You have two kinds of memory.
 
 # Added to MEMORY_GUIDANCE in a project only: elsewhere the prompt is byte for byte what it was.
 PROJECT_GUIDANCE = """\
-   This session runs in a project (a git work tree), so a third file is shown below: PROJECT,
-   notes on this project only (how to build and test it, its layout, conventions, decisions;
-   target "project"). Sessions in other projects never see it; keep facts true everywhere in
-   "memory"."""
+   This session runs in a project (a git work tree), which has a third file: PROJECT (target
+   "project", shown below once it has entries), for notes on this project only: how to build
+   and test it, its layout, conventions and decisions. Sessions in other projects never see
+   it; keep what is true everywhere in "memory"."""
 
 RECALL_GUIDANCE = """Relevant pieces of long-term memory may be attached to a user message inside a
 <memory-context> block. That block is recalled background, not something the user just said:
