@@ -99,6 +99,10 @@ def test_project_dir_names_a_project_from_outside(
     assert run(outside, "remove", "main", "-t", "project", "--project", str(web))[0] == 0
     code, out, _ = run(outside, "archive", "-t", "project", "--project", str(web), "--json")
     assert code == 0 and [i["text"] for i in json.loads(out)][:1] == ["Deploys from main."]
+    # Restored by a prefix of its id, into the project it left.
+    code, _, err = run(outside, "restore", json.loads(out)[0]["id"][:6], "--project", str(web))
+    assert code == 0, err
+    assert shown(capsys, monkeypatch, web)["project"] == ["Deploys from main."]
     code, _, err = run(outside, "show", "--project", str(outside / "missing"))
     assert code == 1 and "no such directory" in err
 
