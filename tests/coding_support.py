@@ -73,9 +73,12 @@ def _cpu_refuses(path: Path) -> str:
 
 
 def clean_env(home: Path, **extra: str) -> dict[str, str]:
-    """The environment a client runs in: this HOME, no proxy or real keys from outside."""
+    """The environment a client runs in: this HOME, no proxy or real keys from outside.
+    PYTHONPATH is kept, so the silcrow the client starts (hooks, MCP server) is the one under test."""
     keep = {
-        k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "LC_ALL", "TERM", "TMPDIR", "SYSTEMROOT")
+        k: v
+        for k, v in os.environ.items()
+        if k in ("PATH", "LANG", "LC_ALL", "TERM", "TMPDIR", "SYSTEMROOT", "PYTHONPATH")
     }
     return {
         **keep,
@@ -255,11 +258,15 @@ class FakeResponses(_Recorder):
         call = self.tool_call(body) if self.tool_call is not None else None
         if call is not None:
             name, arguments = call
+            # A tool in a namespace (Codex groups an MCP server's tools, tool_names_responses
+            # joins them "namespace.name") is called by its name and its namespace.
+            namespace, _, short = name.rpartition(".")
             item: dict[str, Any] = {
                 "type": "function_call",
                 "id": f"fc_standin{n}",
                 "call_id": f"call_standin{n}",
-                "name": name,
+                "name": short,
+                **({"namespace": namespace} if namespace else {}),
                 "arguments": json.dumps(arguments),
                 "status": "completed",
             }
