@@ -82,6 +82,8 @@ def test_each_project_sees_its_own_notes_and_the_users_everywhere(trees: tuple[P
     assert in_two.entries("project") == []
     assert in_two.entries("user") == ["The user is Sam."]
     assert profile.notes(project=one).entries("project") == ["Builds with make dist."]
+    assert profile.project_store(one / "sub").entries("project") == ["Builds with make dist."]
+    assert profile.project_store(one).project is not None
     # Stored in the home, never in the repository.
     assert not any(p.name == "PROJECT.md" for p in one.rglob("*"))
     assert (home / "projects" / project_key(one) / "PROJECT.md").is_file()

@@ -100,11 +100,11 @@ class Profile(ProfileSettings):
     def project_store(self, root: str | os.PathLike[str], *,
                       lock_timeout: float | None = None) -> MemoryStore:
         """The notes of the project at ``root`` (``PROJECT.md``, its one target ``project``), kept
-        in this profile: ``<path>/projects/<key>/``, or the database. ``root`` is taken as the
-        project's root (``silcrow._projects.find_project`` finds one from a directory)."""
+        in this profile: ``<path>/projects/<key>/``, or the database. A directory inside a work
+        tree means that work tree; a path in none (a root that is gone) is taken as the root."""
         from silcrow.store import MemoryStore
 
-        return MemoryStore.of(self, lock_timeout=lock_timeout, project=root)
+        return MemoryStore.of(self, lock_timeout=lock_timeout, project=find_project(root) or root)
 
     def projects(self) -> list[dict[str, Any]]:
         """The projects of this profile with notes, most recently used first: each one's
