@@ -162,6 +162,11 @@ def test_a_token_limited_to_a_project_reaches_only_it(world: World) -> None:
                             capture_output=True, text=True, timeout=60, check=True)
     limited = [t for t in json.loads(listed.stdout) if t["name"] == "alpha-only"]
     assert limited[0]["projects"] == [str(world.alpha)]
+    refused = subprocess.run([*silcrow_command(), "--home", str(world.home), "tokens", "create", "--profile",
+                              "a", "--project", str(world.plain)], capture_output=True, text=True, timeout=60,
+                             check=False)
+    assert refused.returncode == 1 and "not a directory inside a git work tree" in refused.stderr
+    assert "Traceback" not in refused.stderr and not refused.stdout  # no token printed
 
 
 async def _call(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
