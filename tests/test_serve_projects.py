@@ -179,6 +179,10 @@ def test_mcp_over_http_with_the_header(world: World) -> None:
 
     async def main() -> None:
         async with http_client(world.server.url, world.keys["a"], {HEADER: str(world.beta)}) as client:
+            memory = next(t for t in (await client.list_tools()).tools if t.name == "memory")
+            assert "project" in memory.input_schema["properties"]["target"]["enum"]
+            listed = {str(r.uri) for r in (await client.list_resources()).resources}
+            assert "silcrow://memory/PROJECT.md" in listed
             added = await _call(client, "memory", {"action": "add", "target": "project",
                                                     "content": "beta's CI runs on every push."})
             assert added["success"], added
@@ -187,6 +191,11 @@ def test_mcp_over_http_with_the_header(world: World) -> None:
             prompt = await client.read_resource("silcrow://prompt")
             assert "beta's CI runs on every push." in prompt.contents[0].text  # type: ignore[union-attr]
         async with http_client(world.server.url, world.keys["a"]) as client:
+            # no project: the tool and the resources are what they were before projects
+            memory = next(t for t in (await client.list_tools()).tools if t.name == "memory")
+            assert "project" not in memory.input_schema["properties"]["target"]["enum"]
+            listed = {str(r.uri) for r in (await client.list_resources()).resources}
+            assert "silcrow://memory/PROJECT.md" not in listed
             refused = await _call(client, "memory", {"action": "read", "target": "project"})
             assert not refused["success"] and HEADER in refused["error"]
 
