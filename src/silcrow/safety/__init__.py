@@ -18,6 +18,11 @@ from silcrow.safety._fence import (
 )
 from silcrow.safety._fence import filter_recalled as filter_recalled
 from silcrow.safety._fence import recalled_count as recalled_count
+from silcrow.safety._hold_judge import HoldJudge as HoldJudge
+from silcrow.safety._hold_judge import Judged as Judged
+from silcrow.safety._hold_judge import judge_messages as judge_messages
+from silcrow.safety._hold_judge import judgeable as judgeable
+from silcrow.safety._hold_judge import parse_judgement as parse_judgement
 from silcrow.safety._secrets import redact_secrets, redact_value
 from silcrow.safety._threats import (
     ThreatHit,

@@ -11,8 +11,8 @@ are unsure (see :func:`silcrow.safety._threats.scan` with ``learned=True``):
    the window of the note the n-gram model doubts most (in a note of several windows, the
    ``PIECE_CHARS`` of it the n-gram model doubts most) and holds
    the note when what one asks for is an attack, whatever framing carries it. When the n-gram model
-   alone would hold a note and the meaning stage reads it as plainly benign (under
-   ``RELEASE``), the note is kept: the n-gram model's false alarms are notes that use an
+   alone would hold a note and the meaning stage reads it as plainly benign (under the head's
+   ``release_at``), the note is kept: the n-gram model's false alarms are notes that use an
    attack's words for an ordinary purpose ("User's system prompt style: concise"). The meaning
    stage reads English only (bge-small-en): a note in another language is left to the n-gram
    model, as before.
@@ -30,9 +30,9 @@ from silcrow.safety._decode import COMMON, WORD, decoded
 #: An n-gram score under this in every window sends a note no further. On the calibration
 #: split it lets ~95% of conversation turns stop at the n-gram model.
 GATE = 0.10
-#: Under this meaning-stage score, a note the n-gram model alone would hold is kept. On the
-#: calibration split, the texts the n-gram model holds score 0.37 (an agent instruction) and
-#: 0.91-0.995 (attacks) here: 0.5 keeps the one and holds the others.
+#: Under this meaning-stage score, a note the n-gram model alone would hold is kept, for weights
+#: that carry no ``release_at`` of their own (the training script sets one on the calibration
+#: set, ``scripts/data/safety_calibration.jsonl``).
 RELEASE = 0.5
 #: At most this many windows of a note are read for meaning (the ones the n-gram model doubts
 #: most); a doubted window past them is held on the n-gram model's word. One: a second
@@ -41,6 +41,13 @@ MAX_READ = 1
 #: In a note of several windows, the meaning stage reads the part of about this many
 #: characters of its doubted window that the n-gram model doubts most.
 PIECE_CHARS = 240
+
+#: In a note of several windows, when the part read does not carry the n-gram model's doubt of
+#: its window (no part of the window alone is held), whether the whole window is read as well.
+#: Off: on the calibration set it kept a few more run-together developer notes (8 of 30 held
+#: instead of 10), but the second embedding took the scan of a 2,200-character note from about
+#: 75 to 109 ms at p95 under the same load, past the 50 ms budget on an idle machine.
+READ_WINDOW_WHEN_CUT = False
 
 #: A text with fewer common English words than this share is not read by the meaning stage.
 ENGLISH_SHARE = 0.15
@@ -74,9 +81,12 @@ def deeper(text: str, inner_scan: Callable[[str], str] | None) -> list[Finding]:
     # would read as one long instruction.
     parts = windows(text)
     judged = [(classify(part if len(parts) > 1 else text), part) for part in parts]
-    for verdict, _ in judged:
-        if verdict.severity == "refuse":
-            return [("learned.refuse", verdict.reason)]
+    strong = [v for v, _ in judged if v.severity == "refuse"]
+    # At its refuse threshold the n-gram model holds a short note at once; in a long note the
+    # meaning stage may read the window first (``strong_release_at``, when the head has one).
+    strong_release_at = _strong_release() if strong and len(parts) > 1 else 0.0
+    if strong and not strong_release_at:
+        return [("learned.refuse", strong[0].reason)]
     doubted = [(v, part) for v, part in judged if v.severity is not None]
     if not english(text):
         # bge-small reads English only: elsewhere the n-gram model (28 languages) decides alone.
@@ -103,20 +113,38 @@ def deeper(text: str, inner_scan: Callable[[str], str] | None) -> list[Finding]:
     try:
         head = shared()
         scores = head.score_each(pieces)
-        hold_at = head.hold_at
+        hold_at, release_at = head.hold_at, head.release_at
     except EmbedderUnavailableError:
         # Without the embedding model (a broken install) the n-gram model decides alone.
         return [(f"learned.{doubted[0][0].severity}", doubted[0][0].reason)] if doubted else []
-    for (verdict, _), score, whole in zip(read, scores, carries, strict=True):
-        if verdict.severity == "hold" and (score >= RELEASE or not whole):
+    for index, ((verdict, window), score, whole) in enumerate(zip(read, scores, carries, strict=True)):
+        if verdict.severity is None:
+            continue
+        if not whole and READ_WINDOW_WHEN_CUT:
+            # The part read does not carry the n-gram model's doubt: the whole window is read
+            # too (about 100 tokens), and decides whether that doubt is released.
+            score = head.score_each([window])[0]
+            scores[index] = max(scores[index], score)
+            whole = True
+        release = release_at if verdict.severity == "hold" else strong_release_at
+        if score >= release or not whole:
             # Both doubt it (or the meaning stage is unsure): the n-gram model's cues say why.
-            return [("learned.hold", verdict.reason)]
+            return [(f"learned.{verdict.severity}", verdict.reason)]
     if max(scores) >= hold_at:
         return [("meaning.intent", head.reason(max(scores)))]
     for verdict, _ in unread:
-        if verdict.severity == "hold":
-            return [("learned.hold", verdict.reason)]
+        if verdict.severity is not None:
+            return [(f"learned.{verdict.severity}", verdict.reason)]
     return []
+
+
+def _strong_release() -> float:
+    from silcrow.safety._meaning import shared
+
+    try:
+        return shared().strong_release_at
+    except EmbedderUnavailableError:
+        return 0.0
 
 
 def english(text: str) -> bool:

@@ -33,7 +33,7 @@ from typing import Any
 from silcrow.errors import SafetyModelError
 
 HEAD_FILE = "data/intent_head.npz"
-HEAD_SHA256 = "3ab198cbc9bcf3abf082daef03449599cb3fffdb1b2c2e49ac842a51e03756f6"
+HEAD_SHA256 = "4aca0449cb5b2f8c888e6e04c8b259cdeb6444fb5f685cdddfdd36e9c0475ae3"
 #: Tokens per window: a note's first sentences carry what it asks for; 128 tokens cost about
 #: a third of the 256 recall embeds with.
 EMBED_TOKENS = 128
@@ -144,6 +144,22 @@ class Head:
     @property
     def hold_at(self) -> float:
         return float(self._load()["hold_at"])
+
+    @property
+    def release_at(self) -> float:
+        """Under this score a note the n-gram model alone would hold is kept; set on the
+        calibration set by the training script (``RELEASE`` for weights without one)."""
+        from silcrow.safety._cascade import RELEASE
+
+        model = self._load()
+        return float(model["release_at"]) if "release_at" in model else RELEASE
+
+    @property
+    def strong_release_at(self) -> float:
+        """Under this score, a window of a long note that the n-gram model alone would hold at
+        its refuse threshold is kept (0: never); set on the calibration set like ``release_at``."""
+        model = self._load()
+        return float(model["strong_release_at"]) if "strong_release_at" in model else 0.0
 
     def judge(self, text: str, parts: list[str] | None = None) -> Judgement:
         """The judgement of ``text``, read in ``parts`` (default: all its :func:`windows`)."""

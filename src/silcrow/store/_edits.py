@@ -68,9 +68,13 @@ def threat_reasons(hits: list[threats.ThreatHit]) -> str:
     return "; ".join(dict.fromkeys(f"{h.pattern_id} ({h.category}): {h.description}" for h in hits))
 
 
-def _check_threats(content: str, holds: list[threats.ThreatHit] | None = None) -> None:
+def _check_threats(content: str, holds: list[threats.ThreatHit] | None = None,
+                   judge: threats.HoldJudge | None = None, released: list[dict[str, Any]] | None = None,
+                   ) -> None:
     """Refuse ``content`` naming the threat patterns it matched. With ``holds`` (a list), hits
-    the scan can only hold are added to it instead: a person will judge them."""
+    the scan can only hold are added to it instead: a person will judge them. With ``judge``, a
+    hold of the learned stages alone is put to it first; a release is added to ``released`` (for
+    the journal) and the content passes."""
     hits = threats.scan(content, learned=True)
     if not hits:
         return
@@ -80,6 +84,11 @@ def _check_threats(content: str, holds: list[threats.ThreatHit] | None = None) -
         if holds is not None:
             holds.extend(hits)
             return
+        if judge is not None and released is not None and threats.judgeable(hits):
+            answer = judge(content, reasons)
+            if answer is not None and answer.verdict == "release":
+                released.append({"held": ids, "reason": answer.reason})
+                return
         raise Refused(Refusal(
             f"Held: the content may be unsafe in a system prompt ({reasons}), and only the user can "
             "judge it. Rephrase it as a plain fact without the flagged part, or ask the user to save it "
@@ -97,15 +106,17 @@ def _check_threats(content: str, holds: list[threats.ThreatHit] | None = None) -
 
 
 def checked_content(content: Any, hint: str, force: bool = False,
-                    holds: list[threats.ThreatHit] | None = None) -> str:
+                    holds: list[threats.ThreatHit] | None = None, judge: threats.HoldJudge | None = None,
+                    released: list[dict[str, Any]] | None = None) -> str:
     """The normalized entry text; refused when it is missing, empty or (unless a person
-    confirmed it with ``force``) a threat; uncertain hits go to ``holds`` when it is given."""
+    confirmed it with ``force``) a threat; uncertain hits go to ``holds`` when it is given; a
+    hold of the learned stages that ``judge`` releases goes to ``released``."""
     if not isinstance(content, str) or not content.strip():
         raise Refused(Refusal(f"'content' is missing or empty: {hint}"))
     _check_characters("content", content)
     text = E.normalize_entry(content)
     if not force:
-        _check_threats(text, holds)
+        _check_threats(text, holds, judge, released)
     return text
 
 

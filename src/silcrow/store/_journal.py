@@ -67,13 +67,17 @@ def new_record(
     proposal: dict[str, Any] | None = None,
     evicted: list[str] | None = None,
     by: dict[str, str] | None = None,
+    released: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A journal record for one committed change of ``target``; ``confirmed_threats`` are the
     threat patterns a person saw and confirmed (``--force``, or approving a held proposal) for
     this change; ``proposal`` the approved proposal it applied (its id and who made it); ``by``
     who made the change or the approval (a server's caller: token name and id, client, the
-    session it claims; see :class:`~silcrow.store.Proposer`)."""
+    session it claims; see :class:`~silcrow.store.Proposer`); ``released`` what the scan held
+    and the reason the configured chat model gave for releasing it (``held``, ``reason``)."""
     extra: dict[str, Any] = {"confirmed_threats": list(confirmed_threats)} if confirmed_threats else {}
+    if released:
+        extra["released_by_model"] = dict(released)
     if proposal:
         extra["proposal"] = dict(proposal)
     if evicted:
@@ -103,8 +107,9 @@ def _new_id() -> str:
 
 CHAIN_LIMIT = 32
 _FIELDS = ("id", "time", "target", "action", "origin", "before", "after", "undoes")
-# Kept only when present (a forced write's confirmed threat pattern ids).
-_OPTIONAL = ("confirmed_threats", "proposal", "evicted", "by")
+# Kept only when present (a forced write's confirmed threat pattern ids, a chat model's release
+# of a held write, ...).
+_OPTIONAL = ("confirmed_threats", "released_by_model", "proposal", "evicted", "by")
 
 
 def _fields(stored: dict[str, Any]) -> dict[str, Any]:

@@ -149,6 +149,10 @@ class MemoryStore:
         # candidates), or archive the least used, oldest entries to make room.
         self._writes = WritePath(backend, self._limits, on_full, self._upkeep, self.targets)
         self._gate = Gate(self._writes)
+        # With a chat model configured and [memory] judge_held_notes on, the entry point sets a
+        # judge of what the scan's learned stages hold (silcrow.agent.model_hold_judge): a note it
+        # releases is saved, and the journal records its reason (``released_by_model``).
+        self.hold_judge: threats.HoldJudge | None = None
 
     @property
     def on_full(self) -> str:
@@ -395,11 +399,13 @@ class MemoryStore:
         target = known_target(target, self.targets)
         force = force and origin not in MODEL_ORIGINS
         gated = self._gated(origin)
-        text = checked_content(content, "give the fact to save as 'content'", force, gated)
+        released: list[dict[str, Any]] = []
+        text = checked_content(content, "give the fact to save as 'content'", force, gated,
+                               self.hold_judge, released)
         if gated is not None:
             return self._gate.propose(target, "add", add_edit(text), gated, self.proposer, content=text)
         return self._writes.commit(target, "add", origin, add_edit(text), appends=True,
-                                   confirmed=confirmed_ids(text, force))
+                                   confirmed=confirmed_ids(text, force), released=_first(released))
 
     def _replace(self, target: Any, old_text: Any, new_content: Any, origin: str,
                  force: bool = False) -> Done:
@@ -407,15 +413,17 @@ class MemoryStore:
         old = checked_old_text(old_text, "replace")
         force = force and origin not in MODEL_ORIGINS
         gated = self._gated(origin)
+        released: list[dict[str, Any]] = []
         text = checked_content(
             new_content, "give the new text of the entry as 'content' (to delete it, use remove)", force,
-            gated,
+            gated, self.hold_judge, released,
         )
         edit = replace_edit(self._writes.where(target), old, text)
         if gated is not None:
             return self._gate.propose(target, "replace", edit, gated, self.proposer, content=text,
                                       old_text=old)
-        return self._writes.commit(target, "replace", origin, edit, confirmed=confirmed_ids(text, force))
+        return self._writes.commit(target, "replace", origin, edit, confirmed=confirmed_ids(text, force),
+                                   released=_first(released))
 
     def _remove(self, target: Any, old_text: Any, origin: str) -> Done:
         target = known_target(target, self.targets)
@@ -548,3 +556,8 @@ class MemoryStore:
         each with its ``proposal_id``."""
         return self._upkeep.consolidate(self.details(), self.pending(), self.proposals, embed=embed,
                                         merge=merge, decide=decide, unused_days=unused_days)
+
+
+def _first(released: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The chat model's release of a held write, for the journal; None when there was none."""
+    return released[0] if released else None

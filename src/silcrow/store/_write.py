@@ -105,14 +105,15 @@ class WritePath:
     def commit(
         self, target: str, action: str, origin: str, edit: Edit, *, appends: bool = False,
         confirmed: list[str] | None = None, proposal: Proposal | None = None, base: str | None = None,
-        seen: dict[str, list[str]] | None = None,
+        seen: dict[str, list[str]] | None = None, released: dict[str, Any] | None = None,
     ) -> Done:
         """Lock, re-read, apply ``edit``, check the budget, write atomically, journal.
 
         With ``proposal`` (an approval) the proposal is claimed in the same transaction and
         leaves the box with it; ``base`` refuses it as stale when the entries read under the
         lock are not the ones its review was shown against. ``seen`` receives the entries
-        before and after.
+        before and after. ``released``: what the scan held and the chat model released (for
+        the journal).
 
         A refusal found inside the transaction is raised only after it ends
         normally, so what the transaction did keep (a backup, an outside-edit
@@ -182,7 +183,7 @@ class WritePath:
                     wrote = (document, text)
                     tx.journal(new_record(
                         target=target, action=action, origin=origin, before=current, after=updated,
-                        confirmed_threats=confirmed, by=caller(),
+                        confirmed_threats=confirmed, by=caller(), released=released,
                         proposal={"id": proposal.id, **proposal.who} if proposal is not None else None,
                         evicted=evicted or None))
             elif refusal is None and box is not None and claimed is not None:

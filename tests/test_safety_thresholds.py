@@ -1,0 +1,45 @@
+"""The meaning stage's thresholds ship with its weights (set on the calibration set by
+scripts/train_intent_head.py), and the cascade reads them from there."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from importlib import resources
+
+import numpy as np
+
+from silcrow.safety import _cascade, _meaning
+
+
+def _blob(**changes: float) -> bytes:
+    shipped = resources.files("silcrow.safety").joinpath(_meaning.HEAD_FILE).read_bytes()
+    with np.load(io.BytesIO(shipped)) as npz:
+        arrays = {k: npz[k] for k in npz.files}
+    for key, value in changes.items():
+        if value < 0:
+            arrays.pop(key, None)
+        else:
+            arrays[key] = np.float32(value)
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays)
+    return buf.getvalue()
+
+
+def _head(blob: bytes) -> _meaning.Head:
+    return _meaning.Head(embedder=object(), blob=blob, sha256=hashlib.sha256(blob).hexdigest())
+
+
+def test_the_shipped_weights_carry_thresholds_set_on_calibration() -> None:
+    head = _meaning.shared()
+    assert 0.5 <= head.hold_at < 1.0
+    assert 0.0 < head.release_at < head.hold_at
+    assert 0.0 <= head.strong_release_at < head.hold_at
+
+
+def test_thresholds_are_read_from_the_weights_with_defaults_for_older_weights() -> None:
+    head = _head(_blob(hold_at=0.8, release_at=0.3, strong_release_at=0.25))
+    read = (head.hold_at, head.release_at, head.strong_release_at)
+    assert [round(x, 4) for x in read] == [0.8, 0.3, 0.25]
+    older = _head(_blob(release_at=-1, strong_release_at=-1))
+    assert older.release_at == _cascade.RELEASE and older.strong_release_at == 0.0
