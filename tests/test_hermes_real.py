@@ -49,6 +49,7 @@ def hermes_home(tmp_path: Path) -> Path:
 def _env(hermes_home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "SILCROW_"))}
     env.update(HERMES_HOME=str(hermes_home), HOME=str(hermes_home.parent))  # never the real ~/.hermes
+    env["PYTHONPATH"] = str(ROOT / "src")  # this tree's silcrow, wherever the venv's editable install points
     return env
 
 

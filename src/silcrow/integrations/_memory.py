@@ -14,7 +14,7 @@ from typing import Any
 
 from silcrow._toolcall import convert_schema
 from silcrow.agent import ToolCall, ToolRouter, build_system_prompt
-from silcrow.integrations._profile import ProfileArg, Recall, opened
+from silcrow.integrations._profile import ProfileArg, ProjectArg, Recall, opened
 from silcrow.recall import MemoryManager
 from silcrow.store import Proposer
 
@@ -30,12 +30,19 @@ class ToolSpec:
 
 class ProfileMemory:
     """The notes, recall and memory tools of one profile for one framework (``client``: the
-    name a held write shows in ``silcrow memory pending``)."""
+    name a held write shows in ``silcrow memory pending``).
+
+    ``project``: a directory, as ``Agent(project=...)`` takes it: the git work tree holding it is
+    the conversation's project, whose ``PROJECT.md`` is the third frozen block of the notes and
+    the memory tool's target ``project``. None (the default): no project, whatever the process's
+    directory is, and the notes and tools are what they are without project notes."""
 
     def __init__(self, profile: ProfileArg = None, *, client: str, home: Any = None,
-                 session_id: str = "", manager: MemoryManager | None = None) -> None:
+                 session_id: str = "", manager: MemoryManager | None = None,
+                 project: ProjectArg = None) -> None:
         self.profile = opened(profile, home)
         self.client = client
+        self.project = project
         self.recall = Recall(self.profile, manager, session_id=session_id)
         self._session_id = session_id
         self._lock = threading.Lock()
@@ -51,7 +58,7 @@ class ProfileMemory:
         with self._lock:
             if self._router is None:
                 manager = self.recall.manager()
-                notes = self.profile.notes(manager)
+                notes = self.profile.notes(manager, project=self.project)
                 notes.proposer = Proposer(client=self.client, session=self._session_id or None)
                 notes.load()
                 self._router = ToolRouter(notes, self.profile.sessions(), manager)
@@ -68,9 +75,10 @@ class ProfileMemory:
             return self._instructions
 
     def notes(self) -> str:
-        """The curated notes alone (``MEMORY.md`` and ``USER.md`` as the system prompt shows
-        them), frozen when the profile's notes were loaded: for a framework that offers the
-        model no memory tool, whose guidance would name tools it does not have."""
+        """The curated notes alone (``MEMORY.md``, ``USER.md`` and, in a project, its
+        ``PROJECT.md``, as the system prompt shows them), frozen when the profile's notes were
+        loaded: for a framework that offers the model no memory tool, whose guidance would name
+        tools it does not have."""
         return self.router().notes.prompt_section().strip()
 
     def context(self, query: str, session_id: str = "") -> str:

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from silcrow.recall import MemoryManager
 
 ProfileArg = Profile | str | None
+#: A framework object's ``project=``: a directory, the same meaning as ``Agent(project=...)``
+#: (the git work tree holding it is the project; None, the default, is no project).
+ProjectArg = str | os.PathLike[str] | None
 
 
 def opened(profile: ProfileArg = None, home: str | os.PathLike[str] | None = None) -> Profile:

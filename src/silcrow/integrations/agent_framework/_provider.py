@@ -8,7 +8,7 @@ from typing import Any
 from agent_framework import AgentSession, ContextProvider, FunctionTool, Message, SessionContext
 
 from silcrow.integrations._memory import ProfileMemory, ToolSpec
-from silcrow.integrations._profile import ProfileArg
+from silcrow.integrations._profile import ProfileArg, ProjectArg
 from silcrow.recall import MemoryManager
 
 CLIENT = "agent-framework"
@@ -28,12 +28,17 @@ class SilcrowContextProvider(ContextProvider):
     scan, character limit, journal and approval gate), ``session_search`` and the provider's
     tools, run through the same router as silcrow's agent. After each run: the user's text and
     the agent's reply are told to the recall provider under the session's id.
+
+    ``project``: a directory, as ``Agent(project=...)`` takes it, whose git work tree's
+    ``PROJECT.md`` is the third block of the notes and the ``memory`` tool's target ``project``
+    (None: no project).
     """
 
     def __init__(self, profile: ProfileArg = None, *, home: Any = None, source_id: str = "silcrow",
-                 manager: MemoryManager | None = None) -> None:
+                 manager: MemoryManager | None = None, project: ProjectArg = None) -> None:
         super().__init__(source_id)
-        self.memory = ProfileMemory(profile, client=CLIENT, home=home, manager=manager)
+        self.memory = ProfileMemory(profile, client=CLIENT, home=home, manager=manager,
+                                    project=project)
         self._tools: list[FunctionTool] | None = None
 
     def _tool(self, spec: ToolSpec, session_id: str) -> FunctionTool:

@@ -163,6 +163,9 @@ def listing(where: Where, top: list[tuple[str, str]]) -> str:
     ``top``: (size, name) lines for the curated notes when this is ``/memories``."""
     assert where.file is not None
     items: list[tuple[str, str]] = list(top)
+    # A file of the model's own named like a note (PROJECT.md, written before the tool ran in a
+    # project) is hidden behind the note, as every path to it is: listed once, as the note.
+    notes = {name for _, name in top}
 
     def walk(directory: Path, prefix: str, depth: int) -> None:
         try:
@@ -173,6 +176,8 @@ def listing(where: Where, top: list[tuple[str, str]]) -> str:
             if entry.name.startswith(".") or entry.is_symlink():
                 continue
             name = f"{prefix}{entry.name}"
+            if name in notes:
+                continue
             info = entry.stat(follow_symlinks=False)
             if entry.is_dir(follow_symlinks=False):
                 items.append((size_text(info.st_size), f"{name}/"))

@@ -1,7 +1,8 @@
 """Where a ``/memories`` path of Claude's memory tool leads, or why it is refused.
 
-``/memories/MEMORY.md`` and ``/memories/USER.md`` are the curated notes; every other path is a
-file of the model's own, under ``<profile>/memory-tool/``. A path is checked before anything is
+``/memories/MEMORY.md`` and ``/memories/USER.md`` are the curated notes (and
+``/memories/PROJECT.md``, the project's, when the tool is made in a project); every other path is
+a file of the model's own, under ``<profile>/memory-tool/``. A path is checked before anything is
 read or written: it must be ``/memories`` or lie below it, and it may hold no ``..`` or ``.``,
 no NUL or control character, no over-long name, and no symbolic link on the way (the tool never
 follows one). A name must also read as what it is: one that NFKC normalisation changes (full-width
@@ -16,11 +17,12 @@ from __future__ import annotations
 import os
 import stat
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from silcrow.safety import display_safe, normalize
-from silcrow.store import TARGET_FILES
+from silcrow.store import PROJECT_FILES, TARGET_FILES
 
 ROOT = "/memories"
 #: The directory of the model's own files, inside the profile's directory.
@@ -31,6 +33,8 @@ MAX_DEPTH = 8
 
 #: The notes' file names -> their store targets ("MEMORY.md" -> "memory").
 NOTES = {name: target for target, name in TARGET_FILES.items()}
+#: The same with the project's notes ("PROJECT.md" -> "project"), for a tool made in a project.
+PROJECT_NOTES = {**NOTES, **{name: target for target, name in PROJECT_FILES.items()}}
 
 
 class PathRefused(ValueError):
@@ -42,7 +46,7 @@ class Where:
     """A checked path: the notes target it names, or the file or directory it leads to."""
 
     shown: str                    # the path as the model should see it (normalised)
-    target: str | None = None     # "memory" or "user" for the curated notes
+    target: str | None = None     # "memory", "user" (or "project") for the curated notes
     file: Path | None = None      # the model's own file or directory (None for the notes)
 
     @property
@@ -95,20 +99,21 @@ def _check_reads_as_itself(part: str) -> None:
                           "use plain characters, e.g. ASCII letters, digits, '-', '_' and '.'")
 
 
-def resolve(path: object, root: Path) -> Where:
-    """Check ``path`` and say where it leads; ``root`` is the directory of the model's files.
+def resolve(path: object, root: Path, notes: Mapping[str, str] = NOTES) -> Where:
+    """Check ``path`` and say where it leads; ``root`` is the directory of the model's files,
+    ``notes`` the curated notes' file names and their targets (:data:`PROJECT_NOTES` in a project).
 
     Raises :class:`PathRefused` with a message for the model.
     """
     parts = _parts(path)
     shown = "/".join([ROOT, *parts])
-    if len(parts) == 1 and parts[0] in NOTES:
-        return Where(shown, target=NOTES[parts[0]])
-    if len(parts) == 1 and (wanted := _looks_like_notes(parts[0])) is not None:
+    if len(parts) == 1 and parts[0] in notes:
+        return Where(shown, target=notes[parts[0]])
+    if len(parts) == 1 and (wanted := _looks_like_notes(parts[0], notes)) is not None:
         raise PathRefused(f"{shown} is not a file here; the curated notes are {ROOT}/{wanted} "
                           "(the names are case-sensitive, in plain ASCII): a file named like them "
                           "is refused")
-    if parts and parts[0] in NOTES:
+    if parts and parts[0] in notes:
         raise PathRefused(f"{ROOT}/{parts[0]} is a file (the curated notes), not a directory")
     current = root
     for part in ["", *parts]:
@@ -125,7 +130,7 @@ def resolve(path: object, root: Path) -> Where:
     return Where(shown, file=root.joinpath(*parts))
 
 
-def _looks_like_notes(name: str) -> str | None:
+def _looks_like_notes(name: str, notes: Mapping[str, str]) -> str | None:
     """The curated note's name ``name`` reads as (case, look-alike letters), when it is not it."""
     read = normalize(name)
-    return next((n for n in NOTES if normalize(n) == read and n != name), None)
+    return next((n for n in notes if normalize(n) == read and n != name), None)

@@ -1,6 +1,7 @@
 """Claude's memory tool on a silcrow profile: :class:`MemoryTool`.
 
-``/memories/MEMORY.md`` and ``/memories/USER.md`` are the profile's curated notes, read and
+``/memories/MEMORY.md`` and ``/memories/USER.md`` are the profile's curated notes (and, for a
+tool made with ``project=``, ``/memories/PROJECT.md`` the notes of that project), read and
 changed only through :class:`~silcrow.notes.Notes`, as every surface does: its lock, re-read,
 atomic write, journal, threat scan, character limit and write-approval gate, and its rule that
 a committed write (never a held one) is told to the recall provider. Every entry the tool shows
@@ -38,11 +39,12 @@ from anthropic.lib.tools import BetaAbstractMemoryTool, ToolError  # noqa: E402
 
 # The notes' lock helper (bounded wait, no polling), reused for the model's own files.
 from silcrow._locking import ExclusiveLock, LockWaitTimeout  # noqa: E402
-from silcrow.integrations._profile import ProfileArg, Recall, opened  # noqa: E402
+from silcrow.integrations._profile import ProfileArg, ProjectArg, Recall, opened  # noqa: E402
 from silcrow.integrations.anthropic import _files as files  # noqa: E402
 from silcrow.integrations.anthropic._paths import (  # noqa: E402
     FILES_DIR,
     NOTES,
+    PROJECT_NOTES,
     ROOT,
     PathRefused,
     Where,
@@ -86,18 +88,27 @@ class MemoryTool(BetaAbstractMemoryTool):
     (default: the profile's configured provider, opened on the first write; :meth:`close`
     shuts it down).
 
+    ``project``: a directory, as ``Agent(project=...)`` takes it; the tool then runs in the git
+    work tree holding it, whose notes are ``/memories/PROJECT.md`` (listed beside the other two,
+    and the third block of :meth:`system_prompt_section`). None (the default): no project, and
+    ``PROJECT.md`` is a file of the model's own like any other name.
+
     The notes' prompt section is captured when the tool is made (:meth:`system_prompt_section`)
     and does not change with the model's writes until :meth:`reload`: a write is durable at
     once, but the system prompt (and its prompt cache) stays the same for the conversation.
     """
 
     def __init__(self, profile: ProfileArg = None, home: str | os.PathLike[str] | None = None, *,
-                 manager: MemoryManager | None = None, cache_control: Any = None) -> None:
+                 manager: MemoryManager | None = None, cache_control: Any = None,
+                 project: ProjectArg = None) -> None:
         super().__init__(cache_control=cache_control)
         self.profile = opened(profile, home)
         self._recall = Recall(self.profile, manager)
-        self.notes = self.profile.notes(_OnFirstWrite(self._recall))
+        self.notes = self.profile.notes(_OnFirstWrite(self._recall), project=project)
         self.notes.load()
+        # The notes' names under /memories: PROJECT.md only in a project, so a tool made without
+        # one sees exactly the paths it always did.
+        self.note_files = PROJECT_NOTES if self.notes.project is not None else NOTES
         self.root: Path = self.profile.path / FILES_DIR
 
     # -- what the caller uses ------------------------------------------------------------
@@ -125,7 +136,7 @@ class MemoryTool(BetaAbstractMemoryTool):
 
     def _where(self, path: object) -> Where:
         try:
-            return resolve(path, self.root)
+            return resolve(path, self.root, self.note_files)
         except PathRefused as exc:
             raise ToolError(str(exc)) from exc
 
@@ -151,7 +162,7 @@ class MemoryTool(BetaAbstractMemoryTool):
         if where.target is not None:
             return self._view_notes(where, getattr(command, "view_range", None))
         if where.is_root:
-            top = [(f"{self.notes.read(t).used}ch", name) for name, t in NOTES.items()]
+            top = [(f"{self.notes.read(t).used}ch", name) for name, t in self.note_files.items()]
             return self._guarded(lambda: files.listing(where, top), write=False)
         assert where.file is not None
         if where.file.is_dir():

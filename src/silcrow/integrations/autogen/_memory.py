@@ -12,7 +12,7 @@ from autogen_core.models import SystemMessage, UserMessage
 
 from silcrow.errors import RecallError
 from silcrow.integrations._memory import ProfileMemory
-from silcrow.integrations._profile import ProfileArg
+from silcrow.integrations._profile import ProfileArg, ProjectArg
 from silcrow.recall import MemoryManager
 
 CLIENT = "autogen"
@@ -36,14 +36,17 @@ class SilcrowMemory(Memory):
     - ``add``: a text kept in recall as a fact (the provider's checks apply: a threat is refused);
     - ``clear``: forgets the facts this object added; ``close``: lets the provider finish.
 
-    ``profile``: a profile name of ``home`` or an opened Profile.
+    ``profile``: a profile name of ``home`` or an opened Profile; ``project``: a directory, as
+    ``Agent(project=...)`` takes it, whose git work tree's ``PROJECT.md`` is shown after the
+    profile's notes (None: no project).
     """
 
     component_type = "memory"
 
     def __init__(self, profile: ProfileArg = None, *, home: Any = None,
-                 manager: MemoryManager | None = None) -> None:
-        self.memory = ProfileMemory(profile, client=CLIENT, home=home, manager=manager)
+                 manager: MemoryManager | None = None, project: ProjectArg = None) -> None:
+        self.memory = ProfileMemory(profile, client=CLIENT, home=home, manager=manager,
+                                    project=project)
         self._added: list[int] = []
 
     async def update_context(self, model_context: ChatCompletionContext) -> UpdateContextResult:

@@ -13,7 +13,7 @@ import numpy as np
 from crewai.memory.types import MemoryRecord, ScopeInfo
 
 from silcrow.errors import StoreError
-from silcrow.integrations._profile import ProfileArg, opened
+from silcrow.integrations._profile import ProfileArg, ProjectArg, opened
 from silcrow.integrations.crewai._records import RecordTable
 from silcrow.models import Embedder, get_embedder
 from silcrow.notes import Notes
@@ -23,10 +23,13 @@ from silcrow.store import Proposer
 CLIENT = "crewai"
 MODEL_ORIGIN = "tool"  # a write on the model's behalf: held under write_policy = "approve"
 USER_SCOPE = "/user"  # records under it are the user's profile (USER.md); the rest, MEMORY.md
+PROJECT_SCOPE = "/project"  # with a project: records under it are its PROJECT.md
+SCOPES = {"user": USER_SCOPE, "project": PROJECT_SCOPE}
 
 
-def target_of(scope: str) -> str:
-    return "user" if scope == USER_SCOPE or scope.startswith(USER_SCOPE + "/") else "memory"
+def target_of(scope: str, targets: Sequence[str] = ("memory", "user")) -> str:
+    """The notes target of a record in ``scope``, of the ``targets`` the notes serve."""
+    return next((t for t, root in SCOPES.items() if t in targets and _under(scope, root)), "memory")
 
 
 def _under(scope: str, prefix: str | None) -> bool:
@@ -60,11 +63,16 @@ class SilcrowStorage:
     Entries written elsewhere (``silcrow memory add``, the agent) are records too, in scope ``/``
     or ``/user``. Searched records come back inside the ``<memory-context>`` fence. Each profile is
     its own memory: a storage made on profile ``alice`` never sees what ``bob`` holds.
+
+    ``project``: a directory, as ``Agent(project=...)`` takes it; the records in scope
+    ``/project`` (or below) are then the entries of that git work tree's ``PROJECT.md``. Without
+    one, ``/project`` is a scope of ``MEMORY.md`` like any other.
     """
 
-    def __init__(self, profile: ProfileArg = None, *, home: Any = None) -> None:
+    def __init__(self, profile: ProfileArg = None, *, home: Any = None,
+                 project: ProjectArg = None) -> None:
         self.profile = opened(profile, home)
-        self.notes: Notes = self.profile.notes()
+        self.notes: Notes = self.profile.notes(project=project)
         self.notes.proposer = Proposer(client=CLIENT, session=None)
         self._table = RecordTable(self.profile.path / "crewai.db")
         self._embedder: Embedder | None = None
@@ -97,7 +105,7 @@ class SilcrowStorage:
     def _records(self) -> list[tuple[str, MemoryRecord]]:
         """(target, record) of each live notes entry, newest first."""
         known = self._table.by_entry()
-        live = {target: self.notes.entries(target) for target in ("memory", "user")}
+        live = {target: self.notes.entries(target) for target in self.notes.targets}
         found: list[tuple[str, MemoryRecord]] = []
         dated: dict[str, list[dict[str, Any]]] | None = None
         for target, entries in live.items():
@@ -111,7 +119,7 @@ class SilcrowStorage:
                     digest = hashlib.sha256(f"{target}\n{text}".encode()).hexdigest()[:32]
                     added = datetime.fromisoformat(stamp) if stamp else datetime.now(UTC)
                     fields = {"id": f"silcrow-{digest}", "content": text,
-                              "scope": USER_SCOPE if target == "user" else "/", "created_at": _naive(added)}
+                              "scope": SCOPES.get(target, "/"), "created_at": _naive(added)}
                 found.append((target, MemoryRecord.model_validate(fields)))
         found.sort(key=lambda pair: pair[1].created_at, reverse=True)
         return found
@@ -133,7 +141,7 @@ class SilcrowStorage:
     def save(self, records: list[MemoryRecord]) -> None:
         """Add each record's text to the notes as the model's write (held under approval)."""
         for record in records:
-            target = target_of(record.scope)
+            target = target_of(record.scope, self.notes.targets)
             self._table.put(target, record)  # an approved proposal finds its fields here
             if record.content not in self.notes.read(target).entries:
                 result = self.notes.add(target, record.content, origin=MODEL_ORIGIN)

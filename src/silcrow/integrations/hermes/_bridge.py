@@ -10,8 +10,11 @@ the class must not depend on Hermes being importable (tests drive it without).
 Where things live: the plugin's settings are ``config.json`` beside the plugin
 file (``silcrow_home``, default ``<hermes-home>/silcrow``; ``provider``, default
 the one configured in that home's ``config.toml``, else ``local``). Curated
-notes stay Hermes's own (``<hermes-home>/memories``); only long-term recall
-goes through this provider.
+notes stay Hermes's own (``<hermes-home>/memories``); long-term recall goes
+through this provider, and so do the notes of the project Hermes works in
+(``PROJECT.md`` of the git work tree holding Hermes's working directory, kept in
+the silcrow home; :mod:`._project`): its frozen block in the system prompt, and
+the tool ``project_notes``. Outside any work tree there are none.
 
 Text crossing into silcrow gets silcrow's treatment: fence tags are stripped
 from turns before they are stored, secrets are redacted from everything handed
@@ -29,6 +32,8 @@ from typing import Any
 
 from silcrow.errors import ConfigError, SilcrowError
 from silcrow.home import Profile, open_profile
+from silcrow.integrations.hermes._project import TOOL_NAME as PROJECT_TOOL
+from silcrow.integrations.hermes._project import ProjectNotes, hermes_cwd, open_project
 from silcrow.integrations.hermes._settings import (
     PLUGIN_NAME,
     hermes_home_from_env,
@@ -54,6 +59,9 @@ class HermesBridge:
         # the plugin's settings. A caller that opened one already passes it.
         self._profile = profile
         self._recall: Any = None  # the silcrow MemoryProvider, loaded on first need
+        self._opened: Profile | None = None  # the profile it was loaded from
+        self._project: ProjectNotes | None = None
+        self._project_found = False  # whether the project was looked for since the last load
         self._loaded_for: Path | None = None
         self._home: Path | None = None
         self._why_not = ""
@@ -70,6 +78,7 @@ class HermesBridge:
             if self._loaded_for == hermes_home:
                 return self._recall
             self._recall, self._loaded_for, self._why_not = None, hermes_home, ""
+            self._opened, self._project, self._project_found = None, None, False
             try:
                 settings = plugin_settings(hermes_home)
                 profile = self._profile or open_profile(Path(settings["silcrow_home"]))
@@ -88,8 +97,18 @@ class HermesBridge:
                 self._why_not = str(exc)
                 return None
             self._recall = provider
+            self._opened = profile
             self._home = home
             return provider
+
+    def _project_notes(self) -> ProjectNotes | None:
+        """The notes of the project Hermes works in, looked for once per load (Hermes lists the
+        tools before it initializes the provider; both must agree). None outside a project."""
+        with self._lock:
+            if not self._project_found and self._opened is not None:
+                self._project = open_project(self._opened, self, hermes_cwd())
+                self._project_found = True
+            return self._project
 
     def silcrow_home(self, hermes_home: Path | None = None) -> Path:
         """Where this plugin keeps silcrow's data for ``hermes_home``."""
@@ -115,6 +134,9 @@ class HermesBridge:
         self._writes = str(kwargs.get("agent_context") or "primary") not in NON_PRIMARY_CONTEXTS
         self._session_id = session_id or ""
         recall.initialize(self._session_id, **context)
+        project = self._project_notes()
+        if project is not None:
+            project.load(self._session_id)  # frozen for this session's prompt
 
     def _provider(self) -> Any:
         if self._recall is None:
@@ -130,7 +152,9 @@ class HermesBridge:
         return outgoing(self._provider(), value)
 
     def system_prompt_block(self) -> str:
-        return str(self._provider().system_prompt_block() or "")
+        block = str(self._provider().system_prompt_block() or "")
+        project = self._project
+        return "\n\n".join(b for b in (block, project.prompt_block() if project else "") if b)
 
     # Hermes runs its own manager and fences recalled text itself; what silcrow's manager
     # decides about recall (silcrow.recall.policy) is decided here the same way.
@@ -167,16 +191,21 @@ class HermesBridge:
             return []
         from silcrow.recall import bare_tool
 
+        project = self._project_notes()
+        extra = [project.schema()] if project is not None else []
         try:
-            return [bare_tool(spec) for spec in self._recall.tool_specs()]
+            return [bare_tool(spec) for spec in self._recall.tool_specs()] + extra
         except Exception:  # a provider's broken listing costs its tools, not Hermes's turn
             log.warning("silcrow: the recall provider's tools could not be listed", exc_info=True)
-            return []
+            return extra
 
     def handle_tool_call(self, tool_name: str, args: dict[str, Any], **kwargs: Any) -> str:
         from silcrow._toolcall import contained
         from silcrow.recall import Answer, ToolResult, answer_json
         from silcrow.recall.policy import screened, stored
+
+        if tool_name == PROJECT_TOOL and self._project is not None:
+            return self._project.call(args)  # the notes' own answer; it never raises
 
         def run() -> str:
             call_args = dict(args or {})

@@ -10,7 +10,7 @@ from llama_index.core.memory import BaseMemoryBlock
 from pydantic import PrivateAttr
 
 from silcrow.integrations._memory import ProfileMemory
-from silcrow.integrations._profile import ProfileArg
+from silcrow.integrations._profile import ProfileArg, ProjectArg
 from silcrow.recall import MemoryManager
 
 CLIENT = "llama-index"
@@ -59,7 +59,9 @@ class SilcrowMemoryBlock(BaseMemoryBlock[str]):
     the profile's recall provider recalls for the latest user message, inside the
     ``<memory-context>`` fence silcrow's agent uses. The messages the memory flushes out of its
     short-term window (``_aput``) are told to the provider turn by turn, under the memory's
-    ``session_id``. ``profile``: a profile name of ``home`` or an opened Profile.
+    ``session_id``. ``profile``: a profile name of ``home`` or an opened Profile; ``project``: a
+    directory, as ``Agent(project=...)`` takes it, whose git work tree's ``PROJECT.md`` is shown
+    after the profile's notes (None: no project).
     """
 
     name: str = "silcrow"
@@ -70,9 +72,11 @@ class SilcrowMemoryBlock(BaseMemoryBlock[str]):
     _turns: Turns = PrivateAttr(default_factory=Turns)
 
     def __init__(self, profile: ProfileArg = None, name: str = "silcrow", *, home: Any = None,
-                 manager: MemoryManager | None = None, **fields: Any) -> None:
+                 manager: MemoryManager | None = None, project: ProjectArg = None,
+                 **fields: Any) -> None:
         super().__init__(name=name, **fields)
-        self._memory = ProfileMemory(profile, client=CLIENT, home=home, manager=manager)
+        self._memory = ProfileMemory(profile, client=CLIENT, home=home, manager=manager,
+                                     project=project)
 
     @property
     def memory(self) -> ProfileMemory:

@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
 from agents import FunctionTool
 
-from silcrow._toolcall import convert_schema
-from silcrow.agent import (
-    ToolCall,
-    ToolRouter,  # the one dispatch of the agent and the servers
-    build_system_prompt,
-)
-from silcrow.integrations._profile import ProfileArg, Recall, opened
+from silcrow.agent import ToolRouter
+from silcrow.integrations._memory import ProfileMemory, ToolSpec
+from silcrow.integrations._profile import ProfileArg, ProjectArg, Recall
 from silcrow.recall import MemoryManager
-from silcrow.store import Proposer
 
 CLIENT = "openai-agents"
 
@@ -46,35 +40,25 @@ class MemoryTools:
 
 
 def memory_tools(profile: ProfileArg = None, *, home: Any = None, session_id: str = "",
-                 manager: MemoryManager | None = None) -> MemoryTools:
+                 manager: MemoryManager | None = None, project: ProjectArg = None) -> MemoryTools:
     """The profile's curated notes (tool ``memory``), its session archive (``session_search``)
     and its recall provider's tools (``recall_search``, ...) as function tools, run through the
     same router as silcrow's own agent: every write locked, scanned, journalled, gated and told
     to the provider. ``session_id``: the conversation's id (a :class:`SilcrowSession`'s), so
-    that ``session_search`` leaves out what the model already sees."""
-    opened_profile = opened(profile, home)
-    recall = Recall(opened_profile, manager, session_id=session_id)
-    manager = recall.manager()
-    notes = opened_profile.notes(manager)
-    notes.proposer = Proposer(client=CLIENT, session=session_id or None)
-    notes.load()
-    router = ToolRouter(notes, opened_profile.sessions(), manager)
-    schemas = router.schemas()
-    counter = itertools.count(1)
+    that ``session_search`` leaves out what the model already sees. ``project``: a directory, as
+    ``Agent(project=...)`` takes it, whose git work tree's ``PROJECT.md`` is the third block of
+    ``instructions`` and the ``memory`` tool's target ``project`` (None: no project)."""
+    memory = ProfileMemory(profile, client=CLIENT, home=home, session_id=session_id,
+                           manager=manager, project=project)
 
-    def tool(schema: dict[str, Any]) -> FunctionTool:
-        fn = convert_schema(schema, "openai")["function"]
-        name = fn["name"]
-
+    def tool(spec: ToolSpec) -> FunctionTool:
         async def invoke(_context: Any, arguments: str) -> str:
-            call = ToolCall(id=f"call_{next(counter)}", name=name, arguments=arguments)
-            outcome = await asyncio.to_thread(router.dispatch, call, session_id=session_id)
-            return outcome.content
+            return await asyncio.to_thread(memory.call, spec.name, arguments)
 
         # Not strict: the tools' schemas have optional fields, which strict mode forbids.
-        return FunctionTool(name=name, description=fn.get("description", ""),
-                            params_json_schema=fn["parameters"], on_invoke_tool=invoke,
+        return FunctionTool(name=spec.name, description=spec.description,
+                            params_json_schema=spec.parameters, on_invoke_tool=invoke,
                             strict_json_schema=False)
 
-    instructions = build_system_prompt(notes, manager, identity="").strip()
-    return MemoryTools([tool(s) for s in schemas], instructions, router, recall)
+    instructions = memory.instructions()
+    return MemoryTools([tool(s) for s in memory.tools()], instructions, memory.router(), memory.recall)

@@ -11,7 +11,7 @@ from pydantic_ai.messages import InstructionPart
 from pydantic_ai.toolsets import FunctionToolset
 
 from silcrow.integrations._memory import ProfileMemory, ToolSpec
-from silcrow.integrations._profile import ProfileArg
+from silcrow.integrations._profile import ProfileArg, ProjectArg
 from silcrow.recall import MemoryManager
 
 CLIENT = "pydantic-ai"
@@ -31,13 +31,16 @@ class SilcrowCapability(AbstractCapability[Any]):
       router as silcrow's agent, so a refusal is an answer the model reads.
 
     ``profile``: a profile name of ``home`` or an opened Profile; ``session_id``: the
-    conversation's id in silcrow's archive (``session_search`` leaves it out).
+    conversation's id in silcrow's archive (``session_search`` leaves it out); ``project``: a
+    directory, as ``Agent(project=...)`` takes it, whose git work tree's ``PROJECT.md`` is the
+    third block of the instructions and the ``memory`` tool's target ``project`` (None: no
+    project).
     """
 
     def __init__(self, profile: ProfileArg = None, *, home: Any = None, session_id: str = "",
-                 manager: MemoryManager | None = None) -> None:
+                 manager: MemoryManager | None = None, project: ProjectArg = None) -> None:
         self.memory = ProfileMemory(profile, client=CLIENT, home=home, session_id=session_id,
-                                    manager=manager)
+                                    manager=manager, project=project)
         self._toolset: FunctionToolset[Any] | None = None
         self._recalled: tuple[tuple[str | None, str], str] | None = None  # (run id, prompt), block
 
