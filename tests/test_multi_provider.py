@@ -6,6 +6,7 @@ member costing only its own answers, config parsing, and the CLI."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -410,3 +411,37 @@ def test_a_plugin_that_does_not_import_is_left_out_and_says_why(
         assert broken["available"] is False and "could not be imported" in broken["reason"]
     finally:
         manager.shutdown()
+
+
+class _StuckWriter(_Recording):
+    """A member whose writes never finish until the test lets them (a hosted service that
+    accepted the connection and never answers)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.release = threading.Event()
+
+    def sync_turn(self, user: str, assistant: str, *, session_id: str = "") -> None:
+        self.calls.append(("sync_turn", user))
+        self.release.wait()
+
+
+def test_a_member_stuck_in_a_write_is_waited_for_once_and_its_backlog_is_bounded() -> None:
+    from silcrow.recall import ProviderSet
+
+    first, stuck = _Recording("first"), _StuckWriter("stuck")
+    both = ProviderSet([first, stuck])
+    manager = MemoryManager.of(both, "s-1", tool_timeout=0.2)
+    both.bind(prefetch_timeout=1.0, tool_timeout=0.2, max_stuck_calls=4, max_queued=2)
+    try:
+        for turn in range(4):
+            both.sync_turn(f"turn {turn}", "ok")
+        status = {s["provider"]: s for s in both.recall_status()["providers"]}
+        # the healthy member got every turn, in order; the stuck one cost one wait, not four
+        assert [text for hook, text in first.calls if hook == "sync_turn"] == [f"turn {t}" for t in range(4)]
+        assert status["stuck"]["counters"]["timeouts"] == 1, status["stuck"]
+        assert status["stuck"]["queued_jobs"] == 2 and status["stuck"]["counters"]["dropped"] == 1
+        assert "dropped" in status["stuck"]["last_error"]
+    finally:
+        stuck.release.set()
+        manager.shutdown(10)

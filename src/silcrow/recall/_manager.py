@@ -134,7 +134,7 @@ class MemoryManager:
                 raise RecallError("this MemoryManager was shut down; create a new one")
             if isinstance(provider, ProviderSet):  # its members run under this manager's bounds
                 provider.bind(prefetch_timeout=self.prefetch_timeout, tool_timeout=self.tool_timeout,
-                              max_stuck_calls=self._max_stuck)
+                              max_stuck_calls=self._max_stuck, max_queued=self._queue.maxsize)
             self._provider = provider
 
     def _name(self) -> str:

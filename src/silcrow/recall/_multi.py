@@ -18,7 +18,10 @@ manager and every caller run a set as they run one provider. What a set does wit
   ``on_session_end``, ``queue_prefetch`` and ``shutdown`` go to one ordered worker per
   member, so a slow member's writes never hold up another's; a hook waits for all of them
   at most ``tool_timeout`` (the manager's ``flush`` keeps its meaning), then leaves a slow
-  member's write queued on its worker.
+  member's write queued on its worker. A member found late is not waited for again until its
+  worker has caught up (else every later write would cost the manager's one worker a whole
+  ``tool_timeout``, and the other members would get their writes that much later), and at most
+  ``max_queued`` of its writes wait (more are dropped and counted, as the manager drops its own).
 * **Typed recall.** ``search`` merges every member's answer: the hits of the first member that
   searches with hits of its own (the *id owner*, usually ``local``) keep their ids; when another
   member recalled anything, ``Found.context`` holds everything as text, those hits as lines with
@@ -84,15 +87,17 @@ class _Lane:
     """One member of a set: its calls on threads of its own, its ordered writes, what it last did
     and why it is left out."""
 
-    def __init__(self, provider: MemoryProvider, max_stuck: int) -> None:
+    def __init__(self, provider: MemoryProvider, max_stuck: int, max_queued: int = 10_000) -> None:
         self.provider = provider
         self.name = provider.name
         self.reason = ""  # why it takes no calls ("" while it does)
         self.started = False  # initialised (so it is shut down)
         self.last_error = ""
         self.timings: dict[str, float] = {}  # the last call of each hook, in ms
-        self.counters = {"calls": 0, "failures": 0, "timeouts": 0, "skipped": 0}
+        self.counters = {"calls": 0, "failures": 0, "timeouts": 0, "skipped": 0, "dropped": 0}
         self.max_stuck = max_stuck
+        self.max_queued = max_queued
+        self.late = False  # a write was not done in time; its worker has not caught up since
         self._running = 0
         self._lock = threading.Lock()
         self._jobs: queue.Queue[tuple[str, Job, threading.Event] | None] = queue.Queue()
@@ -135,19 +140,27 @@ class _Lane:
             self.last_error = f"{hook}: {what}"
         log.warning("recall provider %r failed in %s: %s; the other providers go on", self.name, hook, what)
 
-    def timed_out(self, hook: str, timeout: float) -> None:
+    def timed_out(self, hook: str, timeout: float, *, writing: bool = False) -> None:
         with self._lock:
             self.counters["timeouts"] += 1
+            self.late = self.late or writing
             self.last_error = f"{hook}: no answer within {timeout:.2f}s; left out"
         log.warning("recall provider %r did not finish %s within %.2fs; the others' answers are used",
                     self.name, hook, timeout)
 
     # -- ordered writes ----------------------------------------------------------------------
 
-    def submit(self, hook: str, fn: Job) -> threading.Event:
-        """Queue ``fn(provider)`` on this member's worker (in order); the event is set when it ran."""
+    def submit(self, hook: str, fn: Job) -> threading.Event | None:
+        """Queue ``fn(provider)`` on this member's worker (in order); the event is set when it ran.
+        None when ``max_queued`` writes wait already: this one is dropped, and counted."""
         done = threading.Event()
         with self._lock:
+            if self._jobs.qsize() >= self.max_queued:
+                self.counters["dropped"] += 1
+                self.last_error = f"{self._jobs.qsize()} writes are waiting; {hook} dropped"
+                log.error("recall provider %r is %d writes behind; %s dropped", self.name,
+                          self._jobs.qsize(), hook)
+                return None
             self._jobs.put((hook, fn, done))
             if self._writer is None:
                 self._writer = threading.Thread(target=self._write, args=(self._jobs,),
@@ -166,6 +179,8 @@ class _Lane:
             finally:
                 with self._lock:
                     self.timings[hook] = round((time.perf_counter() - started) * 1000, 1)
+                    if jobs.empty():
+                        self.late = False
                 done.set()
 
     def stop(self) -> None:
@@ -220,11 +235,12 @@ class ProviderSet(MemoryProvider):
         self._own_tools: dict[str, _Lane] = {}
         self._check_tools()
 
-    def bind(self, *, prefetch_timeout: float, tool_timeout: float, max_stuck_calls: int) -> None:
+    def bind(self, *, prefetch_timeout: float, tool_timeout: float, max_stuck_calls: int,
+             max_queued: int = 10_000) -> None:
         """Take the deadlines and bounds of the manager that runs the set."""
         self.prefetch_timeout, self.tool_timeout = prefetch_timeout, tool_timeout
         for lane in self._lanes:
-            lane.max_stuck = max_stuck_calls
+            lane.max_stuck, lane.max_queued = max_stuck_calls, max_queued
 
     def _live(self) -> list[_Lane]:
         return [lane for lane in self._lanes if lane.live]
@@ -363,13 +379,17 @@ class ProviderSet(MemoryProvider):
     # -- writes: every member, each in its own order -------------------------------------------
 
     def _write(self, hook: str, fn: Job, lanes: Sequence[_Lane] | None = None) -> bool:
-        """Queue ``fn(member)`` for every live member; wait at most ``tool_timeout`` for all."""
+        """Queue ``fn(member)`` for every live member; wait at most ``tool_timeout`` for all but
+        those already late (their worker is still stuck on an earlier write)."""
         deadline = time.monotonic() + self.tool_timeout
-        queued = [(lane, lane.submit(hook, fn)) for lane in (self._live() if lanes is None else lanes)]
+        queued = [(lane, lane.late, lane.submit(hook, fn))
+                  for lane in (self._live() if lanes is None else lanes)]
         done = True
-        for lane, event in queued:
-            if not event.wait(max(0.0, deadline - time.monotonic())):
-                lane.timed_out(hook, self.tool_timeout)
+        for lane, late, event in queued:
+            if event is None or late:
+                done = False
+            elif not event.wait(max(0.0, deadline - time.monotonic())):
+                lane.timed_out(hook, self.tool_timeout, writing=True)
                 done = False
         return done
 
