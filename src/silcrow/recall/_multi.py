@@ -11,9 +11,10 @@ manager and every caller run a set as they run one provider. What a set does wit
   answer (its thread is abandoned, as the manager abandons one provider's); one that raises is
   left out and logged. Each member counts its own calls still running, so a stuck member is
   skipped after ``max_stuck_calls`` of them without costing the others anything.
-* **Merged, then fenced once.** What the members recalled is joined in the order they were
-  selected, less the lines an earlier member gave already (:func:`policy.merged`); the
-  manager then filters and fences that one text (:func:`policy.context_block`).
+* **Merged, then fenced once.** Each member's text is filtered for threats by itself
+  (:func:`policy.recalled`), then they are joined in the order they were selected, less the
+  lines an earlier member gave already (:func:`policy.merged`); the manager then filters and
+  fences that one text (:func:`policy.context_block`).
 * **Writes and session hooks reach every member.** ``sync_turn``, ``on_memory_write``,
   ``on_session_end``, ``queue_prefetch`` and ``shutdown`` go to one ordered worker per
   member, so a slow member's writes never hold up another's; a hook waits for all of them
@@ -321,10 +322,13 @@ class ProviderSet(MemoryProvider):
         return answered
 
     def _texts(self, hook: str, answered: list[tuple[_Lane, object]]) -> list[str]:
+        """The members' texts, each filtered for threats by itself (:func:`policy.recalled`)
+        before they are merged: an attack spread over one member's items costs that member's
+        text, not the others' (the fence's scan of the whole would drop everything)."""
         texts = []
         for lane, value in answered:
             if isinstance(value, str):
-                texts.append(value)
+                texts.append(policy.recalled(value))
             else:
                 lane.failed(hook, f"returned {type(value).__name__}, not str")
         return texts
@@ -464,7 +468,7 @@ class ProviderSet(MemoryProvider):
                 rows = [hit.to_dict() for hit in hits]
             else:  # ids are the owner's only: another member's hits are shown as text
                 rows = [{**hit.to_dict(), "id": None} for hit in found.hits[:k]]
-            text = "\n".join(filter(None, (policy.hit_lines(rows), found.context or "")))
+            text = policy.recalled("\n".join(filter(None, (policy.hit_lines(rows), found.context or ""))))
             recalled = recalled or (lane is not owner and bool(text.strip())) or bool(found.context)
             texts.append(text)
         return Found(hits, policy.merged(texts)) if recalled else Found(hits)

@@ -197,34 +197,51 @@ def context_block(text: str, *, exclude_lines: Collection[str] = ()) -> str:
     return build_memory_context_block(text)
 
 
-def _same_text(line: str) -> str:
-    """What a recalled line says, for telling two providers' lines apart: without a list bullet,
-    a ``#12`` id and a ``[date] who:`` head (:func:`recalled_line`), case and spacing."""
+# A head that dates a recalled line, "[2023-05-08]" or "[undated]" (recalled_line), or any
+# bracketed head of a few characters holding a year: "[x]" or "[ ]" (a checklist) is not one.
+_YEAR = re.compile(r"\d{4}")
+# Who said a line, as recalled_line names a memory that is no speaker's: like no speaker at all.
+_NO_SPEAKER = ("", "fact")
+
+
+def _said(line: str) -> tuple[str, str]:
+    """What a recalled line says and who said it, for telling two providers' lines apart:
+    without a list bullet, a ``#12`` id before a date and the ``[date]`` head
+    (:func:`recalled_line`); case and spacing folded. A speaker (``who:`` after a date) is kept
+    apart: the same words from two speakers are two facts."""
     text = line.strip().lstrip("-*•·").strip()
     if text.startswith("#"):
         head, _, rest = text.partition(" ")
-        text = rest if head[1:].isdigit() else text
-    if text.startswith("[") and "]" in text[:24]:
-        text = text[text.index("]") + 1:].strip()
-        who, colon, rest = text.partition(": ")
-        text = rest if colon and len(who) <= 40 else text
-    return " ".join(text.casefold().split())
+        text = rest if head[1:].isdigit() and rest.startswith("[") else text
+    who = ""
+    end = text.find("]", 1, 32) if text.startswith("[") else -1
+    if end > 0 and (text[1:end] == "undated" or _YEAR.search(text[1:end])):
+        text = text[end + 1:].strip()
+        speaker, colon, rest = text.partition(": ")
+        if colon and len(speaker) <= 40:
+            who, text = " ".join(speaker.casefold().split()), rest
+    return " ".join(text.casefold().split()), ("" if who in _NO_SPEAKER else who)
 
 
 def merged(texts: Iterable[str]) -> str:
     """The recalled texts of several providers as one text, to be fenced once: each provider's
     text in the order given (the order the providers were selected in), kept as it is, less
-    the lines an earlier one already gave (the same words, whatever their date, id or bullet)."""
-    seen: set[str] = set()
+    the lines an earlier provider already gave (the same words, whatever their date, id or
+    bullet, and no other speaker's: a line that names none matches any)."""
+    seen: dict[str, set[str]] = {}
     parts: list[str] = []
     for text in texts:
         kept = []
+        said: list[tuple[str, str]] = []
         for line in text.splitlines() if isinstance(text, str) else ():
-            key = _same_text(line)
-            if key and key in seen:
+            words, who = _said(line)
+            earlier = seen.get(words)
+            if words and earlier is not None and (not who or "" in earlier or who in earlier):
                 continue
-            seen.add(key)
+            said.append((words, who))
             kept.append(line)
+        for words, who in said:  # a provider's own lines are all kept: only an earlier one's repeat
+            seen.setdefault(words, set()).add(who)
         part = "\n".join(kept).strip("\n")
         if part.strip():
             parts.append(part)
