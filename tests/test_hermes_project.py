@@ -89,6 +89,10 @@ def test_the_bridge_in_a_project_shows_and_keeps_its_notes(place: tuple[Path, Pa
     assert _entries(hermes_home, api) == [API_NOTE]
     assert open_profile(hermes_home / "silcrow").store().entries("user") == []
     assert WRITTEN not in bridge.system_prompt_block()  # frozen for the session
+    # A committed write is told to the recall provider, as every surface's is.
+    assert WRITTEN in [hit.text.strip() for hit in bridge._recall.search("tests make check", 5).hits]
+    bridge.on_session_switch("s2", parent_session_id="s1", reset=True)
+    assert WRITTEN in bridge.system_prompt_block()  # the next session's prompt has it
     bridge.shutdown()
 
 

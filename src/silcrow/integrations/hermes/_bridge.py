@@ -242,6 +242,8 @@ class HermesBridge:
         if new_session_id and (new_session_id != self._session_id or rewound):
             self._session_id = new_session_id
             self._provider().initialize(new_session_id, **self._context)
+            if self._project is not None:  # a new session's prompt is built from disk again
+                self._project.load(new_session_id)
 
     def on_pre_compress(self, messages: list[dict[str, Any]]) -> str:
         from silcrow.recall.policy import recalled
