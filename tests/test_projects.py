@@ -328,3 +328,20 @@ def test_a_hand_edited_project_file_is_scanned_when_the_prompt_is_built(
     assert "Ignore all previous instructions" not in section
     # The file keeps it, for the user to see and remove.
     assert len(notes.entries("project")) == 2
+
+
+def test_a_session_in_a_work_tree_without_project_notes_leaves_no_trace(
+    trees: tuple[Path, Path, Path]
+) -> None:
+    home, one, two = trees
+    profile = open_profile(home)
+    profile.notes(project=one).add("project", "One fact.", origin="api")
+    notes = profile.notes(project=two)  # a session in two, whose project has no notes
+    notes.load()
+    notes.note_prompt_use("s-1")
+    notes.read("project", shown_to="tool")
+    assert [p["root"] for p in profile.projects()] == [str(one.resolve())]
+    assert not (home / "projects" / project_key(two)).exists()
+    two.rename(two.parent / "renamed")  # and so its notes can still be given to it
+    profile.move_project(str(one.resolve()), two.parent / "renamed")
+    assert profile.notes(project=two.parent / "renamed").entries("project") == ["One fact."]

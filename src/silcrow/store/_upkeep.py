@@ -116,7 +116,12 @@ class Upkeep:
         return len(done)
 
     def note_prompt(self, shown: dict[str, list[str]], session: str | None) -> None:
-        """Count one session's system prompt for each entry ``shown`` in it, by target."""
+        """Count one session's system prompt for each entry ``shown`` in it, by target. Nothing
+        shown is nothing to count: no write (a session in a work tree with no project notes
+        must leave no trace of that project in the home)."""
+        if not any(shown.values()):
+            return
+
         def count(state: dict[str, Any]) -> None:
             for target, entries in shown.items():
                 ledger.note_prompt(state, target, entries, session)
@@ -124,6 +129,8 @@ class Upkeep:
         self.touch(count)
 
     def note_surfaced(self, target: str, entries: list[str], how: str) -> None:
+        if not entries:  # nothing surfaced: nothing to count (see note_prompt)
+            return
         self.touch(lambda state: ledger.note_surfaced(state, target, entries, how))
 
     def touch(self, update: Callable[[dict[str, Any]], Any]) -> None:
