@@ -478,3 +478,50 @@ def test_an_attack_spread_over_one_providers_items_costs_only_its_own_text() -> 
     finally:
         manager.shutdown(10)
     assert "bees on a rooftop" in block and "previous instructions" not in block and "ignore all" not in block
+
+
+class _Toolbox(_Recording):
+    """A member with tools of its own, listed in its order; ``broken`` makes its listing fail."""
+
+    def __init__(self, name: str, tool_names: list[str]) -> None:
+        super().__init__(name)
+        self.tool_names, self.broken = tool_names, False
+
+    def tool_specs(self) -> list[ToolSpec]:
+        if self.broken:
+            raise RuntimeError("the service's tool listing is down")
+        return [ToolSpec.of(n, f"tool {n}", {"q": {"type": "string"}}) for n in self.tool_names]
+
+    def recall_status(self) -> dict[str, Any]:
+        return {"available": True, "external": False}  # wrong: it is a hosted member
+
+
+def test_tools_keep_their_members_order_and_a_member_failing_to_list_them_hides_only_its_own() -> None:
+    from silcrow.recall import ProviderSet
+
+    own = [f"box_{name}" for name in "hgfedcba"]
+    first, box = _Toolbox("first", ["first_tool"]), _Toolbox("box", own)
+    manager = MemoryManager.of(ProviderSet([first, box]), "s-1")
+    try:
+        names = [spec.name for spec in manager.tool_specs()]
+        assert names == ["recall_search", "first_tool", *own]  # the order a prompt cache relies on
+        box.broken = True
+        assert [spec.name for spec in manager.tool_specs()] == ["recall_search", "first_tool"]
+        assert "tool listing is down" in _status(manager, "box")["last_error"]
+    finally:
+        manager.shutdown(10)
+
+
+def test_a_members_own_tool_named_like_a_recall_tool_is_refused() -> None:
+    from silcrow.recall import ProviderSet
+
+    with pytest.raises(ProviderConflictError, match="'box' has a tool of its own named 'recall_search'"):
+        ProviderSet([_Recording("first"), _Toolbox("box", ["recall_search"])])
+
+
+def test_one_providers_status_says_whether_it_is_external_whatever_it_reports() -> None:
+    manager = MemoryManager.of(_Toolbox("box", []), "s-1")
+    try:
+        assert manager.recall_status()["external"] is True
+    finally:
+        manager.shutdown(10)

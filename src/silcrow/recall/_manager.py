@@ -180,7 +180,10 @@ class MemoryManager:
         ok, value = self._timed("recall_status", provider.recall_status, self.tool_timeout)
         status = dict(value) if ok and isinstance(value, dict) else {
             "provider": provider.name, "available": False, "reason": "its status could not be read"}
-        status.setdefault("external", bool(getattr(provider, "external", True)))
+        if isinstance(provider, ProviderSet):  # any member's (the set's own attribute is False)
+            status.setdefault("external", True)
+        else:
+            status["external"] = bool(getattr(provider, "external", True))
         status["counters"] = dict(self.counters)
         return status
 

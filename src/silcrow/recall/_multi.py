@@ -247,21 +247,36 @@ class ProviderSet(MemoryProvider):
         return [lane for lane in self._lanes if lane.live]
 
     def _check_tools(self) -> None:
-        """Each member's own tools by name; a name two members list is refused."""
+        """Each member's own tools by name; a name two members list is refused, and so is a
+        member's own tool named like a ``recall_*`` tool another member answers through its
+        typed recall (the set offers that name once, for the merged recall)."""
         owner: dict[str, _Lane] = {}
+        typed: dict[str, _Lane] = {}
         for lane in self._live():
             try:
                 specs = list(lane.provider.tool_specs())
             except Exception as exc:
                 lane.failed("tool_specs", exc)
                 continue
-            for name in {spec.name for spec in specs} - set(tools.typed_tools(specs)):
+            for name in answered_recall_tools(lane.provider, specs):
+                typed.setdefault(name, lane)
+            listed = set(tools.typed_tools(specs))
+            for name in dict.fromkeys(spec.name for spec in specs):  # in the member's own order
+                if name in listed:
+                    continue
                 if name in owner:
                     raise ProviderConflictError(
                         f"recall providers {owner[name].name!r} and {lane.name!r} both have a tool named "
                         f"{name!r}; a model could not tell them apart. Select only one of them in "
                         "`providers`")
                 owner[name] = lane
+        for name, lane in owner.items():
+            other = typed.get(name)
+            if other is not None and other is not lane:
+                raise ProviderConflictError(
+                    f"recall provider {lane.name!r} has a tool of its own named {name!r}, which "
+                    f"{other.name!r} answers as silcrow's recall tool; a model could not tell them apart. "
+                    "Select only one of them in `providers`")
         self._own_tools = owner
 
     # -- availability and the session ---------------------------------------------------------
@@ -504,8 +519,12 @@ class ProviderSet(MemoryProvider):
         typed = {name for lane in self._live() for name in self._answered(lane)}
         own: list[ToolSpec] = []
         for name, lane in self._own_tools.items():
-            if lane.live:
+            if not lane.live:
+                continue
+            try:  # a member that fails here loses its own tools, not the others'
                 own.extend(spec for spec in lane.provider.tool_specs() if spec.name == name)
+            except Exception as exc:
+                lane.failed("tool_specs", exc)
         return [spec for spec in tools.TOOL_SPECS if spec.name in typed] + own
 
     def call_tool(self, name: str, args: Mapping[str, Any]) -> Answer:
