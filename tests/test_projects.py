@@ -345,3 +345,30 @@ def test_a_session_in_a_work_tree_without_project_notes_leaves_no_trace(
     two.rename(two.parent / "renamed")  # and so its notes can still be given to it
     profile.move_project(str(one.resolve()), two.parent / "renamed")
     assert profile.notes(project=two.parent / "renamed").entries("project") == ["One fact."]
+
+
+def test_archive_waits_for_a_write_in_progress_and_refuses_saying_so(trees: tuple[Path, Path, Path]) -> None:
+    from silcrow.errors import LockTimeoutError
+    from silcrow.store import Projects
+
+    home, one, _ = trees
+    profile = open_profile(home)
+    profile.notes(project=one).add("project", "One fact.", origin="api")
+    lock = home / "projects" / project_key(one) / "PROJECT.md.lock"
+    code = ("import sys, pathlib; from silcrow._locking import ExclusiveLock; "
+            "held = ExclusiveLock(pathlib.Path(sys.argv[1]), 30); held.acquire(); "
+            "print('held', flush=True); sys.stdin.read()")
+    writer = subprocess.Popen([sys.executable, "-c", code, str(lock)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert writer.stdout is not None and writer.stdout.readline().strip() == "held"
+        with pytest.raises(LockTimeoutError, match="being written.*nothing was moved"):
+            Projects(profile, lock_timeout=0.3).archive(str(one.resolve()))
+    finally:
+        assert writer.stdin is not None
+        writer.stdin.close()
+        writer.wait(30)
+    assert profile.notes(project=one).entries("project") == ["One fact."]
+    assert [p["root"] for p in profile.projects()] == [str(one.resolve())]
+    profile.archive_project(str(one.resolve()))  # once the write is done
+    assert profile.projects() == []

@@ -23,12 +23,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from silcrow import _locking as locking
 from silcrow import _private
 from silcrow._atomic import replace_file
 from silcrow._projects import project_key
 from silcrow.config import ProfileSettings, env_switch
-from silcrow.errors import StoreError
+from silcrow.errors import LockTimeoutError, StoreError
 from silcrow.store._backend import StoreBackend
+from silcrow.store._entries import PROJECT_FILES, PROJECT_TARGET
 
 __all__ = ["Project", "ProjectRecord", "Projects"]
 
@@ -252,13 +254,32 @@ class Projects:
                              f"{exc.strerror or exc}. Check that the home is a writable directory") from exc
 
     def _rename_dir(self, old: Path, new: Path) -> None:
+        """Move a project's directory whole, under the lock its notes' writers take: a write in
+        progress finishes first (one that holds on past the lock timeout is waited for no
+        longer: nothing is moved), and a directory another process moved or archived meanwhile,
+        or a target that appeared meanwhile, is refused; nothing is ever merged into another."""
+        from silcrow.store._files import DEFAULT_LOCK_TIMEOUT
+
+        timeout = self.lock_timeout or DEFAULT_LOCK_TIMEOUT
+        lock = locking.ExclusiveLock(old / (PROJECT_FILES[PROJECT_TARGET] + ".lock"), timeout)
         try:
-            os.rename(old, new)
+            lock.acquire()
         except FileNotFoundError:
-            # Only a record was known (PostgreSQL rows or a half-made directory): nothing to move.
-            return
+            raise StoreError(f"the notes at {old} were moved or archived meanwhile (by another process); "
+                             "nothing was moved: list them again with `silcrow memory projects`") from None
+        except locking.LockWaitTimeout:
+            raise LockTimeoutError(f"the notes at {old} are being written (their lock was held for "
+                                   f"{timeout:g}s); nothing was moved: retry when that write is done"
+                                   ) from None
+        try:
+            if os.path.lexists(new):
+                raise StoreError(f"cannot move {old} to {new}: it exists already (made meanwhile); "
+                                 "nothing was moved: list the projects again with `silcrow memory projects`")
+            os.rename(old, new)
         except OSError as exc:
             raise StoreError(f"cannot move {old} to {new}: {exc.strerror or exc}; nothing was moved") from exc
+        finally:
+            lock.release()
 
     def _db(self) -> Any:
         from silcrow import schema
@@ -278,8 +299,20 @@ class Projects:
         return list(db.retrying(once))
 
     def _rename_owner(self, old: str, new: str) -> None:
+        """Give every row of ``old`` to ``new`` in one transaction; refused (nothing changed) when
+        ``old`` has no notes any more (moved or archived meanwhile) or ``new`` has some."""
         from silcrow.store._postgres import WHAT
 
         with self._db().transaction(StoreError, WHAT) as conn:
+            # Both owners' notes rows locked in one order, so two moves at once take turns.
+            held = {str(row["profile"]) for row in conn.execute(
+                "SELECT profile FROM curated_notes WHERE profile = ANY(%s) ORDER BY profile FOR UPDATE",
+                ([old, new],)).fetchall()}
+            if old not in held:
+                raise StoreError(f"the notes of {old} were moved or archived meanwhile (by another process); "
+                                 "nothing was moved: list them again with `silcrow memory projects`")
+            if new in held:
+                raise StoreError(f"{new} has notes already (made meanwhile); nothing was moved: list the "
+                                 "projects again with `silcrow memory projects`")
             for table in _OWNER_TABLES:
                 conn.execute(f"UPDATE {table} SET profile = %s WHERE profile = %s", (new, old))
