@@ -65,16 +65,19 @@ def test_one_token_gets_only_its_share_of_the_connections(tmp_path: Path) -> Non
         request = (f"POST /v1/memory/user HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
                    f"Authorization: Bearer {keys['a']}\r\nContent-Type: application/json\r\n"
                    "Content-Length: 100\r\n\r\n").encode()
-        with raw_connections(server.port, LIMIT) as held:
+        # One short of the bound: the readiness probe's connection may not be closed yet on a
+        # loaded machine, and past the bound the answer is 503 for everyone, not this token's 429.
+        opened = LIMIT - 1
+        with raw_connections(server.port, opened) as held:
             for sock in held:
                 sock.sendall(request)
             refused: dict[socket.socket, int] = {}
             deadline = time.monotonic() + 60  # a bound on waiting, not a measurement
-            while len(refused) < LIMIT - share and time.monotonic() < deadline:
+            while len(refused) < opened - share and time.monotonic() < deadline:
                 ready, _, _ = select.select([s for s in held if s not in refused], [], [], 1.0)
                 for sock in ready:
                     refused[sock] = status_of(sock)
-            assert len(refused) == LIMIT - share and set(refused.values()) == {429}, refused.values()
+            assert len(refused) == opened - share and set(refused.values()) == {429}, refused.values()
             waiting = [s for s in held if s not in refused]
             assert not select.select(waiting, [], [], 0)[0]  # the share is still held, unanswered
             for token in ("b", "a_review"):
