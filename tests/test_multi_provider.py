@@ -525,3 +525,63 @@ def test_one_providers_status_says_whether_it_is_external_whatever_it_reports() 
         assert manager.recall_status()["external"] is True
     finally:
         manager.shutdown(10)
+
+
+_PLUGIN = '''
+from silcrow.recall import MemoryProvider
+
+
+class Boom(MemoryProvider):
+    name = "zz_boom"
+
+    def __init__(self, **kwargs):
+        raise RuntimeError("plugin bug: cannot read its cache")
+
+    def is_available(self):
+        return True
+
+    def initialize(self, session_id, **context):
+        pass
+
+
+class BadStatus(MemoryProvider):
+    name = "zz_status"
+
+    def __init__(self, **kwargs):
+        pass
+
+    def is_available(self):
+        return True
+
+    def initialize(self, session_id, **context):
+        pass
+
+    def recall_status(self):
+        raise ValueError("status endpoint returned HTML")
+'''
+
+
+def test_a_plugin_with_a_bug_costs_only_itself_and_status_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plugins = tmp_path / "site"
+    dist = plugins / "zz_buggy-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: zz-buggy\nVersion: 1.0\n", encoding="utf-8")
+    (dist / "entry_points.txt").write_text(
+        "[silcrow.providers]\nzz_boom = zz_buggy:Boom\nzz_status = zz_buggy:BadStatus\n", encoding="utf-8")
+    (plugins / "zz_buggy.py").write_text(_PLUGIN, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(plugins))
+    home = tmp_path / "home"
+    home.mkdir()
+    manager = _profile(home, '["local", "zz_boom", "zz_status"]').recall("s-1")
+    try:
+        _members(manager)["local"].remember(LOCAL_FACT)
+        assert LOCAL_FACT in manager.prefetch(QUESTION, "s-2")
+    finally:
+        manager.shutdown()
+    code, out, err = run("--home", str(home), "providers", "status")
+    assert code == 0 and "internal error" not in err, err
+    flat = " ".join(out.split())
+    assert "zz_boom unavailable: could not be made: RuntimeError: plugin bug" in flat, flat
+    assert "zz_status available" in flat and "ValueError: status endpoint returned HTML" in flat

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 # A name imported `as` itself is left out of __all__: it serves silcrow's own packages, which
 # may not import this package's private modules, and is not API.
 from silcrow._lazy import lazy_getattr
-from silcrow.errors import ProviderNotFoundError, RecallError
+from silcrow.errors import ProviderNotFoundError, RecallError, SilcrowError
 from silcrow.recall._provider import MemoryProvider
 from silcrow.recall._spec import ToolResult, ToolSpec
 
@@ -199,6 +199,11 @@ def open_provider(where: ProfileSettings, name: str | Sequence[str] | None = Non
             members.append(_open_one(where, one, spec))
         except RecallError as exc:  # the others run; its status says why
             members.append(Unloadable(one, str(exc)))
+        except SilcrowError:  # a setting to fix (ConfigError...): said at once, as for one provider
+            raise
+        except Exception as exc:  # a plugin's own bug: it costs that member only
+            members.append(Unloadable(one, f"could not be made: {type(exc).__name__}: {exc}; a fault of "
+                                           "the plugin: report it to its authors, or leave it out of `providers`"))
     return ProviderSet(members)
 
 

@@ -380,8 +380,10 @@ class ProviderSet(MemoryProvider):
         members = []
         for lane in self._lanes:
             found = answered.get(lane)
+            # A member whose own status cannot be read is still as available as its lane says;
+            # last_error says what went wrong.
             status: dict[str, Any] = dict(found) if isinstance(found, dict) else {
-                "available": False, "reason": "its status could not be read"}
+                "status": "its own status could not be read (see last_error)"}
             status["provider"] = lane.name
             status["available"] = bool(lane.live and status.get("available", True))
             status["reason"] = lane.reason or str(status.get("reason") or "")
