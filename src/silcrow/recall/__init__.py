@@ -202,8 +202,9 @@ def open_provider(where: ProfileSettings, name: str | Sequence[str] | None = Non
         except SilcrowError:  # a setting to fix (ConfigError...): said at once, as for one provider
             raise
         except Exception as exc:  # a plugin's own bug: it costs that member only
-            members.append(Unloadable(one, f"could not be made: {type(exc).__name__}: {exc}; a fault of "
-                                           "the plugin: report it to its authors, or leave it out of `providers`"))
+            members.append(Unloadable(one, f"could not be made: {type(exc).__name__}: {exc}; a fault "
+                                           "of the plugin: report it to its authors, or leave it out of "
+                                           "`providers`"))
     return ProviderSet(members)
 
 
