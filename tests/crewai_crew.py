@@ -109,8 +109,30 @@ def protocol(profile: str | None) -> dict[str, Any]:
     return seen
 
 
+def project(directory: str | None) -> dict[str, Any]:
+    """A storage made with ``project=directory`` (or none): records saved in scope /project and
+    elsewhere, and the records and entries it then holds."""
+    from crewai.memory.types import MemoryRecord
+
+    from silcrow.integrations.crewai import SilcrowStorage
+
+    storage = SilcrowStorage(project=directory)
+    built = MemoryRecord(content="The app's tests run with make check.", scope="/project/build",
+                         categories=["build"])
+    storage.save([built, MemoryRecord(content="Sam prefers tea.", scope="/user")])
+    seen = {"targets": list(storage.notes.targets),
+            "listed": [{"content": r.content, "scope": r.scope} for r in storage.list_records()],
+            "in_project": sorted(r.content for r in storage.list_records("/project"))}
+    storage.update(built.model_copy(update={"content": "The app's tests run with make check -j4."}))
+    seen["updated"] = storage.get_record(built.id).content
+    storage.close()
+    return seen
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "protocol":
         print(json.dumps(protocol(None)))
+    elif sys.argv[1] == "project":
+        print(json.dumps(project(sys.argv[2] if len(sys.argv) > 2 else None)))
     else:
         print(json.dumps([crew(run) for run in json.loads(sys.argv[1])]))

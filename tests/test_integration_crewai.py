@@ -161,3 +161,38 @@ def test_the_storage_backend_methods(tmp_path: Path) -> None:
     assert seen["after_reset_user"] == {"memory": ["The office moved to Dock Street.",
                                                    "Sam's favourite dish is now ramen."], "user": []}
     assert seen["after_reset"] == 0
+
+
+def test_a_storage_in_a_project_keeps_scope_project_in_its_project_md(tmp_path: Path) -> None:
+    """project=DIR (real git work trees): records in scope /project are that project's PROJECT.md
+    entries, and no other project's; without a project, /project is a scope of MEMORY.md."""
+    from silcrow.home import open_profile
+
+    home = tmp_path / "home"
+    app, api = tmp_path / "app", tmp_path / "api"
+    for tree in (app, api):
+        subprocess.run(["git", "init", "-q", str(tree)], check=True)
+    open_profile(home).notes(project=app).add("project", "The app builds with make dist.", origin="api")
+
+    def run(*args: str) -> dict[str, Any]:
+        done = subprocess.run([crewai_python(), str(ROOT / "tests" / "crewai_crew.py"), "project", *args],
+                              capture_output=True, text=True, encoding="utf-8", env=env(home), timeout=600)
+        assert done.returncode == 0, done.stderr[-4000:]
+        return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+    inside = run(str(app))
+    assert inside["targets"] == ["memory", "user", "project"]
+    assert inside["in_project"] == ["The app builds with make dist.", "The app's tests run with make check."]
+    assert {"content": "The app builds with make dist.", "scope": "/project"} in inside["listed"]
+    assert inside["updated"] == "The app's tests run with make check -j4."
+    profile = open_profile(home)
+    assert profile.notes(project=app).entries("project") == [
+        "The app builds with make dist.", "The app's tests run with make check -j4."]
+    assert profile.notes(project=api).entries("project") == []
+    assert profile.store().entries("memory") == [] and profile.store().entries("user") == ["Sam prefers tea."]
+
+    outside = run()
+    assert outside["targets"] == ["memory", "user"]
+    assert outside["in_project"] == ["The app's tests run with make check."]  # a scope of MEMORY.md
+    assert open_profile(home).store().entries("memory") == ["The app's tests run with make check -j4."]
+    assert open_profile(home).notes(project=app).entries("project")[-1].endswith("-j4.")

@@ -42,7 +42,7 @@ class ProfileMemory:
                  project: ProjectArg = None) -> None:
         self.profile = opened(profile, home)
         self.client = client
-        self.project = project
+        self._project = project
         self.recall = Recall(self.profile, manager, session_id=session_id)
         self._session_id = session_id
         self._lock = threading.Lock()
@@ -58,7 +58,7 @@ class ProfileMemory:
         with self._lock:
             if self._router is None:
                 manager = self.recall.manager()
-                notes = self.profile.notes(manager, project=self.project)
+                notes = self.profile.notes(manager, project=self._project)
                 notes.proposer = Proposer(client=self.client, session=self._session_id or None)
                 notes.load()
                 self._router = ToolRouter(notes, self.profile.sessions(), manager)
