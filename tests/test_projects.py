@@ -372,3 +372,17 @@ def test_archive_waits_for_a_write_in_progress_and_refuses_saying_so(trees: tupl
     assert [p["root"] for p in profile.projects()] == [str(one.resolve())]
     profile.archive_project(str(one.resolve()))  # once the write is done
     assert profile.projects() == []
+
+
+def test_a_projects_directory_holding_no_notes_is_not_listed(trees: tuple[Path, Path, Path]) -> None:
+    home, one, two = trees
+    profile = open_profile(home)
+    profile.notes(project=one).add("project", "One fact.", origin="api")
+    leftover = home / "projects" / project_key(two)  # only usage counters, as an earlier session left
+    leftover.mkdir()
+    (leftover / ".ledger.json").write_text('{"version": 1, "entries": {}}\n', encoding="utf-8")
+    assert [p["root"] for p in profile.projects()] == [str(one.resolve())]
+    # and it is no obstacle to giving the project's notes to that root: it is set aside, whole
+    profile.move_project(str(one.resolve()), two)
+    assert profile.notes(project=two).entries("project") == ["One fact."]
+    assert len(list((home / "projects" / ".archive").glob(f"{project_key(two)}-*/.ledger.json"))) == 1

@@ -52,6 +52,11 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
+def _stamp() -> str:
+    """Now, as a name's suffix (an archived project's directory or owner)."""
+    return _now().replace(":", "").replace("-", "")
+
+
 def _age(stamp: str) -> float:
     try:
         return (datetime.now(UTC) - datetime.fromisoformat(stamp.replace("Z", "+00:00"))).total_seconds()
@@ -176,8 +181,18 @@ class Projects:
             except OSError:
                 keys = []
             for key in keys:
-                found.append(self.record(key) or ProjectRecord(key, "", "", ""))
+                record = self.record(key)
+                if record is None and not self._holds_notes(key):
+                    continue
+                found.append(record or ProjectRecord(key, "", "", ""))
         return sorted(found, key=lambda r: r.last_used, reverse=True)
+
+    def _holds_notes(self, key: str) -> bool:
+        """Whether the directory of ``key`` holds a project's notes or record: one with neither
+        (usage counters an earlier session left) is no project to list, and no obstacle to a
+        move (it is set aside, whole)."""
+        folder = self.directory / key
+        return (folder / RECORD_FILE).exists() or (folder / PROJECT_FILES[PROJECT_TARGET]).exists()
 
     def find(self, given: str) -> ProjectRecord:
         """The project ``given`` names: its root as listed (or the real path of a root that
@@ -196,15 +211,17 @@ class Projects:
     def archive(self, given: str) -> ProjectRecord:
         """Move the notes of the project ``given`` names aside, whole (nothing is deleted)."""
         record = self.find(given)
-        stamp = _now().replace(":", "").replace("-", "")
         if self.shared:
-            shelved = f"{self.where.name}{ARCHIVED_PART}{record.key}-{stamp}"
+            shelved = f"{self.where.name}{ARCHIVED_PART}{record.key}-{_stamp()}"
             self._rename_owner(self.owner(record.key), shelved)
         else:
-            shelf = self.directory / ARCHIVE_DIR
-            _private.private_dir(shelf)
-            self._rename_dir(self.directory / record.key, shelf / f"{record.key}-{stamp}")
+            self._set_aside(record.key)
         return record
+
+    def _set_aside(self, key: str) -> None:
+        shelf = self.directory / ARCHIVE_DIR
+        _private.private_dir(shelf)
+        self._rename_dir(self.directory / key, shelf / f"{key}-{_stamp()}")
 
     def move(self, given: str, new_root: str | os.PathLike[str]) -> ProjectRecord:
         """Give the notes of the project ``given`` names to the project at ``new_root``, whole;
@@ -220,7 +237,9 @@ class Projects:
             self._rename_owner(self.owner(record.key), self.owner(target.key))
         else:
             if (self.directory / target.key).exists():
-                raise StoreError(self._taken(target))
+                if self._holds_notes(target.key):
+                    raise StoreError(self._taken(target))
+                self._set_aside(target.key)
             self._rename_dir(self.directory / record.key, self.directory / target.key)
         now = _now()
         self._write_record(ProjectRecord(target.key, str(target.root), record.created or now, now))
