@@ -153,6 +153,60 @@ def test_an_mcp_write_is_held(served: tuple[ServerProcess, str, Path]) -> None:
     assert result["proposal_id"] in {p.id for p in open_profile(home).store().pending()}
 
 
+# -- a project's notes: the same gate at every door ------------------------------------------------
+
+PROJECT_WRITE = {"action": "add", "target": "project", "content": "Releases go out on Fridays"}
+
+
+def _git_tree(path: Path) -> Path:
+    import subprocess
+
+    path.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(path)], check=True, timeout=60)
+    return path.resolve()
+
+
+def _held_in_project(result: dict[str, Any], home: Path, root: Path) -> None:
+    """``result`` is a held write to the project's notes: pending, and not in them yet."""
+    assert result["success"] is True and result.get("pending") is True, result
+    notes = open_profile(home).notes(project=root)
+    assert result["proposal_id"] in {p.id for p in notes.pending()}
+    assert notes.entries("project") == []
+    assert all(r.get("origin") != "tool" for r in notes.history("project"))
+
+
+def test_an_agent_in_a_project_holds_its_models_project_write(tmp_path: Path) -> None:
+    home, root = _home(tmp_path / "home"), _git_tree(tmp_path / "repo")
+    with running_agent(home, [remember(PROJECT_WRITE["content"], target="project")], provider="none",
+                       project=root) as (agent, _server):
+        agent.run_turn("we release on Fridays")
+        results = [json.loads(m["content"]) for m in agent.messages if m["role"] == "tool"]
+    assert len(results) == 1
+    _held_in_project(results[0], home, root)
+
+
+def test_a_rest_write_to_a_project_is_held(served: tuple[ServerProcess, str, Path], tmp_path: Path) -> None:
+    server, token, home = served
+    root = _git_tree(tmp_path / "repo")
+    headers = {"Authorization": f"Bearer {token}", "X-Silcrow-Project": str(root)}
+    with httpx.Client(base_url=server.url, headers=headers, timeout=30) as api:
+        added = api.post("/v1/memory/project", json={"content": PROJECT_WRITE["content"]})
+    assert added.status_code == 200, added.text
+    _held_in_project(added.json(), home, root)
+
+
+def test_an_mcp_write_to_a_project_is_held(served: tuple[ServerProcess, str, Path], tmp_path: Path) -> None:
+    server, token, home = served
+    root = _git_tree(tmp_path / "repo")
+
+    async def via_mcp() -> str:
+        async with http_client(server.url, token, {"X-Silcrow-Project": str(root)}) as client:
+            answer = await client.call_tool("memory", PROJECT_WRITE)
+            return str(answer.content[0].text)  # type: ignore[union-attr]
+
+    _held_in_project(json.loads(anyio.run(via_mcp)), home, root)
+
+
 # -- the integrations ------------------------------------------------------------------------------------
 
 def test_the_openai_agents_memory_tools_hold_a_models_write(tmp_path: Path) -> None:
