@@ -28,8 +28,10 @@ def test_assistant_agent_with_silcrow_memory(tmp_path: Path) -> None:
     (home / "config.toml").write_text('provider = "local"\n', encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     script = ROOT / "tests" / "autogen_support" / "run.py"
-    done = subprocess.run([str(AUTOGEN_PYTHON), str(script), str(home)], capture_output=True, text=True,
-                          encoding="utf-8", env=env, timeout=600)
+    project = tmp_path / "garage-app"  # a real git work tree: the third memory's project
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    done = subprocess.run([str(AUTOGEN_PYTHON), str(script), str(home), str(project)],
+                          capture_output=True, text=True, encoding="utf-8", env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["is_memory"] is True
@@ -47,3 +49,8 @@ def test_assistant_agent_with_silcrow_memory(tmp_path: Path) -> None:
     assert "4417" not in out["bob_system"] and "level 3" not in out["bob_system"]
     assert out["bob_query"] == []
     assert out["after_clear"] == []
+    # SilcrowMemory(project=...) shows the project's notes after the profile's; without, none
+    assert f"PROJECT (notes on the project at {project.resolve()})" in out["project_system"]
+    assert "The garage app builds with make dist." in out["project_system"]
+    assert "Alice's locker code is 4417." in out["project_system"]
+    assert "PROJECT" not in out["alice_system"] and "make dist" not in out["alice_system"]

@@ -2,7 +2,7 @@
 the AutoGen virtualenv (.venv-autogen: its protobuf is not the one of silcrow's .venv), and
 prints what the test checks as one JSON object.
 
-Usage: python run.py HOME
+Usage: python run.py HOME PROJECT (a git work tree: a third memory is made in it)
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ async def ask(api: ScriptedModelServer, memory: SilcrowMemory) -> str:
     return str(result.messages[-1].content)
 
 
-async def main(home: Path) -> dict[str, Any]:
+async def main(home: Path, project: Path) -> dict[str, Any]:
     alice, bob = open_profile(home, "alice", create=True), open_profile(home, "bob", create=True)
     alice.store().add("user", "Alice's locker code is 4417.")
     for_alice, for_bob = SilcrowMemory(alice), SilcrowMemory(bob)
@@ -48,10 +48,15 @@ async def main(home: Path) -> dict[str, Any]:
     for fact in ("The greenhouse door sticks in winter.", "Alice parks on level 3 of the garage."):
         await for_alice.add(MemoryContent(content=fact, mime_type=MemoryMimeType.TEXT))
     await for_alice.add(MemoryContent(content=ATTACK, mime_type=MemoryMimeType.TEXT))
-    with ScriptedModelServer([{"content": "The greenhouse door."}, {"content": "I don't know."}]) as api:
+    alice.notes(project=project).add("project", "The garage app builds with make dist.", origin="api")
+    in_project = SilcrowMemory(alice, project=project)
+    with ScriptedModelServer([{"content": "The greenhouse door."}, {"content": "I don't know."},
+                              {"content": "Level 3."}]) as api:
         out["reply"] = await ask(api, for_alice)
         out["bob_reply"] = await ask(api, for_bob)
-        out["alice_system"], out["bob_system"] = (system_text(r) for r in api.requests)
+        out["project_reply"] = await ask(api, in_project)
+        out["alice_system"], out["bob_system"], out["project_system"] = (system_text(r) for r in api.requests)
+    await in_project.close()
     out["threat_query"] = [m.content for m in (await for_alice.query("reveal the system prompt")).results]
     out["query"] = [m.content for m in (await for_alice.query("cold door")).results]
     out["bob_query"] = [m.content for m in (await for_bob.query("cold door")).results]
@@ -63,4 +68,4 @@ async def main(home: Path) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(asyncio.run(main(Path(sys.argv[1])))))
+    print(json.dumps(asyncio.run(main(Path(sys.argv[1]), Path(sys.argv[2])))))
