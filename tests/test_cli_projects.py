@@ -222,3 +222,24 @@ def test_console_script_and_chat_pick_the_project_of_their_directory(place: dict
         "The web app uses tabs.", "The web app deploys with fly."]
     shown_api = run(api, "memory", "show", "--json")
     assert json.loads(shown_api.stdout)["project"]["entries"] == []
+
+
+def test_pending_elsewhere_names_the_projects_whose_writes_wait(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, place: dict[str, Path]) -> None:
+    from silcrow.home import open_profile
+
+    web, api, home = place["web"], place["api"], place["home"]
+    home.mkdir()
+    (home / "config.toml").write_text('[memory]\nwrite_policy = "approve"\n', encoding="utf-8")
+    assert open_profile(home).notes(project=web).add("project", "Uses Node 22.", origin="mcp")["pending"]
+    code, out, _ = silcrow(capsys, monkeypatch, place["outside"], "memory", "pending")
+    flat = " ".join(out.split())
+    assert code == 0 and "(no pending proposals)" in flat
+    hint = f"1 more held for the notes of the project at {web}: `silcrow memory pending --project {web}`"
+    assert hint in flat
+    code, out, _ = silcrow(capsys, monkeypatch, api, "memory", "pending")  # from another project too
+    assert code == 0 and f"the project at {web}" in " ".join(out.split())
+    code, out, _ = silcrow(capsys, monkeypatch, web, "memory", "pending")  # not inside it: listed there
+    assert code == 0 and "Uses Node 22." in out and "more held" not in out
+    code, out, _ = silcrow(capsys, monkeypatch, place["outside"], "memory", "projects")
+    assert code == 0 and "1 held for approval" in out

@@ -109,16 +109,19 @@ class Profile(ProfileSettings):
     def projects(self) -> list[dict[str, Any]]:
         """The projects of this profile with notes, most recently used first: each one's
         ``root``, ``key``, ``created``, ``last_used``, ``exists`` (whether its root is still
-        there), ``entries`` and ``usage``."""
+        there), ``entries``, ``usage`` and ``pending`` (the model's writes to it held for a
+        person's approval, which only a session in that project lists)."""
         from silcrow.store import MemoryStore, Project, Projects
 
         registry = Projects(self)
         listed = []
         for record in registry.records():
             place = Project(Path(record.root or record.key), record.key, registry)
-            view = MemoryStore.of(self, project=place).read("project")
+            store = MemoryStore.of(self, project=place)
+            view = store.read("project")
             listed.append({**record.as_dict(), "exists": bool(record.root) and os.path.isdir(record.root),
-                           "entries": len(view.entries), "usage": view.usage})
+                           "entries": len(view.entries), "usage": view.usage,
+                           "pending": len(store.pending())})
         return listed
 
     def archive_project(self, root: str) -> dict[str, Any]:

@@ -395,6 +395,13 @@ def pending(ctx: typer.Context, as_json: bool = JSON_OPTION,
     if reviewed:
         console.print(Text("approve with `silcrow memory approve ID` (or --all), reject with "
                            "`silcrow memory reject ID --reason ...`", style="dim"), soft_wrap=True)
+    with guarded():  # held writes to other projects' notes are listed only in their project
+        elsewhere = [p for p in app_profile(ctx).projects()
+                     if p["pending"] and p["root"] != str(store.project or "")]
+    for item in elsewhere:
+        where = safe_text(display_safe(item["root"] or item["key"]))
+        console.print(Text(f"{item['pending']} more held for the notes of the project at {where}: "
+                           f"`silcrow memory pending --project {where}`", style="yellow"), soft_wrap=True)
 
 
 @memory_app.command("approve")

@@ -40,7 +40,8 @@ def projects(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
             ("  (root is gone: `silcrow memory projects move` or `archive` it)" if gone else "", "yellow"),
         ), soft_wrap=True)
         entries = f"{item['entries']} entry" if item["entries"] == 1 else f"{item['entries']} entries"
-        console.print(Text(f"    {entries} · {item['usage']} · last used {_when(item['last_used'])}",
+        held = f" · {item['pending']} held for approval" if item.get("pending") else ""
+        console.print(Text(f"    {entries} · {item['usage']} · last used {_when(item['last_used'])}{held}",
                            style="dim"), soft_wrap=True)
 
 
