@@ -9,7 +9,7 @@ from importlib import resources
 
 import numpy as np
 
-from silcrow.safety import _cascade, _meaning
+from silcrow.safety import _meaning
 
 
 def _blob(**changes: float) -> bytes:
@@ -42,4 +42,4 @@ def test_thresholds_are_read_from_the_weights_with_defaults_for_older_weights() 
     read = (head.hold_at, head.release_at, head.strong_release_at)
     assert [round(x, 4) for x in read] == [0.8, 0.3, 0.25]
     older = _head(_blob(release_at=-1, strong_release_at=-1))
-    assert older.release_at == _cascade.RELEASE and older.strong_release_at == 0.0
+    assert older.release_at == _meaning.RELEASE and older.strong_release_at == 0.0

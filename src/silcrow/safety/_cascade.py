@@ -30,10 +30,6 @@ from silcrow.safety._decode import COMMON, WORD, decoded
 #: An n-gram score under this in every window sends a note no further. On the calibration
 #: split it lets ~95% of conversation turns stop at the n-gram model.
 GATE = 0.10
-#: Under this meaning-stage score, a note the n-gram model alone would hold is kept, for weights
-#: that carry no ``release_at`` of their own (the training script sets one on the calibration
-#: set, ``scripts/data/safety_calibration.jsonl``).
-RELEASE = 0.5
 #: At most this many windows of a note are read for meaning (the ones the n-gram model doubts
 #: most); a doubted window past them is held on the n-gram model's word. One: a second
 #: embedding doubles the stage's cost on a long note and changed no verdict on the benchmark.

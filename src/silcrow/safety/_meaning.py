@@ -32,6 +32,11 @@ from typing import Any
 
 from silcrow.errors import SafetyModelError
 
+#: Under this meaning-stage score, a note the n-gram model alone would hold is kept, for weights
+#: that carry no ``release_at`` of their own (the training script sets one on the calibration
+#: set, ``scripts/data/safety_calibration.jsonl``).
+RELEASE = 0.5
+
 HEAD_FILE = "data/intent_head.npz"
 HEAD_SHA256 = "4aca0449cb5b2f8c888e6e04c8b259cdeb6444fb5f685cdddfdd36e9c0475ae3"
 #: Tokens per window: a note's first sentences carry what it asks for; 128 tokens cost about
@@ -149,8 +154,6 @@ class Head:
     def release_at(self) -> float:
         """Under this score a note the n-gram model alone would hold is kept; set on the
         calibration set by the training script (``RELEASE`` for weights without one)."""
-        from silcrow.safety._cascade import RELEASE
-
         model = self._load()
         return float(model["release_at"]) if "release_at" in model else RELEASE
 
