@@ -386,3 +386,14 @@ def test_a_projects_directory_holding_no_notes_is_not_listed(trees: tuple[Path, 
     profile.move_project(str(one.resolve()), two)
     assert profile.notes(project=two).entries("project") == ["One fact."]
     assert len(list((home / "projects" / ".archive").glob(f"{project_key(two)}-*/.ledger.json"))) == 1
+
+
+def test_a_project_archived_twice_in_a_row_keeps_both_archives(trees: tuple[Path, Path, Path]) -> None:
+    home, one, _ = trees
+    profile = open_profile(home)
+    for text in ("First life.", "Second life."):
+        profile.notes(project=one).add("project", text, origin="api")
+        profile.archive_project(str(one.resolve()))
+    kept = sorted(p.read_text(encoding="utf-8")
+                  for p in (home / "projects" / ".archive").glob(f"{project_key(one)}-*/PROJECT.md"))
+    assert kept == ["First life.", "Second life."] and profile.projects() == []

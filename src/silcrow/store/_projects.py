@@ -53,8 +53,9 @@ def _now() -> str:
 
 
 def _stamp() -> str:
-    """Now, as a name's suffix (an archived project's directory or owner)."""
-    return _now().replace(":", "").replace("-", "")
+    """Now, as a name's suffix (an archived project's directory or owner), to the microsecond:
+    a project archived, used again and archived again within a second gets a second name."""
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
 
 
 def _age(stamp: str) -> float:
