@@ -243,3 +243,12 @@ def test_pending_elsewhere_names_the_projects_whose_writes_wait(
     assert code == 0 and "Uses Node 22." in out and "more held" not in out
     code, out, _ = silcrow(capsys, monkeypatch, place["outside"], "memory", "projects")
     assert code == 0 and "1 held for approval" in out
+
+
+def test_a_removed_current_directory_is_named_as_why_there_is_no_project(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, place: dict[str, Path]) -> None:
+    gone = place["web"] / "src"
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    code, _, err = silcrow(capsys, monkeypatch, Path("."), "memory", "show", "-t", "project")
+    assert code == 1 and "the current directory was removed" in " ".join(err.split()), err

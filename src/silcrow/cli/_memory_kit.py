@@ -77,7 +77,9 @@ def _open_notes(ctx: typer.Context, *, load: bool = True) -> Notes:
         if given is not None and not os.path.exists(given):
             raise error(f"--project {given}: no such directory; give a directory inside the project")
         # the profile's path is absolute, so paths in messages (backups, doctor) work from anywhere
-        notes = app_profile(ctx).notes(project=given if given is not None else current_directory())
+        here = current_directory() if given is None else given
+        notes = app_profile(ctx).notes(project=here, no_project="the current directory was removed; cd into "
+                                       "a work tree again")
         if load:
             notes.load()
     return notes
