@@ -397,3 +397,15 @@ def test_a_project_archived_twice_in_a_row_keeps_both_archives(trees: tuple[Path
     kept = sorted(p.read_text(encoding="utf-8")
                   for p in (home / "projects" / ".archive").glob(f"{project_key(one)}-*/PROJECT.md"))
     assert kept == ["First life.", "Second life."] and profile.projects() == []
+
+
+def test_an_unknown_project_is_refused_naming_a_few_known_ones(tmp_path: Path) -> None:
+    profile = open_profile(tmp_path / "home")
+    roots = [git_init(tmp_path / f"repo{n}") for n in range(8)]
+    for root in roots:
+        profile.notes(project=root).add("project", "A fact.", origin="api")
+    with pytest.raises(StoreError) as refused:
+        profile.archive_project("/nowhere")
+    message = str(refused.value)
+    assert "and 3 more" in message and sum(str(r.resolve()) in message for r in roots) == 5
+    assert "`silcrow memory projects`" in message

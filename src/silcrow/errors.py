@@ -11,6 +11,7 @@ message says what was wrong and what to do about it.
     │   └── ExtraNotInstalledError  an optional SDK (an extra) is missing; also an ImportError
     ├── StoreError             curated notes (MEMORY.md / USER.md)
     │   ├── ReviewRequiredError  a change that takes a person, asked by a model's caller
+    │   ├── ProjectRequiredError  target ``project`` asked where no project was given
     │   ├── LockTimeoutError   the sidecar lock could not be taken in time
     │   └── DriftError         a file on disk would not round-trip
     ├── RecallError            long-term recall providers
@@ -35,6 +36,7 @@ __all__ = [
     "ExtraNotInstalledError",
     "LockTimeoutError",
     "ModelError",
+    "ProjectRequiredError",
     "ProviderConflictError",
     "ProviderNotFoundError",
     "RecallError",
@@ -72,6 +74,11 @@ class ReviewRequiredError(StoreError):
     def __init__(self, message: str, *, action: str) -> None:
         super().__init__(message)
         self.action = action
+
+
+class ProjectRequiredError(StoreError):
+    """The target ``project`` (a project's ``PROJECT.md``) was asked of notes that have no
+    project; the message says why there is none and how to name one where it was asked."""
 
 
 class LockTimeoutError(StoreError):

@@ -79,15 +79,17 @@ class Profile(ProfileSettings):
 
     def notes(self, recall: WriteListener | None = None, *, lock_timeout: float | None = None,
               backend: StoreBackend | None = None,
-              project: str | os.PathLike[str] | None = None, no_project: str | None = None) -> Notes:
+              project: str | os.PathLike[str] | None = None, no_project: str | None = None,
+              advice: str | None = None) -> Notes:
         """The notes service every surface calls (:class:`~silcrow.notes.Notes`) over
         :meth:`store`; its committed writes reach ``recall`` (a manager from :meth:`recall`).
 
         ``project``: a directory; the git work tree holding it is the session's project, whose
         notes (:meth:`project_store`) the service serves as the target ``project``. None, or a
         directory in no work tree: no project (the target ``project`` is refused, saying why:
-        ``no_project``, a caller's own reason for having none)."""
-        from silcrow.notes import NO_PROJECT, Notes
+        ``no_project``, a caller's own reason for having none, and ``advice``, what to do on the
+        caller's surface; by default the library's: ``project=DIR``)."""
+        from silcrow.notes import NO_PROJECT, NO_PROJECT_ADVICE, Notes
 
         root = None if project is None else find_project(project)
         why = ((no_project or NO_PROJECT) if project is None
@@ -95,7 +97,7 @@ class Profile(ProfileSettings):
         return Notes(self.store(lock_timeout=lock_timeout, backend=backend), recall,
                      project_store=(None if root is None
                                     else self.project_store(root, lock_timeout=lock_timeout)),
-                     no_project=why)
+                     no_project=why, advice=advice or NO_PROJECT_ADVICE)
 
     def project_store(self, root: str | os.PathLike[str], *,
                       lock_timeout: float | None = None) -> MemoryStore:

@@ -14,8 +14,9 @@ A session in a project (the git work tree it runs in) also has the project's not
 ``PROJECT.md``: a store of their own (:meth:`silcrow.home.Profile.notes` with ``project=``),
 which this service serves as the target ``project`` beside ``memory`` and ``user``: the same
 calls, every guarantee of the store, proposals of both in one list. Without a project, the
-target ``project`` is refused (a write) or a :class:`~silcrow.errors.StoreError` (a read),
-saying why and what to do.
+target ``project`` is refused (a write) or a :class:`~silcrow.errors.ProjectRequiredError`
+(a read), saying why and what to do where it was asked (the surface's own advice: a flag for
+the CLI, ``project=`` for the library, a header for the servers).
 
 It also owns the one rule that joins the two memories: a committed write is
 passed on to the recall provider (``on_memory_write``), after the notes are
@@ -32,7 +33,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any, Protocol
 
-from silcrow.errors import ReviewRequiredError, StoreError
+from silcrow.errors import ProjectRequiredError, ReviewRequiredError, StoreError
 from silcrow.store import (
     PROJECT_FILES,
     PROJECT_TARGET,
@@ -61,6 +62,8 @@ class WriteListener(Protocol):
 
 # Why a session has no project notes, when nobody said: what the refusal of target "project" tells.
 NO_PROJECT = "none was given to this session"
+# What to do about it, when the caller does not say: the library's own way to name one.
+NO_PROJECT_ADVICE = "name a directory inside a git work tree (project=DIR)"
 
 
 class Notes:
@@ -68,16 +71,19 @@ class Notes:
     ``project``); committed writes reach ``recall`` too."""
 
     def __init__(self, store: MemoryStore, recall: WriteListener | None = None, *,
-                 project_store: MemoryStore | None = None, no_project: str = NO_PROJECT) -> None:
+                 project_store: MemoryStore | None = None, no_project: str = NO_PROJECT,
+                 advice: str = NO_PROJECT_ADVICE) -> None:
         """``store``: the profile's notes (``memory``, ``user``); ``project_store``: the notes of
         the project the session runs in (a store made with ``project=``), else None, and then
-        ``no_project`` says why (a refusal of target ``project`` names it)."""
+        ``no_project`` says why and ``advice`` what to do on the caller's surface (a refusal of
+        target ``project`` says both)."""
         if project_store is not None and project_store.project is None:
             raise StoreError("project_store must be a project's notes (MemoryStore.of(..., project=root))")
         self.store = store
         self.recall = recall
         self.project_store = project_store
         self._no_project = no_project
+        self._advice = advice
 
     @property
     def project(self) -> Path | None:
@@ -94,15 +100,14 @@ class Notes:
         return [self.store] if self.project_store is None else [self.store, self.project_store]
 
     def _no_project_text(self) -> str:
-        return (f"target 'project' needs a project, and {self._no_project}: run inside a git work "
-                "tree, or name one (--project DIR; project= in the library)")
+        return f"target 'project' needs a project, and {self._no_project}: {self._advice}"
 
     def _of(self, target: Any) -> MemoryStore:
-        """The store serving ``target`` (for a read: StoreError when it is ``project`` and there
-        is none; any other bad target is the profile store's to answer)."""
+        """The store serving ``target`` (for a read: ProjectRequiredError when it is ``project``
+        and there is none; any other bad target is the profile store's to answer)."""
         if target == PROJECT_TARGET:
             if self.project_store is None:
-                raise StoreError(self._no_project_text())
+                raise ProjectRequiredError(self._no_project_text())
             return self.project_store
         return self.store
 

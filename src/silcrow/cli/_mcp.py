@@ -39,6 +39,12 @@ def served_project(given: str | None) -> Path | None:
         raise typer.BadParameter(str(exc), param_hint="'--project'") from None
 
 
+# What a refusal of target "project" tells a client of `silcrow mcp` started outside any work tree
+# (a header means nothing on stdio).
+STDIO_NO_PROJECT = ("this server (`silcrow mcp`) was started outside any git work tree",
+                    "start it inside one, or add --project DIR to its command in the client's MCP settings")
+
+
 @app.command("mcp")
 def mcp(
     ctx: typer.Context,
@@ -57,7 +63,7 @@ def mcp(
     from silcrow.serve import open_tenant, run_stdio, stdio_server
 
     root = served_project(project)
-    tenant = open_tenant(served_home(ctx, home, profile)).at(root)
+    tenant = open_tenant(served_home(ctx, home, profile), no_project=STDIO_NO_PROJECT).at(root)
     try:
         # uvloop where it is installed: every message crosses the event loop several times.
         anyio.run(run_stdio, stdio_server(tenant), backend_options={"use_uvloop": _has_uvloop()})

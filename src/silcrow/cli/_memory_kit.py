@@ -59,6 +59,10 @@ PROJECT_OPTION: Any = typer.Option(
          "(default: the one holding the current directory)")
 
 
+# What a refusal of target "project" tells a person at the shell (the library's says project=).
+CLI_PROJECT_ADVICE = "run inside a git work tree, or name one with --project DIR"
+
+
 def _target_option(default: Target | None, help_text: str) -> Any:
     return typer.Option(default, "--target", "-t", case_sensitive=False, help=help_text)
 
@@ -78,8 +82,8 @@ def _open_notes(ctx: typer.Context, *, load: bool = True) -> Notes:
             raise error(f"--project {given}: no such directory; give a directory inside the project")
         # the profile's path is absolute, so paths in messages (backups, doctor) work from anywhere
         here = current_directory() if given is None else given
-        notes = app_profile(ctx).notes(project=here, no_project="the current directory was removed; cd into "
-                                       "a work tree again")
+        notes = app_profile(ctx).notes(project=here, no_project="the current directory was removed",
+                                       advice=CLI_PROJECT_ADVICE)
         if load:
             notes.load()
     return notes

@@ -12,6 +12,7 @@ outcome                                                status  error text
 a refusal naming something that does not exist         404     the refusal's
 any other refusal (a write refused, invalid input)     422     the refusal's
 target ``project`` in a request naming no project      422     how to name one
+(a write's refusal, or :class:`~silcrow.errors.ProjectRequiredError` for a read)
 :class:`~silcrow.errors.ReviewRequiredError`           403     what it takes (a person)
 :class:`~silcrow.errors.StoreError`, ``DriftError``    409     the error's (names the file)
 :class:`~silcrow.errors.LockTimeoutError`,             503     the error's
@@ -33,6 +34,7 @@ from typing import Any
 from silcrow.errors import (
     DriftError,
     LockTimeoutError,
+    ProjectRequiredError,
     ReviewRequiredError,
     ServiceUnavailableError,
     SilcrowError,
@@ -46,6 +48,7 @@ log = logging.getLogger(__name__)
 #: The status of an exception, by the nearest of these classes on its MRO.
 STATUSES: dict[type[BaseException], int] = {
     ReviewRequiredError: 403,
+    ProjectRequiredError: 422,
     LockTimeoutError: 503,
     ServiceUnavailableError: 503,
     DriftError: 409,

@@ -21,20 +21,13 @@ import os
 from pathlib import Path
 
 from silcrow._projects import find_project
-from silcrow.errors import SilcrowError
 
-__all__ = ["MAX_PATH", "PROJECT_HEADER", "ProjectRefused", "ProjectRequired", "project_of",
-           "requested_project"]
+__all__ = ["MAX_PATH", "PROJECT_HEADER", "ProjectRefused", "project_of", "requested_project"]
 
 PROJECT_HEADER = "X-Silcrow-Project"
 _HEADER_KEY = PROJECT_HEADER.lower().encode("ascii")
 #: The longest path the header may hold (Linux's PATH_MAX).
 MAX_PATH = 4096
-
-
-class ProjectRequired(SilcrowError):
-    """A call on the target ``project`` by a request that names no project (422); the message
-    says how to name one."""
 
 
 class ProjectRefused(Exception):

@@ -37,7 +37,7 @@ from silcrow._toolcall import MEMORY_TOOL_NAME as MEMORY
 from silcrow._toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
 from silcrow.agent import build_system_prompt, handle_session_search
 from silcrow.config import Settings
-from silcrow.errors import StoreError
+from silcrow.errors import ProjectRequiredError, StoreError
 from silcrow.home import Profile, open_profile
 from silcrow.notes import Notes, WriteListener
 from silcrow.recall import (
@@ -50,7 +50,7 @@ from silcrow.recall import (
     policy,
 )
 from silcrow.serve._limits import TENANT_THREADS
-from silcrow.serve._project import PROJECT_HEADER, ProjectRequired
+from silcrow.serve._project import PROJECT_HEADER
 from silcrow.sessions import SessionBackend
 from silcrow.store import PROJECT_TARGET
 from silcrow.tool import memory_call
@@ -213,7 +213,7 @@ class Tenant:
         notes' own refusal, which a read raises and a write answers with."""
         try:
             notes.read(PROJECT_TARGET)
-        except StoreError as exc:
+        except ProjectRequiredError as exc:
             return str(exc)
         raise RuntimeError("no_project() asked of notes that have a project")
 
@@ -260,10 +260,11 @@ class Tenant:
 
     def targeted(self, target: str | None) -> Notes:
         """:meth:`notes` for a read of ``target`` (None: every target); ``project`` without a
-        project raises :class:`ProjectRequired` (422), saying how to name one."""
+        project raises :class:`~silcrow.errors.ProjectRequiredError` (422), saying how to name
+        one."""
         notes = self.notes()
         if target == PROJECT_TARGET and notes.project is None:
-            raise ProjectRequired(self.no_project(notes))
+            notes.read(PROJECT_TARGET)  # raises it, in the notes' own words
         return notes
 
     def history(self, target: str | None, *, safe: bool = False) -> list[dict[str, Any]]:
@@ -301,9 +302,11 @@ class Tenant:
             shared.manager = shared.sessions = None
 
 
-# Why a server request has no project notes: what a refusal of target "project" tells its client.
-NO_PROJECT = (f"this request names none (send the project's directory in the {PROJECT_HEADER} header; "
-              "`silcrow mcp` serves the project it is started in, or --project DIR)")
+# Why a server request has no project notes, and what to do: what a refusal of target "project"
+# tells a client over HTTP (REST, MCP over HTTP, the inspector).
+NO_PROJECT = ("this request names none",
+              f"send the project's directory (an absolute path on the server's machine) in the "
+              f"{PROJECT_HEADER} header")
 
 CLIENT_IDENTITY = ("You have a persistent memory (silcrow) that outlives this conversation, reached "
                    "through the memory, session_search and recall tools.")
@@ -327,9 +330,11 @@ class Parts:
     projects: Callable[[], list[dict[str, Any]]] = list
 
 
-def open_tenant(home: Path | Profile) -> Tenant:
+def open_tenant(home: Path | Profile, *, no_project: tuple[str, str] = NO_PROJECT) -> Tenant:
     """The one place a served home's objects are built from its settings (a storage backend
-    chosen in config.toml is picked here). ``home`` may be a profile its caller opened."""
+    chosen in config.toml is picked here). ``home`` may be a profile its caller opened;
+    ``no_project``: why a call without a project has none, and what to do, on this server's
+    transport (default: an HTTP request's header)."""
     # settings read and storage decided once
     profile = home if isinstance(home, Profile) else open_profile(home, create=True)
     # A store per call (each call is its own turn), all on one backend: it keeps what it learns
@@ -337,7 +342,7 @@ def open_tenant(home: Path | Profile) -> Tenant:
     backend = profile.notes_backend()
     return Tenant(profile.path, Parts(
         notes=lambda recall, project: profile.notes(recall, backend=backend, project=project,
-                                                    no_project=NO_PROJECT),
+                                                    no_project=no_project[0], advice=no_project[1]),
         projects=profile.projects,
         sessions=profile.sessions,
         manager=lambda: _recall_manager(profile),
