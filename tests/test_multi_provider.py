@@ -585,3 +585,13 @@ def test_a_plugin_with_a_bug_costs_only_itself_and_status_says_so(
     flat = " ".join(out.split())
     assert "zz_boom unavailable: could not be made: RuntimeError: plugin bug" in flat, flat
     assert "zz_status available" in flat and "ValueError: status endpoint returned HTML" in flat
+
+
+def test_a_manager_with_no_queue_bound_leaves_the_members_unbounded_too() -> None:
+    from silcrow.recall import ProviderSet
+
+    first, second = _Recording("first"), _Recording("second")
+    manager = MemoryManager.of(ProviderSet([first, second]), "s-1", max_queued=0)  # queue.Queue(0)
+    manager.sync_turn("u", "a")
+    assert manager.shutdown(10)
+    assert all(("sync_turn", "u") in member.calls for member in (first, second))

@@ -156,7 +156,7 @@ class _Lane:
         None when ``max_queued`` writes wait already: this one is dropped, and counted."""
         done = threading.Event()
         with self._lock:
-            if self._jobs.qsize() >= self.max_queued:
+            if 0 < self.max_queued <= self._jobs.qsize():  # 0: no bound, as queue.Queue(0)
                 self.counters["dropped"] += 1
                 self.last_error = f"{self._jobs.qsize()} writes are waiting; {hook} dropped"
                 log.error("recall provider %r is %d writes behind; %s dropped", self.name,
