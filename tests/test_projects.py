@@ -409,3 +409,24 @@ def test_an_unknown_project_is_refused_naming_a_few_known_ones(tmp_path: Path) -
     message = str(refused.value)
     assert "and 3 more" in message and sum(str(r.resolve()) in message for r in roots) == 5
     assert "`silcrow memory projects`" in message
+
+
+def test_an_entry_restored_by_an_id_prefix_reaches_recall(trees: tuple[Path, Path, Path]) -> None:
+    home, one, _ = trees
+    home.mkdir()
+    (home / "config.toml").write_text('embedder = "none"\n', encoding="utf-8")
+    profile = open_profile(home)
+    manager = profile.recall("s-1")
+    try:
+        notes = profile.notes(manager, project=one)
+        fact = "The staging database is rebuilt every Sunday night."
+        assert notes.add("project", fact, origin="api")["success"] is True
+        assert notes.remove("project", "staging database", origin="api")["success"] is True
+        assert manager.flush(10)
+        assert all("staging" not in h.text for h in manager.search("staging database rebuilt", 5).hits)
+        item_id = str(notes.archived(target="project")[0]["id"])
+        assert notes.restore(item_id[:6], origin="api")["success"] is True
+        assert manager.flush(10)
+        assert any(fact in h.text for h in manager.search("staging database rebuilt", 5).hits)
+    finally:
+        manager.shutdown(10)

@@ -341,9 +341,12 @@ class Notes:
         if self.project_store is not None and any(str(i.get("id", "")).startswith(item_id)
                                                   for i in self.project_store.archived()):
             store = self.project_store
-        item = next((i for i in store.archived() if i.get("id") == item_id), None)
+        # The entry the store restores, by the whole id it answers (the caller may have given a
+        # prefix): recall hears of it as of any add.
+        candidates = [i for i in store.archived() if str(i.get("id", "")).startswith(str(item_id))]
         with _calling(caller):
             result = store.restore(item_id, origin=origin)
+        item = next((i for i in candidates if i.get("id") == result.get("restored")), None)
         if item is None:
             return result
         return self._told(result, item["target"], [{"action": "add", "content": item["text"]}])
