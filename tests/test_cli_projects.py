@@ -118,6 +118,7 @@ def test_outside_any_project_the_target_is_refused_in_one_line(
         assert code == 1, (args, out, err)
         assert err.startswith("error: ") and len(err.strip().splitlines()) == 1, err
         assert "not inside a git work tree" in err and "--project DIR" in err
+        assert "project=" not in err and "header" not in err  # the library's and servers' ways
     assert not (place["home"] / "projects").exists()
 
 

@@ -24,6 +24,7 @@ PUBLIC = [
     "MemoryStore",
     "ModelError",
     "Profile",
+    "ProjectRequiredError",
     "ProviderConflictError",
     "ProviderNotFoundError",
     "RecallError",

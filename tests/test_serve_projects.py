@@ -110,6 +110,10 @@ def test_without_a_project_the_project_target_is_422_saying_how(world: World) ->
             assert response.status_code == 422, response.text
             error = response.json()["error"]
             assert HEADER in error and "project" in error, error
+            # only what a client of this server can do: no shell flag, no library argument
+            assert "--project" not in error and "project=" not in error and "run inside" not in error, error
+        history = none.get("/v1/memory/history", params={"target": "project"})
+        assert history.status_code == 422 and HEADER in history.json()["error"], history.text
         batch = none.post("/v1/memory/batch", json={"target": "project",
                                                     "operations": [{"action": "add", "content": "x"}]})
         assert batch.status_code == 422 and HEADER in batch.json()["error"]
@@ -220,6 +224,8 @@ def test_mcp_over_stdio_with_project_or_from_its_directory(tmp_path: Path) -> No
         async with Client(stdio_in(home, tmp_path)) as client:
             refused = await _call(client, "memory", {"action": "read", "target": "project"})
             assert not refused["success"] and "--project" in refused["error"]
+            assert "started outside any git work tree" in refused["error"]
+            assert HEADER not in refused["error"] and "project=" not in refused["error"], refused
 
     anyio.run(main)
     assert project_entries(home, alpha) == ["alpha deploys on Fridays."]
