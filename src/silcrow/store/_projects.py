@@ -43,6 +43,8 @@ ARCHIVED_PART = "/project-archive/"
 # "Last used" is advice for a person choosing what to archive: rewriting it more often than
 # this would cost a write on every session start for nothing.
 TOUCH_EVERY = 60.0
+# How many known projects a "no project with notes at ..." error names.
+_KNOWN_SHOWN = 5
 # Every table that holds notes rows of an owner (silcrow.schema._notes).
 _OWNER_TABLES = ("curated_notes", "curated_journal", "curated_backups", "pending_proposals",
                  "curated_ledger")
@@ -203,7 +205,10 @@ class Projects:
         for record in records:
             if given in (record.key, record.root) or (record.root and real == record.root):
                 return record
-        known = ", ".join(r.root or r.key for r in records) or "none"
+        # The most recently used few: a listing of every project would bury the message.
+        known = ", ".join(r.root or r.key for r in records[:_KNOWN_SHOWN]) or "none"
+        if len(records) > _KNOWN_SHOWN:
+            known += f" and {len(records) - _KNOWN_SHOWN} more"
         raise StoreError(f"no project with notes at {given!r} in this profile (known: {known}); "
                          "list them with `silcrow memory projects`")
 
