@@ -133,6 +133,22 @@ class Profile(ProfileSettings):
 
         return Projects(self).archive(root).as_dict()
 
+    def archived_projects(self) -> list[dict[str, Any]]:
+        """The projects whose notes were archived, most recently archived first: each one's
+        ``name`` (its place among the archives), ``archived`` (when), ``root``, ``key``,
+        ``created``, ``last_used`` and ``entries``."""
+        from silcrow.store import Projects
+
+        return [archive.as_dict() for archive in Projects(self).archived()]
+
+    def restore_project(self, given: str) -> dict[str, Any]:
+        """Put archived notes back (``given``: the archive's name, or the project's root or key:
+        its most recent archive), as :meth:`archived_projects` lists them. Refused when that
+        project has notes of its own now."""
+        from silcrow.store import Projects
+
+        return Projects(self).restore(given).as_dict()
+
     def move_project(self, old: str, new: str | os.PathLike[str]) -> dict[str, Any]:
         """Give the notes of the project at ``old`` (a root that is gone, as :meth:`projects`
         lists it, or its key) to the git work tree holding ``new``, whole. Refused when ``new``

@@ -1,9 +1,12 @@
-"""`silcrow memory projects [archive ROOT | move OLD NEW]`: the projects with notes in this profile.
+"""`silcrow memory projects [--archived | archive ROOT | restore ROOT | move OLD NEW]`: the projects
+with notes in this profile.
 
 Part of the ``memory`` group (see :mod:`silcrow.cli._memory`). A project's notes (PROJECT.md) are
 kept in the home under its root's key; when the root is gone (a clone deleted, a directory
-renamed) they are still listed, marked, and can be archived or moved to the new root, whole
-(:meth:`silcrow.home.Profile.projects`, ``archive_project``, ``move_project``).
+renamed) they are still listed, marked, and can be archived or moved to the new root, whole; an
+archive is listed with ``--archived`` and put back with ``restore``
+(:meth:`silcrow.home.Profile.projects`, ``archive_project``, ``move_project``,
+``archived_projects``, ``restore_project``).
 """
 
 from __future__ import annotations
@@ -15,14 +18,21 @@ from silcrow.cli._common import JSON_OPTION, app_profile, console, console_err, 
 from silcrow.cli._memory_kit import _when, memory_app
 from silcrow.safety import display_safe
 
-projects_app = typer.Typer(help="The projects with notes (PROJECT.md) in this profile: list, archive, move.")
+projects_app = typer.Typer(help="The projects with notes (PROJECT.md) in this profile: list, archive, "
+                           "restore, move.")
 memory_app.add_typer(projects_app, name="projects")
 
 
 @projects_app.callback(invoke_without_command=True)
-def projects(ctx: typer.Context, as_json: bool = JSON_OPTION) -> None:
+def projects(ctx: typer.Context, as_json: bool = JSON_OPTION,
+             archived: bool = typer.Option(False, "--archived",
+                                           help="list the archived projects instead (restore puts one back)"),
+             ) -> None:
     """List the projects with notes: root, entries, usage, last used (most recent first)."""
     if ctx.invoked_subcommand is not None:
+        return
+    if archived:
+        _list_archived(ctx, as_json)
         return
     with guarded():
         listed = app_profile(ctx).projects()
@@ -57,6 +67,39 @@ def archive(
     console.print(Text.assemble(("✓ ", "bold green"),
                                 f"Archived the notes of {safe_text(display_safe(record['root'] or root))}."),
                   soft_wrap=True)
+
+
+def _list_archived(ctx: typer.Context, as_json: bool) -> None:
+    with guarded():
+        shelved = app_profile(ctx).archived_projects()
+    if as_json:
+        print_json(shelved)
+        return
+    if not shelved:
+        console.print(Text("(no archived project: `silcrow memory projects archive ROOT` sets one aside)",
+                           style="dim"), soft_wrap=True)
+        return
+    for item in shelved:
+        console.print(Text(safe_text(display_safe(item["root"] or f"(unknown root; key {item['key']})")),
+                           style="bold"), soft_wrap=True)
+        entries = f"{item['entries']} entry" if item["entries"] == 1 else f"{item['entries']} entries"
+        console.print(Text(f"    {entries} · archived {_when(item['archived'])} · as {item['name']}",
+                           style="dim"), soft_wrap=True)
+
+
+@projects_app.command("restore")
+def restore(
+    ctx: typer.Context,
+    given: str = typer.Argument(..., metavar="ROOT", help="the project's root or key as `memory projects "
+                                "--archived` lists it (its most recent archive), or the archive's name"),
+) -> None:
+    """Put a project's archived notes back, whole: they join the listing and its sessions' prompts
+    again. Refused when the project has notes of its own now (archive those first)."""
+    with guarded():
+        item = app_profile(ctx).restore_project(given)
+    console.print(Text.assemble(("✓ ", "bold green"), "Restored the notes of "
+                                f"{safe_text(display_safe(item['root'] or given))} ({item['entries']} "
+                                f"{'entry' if item['entries'] == 1 else 'entries'})."), soft_wrap=True)
 
 
 @projects_app.command("move")

@@ -30,9 +30,9 @@ from silcrow._projects import project_key
 from silcrow.config import ProfileSettings, env_switch
 from silcrow.errors import LockTimeoutError, StoreError
 from silcrow.store._backend import StoreBackend
-from silcrow.store._entries import PROJECT_FILES, PROJECT_TARGET
+from silcrow.store._entries import ENTRY_DELIMITER, PROJECT_FILES, PROJECT_TARGET
 
-__all__ = ["Project", "ProjectRecord", "Projects"]
+__all__ = ["ArchivedProject", "Project", "ProjectRecord", "Projects"]
 
 PROJECTS_DIR = "projects"
 ARCHIVE_DIR = ".archive"
@@ -93,6 +93,35 @@ class ProjectRecord:
     def render(self) -> str:
         return json.dumps({"root": self.root, "created": self.created, "last_used": self.last_used},
                           ensure_ascii=True, indent=1) + "\n"
+
+
+@dataclass(frozen=True)
+class ArchivedProject:
+    """A project's notes set aside by an archive: ``name`` is its place on the shelf
+    (``<key>-<time>``), ``archived`` when (ISO 8601), ``record`` what was known of the project."""
+
+    name: str
+    archived: str
+    record: ProjectRecord
+    entries: int
+
+    @classmethod
+    def of(cls, name: str, texts: dict[str, str]) -> ArchivedProject:
+        """The archive ``name`` from its files' texts (the record and ``PROJECT.md``, either may
+        be missing)."""
+        key, _, stamp = name.rpartition("-")
+        try:
+            when = datetime.strptime(stamp, "%Y%m%dT%H%M%S%fZ").replace(tzinfo=UTC)
+            archived = when.isoformat(timespec="seconds").replace("+00:00", "Z")
+        except ValueError:
+            key, archived = name, ""
+        record = ProjectRecord.parse(key, texts.get(RECORD_FILE, "")) or ProjectRecord(key, "", "", "")
+        body = texts.get(PROJECT_FILES[PROJECT_TARGET], "")
+        return cls(name, archived, record, len(body.split(ENTRY_DELIMITER)) if body.strip() else 0)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "archived": self.archived, **self.record.as_dict(),
+                "entries": self.entries}
 
 
 @dataclass(frozen=True)
@@ -228,6 +257,68 @@ class Projects:
         shelf = self.directory / ARCHIVE_DIR
         _private.private_dir(shelf)
         self._rename_dir(self.directory / key, shelf / f"{key}-{_stamp()}")
+
+    def archived(self) -> list[ArchivedProject]:
+        """The archived projects of the profile, most recently archived first."""
+        texts: dict[str, dict[str, str]] = {}
+        wanted = (RECORD_FILE, PROJECT_FILES[PROJECT_TARGET])
+        if self.shared:
+            prefix = f"{self.where.name}{ARCHIVED_PART}"
+            for row in self._query("SELECT profile, target_file, body FROM curated_notes "
+                                   "WHERE left(profile, %s) = %s", (len(prefix), prefix)):
+                mine = texts.setdefault(str(row["profile"])[len(prefix):], {})
+                if row["target_file"] in wanted:
+                    mine[str(row["target_file"])] = bytes(row["body"]).decode("utf-8", "replace")
+        else:
+            try:
+                shelved = [p for p in (self.directory / ARCHIVE_DIR).iterdir() if p.is_dir()]
+            except OSError:
+                shelved = []
+            for folder in shelved:
+                found = {}
+                for name in wanted:
+                    try:
+                        found[name] = (folder / name).read_text(encoding="utf-8", errors="replace")
+                    except OSError:
+                        continue
+                if found:  # a directory set aside holding neither (usage counters) is no project
+                    texts[folder.name] = found
+        listed = [ArchivedProject.of(name, found) for name, found in texts.items()]
+        return sorted(listed, key=lambda a: (a.archived, a.name), reverse=True)
+
+    def restore(self, given: str) -> ArchivedProject:
+        """Put the archived notes ``given`` names back in their place: the archive's name, or the
+        project's key or root (its most recent archive). Refused, nothing changed, when that
+        project has notes of its own now (made since it was archived)."""
+        shelved = self._archive_named(given)
+        key, root = shelved.record.key, shelved.record.root or shelved.record.key
+        taken = (f"the project at {root} has notes of its own now (made since it was archived); nothing "
+                 f"was restored: archive them first (`silcrow memory projects archive {root}`), then "
+                 "restore again")
+        if self.shared:
+            if self._query("SELECT 1 FROM curated_notes WHERE profile = %s LIMIT 1", (self.owner(key),)):
+                raise StoreError(taken)
+            self._rename_owner(f"{self.where.name}{ARCHIVED_PART}{shelved.name}", self.owner(key))
+        else:
+            if (self.directory / key).exists():
+                if self._holds_notes(key):
+                    raise StoreError(taken)
+                self._set_aside(key)
+            self._rename_dir(self.directory / ARCHIVE_DIR / shelved.name, self.directory / key)
+        return shelved
+
+    def _archive_named(self, given: str) -> ArchivedProject:
+        shelved = self.archived()
+        real = os.path.realpath(given) if given else given
+        for archive in shelved:  # most recent first
+            record = archive.record
+            if given in (archive.name, record.key, record.root) or (record.root and real == record.root):
+                return archive
+        known = ", ".join(f"{a.record.root or a.record.key} ({a.name})" for a in shelved[:_KNOWN_SHOWN])
+        if len(shelved) > _KNOWN_SHOWN:
+            known += f" and {len(shelved) - _KNOWN_SHOWN} more"
+        raise StoreError(f"no archived project at {given!r} in this profile (archived: {known or 'none'}); "
+                         "list them with `silcrow memory projects --archived`")
 
     def move(self, given: str, new_root: str | os.PathLike[str]) -> ProjectRecord:
         """Give the notes of the project ``given`` names to the project at ``new_root``, whole;
