@@ -253,3 +253,21 @@ def test_a_removed_current_directory_is_named_as_why_there_is_no_project(
     gone.rmdir()
     code, _, err = silcrow(capsys, monkeypatch, Path("."), "memory", "show", "-t", "project")
     assert code == 1 and "the current directory was removed" in " ".join(err.split()), err
+
+
+def test_pending_warns_when_the_projects_own_box_is_full_for_a_caller(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, place: dict[str, Path]) -> None:
+    from silcrow.home import open_profile
+    from silcrow.store import Proposer
+
+    web, home = place["web"], place["home"]
+    home.mkdir()
+    (home / "config.toml").write_text('[memory]\nwrite_policy = "approve"\n', encoding="utf-8")
+    notes = open_profile(home).notes(project=web)
+    for n in range(20):  # a caller's share of the project's box
+        held = notes.add("project", f"Build step {n} runs the linter.", origin="mcp",
+                         caller=Proposer(client="busy-client"))
+        assert held["pending"] is True
+    code, out, _ = silcrow(capsys, monkeypatch, web, "memory", "pending")
+    flat = " ".join(out.split())
+    assert code == 0 and "The project's notes: At (or near) their share of 20 waiting" in flat, flat[-400:]

@@ -235,8 +235,12 @@ class Notes:
         return [item for store in self._stores() for item in store.review(sequential=sequential)]
 
     def box_usage(self) -> dict[str, Any]:
-        """How full the box of held writes is."""
-        return self.store.box_usage()
+        """How full the box of held writes is; in a project, the project's box under
+        ``project``."""
+        usage = self.store.box_usage()
+        if self.project_store is not None:  # a box of its own, which fills on its own
+            usage = {**usage, "project": self.project_store.box_usage()}
+        return usage
 
     def resolve_proposal_id(self, given: str) -> str:
         """The held write's id ``given`` is a unique prefix of, else ``given`` itself."""

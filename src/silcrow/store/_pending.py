@@ -300,6 +300,9 @@ def box_warnings(box: dict[str, Any]) -> list[str]:
         lines.append(f"At (or near) their share of {box['max_per_caller']} waiting or "
                      f"{box.get('max_bytes_per_caller', MAX_CALLER_BYTES):,} bytes, so their new proposals "
                      f"may be refused: {shown}.")
+    project = box.get("project")  # a project's notes have a box of their own (Notes.box_usage)
+    if isinstance(project, dict):
+        lines.extend(f"The project's notes: {line}" for line in box_warnings(project))
     return lines
 
 
