@@ -433,3 +433,23 @@ def test_an_entry_restored_by_an_id_prefix_reaches_recall(trees: tuple[Path, Pat
         assert any(fact in h.text for h in manager.search("staging database rebuilt", 5).hits)
     finally:
         manager.shutdown(10)
+
+
+def test_a_session_writing_after_its_project_was_archived_is_refused(trees: tuple[Path, Path, Path]) -> None:
+    home, one, _ = trees
+    profile = open_profile(home)
+    session = profile.notes(project=one)
+    assert session.add("project", "Before the archive.", origin="api")["success"] is True
+    profile.archive_project(str(one.resolve()))
+    try:
+        result = session.add("project", "After the archive.", origin="api")
+        refused = str(result.get("error", ""))
+    except StoreError as exc:
+        refused = str(exc)
+    assert "moved or archived while these notes were open" in refused and "new session" in refused
+    assert not (home / "projects" / project_key(one)).exists() and profile.projects() == []
+    shelved = list((home / "projects" / ".archive").glob(f"{project_key(one)}-*/PROJECT.md"))
+    assert [p.read_text(encoding="utf-8") for p in shelved] == ["Before the archive."]
+    # A new session in the project starts its notes afresh; the profile's notes never stop.
+    assert profile.notes(project=one).add("project", "A new start.", origin="api")["success"] is True
+    assert session.add("memory", "The profile's notes go on.", origin="api")["success"] is True

@@ -227,8 +227,13 @@ class FileBackend(StoreBackend):
         lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
         home: str | os.PathLike[str] | None = None,
         allow_outside_home: bool = False,
+        remake: bool = True,
     ) -> None:
         self.directory = Path(directory)
+        # Whether a directory removed while this backend used it is made again. A project's notes
+        # are not: their directory leaves only when it is archived or moved, and a session that
+        # wrote on would start the project's notes afresh at the old place.
+        self.remake = remake
         self.lock_timeout = lock_timeout
         self.home = Path(home) if home is not None else self.directory.parent
         self.allow_outside_home = allow_outside_home
@@ -364,6 +369,11 @@ class FileBackend(StoreBackend):
         try:
             lock.acquire()
         except FileNotFoundError:  # the directory was removed since: make it again
+            if not self.remake:
+                raise StoreError(
+                    f"{self.directory} was moved or archived while these notes were open (`silcrow memory "
+                    "projects`); nothing was written: start a new session to use the notes where they "
+                    "are now") from None
             self._make_private()
             lock.acquire()
 

@@ -166,7 +166,7 @@ class Projects:
 
         return FileBackend(self.directory / project.key,
                            lock_timeout=self.lock_timeout or DEFAULT_LOCK_TIMEOUT, home=self.where.path,
-                           allow_outside_home=env_switch("memory_outside_home"))
+                           allow_outside_home=env_switch("memory_outside_home"), remake=False)
 
     # -- records ---------------------------------------------------------------------------------
 
