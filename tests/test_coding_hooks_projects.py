@@ -68,3 +68,74 @@ def test_each_work_tree_gets_only_its_own_project_notes(tmp_path: Path) -> None:
     # nothing was written into either repository
     assert sorted(p.name for p in alpha.iterdir()) == [".git", "crates"]
     assert sorted(p.name for p in beta.iterdir()) == [".git"]
+
+
+# -- recall in a project: no snippet of another project's sessions --------------------------------
+
+def prompt_submit(home: Path, cwd: Path, prompt: str) -> str:
+    """The recalled context the user-prompt-submit hook adds for ``prompt`` in ``cwd``."""
+    payload = {"session_id": str(uuid.uuid4()), "transcript_path": str(cwd / "t.jsonl"), "cwd": str(cwd),
+               "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+    done = subprocess.run([str(SILCROW), "--home", str(home), "hook", "user-prompt-submit"],
+                          input=json.dumps(payload), capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "HOME": str(home.parent), "NO_COLOR": "1"}, check=False)
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    if not done.stdout.strip():
+        return ""
+    return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
+
+
+def _sessions_of_two_projects(home: Path, alpha: Path, beta: Path) -> None:
+    """Imported coding sessions of each project (their turns record the session's working
+    directory, as `silcrow recall import` and the ingest hooks store them), and a memory that
+    names no project."""
+    from silcrow.recall.local import RecallRecord
+
+    provider = open_profile(home).provider()
+    assert provider is not None
+    provider.initialize("seed", home=str(home))
+    try:
+        provider.ingest([  # type: ignore[attr-defined]
+            RecallRecord(text="The deploy script failed because the alpha release token expired.",
+                         kind="turn", session_id="s-alpha", speaker="assistant",
+                         metadata={"client": "claude-code", "project": str(alpha / "crates" / "core")}),
+            RecallRecord(text="The deploy script failed because the beta staging host ran out of disk.",
+                         kind="turn", session_id="s-beta", speaker="assistant",
+                         metadata={"client": "claude-code", "project": str(beta)}),
+            RecallRecord(text="The deploy script failed on the laptop because the VPN was down.",
+                         kind="turn", session_id="s-chat", speaker="assistant"),
+        ])
+    finally:
+        provider.shutdown()
+
+
+def _check_scoped_recall(home: Path, alpha: Path, beta: Path, outside: Path) -> None:
+    prompt = "why did the deploy script fail?"
+    in_alpha = prompt_submit(home, alpha, prompt)
+    assert "alpha release token" in in_alpha and "VPN was down" in in_alpha
+    assert "beta staging host" not in in_alpha
+    in_beta = prompt_submit(home, beta / "sub", prompt)  # a directory inside beta's work tree
+    assert "beta staging host" in in_beta and "VPN was down" in in_beta and "alpha release" not in in_beta
+    everywhere = prompt_submit(home, outside, prompt)  # outside any project: no project to keep to
+    assert all(t in everywhere for t in ("alpha release token", "beta staging host", "VPN was down"))
+
+
+def test_recall_in_a_project_leaves_out_other_projects_sessions(tmp_path: Path) -> None:
+    home = tmp_path / "silcrow"
+    alpha, beta = git_tree(tmp_path / "src" / "alpha"), git_tree(tmp_path / "src" / "beta")
+    (beta / "sub").mkdir()
+    open_profile(home, create=True)
+    _sessions_of_two_projects(home, alpha, beta)
+    _check_scoped_recall(home, alpha, beta, tmp_path)
+
+
+def test_recall_in_a_project_leaves_out_other_projects_sessions_on_postgresql(
+        tmp_path: Path, pg_dsn: str) -> None:
+    home = tmp_path / "silcrow"
+    alpha, beta = git_tree(tmp_path / "src" / "alpha"), git_tree(tmp_path / "src" / "beta")
+    (beta / "sub").mkdir()
+    home.mkdir()
+    config = f'[storage]\nbackend = "postgres"\ndsn = "{pg_dsn}"\n'
+    (home / "config.toml").write_text(config, encoding="utf-8")
+    _sessions_of_two_projects(home, alpha, beta)
+    _check_scoped_recall(home, alpha, beta, tmp_path)

@@ -453,3 +453,31 @@ def test_a_session_writing_after_its_project_was_archived_is_refused(trees: tupl
     # A new session in the project starts its notes afresh; the profile's notes never stop.
     assert profile.notes(project=one).add("project", "A new start.", origin="api")["success"] is True
     assert session.add("memory", "The profile's notes go on.", origin="api")["success"] is True
+
+
+def test_an_agent_in_a_project_recalls_no_session_of_another_project(
+        trees: tuple[Path, Path, Path]) -> None:
+    from silcrow.recall.local import LocalProvider, RecallRecord
+
+    home, one, two = trees
+    open_profile(home, create=True)
+    provider = LocalProvider(home, embedder="none")
+    provider.initialize("seed", home=str(home))
+    try:
+        provider.ingest([
+            RecallRecord(text="The deploy script failed: the one release token expired.", kind="turn",
+                         session_id="s-one", speaker="assistant", metadata={"project": str(one.resolve())}),
+            RecallRecord(text="The deploy script failed: the two staging disk was full.", kind="turn",
+                         session_id="s-two", speaker="assistant", metadata={"project": str(two.resolve())}),
+            RecallRecord(text="The deploy script failed: the VPN was down.", kind="turn",
+                         session_id="s-chat", speaker="assistant"),
+        ])
+    finally:
+        provider.shutdown()
+    for project, kept, left_out in ((one, ("release token", "VPN"), ("staging disk",)),
+                                    (None, ("release token", "staging disk", "VPN"), ())):
+        with running_agent(home, [], project=project) as (agent, server):
+            agent.run_turn("why did the deploy script fail?")
+            sent = str(server.requests[0]["messages"])
+            assert all(text in sent for text in kept), sent
+            assert not any(text in sent for text in left_out), sent

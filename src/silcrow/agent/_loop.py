@@ -24,6 +24,7 @@ from types import EllipsisType, TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from silcrow._private import private_dir
+from silcrow._projects import find_project
 from silcrow._toolcall import error_json
 from silcrow.agent import _compress
 from silcrow.agent._llm import Completion, LLMClient, StreamCallback
@@ -151,6 +152,8 @@ class Agent:
         first = self.sessions.create() if session_id is None else self.sessions.resolve(session_id)
         self._messages: list[dict[str, Any]] = [] if fresh else self.sessions.messages(first)
         chosen = None if provider is ... else "none" if provider is None else provider
+        # Recall in a project leaves out what it knows to be another project's (see _session_context).
+        self._project_root = None if project is None else find_project(project)
         self.manager = opened.recall(first, provider=chosen, embedder=embedder,
                                      context=self._session_context(first))
         self.provider = self.manager.provider
@@ -203,13 +206,16 @@ class Agent:
 
     def _session_context(self, session_id: str) -> dict[str, Any]:
         """What the provider need not recall because the model sees it: a branch carries its
-        parents' history; a resumed, compressed session shows only what follows its summary."""
+        parents' history; a resumed, compressed session shows only what follows its summary. In
+        a project, its root (``project``): recall leaves out memories of other projects."""
         ancestors = self.sessions.ancestors(session_id)
         context: dict[str, Any] = {"ancestor_session_ids": [a for a, _ in ancestors],
                                    "ancestor_forked_at": dict(ancestors)}
         since = _summarised_before(self._messages)
         if since:
             context["summarised_before"] = since
+        if self._project_root is not None:
+            context["project"] = str(self._project_root)
         return context
 
     def _open(self, session_id: str, *, fresh: bool, started: bool = False) -> None:

@@ -13,7 +13,9 @@ model's context.
 - ``user-prompt-submit``: what recall finds for the prompt, through the same
   :meth:`MemoryManager.prefetch` as the agent loop: trivial prompts skipped, a long prompt
   searched by its last 4,000 characters, threats filtered, fence tags stripped, the block
-  fenced in ``<memory-context>``.
+  fenced in ``<memory-context>``. In a project (the git work tree holding ``cwd``), memories
+  recall knows to be of another project (turns of coding sessions imported from another work
+  tree) are left out; memories that name no project are everyone's.
 - ``pre-compact`` and ``session-end``: the part of the transcript written since the last time
   is read (from the byte offset kept per transcript) in batches of whole lines of about 1 MiB
   (:mod:`._unread`), each ingested into recall and its offset kept before the next is read.
@@ -193,7 +195,11 @@ def user_prompt_submit(payload: dict[str, Any], home: Path) -> HookResult:
         return HookResult(message=f"silcrow: recall provider {provider.name!r} is not available ({why}); "
                           "no recalled context added")
     session = str(payload.get("session_id") or "")
-    manager = profile.recall(session, provider=provider, prefetch_timeout=DEADLINES["user-prompt-submit"] - 5)
+    # The session's project: recall leaves out what it knows to be another project's (the
+    # imported sessions of other work trees), so a prompt here gets no snippet of theirs.
+    root = _project(payload)
+    manager = profile.recall(session, provider=provider, prefetch_timeout=DEADLINES["user-prompt-submit"] - 5,
+                             context={"project": str(root)} if root is not None else None)
     try:
         block = manager.prefetch(prompt, session_id=session)  # screened and fenced, as for the agent
     finally:

@@ -347,6 +347,11 @@ class RecallBackend(ABC):
         ``fusion`` one of ``retrieval.FUSIONS`` (how hybrid combines its two sides); ``project``
         keeps only memories whose ``metadata["project"]`` is that directory or one below it."""
 
+    def projects_of(self, ids: Sequence[int]) -> dict[int, str]:
+        """The project (``metadata["project"]``, a working directory) of each of these memories
+        that records one; a backend that keeps no metadata knows none."""
+        return {}
+
     @abstractmethod
     def find_ids(self, which: MemoryFilter, scope: Scope) -> list[int]:
         """Ids in ``scope`` of the memories ``which`` picks, oldest first."""
@@ -407,6 +412,13 @@ def rank(
         matched = {i for i, _ in lexical}
         ranked = [(i, sc) for i, sc in ranked if i in matched or dense.get(i, -1.0) >= min_similarity]
     return ranked
+
+
+def in_project(directory: str, project: str) -> bool:
+    """Whether ``directory`` is ``project`` or one below it (both absolute paths), as the SQL
+    conditions of :func:`project_params` decide it."""
+    root, length, below = project_params(project)
+    return directory == root or directory[:length] == below
 
 
 def project_params(project: str) -> tuple[str, int, str]:

@@ -365,6 +365,19 @@ class PostgresRecall(RecallBackend):
 
         return self.db.retrying(once)
 
+    def projects_of(self, ids: Sequence[int]) -> dict[int, str]:
+        if not ids:
+            return {}
+        column = "(metadata::jsonb ->> 'project')"
+
+        def once() -> dict[int, str]:
+            with self.db.reading(RecallError, WHAT) as conn:
+                rows = conn.execute(f"SELECT id, {column} AS project FROM recall_memories WHERE id = ANY(%s)"
+                                    f" AND {sql.OWN} AND {column} IS NOT NULL", (list(ids), self.profile))
+                return {int(r["id"]): str(r["project"]) for r in rows}
+
+        return self.db.retrying(once)
+
     def search(
         self, query: str, k: int, scope: Scope, *, mode: str = "hybrid", min_similarity: float | None = None,
         fusion: str = "score", project: str | None = None,

@@ -10,6 +10,7 @@ dates, and three tools let the model search, add and forget.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -29,7 +30,7 @@ from silcrow.recall._provider import MemoryProvider
 from silcrow.recall._records import RecallHit, RecallRecord
 from silcrow.recall._spec import ToolSpec
 from silcrow.recall.local._admit import admit
-from silcrow.recall.local._backend import RecallBackend
+from silcrow.recall.local._backend import RecallBackend, in_project
 from silcrow.recall.local._records import MemoryFilter, Scope, to_epoch
 from silcrow.recall.local._rerank import RERANK_DEPTH, rerank
 from silcrow.recall.local._supersede import supersede
@@ -74,6 +75,9 @@ class LocalProvider(MemoryProvider):
         self._summarised_upto: dict[str, int] = {}
         self._ancestors: dict[str, float | None] = {}  # ancestor session -> when the lineage left it
         self._lineage_since: float | None = None  # before this, the history is only a summary
+        # The project (a git work tree's root) the session runs in: recalled context leaves out
+        # the memories of other projects (see _of_this_project).
+        self._project: str | None = None
 
     # -- setup -----------------------------------------------------------------------------
 
@@ -109,6 +113,9 @@ class LocalProvider(MemoryProvider):
                 str(a): _epoch(forked.get(a)) for a in context.get("ancestor_session_ids") or ()
             }
             self._lineage_since = _epoch(context.get("summarised_before"))
+            project = context.get("project")
+            self._project = (os.fspath(project) if isinstance(project, (str, os.PathLike)) and project
+                             else None)
         self._get_store()  # open now so a bad home or model fails here, not mid-turn
         since = self._lineage_since
         if self._session_id and since is not None:
@@ -282,8 +289,9 @@ class LocalProvider(MemoryProvider):
         store = self.store
         # Memories that share no word with the message and are not close to it in meaning are
         # left out (where the embedder knows its scale, see Embedder.relevance_floor).
-        hits = self._search(query, PREFETCH_POOL if session else PREFETCH_K,
+        hits = self._search(query, PREFETCH_POOL if session or self._project else PREFETCH_K,
                             min_similarity=store.embedder.relevance_floor)
+        hits = self._of_this_project(hits)
         if session:
             floor = self._summarised_upto.get(session, 0)
             ancestors = self._ancestors if session == self._session_id else {}
@@ -291,6 +299,17 @@ class LocalProvider(MemoryProvider):
                     if not ((h.session_id == session and h.id > floor) or self._carried(h, ancestors))]
         shown = hits[:PREFETCH_K]
         return format_hits(shown, earlier=supersede(shown)[1])
+
+    def _of_this_project(self, hits: list[RecallHit]) -> list[RecallHit]:
+        """``hits`` less those of another project, in a session that runs in one (``project``
+        given to ``initialize``): a memory that records its project (a turn of an imported
+        coding-agent session: its working directory) is kept when that is this project or a
+        directory below it; one that records none (a conversation, a fact) belongs to every
+        project. Outside a project, all of them."""
+        if self._project is None or not hits:
+            return hits
+        owners = self.store.projects_of([h.id for h in hits])
+        return [h for h in hits if (where := owners.get(h.id)) is None or in_project(where, self._project)]
 
     def _mark_summarised(self, which: MemoryFilter) -> None:
         """Record that this session's memories ``which`` picks now live only in a summary."""
@@ -343,7 +362,9 @@ class LocalProvider(MemoryProvider):
         if self._session_id:  # what is stored of this session so far is about to be summarised
             self._mark_summarised(MemoryFilter(session_id=self._session_id))
         text = " ".join(str(m.get("content") or "") for m in messages[-4:] if m.get("role") == "user")
-        return format_hits(self._search(text[-2000:], PREFETCH_K)) if text.strip() else ""
+        if not text.strip():
+            return ""
+        return format_hits(self._of_this_project(self._search(text[-2000:], PREFETCH_K)))
 
     def on_session_end(self, messages: list[dict[str, Any]]) -> None:
         """Turns were stored as they happened (sync_turn); nothing is left to do."""

@@ -267,6 +267,15 @@ class RecallStore(RecallBackend):
             rows = self._conn.execute(sql, params)
             return [int(r[0]) for r in rows]
 
+    def projects_of(self, ids: Sequence[int]) -> dict[int, str]:
+        if not ids:
+            return {}
+        column = "json_extract(metadata, '$.project')"
+        with self._guard():
+            rows = self._conn.execute(f"SELECT id, {column} FROM memories WHERE id IN"
+                                      f" ({db.placeholders(ids)}) AND {column} IS NOT NULL", list(ids))
+            return {int(i): str(project) for i, project in rows}
+
     # -- reading -------------------------------------------------------------------------
 
     def search(
