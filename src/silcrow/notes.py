@@ -184,7 +184,13 @@ class Notes:
         """Count a session's system prompt for every entry of the frozen snapshot."""
         for store in self._stores():
             store.note_prompt_use(session)
-        if self.project_store is not None and self.project_store.project is not None:
+        self.note_session_start()
+
+    def note_session_start(self) -> None:
+        """A session starts with these notes (an agent, a hook, ``silcrow mcp``, an integration):
+        the project's record notes its use (``last_used``; a project without one gets none). A
+        person's reads (``silcrow memory show``) are no use and do not call this."""
+        if self.project_store is not None:
             _touched(self.project_store, create=False)
 
     def history(self, target: str | None = None, *, safe: bool = False) -> list[dict[str, Any]]:

@@ -65,6 +65,8 @@ def mcp(
     root = served_project(project)
     tenant = open_tenant(served_home(ctx, home, profile), no_project=STDIO_NO_PROJECT).at(root)
     try:
+        if root is not None:  # a client's session starts here: the project's notes are in use
+            tenant.notes().note_session_start()
         # uvloop where it is installed: every message crosses the event loop several times.
         anyio.run(run_stdio, stdio_server(tenant), backend_options={"use_uvloop": _has_uvloop()})
     finally:

@@ -61,6 +61,7 @@ class ProfileMemory:
                 notes = self.profile.notes(manager, project=self._project)
                 notes.proposer = Proposer(client=self.client, session=self._session_id or None)
                 notes.load()
+                notes.note_session_start()  # the project's record: last used
                 self._router = ToolRouter(notes, self.profile.sessions(), manager)
             return self._router
 

@@ -80,6 +80,7 @@ class ProjectNotes:
         """Freeze the block for a session's prompt; its writes are recorded as that session's."""
         self.notes.proposer = Proposer(client=CLIENT, session=session_id or None)
         self.notes.load()
+        self.notes.note_session_start()
 
     def prompt_block(self) -> str:
         """The project's frozen block (or a line saying it has no notes yet) and the tool's name."""
