@@ -481,3 +481,21 @@ def test_an_agent_in_a_project_recalls_no_session_of_another_project(
             sent = str(server.requests[0]["messages"])
             assert all(text in sent for text in kept), sent
             assert not any(text in sent for text in left_out), sent
+
+
+def test_a_session_that_only_read_its_project_is_refused_a_write_after_an_archive(
+    trees: tuple[Path, Path, Path]
+) -> None:
+    home, one, _ = trees
+    profile = open_profile(home)
+    assert profile.notes(project=one).add("project", "Written earlier.", origin="api")["success"] is True
+    session = profile.notes(project=one)
+    session.load()  # the prompt's block was read, nothing written yet
+    assert session.entries("project") == ["Written earlier."]
+    profile.archive_project(str(one.resolve()))
+    try:
+        refused = str(session.add("project", "Too late.", origin="api").get("error", ""))
+    except StoreError as exc:
+        refused = str(exc)
+    assert "moved or archived while these notes were open" in refused
+    assert not (home / "projects" / project_key(one)).exists()

@@ -234,6 +234,7 @@ class FileBackend(StoreBackend):
         # are not: their directory leaves only when it is archived or moved, and a session that
         # wrote on would start the project's notes afresh at the old place.
         self.remake = remake
+        self._seen = False  # a file was found in the directory (so it existed while in use)
         self.lock_timeout = lock_timeout
         self.home = Path(home) if home is not None else self.directory.parent
         self.allow_outside_home = allow_outside_home
@@ -273,6 +274,7 @@ class FileBackend(StoreBackend):
             found = os.stat(self.directory)
         except OSError:  # missing, or not a directory: resolved (and reported) the long way
             return self._resolve(path)
+        self._seen = True
         if link:
             return self._resolve(path)
         key = (found.st_dev, found.st_ino, self.home, self.allow_outside_home)
@@ -363,17 +365,21 @@ class FileBackend(StoreBackend):
             ) from exc
         self._made_private = True
 
+    def _gone(self) -> StoreError:
+        return StoreError(
+            f"{self.directory} was moved or archived while these notes were open (`silcrow memory "
+            "projects`); nothing was written: start a new session to use the notes where they are now")
+
     def _lock(self, lock: locking.ExclusiveLock) -> None:
         if not self._made_private:
+            if not self.remake and self._seen and not self.directory.is_dir():
+                raise self._gone()  # read while it was there, gone before the first write
             self._make_private()
         try:
             lock.acquire()
         except FileNotFoundError:  # the directory was removed since: make it again
             if not self.remake:
-                raise StoreError(
-                    f"{self.directory} was moved or archived while these notes were open (`silcrow memory "
-                    "projects`); nothing was written: start a new session to use the notes where they "
-                    "are now") from None
+                raise self._gone() from None
             self._make_private()
             lock.acquire()
 
