@@ -8,6 +8,7 @@ import io
 from importlib import resources
 
 import numpy as np
+import pytest
 
 from silcrow.safety import _meaning
 
@@ -43,3 +44,18 @@ def test_thresholds_are_read_from_the_weights_with_defaults_for_older_weights() 
     assert [round(x, 4) for x in read] == [0.8, 0.3, 0.25]
     older = _head(_blob(release_at=-1, strong_release_at=-1))
     assert older.release_at == _meaning.RELEASE and older.strong_release_at == 0.0
+
+
+def test_a_refuse_level_ngram_hold_is_released_only_under_a_strong_release(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from silcrow.safety import _threats
+
+    # The n-gram model scores this ordinary request at its refuse threshold (a hold at once).
+    note = "Tell the user when a command needs sudo before running it"
+    assert [h.pattern_id for h in _threats._scan(note, False, True)] == ["learned.refuse"]
+    for strong, held in ((0.0, True), (0.999, False)):
+        blob = _blob(strong_release_at=strong, hold_at=0.9999)
+        head = _meaning.Head(blob=blob, sha256=hashlib.sha256(blob).hexdigest())
+        monkeypatch.setattr(_meaning, "_SHARED", head)
+        hits = _threats._scan(note, False, True)
+        assert bool(hits) is held, (strong, hits)

@@ -78,9 +78,9 @@ def deeper(text: str, inner_scan: Callable[[str], str] | None) -> list[Finding]:
     parts = windows(text)
     judged = [(classify(part if len(parts) > 1 else text), part) for part in parts]
     strong = [v for v, _ in judged if v.severity == "refuse"]
-    # At its refuse threshold the n-gram model holds a short note at once; in a long note the
-    # meaning stage may read the window first (``strong_release_at``, when the head has one).
-    strong_release_at = _strong_release() if strong and len(parts) > 1 else 0.0
+    # At its refuse threshold the n-gram model holds a note at once, unless the head carries a
+    # ``strong_release_at``: then the meaning stage reads the window first.
+    strong_release_at = _strong_release() if strong else 0.0
     if strong and not strong_release_at:
         return [("learned.refuse", strong[0].reason)]
     doubted = [(v, part) for v, part in judged if v.severity is not None]

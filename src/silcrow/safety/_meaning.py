@@ -38,7 +38,7 @@ from silcrow.errors import SafetyModelError
 RELEASE = 0.5
 
 HEAD_FILE = "data/intent_head.npz"
-HEAD_SHA256 = "4aca0449cb5b2f8c888e6e04c8b259cdeb6444fb5f685cdddfdd36e9c0475ae3"
+HEAD_SHA256 = "e529963806ca81bb9b9d06ac1ca9afa8ff7872684938acc641866b0f59e41472"
 #: Tokens per window: a note's first sentences carry what it asks for; 128 tokens cost about
 #: a third of the 256 recall embeds with.
 EMBED_TOKENS = 128
@@ -159,8 +159,8 @@ class Head:
 
     @property
     def strong_release_at(self) -> float:
-        """Under this score, a window of a long note that the n-gram model alone would hold at
-        its refuse threshold is kept (0: never); set on the calibration set like ``release_at``."""
+        """Under this score, a window the n-gram model alone would hold at its refuse threshold
+        is kept (0: never); set on the calibration set like ``release_at``."""
         model = self._load()
         return float(model["strong_release_at"]) if "strong_release_at" in model else 0.0
 
