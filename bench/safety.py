@@ -12,7 +12,13 @@ attacks, the attacks in fiction, hypothetical, role-play, document, tool-output 
 framings (``safety_framed_attacks.jsonl``: frames and payloads no model saw), ordinary
 conversation (the even-numbered sessions and the QA of the LoCoMo development conversation),
 preference notes, agent-instruction notes (microsoft/vscode and home-assistant/core),
-developer notes and dual-use notes; p50/p95 milliseconds per stage on 2,200-character notes,
+developer notes and dual-use notes, and the attacks and developer notes of
+``safety_eval_attacks.jsonl`` / ``safety_eval_notes.jsonl`` (scripts/safety_sets.py, pools
+disjoint from the calibration set); each corpus says whether it is an ``evaluation`` or a
+``calibration`` set (``calibration``: scripts/data/safety_calibration.jsonl, on which the
+meaning stage's thresholds were set, shown apart and never counted in the totals); the
+provenance, size, sha256 and thresholds of both shipped models (``models``); p50/p95
+milliseconds per stage on 2,200-character notes,
 with a keyword blocklist as the baseline; and a session start with a full MEMORY.md and
 USER.md, cold and warm.
 
