@@ -499,3 +499,7 @@ def test_a_session_that_only_read_its_project_is_refused_a_write_after_an_archiv
         refused = str(exc)
     assert "moved or archived while these notes were open" in refused
     assert not (home / "projects" / project_key(one)).exists()
+    session.load()  # the session's next one (a new prompt read from disk): the notes start afresh
+    assert session.entries("project") == []
+    assert session.add("project", "A fresh start.", origin="api")["success"] is True
+    assert profile.notes(project=one).entries("project") == ["A fresh start."]

@@ -136,6 +136,10 @@ class StoreBackend(ABC):
     def leftovers(self, target_file: str) -> list[str]:
         """Debris of interrupted writes (e.g. temp files) that a transaction would clean up."""
 
+    def reread(self) -> None:  # noqa: B027 - optional, nothing to do by default
+        """A session's snapshot is about to be read from here: take the place as it is now (a
+        project's notes moved away while an earlier session had them start afresh from here)."""
+
     def recover(self) -> None:
         """Finish or undo approvals a crash interrupted (see FileBackend); nothing by default."""
 

@@ -365,6 +365,10 @@ class FileBackend(StoreBackend):
             ) from exc
         self._made_private = True
 
+    def reread(self) -> None:
+        if not self.remake and not self.directory.is_dir():  # moved away: a new session starts afresh
+            self._seen = self._made_private = False
+
     def _gone(self) -> StoreError:
         return StoreError(
             f"{self.directory} was moved or archived while these notes were open (`silcrow memory "

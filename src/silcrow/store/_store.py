@@ -230,6 +230,7 @@ class MemoryStore:
 
     def load(self) -> None:
         """Read the files and capture the frozen snapshot for the system prompt."""
+        self.backend.reread()
         snapshot: dict[str, str | None] = {}
         title = None if self.project is None else render.project_title(self.project.root)
         for target, file_name in self.targets.items():
