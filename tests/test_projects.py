@@ -503,3 +503,17 @@ def test_a_session_that_only_read_its_project_is_refused_a_write_after_an_archiv
     assert session.entries("project") == []
     assert session.add("project", "A fresh start.", origin="api")["success"] is True
     assert profile.notes(project=one).entries("project") == ["A fresh start."]
+
+
+def test_a_hold_judge_given_to_the_notes_judges_the_projects_notes_too(
+    trees: tuple[Path, Path, Path]
+) -> None:
+    home, one, _ = trees
+    notes = open_profile(home).notes(project=one)
+
+    def judge(text: str, *args: object, **kwargs: object) -> None:
+        return None
+
+    notes.hold_judge = judge
+    assert notes.store.hold_judge is judge and notes.project_store is not None
+    assert notes.project_store.hold_judge is judge and notes.hold_judge is judge

@@ -284,6 +284,17 @@ class Notes:
         for store in self._stores():
             store.proposer = value
 
+    @property
+    def hold_judge(self) -> Any:
+        """Who may release a note the scan's learned stages hold (a model's judgement, see
+        :mod:`silcrow.safety._hold_judge`), for every store served: the project's notes too."""
+        return self.store.hold_judge
+
+    @hold_judge.setter
+    def hold_judge(self, value: Any) -> None:
+        for store in self._stores():
+            store.hold_judge = value
+
     # -- writes ----------------------------------------------------------------------------------
 
     def add(self, target: str, content: str, *, origin: str, caller: Proposer | None = None,

@@ -167,7 +167,7 @@ class Agent:
             # a slow or failing judge keeps the hold.
             from silcrow.agent._hold_judge import model_hold_judge
 
-            self.notes.store.hold_judge = model_hold_judge(LLMClient(
+            self.notes.hold_judge = model_hold_judge(LLMClient(
                 settings.model, base_url=settings.base_url, api_key=settings.api_key, timeout=30,
                 max_retries=0))
         # A file past [memory] review_threshold of its budget gets a review pass: its findings
