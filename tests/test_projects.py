@@ -517,3 +517,29 @@ def test_a_hold_judge_given_to_the_notes_judges_the_projects_notes_too(
     notes.hold_judge = judge
     assert notes.store.hold_judge is judge and notes.project_store is not None
     assert notes.project_store.hold_judge is judge and notes.hold_judge is judge
+
+
+@pytest.mark.parametrize(("owner", "target_file"), [
+    ("default/project/../../escaped", "PROJECT.md"),
+    ("default/project/app-1234", "../../escaped.md"),
+    ("default", "../escaped.md"),
+])
+def test_db_export_writes_no_file_a_database_row_names_outside_the_home(
+        tmp_path: Path, pg_dsn: str, owner: str, target_file: str) -> None:
+    """The database is another party's data: a notes row whose owner or file name is a path is
+    refused, and nothing is written outside the new home."""
+    import psycopg
+    from test_cli_recall import run
+
+    from silcrow.db._migrations import SCHEMA
+
+    home = tmp_path / "home"
+    open_profile(home, dsn=pg_dsn).notes().add("memory", "Profile fact.", origin="api")
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute(f"INSERT INTO {SCHEMA}.curated_notes (profile, target_file, body) VALUES (%s, %s, %s)",
+                     (owner, target_file, b"planted"))
+    back = tmp_path / "exports" / "back"
+    back.parent.mkdir()
+    code, _, err = run("db", "export", "--to-home", str(back), "--dsn", pg_dsn)
+    assert code == 1 and "remove" in err and "Traceback" not in err
+    assert not [p for p in tmp_path.rglob("escaped*")]

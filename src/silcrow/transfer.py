@@ -24,6 +24,7 @@ this copy cannot drift apart.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -63,6 +64,8 @@ __all__ = [
 ]
 
 NOTE_FILES = ("MEMORY.md", "USER.md")
+# A project key as silcrow._projects.project_key makes it: one name, never a path.
+_PROJECT_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
 # A project's notes directory (silcrow.store._projects): its file, and its record, a row beside it.
 PROJECT_FILES = ("PROJECT.md", "project.json")
 _MEMORY_COLUMNS = recall_schema.MEMORIES.columns
@@ -283,12 +286,13 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
         )
     counts = Counts()
     with _pg(db) as conn:
-        _export_notes(conn, notes, home, profile, counts)
+        _export_notes(conn, notes, home, profile, counts, NOTE_FILES)
         prefix = f"{profile}{OWNER_PART}"
         owners = conn.execute("SELECT DISTINCT profile FROM curated_notes WHERE left(profile, %s) = %s",
                               (len(prefix), prefix)).fetchall()
         for (owner,) in owners:
-            _export_notes(conn, home / PROJECTS_DIR / str(owner)[len(prefix):], home, str(owner), counts)
+            folder = home / PROJECTS_DIR / _project_folder(str(owner), prefix)
+            _export_notes(conn, folder, home, str(owner), counts, PROJECT_FILES)
         memories = conn.execute(
             f"SELECT {', '.join(_MEMORY_COLUMNS)}, body, dated, embedding FROM recall_memories"
             " WHERE profile = %s ORDER BY id",
@@ -323,12 +327,28 @@ def export_home(db: Database, home: Path, profile: str) -> Counts:
     return counts
 
 
-def _export_notes(conn: Any, notes: Path, home: Path, owner: str, counts: Counts) -> None:
-    """The rows of ``owner`` (a profile's notes, or a project's) as the notes directory ``notes``."""
+def _project_folder(owner: str, prefix: str) -> str:
+    """The folder name of a project's notes owned by ``owner`` (``<prefix><key>``): a key as
+    silcrow makes them, never a path. The database is another party's data: a row that names a
+    path would write outside the home."""
+    key = owner[len(prefix):]
+    if not _PROJECT_KEY.fullmatch(key):
+        raise ConfigError(f"the database holds notes of {owner!r}, which is not a project key silcrow "
+                          "makes (letters, digits, '_', '-', '.'); remove those rows and export again")
+    return key
+
+
+def _export_notes(conn: Any, notes: Path, home: Path, owner: str, counts: Counts,
+                  files: tuple[str, ...]) -> None:
+    """The rows of ``owner`` (a profile's notes, or a project's) as the notes directory ``notes``;
+    ``files``: the only file names those rows may have."""
     private_dir(notes, home=home)
     for name, body in conn.execute(
         "SELECT target_file, body FROM curated_notes WHERE profile = %s", (owner,)
     ).fetchall():
+        if name not in files:
+            raise ConfigError(f"the database holds a notes file {name!r} of {owner!r}, which is not one of "
+                              f"{', '.join(files)}; remove that row and export again")
         write_private(notes / name, bytes(body))
         counts.notes += 1
     # Written by the journal's own append, so the file has its usual on-disk form (records
