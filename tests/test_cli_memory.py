@@ -5,17 +5,14 @@ from __future__ import annotations
 import io
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli
 
-from silcrow.cli.main import main
 from silcrow.store import MemoryStore
-
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 @pytest.fixture(autouse=True)
@@ -35,13 +32,7 @@ def home(tmp_path: Path) -> Path:
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     """Run `silcrow ARGS`; return (exit code, stdout, stderr). Never a traceback."""
-    with pytest.raises(SystemExit) as info:
-        main(list(args))
-    out, err = capsys.readouterr()
-    out, err = ANSI.sub("", out), ANSI.sub("", err)
-    assert "Traceback" not in out + err
-    code = info.value.code
-    return (code if isinstance(code, int) else 0), out, err
+    return run_cli(capsys, *args)
 
 
 def mem(capsys: pytest.CaptureFixture[str], home: Path, *args: str) -> tuple[int, str, str]:

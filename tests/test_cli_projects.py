@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_support import ANSI, run_cli
 
-from silcrow.cli.main import main
 from silcrow.testing import ScriptedModelServer
-
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def git_init(path: Path) -> Path:
@@ -44,13 +41,7 @@ def silcrow(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
             *args: str) -> tuple[int, str, str]:
     """`silcrow ARGS` run in the directory ``where``: (exit code, stdout, stderr); never a traceback."""
     monkeypatch.chdir(where)
-    with pytest.raises(SystemExit) as info:
-        main(list(args))
-    out, err = capsys.readouterr()
-    out, err = ANSI.sub("", out), ANSI.sub("", err)
-    assert "Traceback" not in out + err
-    code = info.value.code
-    return (code if isinstance(code, int) else 0), out, err
+    return run_cli(capsys, *args)
 
 
 def shown(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, where: Path,

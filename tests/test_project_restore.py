@@ -5,18 +5,15 @@ has notes of its own again. Real git work trees, the files home and a real Postg
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli
 
 from silcrow._projects import project_key
-from silcrow.cli.main import main
 from silcrow.errors import StoreError
 from silcrow.home import Profile, open_profile
-
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def git_init(path: Path) -> Path:
@@ -84,13 +81,7 @@ def test_a_restore_whose_root_is_gone_still_puts_the_notes_back(tmp_path: Path) 
 
 
 def silcrow(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main(list(args))
-    out, err = capsys.readouterr()
-    out, err = ANSI.sub("", out), ANSI.sub("", err)
-    assert "Traceback" not in out + err
-    code = info.value.code
-    return (code if isinstance(code, int) else 0), out, err
+    return run_cli(capsys, *args)
 
 
 def test_the_cli_lists_archives_and_restores_one(
