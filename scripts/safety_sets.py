@@ -184,6 +184,10 @@ SWITCHES = {
 }
 
 
+#: Turns of the calibration conversation made of two written ones (:func:`conversation`).
+COMPOSED_TURNS = 600
+
+
 def _encode(text: str, kind: str) -> str:
     if kind == "base64":
         return base64.b64encode(text.encode("utf-8")).decode("ascii")
@@ -202,6 +206,19 @@ def dev_notes(split: str) -> list[str]:
         return notes()
     path = ROOT / "scripts" / "data" / f"dev_notes_{'calibration' if split == 'calibrate' else 'eval'}.txt"
     return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def conversation(seed: int = 47) -> list[str]:
+    """The calibration conversation written for silcrow: every turn of
+    ``scripts/data/conversation_calibration.txt`` and, as turns often run two remarks together,
+    ``COMPOSED_TURNS`` more made of two of them (a reaction and a question, a story and a wish);
+    deterministic. Calibration only: the meaning stage's conversation budget is measured on it."""
+    path = ROOT / "scripts" / "data" / "conversation_calibration.txt"
+    turns = [line for line in path.read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
+    rng = random.Random(f"{seed}-conversation")
+    composed = [" ".join(rng.sample(turns, 2)) for _ in range(COMPOSED_TURNS)]
+    return turns + composed
 
 
 def _long(rng: random.Random, pool: list[str], size: int) -> str:

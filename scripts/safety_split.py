@@ -19,12 +19,13 @@ The splits, by file (what reads each one is named in ``scripts/train_intent_head
   ``scripts/dev_notes.py`` and ``scripts/injection_notes.py`` compose, the ``train`` half of
   ``scripts/framed_attacks.py``, the ``train`` role switches of ``scripts/safety_sets.py``), and
   bastioncorpus's training four fifths when it is installed;
-* ``calibrate``: ``scripts/data/safety_calibration.jsonl`` (thresholds are set on it, nothing
-  trains on it);
+* ``calibrate``: ``scripts/data/safety_calibration.jsonl`` and the conversation written for silcrow,
+  ``scripts/data/conversation_calibration.txt`` (thresholds are set on them, nothing
+  trains on them);
 * ``eval``: every ``bench/data/safety_*.jsonl`` set ``bench/safety.py`` measures on (the
   agent-instruction rows marked ``test``).
 
-Ordinary conversation (chatterbot-corpus, LoCoMo) is left out: short turns ("Thanks!") repeat
+Public ordinary conversation (chatterbot-corpus, LoCoMo) is left out: short turns ("Thanks!") repeat
 across any two conversations and say nothing about what a note asks for.
 """
 
@@ -98,6 +99,8 @@ def train_texts() -> list[Text]:
 def calibration_texts() -> list[Text]:
     path = ROOT / "scripts" / "data" / "safety_calibration.jsonl"
     out = [("safety_calibration.jsonl", r["text"]) for r in _jsonl(path)]
+    out += [("conversation_calibration.txt", t)
+            for t in _lines(ROOT / "scripts" / "data" / "conversation_calibration.txt")]
     return out + [("safety_agent_notes.jsonl[calibrate]", r["text"])
                   for r in _jsonl(ROOT / "bench/data/safety_agent_notes.jsonl") if r["split"] == "calibrate"]
 

@@ -19,7 +19,14 @@ split:
   note of composed developer notes; the part the stage reads) and composed developer notes run
   together, every part and window (benign): train (:func:`long_notes`);
 * ``scripts/data/safety_calibration.jsonl`` (``scripts/safety_sets.py``, disjoint pools):
-  calibration of the whole scan's thresholds only (:func:`calibrate_cascade`).
+  calibration of the whole scan's thresholds only (:func:`calibrate_cascade`);
+* ``scripts/data/conversation_calibration.txt`` (ordinary conversation written for silcrow,
+  with turns made of two of its lines, ``safety_sets.conversation``): calibration only, a
+  conversation budget of its own beside the public one.
+
+``--recalibrate`` keeps the shipped weights and sets only the thresholds, by the same rule (the
+whole scan's budget on the calibration conversation and agent instructions stands in for the
+floor the fitted head's own scores give).
 
 Never used here: ``agent-injection-bench`` and ``hermes-jailbench``, the even-numbered LoCoMo
 sessions, ``bench/data/*`` (except the rows ``train_injection_classifier`` marks ``calibrate``;
@@ -32,8 +39,9 @@ Two heads are fitted on the same embeddings and compared on the calibration spli
 regression, and a one-hidden-layer MLP of 64 units); the report prints both, and the logistic
 head ships unless the MLP is clearly better (weights are smaller and it explains itself as a
 single direction). Thresholds, on the calibration split only: ``hold_at`` is the lowest score at
-which at most 0.25% of the calibration conversation and at most 2.5% (one in 46) of the
-calibration agent instructions would be held (the n-gram model's own rule), counting only the
+which at most 0.25% of each calibration conversation (the public one and the one written for
+silcrow) and at most 2.5% (one in 46) of the calibration agent instructions would be held
+(the n-gram model's own rule), counting only the
 texts the n-gram model sends on (the cascade's ``GATE``); that is a floor for ``hold_at``, which
 with ``release_at`` and ``strong_release_at`` is then set by running the whole scan over the
 calibration set (:func:`calibrate_cascade`). Writes
@@ -53,6 +61,7 @@ import numpy as np
 from dev_notes import notes as dev_notes
 from framed_attacks import attacks
 from safety_sets import SWITCHES
+from safety_sets import conversation as own_conversation
 from safety_sets import rows as set_rows
 from train_injection_classifier import _part, above, load, platt
 
@@ -172,8 +181,9 @@ def calibrate_cascade(head_blob: bytes, floor: float,
     """``hold_at`` (at least ``floor``), ``release_at`` and ``strong_release_at`` for the whole
     scan, chosen on
     ``scripts/data/safety_calibration.jsonl`` with the shipped cascade, among the settings that
-    hold at most 0.25% of the calibration conversation and one of its 45 agent instructions
-    (``precision``: the n-gram model's calibration rows): of the settings that refuse or hold
+    hold at most 0.25% of each calibration conversation (chatterbot-corpus's, and the one written
+    for silcrow) and one of its 45 agent instructions (``precision``: the n-gram model's
+    calibration rows and ``conversation_own``): of the settings that refuse or hold
     90% of its attacks at a one-sided 95% lower confidence bound (when none
     does, the most attacks), the one that holds the fewest of its developer notes, then of its
     run-together notes."""
@@ -197,7 +207,7 @@ def calibrate_cascade(head_blob: bytes, floor: float,
     # The n-gram model's calibration conversation and agent instructions bound what may be held
     # (at most 0.25% and one in 45, as for its own threshold); only the texts that reach the
     # meaning stage can change with the thresholds, so only those are scanned per setting.
-    budget = {"conversation": 0.0025, "agent_instruction": 0.025}
+    budget = {"conversation": 0.0025, "conversation_own": 0.0025, "agent_instruction": 0.025}
     bounded = [(t, g) for t, _, g in precision or [] if g in budget]
     counts_of = {g: sum(1 for _, x in bounded if x == g) for g in budget}
     bounded = [(t, g) for t, g in bounded if any(classify(p).score >= _cascade.GATE for p in windows(t))]
@@ -249,12 +259,34 @@ def calibrate_cascade(head_blob: bytes, floor: float,
             "calibration_flagged": flagged, "calibration_counts": counts}
 
 
+def recalibrate(calibrate: list[tuple[str, int, str]], provenance: dict[str, str]) -> None:
+    """Set the shipped head's thresholds again by :func:`calibrate_cascade`, its weights kept."""
+    blob = OUT.read_bytes()
+    with np.load(io.BytesIO(blob), allow_pickle=False) as npz:
+        arrays = {k: npz[k] for k in npz.files}
+    shipped = json.loads(str(arrays.pop("provenance")))
+    raw = (ROOT / "scripts/data/safety_calibration.jsonl").read_text(encoding="utf-8")
+    shipped["safety_calibration.jsonl[calibration]"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
+    key = "conversation_calibration.txt[calibration]"
+    shipped[key] = provenance[key]
+    cascade = calibrate_cascade(blob, 0.5, calibrate)
+    for key in ("hold_at", "release_at", "strong_release_at"):
+        arrays[key] = np.float32(cascade[key])
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays, provenance=np.asarray(json.dumps(shipped, sort_keys=True)))
+    OUT.write_bytes(buf.getvalue())
+    print(json.dumps({"cascade": cascade, "bytes": len(buf.getvalue()),
+                      "sha256": hashlib.sha256(OUT.read_bytes()).hexdigest()}, indent=1))
+
+
 def main() -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description="Train the meaning stage of the threat scanner.")
     parser.add_argument("--dataset", type=Path, default=os.environ.get("LOCOMO_DATA") or None,
                         help="the LoCoMo development conversation (locomo-conv-26.json)")
+    parser.add_argument("--recalibrate", action="store_true",
+                        help="keep the shipped weights and set only the thresholds")
     args = parser.parse_args()
     if args.dataset is None or not args.dataset.is_file():
         raise SystemExit("no LoCoMo development conversation: pass --dataset locomo-conv-26.json; it is "
@@ -264,6 +296,12 @@ def main() -> None:
     # embedding pass to minutes on a laptop CPU (a stable hash of the text picks the share).
     train = [row for row in train if row[2] not in SAMPLED or _part(row[0], 100) < SAMPLED[row[2]]]
     calibrate = [row for row in calibrate if row[2] != "conversation" or _part(row[0], 100) < 50]
+    calibrate += [(t, 0, "conversation_own") for t in own_conversation()]
+    raw = (ROOT / "scripts/data/conversation_calibration.txt").read_text(encoding="utf-8")
+    provenance["conversation_calibration.txt[calibration]"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
+    if args.recalibrate:
+        recalibrate(calibrate, provenance)
+        return
     framed = attacks("train", 2_000)
     raw = (ROOT / "scripts/data/benign_notes_own.txt").read_text(encoding="utf-8")
     provenance["benign_notes_own.txt"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
@@ -296,6 +334,7 @@ def main() -> None:
         params = fit(x, y)
         cal_prob = np.where(reached, 1 / (1 + np.exp(-(a * raw_score(params, cal_x) + c))), 0.0)
         hold_at = max(0.5, above(cal_prob[groups == "conversation"], 0.0025),
+                      above(cal_prob[groups == "conversation_own"], 0.0025),
                       above(cal_prob[groups == "agent_instruction"], 0.025))
         heads[name] = {**{k: v.astype(np.float32) for k, v in params.items()},
                        "platt": np.asarray([a, c], np.float32), "hold_at": np.float32(hold_at)}

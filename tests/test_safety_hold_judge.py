@@ -147,3 +147,25 @@ def test_the_judge_is_opt_in_and_the_agent_wires_the_configured_model(tmp_path: 
             assert judge("a note", "held") == expected
         finally:
             agent.close()
+
+
+def test_the_servers_put_a_held_note_to_the_configured_model_when_asked(tmp_path: Path) -> None:
+    # The MCP and REST servers build every call's notes through open_tenant: with the setting on,
+    # a note the learned stages hold in a client's write is judged by the profile's model.
+    from silcrow.serve._tenant import open_tenant
+
+    with ScriptedModelServer(default=RELEASE) as server:
+        home = tmp_path / "home"
+        home.mkdir()
+        config = f'[model]\nbase_url = "{server.base_url}"\n[recall]\nprovider = "none"\n'
+        (home / "config.toml").write_text(config, encoding="utf-8")
+        held = open_tenant(home).notes().add("memory", HELD, origin="mcp")
+        assert not held["success"] and "Held" in str(held.get("error"))  # off unless asked for
+        assert server.requests == []
+        (home / "config.toml").write_text(config + "[memory]\njudge_held_notes = true\n", encoding="utf-8")
+        tenant = open_tenant(home)
+        result = tenant.notes().add("memory", HELD, origin="mcp")
+        asked = server.requests
+    assert result["success"], result
+    assert len(asked) == 1
+    assert HELD in tenant.notes().store.entries("memory")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from silcrow._lazy import lazy_getattr
 
 if TYPE_CHECKING:
+    from silcrow.agent._hold_judge import configured_hold_judge as configured_hold_judge
     from silcrow.agent._hold_judge import model_hold_judge as model_hold_judge
     from silcrow.agent._llm import Completion as Completion
     from silcrow.agent._llm import LLMClient
@@ -43,6 +44,7 @@ __getattr__ = lazy_getattr(__name__, {
     "ToolRouter": "silcrow.agent._tools",
     "build_system_prompt": "silcrow.agent._prompt",
     "handle_session_search": "silcrow.agent._search_tool",
+    "configured_hold_judge": "silcrow.agent._hold_judge",
     "model_hold_judge": "silcrow.agent._hold_judge",
     "model_judge": "silcrow.agent._merge",
     "model_merge": "silcrow.agent._merge",

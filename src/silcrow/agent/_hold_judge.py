@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 
 from silcrow.agent._llm import LLMClient
+from silcrow.config import Settings
 from silcrow.errors import ModelError
 from silcrow.safety import HoldJudge, Judged, judge_messages, parse_judgement
 
@@ -29,3 +30,13 @@ def model_hold_judge(client: LLMClient) -> HoldJudge:
         return answer
 
     return judge
+
+
+def configured_hold_judge(settings: Settings) -> HoldJudge | None:
+    """The judge every surface that writes for a model (the agent, the MCP and REST servers)
+    sets on its store: the profile's chat model when ``[memory] judge_held_notes`` is on, else
+    None. A short timeout and no retry: a slow or failing judge keeps the hold."""
+    if not settings.judge_held_notes:
+        return None
+    return model_hold_judge(LLMClient(settings.model, base_url=settings.base_url,
+                                      api_key=settings.api_key, timeout=30, max_retries=0))

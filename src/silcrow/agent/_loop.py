@@ -161,15 +161,11 @@ class Agent:
         # library agent serving many projects must not take the notes of the one it started in.
         self.notes = opened.notes(self.manager, project=project)
         self.notes.proposer = Proposer(client="agent")
-        if settings.judge_held_notes:
-            # A note the scan's learned stages hold may be released by the model's own judgement
-            # (silcrow.safety._hold_judge says what it may judge); a short timeout and no retry:
-            # a slow or failing judge keeps the hold.
-            from silcrow.agent._hold_judge import model_hold_judge
+        # A note the scan's learned stages hold may be released by the model's own judgement
+        # (silcrow.safety._hold_judge says what it may judge), when the profile asks for it.
+        from silcrow.agent._hold_judge import configured_hold_judge
 
-            self.notes.hold_judge = model_hold_judge(LLMClient(
-                settings.model, base_url=settings.base_url, api_key=settings.api_key, timeout=30,
-                max_retries=0))
+        self.notes.hold_judge = configured_hold_judge(settings)
         # A file past [memory] review_threshold of its budget gets a review pass: its findings
         # wait as proposals for the user (`silcrow chat` says so); nothing is applied.
         self.review_findings = self._review_when_full(settings)

@@ -35,7 +35,7 @@ import anyio.to_thread
 
 from silcrow._toolcall import MEMORY_TOOL_NAME as MEMORY
 from silcrow._toolcall import SEARCH_TOOL_NAME as SESSION_SEARCH
-from silcrow.agent import build_system_prompt, handle_session_search
+from silcrow.agent import build_system_prompt, configured_hold_judge, handle_session_search
 from silcrow.config import Settings
 from silcrow.errors import ProjectRequiredError, StoreError
 from silcrow.home import Profile, open_profile
@@ -340,9 +340,18 @@ def open_tenant(home: Path | Profile, *, no_project: tuple[str, str] = NO_PROJEC
     # A store per call (each call is its own turn), all on one backend: it keeps what it learns
     # (the journal's tail, the checked paths) across calls; the files' locks serialise writers.
     backend = profile.notes_backend()
+    # With [memory] judge_held_notes on, what the scan's learned stages hold in a write from a
+    # client's model is put to the profile's chat model first, as in the agent.
+    judge = configured_hold_judge(profile.settings)
+
+    def notes(recall: WriteListener, project: Path | None) -> Notes:
+        served = profile.notes(recall, backend=backend, project=project,
+                               no_project=no_project[0], advice=no_project[1])
+        served.hold_judge = judge
+        return served
+
     return Tenant(profile.path, Parts(
-        notes=lambda recall, project: profile.notes(recall, backend=backend, project=project,
-                                                    no_project=no_project[0], advice=no_project[1]),
+        notes=notes,
         projects=profile.projects,
         sessions=profile.sessions,
         manager=lambda: _recall_manager(profile),
