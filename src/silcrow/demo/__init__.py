@@ -1,7 +1,8 @@
-"""The walkthrough `make demo` runs (``python -m silcrow.demo``): notes, the agent, the servers.
+"""The walkthrough `make demo` runs (``python -m silcrow.demo``): notes, the agent, project notes,
+the servers.
 
 Each part is an internal module (``_memory_walkthrough``, ``_agent_walkthrough``,
-``_serve_walkthrough``) with ``run() -> bool`` (every check passed); :func:`main`
+``_project_walkthrough``, ``_serve_walkthrough``) with ``run() -> bool`` (every check passed); :func:`main`
 runs them in that order on throw-away homes, offline, and never touches
 ``~/.silcrow``.
 """
@@ -13,7 +14,8 @@ import sys
 
 __all__ = ["main"]
 
-WALKTHROUGHS = ("_memory_walkthrough", "_agent_walkthrough", "_serve_walkthrough")
+WALKTHROUGHS = ("_memory_walkthrough", "_agent_walkthrough", "_project_walkthrough",
+                "_serve_walkthrough")
 
 
 def main() -> None:
