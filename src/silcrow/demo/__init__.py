@@ -1,8 +1,9 @@
 """The walkthrough `make demo` runs (``python -m silcrow.demo``): notes, the agent, project notes,
-the servers.
+several recall providers, the servers.
 
 Each part is an internal module (``_memory_walkthrough``, ``_agent_walkthrough``,
-``_project_walkthrough``, ``_serve_walkthrough``) with ``run() -> bool`` (every check passed); :func:`main`
+``_project_walkthrough``, ``_providers_walkthrough``, ``_serve_walkthrough``) with
+``run() -> bool`` (every check passed); :func:`main`
 runs them in that order on throw-away homes, offline, and never touches
 ``~/.silcrow``.
 """
@@ -15,7 +16,7 @@ import sys
 __all__ = ["main"]
 
 WALKTHROUGHS = ("_memory_walkthrough", "_agent_walkthrough", "_project_walkthrough",
-                "_serve_walkthrough")
+                "_providers_walkthrough", "_serve_walkthrough")
 
 
 def main() -> None:
