@@ -186,6 +186,10 @@ SWITCHES = {
 
 #: Turns of the calibration conversation made of two written ones (:func:`conversation`).
 COMPOSED_TURNS = 600
+#: The same for the training conversation (``split="train"``).
+TRAIN_COMPOSED_TURNS = 400
+#: The file of each split's conversation: different turns, topics and voices.
+CONVERSATION_FILES = {"calibrate": "conversation_calibration.txt", "train": "conversation_train_own.txt"}
 
 
 def _encode(text: str, kind: str) -> str:
@@ -208,16 +212,22 @@ def dev_notes(split: str) -> list[str]:
     return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def conversation(seed: int = 47) -> list[str]:
-    """The calibration conversation written for silcrow: every turn of
-    ``scripts/data/conversation_calibration.txt`` and, as turns often run two remarks together,
-    ``COMPOSED_TURNS`` more made of two of them (a reaction and a question, a story and a wish);
-    deterministic. Calibration only: the meaning stage's conversation budget is measured on it."""
-    path = ROOT / "scripts" / "data" / "conversation_calibration.txt"
+def conversation(seed: int = 47, split: str = "calibrate") -> list[str]:
+    """Ordinary conversation written for silcrow: every turn of the split's file
+    (``CONVERSATION_FILES``) and, as turns often run two remarks together, more turns made of
+    two of them (a reaction and a question, a story and a wish); deterministic.
+    ``calibrate`` (``scripts/data/conversation_calibration.txt``, ``COMPOSED_TURNS`` composed):
+    the meaning stage's conversation budget is measured on it, nothing trains on it. ``train``
+    (``scripts/data/conversation_train_own.txt``, ``TRAIN_COMPOSED_TURNS`` composed): the
+    benign side of the meaning stage's training data."""
+    path = ROOT / "scripts" / "data" / CONVERSATION_FILES[split]
     turns = [line for line in path.read_text(encoding="utf-8").splitlines()
              if line.strip() and not line.startswith("#")]
-    rng = random.Random(f"{seed}-conversation")
-    composed = [" ".join(rng.sample(turns, 2)) for _ in range(COMPOSED_TURNS)]
+    if split == "calibrate":
+        rng, count = random.Random(f"{seed}-conversation"), COMPOSED_TURNS
+    else:
+        rng, count = random.Random(f"{seed}-{split}-conversation"), TRAIN_COMPOSED_TURNS
+    composed = [" ".join(rng.sample(turns, 2)) for _ in range(count)]
     return turns + composed
 
 

@@ -13,8 +13,9 @@ and exits 1 when there is one; ``tests/test_safety_split.py`` runs the same chec
 The splits, by file (what reads each one is named in ``scripts/train_intent_head.py``,
 ``scripts/train_injection_classifier.py`` and ``bench/safety.py``):
 
-* ``train``: the notes and attacks written for silcrow that the models train on
-  (``scripts/data/benign_notes_own.txt``, ``agent_rules_own.txt``, ``injection_train_own.jsonl``,
+* ``train``: the notes, attacks and conversation written for silcrow that the models train on
+  (``scripts/data/benign_notes_own.txt``, ``agent_rules_own.txt``, ``dev_notes_train_own.txt``,
+  ``conversation_train_own.txt``, ``injection_train_own.jsonl``,
   ``agent_notes_cc0.jsonl``, ``safety/data/semantic_examples.jsonl``, the notes
   ``scripts/dev_notes.py`` and ``scripts/injection_notes.py`` compose, the ``train`` half of
   ``scripts/framed_attacks.py``, the ``train`` role switches of ``scripts/safety_sets.py``), and
@@ -75,6 +76,8 @@ def train_texts() -> list[Text]:
     data = ROOT / "scripts" / "data"
     out: list[Text] = [("benign_notes_own.txt", t) for t in _lines(data / "benign_notes_own.txt")]
     out += [("agent_rules_own.txt", t) for t in _lines(data / "agent_rules_own.txt")]
+    out += [("dev_notes_train_own.txt", t) for t in _lines(data / "dev_notes_train_own.txt")]
+    out += [("conversation_train_own.txt", t) for t in _lines(data / "conversation_train_own.txt")]
     for name in ("injection_train_own.jsonl", "agent_notes_cc0.jsonl"):
         out += [(name, r["text"]) for r in _jsonl(data / name)]
     out += [("semantic_examples.jsonl", r["text"])

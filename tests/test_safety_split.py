@@ -38,3 +38,15 @@ def test_near_twins_are_scored_by_normalised_words() -> None:
     assert found[0][0] == 1.0  # case, punctuation and the number are normalised away
     # Too short to say anything about leakage: never paired.
     assert not safety_split.near_twins([("a", "Prefers tabs")], [("b", "prefers tabs")])
+
+
+def test_the_training_conversation_is_kept_apart_from_the_calibration_one() -> None:
+    import safety_sets
+
+    train, calibrate = safety_sets.conversation(split="train"), safety_sets.conversation()
+    assert len(train) >= 800 + safety_sets.TRAIN_COMPOSED_TURNS
+    assert not set(train) & set(calibrate)
+    # Its lines are in the training split, so the near-twin check compares them with
+    # calibration and evaluation.
+    sources = {src for src, _ in safety_split.splits()["train"]}
+    assert {"conversation_train_own.txt", "dev_notes_train_own.txt"} <= sources
