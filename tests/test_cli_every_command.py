@@ -36,6 +36,7 @@ ARGS: dict[str, tuple[list[str], int, bool]] = {
     "memory projects": ([], 0, False),
     "memory projects archive": (["/nowhere"], 1, False),  # no such project: refused, nothing made
     "memory projects move": (["/nowhere", "/"], 1, False),
+    "memory projects restore": (["/nowhere"], 1, False),  # no archive of it: refused, nothing made
     "recall ingest": (["{conversation}", "--embedder", "none"], 0, True),
     "recall search": (["deploys"], 1, False),
     "recall stats": ([], 1, False),
