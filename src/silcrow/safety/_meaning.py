@@ -38,7 +38,7 @@ from silcrow.errors import SafetyModelError
 RELEASE = 0.5
 
 HEAD_FILE = "data/intent_head.npz"
-HEAD_SHA256 = "e529963806ca81bb9b9d06ac1ca9afa8ff7872684938acc641866b0f59e41472"
+HEAD_SHA256 = "4aca0449cb5b2f8c888e6e04c8b259cdeb6444fb5f685cdddfdd36e9c0475ae3"
 #: Tokens per window: a note's first sentences carry what it asks for; 128 tokens cost about
 #: a third of the 256 recall embeds with.
 EMBED_TOKENS = 128
