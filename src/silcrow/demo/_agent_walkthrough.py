@@ -18,10 +18,10 @@ from typing import Any
 from rich.console import Console
 from rich.panel import Panel
 from rich.rule import Rule
-from rich.table import Table
 from rich.text import Text
 
 from silcrow.agent import Agent
+from silcrow.demo._checks import report
 from silcrow.safety import FENCE_OPEN
 from silcrow.testing import ScriptedModelServer
 
@@ -147,9 +147,4 @@ def run(console: Console | None = None) -> bool:
     with tempfile.TemporaryDirectory(prefix="silcrow-demo-agent-") as tmp, \
             ScriptedModelServer(default={"content": "ok"}) as server:
         checks = _walk(console, Path(tmp), server)
-    console.print()
-    table = Table("check", "result", title="agent walkthrough (stand-in model)")
-    for label, ok in checks:
-        table.add_row(label, Text("✓" if ok else "✗ FAILED", style="green" if ok else "bold red"))
-    console.print(table)
-    return all(ok for _, ok in checks)
+    return report(console, "agent walkthrough (stand-in model)", checks)

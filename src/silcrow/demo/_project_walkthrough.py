@@ -20,11 +20,11 @@ from typing import Any
 from rich.console import Console
 from rich.panel import Panel
 from rich.rule import Rule
-from rich.table import Table
 from rich.text import Text
 
 from silcrow.agent import Agent
 from silcrow.demo._agent_walkthrough import _digest, _said, _step
+from silcrow.demo._checks import report
 from silcrow.serve import silcrow_command
 from silcrow.testing import ScriptedModelServer
 
@@ -162,9 +162,4 @@ def run(console: Console | None = None) -> bool:
             ScriptedModelServer(default={"content": "ok"}) as server:
         # The real path: a project is known by its root with symlinks resolved (/tmp on macOS).
         checks = _walk(console, Path(tmp).resolve(), server)
-    console.print()
-    table = Table("check", "result", title="project notes walkthrough")
-    for label, ok in checks:
-        table.add_row(label, Text("✓" if ok else "✗ FAILED", style="green" if ok else "bold red"))
-    console.print(table)
-    return all(ok for _, ok in checks)
+    return report(console, "project notes walkthrough", checks)

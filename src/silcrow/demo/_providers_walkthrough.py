@@ -16,11 +16,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.panel import Panel
 from rich.rule import Rule
-from rich.table import Table
 from rich.text import Text
 
 from silcrow.agent import Agent
 from silcrow.demo._agent_walkthrough import _said, _step, _user_sent
+from silcrow.demo._checks import report
 from silcrow.safety import FENCE_CLOSE, FENCE_OPEN
 from silcrow.testing import ScriptedModelServer
 
@@ -88,9 +88,4 @@ def run(console: Console | None = None) -> bool:
     with tempfile.TemporaryDirectory(prefix="silcrow-demo-providers-") as tmp, \
             ScriptedModelServer(default={"content": "ok"}) as server:
         checks = _walk(console, Path(tmp) / "home", server)
-    console.print()
-    table = Table("check", "result", title="several providers walkthrough")
-    for label, ok in checks:
-        table.add_row(label, Text("✓" if ok else "✗ FAILED", style="green" if ok else "bold red"))
-    console.print(table)
-    return all(ok for _, ok in checks)
+    return report(console, "several providers walkthrough", checks)
