@@ -178,6 +178,7 @@ def test_fencing_a_large_recall_search_leaves_the_event_loop_free(tmp_path: Path
     """Fifty facts at the size cap, found at once: scanning and fencing them is the slow part of
     the call, and it must run on a worker thread. A ticker on the event loop measures the longest
     time the loop was held; compared with the whole call, not with a clock."""
+    from silcrow.safety import _threats
     from silcrow.serve import open_tenant, stdio_server
 
     home = make_home(tmp_path / "home")
@@ -213,11 +214,22 @@ def test_fencing_a_large_recall_search_leaves_the_event_loop_free(tmp_path: Path
 
     async def main() -> list[float]:
         await server.list_tools()
-        return [await once() for _ in range(3)]  # the best of three: a busy machine may pause us
+        shares = []
+        for _ in range(3):  # the best of three: a busy machine may pause us
+            # Each call screens every fact again: with the verdicts cached by content a repeat
+            # is ~20 ms of work, and one of the interpreter's 5 ms thread switches is then a
+            # fourth of it, whichever thread does the work.
+            with _threats._CACHE_LOCK:
+                _threats._CACHE.clear()
+            shares.append(await once())
+        return shares
 
     try:
         shares = anyio.run(main)
     finally:
         tenant.close()
-    # fencing on the loop held it for most of the call (about 0.6 of it here); off the loop, ~0.03
-    assert min(shares) < 1 / 3, f"the event loop was held for {min(shares):.0%} of the call"
+    # Run on the loop, the screening and fencing would hold it for the whole call (a share of
+    # about 1). Off it, the loop still waits while the worker's scan of the 100,000-character
+    # block holds the interpreter lock in one stretch (about 0.15 s of a 0.4 s call here), so the
+    # share off the loop is 0.2-0.5, not a few percent.
+    assert min(shares) < 3 / 4, f"the event loop was held for {min(shares):.0%} of the call"
