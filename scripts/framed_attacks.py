@@ -190,7 +190,7 @@ ENCODE_FRAMES = {
 }
 
 
-def _encode(text: str, kind: str) -> str:
+def encode(text: str, kind: str) -> str:
     if kind == "base64":
         return base64.b64encode(text.encode("utf-8")).decode("ascii")
     if kind == "ROT13":
@@ -218,7 +218,7 @@ def attacks(split: str, count: int, seed: int = 43) -> list[dict[str, str]]:
         payload = rng.choice(payloads)
         if family == "encoding":
             kind = rng.choice(ENCODINGS)
-            text = rng.choice(ENCODE_FRAMES[split]).format(e=kind, c=_encode(payload, kind))
+            text = rng.choice(ENCODE_FRAMES[split]).format(e=kind, c=encode(payload, kind))
         else:
             text = rng.choice(FRAMES[family][split]).format(x=payload)
         if text in seen:

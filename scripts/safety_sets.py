@@ -25,11 +25,11 @@ Everything here was written for silcrow; nothing is copied from any collection.
 
 from __future__ import annotations
 
-import base64
-import codecs
 import json
 import random
 from pathlib import Path
+
+from framed_attacks import encode
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -192,16 +192,6 @@ TRAIN_COMPOSED_TURNS = 400
 CONVERSATION_FILES = {"calibrate": "conversation_calibration.txt", "train": "conversation_train_own.txt"}
 
 
-def _encode(text: str, kind: str) -> str:
-    if kind == "base64":
-        return base64.b64encode(text.encode("utf-8")).decode("ascii")
-    if kind == "ROT13":
-        return codecs.encode(text, "rot13")
-    if kind == "reversed text":
-        return text[::-1]
-    return text.encode("utf-8").hex()
-
-
 def dev_notes(split: str) -> list[str]:
     """The developer notes of ``split`` (calibrate, eval; train: the composed notes)."""
     if split == "train":
@@ -255,7 +245,7 @@ def rows(split: str, seed: int = 45) -> list[dict[str, str]]:
         for i, payload in enumerate(payloads):
             for kind in (kinds[i % 4], kinds[(i + 1) % 4]):
                 frame = rng.choice(ENCODE_FRAMES[split])
-                out.append({"text": frame.format(e=kind, c=_encode(payload, kind)), "label": "attack",
+                out.append({"text": frame.format(e=kind, c=encode(payload, kind)), "label": "attack",
                             "family": "encoding"})
     # A role switch in a long note: ordinary notes before it (up to about two windows of the
     # meaning stage) and after it, so the switch sits anywhere in the note.
