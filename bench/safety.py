@@ -12,7 +12,8 @@ attacks, the attacks in fiction, hypothetical, role-play, document, tool-output 
 framings (``safety_framed_attacks.jsonl``: frames and payloads no model saw), ordinary
 conversation (the even-numbered sessions and the QA of the LoCoMo development conversation),
 preference notes, agent-instruction notes (microsoft/vscode and home-assistant/core),
-developer notes and dual-use notes, and the attacks and developer notes of
+developer notes and dual-use notes, the notes in an attack's vocabulary of
+``safety_benign_notes2.jsonl`` (scripts/benign_notes2.py, by family), and the attacks and developer notes of
 ``safety_eval_attacks.jsonl`` / ``safety_eval_notes.jsonl`` (scripts/safety_sets.py, pools
 disjoint from the calibration set); each corpus says whether it is an ``evaluation`` or a
 ``calibration`` set (``calibration``: scripts/data/safety_calibration.jsonl, on which the
@@ -371,6 +372,9 @@ def verdicts(here: Path, locomo_unseen_texts: list[str]) -> dict[str, Any]:
         "developer_notes_run_together": _tally([r for r in fresh if r["family"] == "dev_note_long"],
                                                "benign"),
         "dual_use_notes": _tally([r for r in notes if r["label"] == "dual_use"], "dual_use"),
+        # scripts/benign_notes2.py: notes an agent's memory holds in an attack's vocabulary, by family.
+        "benign_notes2": _tally(_rows(here / "data" / "safety_benign_notes2.jsonl"), "benign",
+                                by_family=True),
     }
     # The meaning stage's thresholds were set on this set: shown, never counted in the totals.
     calibration_rows = _rows(here.parent / "scripts" / "data" / "safety_calibration.jsonl")
@@ -381,6 +385,8 @@ def verdicts(here: Path, locomo_unseen_texts: list[str]) -> dict[str, Any]:
                                   role="calibration"),
         "developer_notes_run_together": _tally(
             [r for r in calibration_rows if r["family"] == "dev_note_long"], "benign", role="calibration"),
+        "benign_notes2": _tally(_rows(here.parent / "scripts" / "data" / "benign_notes2_calibration.jsonl"),
+                                "benign", by_family=True, role="calibration"),
     }
     public = [v for k, v in attacks.items() if k in ("hermes_jailbench", "agent_injection_bench")]
     caught = sum(v["refused"] + v["held"] for v in public)
