@@ -15,8 +15,11 @@ preference notes, agent-instruction notes (microsoft/vscode and home-assistant/c
 developer notes and dual-use notes, the notes in an attack's vocabulary of
 ``safety_benign_notes2.jsonl`` (scripts/benign_notes2.py, by family), and the attacks and developer notes of
 ``safety_eval_attacks.jsonl`` / ``safety_eval_notes.jsonl`` (scripts/safety_sets.py, pools
-disjoint from the calibration set); each corpus says whether it is an ``evaluation`` or a
-``calibration`` set (``calibration``: scripts/data/safety_calibration.jsonl, on which the
+disjoint from the calibration set), and the goal hijacks, prompt leaks, document and tool-output
+injections, exfiltration, encodings and agent hijacks of ``safety_injection_attacks.jsonl`` with
+their benign look-alikes (scripts/injection_attacks.py); each corpus says whether it is an ``evaluation`` or a
+``calibration`` set (``calibration``: scripts/data/safety_calibration.jsonl and
+injection_attacks_calibration.jsonl, on which the
 meaning stage's thresholds were set, shown apart and never counted in the totals); the
 provenance, size, sha256 and thresholds of both shipped models (``models``); p50/p95
 milliseconds per stage on 2,200-character notes,
@@ -360,7 +363,14 @@ def verdicts(here: Path, locomo_unseen_texts: list[str]) -> dict[str, Any]:
     fresh = _rows(here / "data" / "safety_eval_notes.jsonl")
     attacks["silcrow_eval_attacks"] = _tally(_rows(here / "data" / "safety_eval_attacks.jsonl"), "attack",
                                              by_family=True)
+    # Goal hijacks, prompt leaks, instructions in documents and tool output, exfiltration,
+    # encodings and agent hijacks (scripts/injection_attacks.py, its eval groups), and benign
+    # texts with the same surface.
+    injection = _rows(here / "data" / "safety_injection_attacks.jsonl")
+    attacks["silcrow_injection_attacks"] = _tally([r for r in injection if r["label"] == "attack"], "attack",
+                                                  by_family=True)
     benign = {
+        "injection_lookalikes": _tally([r for r in injection if r["label"] == "benign"], "benign"),
         "ordinary_conversation_locomo_dev_unseen": _tally([{"text": t} for t in locomo_unseen_texts],
                                                           "benign"),
         "preference_notes": _tally(_rows(here / "data" / "safety_preferences.jsonl"), "benign"),
@@ -388,6 +398,11 @@ def verdicts(here: Path, locomo_unseen_texts: list[str]) -> dict[str, Any]:
         "benign_notes2": _tally(_rows(here.parent / "scripts" / "data" / "benign_notes2_calibration.jsonl"),
                                 "benign", by_family=True, role="calibration"),
     }
+    injection_calibration = _rows(here.parent / "scripts" / "data" / "injection_attacks_calibration.jsonl")
+    calibration["injection_attacks"] = _tally([r for r in injection_calibration if r["label"] == "attack"],
+                                              "attack", by_family=True, role="calibration")
+    calibration["injection_lookalikes"] = _tally([r for r in injection_calibration if r["label"] == "benign"],
+                                                 "benign", role="calibration")
     public = [v for k, v in attacks.items() if k in ("hermes_jailbench", "agent_injection_bench")]
     caught = sum(v["refused"] + v["held"] for v in public)
     total = sum(v["n"] for v in public)
