@@ -37,7 +37,7 @@ OUT = {
 #: Group i of a family goes to PATTERN[i % 10]: 5 train, 2 calibrate, 3 eval in every ten.
 PATTERN = ("train", "eval", "train", "calibrate", "train", "eval", "train", "train", "eval", "calibrate")
 #: Run-together developer notes composed per split.
-LONG_NOTES = {"train": 45, "calibrate": 20, "eval": 30}
+LONG_NOTES = {"train": 60, "calibrate": 30, "eval": 40}
 MIN_CHARS, MAX_CHARS = 300, 2_200
 
 Groups = dict[str, dict[str, list[str]]]  # family -> group -> lines
