@@ -145,9 +145,10 @@ def composed(split: str) -> list[dict[str, str]]:
         gid = f"hijack-override-{_h(override) % 10**6}"
         for j in range(3):
             task, delim, out_text = rng.choice(tasks), rng.choice(delims), rng.choice(rogue)
-            if j == 2:
-                task = "Summarize the following text in two sentences:\n\n" + "\n\n".join(
-                    rng.sample(filler, k=rng.randint(2, 4)))
+            if j == 2 or (j == 1 and rng.random() < 0.5):
+                lead = ("Summarize the following text in two sentences:" if j == 2
+                        else "Pull out every date and number in this text:")
+                task = lead + "\n\n" + "\n\n".join(rng.sample(filler, k=rng.randint(2, 4)))
             text = f"{task}{delim.format(o=override.format(x=out_text))}"
             if rng.random() < 0.15:
                 text = text.upper()
@@ -163,13 +164,16 @@ def composed(split: str) -> list[dict[str, str]]:
         gid = f"indirect-{kind}-{_h(carrier) % 10**6}"
         for j, goal in enumerate(rng.sample(goals, k=min(3, len(goals)))):
             text = carrier.format(g=goal)
-            out.append(_row(pad(text, j * 2) if j else text, "attack", "indirect", gid, split))
+            # Short as found, padded by a paragraph or two, or deep inside a long document.
+            n = (0, rng.randint(2, 3), rng.randint(4, 8))[j]
+            out.append(_row(pad(text, n) if n else text, "attack", "indirect", gid, split))
     data = pool(EXFIL_DATA, split)
     for template in pool(EXFIL, split):
         gid = f"exfil-template-{_h(template) % 10**6}"
-        for _ in range(2):
+        for j in range(2):
             what, param = rng.choice(data)
-            out.append(_row(template.format(d=what, p=param), "attack", "exfiltration", gid, split))
+            text = template.format(d=what, p=param)
+            out.append(_row(pad(text, 3) if j else text, "attack", "exfiltration", gid, split))
     payloads = pool(ENC_PAYLOADS, split)
     for frame in pool(ENC_FRAMES, split):
         gid = f"encoding-frame-{_h(frame) % 10**6}"
@@ -178,12 +182,14 @@ def composed(split: str) -> list[dict[str, str]]:
             out.append(_row(text, "attack", "encoding", gid, split))
     for template in pool(TOOL_HIJACKS, split):
         gid = f"tool-template-{_h(template) % 10**6}"
-        for goal in rng.sample(goals, k=min(2, len(goals))):
-            out.append(_row(template.format(g=goal), "attack", "tool_hijack", gid, split))
+        for j, goal in enumerate(rng.sample(goals, k=min(2, len(goals)))):
+            text = template.format(g=goal)
+            # A tool that returns a whole page: the instruction sits among ordinary paragraphs.
+            out.append(_row(pad(text, 3) if j else text, "attack", "tool_hijack", gid, split))
     # Benign twins of the surface: the same tasks with texts that only mention instructions,
     # and base64 of ordinary data.
     for shell in shells:
-        for n in (2, 3, 5):
+        for n in (3, 5, 7):
             body = "\n\n".join(rng.sample(filler, k=min(n, len(filler))))
             out.append(_row(shell.format(body=body), "benign", "benign_document",
                             f"benign-doc-{_h(shell) % 10**6}", split))
@@ -197,20 +203,14 @@ def composed(split: str) -> list[dict[str, str]]:
 
 
 def hand_rows() -> list[dict[str, str]]:
-    """The hand-written texts, their groups cut 50 / 20 / 30 per family by a stable hash."""
+    """The hand-written texts, each group in the split a stable hash of its name draws (50 / 20 / 30):
+    a text added later never moves another group."""
     out: list[dict[str, str]] = []
     for label, items in (("attack", HAND_ATTACKS), ("benign", HAND_BENIGN)):
-        families: dict[str, list[str]] = {}
-        for family, group, _ in items:
-            if group not in families.setdefault(family, []):
-                families[family].append(group)
-        where: dict[str, str] = {}
-        for family, groups in families.items():
-            ordered = sorted(groups, key=lambda g: _h(f"{family}/{g}"))
-            for i, group in enumerate(ordered):
-                frac = (i + 0.5) / len(ordered)
-                where[group] = "train" if frac < 0.5 else "calibrate" if frac < 0.7 else "eval"
-        out += [_row(text.strip("\n"), label, family, group, where[group]) for family, group, text in items]
+        for family, group, text in items:
+            draw = _h(group) % 10
+            split = "train" if draw < 5 else "calibrate" if draw < 7 else "eval"
+            out.append(_row(text.strip("\n"), label, family, group, split))
     return out
 
 

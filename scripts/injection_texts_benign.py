@@ -5,6 +5,8 @@ notes that describe injection without commanding anyone (family ``security_doc``
 
 from __future__ import annotations
 
+from injection_texts_benign2 import BY_FAMILY as MORE
+
 _BY_FAMILY: dict[str, list[str | tuple[str, ...]]] = {
     "benign_task": [
         "Translate this sign into English for me: 'Bitte ignorieren Sie die vorherige Durchsage, der Zug"
@@ -199,11 +201,12 @@ weak; check the model's inputs for the extraction intent instead.""",
 
 def _flatten() -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
-    for family, items in _BY_FAMILY.items():
-        for i, item in enumerate(items):
-            group = f"hand-{family}-{i:02d}"
-            for text in (item if isinstance(item, tuple) else (item,)):
-                out.append((family, group, text))
+    for prefix, by_family in (("hand", _BY_FAMILY), ("hand2", MORE)):
+        for family, items in by_family.items():
+            for i, item in enumerate(items):
+                group = f"{prefix}-{family}-{i:02d}"
+                for text in (item if isinstance(item, tuple) else (item,)):
+                    out.append((family, group, text))
     return out
 
 
