@@ -15,11 +15,13 @@ preference notes, agent-instruction notes (microsoft/vscode and home-assistant/c
 developer notes and dual-use notes, the notes in an attack's vocabulary of
 ``safety_benign_notes2.jsonl`` (scripts/benign_notes2.py, by family), and the attacks and developer notes of
 ``safety_eval_attacks.jsonl`` / ``safety_eval_notes.jsonl`` (scripts/safety_sets.py, pools
-disjoint from the calibration set), and the goal hijacks, prompt leaks, document and tool-output
+disjoint from the calibration set), the goal hijacks, prompt leaks, document and tool-output
 injections, exfiltration, encodings and agent hijacks of ``safety_injection_attacks.jsonl`` with
-their benign look-alikes (scripts/injection_attacks.py); each corpus says whether it is an ``evaluation`` or a
-``calibration`` set (``calibration``: scripts/data/safety_calibration.jsonl and
-injection_attacks_calibration.jsonl, on which the
+their benign look-alikes (scripts/injection_attacks.py), and the persona jailbreaks of
+``safety_persona_attacks.jsonl`` with the benign notes written in their forms and the security
+notes quoting them (dual-use; scripts/persona_attacks.py); each corpus says whether it is an
+``evaluation`` or a ``calibration`` set (``calibration``: scripts/data/safety_calibration.jsonl,
+injection_attacks_calibration.jsonl and persona_attacks_calibration.jsonl, on which the
 meaning stage's thresholds were set, shown apart and never counted in the totals); the
 provenance, size, sha256 and thresholds of both shipped models (``models``); p50/p95
 milliseconds per stage on 2,200-character notes,
@@ -345,6 +347,19 @@ def _tally(rows: list[dict[str, str]], label: str, trained_on: str | None = None
     return out
 
 
+def _persona_benign(rows: list[dict[str, str]], role: str) -> dict[str, Any]:
+    """The benign rows of a persona set: notes in an attack's clothes (support personas, games,
+    developer modes of phones and IDEs...), which should be accepted, and security notes quoting
+    jailbreaks, which are dual-use (held, never refused)."""
+    benign = [r for r in rows if r["label"] == "benign"]
+    return {
+        "persona_lookalike_notes": _tally([r for r in benign if r["family"] != "security_doc"], "benign",
+                                          role=role),
+        "persona_security_notes": _tally([r for r in benign if r["family"] == "security_doc"], "dual_use",
+                                         role=role),
+    }
+
+
 def verdicts(here: Path, locomo_unseen_texts: list[str]) -> dict[str, Any]:
     """refused / held / accepted per corpus, on texts the learned stage was neither trained nor
     calibrated on (scripts/train_injection_classifier.py lists its splits)."""
@@ -369,6 +384,13 @@ def verdicts(here: Path, locomo_unseen_texts: list[str]) -> dict[str, Any]:
     injection = _rows(here / "data" / "safety_injection_attacks.jsonl")
     attacks["silcrow_injection_attacks"] = _tally([r for r in injection if r["label"] == "attack"], "attack",
                                                   by_family=True)
+    # Persona jailbreaks (unbound personas, developer modes, fake authority, grandmother and fiction
+    # framings, refusal suppression, personas kept in memory) and benign notes in the same forms:
+    # the eval part of scripts/persona_attacks.py, whose templates, openings and personas no other
+    # split shares.
+    persona = _rows(here / "data" / "safety_persona_attacks.jsonl")
+    attacks["silcrow_persona_attacks"] = _tally([r for r in persona if r["label"] == "attack"], "attack",
+                                                by_family=True)
     benign = {
         "injection_lookalikes": _tally([r for r in injection if r["label"] == "benign"], "benign"),
         "ordinary_conversation_locomo_dev_unseen": _tally([{"text": t} for t in locomo_unseen_texts],
@@ -385,9 +407,11 @@ def verdicts(here: Path, locomo_unseen_texts: list[str]) -> dict[str, Any]:
         # scripts/benign_notes2.py: notes an agent's memory holds in an attack's vocabulary, by family.
         "benign_notes2": _tally(_rows(here / "data" / "safety_benign_notes2.jsonl"), "benign",
                                 by_family=True),
+        **_persona_benign(persona, "evaluation"),
     }
     # The meaning stage's thresholds were set on this set: shown, never counted in the totals.
     calibration_rows = _rows(here.parent / "scripts" / "data" / "safety_calibration.jsonl")
+    persona_calibration = _rows(here.parent / "scripts" / "data" / "persona_attacks_calibration.jsonl")
     calibration = {
         "attacks": _tally([r for r in calibration_rows if r["label"] == "attack"], "attack", by_family=True,
                           role="calibration"),
@@ -397,6 +421,9 @@ def verdicts(here: Path, locomo_unseen_texts: list[str]) -> dict[str, Any]:
             [r for r in calibration_rows if r["family"] == "dev_note_long"], "benign", role="calibration"),
         "benign_notes2": _tally(_rows(here.parent / "scripts" / "data" / "benign_notes2_calibration.jsonl"),
                                 "benign", by_family=True, role="calibration"),
+        "persona_attacks": _tally([r for r in persona_calibration if r["label"] == "attack"], "attack",
+                                  by_family=True, role="calibration"),
+        **_persona_benign(persona_calibration, "calibration"),
     }
     injection_calibration = _rows(here.parent / "scripts" / "data" / "injection_attacks_calibration.jsonl")
     calibration["injection_attacks"] = _tally([r for r in injection_calibration if r["label"] == "attack"],
