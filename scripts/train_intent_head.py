@@ -69,6 +69,7 @@ from pathlib import Path
 import numpy as np
 from dev_notes import notes as dev_notes
 from framed_attacks import attacks
+from own_sets import CALIBRATION
 from safety_sets import SWITCHES
 from safety_sets import conversation as own_conversation
 from safety_sets import rows as set_rows
@@ -185,107 +186,32 @@ def long_notes(seed: int = 46) -> list[tuple[str, int, str]]:
     return out
 
 
-def calibrate_cascade(head_blob: bytes, floor: float,
-                      precision: list[tuple[str, int, str]] | None = None) -> dict[str, object]:
-    """``hold_at`` (at least ``floor``), ``release_at`` and ``strong_release_at`` for the whole
-    scan, chosen on
-    ``scripts/data/safety_calibration.jsonl`` with the shipped cascade, among the settings that
-    hold at most 0.25% of each calibration conversation (chatterbot-corpus's, and the one written
-    for silcrow) and one of its 45 agent instructions (``precision``: the n-gram model's
-    calibration rows and ``conversation_own``): of the settings that refuse or hold
-    90% of its attacks at a one-sided 95% lower confidence bound (when none
-    does, the most attacks), the one that holds the fewest of its developer notes, then of its
-    run-together notes."""
-    from silcrow.safety import _cascade, _meaning
-    from silcrow.safety import _threats as threats
-
-    head = _meaning.Head(blob=head_blob, sha256=hashlib.sha256(head_blob).hexdigest())
-    remembered: dict[str, float] = {}
-    real = head.score_each
-
-    def score_each(parts: list[str]) -> list[float]:
-        todo = [p for p in parts if p not in remembered]
-        if todo:
-            remembered.update(zip(todo, real(todo), strict=True))
-        return [remembered[p] for p in parts]
-
-    head.score_each = score_each  # type: ignore[method-assign]
-    model = head._load()
-    rows = [json.loads(line) for line in (ROOT / "scripts/data/safety_calibration.jsonl").read_text(
-        encoding="utf-8").splitlines() if line.strip()]
-    # The n-gram model's calibration conversation and agent instructions bound what may be held
-    # (at most 0.25% and one in 45, as for its own threshold); only the texts that reach the
-    # meaning stage can change with the thresholds, so only those are scanned per setting.
-    budget = {"conversation": 0.0025, "conversation_own": 0.0025, "agent_instruction": 0.025}
-    bounded = [(t, g) for t, _, g in precision or [] if g in budget]
-    counts_of = {g: sum(1 for _, x in bounded if x == g) for g in budget}
-    bounded = [(t, g) for t, g in bounded if any(classify(p).score >= _cascade.GATE for p in windows(t))]
-    saved = _meaning._SHARED
-    _meaning._SHARED = head
-    results = []
-    try:
-        grid = [(h, r, s) for h in [h for h in np.arange(0.5, 0.99, 0.05) if h >= floor - 1e-9] or [floor]
-                for r in np.arange(0.1, 0.95, 0.1) for s in (0.0, 0.1, 0.2, 0.3, 0.5)]
-        for hold_at, release_at, strong in grid:
-            model["hold_at"], model["release_at"] = np.float32(hold_at), np.float32(release_at)
-            model["strong_release_at"] = np.float32(strong)
-            threats._CACHE.clear()
-            flagged = dict.fromkeys(("attack", "dev_note", "dev_note_long", *budget), 0)
-            for row in rows:
-                flagged[row["family"] if row["label"] == "benign" else "attack"] += (
-                    threats.verdict(threats.scan(row["text"], learned=True)) != "accept")
-            for text, group in bounded:
-                flagged[group] += threats.verdict(threats.scan(text, learned=True)) != "accept"
-            results.append((float(hold_at), float(release_at), float(strong), flagged))
-    finally:
-        _meaning._SHARED = saved
-        threats._CACHE.clear()
-    short = sum(r["family"] == "dev_note" for r in rows)
-    attacks_n = sum(r["label"] == "attack" for r in rows)
-    for result in results:
-        print(json.dumps(result), file=sys.stderr)
-    # Security first: the 90% target met with a one-sided 95% lower confidence bound (Wilson)
-    # on the calibration attacks, or when no setting does, the most attacks refused or held; of
-    # those, the setting that holds the fewest developer notes, then run-together ones. (Meeting
-    # 90% on the calibration set alone left no margin: 0.877 on the evaluation sets.)
-    def lower_bound(caught: int, z: float = 1.645) -> float:
-        p = caught / attacks_n
-        centre = p + z * z / (2 * attacks_n)
-        spread = z * np.sqrt(p * (1 - p) / attacks_n + z * z / (4 * attacks_n ** 2))
-        return float((centre - spread) / (1 + z * z / attacks_n))
-
-    precise = [r for r in results if all(r[3][g] <= budget[g] * counts_of[g] for g in budget if counts_of[g])]
-    results = precise or results
-    confident = [r for r in results if lower_bound(r[3]["attack"]) >= 0.9]
-    allowed = confident or [r for r in results if r[3]["attack"] == max(x[3]["attack"] for x in results)]
-    hold_at, release_at, strong, flagged = min(allowed, key=lambda r: (
-        r[3]["dev_note"], r[3]["dev_note_long"], -r[3]["attack"], -r[0], r[1], r[2]))
-    counts = {"attack": sum(r["label"] == "attack" for r in rows), "dev_note": short,
-              "dev_note_long": sum(r["family"] == "dev_note_long" for r in rows), **counts_of}
-    _ = _cascade  # the cascade reads hold_at and release_at from the head, as shipped
-    return {"hold_at": round(hold_at, 4), "release_at": round(release_at, 4),
-            "strong_release_at": round(strong, 4),
-            "calibration_flagged": flagged, "calibration_counts": counts}
-
-
 def recalibrate(calibrate: list[tuple[str, int, str]], provenance: dict[str, str]) -> None:
-    """Set the shipped head's thresholds again by :func:`calibrate_cascade`, its weights kept."""
+    """Set the shipped head's gate and thresholds again by the rule of
+    ``scripts/cascade_calibration.py``, its weights kept."""
     blob = OUT.read_bytes()
     with np.load(io.BytesIO(blob), allow_pickle=False) as npz:
         arrays = {k: npz[k] for k in npz.files}
     shipped = json.loads(str(arrays.pop("provenance")))
-    raw = (ROOT / "scripts/data/safety_calibration.jsonl").read_text(encoding="utf-8")
-    shipped["safety_calibration.jsonl[calibration]"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
-    key = "conversation_calibration.txt[calibration]"
-    shipped[key] = provenance[key]
-    cascade = calibrate_cascade(blob, 0.5, calibrate)
-    for key in ("hold_at", "release_at", "strong_release_at"):
+    shipped.update({k: v for k, v in provenance.items() if k.endswith("[calibration]")})
+    cascade = thresholds(blob, 0.5, calibrate)
+    for key in ("gate", "hold_at", "release_at", "strong_release_at"):
         arrays[key] = np.float32(cascade[key])
     buf = io.BytesIO()
     np.savez_compressed(buf, **arrays, provenance=np.asarray(json.dumps(shipped, sort_keys=True)))
     OUT.write_bytes(buf.getvalue())
     print(json.dumps({"cascade": cascade, "bytes": len(buf.getvalue()),
                       "sha256": hashlib.sha256(OUT.read_bytes()).hexdigest()}, indent=1))
+
+
+def thresholds(head_blob: bytes, floor: float, precision: list[tuple[str, int, str]]) -> dict[str, object]:
+    """The gate and thresholds ``scripts/cascade_calibration.py`` picks for these weights."""
+    from cascade_calibration import choose
+
+    from silcrow.safety import _meaning
+
+    head = _meaning.Head(blob=head_blob, sha256=hashlib.sha256(head_blob).hexdigest())
+    return choose(head, floor, precision, embed)
 
 
 def main() -> None:
@@ -310,6 +236,10 @@ def main() -> None:
     calibrate += [(t, 0, "conversation_own") for t in own_conversation()]
     raw = (ROOT / "scripts/data/conversation_calibration.txt").read_text(encoding="utf-8")
     provenance["conversation_calibration.txt[calibration]"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
+    for name in ("safety_calibration.jsonl", *CALIBRATION):
+        if (ROOT / "scripts/data" / name).is_file():
+            raw = (ROOT / "scripts/data" / name).read_text(encoding="utf-8")
+            provenance[f"{name}[calibration]"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
     if args.recalibrate:
         recalibrate(calibrate, provenance)
         return
@@ -365,12 +295,9 @@ def main() -> None:
     chosen = "mlp64" if caught["mlp64"] >= caught["logistic"] + 0.05 else "logistic"
     buf = io.BytesIO()
     np.savez_compressed(buf, **heads[chosen], provenance=np.asarray(json.dumps(provenance, sort_keys=True)))
-    raw = (ROOT / "scripts/data/safety_calibration.jsonl").read_text(encoding="utf-8")
-    provenance["safety_calibration.jsonl[calibration]"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
-    cascade = calibrate_cascade(buf.getvalue(), float(heads[chosen]["hold_at"]), calibrate)
-    heads[chosen]["hold_at"] = np.float32(cascade["hold_at"])
-    heads[chosen]["release_at"] = np.float32(cascade["release_at"])
-    heads[chosen]["strong_release_at"] = np.float32(cascade["strong_release_at"])
+    cascade = thresholds(buf.getvalue(), float(heads[chosen]["hold_at"]), calibrate)
+    for key in ("gate", "hold_at", "release_at", "strong_release_at"):
+        heads[chosen][key] = np.float32(cascade[key])
     report["cascade"] = cascade
     buf = io.BytesIO()
     np.savez_compressed(buf, **heads[chosen], provenance=np.asarray(json.dumps(provenance, sort_keys=True)))

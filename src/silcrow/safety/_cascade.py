@@ -6,7 +6,9 @@ are unsure (see :func:`silcrow.safety._threats.scan` with ``learned=True``):
    so is any prose kept in ROT13 or backwards, or base64/hex prose the n-gram model doubts;
 2. the n-gram model (:mod:`silcrow.safety._learned`, a few milliseconds per window of about 480
    characters; a short note is one window): a score at its refuse threshold in any window holds
-   the note at once; a score under ``GATE`` in every window accepts it -- most notes stop here;
+   the note at once; a score under the gate in every window accepts it (the gate ships with the
+   meaning stage's weights and is set with its thresholds on the calibration set; ``GATE`` for
+   weights without one);
 3. the meaning stage (:mod:`silcrow.safety._meaning`, bge-small, ~10-25 ms a window): it reads
    the window of the note the n-gram model doubts most (in a note of several windows, the
    ``PIECE_CHARS`` of it the n-gram model doubts most) and holds
@@ -17,18 +19,26 @@ are unsure (see :func:`silcrow.safety._threats.scan` with ``learned=True``):
    stage reads English only (bge-small-en): a note in another language is left to the n-gram
    model, as before.
 
+:func:`evidence` reads a note and :func:`decide` applies the thresholds to that reading, so that
+calibration (``scripts/cascade_calibration.py``) tries every setting on one reading of each note.
+
 Every stage here only ever holds a note for a person; refusing is left to the patterns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from silcrow.errors import EmbedderUnavailableError
 from silcrow.safety._decode import COMMON, WORD, decoded
 
-#: An n-gram score under this in every window sends a note no further. On the calibration
-#: split it lets ~95% of conversation turns stop at the n-gram model.
+if TYPE_CHECKING:
+    from silcrow.safety._learned import Judgement
+
+#: For weights that carry no gate of their own: an n-gram score under this in every window
+#: sends a note no further (on the calibration split ~95% of conversation turns stop there).
 GATE = 0.10
 #: At most this many windows of a note are read for meaning (the ones the n-gram model doubts
 #: most); a doubted window past them is held on the n-gram model's word. One: a second
@@ -37,13 +47,6 @@ MAX_READ = 1
 #: In a note of several windows, the meaning stage reads the part of about this many
 #: characters of its doubted window that the n-gram model doubts most.
 PIECE_CHARS = 240
-
-#: In a note of several windows, when the part read does not carry the n-gram model's doubt of
-#: its window (no part of the window alone is held), whether the whole window is read as well.
-#: Off: on the calibration set it kept a few more run-together developer notes (8 of 30 held
-#: instead of 10), but the second embedding took the scan of a 2,200-character note from about
-#: 75 to 109 ms at p95 under the same load, past the 50 ms budget on an idle machine.
-READ_WINDOW_WHEN_CUT = False
 
 #: A text with fewer common English words than this share is not read by the meaning stage.
 ENGLISH_SHARE = 0.15
@@ -70,77 +73,117 @@ def deeper(text: str, inner_scan: Callable[[str], str] | None) -> list[Finding]:
             return [(pid, f"text hidden in {found.encoding} reads, decoded, as {shown!r}; a note "
                           "that hides what it says is held for a person to read")]
 
+    return decide(evidence(text), Thresholds.shipped())
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Where the meaning stage comes in and what its score does (shipped with its weights)."""
+
+    gate: float
+    hold_at: float
+    release_at: float
+    strong_release_at: float
+
+    @staticmethod
+    def shipped() -> Thresholds:
+        from silcrow.safety._meaning import shared
+
+        try:
+            head = shared()
+            return Thresholds(head.gate, head.hold_at, head.release_at, head.strong_release_at)
+        except EmbedderUnavailableError:
+            # Without the embedding model (a broken install) the n-gram model decides alone.
+            return Thresholds(GATE, 1.0, 1.0, 0.0)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the n-gram model and the meaning stage say of a note, before any threshold of the
+    meaning stage is applied: :func:`decide` turns it into findings, so that calibration can try
+    many thresholds on one reading of each note."""
+
+    #: The n-gram model's judgement of each window, with the window.
+    judged: tuple[tuple[Judgement, str], ...]
+    english: bool
+    #: The part of the most doubted window the meaning stage reads, whether it carries that
+    #: window's doubt, and its score (None: not read, under ``read_from``, or no embedder).
+    piece: str = ""
+    carries: bool = True
+    score: float | None = None
+
+
+def evidence(text: str, read_from: float | None = None) -> Evidence:
+    """The n-gram model's reading of ``text`` window by window and, when the most doubted window
+    scores at least ``read_from`` (default: the shipped gate), the meaning stage's score of it."""
+    from silcrow.safety._learned import classify
     from silcrow.safety._meaning import shared, windows
 
     # A long note is judged window by window, each like a short note: the n-gram model's score
     # of a whole 2,200-character note grows with its length, and a note of ordinary lines
     # would read as one long instruction.
     parts = windows(text)
-    judged = [(classify(part if len(parts) > 1 else text), part) for part in parts]
-    strong = [v for v, _ in judged if v.severity == "refuse"]
-    # At its refuse threshold the n-gram model holds a note at once, unless the head carries a
-    # ``strong_release_at``: then the meaning stage reads the window first.
-    strong_release_at = _strong_release() if strong else 0.0
-    if strong and not strong_release_at:
-        return [("learned.refuse", strong[0].reason)]
-    doubted = [(v, part) for v, part in judged if v.severity is not None]
+    judged = tuple((classify(part if len(parts) > 1 else text), part) for part in parts)
     if not english(text):
-        # bge-small reads English only: elsewhere the n-gram model (28 languages) decides alone.
-        return [(f"learned.{doubted[0][0].severity}", doubted[0][0].reason)] if doubted else []
-    # The windows the n-gram model doubts most, at most ``MAX_READ`` of them, are read for
-    # meaning (in one batch): the cost of this stage stays bounded whatever the note's length.
-    suspicious = sorted(((v, part) for v, part in judged if v.score >= GATE), key=lambda vp: -vp[0].score)
-    read, unread = suspicious[:MAX_READ], suspicious[MAX_READ:]
-    if not read:
-        return []
-    pieces = [part for _, part in read]
-    # Whether the part read carries what the n-gram model doubted in its window: only then may
-    # the meaning stage's reading of that part release a window the n-gram model holds.
-    carries = [True] * len(read)
-    if len(parts) > 1:
-        # In a long note, the half of the doubted window the n-gram model doubts more is read:
-        # what the window asks for sits in a sentence or two, and the embedding's cost grows
-        # with its tokens (about 50 here instead of 100).
-        best = [max(((classify(p), p) for p in windows(part, PIECE_CHARS)), key=lambda vp: vp[0].score)
-                for part in pieces]
-        pieces = [piece for _, piece in best]
-        # A hold the n-gram model gives no part alone (an attack across the cut) is not released.
-        carries = [v.severity is not None for v, _ in best]
+        return Evidence(judged, False)
+    top = max(judged, key=lambda vp: vp[0].score)
     try:
         head = shared()
-        scores = head.score_each(pieces)
-        hold_at, release_at = head.hold_at, head.release_at
+        floor = head.gate if read_from is None else read_from
     except EmbedderUnavailableError:
-        # Without the embedding model (a broken install) the n-gram model decides alone.
-        return [(f"learned.{doubted[0][0].severity}", doubted[0][0].reason)] if doubted else []
-    for index, ((verdict, window), score, whole) in enumerate(zip(read, scores, carries, strict=True)):
-        if verdict.severity is None:
-            continue
-        if not whole and READ_WINDOW_WHEN_CUT:
-            # The part read does not carry the n-gram model's doubt: the whole window is read
-            # too (about 100 tokens), and decides whether that doubt is released.
-            score = head.score_each([window])[0]
-            scores[index] = max(scores[index], score)
-            whole = True
-        release = release_at if verdict.severity == "hold" else strong_release_at
-        if score >= release or not whole:
+        return Evidence(judged, True)
+    if top[0].score < floor:
+        return Evidence(judged, True)
+    piece, carries = top[1], True
+    if len(parts) > 1:
+        # In a long note, the part of the doubted window the n-gram model doubts most is read:
+        # what the window asks for sits in a sentence or two, and the embedding's cost grows
+        # with its tokens (about 50 here instead of 100).
+        verdict, piece = max(((classify(p), p) for p in windows(top[1], PIECE_CHARS)),
+                             key=lambda vp: vp[0].score)
+        # A hold the n-gram model gives no part alone (an attack across the cut) is not released.
+        carries = verdict.severity is not None
+    try:
+        score = head.score_each([piece])[0]
+    except EmbedderUnavailableError:
+        return Evidence(judged, True)
+    return Evidence(judged, True, piece, carries, score)
+
+
+def decide(ev: Evidence, at: Thresholds) -> list[Finding]:
+    """The findings (all to be held, or none) that ``ev`` gives at the thresholds ``at``."""
+    judged = ev.judged
+    strong = [v for v, _ in judged if v.severity == "refuse"]
+    # At its refuse threshold the n-gram model holds a note at once, unless the head carries a
+    # ``strong_release_at``: then the meaning stage's reading decides.
+    if strong and not at.strong_release_at:
+        return [("learned.refuse", strong[0].reason)]
+    doubted = [v for v, _ in judged if v.severity is not None]
+    learned = [(f"learned.{doubted[0].severity}", doubted[0].reason)] if doubted else []
+    if not ev.english:
+        # bge-small reads English only: elsewhere the n-gram model (28 languages) decides alone.
+        return learned
+    # The window the n-gram model doubts most is read for meaning (``MAX_READ``): the cost of
+    # this stage stays bounded whatever the note's length.
+    ranked = sorted(judged, key=lambda vp: -vp[0].score)
+    top = ranked[0][0]
+    if top.score < at.gate:
+        return []
+    if ev.score is None:
+        return learned
+    if top.severity is not None:
+        release = at.release_at if top.severity == "hold" else at.strong_release_at
+        if ev.score >= release or not ev.carries:
             # Both doubt it (or the meaning stage is unsure): the n-gram model's cues say why.
-            return [(f"learned.{verdict.severity}", verdict.reason)]
-    if max(scores) >= hold_at:
-        return [("meaning.intent", head.reason(max(scores)))]
-    for verdict, _ in unread:
+            return [(f"learned.{top.severity}", top.reason)]
+    if ev.score >= at.hold_at:
+        from silcrow.safety._meaning import Head
+
+        return [("meaning.intent", Head.reason(ev.score))]
+    for verdict, _ in ranked[MAX_READ:]:
         if verdict.severity is not None:
             return [(f"learned.{verdict.severity}", verdict.reason)]
     return []
-
-
-def _strong_release() -> float:
-    from silcrow.safety._meaning import shared
-
-    try:
-        return shared().strong_release_at
-    except EmbedderUnavailableError:
-        return 0.0
 
 
 def english(text: str) -> bool:

@@ -127,10 +127,14 @@ class Head:
 
     def score_each(self, parts: list[str]) -> list[float]:
         """Calibrated probability of an attack for each of ``parts``, embedded in one batch."""
+        self._load()  # loads the embedder too
+        return self.score_vectors(self._embedder.embed(parts))
+
+    def score_vectors(self, vectors: Any) -> list[float]:
+        """Calibrated probability of an attack for each bge-small vector (rows of ``vectors``)."""
         import numpy as np
 
         model = self._load()
-        vectors = self._embedder.embed(parts)
         if "w1" in model:  # the one-hidden-layer head, when the training script chose it
             hidden = np.maximum(0.0, vectors @ model["w1"] + model["b1"])
             raw = hidden @ model["w2"] + float(model["b2"].ravel()[0])
@@ -156,6 +160,16 @@ class Head:
         calibration set by the training script (``RELEASE`` for weights without one)."""
         model = self._load()
         return float(model["release_at"]) if "release_at" in model else RELEASE
+
+    @property
+    def gate(self) -> float:
+        """The n-gram score from which a note is read by this stage at all (its most doubted
+        window); set on the calibration set with the thresholds (``_cascade.GATE`` for weights
+        without one)."""
+        from silcrow.safety._cascade import GATE
+
+        model = self._load()
+        return float(model["gate"]) if "gate" in model else GATE
 
     @property
     def strong_release_at(self) -> float:

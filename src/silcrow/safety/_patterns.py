@@ -35,6 +35,12 @@ LEARNED = "learned_classifier"
 _W = r"(?:[\w'-]+\s+)"  # one filler word, for "ignore ALL OF THE previous ..."
 # "don't forget the previous rules" is advice, not an attack.
 _NOT_NEGATED = r"(?<!\bnot\s)(?<!n't\s)(?<!n\u2019t\s)(?<!never\s)"
+#: Subjects that show "pretend to be" describes a thing, not asks the agent ("fixtures pretend to
+#: be the SMS gateway", "the stubs in tests/fakes/ pretend to be S3"): a test double, a script,
+#: a third party, a path.
+_NOT_AGENT = r"(?<![/`]\s)" + "".join(rf"(?<!\b{w}\s)" for w in (
+    "fixture", "fixtures", "mock", "mocks", "stub", "stubs", "fake", "fakes", "doubles", "tests",
+    "servers", "services", "scripts", "bots", "emails", "they", "which", "simulations"))
 _SECRET_VAR = (
     r"\$\{?[a-z0-9_]*(?:key|token|secret|passw(?:or)?d|pwd|credential|auth|cookie|session)[a-z0-9_]*\}?"
 )
@@ -141,7 +147,7 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
      r"|engaged)\b|\b(?:enter|enable|activate|switch\s+to|turn\s+on)\s+(?:\w+\s+)?(?:dan|developer|god"
      r"|jailbreak|unrestricted)\s+mode\b|\byou\s+are\s+(?:now\s+)?jailbroken\b|\bdo\s+anything\s+now\b"),
     ("role.persona", ROLE, "asks the agent to take on another identity",
-     r"\bpretend\s+(?:that\s+)?(?:you\s+are|you're|to\s+be)\s+(?!(?:a\s+)?(?:user|customer|beginner)\b)"
+     rf"{_NOT_AGENT}\bpretend\s+(?:that\s+)?(?:you\s+are|you're|to\s+be)\s+(?!(?:a\s+)?(?:user|customer|beginner)\b)"
      r"|\b(?:name|call)\s+yourself\s+\w+|\bfrom\s+now\s+on,?\s+you\s+(?:are|will\s+be|answer\s+as|respond\s+as)\b"
      r"|\b(?:roleplay|role-play)\s+as\s+(?:an?\s+)?(?:ai|assistant|model|chatbot)\s+(?:without|with\s+no|that)\b"),
     ("role.fake_turn", ROLE, "contains chat-template role markers that fake a new turn",

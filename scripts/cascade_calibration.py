@@ -1,0 +1,154 @@
+"""Set the meaning stage's gate and thresholds on the calibration set alone, by a written rule.
+
+Read by ``scripts/train_intent_head.py`` (after fitting a head, and with ``--recalibrate`` on
+the shipped one). Every calibration text is scanned once, as ``MemoryStore.add`` scans it, with
+the meaning stage reading every English note however little the n-gram model doubts it; what
+the patterns and the decoding stage decide is kept as it is, and for the rest the evidence
+(:class:`silcrow.safety._cascade.Evidence`) is decided again at each setting of the grid
+(:func:`silcrow.safety._cascade.decide`), so the grid costs no second scan.
+
+The calibration texts (none of them trained on; ``scripts/safety_split.py`` keeps them apart
+from training and evaluation texts):
+
+* ``scripts/data/safety_calibration.jsonl`` (``scripts/safety_sets.py``): attacks, developer
+  notes (``dev_note``) and developer notes run together (``dev_note_long``);
+* the ``*_calibration.jsonl`` sets written for silcrow (``own_sets.CALIBRATION``): attacks in the
+  framings of jailbreak prompts and prompt injections, and benign notes in the same surface
+  forms (``own_benign``; a note over 600 characters counts as ``dev_note_long``);
+* the precision budget's texts (``precision``): the n-gram model's calibration conversation
+  (chatterbot-corpus) and agent instructions, and the conversation written for silcrow.
+
+The rule:
+
+1. Keep the settings within the precision budget: at most 0.25% of each calibration
+   conversation held, at most one in 40 agent instructions, and at most 2% of the short benign
+   notes (``dev_note`` and ``own_benign``) not saved.
+2. Security first: of those, the settings that refuse or hold the most calibration attacks.
+3. Of them, the one that holds the fewest short benign notes, then run-together notes, then
+   reads the fewest notes for meaning (the highest gate), then the highest ``hold_at``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from own_sets import CALIBRATION
+from own_sets import rows as own_rows
+
+ROOT = Path(__file__).resolve().parent.parent
+GATES = (0.0, 0.03, 0.06, 0.10)
+HOLDS = tuple(round(float(h), 2) for h in np.arange(0.5, 0.99, 0.05))
+RELEASES = tuple(round(float(r), 2) for r in np.arange(0.1, 0.95, 0.1))
+STRONG = (0.0, 0.1, 0.2, 0.3, 0.5)
+BUDGET = {"conversation": 0.0025, "conversation_own": 0.0025, "agent_instruction": 0.025,
+          "short_benign": 0.02}
+LONG_CHARS = 600
+
+
+def calibration_rows() -> list[dict[str, str]]:
+    """Every calibration row: text, label, and ``family`` (``attack``, ``dev_note``,
+    ``dev_note_long`` or ``own_benign``)."""
+    rows = [json.loads(line) for line in (ROOT / "scripts/data/safety_calibration.jsonl").read_text(
+        encoding="utf-8").splitlines() if line.strip()]
+    out = [{"text": r["text"], "label": r["label"],
+            "family": "attack" if r["label"] == "attack" else r["family"]} for r in rows]
+    for r in own_rows(CALIBRATION):
+        family = ("attack" if r["label"] == "attack"
+                  else "dev_note_long" if len(r["text"]) > LONG_CHARS else "own_benign")
+        out.append({"text": r["text"], "label": r["label"], "family": family})
+    return out
+
+
+def read(head: Any, texts: list[str], embed: Callable[[list[str]], np.ndarray]) -> list[Any]:
+    """Per text: its fixed verdict (``"accept"``, ``"hold"``, ``"refuse"``) when the patterns or
+    the decoding stage decide it, else its :class:`Evidence` with the meaning stage's score."""
+    from silcrow.safety import _cascade, _meaning
+    from silcrow.safety import _threats as threats
+
+    pieces: list[str] = []
+
+    def record(parts: list[str]) -> list[float]:
+        pieces.extend(parts)
+        return [math.nan] * len(parts)
+
+    captured: list[Any] = []
+    real_evidence = _cascade.evidence
+
+    def capture(text: str, read_from: float | None = None) -> Any:
+        found = real_evidence(text, read_from=0.0)
+        captured.append(found)
+        return found
+
+    saved = _meaning._SHARED
+    real_score = head.score_each
+    head.score_each = record
+    _meaning._SHARED = head
+    _cascade.evidence = capture  # type: ignore[assignment]
+    out: list[Any] = []
+    try:
+        for index, text in enumerate(texts):
+            captured.clear()
+            hits = threats._scan(text, False, True)
+            models_only = all(h.pattern_id.startswith(("learned.", "meaning.")) for h in hits)
+            out.append(captured[-1] if captured and models_only else threats.verdict(hits))
+            if index % 500 == 0:
+                print(f"calibration: read {index}/{len(texts)}", file=sys.stderr)
+    finally:
+        _cascade.evidence = real_evidence  # type: ignore[assignment]
+        _meaning._SHARED = saved
+        head.score_each = real_score
+        threats._CACHE.clear()
+    read_pieces = sorted(set(pieces))
+    scores = {}
+    if read_pieces:
+        scores = dict(zip(read_pieces, head.score_vectors(embed(read_pieces)), strict=True))
+    return [replace(o, score=scores[o.piece]) if not isinstance(o, str) and o.score is not None else o
+            for o in out]
+
+
+def choose(head: Any, floor: float, precision: list[tuple[str, int, str]],
+           embed: Callable[[list[str]], np.ndarray]) -> dict[str, object]:
+    """The gate and thresholds the rule (module doc) picks for ``head``, with what each setting
+    flags on the calibration set."""
+    from silcrow.safety._cascade import Thresholds, decide
+
+    rows = calibration_rows()
+    groups = [r["family"] for r in rows] + [g for _, _, g in precision if g in BUDGET]
+    texts = [r["text"] for r in rows] + [t for t, _, g in precision if g in BUDGET]
+    read_all = read(head, texts, embed)
+    short = {"dev_note", "own_benign"}
+    counts: dict[str, int] = {}
+    for g in groups:
+        key = "short_benign" if g in short else g
+        counts[key] = counts.get(key, 0) + 1
+    results = []
+    for gate in GATES:
+        for hold_at in (h for h in HOLDS if h >= floor - 1e-9):
+            for release_at in RELEASES:
+                for strong in STRONG:
+                    at = Thresholds(gate, hold_at, release_at, strong)
+                    flagged = dict.fromkeys(counts, 0)
+                    for group, found in zip(groups, read_all, strict=True):
+                        key = "short_benign" if group in short else group
+                        if isinstance(found, str):
+                            flagged[key] += found != "accept"
+                        else:
+                            flagged[key] += bool(decide(found, at))
+                    results.append((at, flagged))
+    precise = [r for r in results if all(r[1][g] <= BUDGET[g] * counts[g] for g in BUDGET if counts.get(g))]
+    pool = precise or results
+    most = max(r[1]["attack"] for r in pool)
+    best = min((r for r in pool if r[1]["attack"] == most), key=lambda r: (
+        r[1]["short_benign"], r[1].get("dev_note_long", 0), -r[0].gate, -r[0].hold_at, r[0].release_at,
+        r[0].strong_release_at))
+    at, flagged = best
+    return {"gate": at.gate, "hold_at": at.hold_at, "release_at": at.release_at,
+            "strong_release_at": at.strong_release_at, "within_budget": bool(precise),
+            "calibration_flagged": flagged, "calibration_counts": counts}
