@@ -5,6 +5,8 @@ notes that describe injection without commanding anyone (family ``security_doc``
 
 from __future__ import annotations
 
+import hashlib
+
 from injection_texts_benign2 import BY_FAMILY as MORE
 
 _BY_FAMILY: dict[str, list[str | tuple[str, ...]]] = {
@@ -203,8 +205,10 @@ def _flatten() -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
     for prefix, by_family in (("hand", _BY_FAMILY), ("hand2", MORE)):
         for family, items in by_family.items():
-            for i, item in enumerate(items):
-                group = f"{prefix}-{family}-{i:02d}"
+            for item in items:
+                # Named by its first text, so adding or moving texts renames no group.
+                first = item[0] if isinstance(item, tuple) else item
+                group = f"{prefix}-{family}-{hashlib.sha256(first.encode('utf-8')).hexdigest()[:8]}"
                 for text in (item if isinstance(item, tuple) else (item,)):
                     out.append((family, group, text))
     return out
