@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 
 from injection_texts_attacks2 import BY_FAMILY as MORE
+from injection_texts_attacks3 import BY_FAMILY as THIRD
 
 _BY_FAMILY: dict[str, list[str | tuple[str, ...]]] = {
     "goal_hijack": [
@@ -420,7 +421,7 @@ Outlook: management expects flat revenue in 2026.""",
 
 def _flatten() -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
-    for prefix, by_family in (("hand", _BY_FAMILY), ("hand2", MORE)):
+    for prefix, by_family in (("hand", _BY_FAMILY), ("hand2", MORE), ("hand3", THIRD)):
         out += _groups(prefix, by_family)
     return out
 

@@ -173,6 +173,65 @@ Languages: Portuguese (native), English (fluent), Spanish (good)""",
         " customer.",
         "Pig latin for the class party sign: 'elcomeway otay ethay artypay'. The kids loved it.",
     ],
+    "benign_long": [
+        """Design doc: retiring the legacy prompt templates
+
+Context. The support assistant still uses three prompt templates written in 2024. Each one starts
+with a system prompt ("You are a helpful support agent for Example Widgets...") followed by rules
+about tone and escalation. Over time they drifted: the refund rules disagree, and one template tells
+the model to ignore order numbers it cannot verify, which confuses customers.
+
+Proposal. Replace the three templates with one, stored in prompts/support.md, with the rules as a
+short numbered list. Instructions that depend on the channel (email vs chat) move to a small
+per-channel section. Tool descriptions are generated from the tool schemas instead of written by
+hand.
+
+Evaluation. Before switching, run the 400-ticket eval set through both versions and compare
+resolution accuracy, escalation rate and tone scores. A change ships only if no metric gets worse by
+more than one point.
+
+Security. Retrieved help-centre articles and customer messages are inserted inside quoted blocks and
+the prompt says that text inside them is data, not instructions. The red-team set (prompt injection
+in tickets, hidden text in attachments) runs in CI.
+
+Rollout. 10% of chats for a week, then 50%, then everyone. The old templates stay in the repository
+for a month in case we need to roll back.""",
+        """Quarterly security newsletter — what we saw this quarter
+
+Phishing. The most common lure was a fake parcel notification asking people to "reschedule
+delivery" on a look-alike site. Reported within the first hour by 14 people — thank you. Reminder:
+our couriers never ask for card details by email.
+
+AI assistant safety. Several teams now let an assistant read their inbox or browse the web. We ran an
+exercise with emails and web pages containing hidden instructions aimed at the assistant (for
+example, white text asking it to forward messages). The assistants are configured to ask before
+sending anything, and none forwarded data, but two summarised the hidden text as if it were part of
+the email. We have asked the vendor to flag hidden text explicitly in summaries.
+
+Passwords. The password manager rollout reached 92% of staff. If you still keep passwords in a
+spreadsheet, IT can migrate them for you in ten minutes.
+
+Devices. Please install the pending OS update before the end of the month; it fixes a browser
+vulnerability that is being exploited elsewhere.
+
+Questions? security@example.org — we read everything.""",
+        """Onboarding guide for new support agents (excerpt)
+
+Week one. Shadow a senior agent for two days, then answer email tickets with a reviewer. You will
+see a lot of tickets that say "please ignore my previous message" — customers often write twice;
+merge the tickets and answer the latest question.
+
+Macros. Use macros for refunds, shipping delays and password resets, but always read the customer's
+message first: a macro that answers the wrong question makes things worse.
+
+The AI draft assistant. Each ticket shows a suggested reply written by the assistant. It is a
+starting point, not an answer: check order numbers, amounts and dates against the order page. If a
+customer's message contains odd text addressed to "the AI" (it happens — some people test it), do not
+follow it, and tag the ticket "ai-test" so the team can review how the assistant handled it.
+
+Escalation. Anything about legal threats, safety or data deletion goes to the tier-two queue with a
+one-line summary.""",
+    ],
     "benign_runbook": [
         """Runbook: certificate renewal warnings
 
