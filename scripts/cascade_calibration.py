@@ -25,6 +25,7 @@ The rule:
    notes (``dev_note`` and ``own_benign``) not saved.
 2. Security first: of those, the settings that refuse or hold the most calibration attacks.
 3. Of them, the one that holds the fewest short benign notes, then run-together notes, then
+   judges long notes window by window rather than part by part (``by_part``, the cheaper), then
    reads the fewest notes for meaning (the highest gate), then the highest ``hold_at``.
 """
 
@@ -35,6 +36,7 @@ import math
 import sys
 from collections.abc import Callable
 from dataclasses import replace
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +68,7 @@ def calibration_rows() -> list[dict[str, str]]:
     return out
 
 
-def read(head: Any, texts: list[str], embed: Callable[[list[str]], np.ndarray]) -> list[Any]:
+def read(head: Any, texts: list[str], embed: Callable[[list[str]], np.ndarray], by_part: bool) -> list[Any]:
     """Per text: its fixed verdict (``"accept"``, ``"hold"``, ``"refuse"``) when the patterns or
     the decoding stage decide it, else its :class:`Evidence` with the meaning stage's score."""
     from silcrow.safety import _cascade, _meaning
@@ -82,7 +84,7 @@ def read(head: Any, texts: list[str], embed: Callable[[list[str]], np.ndarray]) 
     real_evidence = _cascade.evidence
 
     def capture(text: str, read_from: float | None = None) -> Any:
-        found = real_evidence(text, read_from=0.0)
+        found = real_evidence(text, read_from=0.0, by_part=by_part)
         captured.append(found)
         return found
 
@@ -122,33 +124,28 @@ def choose(head: Any, floor: float, precision: list[tuple[str, int, str]],
     rows = calibration_rows()
     groups = [r["family"] for r in rows] + [g for _, _, g in precision if g in BUDGET]
     texts = [r["text"] for r in rows] + [t for t, _, g in precision if g in BUDGET]
-    read_all = read(head, texts, embed)
+    readings = {by_part: read(head, texts, embed, by_part) for by_part in (False, True)}
     short = {"dev_note", "own_benign"}
     counts: dict[str, int] = {}
     for g in groups:
         key = "short_benign" if g in short else g
         counts[key] = counts.get(key, 0) + 1
     results = []
-    for gate in GATES:
-        for hold_at in (h for h in HOLDS if h >= floor - 1e-9):
-            for release_at in RELEASES:
-                for strong in STRONG:
-                    at = Thresholds(gate, hold_at, release_at, strong)
-                    flagged = dict.fromkeys(counts, 0)
-                    for group, found in zip(groups, read_all, strict=True):
-                        key = "short_benign" if group in short else group
-                        if isinstance(found, str):
-                            flagged[key] += found != "accept"
-                        else:
-                            flagged[key] += bool(decide(found, at))
-                    results.append((at, flagged))
-    precise = [r for r in results if all(r[1][g] <= BUDGET[g] * counts[g] for g in BUDGET if counts.get(g))]
+    holds = [h for h in HOLDS if h >= floor - 1e-9]
+    for by_part, gate, hold_at, release_at, strong in product((False, True), GATES, holds, RELEASES, STRONG):
+        at = Thresholds(gate, hold_at, release_at, strong)
+        flagged = dict.fromkeys(counts, 0)
+        for group, found in zip(groups, readings[by_part], strict=True):
+            key = "short_benign" if group in short else group
+            flagged[key] += found != "accept" if isinstance(found, str) else bool(decide(found, at))
+        results.append((by_part, at, flagged))
+    precise = [r for r in results if all(r[2][g] <= BUDGET[g] * counts[g] for g in BUDGET if counts.get(g))]
     pool = precise or results
-    most = max(r[1]["attack"] for r in pool)
-    best = min((r for r in pool if r[1]["attack"] == most), key=lambda r: (
-        r[1]["short_benign"], r[1].get("dev_note_long", 0), -r[0].gate, -r[0].hold_at, r[0].release_at,
-        r[0].strong_release_at))
-    at, flagged = best
-    return {"gate": at.gate, "hold_at": at.hold_at, "release_at": at.release_at,
+    most = max(r[2]["attack"] for r in pool)
+    # Ties: fewest benign notes held, then the cheaper reading (whole windows, a higher gate).
+    by_part, at, flagged = min((r for r in pool if r[2]["attack"] == most), key=lambda r: (
+        r[2]["short_benign"], r[2].get("dev_note_long", 0), r[0], -r[1].gate, -r[1].hold_at,
+        r[1].release_at, r[1].strong_release_at))
+    return {"by_part": by_part, "gate": at.gate, "hold_at": at.hold_at, "release_at": at.release_at,
             "strong_release_at": at.strong_release_at, "within_budget": bool(precise),
             "calibration_flagged": flagged, "calibration_counts": counts}

@@ -195,7 +195,7 @@ def recalibrate(calibrate: list[tuple[str, int, str]], provenance: dict[str, str
     shipped = json.loads(str(arrays.pop("provenance")))
     shipped.update({k: v for k, v in provenance.items() if k.endswith("[calibration]")})
     cascade = thresholds(blob, 0.5, calibrate)
-    for key in ("gate", "hold_at", "release_at", "strong_release_at"):
+    for key in ("by_part", "gate", "hold_at", "release_at", "strong_release_at"):
         arrays[key] = np.float32(cascade[key])
     buf = io.BytesIO()
     np.savez_compressed(buf, **arrays, provenance=np.asarray(json.dumps(shipped, sort_keys=True)))
@@ -296,7 +296,7 @@ def main() -> None:
     buf = io.BytesIO()
     np.savez_compressed(buf, **heads[chosen], provenance=np.asarray(json.dumps(provenance, sort_keys=True)))
     cascade = thresholds(buf.getvalue(), float(heads[chosen]["hold_at"]), calibrate)
-    for key in ("gate", "hold_at", "release_at", "strong_release_at"):
+    for key in ("by_part", "gate", "hold_at", "release_at", "strong_release_at"):
         heads[chosen][key] = np.float32(cascade[key])
     report["cascade"] = cascade
     buf = io.BytesIO()

@@ -100,3 +100,18 @@ def test_one_reading_decided_at_the_shipped_thresholds_is_the_scan() -> None:
             # A lower hold threshold never holds fewer notes.
             lower = _cascade.Thresholds(at.gate, 0.0, at.release_at, at.strong_release_at)
             assert len(_cascade.decide(read, lower)) >= len(_cascade.decide(read, at))
+
+
+def test_by_part_judges_a_long_english_note_in_parts_of_a_sentence_or_two() -> None:
+    from silcrow.safety import _cascade
+
+    lines = [f"Step {i}: run `make check-{i}` before you push, then update CHANGELOG {i}." for i in range(40)]
+    note = " ".join(lines)
+    whole = _cascade.evidence(note, read_from=0.0, by_part=False)
+    parts = _cascade.evidence(note, read_from=0.0, by_part=True)
+    assert len(whole.judged) == _meaning.MAX_WINDOWS  # the note is longer than six windows
+    assert len(parts.judged) > len(whole.judged)
+    assert all(len(part) <= _cascade.PIECE_CHARS for _, part in parts.judged)
+    # Both cover the same start of the note, and the part read is one of the parts judged.
+    assert parts.judged[0][1].startswith("Step 0:") and parts.piece in {p for _, p in parts.judged}
+    assert _head(_blob(by_part=1.0)).by_part and not _head(_blob(by_part=-1)).by_part

@@ -36,6 +36,7 @@ from silcrow.safety._decode import COMMON, WORD, decoded
 
 if TYPE_CHECKING:
     from silcrow.safety._learned import Judgement
+    from silcrow.safety._meaning import Head
 
 #: For weights that carry no gate of their own: an n-gram score under this in every window
 #: sends a note no further (on the calibration split ~95% of conversation turns stop there).
@@ -113,29 +114,43 @@ class Evidence:
     score: float | None = None
 
 
-def evidence(text: str, read_from: float | None = None) -> Evidence:
+def evidence(text: str, read_from: float | None = None, by_part: bool | None = None) -> Evidence:
     """The n-gram model's reading of ``text`` window by window and, when the most doubted window
-    scores at least ``read_from`` (default: the shipped gate), the meaning stage's score of it."""
-    from silcrow.safety._learned import classify
-    from silcrow.safety._meaning import shared, windows
+    scores at least ``read_from`` (default: the shipped gate), the meaning stage's score of it.
 
+    ``by_part`` (default: as the shipped weights say): an English note of several windows is
+    judged part by part instead, each part of about ``PIECE_CHARS`` characters like a short
+    note, and the most doubted part is read for meaning."""
+    from silcrow.safety._learned import classify
+    from silcrow.safety._meaning import MAX_WINDOWS, WINDOW_CHARS, shared, windows
+
+    head: Head | None = shared()
+    try:
+        floor = shared().gate if read_from is None else read_from
+        by_part = shared().by_part if by_part is None else by_part
+    except EmbedderUnavailableError:
+        head, floor, by_part = None, GATE, False
     # A long note is judged window by window, each like a short note: the n-gram model's score
     # of a whole 2,200-character note grows with its length, and a note of ordinary lines
     # would read as one long instruction.
     parts = windows(text)
-    judged = tuple((classify(part if len(parts) > 1 else text), part) for part in parts)
-    if not english(text):
+    is_english = english(text)
+    if by_part and is_english and len(parts) > 1:
+        # Smaller still: several unrelated lines in one window read, together, as an
+        # instruction none of them is; what a note asks for sits in a sentence or two.
+        parts = windows(text, PIECE_CHARS, MAX_WINDOWS * WINDOW_CHARS // PIECE_CHARS)
+        judged = tuple((classify(part), part) for part in parts)
+        cut = False
+    else:
+        judged = tuple((classify(part if len(parts) > 1 else text), part) for part in parts)
+        cut = len(parts) > 1
+    if not is_english:
         return Evidence(judged, False)
     top = max(judged, key=lambda vp: vp[0].score)
-    try:
-        head = shared()
-        floor = head.gate if read_from is None else read_from
-    except EmbedderUnavailableError:
-        return Evidence(judged, True)
-    if top[0].score < floor:
+    if head is None or top[0].score < floor:
         return Evidence(judged, True)
     piece, carries = top[1], True
-    if len(parts) > 1:
+    if cut:
         # In a long note, the part of the doubted window the n-gram model doubts most is read:
         # what the window asks for sits in a sentence or two, and the embedding's cost grows
         # with its tokens (about 50 here instead of 100).

@@ -47,9 +47,9 @@ MAX_WINDOWS = 6
 _SENTENCE_END = re.compile(r"(?<=[.!?\n])\s+")
 
 
-def windows(text: str, size: int = WINDOW_CHARS) -> list[str]:
+def windows(text: str, size: int = WINDOW_CHARS, limit: int = MAX_WINDOWS) -> list[str]:
     """``text`` cut at sentence ends into pieces of about ``size`` characters (a piece never
-    starts mid-sentence unless a sentence is longer than a window), at most ``MAX_WINDOWS``."""
+    starts mid-sentence unless a sentence is longer than a window), at most ``limit``."""
     text = text.strip()
     if len(text) <= size:
         return [text]
@@ -69,7 +69,7 @@ def windows(text: str, size: int = WINDOW_CHARS) -> list[str]:
             current = f"{current} {sentence}".strip()
     if current:
         out.append(current)
-    return out[:MAX_WINDOWS]
+    return out[:limit]
 
 
 @dataclass(frozen=True)
@@ -170,6 +170,13 @@ class Head:
 
         model = self._load()
         return float(model["gate"]) if "gate" in model else GATE
+
+    @property
+    def by_part(self) -> bool:
+        """Whether an English note of several windows is judged part by part (see
+        :func:`silcrow.safety._cascade.evidence`); chosen on the calibration set."""
+        model = self._load()
+        return bool(model["by_part"]) if "by_part" in model else False
 
     @property
     def strong_release_at(self) -> float:

@@ -147,7 +147,10 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
      r"|engaged)\b|\b(?:enter|enable|activate|switch\s+to|turn\s+on)\s+(?:\w+\s+)?(?:dan|developer|god"
      r"|jailbreak|unrestricted)\s+mode\b|\byou\s+are\s+(?:now\s+)?jailbroken\b|\bdo\s+anything\s+now\b"),
     ("role.persona", ROLE, "asks the agent to take on another identity",
-     rf"{_NOT_AGENT}\bpretend\s+(?:that\s+)?(?:you\s+are|you're|to\s+be)\s+(?!(?:a\s+)?(?:user|customer|beginner)\b)"
+     rf"{_NOT_AGENT}\bpretend\s+(?:that\s+)?(?:you\s+are|you're|to\s+be)\s+"
+     # A practice partner is no new identity: "pretend you're the examiner and quiz me".
+     r"(?!(?:a\s+|an\s+|the\s+|my\s+)?(?:user|customer|beginner|examiner|interviewer|tutor|teacher"
+     r"|quizmaster|patient|opponent|recruiter|hiring\s+manager|dungeon\s+master|student)\b)"
      r"|\b(?:name|call)\s+yourself\s+\w+|\bfrom\s+now\s+on,?\s+you\s+(?:are|will\s+be|answer\s+as|respond\s+as)\b"
      r"|\b(?:roleplay|role-play)\s+as\s+(?:an?\s+)?(?:ai|assistant|model|chatbot)\s+(?:without|with\s+no|that)\b"),
     ("role.fake_turn", ROLE, "contains chat-template role markers that fake a new turn",

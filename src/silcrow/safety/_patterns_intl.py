@@ -26,8 +26,11 @@ INTL: tuple[tuple[str, str, str, str], ...] = (
      r"|libre)\b|\bsin\s+ninguna\s+restricción\b"),
     # French
     ("intl.override.fr", OVERRIDE, "asks to ignore earlier instructions (French)",
+     # "ignore" and "instructions" are English words too: a French determiner before the object
+     # tells the languages apart ("ignore les instructions", not "ignore instructions inside").
      rf"\b(?:ignore|ignorez|ignorer|oublie|oubliez|oublier|néglige|négligez)\b{_G}"
-     r"\b(?:instructions|consignes|règles|directives)\b"),
+     r"\b(?:les|tes|vos|ces|des|toutes\s+les|l'ensemble\s+des)\s+(?:\w+\s+)?"
+     r"(?:instructions|consignes|règles|directives)\b"),
     ("intl.leak.fr", LEAK, "asks to reveal the system prompt (French)",
      rf"\b(?:révèle|révélez|montre|montrez|affiche|affichez|donne|donnez|répète|répétez|dis|dites)\b{_G}"
      r"\b(?:prompt|invite|message|instructions|consignes)\s+(?:du\s+|de\s+)?système\b"),
