@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+import persona_attack_long as W
 import persona_attack_parts as A
 import persona_benign_parts as B
 
@@ -40,7 +41,7 @@ FILES = {
     "eval": ROOT / "bench" / "data" / "safety_persona_attacks.jsonl",
 }
 #: Texts per long opening paragraph and per short template.
-PER_INTRO = 5
+PER_INTRO = 6
 PER_SHORT = 4
 T = TypeVar("T")
 
@@ -123,7 +124,7 @@ def long_attacks() -> list[dict[str, str]]:
                 names = FAMILY_SECTIONS[family]
                 # Lengths as real ones come: a bare opening, a few sections, or the whole kit.
                 count = [rng.randint(0, 1), rng.randint(2, 3), rng.randint(4, len(names)), len(names),
-                         rng.randint(3, len(names))][k % 5]
+                         rng.randint(3, len(names)), len(names)][k % 6]
                 chosen = names[:count] if k % 2 else rng.sample(names, count)
                 parts = [intro]
                 for s in chosen:
@@ -131,6 +132,9 @@ def long_attacks() -> list[dict[str, str]]:
                     parts += rng.sample(pool, 2 if count == len(names) and len(pool) > 1 else 1)
                 parts.append(rng.choice(SECTIONS["CLOSINGS"][split]))
                 values = {"name": name, "desc": desc, "payload": payload, "topic": rng.choice(TOPICS[split])}
+                # The longest real ones run to about 3,000 characters.
+                while len("\n\n".join(parts)) > 3_000 and len(parts) > 2:
+                    del parts[-2]
                 text = "\n\n".join(p.format(**values) for p in parts)
                 if rng.random() < 0.15:
                     text = f"### {name} prompt\n\n" + text
@@ -159,6 +163,21 @@ def short_attacks() -> list[dict[str, str]]:
     return out
 
 
+def whole_attacks() -> list[dict[str, str]]:
+    """The attacks written in one piece: each its own group."""
+    out = []
+    for family, texts in W.WHOLE.items():
+        for i, text in enumerate(texts):
+            out.append(_row(text, "attack", family, f"{family}/whole{i}", third(i, len(texts))))
+    for family, texts in W.WHOLE_MORE.items():
+        for i, text in enumerate(texts):
+            out.append(_row(text, "attack", family, f"{family}/whole_more{i}", third(i, len(texts))))
+    for i, (lang, family, text) in enumerate(W.FOREIGN_MORE):
+        out.append(_row(text, "attack", "foreign_language", f"foreign/{family}/{i}",
+                        third(i, len(W.FOREIGN_MORE)), lang))
+    return out
+
+
 def benign() -> list[dict[str, str]]:
     out = []
     people = pools(B.SUPPORT)
@@ -175,6 +194,20 @@ def benign() -> list[dict[str, str]]:
             chosen = rng.sample(sections[split], rng.randint(1, len(sections[split])))
             text = "\n\n".join([head, *chosen]).format(name=name, biz=biz)
             out.append(_row(text, "benign", "support_persona", f"support/long/{name}", split))
+    # Long persona prompts with rules, like the attacks' openings and sections, asking for nothing
+    # an attack asks for.
+    names = pools(B.HELPER_NAMES)
+    more = pools(B.SECTIONS_MORE)
+    for i, opening in enumerate(B.OPENINGS):
+        split = third(i, len(B.OPENINGS))
+        rng = random.Random(f"opening/{i}")
+        for name in rng.sample(names[split], min(3, len(names[split]))):
+            pool = sections[split] + more[split]
+            # The smaller thirds' pools take all their sections, to keep some of their texts long.
+            low = len(pool) if split != "train" else max(1, len(pool) // 2)
+            chosen = rng.sample(pool, rng.randint(low, len(pool)))
+            text = "\n\n".join([opening, *chosen]).format(name=name, biz="us")
+            out.append(_row(text, "benign", "long_persona_prompt", f"opening/{i}", split))
     lists = {**B.BENIGN, **B.BENIGN_MORE}
     for family, texts in lists.items():
         for i, text in enumerate(texts):
@@ -194,11 +227,13 @@ def benign() -> list[dict[str, str]]:
             for family, texts in long.items() for j, text in enumerate(texts) if j == i]
     for n, (family, i, text) in enumerate(flat):
         out.append(_row(text, "benign", family, f"{family}/long{i}", third(n, len(flat))))
+    for i, (family, text) in enumerate(W.BENIGN_WHOLE):
+        out.append(_row(text, "benign", family, f"{family}/whole{i}", third(i, len(W.BENIGN_WHOLE))))
     return out
 
 
 def rows() -> list[dict[str, str]]:
-    return long_attacks() + short_attacks() + benign()
+    return long_attacks() + short_attacks() + whole_attacks() + benign()
 
 
 def summary(data: list[dict[str, str]]) -> dict[str, Any]:
