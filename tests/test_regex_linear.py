@@ -75,3 +75,8 @@ def test_untrusted_patterns_include_every_safety_regex() -> None:
     assert any(n.startswith("silcrow.safety._threats.") and "[override.ignore_previous]" in n for n in names)
     assert any("persist.agent_config" in n and n.endswith("<1>") for n in names)  # inside a Near matcher
     assert any(n.startswith("silcrow.recall.") for n in names)
+    # The decoders' run patterns (base64 ... Morse, Braille, NATO, character codes) run on every note.
+    runs = ("_BASE64", "_BASE32", "_ASCII85", "_BASE85", "_HEX", "_MIME")
+    signs = ("_MORSE", "_BRAILLE", "_NATO", "_SPACED", "_DECIMAL", "_BINARY", "_MARKS")
+    assert {f"silcrow.safety._decode.{n}" for n in runs} <= names
+    assert {f"silcrow.safety._decode_signs.{n}" for n in signs} <= names

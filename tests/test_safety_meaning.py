@@ -138,7 +138,8 @@ def test_encoded_attacks_are_held_with_what_they_decode_to(encode: object) -> No
 
 
 @pytest.mark.parametrize("text", [
-    "The fixture is base64: aGVsbG8gd29ybGQsIGhvdyBhcmUgeW91IHRvZGF5Pw==",
+    # base64 of JSON: words, but no prose (prose in base64 is held: tests/test_decode_encodings.py)
+    "The fixture is base64: eyJpZCI6IDQyLCAibmFtZSI6ICJ3aWRnZXQiLCAidGFncyI6IFsiYSIsICJiIl19",
     "sha256 of the release: 68807e3ff2abb83cdd708d8243fd398246e397bfee2ba611c2bad728e27df743",
     "Gur ynml qbt (ROT13 puzzle from Sunday) was easy",
 ])

@@ -1,9 +1,9 @@
 """The stages after the patterns, cheapest first, each consulted only when the ones before it
 are unsure (see :func:`silcrow.safety._threats.scan` with ``learned=True``):
 
-1. encodings: text hidden in base64, hex, ROT13 or reversed is decoded
-   (:mod:`silcrow.safety._decode`) and its readable form scanned; an attack there is held, and
-   so is any prose kept in ROT13 or backwards, or base64/hex prose the n-gram model doubts;
+1. encodings: text hidden in an encoding (base64, hex, ROT13, Morse code... the list is in
+   :mod:`silcrow.safety._decode`) is decoded and its readable form scanned; an attack there is
+   held, and so is any English prose hidden that way;
 2. the n-gram model (:mod:`silcrow.safety._learned`, a few milliseconds per window of about 480
    characters; a short note is one window): a score at its refuse threshold in any window holds
    the note at once; a score under the gate in every window accepts it (the gate ships with the
@@ -66,11 +66,11 @@ def deeper(text: str, inner_scan: Callable[[str], str] | None) -> list[Finding]:
     for found in decoded(text) if inner_scan else ():
         described = inner_scan(found.text) if inner_scan else ""
         shown = " ".join(found.text.split())[:80]
-        pid = f"decoded.{found.encoding.lower()}"
+        pid = found.pattern_id
         if described:
             return [(pid, f"text hidden in {found.encoding} reads, decoded, as {shown!r}: {described}")]
-        if found.encoding in ("ROT13", "reversed") or classify(found.text).score >= GATE:
-            # Prose kept in ROT13 or backwards has no ordinary use in a note; a person reads it.
+        if found.prose:
+            # Prose hidden in an encoding has no ordinary use in a note; a person reads it.
             return [(pid, f"text hidden in {found.encoding} reads, decoded, as {shown!r}; a note "
                           "that hides what it says is held for a person to read")]
 
