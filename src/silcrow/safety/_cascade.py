@@ -61,8 +61,6 @@ def deeper(text: str, inner_scan: Callable[[str], str] | None) -> list[Finding]:
 
     ``inner_scan`` scans a decoded text with every stage but decoding, and describes its hits
     ("" when clean); None: ``text`` is itself decoded, and is not decoded again."""
-    from silcrow.safety._learned import classify
-
     for found in decoded(text) if inner_scan else ():
         described = inner_scan(found.text) if inner_scan else ""
         shown = " ".join(found.text.split())[:80]
@@ -73,7 +71,6 @@ def deeper(text: str, inner_scan: Callable[[str], str] | None) -> list[Finding]:
             # Prose hidden in an encoding has no ordinary use in a note; a person reads it.
             return [(pid, f"text hidden in {found.encoding} reads, decoded, as {shown!r}; a note "
                           "that hides what it says is held for a person to read")]
-
     return decide(evidence(text), Thresholds.shipped())
 
 

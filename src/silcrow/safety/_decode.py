@@ -74,15 +74,17 @@ _ASCII85 = re.compile(r"<~[!-u\sz]{10,}+~>|(?<![!-u])[!-u]{20,}+(?![!-u])")
 _BASE85 = re.compile(r"(?<![0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~])[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]{20,}+")
 _HEX = re.compile(r"(?<![0-9A-Za-z\\])(?:(?:\\x|0x)?+[0-9A-Fa-f]{2}[ :,]?+){12,}+(?![0-9A-Fa-f])")
 _HEX_NOISE = re.compile(r"\\x|0x|[ :,]")
-_QP = re.compile(r"=[0-9A-Fa-f]{2}")
+_QP = re.compile(r"=[0-9A-F]{2}")  # upper case, as RFC 2045 writes them
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _MIME = re.compile(r"=\?[\w.\-]{1,40}+\?[BbQq]\?[^?\s]{1,4000}+\?=")
 _ENTITY = re.compile(r"&#(?:[0-9]{2,4}+|[xX][0-9A-Fa-f]{2,4}+);")
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})")
 _UU_LINE = re.compile(r"[!-M][ -`]{4,60}+")
 #: The fewest escapes (``=69``, ``%69``, ``&#105;``, ``\\u0069``) that make a text worth reading
-#: decoded: a URL or a formula has a few.
+#: decoded, and the least share of its characters they must make up: a URL, a formula or a
+#: ``key=value`` list has a few, among much else.
 _MIN_ESCAPES = 8
+_MIN_ESCAPED_SHARE = 0.1
 
 _LOWER = string.ascii_lowercase
 _ATBASH = str.maketrans(_LOWER + _LOWER.upper(), _LOWER[::-1] + _LOWER[::-1].upper())
@@ -168,6 +170,12 @@ def _uu(text: str) -> Iterator[bytes]:
             block = []
 
 
+def _dense(rx: re.Pattern[str], text: str) -> bool:
+    """Whether ``text`` is written in the escapes ``rx`` matches (enough of them, and of it)."""
+    found = [len(m.group()) for m in rx.finditer(text)]
+    return len(found) >= _MIN_ESCAPES and sum(found) >= _MIN_ESCAPED_SHARE * len(text)
+
+
 def _escaped(text: str) -> Iterator[tuple[str, str]]:
     """``(encoding, text)`` for the escape codes a text is written in, decoded."""
     if "=" in text:
@@ -180,13 +188,13 @@ def _escaped(text: str) -> Iterator[tuple[str, str]]:
                         for raw, charset in parts)
                 except (LookupError, ValueError):
                     continue
-        if len(_QP.findall(text)) >= _MIN_ESCAPES:
+        if _dense(_QP, text):
             yield "quoted-printable", quopri.decodestring(text.encode("utf-8")).decode("utf-8", "replace")
-    if "%" in text and len(_PERCENT.findall(text)) >= _MIN_ESCAPES:
+    if "%" in text and _dense(_PERCENT, text):
         yield "percent-encoding", urllib.parse.unquote(text)
-    if "&#" in text and len(_ENTITY.findall(text)) >= _MIN_ESCAPES:
+    if "&#" in text and _dense(_ENTITY, text):
         yield "HTML character references", html.unescape(text)
-    if "\\u" in text and len(_UNICODE_ESCAPE.findall(text)) >= _MIN_ESCAPES:
+    if "\\u" in text and _dense(_UNICODE_ESCAPE, text):
         yield "\\u escapes", _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
 
 
