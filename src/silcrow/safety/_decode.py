@@ -14,13 +14,16 @@ Read back:
   (:mod:`silcrow.safety._decode_signs`).
 
 Nothing is decoded on a guess. A decoded text is returned only when it reads as English prose
-whose words the note does not show (:func:`silcrow.safety._english.is_prose`), or -- for a
-byte encoding -- when it is at least UTF-8 text with words in it (``prose`` False: only an
-attack in it counts). A letter cipher is tried on the words of the note that are not English
-words: a text counts as ROT13 (or another) only when at least ``MIN_DECODED_WORDS`` of those
-of four letters or more, and ``MIN_SHARE`` of them, turn into English words that way. Ordinary
-text has few words that are not English words and almost none that turn into one ("gur",
-"naq" and "lbh" are not words; "eht", "dna" and "uoy" neither).
+whose words the note does not show (:func:`silcrow.safety._english.is_prose`; for a run of
+Morse code, Braille, NATO words or character codes, two English words), or -- for a byte
+encoding -- when it is at least UTF-8 text with words in it (``prose`` False: only an attack in
+it counts). A letter cipher is tried on the words of the note that are not English words: a
+text counts as ROT13 (or another) only when at least ``MIN_DECODED_WORDS`` of those of three
+letters or more, ``MIN_LONG_WORDS`` of them of four or more, and ``MIN_SHARE`` of them, turn
+into English words that way (backwards, a rare word that is a common one reversed, "dna" for
+"and", counts too). Ordinary text has few words that are not English words and almost none
+that turn into one ("gur", "naq" and "lbh" are not words; "eht" and "uoy" neither); code has
+a few ("elif" is "file" backwards), never most of them.
 
 Unicode tag characters (U+E0000 block, an invisible copy of ASCII) are refused outright by the
 invisible-character check before any decoding (``invisible.tag_char``).
@@ -59,13 +62,24 @@ weapon bomb drug steal hack access admin account server address message messages
 history home folder wipe backups report fine quietly change wallet confirm nothing changed
 """.split())
 #: A letter cipher is read when at least this many distinct words of the text turn into
-#: English words (each of at least ``MIN_CIPHER_LETTERS`` letters: short words turn into
+#: English words (each of at least ``MIN_CIPHER_LETTERS`` letters: two-letter words turn into
 #: words by chance, "no"/"on", "ab"/"no") ...
 MIN_DECODED_WORDS = 3
-MIN_CIPHER_LETTERS = 4
+MIN_CIPHER_LETTERS = 3
+#: ... at least ``MIN_LONG_WORDS`` of them of ``LONG_LETTERS`` or more ("Gur ynml qbt", three words of
+#: which one is long, is a puzzle someone mentions; "eha ez -es / naq ercbeg fhpprff" is not) ...
+MIN_LONG_WORDS = 2
+LONG_LETTERS = 4
 #: ... and at least this share of its words that are not English words: English has a few
 #: words that read as others backwards ("live", "star"), never a quarter of a text's others.
-MIN_SHARE = 0.25
+MIN_SHARE = 0.4
+#: A word of the list counts as a reversed word when its reversal is among the ``_COMMON_RANK``
+#: most frequent and it is much rarer itself (rank over ``_RARER`` times that plus
+#: ``_RARER_BY``): "dna" (3,515th) is "and" (4th), while "saw"/"was", "rats"/"star" and
+#: "era"/"are" are too common both ways to tell anything.
+_COMMON_RANK = 1_000
+_RARER = 10
+_RARER_BY = 2_000
 _MAX_RUNS = 8
 
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}+={0,2}+(?![A-Za-z0-9+/=_-])")
@@ -247,24 +261,46 @@ def _shapes() -> dict[str, str]:
     return out
 
 
+def _rare_backwards(words: list[str]) -> list[str]:
+    """The rare words of ``words`` that are common words backwards ("dna", "nur", "tub"): a list
+    of 21,700 words has many short names and abbreviations, and "dna" in a reversed text is
+    "and", which ordinary text would say another way."""
+    out: list[str] = []
+    vocab = ranks()
+    for w in set(words):
+        if len(w) >= MIN_CIPHER_LETTERS and (mine := vocab.get(w)) is not None:
+            turned = vocab.get(w[::-1])
+            if turned is not None and turned < _COMMON_RANK and mine > _RARER * turned + _RARER_BY:
+                out.append(w)
+    return out
+
+
 def _ciphers(words: list[str]) -> Iterator[tuple[str, Callable[[str], str]]]:
     """Each letter cipher the words of a text are written in (usually none)."""
-    others = {w for w in words if not known(w)}
+    others = {w for w in set(words) if not known(w)}
     least = max(MIN_DECODED_WORDS, MIN_SHARE * len(others))
     longer = [w for w in others if len(w) >= MIN_CIPHER_LETTERS]
-    if len(longer) < least:
+    if len(longer) < least or sum(len(w) >= LONG_LETTERS for w in longer) < MIN_LONG_WORDS:
         return
-    if sum(known(w[::-1]) for w in longer) >= least:
+
+    def enough(turned: list[str], rare: tuple[str, ...] = ()) -> bool:
+        # (the long words must be words of no English: a rare word read backwards only adds)
+        long = sum(len(w) >= LONG_LETTERS for w in turned)
+        return len(turned) + len(rare) >= least and long >= MIN_LONG_WORDS
+
+    backwards = [w for w in longer if known(w[::-1])]
+    if sum(len(w) >= LONG_LETTERS for w in backwards) >= MIN_LONG_WORDS and enough(
+            backwards, tuple(_rare_backwards(words))):
         yield "reversed", lambda s: s[::-1]
-    if sum(known(w.translate(_ATBASH)) for w in longer) >= least:
+    if enough([w for w in longer if known(w.translate(_ATBASH))]):
         yield "Atbash", lambda s: s.translate(_ATBASH)
     shapes = _shapes()
-    turned = [0] * 26
+    turned: list[list[str]] = [[] for _ in range(26)]
     for w in longer:
         for first in shapes.get(w.translate(_TO_A[w[0]]), ""):
-            turned[(ord(first) - ord(w[0])) % 26] += 1
+            turned[(ord(first) - ord(w[0])) % 26].append(w)
     for k in sorted(range(1, 26), key=lambda k: (k != 13, k)):
-        if turned[k] >= least:
+        if enough(turned[k]):
             name = "ROT13" if k == 13 else f"a Caesar shift of {26 - k}"
             yield name, lambda s, table=_SHIFTS[k]: s.translate(table)  # type: ignore[misc]
 

@@ -156,9 +156,8 @@ def _codes(text: str) -> Iterator[str]:
 
 def spelled(text: str, words: list[str]) -> Iterator[tuple[str, str, bool]]:
     """``(encoding, text, prose)`` for each run of ``text`` spelled in signs that reads as
-    text: prose (:func:`silcrow.safety._english.is_prose`), or -- for Morse code, Braille, the
-    NATO alphabet and character codes, whose runs are no accident -- words and signs that only
-    count when they carry an attack (a command line spelled out is no prose).
+    English: prose (:func:`silcrow.safety._english.is_prose`), or -- for Morse code, Braille,
+    the NATO alphabet and character codes -- two English words or more.
 
     ``words``: the words of ``text``, lower case (:data:`WORD`), found once by the caller."""
     readers: tuple[tuple[str, Iterator[str], bool], ...] = (
@@ -170,10 +169,11 @@ def spelled(text: str, words: list[str]) -> Iterator[tuple[str, str, bool]]:
     )
     for encoding, reads, sure in readers:
         for plain in reads:
-            prose = is_prose(plain, text)
             english = {w for w in WORD.findall(plain.lower()) if len(w) >= 3 and known(w)}
-            if prose or sure and len(english) >= 2:
-                yield encoding, plain, prose
+            # A run of eight or more Morse, Braille, NATO or code signs is no accident: two
+            # English words in it ("send keys") are hidden text enough.
+            if is_prose(plain, text) or sure and len(english) >= 2:
+                yield encoding, plain, True
     if len(_MARKS.findall(text)) >= MIN_SIGNS:
         plain = _MARKS.sub("", text)
         if is_prose(plain, text):

@@ -43,6 +43,7 @@ def ranks() -> dict[str, int]:
 #: "##s"), with what the stem may have lost: "saved" is "save" + "d", "running" "run" + "ning".
 _ENDINGS = (("s", ""), ("es", ""), ("ed", ""), ("ed", "e"), ("ing", ""), ("ing", "e"), ("ly", ""), ("er", ""),
             ("ers", ""), ("ies", "y"), ("ied", "y"))
+_LAST = frozenset(ending[-1] for ending, _ in _ENDINGS)
 #: What an inflected word costs over its stem in :func:`segment` (in ranks).
 _INFLECTED = 2_000
 
@@ -52,7 +53,7 @@ def rank(word: str) -> int | None:
     word of the list (``_INFLECTED`` further down); None for a word that is neither."""
     vocab = ranks()
     found = vocab.get(word)
-    if found is not None or len(word) < 4:
+    if found is not None or len(word) < 4 or word[-1] not in _LAST:
         return found
     for ending, lost in _ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
@@ -87,7 +88,8 @@ def is_prose(text: str, source: str = "") -> bool:
         return False
     run = longest = 0
     for token in text.split():
-        run = run + 1 if known(token.strip(_PUNCTUATION).lower()) else 0
+        word = token.strip(_PUNCTUATION).lower().removesuffix("'s").removesuffix("\u2019s")
+        run = run + 1 if known(word) else 0
         longest = max(longest, run)
     if longest < MIN_RUN:
         return False
