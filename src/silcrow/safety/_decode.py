@@ -81,6 +81,8 @@ _COMMON_RANK = 1_000
 _RARER = 10
 _RARER_BY = 2_000
 _MAX_RUNS = 8
+#: At most this many decoded texts are returned for one note.
+_MAX_DECODED = 8
 
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}+={0,2}+(?![A-Za-z0-9+/=_-])")
 _BASE32 = re.compile(r"(?<![A-Za-z0-9+/=])[A-Z2-7]{16,}+={0,6}+(?![A-Za-z0-9+/=])")
@@ -312,4 +314,6 @@ def decoded(text: str) -> list[Decoded]:
     for name, turn in _ciphers(words):
         found.append(Decoded(name, _turned_lines(text, turn)))
     found.extend(Decoded(*read) for read in spelled(text, words))
-    return found
+    # Each decoded text is scanned again by every other stage: a note of many encoded runs is
+    # judged by its first few, prose first (what is held without an attack in it).
+    return sorted(found, key=lambda d: not d.prose)[:_MAX_DECODED]

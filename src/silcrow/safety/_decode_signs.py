@@ -68,8 +68,11 @@ _MORSE = re.compile(rf"[.\-](?<![\w.\-][.\-])[.\-]{{0,6}}+(?:[ \t/|]++[.\-]{{1,7
 _BRAILLE = re.compile(r"[\u2800-\u28ff][\u2800-\u28ff \t]*+")
 _NATO_WORD = "|".join(sorted((re.escape(w) for w in NATO), key=len, reverse=True))
 _NATO = re.compile(rf"(?i)\b(?:{_NATO_WORD})\b(?:[ \t,;/|.\-]{{1,5}}+(?:{_NATO_WORD})\b){{{_MORE},}}+")
-# One letter, then others each after one to three separators: "i g n o r e", "i.g.n.o.r.e".
-_SPACED = re.compile(rf"[A-Za-z](?<![A-Za-z][A-Za-z])(?:[ .\-_*|/]{{1,3}}+[A-Za-z](?![A-Za-z])){{{_MORE},}}+")
+# One letter, then others each after one to four separators: "i g n o r e", "i.g.n.o.r.e", "i, g, n".
+_SPACED = re.compile(rf"[A-Za-z](?<![A-Za-z][A-Za-z])(?:[ .,\-_*|/]{{1,4}}+[A-Za-z](?![A-Za-z]))"
+                     rf"{{{_MORE},}}+")
+#: How a spelled-out text may mark a space: "S, E, N, D, (space), T, H, E".
+_SPACE_WORD = re.compile(r"(?i)[ ,]{0,3}+[(\[<{]space[)\]>}][ ,]{0,3}+")
 _DECIMAL = re.compile(rf"\d(?<![\d.,]\d)\d{{1,2}}+(?:[ ,;]{{1,2}}+\d{{2,3}}+){{{_MORE},}}+")
 _BINARY = re.compile(rf"[01](?<![01][01])[01]{{6,7}}+(?:[ ,]{{0,2}}+[01]{{7,8}}+){{{_MORE},}}+")
 _MARKS = re.compile("[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
@@ -135,6 +138,8 @@ def _nato(text: str, words: list[str]) -> Iterator[str]:
 
 
 def _spaced(text: str) -> Iterator[str]:
+    if "space" in text.lower():
+        text = _SPACE_WORD.sub(" / ", text)
     for m in list(_SPACED.finditer(text))[:_MAX_RUNS]:
         run = m.group()
         pieces = re.findall(r"[A-Za-z]", run)
