@@ -71,6 +71,7 @@ def deeper(text: str, inner_scan: Callable[[str], str] | None) -> list[Finding]:
             # Prose hidden in an encoding has no ordinary use in a note; a person reads it.
             return [(pid, f"text hidden in {found.encoding} reads, decoded, as {shown!r}; a note "
                           "that hides what it says is held for a person to read")]
+
     return decide(evidence(text), Thresholds.shipped())
 
 

@@ -126,8 +126,9 @@ class Decoded(NamedTuple):
 
     @property
     def pattern_id(self) -> str:
-        """``decoded.base64``, ``decoded.rot13``, ``decoded.morse_code``, ``decoded.caesar_shift_of_3``..."""
-        words = [w for w in re.findall(r"[a-z0-9]+", self.encoding.lower()) if w not in ("a", "the", "u")]
+        """``decoded.base64``, ``decoded.rot13``, ``decoded.morse_code``, ``decoded.caesar_shift_of_3``,
+        ``decoded.nato_spelling_alphabet``..."""
+        words = [w for w in re.findall(r"[a-z0-9]+", self.encoding.lower()) if w not in ("a", "the")]
         return "decoded." + "_".join(words)
 
 
@@ -211,7 +212,7 @@ def _escaped(text: str) -> Iterator[tuple[str, str]]:
     if "&#" in text and _dense(_ENTITY, text):
         yield "HTML character references", html.unescape(text)
     if "\\u" in text and _dense(_UNICODE_ESCAPE, text):
-        yield "\\u escapes", _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
+        yield "Unicode escapes", _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
 
 
 def _runs(text: str) -> list[Decoded]:
