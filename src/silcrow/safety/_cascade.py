@@ -33,14 +33,12 @@ from typing import TYPE_CHECKING
 
 from silcrow.errors import EmbedderUnavailableError
 from silcrow.safety._decode import COMMON, WORD, decoded
+from silcrow.safety._meaning import GATE
 
 if TYPE_CHECKING:
     from silcrow.safety._learned import Judgement
     from silcrow.safety._meaning import Head
 
-#: For weights that carry no gate of their own: an n-gram score under this in every window
-#: sends a note no further (on the calibration split ~95% of conversation turns stop there).
-GATE = 0.10
 #: At most this many windows of a note are read for meaning (the ones the n-gram model doubts
 #: most); a doubted window past them is held on the n-gram model's word. One: a second
 #: embedding doubles the stage's cost on a long note and changed no verdict on the benchmark.
