@@ -28,6 +28,8 @@ import re
 import unicodedata
 from functools import cache
 
+from silcrow.safety import _bounded as bounded
+
 #: The reading of an invisible character (and the padding after a decoded entity).
 SKIP = "\x00"
 
@@ -199,10 +201,11 @@ def _amp(m: re.Match[str]) -> str:
 
 def fold(text: str, lower_first: bool = False) -> str:
     """The reading of ``text`` (see the module doc): same length, one character per character."""
-    out = text.translate(_READINGS[lower_first])
+    table = _READINGS[lower_first]
+    out = bounded.each_piece(lambda piece: piece.translate(table), text)
     if "&" in out or "%" in out or "/" in out:
-        out = _AMP.sub(_amp, out)
-        out = _ENCODED.sub(_decode, out)
+        out = bounded.sub(_AMP, _amp, out)
+        out = bounded.sub(_ENCODED, _decode, out)
     return out
 
 

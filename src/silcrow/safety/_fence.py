@@ -30,6 +30,7 @@ import logging
 import re
 from functools import cache
 
+from silcrow.safety import _bounded as bounded
 from silcrow.safety._confusables import SKIP, readings
 from silcrow.safety._tags import FENCE_CLOSE, FENCE_OPEN, OPEN_WITH_ATTRIBUTES, UNCLOSED, UNCLOSED_NAME, tags
 from silcrow.safety._threats import describe, display_safe, scan
@@ -103,17 +104,17 @@ def sanitize_context(text: str) -> str:
     bounded (see ``_MAX_PASSES``).
     """
     for _ in range(_MAX_PASSES):
-        cleaned = _note().sub("", _remove_tags(text))
+        cleaned = bounded.sub(_note(), "", _remove_tags(text))
         if cleaned == text:
             break
         text = cleaned
     else:
-        return _note().sub("", _remove_brackets(text))
+        return bounded.sub(_note(), "", _remove_brackets(text))
     # A tag whose attributes hold a bracket look-alike ("<memory-context/[x>": "[" reads as
     # "<") is not one tag in the readings, yet a model may read it as one. The whole name
     # with the start of attributes is left only by such texts: they lose every bracket.
-    if any(OPEN_WITH_ATTRIBUTES.search(reading) for reading in readings(text) if "<" in reading):
-        return _note().sub("", _remove_brackets(text))
+    if any(bounded.search(OPEN_WITH_ATTRIBUTES, reading) for reading in readings(text) if "<" in reading):
+        return bounded.sub(_note(), "", _remove_brackets(text))
     return text
 
 
@@ -134,7 +135,7 @@ def _drop_threats(text: str) -> str:
     catches an attack spread across items: then nothing is recalled.
     """
     kept: list[str] = []
-    for item in _BLANK_LINE.split(text):
+    for item in bounded.split(_BLANK_LINE, text):
         if not item.strip():
             continue
         hits = scan(item)
@@ -196,9 +197,9 @@ def neutralise_turns(text: str) -> str:
     role_line, template = _turn_patterns()
     reading = readings(text)[0]
     edits: list[tuple[int, int, str]] = []
-    for m in role_line.finditer(reading):
+    for m in bounded.finditer(role_line, reading):
         edits.append((m.end() - 1, m.end(), " -"))
-    for m in template.finditer(reading):
+    for m in bounded.finditer(template, reading):
         inner = text[m.start():m.end()]
         words = re.sub(r"[^\w/]+", " ", inner).strip()
         edits.append((m.start(), m.end(), f"({words})"))

@@ -12,6 +12,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
 
+from silcrow.safety import _bounded as bounded
+
 
 @dataclass(frozen=True)
 class Near:
@@ -32,13 +34,13 @@ class Near:
     def search(self, text: str) -> re.Match[str] | None:
         """The match of ``first`` that starts a hit (or of ``also``), else None."""
         first, second, *also = self.patterns
-        if also and (hit := also[0].search(text)):
+        if also and (hit := bounded.search(also[0], text)):
             return hit
-        firsts = list(first.finditer(text))
+        firsts = list(bounded.finditer(first, text))
         if not firsts:
             return None
         ends = [m.end() for m in firsts]
-        for m in second.finditer(text):
+        for m in bounded.finditer(second, text):
             i = bisect_right(ends, m.start()) - 1  # the closest first-match before this one
             if i >= 0 and m.start() - ends[i] <= self.gap and not (
                 self.same_line and "\n" in text[ends[i]:m.start()]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from silcrow.safety import _bounded as bounded
 from silcrow.safety._confusables import SKIP, readings
 
 FENCE_OPEN = "<memory-context>"
@@ -56,7 +57,8 @@ def tags(text: str) -> list[tuple[int, int, bool]]:
     found: list[tuple[int, int, bool]] = []
     for reading in readings(text):
         if "<" in reading:
-            found += [(m.start(), m.end(), m.group("close") is not None) for m in TAG.finditer(reading)]
+            found += [(m.start(), m.end(), m.group("close") is not None)
+                      for m in bounded.finditer(TAG, reading)]
     found.sort()
     merged: list[tuple[int, int, bool]] = []
     for start, end, close in found:

@@ -44,6 +44,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Literal, NamedTuple
 
+from silcrow.safety import _bounded as bounded
 from silcrow.safety._confusables import (
     ANY_INVISIBLE,
     CAPITAL_CONFUSABLES,
@@ -104,11 +105,15 @@ def verdict(hits: Iterable[ThreatHit]) -> Verdict:
 
 def normalize(text: str) -> str:
     """The form behavioural patterns are matched against (see module doc)."""
-    return _fold(ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text)))
+    return _fold(bounded.sub(ANY_INVISIBLE, "", bounded.nfkc(text)))
 
 
 def _fold(nfkc: str) -> str:
     """:func:`normalize` of a text already NFKC-normalised with invisible characters removed."""
+    return bounded.each_piece(_fold_piece, nfkc)
+
+
+def _fold_piece(nfkc: str) -> str:
     return nfkc.translate(CAPITAL_CONFUSABLES).casefold().translate(CONFUSABLES)
 
 
@@ -314,7 +319,7 @@ def _first_unnegated(rx: re.Pattern[str] | Near, text: str, excuses: tuple[re.Pa
     """The span of the first match no excuse (negation, quotation, tool description before it)
     covers; True when every match was excused, False when nothing matched. The excused matches'
     spans are added to ``spans``."""
-    matches = [rx.search(text)] if isinstance(rx, Near) else rx.finditer(text)
+    matches = [rx.search(text)] if isinstance(rx, Near) else bounded.finditer(rx, text)
     excused = False
     for m in matches:
         if m is None:
@@ -355,16 +360,16 @@ def _quoted_mention(text: str, start: int, end: int) -> bool:
 
 def _local_cron(text: str, start: int, end: int) -> bool:
     """Whether a start-up-file write is a cron job running something local (see ``_CRON``)."""
-    return bool(_CRON.search(text, start, min(len(text), end + 120))) and not _REMOTE_RUN.search(text)
+    near = _CRON.search(text, start, min(len(text), end + 120))
+    return bool(near) and not bounded.search(_REMOTE_RUN, text)
 
 
 def _invisible_hits(text: str) -> Iterable[ThreatHit]:
-    if not ANY_INVISIBLE.search(text):
+    if not bounded.search(ANY_INVISIBLE, text):
         return
     for pid, desc, rx in compiled().invisible:
-        found = sorted({
-            f"U+{ord(m.group()):04X}" for m in rx.finditer(text) if not _legit_joiner(text, m.start())
-        })
+        found = sorted({f"U+{ord(m.group()):04X}"
+                        for m in bounded.finditer(rx, text) if not _legit_joiner(text, m.start())})
         if found:
             shown = ", ".join(found[:5]) + (", ..." if len(found) > 5 else "")
             yield ThreatHit(pid, INVISIBLE, f"{desc} ({shown})")
@@ -419,8 +424,8 @@ def _scan(text: str, semantic: bool, learned: bool, decode: bool = True) -> list
     tables = compiled()
     hits = list(_invisible_hits(text))
     # NFKC once: the behavioural, international and secret patterns each start from it.
-    nfkc = ANY_INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
-    normal = tables.usage.sub(" ", _fold(nfkc))
+    nfkc = bounded.sub(ANY_INVISIBLE, "", bounded.nfkc(text))
+    normal = bounded.sub(tables.usage, " ", _fold(nfkc))
     excused: set[str] = set()  # categories whose every match was a mention, advice or a tool's doc
     mentioned: list[tuple[int, int]] = []  # where those matches are, in ``normal``
     behaviour = tables.behaviour
@@ -446,22 +451,22 @@ def _scan(text: str, semantic: bool, learned: bool, decode: bool = True) -> list
                     or pid == "role.jailbreak_mode" and _device_mode(rx, normal, found[0])):
                 hit = replace(hit, severity="hold")
             hits.append(hit)
-    native = nfkc.casefold()
+    native = bounded.each_piece(str.casefold, nfkc)
     intl = tables.intl
     for index in tables.intl_gate_index.open(native):
         pid, cat, desc, rx = intl[index]
         # English and French share "ignore ... instructions": one hit per category is enough.
-        if all(h.category != cat for h in hits) and cat not in excused and (m := rx.search(native)):
+        if all(h.category != cat for h in hits) and cat not in excused and (m := bounded.search(rx, native)):
             hits.append(_hit(pid, cat, desc, native, m.start(), m.end()))
     if tags(text):
         hits.append(ThreatHit(FENCE_ID, HIDDEN, FENCE_DESC))
-    squashed = tables.non_letters.sub("", normal.translate(LEET))
+    squashed = bounded.sub(tables.non_letters, "", bounded.each_piece(lambda s: s.translate(LEET), normal))
     for pid, cat, desc, rx in tables.squashed:
         # Only when the readable patterns missed it: one hit per category is enough.
-        if all(h.category != cat for h in hits) and cat not in excused and rx.search(squashed):
+        if all(h.category != cat for h in hits) and cat not in excused and bounded.search(rx, squashed):
             hits.append(ThreatHit(pid, cat, desc))
     for pid, desc, rx in tables.secrets:
-        if m := rx.search(nfkc):
+        if m := bounded.search(rx, nfkc):
             # The secret itself is not repeated back: only its first characters.
             hits.append(ThreatHit(pid, SECRET, f'{desc}: "{display_safe(m.group()[:6])}..."', m.group()[:6]))
     held = {h.category for h in hits if h.severity == "hold" and h.pattern_id in HOLD_IDS}
