@@ -13,11 +13,12 @@ Why the answers are the same:
 
 * Where a match can start is read from the pattern (:func:`_starts`): the literal texts every
   match begins with (``\\b(?:curl|wget)\\s`` -> ``curl``, ``wget``), or the start of a line for a
-  multi-line ``^``. Those places are found with ``str.find`` and ``rx.match(text, pos)`` is tried
-  at each, in order, on the whole text: a lookbehind, ``\\b`` or ``^`` sees the characters before
-  ``pos`` as a search does, so the match found is the one a search finds (a search is a match
-  tried at each position in turn). Every such match is non-empty, so ``finditer`` goes on from its
-  end, as ``re`` does. The work of one call is the length of one match attempt.
+  multi-line ``^``. Those places are found by searching for the texts in windows of ``CHUNK``
+  characters, and ``rx.match(text, pos)`` is tried at each, in order, on the whole text: a
+  lookbehind, ``\\b`` or ``^`` sees the characters before ``pos`` as a search does, so the match
+  found is the one a search finds (a search is a match tried at each position in turn). Every
+  such match is non-empty, so ``finditer`` goes on from its end, as ``re`` does. The work of one
+  call is one window, or one match attempt.
 * A pattern that matches one character (a character class) gives the same matches on any slice:
   it is searched window by window.
 * ``str.translate``, ``str.casefold`` and a substitution of a character class by ``""`` map each
@@ -25,8 +26,9 @@ Why the answers are the same:
   forms joined (an ASCII character is a starter that composes with nothing before or after it).
   These run piece by piece.
 
-A pattern whose starts cannot be read (a case-insensitive letter in a non-ASCII text, a pattern
-that may match the empty string) is handed the whole text in one call, as before.
+A pattern whose starts cannot be read (one that may begin with any letter, or match the empty
+string) is handed the whole text in one call, as before; so is a match attempt that runs on (an
+unbounded repetition over a long run of its characters): such a call is as long as it was.
 """
 
 from __future__ import annotations
@@ -72,11 +74,6 @@ def whole_calls() -> AbstractContextManager[None]:
     """Within this block every function here makes the single call it stands for (the baseline
     the fence's bench and tests compare with)."""
     return stretch(1 << 62)
-
-
-def _caseless(s: str) -> bool:
-    """ASCII text without letters: no other character matches it case-insensitively."""
-    return s.isascii() and not any(c.isalpha() for c in s)
 
 
 # Where a match begins: at a literal text (_AT_TEXT, "curl"), at the start of a line (a multi-line
@@ -173,32 +170,29 @@ def _any_nocase(items: list[Any]) -> bool:
 
 
 class _Starts(NamedTuple):
-    """Where a match of a pattern can begin: at one of ``texts`` (looked for in a lower-cased
-    copy when ``nocase``), at the start of a line (``lines``), at the start of the text
-    (``text_start``)."""
+    """Where a match of a pattern can begin: where ``finder`` (an alternation of literal texts,
+    case-insensitive when any part of the pattern is) matches, ``longest`` characters at most; at
+    the start of a line (``lines``); at the start of the text (``text_start``)."""
 
-    texts: tuple[str, ...]
-    nocase: bool
+    finder: re.Pattern[str] | None
+    longest: int
     lines: bool
     text_start: bool
 
 
 @cache
 def _starts(rx: re.Pattern[str]) -> _Starts | None:
-    """Where a match of ``rx`` can begin; None when that cannot be read. A pattern with
-    case-insensitive parts has its texts looked for in a lower-cased copy (a superset of the
-    places, for an ASCII text)."""
+    """Where a match of ``rx`` can begin; None when that cannot be read. Matched
+    case-insensitively by ``re`` itself, a start text matches what the pattern's letter does
+    (``"k"`` also the Kelvin sign), so no place is missed."""
     items = list(_parser.parse(rx.pattern, rx.flags))
     found = _prefixes(items, _PREFIX_CHARS, bool(rx.flags & re.MULTILINE))
     if _NOTHING_KNOWN in found:
         return None
-    texts = {text for at, text in found if at == _AT_TEXT}
+    texts = _shortest({text for at, text in found if at == _AT_TEXT})
     nocase = bool(rx.flags & re.IGNORECASE) or _any_nocase(items)
-    if nocase:
-        if not all(text.isascii() for text in texts):
-            return None  # "ſ" matches "s": a non-ASCII start may stand for an ASCII one
-        texts = {text.lower() for text in texts}
-    return _Starts(_shortest(texts), nocase, any(at == _AT_LINE for at, _ in found),
+    finder = re.compile("|".join(map(re.escape, texts)), re.IGNORECASE if nocase else 0) if texts else None
+    return _Starts(finder, max(map(len, texts), default=0), any(at == _AT_LINE for at, _ in found),
                    any(at == _AT_START for at, _ in found))
 
 
@@ -211,28 +205,39 @@ def _one_char(rx: re.Pattern[str]) -> bool:
 
 @cache
 def _char_run(rx: re.Pattern[str]) -> bool:
-    """Whether ``rx`` is one character class, alone or repeated (``[^a-z]+``)."""
+    """Whether ``rx`` is one character class, alone or repeated from once (``[^a-z]+``): removing
+    its matches removes each character of the class, wherever a text is cut."""
     items = list(_parser.parse(rx.pattern, rx.flags))
     if len(items) != 1:
         return False
     op, arg = items[0]
     if op in _ONE_CHAR:
         return True
-    return op in _REPEATS and arg[0] >= 1 and len(arg[2]) == 1 and arg[2][0][0] in _ONE_CHAR
+    return op in _REPEATS and arg[0] == 1 and len(arg[2]) == 1 and arg[2][0][0] in _ONE_CHAR
 
 
-def _leading_caseless(text: str) -> str:
-    for i, ch in enumerate(text):
-        if not _caseless(ch):
-            return text[:i]
-    return text
+def _found(finder: re.Pattern[str], longest: int, text: str) -> Iterator[int]:
+    """Every place, ascending, where ``finder`` matches in ``text`` (overlapping ones too), each
+    found by a search of at most ``_limit + longest`` characters."""
+    pos, size = 0, len(text)
+    while pos < size:
+        end = min(size, pos + _limit)
+        m = finder.search(text, pos, min(size, end + longest - 1))
+        if m is None or m.start() >= end:
+            # No text starts in [pos, end): each would have fitted in the search. One starting
+            # later may not have, so the next search begins at ``end``.
+            pos = end
+            continue
+        yield m.start()
+        pos = m.start() + 1
 
 
-def _finds(text: str, needle: str) -> Iterator[int]:
-    pos = text.find(needle)
+def _line_starts(text: str) -> Iterator[int]:
+    yield 0
+    pos = text.find("\n")
     while pos >= 0:
-        yield pos
-        pos = text.find(needle, pos + 1)
+        yield pos + 1
+        pos = text.find("\n", pos + 1)
 
 
 def _candidates(rx: re.Pattern[str], text: str) -> Iterator[int] | None:
@@ -240,23 +245,14 @@ def _candidates(rx: re.Pattern[str], text: str) -> Iterator[int] | None:
     starts = _starts(rx)
     if starts is None:
         return None
-    texts = starts.texts
-    haystack = text
-    if starts.nocase and texts:
-        if text.isascii():
-            haystack = text.lower()  # ASCII: lower-casing moves no character
-        else:
-            # "K" (the Kelvin sign) matches "k": only a start without letters is looked for as is
-            texts = tuple(_leading_caseless(t) for t in texts)
-            if not all(texts):
-                return None
-            texts = _shortest(set(texts))
-    streams: list[Iterator[int]] = [_finds(haystack, t) for t in texts]
+    streams: list[Iterator[int]] = []
+    if starts.finder is not None:
+        streams.append(_found(starts.finder, starts.longest, text))
     if starts.lines:
-        streams.append(p + 1 for p in _finds(text, "\n"))
-    if starts.lines or starts.text_start:
+        streams.append(_line_starts(text))
+    elif starts.text_start:
         streams.append(iter((0,)))
-    return heapq.merge(*streams)
+    return streams[0] if len(streams) == 1 else heapq.merge(*streams)
 
 
 def _windows(rx: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:

@@ -42,6 +42,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
+from itertools import islice
 from typing import Literal, NamedTuple
 
 from silcrow.safety import _bounded as bounded
@@ -355,7 +356,8 @@ def _quoted_mention(text: str, start: int, end: int) -> bool:
     if closed is None or closed.start() - opened > 300:
         return False
     outside = text[:opened] + " " + text[closed.end():]
-    return len(re.findall(r"[^\W\d_]{2,}", outside)) >= 2
+    # Two words are enough: the search stops at the second, not at the end of a long text.
+    return next(islice(re.finditer(r"[^\W\d_]{2,}", outside), 1, None), None) is not None
 
 
 def _local_cron(text: str, start: int, end: int) -> bool:
