@@ -173,6 +173,7 @@ bench: $(STAMP) $(HERMES_VENV)/.installed $(CREWAI_VENV)/.installed $(ADK_VENV)/
 	$(BIN)/python bench/rerank_cost.py
 	$(BIN)/python bench/startup.py
 	$(BIN)/python bench/serve.py
+	$(BIN)/python bench/fence_stretch.py
 
 clean:
 	rm -rf $(VENV) $(HERMES_VENV) $(OPENVIKING_VENV) $(HINDSIGHT_VENV) $(AUTOGEN_VENV) $(CREWAI_VENV) $(ADK_VENV) build/site .pytest_cache .mypy_cache .ruff_cache

@@ -1,8 +1,8 @@
 """Regex searches and per-character rewrites of a long text in short stretches, with exactly the
 results of the single calls they replace.
 
-One ``re`` call never releases the interpreter lock: a search of a 100,000-character recall
-block holds it for as long as that search takes, and a server's event loop, waiting for the lock
+One ``re`` call never releases the interpreter lock: a search of a recall block (fifty facts at
+the size cap are 200,000 characters) holds it for as long as that search takes, and a server's event loop, waiting for the lock
 while a worker thread screens the block, stalls for that long. The functions here give the same
 answers as ``rx.finditer(text)``, ``rx.search(text)``, ``rx.sub(repl, text)``, ``rx.split(text)``
 and a per-character ``str`` method, but make many calls, each over a short stretch of the text,
