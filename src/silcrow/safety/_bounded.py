@@ -2,12 +2,12 @@
 results of the single calls they replace.
 
 One ``re`` call never releases the interpreter lock: a search of a recall block (fifty facts at
-the size cap are 200,000 characters) holds it for as long as that search takes, and a server's event loop, waiting for the lock
-while a worker thread screens the block, stalls for that long. The functions here give the same
-answers as ``rx.finditer(text)``, ``rx.search(text)``, ``rx.sub(repl, text)``, ``rx.split(text)``
-and a per-character ``str`` method, but make many calls, each over a short stretch of the text,
-between which the interpreter can switch threads. A text of up to ``CHUNK`` characters is handed
-to the single call as before.
+the size cap are 200,000 characters) holds it for as long as that search takes, and a server's
+event loop, waiting for the lock while a worker thread screens the block, stalls for that long.
+The functions here give the same answers as ``rx.finditer(text)``, ``rx.search(text)``,
+``rx.sub(repl, text)``, ``rx.split(text)`` and a per-character ``str`` method, but make many
+calls, each over a short stretch of the text, between which the interpreter can switch threads.
+A text of up to ``CHUNK`` characters is handed to the single call as before.
 
 Why the answers are the same:
 
