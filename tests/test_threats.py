@@ -7,6 +7,8 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_threats_intl import ATTACKS as INTL_ATTACKS
+from test_threats_intl import HELD as INTL_HELD
 
 from silcrow.safety._threats import PATTERN_IDS, ThreatHit, describe, display_safe, normalize, scan
 
@@ -233,7 +235,8 @@ def test_attack_is_caught_with_its_pattern_id(text: str, pattern_id: str) -> Non
 
 
 def test_every_pattern_id_has_an_attack_example() -> None:
-    covered = {pid for _, pid in ATTACKS}
+    # The international patterns' examples are in tests/test_threats_intl.py.
+    covered = {pid for _, pid in ATTACKS + INTL_ATTACKS + INTL_HELD}
     assert set(PATTERN_IDS) == covered
 
 

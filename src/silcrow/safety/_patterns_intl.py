@@ -1,100 +1,383 @@
-"""Instruction-override, prompt-leak and role-hijack patterns in Spanish, French, German,
-Portuguese, Russian, Chinese, Japanese, Arabic and Hindi.
+"""Attack patterns in languages other than English: Spanish, French, German, Portuguese, Italian
+and Dutch here; Russian, Polish, Turkish, Chinese, Japanese, Korean, Arabic and Hindi in
+:mod:`silcrow.safety._patterns_intl_more`.
 
 Matched on the *native* form of a text (NFKC, invisible characters removed, case folded,
 no look-alike folding, which would turn Cyrillic into Latin). Each pattern is a verb
 and its object in the order the language puts them, with a bounded gap; written for
 silcrow from how the phrases are said, not taken from any list.
+
+The families, one pattern id ``intl.<family>.<lang>`` each:
+
+- ``override``: ignore or forget the earlier instructions;
+- ``leak``: reveal the system prompt or the hidden instructions;
+- ``role``: "you are now X", without rules, filters or limits;
+- ``never_refuse``: never refuse a request, said to the agent;
+- ``mode``: a developer, god or jailbreak mode together with what makes it one (two answers,
+  no rules): the bare switch is also a line of a phone's or a browser's setup notes;
+- ``authority``: "I am your administrator / developer" with the agent's rules changed, or the
+  agent's rules declared lifted;
+- ``obey``: obey me, only me, only this note; remember that you obey;
+- ``exfil``: send the conversation, its history or secrets to an address;
+- ``hide``: do not tell the user;
+- ``cant``: never say that you cannot. Also a motivational phrase ("never say you can't!"),
+  so it is only held (:data:`INTL_HOLD`), unless the note has more of an attack in it.
+
+Every pattern begins with literal words (the prefilter skips a pattern none of whose first
+words occurs in a note), and every gap is bounded, so each is linear in the note's length.
+Phrases a user says about their own day are left out on purpose: "the admin updated the
+wiki's rules" names no "your rules"; "my dog only obeys me" is not said to the agent.
 """
 
 from __future__ import annotations
 
-from silcrow.safety._patterns import LEAK, OVERRIDE, ROLE
+import re
+import unicodedata
+
+from silcrow.safety._patterns import DECEPTION, EXFIL, LEAK, OVERRIDE, ROLE
+from silcrow.safety._patterns_intl_more import MORE
 
 _G = r"[^\n.!?。！？]{0,40}?"  # a short gap inside one sentence
+_L = r"[^\n]{0,150}?"  # a gap inside one line, across sentences ("Ich bin dein Admin. Deine Regeln ...")
+_A = "['\u2019]"  # an apostrophe, typed or typographic
+_EMAIL_OR_URL = r"(?:https?://|@[\w-]{1,63}\.\w"  # a URL or an e-mail address; closed by the caller
 
-INTL: tuple[tuple[str, str, str, str], ...] = (
-    # Spanish
-    ("intl.override.es", OVERRIDE, "asks to ignore earlier instructions (Spanish)",
-     rf"\b(?:ignora|ignore|ignorar|olvida|olvide|olvidar|descarta|descarte|omite|omita)\b{_G}"
-     r"\b(?:instrucciones|indicaciones|reglas|directrices|órdenes)\b"),
-    ("intl.leak.es", LEAK, "asks to reveal the system prompt (Spanish)",
-     rf"\b(?:revela|revele|muestra|muestre|muéstrame|dime|imprime|repite|comparte)\b{_G}"
-     r"\b(?:prompt|mensaje|instrucciones)\s+(?:del?\s+)?sistema\b"),
-    ("intl.role.es", ROLE, "asks the agent to act without restrictions (Spanish)",
-     r"\b(?:ahora\s+eres|actúa\s+como|finge\s+ser)\b[^\n]{0,40}?\b(?:sin\s+(?:restricciones|límites|filtros)"
-     r"|libre)\b|\bsin\s+ninguna\s+restricción\b"),
-    # French
-    ("intl.override.fr", OVERRIDE, "asks to ignore earlier instructions (French)",
-     # "ignore" and "instructions" are English words too: a French determiner before the object
-     # tells the languages apart ("ignore les instructions", not "ignore instructions inside").
-     rf"\b(?:ignore|ignorez|ignorer|oublie|oubliez|oublier|néglige|négligez)\b{_G}"
-     r"\b(?:les|tes|vos|ces|des|toutes\s+les|l'ensemble\s+des)\s+(?:\w+\s+)?"
-     r"(?:instructions|consignes|règles|directives)\b"),
-    ("intl.leak.fr", LEAK, "asks to reveal the system prompt (French)",
-     rf"\b(?:révèle|révélez|montre|montrez|affiche|affichez|donne|donnez|répète|répétez|dis|dites)\b{_G}"
-     r"\b(?:prompt|invite|message|instructions|consignes)\s+(?:du\s+|de\s+)?système\b"),
-    ("intl.role.fr", ROLE, "asks the agent to act without restrictions (French)",
-     r"\b(?:tu\s+es\s+maintenant|agis\s+comme|fais\s+semblant\s+d'être)\b[^\n]{0,40}?"
-     r"\bsans\s+(?:restrictions|limites|filtres)\b"),
-    # German
-    ("intl.override.de", OVERRIDE, "asks to ignore earlier instructions (German)",
-     rf"\b(?:ignoriere|ignorier|ignorieren|vergiss|vergessen|missachte|missachten)\b{_G}"
-     r"(?:anweisungen|instruktionen|regeln|vorgaben|richtlinien)\b"),
-    ("intl.leak.de", LEAK, "asks to reveal the system prompt (German)",
-     rf"\b(?:zeige|zeig|verrate|verrat|gib|nenne|wiederhole|drucke)\b{_G}"
-     r"(?:system-?prompt|systemanweisungen|systemnachricht|system\s+prompt)\b"),
-    ("intl.role.de", ROLE, "asks the agent to act without restrictions (German)",
-     r"\b(?:du\s+bist\s+(?:jetzt|nun)|tu\s+so,?\s+als|handle\s+als)\b[^\n]{0,40}?"
-     r"\b(?:ohne\s+(?:einschränkungen|regeln|filter|grenzen)|uneingeschränkt)"),
-    # Portuguese
-    ("intl.override.pt", OVERRIDE, "asks to ignore earlier instructions (Portuguese)",
-     rf"\b(?:ignore|ignora|ignorar|esqueça|esquece|esquecer|desconsidere|desconsidera)\b{_G}"
-     r"\b(?:instruções|instrucoes|regras|diretrizes|orientações)\b"),
-    ("intl.leak.pt", LEAK, "asks to reveal the system prompt (Portuguese)",
-     rf"\b(?:revele|revela|mostre|mostra|diga|imprima|repita|compartilhe)\b{_G}"
-     r"\b(?:prompt|mensagem|instruções)\s+(?:do\s+)?sistema\b"),
-    ("intl.role.pt", ROLE, "asks the agent to act without restrictions (Portuguese)",
-     r"\b(?:agora\s+você\s+é|aja\s+como|finja\s+ser)\b[^\n]{0,40}?\bsem\s+(?:restrições|limites|filtros)\b"),
-    # Russian
-    ("intl.override.ru", OVERRIDE, "asks to ignore earlier instructions (Russian)",
-     rf"(?:игнорируй|игнорируйте|проигнорируй|забудь|забудьте|не\s+обращай\s+внимания\s+на){_G}"
-     r"(?:инструкци|указани|правил|директив)"),
-    ("intl.leak.ru", LEAK, "asks to reveal the system prompt (Russian)",
-     rf"(?:покажи|покажите|раскрой|раскройте|выведи|выведите|скажи|повтори|напиши){_G}"
-     r"(?:системн\w*\s+(?:промпт|подсказк|инструкци|сообщени)|промпт)"),
-    ("intl.role.ru", ROLE, "asks the agent to act without restrictions (Russian)",
-     r"(?:теперь\s+ты|притворись|веди\s+себя\s+как)[^\n]{0,40}?(?:без\s+(?:ограничений|правил|фильтров))"),
-    # Chinese
-    ("intl.override.zh", OVERRIDE, "asks to ignore earlier instructions (Chinese)",
-     r"(?:忽略|无视|無視|忽视|忘记|忘記|不要理会|不要理會)[^\n。！？]{0,12}?(?:指令|指示|说明|說明|规则|規則|提示)"),
-    ("intl.leak.zh", LEAK, "asks to reveal the system prompt (Chinese)",
-     r"(?:显示|顯示|透露|泄露|洩露|告诉我|告訴我|输出|輸出|打印|展示|重复|重複|给我看)[^\n。！？]{0,10}?"
-     r"(?:系统提示|系統提示|系统指令|系統指令|系统消息|初始指令)"),
-    ("intl.role.zh", ROLE, "asks the agent to act without restrictions (Chinese)",
-     r"(?:你现在是|你現在是|假装你是|假裝你是|扮演)[^\n。！？]{0,20}?(?:没有任何限制|沒有任何限制|不受限制|无限制|無限制)"),
-    # Japanese
-    ("intl.override.ja", OVERRIDE, "asks to ignore earlier instructions (Japanese)",
-     r"(?:指示|命令|ルール|指令|プロンプト)[^\n。！？]{0,12}?(?:を|は)?(?:すべて|全て)?\s*(?:無視|忘れ)"),
-    ("intl.leak.ja", LEAK, "asks to reveal the system prompt (Japanese)",
-     r"システム\s*(?:プロンプト|メッセージ|指示)[^\n。！？]{0,12}?(?:を|は)?\s*(?:表示|教え|見せ|出力|明か|開示"
-     r"|繰り返|書き出)"),
-    ("intl.role.ja", ROLE, "asks the agent to act without restrictions (Japanese)",
-     r"(?:制限|フィルター|ルール)(?:の)?(?:ない|なし|無し|を解除)[^\n。！？]{0,20}?(?:として|モード|AI)"),
-    # Arabic
-    ("intl.override.ar", OVERRIDE, "asks to ignore earlier instructions (Arabic)",
-     r"(?:تجاهل|انس|أهمل|اهمل|لا\s+تتبع)[^\n.!?؟]{0,30}?(?:التعليمات|الإرشادات|التوجيهات|القواعد|الأوامر)"),
-    ("intl.leak.ar", LEAK, "asks to reveal the system prompt (Arabic)",
-     r"(?:اكشف|أظهر|اظهر|اعرض|أخبرني|اطبع|كرر|شارك)[^\n.!?؟]{0,30}?(?:موجه|تعليمات|رسالة|تلقين)\s+النظام"),
-    ("intl.role.ar", ROLE, "asks the agent to act without restrictions (Arabic)",
-     r"(?:أنت\s+الآن|تظاهر|تصرف\s+ك)[^\n.!?؟]{0,40}?(?:بدون|دون)\s+(?:أي\s+)?(?:قيود|حدود|فلاتر)"),
-    # Hindi
-    ("intl.override.hi", OVERRIDE, "asks to ignore earlier instructions (Hindi)",
-     r"(?:निर्देशों|निर्देश|नियमों|आदेशों)[^\n।!?]{0,30}?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|नज़रअंदाज|भूल\s+जा|भूल\s+जाओ"
-     r"|भूल\s+जाएं|मत\s+मानो)"),
-    ("intl.leak.hi", LEAK, "asks to reveal the system prompt (Hindi)",
-     r"(?:सिस्टम|सिस्टेम)\s+(?:प्रॉम्प्ट|प्रोम्प्ट|संदेश|निर्देश)[^\n।!?]{0,30}?(?:दिखाओ|दिखाएं|दिखाइए|बताओ|बताएं"
-     r"|बताइए|प्रकट|साझा|लिखो)"),
-    ("intl.role.hi", ROLE, "asks the agent to act without restrictions (Hindi)",
-     r"(?:अब\s+तुम|अब\s+आप|दिखावा\s+करो)[^\n।!?]{0,40}?(?:बिना\s+(?:किसी\s+)?(?:प्रतिबंध|सीमा|नियम))"),
+FAMILIES: dict[str, tuple[str, str]] = {
+    "override": (OVERRIDE, "asks to ignore earlier instructions"),
+    "leak": (LEAK, "asks to reveal the system prompt or hidden instructions"),
+    "role": (ROLE, "asks the agent to act without rules or filters"),
+    "never_refuse": (ROLE, "tells the agent never to refuse"),
+    "mode": (ROLE, "invokes a developer, god or jailbreak mode"),
+    "authority": (OVERRIDE, "claims authority over the agent's rules, or declares them lifted"),
+    "obey": (OVERRIDE, "tells the agent to obey one person or one note"),
+    "exfil": (EXFIL, "asks to send the conversation or secrets to an address"),
+    "hide": (DECEPTION, "asks the agent to hide something from the user"),
+    "cant": (ROLE, "tells the agent never to say it cannot"),
+}
+LANGUAGES = {
+    "es": "Spanish", "fr": "French", "de": "German", "pt": "Portuguese", "it": "Italian", "nl": "Dutch",
+    "ru": "Russian", "pl": "Polish", "tr": "Turkish", "zh": "Chinese", "ja": "Japanese", "ko": "Korean",
+    "ar": "Arabic", "hi": "Hindi",
+}
+
+_ES = {
+    "override": rf"\b(?:ignora|ignore|ignorar|ignorá|olvida|olvide|olvidar|olvídate|olvidate|olvidá"
+                rf"|descarta|descarte|omite|omita)\b{_G}\b(?:instrucciones|indicaciones|reglas|directrices"
+                r"|órdenes|normas)\b"
+                r"|\b(?:olvida|olvide|olvídate\s+de|olvidate\s+de)\s+todo\s+lo\s+(?:anterior"
+                r"|que\s+te\s+(?:dijeron"
+                r"|han\s+dicho))\b",
+    "leak": rf"\b(?:revela|revele|revelar|muestra|muestre|muéstrame|mostrame|dime|dame|imprime|imprima|repite"
+            rf"|repita|comparte|escribe)\b{_G}\b(?:(?:prompt|mensaje|instrucciones)\s+(?:del?\s+)?sistema"
+            r"|(?:tus\s+)?instrucciones\s+(?:ocultas|secretas)|tus\s+instrucciones\s+internas"
+            r"|prompt\s+(?:oculto|secreto|inicial))\b",
+    "role": r"\b(?:ahora\s+eres|eres\s+ahora|a\s+partir\s+de\s+ahora,?\s+(?:eres|serás|vas\s+a\s+ser)"
+            r"|desde\s+ahora,?\s+(?:eres|serás|vas\s+a\s+ser)|actúa\s+como|finge\s+(?:ser|que\s+eres)"
+            r"|compórtate\s+como)\b[^\n]{0,100}?(?:\bsin\s+(?:ningun[oa]?\s+(?:de\s+)?)?(?:(?:las|tus"
+            r"|sus)\s+)?"
+            r"(?:restricciones|restricción|límites|filtros?|reglas|normas|censura)\b"
+            r"|\bno\s+tienes?\s+(?:ningun[oa]?\s+)?(?:reglas|filtros|límites|restricciones)\b)",
+    "never_refuse": r"\b(?:nunca|jamás|jamas)\s+(?:te\s+)?(?:niegues|negarás|rechaces|rechazarás|rehúses"
+                    r"|rehusarás)\b"
+                    r"[^\n.!?]{0,20}?\b(?:ninguna|ningún|nada|responder|contestar)\b",
+    "mode": rf"\bmodo\s+(?:de\s+)?(?:desarrollador|dios|jailbreak|dan)\b{_L}(?:\bdos\s+respuestas\b|\bsin\s+"
+            r"(?:filtros?|restricciones|reglas|censura|límites)\b|\bno\s+tiene\w*\s+(?:reglas|filtros"
+            r"|límites))"
+            r"|\bmodo\s+(?:jailbreak|dan|sin\s+(?:filtros?|restricciones|censura))\s+(?:activad|habilitad)",
+    "authority": rf"\b(?:soy|somos)\s+(?:(?:el|la|tu|su)\s+)?(?:administrador|administradora|desarrollador"
+                 rf"|desarrolladora|creador|creadora|operador|admin)\b{_L}(?:\btus\s+(?:\w+\s+)?(?:reglas"
+                 r"|instrucciones|directrices|restricciones|normas|políticas|filtros|limitaciones)\b"
+                 r"|\bnueva\s+política\b|\bobedéceme\b)"
+                 r"|\btus\s+(?:\w+\s+)?(?:reglas|instrucciones|directrices|restricciones|normas"
+                 r"|limitaciones)\s+"
+                 r"(?:han\s+sido\s+|fueron\s+|están\s+|quedan\s+|quedaron\s+)?(?:desactivad|eliminad|levantad"
+                 r"|suspendid|anulad|revocad)",
+    "obey": r"\bobedéceme\b|\bobedeceme\b|\bobedecerás\b|\b(?:siempre|solo|sólo"
+            r"|únicamente)\s+(?:me\s+)?obedeces\b"
+            r"|\bobedece\s+(?:solo|sólo|únicamente)\s+(?:a\s+mí|mis\s+órdenes|estas\s+órdenes|este\s+mensaje"
+            r"|este\s+texto"
+            r"|esta\s+nota)"
+            r"|\bdebes\s+obedecer(?:me\b|\s+(?:solo|sólo|a\s+cualquier|a\s+todo|cualquier))",
+    "exfil": r"\b(?:envía|envia|envíe|envie|manda|mande|reenvía|reenvia|sube|suba|transmite|transmita|publica"
+             r"|filtra)\w*\b[^\n]{0,80}?\b(?:historial\s+(?:de\s+(?:la\s+)?(?:conversación|conversacion|chat"
+             r"|mensajes)"
+             r"|del\s+usuario)|conversación|contraseñas|claves\s+(?:de\s+)?(?:api|acceso)|credenciales"
+             r"|tokens?"
+             r"|secretos|memoria|memory\.md|user\.md|variables\s+de\s+entorno)\b[^\n]{0,80}?"
+             rf"{_EMAIL_OR_URL}|\b(?:url|dirección|direccion|webhook|este\s+correo)\b)",
+    "hide": r"\b(?:no|nunca|jamás)\s+(?:le\s+|les\s+|se\s+lo\s+|se\s+la\s+|lo\s+)?(?:digas|cuentes|menciones"
+            r"|informes"
+            r"|avises|reveles)\b[^\n]{0,30}?\b(?:al|a\s+los|a\s+tu)\s+usuarios?\b"
+            r"|\bsin\s+que\s+(?:el|los|tu)\s+usuarios?\s+(?:lo\s+|se\s+)?(?:sepa|sepan|note|entere)",
+    "cant": r"\b(?:nunca|jamás|no)\s+(?:digas|dirás)\s+(?:que\s+)?(?:no\s+puedes|lo\s+siento"
+            r"|no\s+es\s+posible)",
+}
+
+_FR = {
+    # "ignore" and "instructions" are English words too: a French determiner before the object
+    # tells the languages apart ("ignore les instructions", not "ignore instructions inside").
+    "override": rf"\b(?:ignore|ignorez|ignorer|oublie|oubliez|oublier|néglige|négligez)\b{_G}"
+                r"\b(?:les|tes|vos|ces|des|toutes\s+les|l'ensemble\s+des)\s+(?:\w+\s+)?"
+                r"(?:instructions|consignes|règles|directives)\b",
+    "leak": rf"\b(?:révèle|révélez|montre|montrez|affiche|affichez|donne|donnez|répète|répétez|dis"
+            rf"|dites)\b{_G}"
+            r"\b(?:(?:prompt|invite|message|instructions|consignes)\s+(?:du\s+|de\s+)?système"
+            r"|instructions\s+(?:cachées|secrètes)|consignes\s+(?:cachées|secrètes)|prompt\s+(?:caché|secret"
+            r"|initial))\b",
+    "role": r"\b(?:tu\s+es\s+(?:maintenant|désormais|dorénavant)|désormais,?\s+tu\s+es"
+            r"|à\s+partir\s+de\s+maintenant,?"
+            r"\s+tu\s+es|agis\s+comme|fais\s+semblant\s+d" + _A + r"être|comporte-toi\s+comme)\b[^\n]{0,100}?"
+            r"(?:\bsans\s+(?:aucune?\s+)?(?:restrictions?|limites?|filtres?|règles?|censure)\b"
+            r"|\bn" + _A + r"(?:a|as)\s+(?:plus\s+)?aucune?\s+(?:règles?|filtres?|limites?|restrictions?)\b"
+            r"|\baucune\s+règle\b)",
+    "never_refuse": r"\btu\s+ne\s+(?:refuses|refuseras)\s+jamais\b|\bne\s+(?:refuse|refusez)\s+jamais\s+"
+                    r"(?:aucune?|rien|de\s+répondre)\b",
+    "mode": rf"\bmode\s+(?:développeur|dieu|jailbreak|dan)\b{_L}(?:\bdeux\s+réponses\b|\bsans\s+"
+            r"(?:aucune?\s+)?(?:filtres?|restrictions?|règles?|censure|limites?)\b"
+            r"|\baucune\s+(?:règle|restriction|limite)\b)|\bmode\s+(?:jailbreak|dan)\s+(?:est\s+)?activé",
+    "authority": rf"\bje\s+suis\s+(?:ton\s+|votre\s+|le\s+|l{_A})?(?:administrateur|administratrice"
+                 r"|développeur"
+                 rf"|développeuse|créateur|créatrice|opérateur|admin)\b{_L}(?:\b(?:tes|vos)\s+(?:\w+\s+)?"
+                 r"(?:règles|consignes|instructions|directives|restrictions|limites|filtres)\b"
+                 r"|\bnouvelle\s+politique\b|\btu\s+dois\s+(?:m" + _A + r")?obéir)"
+                 r"|\b(?:tes|vos)\s+(?:\w+\s+)?(?:règles|consignes|instructions|directives|restrictions"
+                 r"|limites)\s+"
+                 r"(?:ont\s+été|sont\s+(?:désormais\s+)?)\s*(?:levées|supprimées|désactivées|annulées"
+                 r"|suspendues"
+                 r"|révoquées)",
+    "obey": r"\bobéis-moi\b|\bobéis\s+(?:uniquement|seulement)\s+(?:à\s+moi|à\s+ce\s+message"
+            r"|à\s+cette\s+note)"
+            r"|\btu\s+(?:m" + _A + r")?obéis\s+(?:toujours|désormais|uniquement|seulement)"
+            r"|\btu\s+(?:m" + _A + r")?obéiras\b|\btu\s+dois\s+(?:m" + _A + r"obéir|obéir\s+(?:à\s+tout"
+            r"|à\s+chaque"
+            r"|uniquement|seulement|à\s+moi))",
+    "exfil": r"\b(?:envoie|envoyez|transmets|transmettez|transfère|transférez|publie|téléverse"
+             r"|exfiltre)\b[^\n]{0,80}?"
+             r"\b(?:historique\s+(?:de\s+la\s+|des\s+)?(?:conversation|discussion|chat|messages)|conversation"
+             r"|mots\s+de\s+passe|clés?\s+(?:d" + _A + r"api|d" + _A + r"accès|api)|identifiants|jetons?"
+             r"|tokens?"
+             r"|secrets|mémoire|memory\.md|user\.md|variables\s+d" + _A + r"environnement"
+             r"|fichier\s+de\s+configuration)\b[^\n]{0,80}?" + _EMAIL_OR_URL
+             + r"|\b(?:url|adresse|webhook)\b)",
+    "hide": r"\bne\s+(?:le\s+|la\s+|lui\s+|leur\s+|rien\s+)?(?:dis|dites|mentionne|mentionnez|signale"
+            r"|signalez|révèle"
+            r"|révélez|raconte)\s+(?:rien\s+|jamais\s+|pas\s+|surtout\s+pas\s+|de\s+(?:tout\s+)?(?:ceci|cela|ça)\s+){0,4}"
+            r"(?:\w+\s+){0,2}?à\s+l" + _A + r"utilisat(?:eur|rice)"
+            r"|\b(?:discrètement|secrètement|en\s+secret)\s+(?:\w+\s+)?(?:envoie|transmets|copie|supprime)"
+            r"|\b(?:envoie|transmets|copie)\s+(?:\w+\s+)?(?:discrètement|secrètement|en\s+secret)\b",
+    "cant": r"\bne\s+(?:dis|dites)\s+jamais\s+(?:que\s+)?(?:tu\s+ne\s+peux\s+pas|vous\s+ne\s+pouvez\s+pas"
+            r"|désolé)",
+}
+
+_DE = {
+    "override": rf"\b(?:ignoriere|ignorier|ignorieren|vergiss|vergessen|missachte|missachten)\b{_G}"
+                r"(?:anweisungen|instruktionen|regeln|vorgaben|richtlinien)\b",
+    "leak": rf"\b(?:zeige|zeig|verrate|verrat|gib|nenne|wiederhole|drucke)\b{_G}"
+            r"(?:system-?prompt|systemanweisungen|systemnachricht|system\s+prompt|versteckten?\s+anweisungen"
+            r"|geheimen?\s+anweisungen)\b",
+    "role": r"\b(?:du\s+bist\s+(?:jetzt|nun|ab\s+jetzt|ab\s+sofort)|ab\s+(?:jetzt|sofort)\s+bist\s+du"
+            r"|tu\s+so,?\s+als"
+            r"|handle\s+als|verhalte\s+dich\s+wie|spiele?\s+die\s+rolle)\b[^\n]{0,100}?"
+            r"(?:\bohne\s+(?:jegliche\s+|irgendwelche\s+)?(?:einschränkungen|regeln|filter|grenzen|zensur"
+            r"|richtlinien)|\buneingeschränkt|\bhast?\s+keine\s+(?:regeln|richtlinien|filter|grenzen"
+            r"|einschränkungen))",
+    "never_refuse": r"\b(?:verweigere|lehne)\s+(?:niemals|nie)\b[^\n.!?]{0,30}?\b(?:anfrage|anfragen|antwort"
+                    r"|etwas"
+                    r"|bitte)\b|\bdu\s+(?:verweigerst|lehnst|weigerst)\s+(?:dich\s+)?(?:niemals|nie)\b"
+                    r"|\bweigere\s+dich\s+(?:niemals|nie)\b",
+    "mode": rf"\b(?:entwicklermodus|entwickler-modus|gott-?modus|jailbreak-?modus|dan-?modus"
+            r"|modus\s+entwickler"
+            rf"|mode\s+entwickler){_L}(?:\bzwei\s+antworten\b|\bohne\s+(?:jegliche\s+)?(?:einschränkungen"
+            r"|regeln"
+            r"|filter|grenzen|zensur)|\bkeine\s+(?:regeln|richtlinien|filter|grenzen|einschränkungen)"
+            r"|\bungefiltert)"
+            r"|\b(?:jailbreak|dan)-?modus\s+(?:ist\s+)?(?:aktiviert|aktiv)\b",
+    "authority": rf"\bich\s+bin\s+(?:dein|deine|der|die|ihr)\s+(?:\w+\s+)?(?:administrator|administratorin"
+                 r"|admin"
+                 rf"|entwickler|entwicklerin|systemadministrator|schöpfer"
+                 rf"|betreiber)\b{_L}(?:\bdeine\s+(?:\w+\s+)?"
+                 r"(?:regeln|richtlinien|anweisungen|einschränkungen|vorgaben|filter)\b|\bneue\s+richtlinie"
+                 r"|\bgehorche\b)"
+                 r"|\bdeine\s+(?:\w+\s+)?(?:regeln|richtlinien|anweisungen|einschränkungen|vorgaben"
+                 r"|filter)\s+"
+                 r"(?:wurden|sind|gelten)\s+(?:\w+\s+)?(?:aufgehoben|deaktiviert|entfernt|abgeschaltet"
+                 r"|ausser\s+kraft|nicht\s+mehr)",
+    "obey": r"\bgehorche\s+(?:mir|nur|ab\s+jetzt|ab\s+sofort|ausschliesslich)\b"
+            r"|\bdu\s+gehorchst\s+(?:mir|nur|immer|ab\s+jetzt)\b"
+            r"|\bdu\s+(?:mir\s+)?(?:immer|stets|nur|ab\s+jetzt)\s+(?:mir\s+)?gehorchst\b"
+            r"|\bdu\s+musst\s+(?:mir|jeder\s+nachricht|jedem\s+befehl)\s+gehorchen\b"
+            r"|\b(?:folge|befolge)\s+(?:ab\s+jetzt\s+|ab\s+sofort\s+)?(?:nur|ausschliesslich)\s+(?:noch\s+)?"
+            r"(?:mir|meinen\s+befehlen|dieser\s+notiz|diesem\s+text)\b",
+    "exfil": r"\b(?:schicke|schick|sende|übermittle|übertrage|lade|poste|leite)\b[^\n]{0,80}?"
+             r"(?:chatverlauf|gesprächsverlauf|unterhaltung|passwörter|zugangsdaten|api-?schlüssel|tokens?"
+             r"|geheimnisse|umgebungsvariablen|memory\.md|user\.md)\b[^\n]{0,80}?" + _EMAIL_OR_URL
+             + r"|\b(?:url|adresse|webhook)\b)",
+    "hide": r"\b(?:sag|sage|erzähl|erzähle|verrate|verrat)\s+(?:es\s+|das\s+|davon\s+)?(?:dem"
+            r"|den)\s+(?:benutzer"
+            r"|nutzer|anwender|user)\w*\s+(?:davon\s+)?(?:nichts|nie|niemals|kein)\b"
+            r"|\b(?:heimlich|unbemerkt)\s+(?:\w+\s+)?(?:schick|send|kopier|übermittel)",
+    "cant": r"\bsag\w*\s+(?:niemals|nie)\b[^\n.!?]{0,20}?\b(?:dass\s+du\s+(?:etwas\s+)?nicht\s+(?:kannst"
+            r"|darfst)"
+            r"|tut\s+mir\s+leid)",
+}
+
+_PT = {
+    "override": rf"\b(?:ignore|ignora|ignorar|esqueça|esquece|esquecer|desconsidere|desconsidera)\b{_G}"
+                r"\b(?:instruções|instrucoes|regras|diretrizes|orientações)\b",
+    "leak": rf"\b(?:revele|revela|mostre|mostra|diga|imprima|repita|compartilhe|escreva)\b{_G}"
+            r"\b(?:(?:prompt|mensagem|instruções)\s+(?:do\s+|de\s+)?sistema|instruções\s+(?:ocultas|secretas"
+            r"|escondidas)|prompt\s+(?:oculto|secreto|inicial))\b",
+    "role": r"\b(?:agora\s+você\s+é|você\s+agora\s+é|agora\s+tu\s+és|a\s+partir\s+de\s+agora,?\s+(?:você\s+)?"
+            r"(?:é|será|vai\s+ser)|de\s+agora\s+em\s+diante,?\s+(?:você\s+)?(?:é|será)|aja\s+como"
+            r"|finja\s+(?:ser|que\s+é)|comporte-se\s+como)\b[^\n]{0,100}?(?:\bsem\s+(?:nenhuma\s+|nenhum\s+"
+            r"|qualquer\s+)?(?:restrições|restrição|limites|filtros?|regras|censura)\b|\bnão\s+tem\s+"
+            r"(?:nenhuma\s+)?(?:regras|filtros|limites|restrições)\b)",
+    "never_refuse": r"\b(?:nunca|jamais)\s+(?:se\s+)?(?:recuse|recusa|recusará|rejeite"
+                    r"|negue)\b[^\n.!?]{0,20}?"
+                    r"\b(?:nenhum|nenhuma|pedidos?|perguntas?|solicitações|responder|nada)\b",
+    "mode": rf"\bmodo\s+(?:de\s+)?(?:desenvolvedor|deus|jailbreak|dan"
+            rf"|manutenção)\b{_L}(?:\bduas\s+(?:respostas"
+            r"|vezes)\b|\bsem\s+(?:nenhum\s+)?(?:filtros?|restrições|regras|censura|limites)\b"
+            r"|\bfiltro\s+(?:de\s+conteúdo\s+)?(?:fica\s+)?desligado)",
+    "authority": rf"\b(?:sou|eu\s+sou)\s+(?:(?:o|a|seu|sua|teu|tua)\s+)?(?:administrador|administradora"
+                 rf"|desenvolvedor|desenvolvedora|criador|criadora|operador|admin)\b{_L}(?:\b(?:suas|tuas)\s+"
+                 r"(?:\w+\s+)?(?:regras|instruções|diretrizes|restrições|políticas|limitações)\b"
+                 r"|\bnova\s+política\b|\bobedeça\b)"
+                 r"|\b(?:suas|tuas)\s+(?:\w+\s+)?(?:regras|instruções|diretrizes|restrições|limitações)\s+"
+                 r"(?:foram|estão|agora\s+estão)\s+(?:\w+\s+)?(?:removidas|suspensas|desativadas|canceladas"
+                 r"|revogadas|anuladas|levantadas)",
+    "obey": r"\bobedeça(?:-me\b|\s+(?:a\s+mim|apenas|só|somente)\b)|\bme\s+obedeça\b"
+            r"|\b(?:você|tu)\s+(?:sempre|só|apenas)\s+(?:me\s+)?obedece"
+            r"|\b(?:você|tu)\s+(?:me\s+)?obedecerá\b"
+            r"|\bdeve\s+(?:me\s+)?obedecer\s+(?:a\s+mim|apenas|só|a\s+qualquer|a\s+toda|a\s+todo)",
+    "exfil": r"\b(?:envie|envia|mande|manda|encaminhe|encaminha|transmita|publique|poste)\b[^\n]{0,80}?"
+             r"\b(?:histórico|conversa|senhas|chaves\s+(?:de\s+)?(?:api|acesso)|credenciais|tokens?|segredos"
+             r"|memória|memory\.md|user\.md|variáveis\s+de\s+ambiente)\b[^\n]{0,80}?" + _EMAIL_OR_URL
+             + r"|\b(?:url|endereço|webhook)\b)",
+    "hide": r"\b(?:não|nunca|jamais)\s+(?:lhe\s+|o\s+|a\s+)?(?:conte|diga|fale|mencione|informe|avise"
+            r"|revele)\w*\s+"
+            r"(?:nada\s+|isso\s+|isto\s+)?(?:ao|aos|para\s+o)\s+(?:usuário|usuários|utilizador"
+            r"|utilizadores)\b"
+            r"|\bsem\s+(?:contar|dizer)\s+(?:nada\s+)?(?:ao|aos|para\s+o)\s+(?:usuário|utilizador)",
+    "cant": r"\b(?:nunca|jamais|não)\s+(?:diga|digas|dirá)\s+(?:que\s+)?(?:não\s+(?:pode|consegue)|desculpe"
+            r"|sinto\s+muito)",
+}
+
+_IT = {
+    "override": rf"\b(?:ignora|ignori|ignorate|dimentica|dimentichi|dimenticate|scorda|tralascia)\b{_G}"
+                r"\b(?:(?:istruzioni|indicazioni|regole|direttive)\s+(?:precedenti|di\s+sistema|del\s+sistema"
+                r"|originali|iniziali|ricevute)|(?:le\s+)?tue\s+(?:istruzioni|regole|direttive))\b",
+    "leak": rf"\b(?:rivela|rivelami|mostra|mostrami|dimmi|stampa|ripeti|condividi|scrivi|dammi)\b{_G}"
+            r"\b(?:(?:prompt|messaggio|istruzioni)\s+(?:di\s+|del\s+)?sistema|istruzioni\s+(?:nascoste"
+            r"|segrete)"
+            r"|prompt\s+(?:nascosto|segreto|iniziale))\b",
+    "role": r"\b(?:ora\s+sei|adesso\s+sei|sei\s+ora|da\s+(?:ora|adesso)\s+in\s+poi,?\s+(?:sei|sarai)"
+            r"|d" + _A + r"ora\s+in\s+poi,?\s+(?:sei|sarai)|comportati\s+come|fingi\s+di\s+essere"
+            r"|fai\s+finta\s+di\s+essere|agisci\s+come)\b[^\n]{0,100}?(?:\bsenza\s+(?:alcuna\s+|nessuna\s+)?"
+            r"(?:restrizioni|restrizione|limiti|filtri|regole|censura)\b|\bnon\s+hai?\s+(?:nessuna\s+"
+            r"|alcuna\s+)?"
+            r"(?:regole|filtri|limiti|restrizioni)\b)",
+    "never_refuse": r"\bnon\s+rifiuterai\s+mai\b|\bnon\s+(?:rifiutare|ti\s+rifiutare)\s+mai\b[^\n.!?]{0,20}?"
+                    r"(?:richiest|domand|rispondere|nulla|niente)",
+    "mode": rf"\bmodalità\s+(?:sviluppatore|dio|jailbreak|dan)\b{_L}(?:\bdue\s+risposte\b"
+            r"|\bsenza\s+(?:alcun\s+"
+            r"|nessun\s+)?(?:filtri?|restrizioni|regole|censura|limiti)\b|\bnessuna\s+(?:regola"
+            r"|restrizione)\b)",
+    "authority": rf"\bsono\s+(?:(?:il|la)\s+)?(?:(?:tuo|tua)\s+)?(?:amministratore|amministratrice"
+                 r"|sviluppatore"
+                 rf"|sviluppatrice|creatore|creatrice|operatore"
+                 rf"|admin)\b{_L}(?:\ble\s+tue\s+(?:\w+\s+)?(?:regole"
+                 r"|istruzioni|direttive|restrizioni|linee\s+guida)\b|\bnuova\s+politica\b|\bobbedisci\b)"
+                 r"|\ble\s+tue\s+(?:\w+\s+)?(?:regole|istruzioni|direttive|restrizioni)\s+(?:sono\s+state"
+                 r"|sono"
+                 r"|vengono)\s+(?:\w+\s+)?(?:rimoss|sospes|disattivat|revocat|annullat|tolte)",
+    "obey": r"\bobbediscimi\b|\bobbedisci\s+(?:a\s+me|solo|soltanto|unicamente)\b|\b(?:tu\s+mi"
+            r"|mi)\s+obbedirai\b"
+            r"|\b(?:sempre|solo|soltanto)\s+(?:mi\s+)?obbedisci\b|\bdevi\s+(?:obbedirmi|obbedire\s+(?:a\s+me"
+            r"|solo"
+            r"|soltanto|a\s+qualsiasi|a\s+ogni))",
+    "exfil": r"\b(?:invia|inviami|manda|inoltra|trasmetti|carica|pubblica)\b[^\n]{0,80}?\b(?:cronologia"
+             r"|conversazione|password|chiavi\s+(?:api|di\s+accesso)|credenziali|token|segreti|memoria"
+             r"|memory\.md"
+             r"|user\.md|variabili\s+d" + _A + r"ambiente)\b[^\n]{0,80}?" + _EMAIL_OR_URL
+             + r"|\b(?:url|indirizzo|webhook)\b)",
+    "hide": r"\bnon\s+(?:dirlo|dire|dirgli|raccontare|menzionare|rivelare)\s+(?:nulla\s+|niente\s+|mai\s+)*"
+            r"(?:\w+\s+)?(?:all" + _A + r"utente|agli\s+utenti)\b|\bsenza\s+dirlo\s+all" + _A + r"utente\b",
+    "cant": r"\bnon\s+dire\s+mai\s+(?:che\s+)?(?:non\s+puoi|mi\s+dispiace)"
+            r"|\bmai\s+dire\s+(?:che\s+)?non\s+puoi",
+}
+
+_NL = {
+    "override": rf"\b(?:negeer|vergeet)\b{_G}\b(?:alle|je|jouw|vorige|eerdere|voorgaande|oorspronkelijke)\s+"
+                r"(?:\w+\s+)?(?:instructies|regels|richtlijnen|opdrachten)\b(?!\s+niet)",
+    "leak": rf"\b(?:toon|laat|geef|herhaal|onthul|print|vertel)\b{_G}\b(?:systeemprompt|systeem\s+prompt"
+            r"|systeeminstructies|verborgen\s+instructies|systeembericht)",
+    "role": r"\b(?:je\s+bent\s+nu|jij\s+bent\s+nu|vanaf\s+nu\s+ben\s+je|doe\s+alsof\s+je"
+            r"|gedraag\s+je\s+als)\b"
+            r"[^\n]{0,80}?\bzonder\s+(?:enige\s+)?(?:beperkingen|regels|filters|grenzen|censuur)\b",
+    "never_refuse": r"\bweiger\s+(?:nooit|nimmer)\b|\bje\s+weigert\s+nooit\b",
+    "mode": rf"\b(?:ontwikkelaarsmodus|ontwikkelaarmodus|godmodus|god-modus|jailbreakmodus|jailbreak-modus"
+            rf"|dan-modus)\b{_L}(?:\btwee\s+antwoorden\b|\bzonder\s+(?:enige\s+)?(?:beperkingen|regels"
+            r"|filters"
+            r"|censuur)\b|\bgeen\s+(?:regels|beperkingen|filters)\b)",
+    "authority": rf"\bik\s+ben\s+(?:je|jouw|de)\s+(?:systeem)?(?:beheerder|ontwikkelaar|admin|maker)\b{_L}"
+                 r"\b(?:je|jouw)\s+(?:\w+\s+)?(?:regels|instructies|richtlijnen|beperkingen)\b"
+                 r"|\b(?:je|jouw)\s+(?:\w+\s+)?(?:regels|instructies|richtlijnen|beperkingen)\s+(?:zijn"
+                 r"|werden)\s+"
+                 r"(?:\w+\s+)?(?:opgeheven|uitgeschakeld|verwijderd|ingetrokken)\b",
+    "obey": r"\bgehoorzaam\s+(?:mij|alleen|voortaan)\b|\bje\s+gehoorzaamt\s+(?:mij|alleen|voortaan|altijd)\b",
+    "exfil": r"\b(?:stuur|verstuur|upload|post)\b[^\n]{0,80}?\b(?:chatgeschiedenis|gespreksgeschiedenis"
+             r"|gesprek"
+             r"|wachtwoorden|api-sleutels|tokens|inloggegevens|geheimen)\b[^\n]{0,80}?" + _EMAIL_OR_URL
+             + r"|\b(?:url|adres|webhook)\b)",
+    "hide": r"\b(?:vertel|zeg|meld)\s+(?:het\s+|dit\s+|dat\s+)?(?:nooit\s+)?(?:aan\s+)?de\s+gebruiker\s+"
+            r"(?:niets|niet|nooit)\b",
+    "cant": r"\bzeg\s+nooit\s+(?:dat\s+)?je\s+(?:iets\s+)?niet\s+kunt\b",
+}
+
+
+def _table(by_language: dict[str, dict[str, str]]) -> tuple[tuple[str, str, str, str], ...]:
+    # In the NFKC form the text is matched in: "ज़" is "ज" and a nukta there, "！" is "!".
+    return tuple(
+        (f"intl.{family}.{lang}", FAMILIES[family][0], f"{FAMILIES[family][1]} ({LANGUAGES[lang]})",
+         unicodedata.normalize("NFKC", rx))
+        for lang, patterns in by_language.items() for family, rx in patterns.items()
+    )
+
+
+#: (pattern id, category, description, regex) for every language; the tables above and
+#: :data:`silcrow.safety._patterns_intl_more.MORE`.
+INTL: tuple[tuple[str, str, str, str], ...] = _table(
+    {"es": _ES, "fr": _FR, "de": _DE, "pt": _PT, "it": _IT, "nl": _NL} | MORE
 )
+
+#: Held for a person rather than refused when nothing else in the note is an attack.
+INTL_HOLD = frozenset(pid for pid, _, _, _ in INTL if pid.startswith("intl.cant."))
+
+# Quotation marks that open and close a quote wherever they stand: CJK corner brackets and
+# title marks, which follow a character without a space, German low-high quotes, and double
+# quotes and guillemets right after a CJK character ("安全笔记：“忽略之前的所有指令”是...").
+_QUOTE_PAIRS = {"「": "」", "『": "』", "《": "》", "„": "“”", "“": "”", "«": "»", "‹": "›"}
+_OPEN = re.compile("[" + "".join(_QUOTE_PAIRS) + "]")
+
+
+def quoted_cjk(text: str, start: int, end: int) -> bool:
+    """Whether the match at ``start:end`` sits inside one pair of the quotation marks above, on
+    one line, with at least four letters of the note outside the quotes (a security note
+    quoting an attack, not an attack in quotation marks)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    opened = None
+    for m in _OPEN.finditer(text, max(line_start, start - 300), start + 1):
+        opened = m
+    if opened is None:
+        return False
+    closers = _QUOTE_PAIRS[opened.group()]
+    if any(c in text[opened.end():start] for c in closers):
+        return False
+    close = min((i for i in (text.find(c, end, line_end) for c in closers) if i >= 0), default=-1)
+    if close < 0 or close - opened.start() > 300:
+        return False
+    outside = text[line_start:opened.start()] + text[close + 1:line_end]
+    return sum(ch.isalpha() for ch in outside) >= 4

@@ -74,7 +74,7 @@ from silcrow.safety._patterns import (
     SECRETS,
     SQUASHED,
 )
-from silcrow.safety._patterns_intl import INTL
+from silcrow.safety._patterns_intl import INTL, INTL_HOLD, quoted_cjk
 from silcrow.safety._prefilter import GateIndex, all_literals, first_literals
 from silcrow.safety._tags import tags
 
@@ -457,9 +457,17 @@ def _scan(text: str, semantic: bool, learned: bool, decode: bool = True) -> list
     intl = tables.intl
     for index in tables.intl_gate_index.open(native):
         pid, cat, desc, rx = intl[index]
-        # English and French share "ignore ... instructions": one hit per category is enough.
-        if all(h.category != cat for h in hits) and cat not in excused and (m := bounded.search(rx, native)):
-            hits.append(_hit(pid, cat, desc, native, m.start(), m.end()))
+        # English and French share "ignore ... instructions": one refused hit per category is enough.
+        if all(h.category != cat or h.severity == "hold" for h in hits) and cat not in excused and (
+                m := bounded.search(rx, native)):
+            hit = _hit(pid, cat, desc, native, m.start(), m.end())
+            if cat in _QUOTABLE and (_quoted_mention(native, m.start(), m.end())
+                                     or quoted_cjk(native, m.start(), m.end())):
+                hit = replace(hit, severity="hold", description="quotes an attack phrase inside a note "
+                              f"(a security note or an example?): {hit.description}")
+            elif pid in INTL_HOLD:
+                hit = replace(hit, severity="hold")
+            hits.append(hit)
     if tags(text):
         hits.append(ThreatHit(FENCE_ID, HIDDEN, FENCE_DESC))
     squashed = bounded.sub(tables.non_letters, "", bounded.each_piece(lambda s: s.translate(LEET), normal))
