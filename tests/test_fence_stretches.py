@@ -242,3 +242,46 @@ def test_no_single_call_of_fencing_a_large_recall_takes_long() -> None:
     figures = json.loads(done.stdout)
     assert figures["same"] and figures["chars"] > 150_000
     assert figures["short"] * 10 < figures["whole"], figures
+
+
+def _large_recalls() -> dict[str, str]:
+    """Fifty facts at the size cap, as a search answers them: one sentence repeated, the notes of
+    safety_notes.jsonl, and notes with attacks and fence fragments among them."""
+    from silcrow.recall import MAX_FACT_CHARS
+    from silcrow.recall.policy import hit_lines
+
+    def block(pieces: list[str]) -> str:
+        facts = []
+        for n in range(50):
+            fact, k = f"Fact {n}:", n
+            while len(fact) < MAX_FACT_CHARS - 300:
+                fact += " " + pieces[k % len(pieces)]
+                k += 7
+            facts.append(fact[:MAX_FACT_CHARS])
+        return hit_lines({"id": n, "text": fact, "kind": "fact", "date": "2026-01-01"}
+                         for n, fact in enumerate(facts))
+
+    sentence = "The green boat sails past the harbour lights at dawn while gulls follow it."
+    notes = _sets("safety_notes.jsonl")
+    return {"sentence": block([sentence]), "notes": block(notes),
+            "attacks": block(notes + _sets("safety_framed_attacks.jsonl") + FRAGMENTS)}
+
+
+def test_fencing_a_large_recall_hands_no_regex_the_whole_block(monkeypatch: pytest.MonkeyPatch,
+                                                               logged: _Logged) -> None:
+    """Every regex the scan and the fence run on a long text has starts that can be read (or is
+    a character class): none falls back to one call over the whole block."""
+    whole: list[str] = []
+    candidates = bounded._candidates
+
+    def recorded(rx: re.Pattern[str], text: str) -> Iterator[int] | None:
+        places = candidates(rx, text)
+        if places is None:
+            whole.append(rx.pattern)
+        return places
+
+    monkeypatch.setattr(bounded, "_candidates", recorded)
+    for name, text in _large_recalls().items():
+        assert len(text) > 150_000
+        _fenced(text, logged)
+        assert whole == [], f"{name}: these regexes were given the whole block: {whole}"
