@@ -84,10 +84,19 @@ class GateIndex:
             for literal in gate or ():
                 opens.setdefault(literal, []).append(index)
         self._opens = {literal: tuple(indexes) for literal, indexes in opens.items()}
+        # The literals by their first character: a literal whose first character is not in a
+        # text is not in it either, so a note tests only the literals of the scripts it is
+        # written in (an English note skips the Cyrillic, CJK, Arabic and Devanagari ones).
+        by_first: dict[str, list[str]] = {}
+        for literal in self.literals:
+            by_first.setdefault(literal[0], []).append(literal)
+        self._by_first = {first: tuple(lits) for first, lits in by_first.items()}
+        self._firsts = frozenset(by_first)
 
     def open(self, text: str) -> list[int]:
         """The indexes, ascending, of the gates :func:`gate_open` opens for ``text``."""
-        found = found_literals(self.literals, text)
+        by_first = self._by_first
+        found = [lit for first in self._firsts.intersection(text) for lit in by_first[first] if lit in text]
         if not found:
             return list(self._always)
         indexes = set(self._always)
