@@ -50,6 +50,7 @@ CHUNK = 2048
 # places), and how many different starts a pattern may have before it is searched as before.
 _PREFIX_CHARS = 6
 _MAX_STARTS = 64
+_MAX_STEPS = 50_000
 
 _ONE_CHAR = (C.LITERAL, C.NOT_LITERAL, C.IN, C.ANY, C.CATEGORY)
 _ZERO_WIDTH = (C.AT, C.ASSERT, C.ASSERT_NOT)
@@ -90,10 +91,14 @@ def _capped(chars: set[str], tails: set[_Start]) -> set[_Start]:
     return {(_AT_TEXT, ch + text) for ch in chars for text in texts}
 
 
-def _prefixes(items: list[Any], budget: int, multiline: bool, first: bool = True) -> set[_Start]:
+def _prefixes(items: list[Any], budget: int, multiline: bool, first: bool = True,
+              steps: list[int] | None = None) -> set[_Start]:
     """Where every match of ``items`` begins (see ``_AT_TEXT``); ``_NOTHING_KNOWN`` among them:
-    somewhere unknown. ``first``: nothing is matched before ``items``."""
-    if not items or budget <= 0:
+    somewhere unknown. ``first``: nothing is matched before ``items``. A pattern that takes more
+    than ``_MAX_STEPS`` steps to read (optional parts in a row double them) has unknown starts."""
+    steps = [0] if steps is None else steps
+    steps[0] += 1
+    if not items or budget <= 0 or steps[0] > _MAX_STEPS:
         return {_NOTHING_KNOWN}
     op, arg = items[0]
     rest = items[1:]
@@ -102,30 +107,33 @@ def _prefixes(items: list[Any], budget: int, multiline: bool, first: bool = True
     if op is C.AT and first and arg is C.AT_BEGINNING_STRING:
         return {(_AT_START, "")}
     if op in _ZERO_WIDTH:
-        return _prefixes(rest, budget, multiline, first)
+        return _prefixes(rest, budget, multiline, first, steps=steps)
     if op is C.LITERAL:
-        return _capped({chr(arg)}, _prefixes(rest, budget - 1, multiline, False))
+        return _capped({chr(arg)}, _prefixes(rest, budget - 1, multiline, False, steps=steps))
     if op is C.IN and arg and all(iop is C.LITERAL for iop, _ in arg):
-        return _capped({chr(iarg) for _, iarg in arg}, _prefixes(rest, budget - 1, multiline, False))
+        tails = _prefixes(rest, budget - 1, multiline, False, steps=steps)
+        return _capped({chr(iarg) for _, iarg in arg}, tails)
     if op is C.SUBPATTERN:
         _group, add_flags, del_flags, sub = arg
         if (add_flags | del_flags) & C.SRE_FLAG_MULTILINE:
             inner = bool(add_flags & C.SRE_FLAG_MULTILINE)
             if first and list(sub)[:1] == [(C.AT, C.AT_BEGINNING)]:
                 return {(_AT_LINE if inner else _AT_START, "")}
-            return _prefixes(list(sub), budget, inner, first)  # the group alone, then anything
-        return _prefixes(list(sub) + rest, budget, multiline, first)
+            # the group alone, then anything
+            return _prefixes(list(sub), budget, inner, first, steps=steps)
+        return _prefixes(list(sub) + rest, budget, multiline, first, steps=steps)
     if op is C.ATOMIC_GROUP:
-        return _prefixes(list(arg) + rest, budget, multiline, first)
+        return _prefixes(list(arg) + rest, budget, multiline, first, steps=steps)
     if op is C.BRANCH:
         out: set[_Start] = set()
         for branch in arg[1]:
-            out |= _prefixes(list(branch) + rest, budget, multiline, first)
+            out |= _prefixes(list(branch) + rest, budget, multiline, first, steps=steps)
         return out
     if op in _REPEATS:
         lo, _hi, sub = arg
-        once = _prefixes(list(sub), budget, multiline, first)  # the first repetition, then anything
-        return once | _prefixes(rest, budget, multiline, first) if lo == 0 else once
+        # the first repetition, then anything
+        once = _prefixes(list(sub), budget, multiline, first, steps=steps)
+        return once | _prefixes(rest, budget, multiline, first, steps=steps) if lo == 0 else once
     return {_NOTHING_KNOWN}
 
 
