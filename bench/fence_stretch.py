@@ -19,7 +19,8 @@ Figures, per way: ``longest_hold_ms``, the longest gap a ticker thread saw betwe
 turns while the block was fenced (``sys.setswitchinterval`` set to 0.5 ms, so the gap is the
 longest call that could not be interrupted, plus a switch); ``longest_call_cpu_ms``, the CPU time
 of the longest single built-in call (from a profile hook, unaffected by other processes taking the
-CPU); ``total_ms``, the wall time of one fencing without ticker or hook. p50/p95 over the runs.
+CPU; a step of a ``finditer`` loop is no call, so a long one shows only in the ticker's gap);
+``total_ms``, the wall time of one fencing without ticker or hook. p50/p95 over the runs.
 ``same_output`` says whether the two ways gave the same block.
 """
 
