@@ -41,6 +41,13 @@ _G = r"[^\n.!?。！？]{0,40}?"  # a short gap inside one sentence
 _L = r"[^\n]{0,150}?"  # a gap inside one line, across sentences ("Ich bin dein Admin. Deine Regeln ...")
 _A = "['\u2019]"  # an apostrophe, typed or typographic
 _EMAIL_OR_URL = r"(?:https?://|@[\w-]{1,63}\.\w"  # a URL or an e-mail address; closed by the caller
+# "This address": where an attack sends what it takes (a conversation is sent to a web address, not
+# mailed to a colleague; a password goes to neither).
+_THIS_ES = r"\b(?:esta|la\s+siguiente)\s+(?:url|dirección|direccion)\b|\beste\s+(?:correo|enlace|servidor)\b"
+_THIS_FR = r"\bcette\s+(?:adresse|url)\b|\bl['\u2019]adresse\s+suivante\b|\bce\s+(?:lien|serveur)\b"
+_THIS_DE = r"\b(?:die\s+folgende|diese)\s+(?:adresse|url)\b|\bdiesen\s+(?:link|server)\b"
+_THIS_PT = r"\b(?:este|o\s+seguinte)\s+(?:endereço|link|servidor)\b|\besta\s+url\b"
+_THIS_IT = r"\b(?:questo|il\s+seguente)\s+(?:indirizzo|link|server)\b|\bquesta\s+url\b"
 
 FAMILIES: dict[str, tuple[str, str]] = {
     "override": (OVERRIDE, "asks to ignore earlier instructions"),
@@ -76,18 +83,24 @@ _ES = {
             r"|compórtate\s+como)\b[^\n]{0,100}?(?:\bsin\s+(?:ningun[oa]?\s+(?:de\s+)?)?(?:(?:las|tus"
             r"|sus)\s+)?"
             r"(?:restricciones|restricción|límites|filtros?|reglas|normas|censura)\b"
-            r"|\bno\s+tienes?\s+(?:ningun[oa]?\s+)?(?:reglas|filtros|límites|restricciones)\b)",
+            r"|\bno\s+tienes?\s+(?:ningun[oa]?\s+)?(?:reglas|filtros|límites|restricciones)\b)"
+            # "sin límites de horario" limits something else; "sin reglas de ningún tipo" does not.
+            r"(?!\s+(?:del|para|en|al)\b|\s+de\s+(?!ningún|ninguna|ningun|tipo))",
     "never_refuse": r"\b(?:nunca|jamás|jamas)\s+(?:te\s+)?(?:niegues|negarás|rechaces|rechazarás|rehúses"
                     r"|rehusarás)\b"
-                    r"[^\n.!?]{0,20}?\b(?:ninguna|ningún|nada|responder|contestar)\b",
-    "mode": rf"\bmodo\s+(?:de\s+)?(?:desarrollador|dios|jailbreak|dan)\b{_L}(?:\bdos\s+respuestas\b|\bsin\s+"
+                    r"[^\n.!?]{0,20}?\b(?:ningun[ao]\s+(?:petición|solicitud|pregunta|orden|tarea)|responder"
+                    r"|contestar)\b",
+    "mode": rf"\bmodo\s+(?:de\s+)?(?:desarrollador|jailbreak|dan)\b{_L}(?:\bdos\s+respuestas\b|\bsin\s+"
             r"(?:filtros?|restricciones|reglas|censura|límites)\b|\bno\s+tiene\w*\s+(?:reglas|filtros"
             r"|límites))"
+            rf"|\bmodo\s+dios\b{_L}\bdos\s+respuestas\b"
             r"|\bmodo\s+(?:jailbreak|dan|sin\s+(?:filtros?|restricciones|censura))\s+(?:activad|habilitad)",
     "authority": rf"\b(?:soy|somos)\s+(?:(?:el|la|tu|su)\s+)?(?:administrador|administradora|desarrollador"
                  rf"|desarrolladora|creador|creadora|operador|admin)\b{_L}(?:\btus\s+(?:\w+\s+)?(?:reglas"
-                 r"|instrucciones|directrices|restricciones|normas|políticas|filtros|limitaciones)\b"
-                 r"|\bnueva\s+política\b|\bobedéceme\b)"
+                 r"|instrucciones|directrices|restricciones|normas|políticas|filtros"
+                 r"|limitaciones)\b[^\n.!?]{0,30}?"
+                 r"\b(?:actualizad|cambiad|cambiaron|han\s+cambiado|modificad|levantad|eliminad|desactivad"
+                 r"|suspendid|anulad|ya\s+no)|\bnueva\s+política\b|\bobedéceme\b)"
                  r"|\btus\s+(?:\w+\s+)?(?:reglas|instrucciones|directrices|restricciones|normas"
                  r"|limitaciones)\s+"
                  r"(?:han\s+sido\s+|fueron\s+|están\s+|quedan\s+|quedaron\s+)?(?:desactivad|eliminad|levantad"
@@ -99,15 +112,16 @@ _ES = {
             r"|esta\s+nota)"
             r"|\bdebes\s+obedecer(?:me\b|\s+(?:solo|sólo|a\s+cualquier|a\s+todo|cualquier))",
     "exfil": r"\b(?:envía|envia|envíe|envie|manda|mande|reenvía|reenvia|sube|suba|transmite|transmita|publica"
-             r"|filtra)\w*\b[^\n]{0,80}?\b(?:historial\s+(?:de\s+(?:la\s+)?(?:conversación|conversacion|chat"
-             r"|mensajes)"
-             r"|del\s+usuario)|conversación|contraseñas|claves\s+(?:de\s+)?(?:api|acceso)|credenciales"
-             r"|tokens?"
-             r"|secretos|memoria|memory\.md|user\.md|variables\s+de\s+entorno)\b[^\n]{0,80}?"
-             rf"{_EMAIL_OR_URL}|\b(?:url|dirección|direccion|webhook|este\s+correo)\b)",
-    "hide": r"\b(?:no|nunca|jamás)\s+(?:le\s+|les\s+|se\s+lo\s+|se\s+la\s+|lo\s+)?(?:digas|cuentes|menciones"
-            r"|informes"
-            r"|avises|reveles)\b[^\n]{0,30}?\b(?:al|a\s+los|a\s+tu)\s+usuarios?\b"
+             r"|filtra)\w*\b[^\n]{0,80}?\b(?:(?:historial\s+(?:de\s+(?:la\s+)?(?:conversación|conversacion"
+             r"|chat"
+             r"|mensajes)|del\s+usuario)|conversación|conversacion|memoria|memory\.md|user\.md)\b[^\n]{0,80}?"
+             r"(?:https?://|\bwebhook\b|" + _THIS_ES + r")|(?:contraseñas|claves\s+(?:de\s+)?(?:api|acceso)"
+             r"|credenciales|tokens?|secretos|variables\s+de\s+entorno)\b[^\n]{0,80}?(?:https?://"
+             r"|@[\w-]{1,63}\.\w|\bwebhook\b|" + _THIS_ES + "))",
+    "hide": r"\b(?:no|nunca|jamás)\s+(?:(?:le|les|se\s+lo|se\s+la|lo)\s+)?(?:digas|cuentes|menciones|informes"
+            r"|avises|reveles)\s+(?:nada|esto|eso|de\s+esto|sobre\s+esto|de\s+eso|sobre\s+eso)\b[^\n]{0,20}?"
+            r"\b(?:al|a\s+los|a\s+tu)\s+usuarios?\b"
+            r"|\bno\s+se\s+lo\s+(?:digas|cuentes|menciones)\s+(?:nunca\s+)?(?:al|a\s+tu)\s+usuario\b"
             r"|\bsin\s+que\s+(?:el|los|tu)\s+usuarios?\s+(?:lo\s+|se\s+)?(?:sepa|sepan|note|entere)",
     "cant": r"\b(?:nunca|jamás|no)\s+(?:digas|dirás)\s+(?:que\s+)?(?:no\s+puedes|lo\s+siento"
             r"|no\s+es\s+posible)",
@@ -129,17 +143,23 @@ _FR = {
             r"\s+tu\s+es|agis\s+comme|fais\s+semblant\s+d" + _A + r"être|comporte-toi\s+comme)\b[^\n]{0,100}?"
             r"(?:\bsans\s+(?:aucune?\s+)?(?:restrictions?|limites?|filtres?|règles?|censure)\b"
             r"|\bn" + _A + r"(?:a|as)\s+(?:plus\s+)?aucune?\s+(?:règles?|filtres?|limites?|restrictions?)\b"
-            r"|\baucune\s+règle\b)",
-    "never_refuse": r"\btu\s+ne\s+(?:refuses|refuseras)\s+jamais\b|\bne\s+(?:refuse|refusez)\s+jamais\s+"
-                    r"(?:aucune?|rien|de\s+répondre)\b",
-    "mode": rf"\bmode\s+(?:développeur|dieu|jailbreak|dan)\b{_L}(?:\bdeux\s+réponses\b|\bsans\s+"
+            r"|\baucune\s+règle\b)(?!\s+(?:de|du|des|pour|sur|en)\b|\s+d" + _A + ")",
+    "never_refuse": r"\btu\s+ne\s+(?:refuses|refuseras)\s+jamais\s+(?:aucune\s+|une\s+|de\s+)?(?:demande"
+                    r"|requête|question"
+                    r"|répondre)\b|\bne\s+(?:refuse|refusez)\s+jamais\s+(?:aucune\s+(?:demande|requête"
+                    r"|question)"
+                    r"|de\s+répondre)\b",
+    "mode": rf"\bmode\s+(?:développeur|jailbreak|dan)\b{_L}(?:\bdeux\s+réponses\b|\bsans\s+"
             r"(?:aucune?\s+)?(?:filtres?|restrictions?|règles?|censure|limites?)\b"
-            r"|\baucune\s+(?:règle|restriction|limite)\b)|\bmode\s+(?:jailbreak|dan)\s+(?:est\s+)?activé",
+            rf"|\baucune\s+(?:règle|restriction|limite)\b)|\bmode\s+dieu\b{_L}\bdeux\s+réponses\b"
+            r"|\bmode\s+(?:jailbreak|dan)\s+(?:est\s+)?activé",
     "authority": rf"\bje\s+suis\s+(?:ton\s+|votre\s+|le\s+|l{_A})?(?:administrateur|administratrice"
                  r"|développeur"
                  rf"|développeuse|créateur|créatrice|opérateur|admin)\b{_L}(?:\b(?:tes|vos)\s+(?:\w+\s+)?"
-                 r"(?:règles|consignes|instructions|directives|restrictions|limites|filtres)\b"
-                 r"|\bnouvelle\s+politique\b|\btu\s+dois\s+(?:m" + _A + r")?obéir)"
+                 r"(?:règles|consignes|instructions|directives|restrictions|limites|filtres)\b[^\n.!?]{0,30}?"
+                 r"(?:mises?\s+à\s+jour|changé|modifiées|levées|supprimées|désactivées|annulées|suspendues"
+                 r"|ne\s+s" + _A + r"appliquent\s+plus)|\bnouvelle\s+politique\b"
+                 r"|\btu\s+dois\s+(?:m" + _A + r")?obéir)"
                  r"|\b(?:tes|vos)\s+(?:\w+\s+)?(?:règles|consignes|instructions|directives|restrictions"
                  r"|limites)\s+"
                  r"(?:ont\s+été|sont\s+(?:désormais\s+)?)\s*(?:levées|supprimées|désactivées|annulées"
@@ -153,16 +173,20 @@ _FR = {
             r"|uniquement|seulement|à\s+moi))",
     "exfil": r"\b(?:envoie|envoyez|transmets|transmettez|transfère|transférez|publie|téléverse"
              r"|exfiltre)\b[^\n]{0,80}?"
-             r"\b(?:historique\s+(?:de\s+la\s+|des\s+)?(?:conversation|discussion|chat|messages)|conversation"
-             r"|mots\s+de\s+passe|clés?\s+(?:d" + _A + r"api|d" + _A + r"accès|api)|identifiants|jetons?"
+             r"\b(?:(?:historique\s+(?:de\s+la\s+|des\s+)?(?:conversation|discussion|chat|messages)"
+             r"|conversation"
+             r"|mémoire|memory\.md|user\.md)\b[^\n]{0,80}?(?:https?://|\bwebhook\b|" + _THIS_FR + r")"
+             r"|(?:mots\s+de\s+passe|clés?\s+(?:d" + _A + r"api|d" + _A + r"accès|api)|identifiants|jetons?"
              r"|tokens?"
-             r"|secrets|mémoire|memory\.md|user\.md|variables\s+d" + _A + r"environnement"
-             r"|fichier\s+de\s+configuration)\b[^\n]{0,80}?" + _EMAIL_OR_URL
-             + r"|\b(?:url|adresse|webhook)\b)",
-    "hide": r"\bne\s+(?:le\s+|la\s+|lui\s+|leur\s+|rien\s+)?(?:dis|dites|mentionne|mentionnez|signale"
-            r"|signalez|révèle"
-            r"|révélez|raconte)\s+(?:rien\s+|jamais\s+|pas\s+|surtout\s+pas\s+|de\s+(?:tout\s+)?(?:ceci|cela|ça)\s+){0,4}"
-            r"(?:\w+\s+){0,2}?à\s+l" + _A + r"utilisat(?:eur|rice)"
+             r"|secrets|variables\s+d" + _A + r"environnement|fichier\s+de\s+configuration)\b[^\n]{0,80}?"
+             r"(?:https?://|@[\w-]{1,63}\.\w|\bwebhook\b|" + _THIS_FR + "))",
+    "hide": r"\bne\s+(?:le\s+|la\s+|l" + _A + r")(?:dis|dites|mentionne|mentionnez|signale|signalez|révèle"
+            r"|révélez"
+            r"|raconte)\s+(?:jamais\s+|pas\s+)(?:\w+\s+){0,2}?à\s+l" + _A + r"utilisat(?:eur|rice)"
+            r"|\bne\s+(?:lui\s+|leur\s+)?(?:dis|dites|mentionne|mentionnez|signale|signalez|révèle|révélez"
+            r"|raconte)"
+            r"\s+(?:jamais\s+)?(?:rien|de\s+(?:tout\s+)?(?:ceci|cela|ça))\s+(?:\w+\s+){0,3}?à\s+l" + _A
+            + r"utilisat(?:eur|rice)"
             r"|\b(?:discrètement|secrètement|en\s+secret)\s+(?:\w+\s+)?(?:envoie|transmets|copie|supprime)"
             r"|\b(?:envoie|transmets|copie)\s+(?:\w+\s+)?(?:discrètement|secrètement|en\s+secret)\b",
     "cant": r"\bne\s+(?:dis|dites)\s+jamais\s+(?:que\s+)?(?:tu\s+ne\s+peux\s+pas|vous\s+ne\s+pouvez\s+pas"
@@ -180,24 +204,27 @@ _DE = {
             r"|handle\s+als|verhalte\s+dich\s+wie|spiele?\s+die\s+rolle)\b[^\n]{0,100}?"
             r"(?:\bohne\s+(?:jegliche\s+|irgendwelche\s+)?(?:einschränkungen|regeln|filter|grenzen|zensur"
             r"|richtlinien)|\buneingeschränkt|\bhast?\s+keine\s+(?:regeln|richtlinien|filter|grenzen"
-            r"|einschränkungen))",
-    "never_refuse": r"\b(?:verweigere|lehne)\s+(?:niemals|nie)\b[^\n.!?]{0,30}?\b(?:anfrage|anfragen|antwort"
-                    r"|etwas"
-                    r"|bitte)\b|\bdu\s+(?:verweigerst|lehnst|weigerst)\s+(?:dich\s+)?(?:niemals|nie)\b"
-                    r"|\bweigere\s+dich\s+(?:niemals|nie)\b",
-    "mode": rf"\b(?:entwicklermodus|entwickler-modus|gott-?modus|jailbreak-?modus|dan-?modus"
-            r"|modus\s+entwickler"
+            r"|einschränkungen))(?!\s+(?:bei|für|beim|im|in|der|des|von|auf)\b)",
+    "never_refuse": r"(?<!ich\s)\b(?:verweigere|lehne)\s+(?:niemals|nie)\b[^\n.!?]{0,30}?\b(?:anfrage"
+                    r"|anfragen|antwort"
+                    r"|bitte)\b|\bdu\s+(?:verweigerst|lehnst)\s+(?:niemals|nie)\s+(?:eine\s+)?(?:antwort"
+                    r"|anfrage"
+                    r"|bitte)\b|\bweigere\s+dich\s+(?:niemals|nie)\b[^\n.!?]{0,30}?\b(?:zu\s+antworten"
+                    r"|anfrage)",
+    "mode": rf"\b(?:entwicklermodus|entwickler-modus|jailbreak-?modus|dan-?modus|modus\s+entwickler"
             rf"|mode\s+entwickler){_L}(?:\bzwei\s+antworten\b|\bohne\s+(?:jegliche\s+)?(?:einschränkungen"
             r"|regeln"
             r"|filter|grenzen|zensur)|\bkeine\s+(?:regeln|richtlinien|filter|grenzen|einschränkungen)"
             r"|\bungefiltert)"
-            r"|\b(?:jailbreak|dan)-?modus\s+(?:ist\s+)?(?:aktiviert|aktiv)\b",
+            rf"|\bgott-?modus{_L}\bzwei\s+antworten\b|\b(?:jailbreak|dan)-?modus\s+(?:ist\s+)?(?:aktiviert"
+            r"|aktiv)\b",
     "authority": rf"\bich\s+bin\s+(?:dein|deine|der|die|ihr)\s+(?:\w+\s+)?(?:administrator|administratorin"
                  r"|admin"
                  rf"|entwickler|entwicklerin|systemadministrator|schöpfer"
                  rf"|betreiber)\b{_L}(?:\bdeine\s+(?:\w+\s+)?"
-                 r"(?:regeln|richtlinien|anweisungen|einschränkungen|vorgaben|filter)\b|\bneue\s+richtlinie"
-                 r"|\bgehorche\b)"
+                 r"(?:regeln|richtlinien|anweisungen|einschränkungen|vorgaben|filter)\b[^\n.!?]{0,30}?"
+                 r"(?:aktualisiert|geändert|aufgehoben|deaktiviert|entfernt|ausser\s+kraft|nicht\s+mehr)"
+                 r"|\bneue\s+richtlinie|\bgehorche\b)"
                  r"|\bdeine\s+(?:\w+\s+)?(?:regeln|richtlinien|anweisungen|einschränkungen|vorgaben"
                  r"|filter)\s+"
                  r"(?:wurden|sind|gelten)\s+(?:\w+\s+)?(?:aufgehoben|deaktiviert|entfernt|abgeschaltet"
@@ -209,9 +236,10 @@ _DE = {
             r"|\b(?:folge|befolge)\s+(?:ab\s+jetzt\s+|ab\s+sofort\s+)?(?:nur|ausschliesslich)\s+(?:noch\s+)?"
             r"(?:mir|meinen\s+befehlen|dieser\s+notiz|diesem\s+text)\b",
     "exfil": r"\b(?:schicke|schick|sende|übermittle|übertrage|lade|poste|leite)\b[^\n]{0,80}?"
-             r"(?:chatverlauf|gesprächsverlauf|unterhaltung|passwörter|zugangsdaten|api-?schlüssel|tokens?"
-             r"|geheimnisse|umgebungsvariablen|memory\.md|user\.md)\b[^\n]{0,80}?" + _EMAIL_OR_URL
-             + r"|\b(?:url|adresse|webhook)\b)",
+             r"(?:(?:chatverlauf|gesprächsverlauf|unterhaltung|memory\.md|user\.md)\b[^\n]{0,80}?(?:https?://"
+             r"|\bwebhook\b|" + _THIS_DE + r")|(?:passwörter|zugangsdaten|api-?schlüssel|tokens?|geheimnisse"
+             r"|umgebungsvariablen)\b(?!\s+(?:nie|niemals|nicht)\b)[^\n]{0,80}?(?:https?://|@[\w-]{1,63}\.\w"
+             r"|\bwebhook\b|" + _THIS_DE + "))",
     "hide": r"\b(?:sag|sage|erzähl|erzähle|verrate|verrat)\s+(?:es\s+|das\s+|davon\s+)?(?:dem"
             r"|den)\s+(?:benutzer"
             r"|nutzer|anwender|user)\w*\s+(?:davon\s+)?(?:nichts|nie|niemals|kein)\b"
@@ -231,17 +259,21 @@ _PT = {
             r"(?:é|será|vai\s+ser)|de\s+agora\s+em\s+diante,?\s+(?:você\s+)?(?:é|será)|aja\s+como"
             r"|finja\s+(?:ser|que\s+é)|comporte-se\s+como)\b[^\n]{0,100}?(?:\bsem\s+(?:nenhuma\s+|nenhum\s+"
             r"|qualquer\s+)?(?:restrições|restrição|limites|filtros?|regras|censura)\b|\bnão\s+tem\s+"
-            r"(?:nenhuma\s+)?(?:regras|filtros|limites|restrições)\b)",
+            r"(?:nenhuma\s+)?(?:regras|filtros|limites|restrições)\b)"
+            r"(?!\s+(?:do|da|dos|das|para|no|na|em)\b|\s+de\s+(?!nenhum|nenhuma|qualquer|tipo))",
     "never_refuse": r"\b(?:nunca|jamais)\s+(?:se\s+)?(?:recuse|recusa|recusará|rejeite"
                     r"|negue)\b[^\n.!?]{0,20}?"
-                    r"\b(?:nenhum|nenhuma|pedidos?|perguntas?|solicitações|responder|nada)\b",
-    "mode": rf"\bmodo\s+(?:de\s+)?(?:desenvolvedor|deus|jailbreak|dan"
-            rf"|manutenção)\b{_L}(?:\bduas\s+(?:respostas"
+                    r"\b(?:nenhum\s+pedido|nenhuma\s+(?:pergunta|solicitação|ordem)|a\s+responder"
+                    r"|responder)\b",
+    "mode": rf"\bmodo\s+(?:de\s+)?(?:desenvolvedor|jailbreak|dan|manutenção)\b{_L}(?:\bduas\s+(?:respostas"
             r"|vezes)\b|\bsem\s+(?:nenhum\s+)?(?:filtros?|restrições|regras|censura|limites)\b"
-            r"|\bfiltro\s+(?:de\s+conteúdo\s+)?(?:fica\s+)?desligado)",
+            rf"|\bfiltro\s+(?:de\s+conteúdo\s+)?(?:fica\s+)?desligado)"
+            rf"|\bmodo\s+deus\b{_L}\bduas\s+respostas\b",
     "authority": rf"\b(?:sou|eu\s+sou)\s+(?:(?:o|a|seu|sua|teu|tua)\s+)?(?:administrador|administradora"
                  rf"|desenvolvedor|desenvolvedora|criador|criadora|operador|admin)\b{_L}(?:\b(?:suas|tuas)\s+"
-                 r"(?:\w+\s+)?(?:regras|instruções|diretrizes|restrições|políticas|limitações)\b"
+                 r"(?:\w+\s+)?(?:regras|instruções|diretrizes|restrições|políticas"
+                 r"|limitações)\b[^\n.!?]{0,30}?"
+                 r"(?:atualizad|alterad|mudaram|removid|suspens|desativad|cancelad|revogad|não\s+valem)"
                  r"|\bnova\s+política\b|\bobedeça\b)"
                  r"|\b(?:suas|tuas)\s+(?:\w+\s+)?(?:regras|instruções|diretrizes|restrições|limitações)\s+"
                  r"(?:foram|estão|agora\s+estão)\s+(?:\w+\s+)?(?:removidas|suspensas|desativadas|canceladas"
@@ -251,13 +283,15 @@ _PT = {
             r"|\b(?:você|tu)\s+(?:me\s+)?obedecerá\b"
             r"|\bdeve\s+(?:me\s+)?obedecer\s+(?:a\s+mim|apenas|só|a\s+qualquer|a\s+toda|a\s+todo)",
     "exfil": r"\b(?:envie|envia|mande|manda|encaminhe|encaminha|transmita|publique|poste)\b[^\n]{0,80}?"
-             r"\b(?:histórico|conversa|senhas|chaves\s+(?:de\s+)?(?:api|acesso)|credenciais|tokens?|segredos"
-             r"|memória|memory\.md|user\.md|variáveis\s+de\s+ambiente)\b[^\n]{0,80}?" + _EMAIL_OR_URL
-             + r"|\b(?:url|endereço|webhook)\b)",
+             r"\b(?:(?:histórico|conversa|memória|memory\.md|user\.md)\b[^\n]{0,80}?(?:https?://|\bwebhook\b|"
+             + _THIS_PT + r")|(?:senhas|chaves\s+(?:de\s+)?(?:api|acesso)|credenciais|tokens?|segredos"
+             r"|variáveis\s+de\s+ambiente)\b[^\n]{0,80}?(?:https?://|@[\w-]{1,63}\.\w|\bwebhook\b|" + _THIS_PT
+             + "))",
     "hide": r"\b(?:não|nunca|jamais)\s+(?:lhe\s+|o\s+|a\s+)?(?:conte|diga|fale|mencione|informe|avise"
             r"|revele)\w*\s+"
-            r"(?:nada\s+|isso\s+|isto\s+)?(?:ao|aos|para\s+o)\s+(?:usuário|usuários|utilizador"
-            r"|utilizadores)\b"
+            r"(?:nada|isso|isto|sobre\s+isso|disso)\s+(?:\w+\s+){0,2}?(?:ao|aos|para\s+o)\s+(?:usuário"
+            r"|usuários"
+            r"|utilizador|utilizadores)\b"
             r"|\bsem\s+(?:contar|dizer)\s+(?:nada\s+)?(?:ao|aos|para\s+o)\s+(?:usuário|utilizador)",
     "cant": r"\b(?:nunca|jamais|não)\s+(?:diga|digas|dirá)\s+(?:que\s+)?(?:não\s+(?:pode|consegue)|desculpe"
             r"|sinto\s+muito)",
@@ -276,18 +310,21 @@ _IT = {
             r"|fai\s+finta\s+di\s+essere|agisci\s+come)\b[^\n]{0,100}?(?:\bsenza\s+(?:alcuna\s+|nessuna\s+)?"
             r"(?:restrizioni|restrizione|limiti|filtri|regole|censura)\b|\bnon\s+hai?\s+(?:nessuna\s+"
             r"|alcuna\s+)?"
-            r"(?:regole|filtri|limiti|restrizioni)\b)",
-    "never_refuse": r"\bnon\s+rifiuterai\s+mai\b|\bnon\s+(?:rifiutare|ti\s+rifiutare)\s+mai\b[^\n.!?]{0,20}?"
-                    r"(?:richiest|domand|rispondere|nulla|niente)",
-    "mode": rf"\bmodalità\s+(?:sviluppatore|dio|jailbreak|dan)\b{_L}(?:\bdue\s+risposte\b"
-            r"|\bsenza\s+(?:alcun\s+"
+            r"(?:regole|filtri|limiti|restrizioni)\b)(?!\s+(?:di|del|della|dei|per|nel|nella|in)\b)",
+    "never_refuse": r"\bnon\s+(?:rifiuterai|rifiutare|ti\s+rifiutare)\s+mai\b[^\n.!?]{0,20}?(?:richiest"
+                    r"|domand|rispondere)",
+    "mode": rf"\bmodalità\s+(?:sviluppatore|jailbreak|dan)\b{_L}(?:\bdue\s+risposte\b|\bsenza\s+(?:alcun\s+"
             r"|nessun\s+)?(?:filtri?|restrizioni|regole|censura|limiti)\b|\bnessuna\s+(?:regola"
-            r"|restrizione)\b)",
+            r"|restrizione)\b)"
+            rf"|\bmodalità\s+dio\b{_L}\bdue\s+risposte\b",
     "authority": rf"\bsono\s+(?:(?:il|la)\s+)?(?:(?:tuo|tua)\s+)?(?:amministratore|amministratrice"
                  r"|sviluppatore"
                  rf"|sviluppatrice|creatore|creatrice|operatore"
                  rf"|admin)\b{_L}(?:\ble\s+tue\s+(?:\w+\s+)?(?:regole"
-                 r"|istruzioni|direttive|restrizioni|linee\s+guida)\b|\bnuova\s+politica\b|\bobbedisci\b)"
+                 r"|istruzioni|direttive|restrizioni|linee\s+guida)\b[^\n.!?]{0,30}?(?:aggiornat|cambiat"
+                 r"|modificat"
+                 r"|rimoss|sospes|disattivat|revocat|annullat|tolte|non\s+valgono)|\bnuova\s+politica\b"
+                 r"|\bobbedisci\b)"
                  r"|\ble\s+tue\s+(?:\w+\s+)?(?:regole|istruzioni|direttive|restrizioni)\s+(?:sono\s+state"
                  r"|sono"
                  r"|vengono)\s+(?:\w+\s+)?(?:rimoss|sospes|disattivat|revocat|annullat|tolte)",
@@ -296,11 +333,10 @@ _IT = {
             r"|\b(?:sempre|solo|soltanto)\s+(?:mi\s+)?obbedisci\b|\bdevi\s+(?:obbedirmi|obbedire\s+(?:a\s+me"
             r"|solo"
             r"|soltanto|a\s+qualsiasi|a\s+ogni))",
-    "exfil": r"\b(?:invia|inviami|manda|inoltra|trasmetti|carica|pubblica)\b[^\n]{0,80}?\b(?:cronologia"
-             r"|conversazione|password|chiavi\s+(?:api|di\s+accesso)|credenziali|token|segreti|memoria"
-             r"|memory\.md"
-             r"|user\.md|variabili\s+d" + _A + r"ambiente)\b[^\n]{0,80}?" + _EMAIL_OR_URL
-             + r"|\b(?:url|indirizzo|webhook)\b)",
+    "exfil": r"\b(?:invia|inviami|manda|inoltra|trasmetti|carica|pubblica)\b[^\n]{0,80}?\b(?:(?:cronologia"
+             r"|conversazione|memoria|memory\.md|user\.md)\b[^\n]{0,80}?(?:https?://|\bwebhook\b|" + _THIS_IT
+             + r")|(?:password|chiavi\s+(?:api|di\s+accesso)|credenziali|token|segreti|variabili\s+d" + _A
+             + r"ambiente)\b[^\n]{0,80}?(?:https?://|@[\w-]{1,63}\.\w|\bwebhook\b|" + _THIS_IT + "))",
     "hide": r"\bnon\s+(?:dirlo|dire|dirgli|raccontare|menzionare|rivelare)\s+(?:nulla\s+|niente\s+|mai\s+)*"
             r"(?:\w+\s+)?(?:all" + _A + r"utente|agli\s+utenti)\b|\bsenza\s+dirlo\s+all" + _A + r"utente\b",
     "cant": r"\bnon\s+dire\s+mai\s+(?:che\s+)?(?:non\s+puoi|mi\s+dispiace)"
@@ -314,22 +350,27 @@ _NL = {
             r"|systeeminstructies|verborgen\s+instructies|systeembericht)",
     "role": r"\b(?:je\s+bent\s+nu|jij\s+bent\s+nu|vanaf\s+nu\s+ben\s+je|doe\s+alsof\s+je"
             r"|gedraag\s+je\s+als)\b"
-            r"[^\n]{0,80}?\bzonder\s+(?:enige\s+)?(?:beperkingen|regels|filters|grenzen|censuur)\b",
-    "never_refuse": r"\bweiger\s+(?:nooit|nimmer)\b|\bje\s+weigert\s+nooit\b",
+            r"[^\n]{0,80}?\bzonder\s+(?:enige\s+)?(?:beperkingen|regels|filters|grenzen|censuur)\b"
+            r"(?!\s+(?:voor|bij|in|van|op)\b)",
+    "never_refuse": r"\bweiger\s+(?:nooit|nimmer)\s+(?:een\s+)?(?:verzoek|vraag|opdracht|antwoord"
+                    r"|te\s+antwoorden)"
+                    r"|\bje\s+weigert\s+nooit\s+(?:een\s+)?(?:verzoek|vraag|opdracht)",
     "mode": rf"\b(?:ontwikkelaarsmodus|ontwikkelaarmodus|godmodus|god-modus|jailbreakmodus|jailbreak-modus"
             rf"|dan-modus)\b{_L}(?:\btwee\s+antwoorden\b|\bzonder\s+(?:enige\s+)?(?:beperkingen|regels"
             r"|filters"
             r"|censuur)\b|\bgeen\s+(?:regels|beperkingen|filters)\b)",
     "authority": rf"\bik\s+ben\s+(?:je|jouw|de)\s+(?:systeem)?(?:beheerder|ontwikkelaar|admin|maker)\b{_L}"
-                 r"\b(?:je|jouw)\s+(?:\w+\s+)?(?:regels|instructies|richtlijnen|beperkingen)\b"
+                 r"\b(?:je|jouw)\s+(?:\w+\s+)?(?:regels|instructies|richtlijnen|beperkingen)\b[^\n.!?]{0,30}?"
+                 r"(?:bijgewerkt|gewijzigd|opgeheven|uitgeschakeld|verwijderd)"
                  r"|\b(?:je|jouw)\s+(?:\w+\s+)?(?:regels|instructies|richtlijnen|beperkingen)\s+(?:zijn"
                  r"|werden)\s+"
                  r"(?:\w+\s+)?(?:opgeheven|uitgeschakeld|verwijderd|ingetrokken)\b",
     "obey": r"\bgehoorzaam\s+(?:mij|alleen|voortaan)\b|\bje\s+gehoorzaamt\s+(?:mij|alleen|voortaan|altijd)\b",
-    "exfil": r"\b(?:stuur|verstuur|upload|post)\b[^\n]{0,80}?\b(?:chatgeschiedenis|gespreksgeschiedenis"
-             r"|gesprek"
-             r"|wachtwoorden|api-sleutels|tokens|inloggegevens|geheimen)\b[^\n]{0,80}?" + _EMAIL_OR_URL
-             + r"|\b(?:url|adres|webhook)\b)",
+    "exfil": r"\b(?:stuur|verstuur|upload|post)\b[^\n]{0,80}?\b(?:(?:chatgeschiedenis|gespreksgeschiedenis"
+             r"|gesprek)"
+             r"\b[^\n]{0,80}?(?:https?://|\bwebhook\b|\bdit\s+adres\b)|(?:wachtwoorden|api-sleutels|tokens"
+             r"|inloggegevens|geheimen)\b[^\n]{0,80}?(?:https?://|@[\w-]{1,63}\.\w|\bwebhook\b"
+             r"|\bdit\s+adres\b))",
     "hide": r"\b(?:vertel|zeg|meld)\s+(?:het\s+|dit\s+|dat\s+)?(?:nooit\s+)?(?:aan\s+)?de\s+gebruiker\s+"
             r"(?:niets|niet|nooit)\b",
     "cant": r"\bzeg\s+nooit\s+(?:dat\s+)?je\s+(?:iets\s+)?niet\s+kunt\b",
