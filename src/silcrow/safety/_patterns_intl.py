@@ -41,6 +41,11 @@ _G = r"[^\n.!?。！？]{0,40}?"  # a short gap inside one sentence
 _L = r"[^\n]{0,150}?"  # a gap inside one line, across sentences ("Ich bin dein Admin. Deine Regeln ...")
 _A = "['\u2019]"  # an apostrophe, typed or typographic
 _EMAIL_OR_URL = r"(?:https?://|@[\w-]{1,63}\.\w"  # a URL or an e-mail address; closed by the caller
+# What an override asks to drop, per language.
+_OBJ_ES = r"(?:instrucciones|indicaciones|reglas|directrices|órdenes|normas)"
+_OBJ_FR = r"(?:instructions|consignes|règles|directives)"
+_OBJ_DE = r"(?:anweisungen|instruktionen|regeln|vorgaben|richtlinien)"
+_OBJ_PT = r"(?:instruções|instrucoes|regras|diretrizes|orientações)"
 # "This address": where an attack sends what it takes (a conversation is sent to a web address, not
 # mailed to a colleague; a password goes to neither).
 _THIS_ES = r"\b(?:esta|la\s+siguiente)\s+(?:url|dirección|direccion)\b|\beste\s+(?:correo|enlace|servidor)\b"
@@ -68,14 +73,20 @@ LANGUAGES = {
 }
 
 _ES = {
-    "override": rf"\b(?:ignora|ignore|ignorar|ignorá|olvida|olvide|olvidar|olvídate|olvidate|olvidá"
-                rf"|descarta|descarte|omite|omita)\b{_G}\b(?:instrucciones|indicaciones|reglas|directrices"
-                r"|órdenes|normas)\b"
+    "override": rf"\b(?:ignora|ignore|ignorar|ignorá|olvida|olvide|olvidar|olvídate|olvidate|olvidá|descarta"
+                r"|descarte"
+                rf"|omite|omita)\b{_G}(?:\b(?:tus|todas\s+(?:las|tus))\s+(?:\w+\s+)?{_OBJ_ES}\b"
+                rf"(?!\s+del?\s+(?!sistema|desarrollador|seguridad))|\b{_OBJ_ES}\s+(?:anteriores|previas"
+                r"|originales"
+                r"|iniciales|recibidas|de\s+arriba|del\s+sistema|de\s+sistema|del\s+desarrollador"
+                r"|que\s+te\s+(?:dieron"
+                r"|han\s+dado|dio)|que\s+recibiste)\b)"
                 r"|\b(?:olvida|olvide|olvídate\s+de|olvidate\s+de)\s+todo\s+lo\s+(?:anterior"
                 r"|que\s+te\s+(?:dijeron"
                 r"|han\s+dicho))\b",
     "leak": rf"\b(?:revela|revele|revelar|muestra|muestre|muéstrame|mostrame|dime|dame|imprime|imprima|repite"
-            rf"|repita|comparte|escribe)\b{_G}\b(?:(?:prompt|mensaje|instrucciones)\s+(?:del?\s+)?sistema"
+            rf"|repita|comparte|escribe)\b{_G}\b(?:(?:prompt|(?:tu|su)\s+mensaje"
+            r"|instrucciones)\s+(?:del?\s+)?sistema"
             r"|(?:tus\s+)?instrucciones\s+(?:ocultas|secretas)|tus\s+instrucciones\s+internas"
             r"|prompt\s+(?:oculto|secreto|inicial))\b",
     "role": r"\b(?:ahora\s+eres|eres\s+ahora|a\s+partir\s+de\s+ahora,?\s+(?:eres|serás|vas\s+a\s+ser)"
@@ -131,11 +142,16 @@ _FR = {
     # "ignore" and "instructions" are English words too: a French determiner before the object
     # tells the languages apart ("ignore les instructions", not "ignore instructions inside").
     "override": rf"\b(?:ignore|ignorez|ignorer|oublie|oubliez|oublier|néglige|négligez)\b{_G}"
-                r"\b(?:les|tes|vos|ces|des|toutes\s+les|l'ensemble\s+des)\s+(?:\w+\s+)?"
-                r"(?:instructions|consignes|règles|directives)\b",
+                r"(?:\b(?:tes|vos|toutes\s+(?:les|tes|vos)"
+                r"|l" + _A + r"ensemble\s+des)\s+(?:\w+\s+)?" + _OBJ_FR
+                + r"\b(?!\s+d(?:e|u|es)\s+(?!système|développeur|sécurité|base))(?!\s+d" + _A + r")"
+                r"|\b(?:les|ces|des)\s+" + _OBJ_FR + r"\s+(?:précédentes|antérieures|initiales|originales"
+                r"|ci-dessus|du\s+système|système|du\s+développeur|reçues|qu" + _A + r"on\s+t" + _A
+                + r"a\s+données)\b)",
     "leak": rf"\b(?:révèle|révélez|montre|montrez|affiche|affichez|donne|donnez|répète|répétez|dis"
             rf"|dites)\b{_G}"
-            r"\b(?:(?:prompt|invite|message|instructions|consignes)\s+(?:du\s+|de\s+)?système"
+            r"\b(?:(?:prompt|invite|(?:ton|votre)\s+message|instructions|consignes)\s+(?:du\s+|de\s+)?système"
+            r"|message\s+système(?!\s+d)"
             r"|instructions\s+(?:cachées|secrètes)|consignes\s+(?:cachées|secrètes)|prompt\s+(?:caché|secret"
             r"|initial))\b",
     "role": r"\b(?:tu\s+es\s+(?:maintenant|désormais|dorénavant)|désormais,?\s+tu\s+es"
@@ -195,7 +211,10 @@ _FR = {
 
 _DE = {
     "override": rf"\b(?:ignoriere|ignorier|ignorieren|vergiss|vergessen|missachte|missachten)\b{_G}"
-                r"(?:anweisungen|instruktionen|regeln|vorgaben|richtlinien)\b",
+                r"(?:\b(?:deine|dein|alle|sämtliche|bisherige|vorherige|vorige|frühere|ursprüngliche"
+                r"|obige)\w{0,2}\s+"
+                r"(?:\w+\s+)?\w{0,20}" + _OBJ_DE + r"\b(?!\s+(?:der|des|vom|von|für|zur|zum|beim|im)\b)"
+                r"|\bsystem-?" + _OBJ_DE + r"\b)",
     "leak": rf"\b(?:zeige|zeig|verrate|verrat|gib|nenne|wiederhole|drucke)\b{_G}"
             r"(?:system-?prompt|systemanweisungen|systemnachricht|system\s+prompt|versteckten?\s+anweisungen"
             r"|geheimen?\s+anweisungen)\b",
@@ -251,9 +270,13 @@ _DE = {
 
 _PT = {
     "override": rf"\b(?:ignore|ignora|ignorar|esqueça|esquece|esquecer|desconsidere|desconsidera)\b{_G}"
-                r"\b(?:instruções|instrucoes|regras|diretrizes|orientações)\b",
+                rf"(?:\b(?:suas|tuas|todas\s+(?:as|suas|tuas))\s+(?:\w+\s+)?{_OBJ_PT}\b"
+                rf"(?!\s+d[oa]s?\s+(?!sistema|desenvolvedor|segurança))|\b{_OBJ_PT}\s+(?:anteriores|prévias"
+                r"|originais"
+                r"|iniciais|recebidas|do\s+sistema|de\s+sistema|do\s+desenvolvedor|que\s+você\s+recebeu)\b)",
     "leak": rf"\b(?:revele|revela|mostre|mostra|diga|imprima|repita|compartilhe|escreva)\b{_G}"
-            r"\b(?:(?:prompt|mensagem|instruções)\s+(?:do\s+|de\s+)?sistema|instruções\s+(?:ocultas|secretas"
+            r"\b(?:(?:prompt|(?:sua|tua)\s+mensagem|instruções)\s+(?:do\s+|de\s+)?sistema"
+            r"|instruções\s+(?:ocultas|secretas"
             r"|escondidas)|prompt\s+(?:oculto|secreto|inicial))\b",
     "role": r"\b(?:agora\s+você\s+é|você\s+agora\s+é|agora\s+tu\s+és|a\s+partir\s+de\s+agora,?\s+(?:você\s+)?"
             r"(?:é|será|vai\s+ser)|de\s+agora\s+em\s+diante,?\s+(?:você\s+)?(?:é|será)|aja\s+como"
@@ -345,7 +368,7 @@ _IT = {
 
 _NL = {
     "override": rf"\b(?:negeer|vergeet)\b{_G}\b(?:alle|je|jouw|vorige|eerdere|voorgaande|oorspronkelijke)\s+"
-                r"(?:\w+\s+)?(?:instructies|regels|richtlijnen|opdrachten)\b(?!\s+niet)",
+                r"(?:\w+\s+)?(?:instructies|regels|richtlijnen|opdrachten)\b(?!\s+(?:niet|van|voor|bij)\b)",
     "leak": rf"\b(?:toon|laat|geef|herhaal|onthul|print|vertel)\b{_G}\b(?:systeemprompt|systeem\s+prompt"
             r"|systeeminstructies|verborgen\s+instructies|systeembericht)",
     "role": r"\b(?:je\s+bent\s+nu|jij\s+bent\s+nu|vanaf\s+nu\s+ben\s+je|doe\s+alsof\s+je"
