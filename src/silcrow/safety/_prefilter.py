@@ -71,6 +71,10 @@ def gate_open(literals: tuple[str, ...] | None, found: frozenset[str]) -> bool:
     return literals is None or not found.isdisjoint(literals)
 
 
+# Characters of a text read in one call (see GateIndex._first_chars).
+_SLICE = 2048
+
+
 class GateIndex:
     """Which of a table's gates are open for a text, computed from the literals found in it
     instead of asking :func:`gate_open` of each gate: a short note opens almost none, so a
@@ -93,10 +97,20 @@ class GateIndex:
         self._by_first = {first: tuple(lits) for first, lits in by_first.items()}
         self._firsts = frozenset(by_first)
 
+    def _first_chars(self, text: str) -> frozenset[str] | set[str]:
+        """The first characters of literals that occur in ``text``. A long text (a recall block) is
+        read in slices: one call over all of it would hold the interpreter lock that long."""
+        if len(text) <= _SLICE:
+            return self._firsts.intersection(text)
+        found: set[str] = set()
+        for start in range(0, len(text), _SLICE):
+            found |= self._firsts.intersection(text[start:start + _SLICE])
+        return found
+
     def open(self, text: str) -> list[int]:
         """The indexes, ascending, of the gates :func:`gate_open` opens for ``text``."""
         by_first = self._by_first
-        found = [lit for first in self._firsts.intersection(text) for lit in by_first[first] if lit in text]
+        found = [lit for first in self._first_chars(text) for lit in by_first[first] if lit in text]
         if not found:
             return list(self._always)
         indexes = set(self._always)
