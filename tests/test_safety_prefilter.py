@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
-from silcrow.safety._prefilter import GateIndex, found_literals, gate_open
+from silcrow.safety._prefilter import GateIndex, first_literals, found_literals, gate_open
 from silcrow.safety._threats import compiled
 
 DATA = Path(__file__).resolve().parents[1] / "bench" / "data"
@@ -46,3 +47,20 @@ def test_open_gates_are_in_table_order_with_the_ungated_ones(text: str) -> None:
     gates: tuple[tuple[str, ...] | None, ...] = (("b",), None, ("a", "curl"), ("a",), None, ("c", "b"))
     index = GateIndex(gates)
     assert index.open(text) == _expected(gates, index.literals, text)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "literals"),
+    [
+        # The parser factors "so" out of "soy|somos": the gate still names the whole words.
+        (r"\b(?:soy|somos)\s", ("somos", "soy")),
+        (r"\b(?:senin|sistem)\s+x", ("senin", "sistem")),
+        (r"\b(?:curl|wget)\s", ("curl", "wget")),
+        (r"ab[cd]e", ("abc", "abd")),
+        # After an empty alternative only the run is certain; each branch goes as far as its letters.
+        (r"x(?:y|)z", ("x",)),
+        (r"da\s+ora|d'ora", ("d'ora", "da")),
+    ],
+)
+def test_first_literals_read_through_factored_alternatives(pattern: str, literals: tuple[str, ...]) -> None:
+    assert first_literals(re.compile(pattern)) == literals

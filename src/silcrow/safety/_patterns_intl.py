@@ -89,7 +89,7 @@ _ES = {
             r"|instrucciones)\s+(?:del?\s+)?sistema"
             r"|(?:tus\s+)?instrucciones\s+(?:ocultas|secretas)|tus\s+instrucciones\s+internas"
             r"|prompt\s+(?:oculto|secreto|inicial))\b",
-    "role": r"\b(?:ahora\s+eres|eres\s+ahora|a\s+partir\s+de\s+ahora,?\s+(?:eres|serás|vas\s+a\s+ser)"
+    "role": r"\b(?:ahora\s+eres|eres\s+ahora|partir\s+de\s+ahora,?\s+(?:eres|serás|vas\s+a\s+ser)"
             r"|desde\s+ahora,?\s+(?:eres|serás|vas\s+a\s+ser)|actúa\s+como|finge\s+(?:ser|que\s+eres)"
             r"|compórtate\s+como)\b[^\n]{0,100}?(?:\bsin\s+(?:ningun[oa]?\s+(?:de\s+)?)?(?:(?:las|tus"
             r"|sus)\s+)?"
@@ -155,7 +155,7 @@ _FR = {
             r"|instructions\s+(?:cachées|secrètes)|consignes\s+(?:cachées|secrètes)|prompt\s+(?:caché|secret"
             r"|initial))\b",
     "role": r"\b(?:tu\s+es\s+(?:maintenant|désormais|dorénavant)|désormais,?\s+tu\s+es"
-            r"|à\s+partir\s+de\s+maintenant,?"
+            r"|partir\s+de\s+maintenant,?"
             r"\s+tu\s+es|agis\s+comme|fais\s+semblant\s+d" + _A + r"être|comporte-toi\s+comme)\b[^\n]{0,100}?"
             r"(?:\bsans\s+(?:aucune?\s+)?(?:restrictions?|limites?|filtres?|règles?|censure)\b"
             r"|\bn" + _A + r"(?:a|as)\s+(?:plus\s+)?aucune?\s+(?:règles?|filtres?|limites?|restrictions?)\b"
@@ -230,12 +230,12 @@ _DE = {
                     r"|anfrage"
                     r"|bitte)\b|\bweigere\s+dich\s+(?:niemals|nie)\b[^\n.!?]{0,30}?\b(?:zu\s+antworten"
                     r"|anfrage)",
-    "mode": rf"\b(?:entwicklermodus|entwickler-modus|jailbreak-?modus|dan-?modus|modus\s+entwickler"
-            rf"|mode\s+entwickler){_L}(?:\bzwei\s+antworten\b|\bohne\s+(?:jegliche\s+)?(?:einschränkungen"
+    "mode": rf"\b(?:entwicklermodus|entwickler-modus|jailbreak(?:-modus|modus)|dan(?:-modus|modus)"
+            rf"|modus\s+entwickler|mode\s+entwickler){_L}(?:\bzwei\s+antworten\b|\bohne\s+(?:jegliche\s+)?(?:einschränkungen"
             r"|regeln"
             r"|filter|grenzen|zensur)|\bkeine\s+(?:regeln|richtlinien|filter|grenzen|einschränkungen)"
             r"|\bungefiltert)"
-            rf"|\bgott-?modus{_L}\bzwei\s+antworten\b|\b(?:jailbreak|dan)-?modus\s+(?:ist\s+)?(?:aktiviert"
+            rf"|\bgott-?modus{_L}\bzwei\s+antworten\b|\b(?:jailbreak|dan)(?:-modus|modus)\s+(?:ist\s+)?(?:aktiviert"
             r"|aktiv)\b",
     "authority": rf"\bich\s+bin\s+(?:dein|deine|der|die|ihr)\s+(?:\w+\s+)?(?:administrator|administratorin"
                  r"|admin"
@@ -278,7 +278,7 @@ _PT = {
             r"\b(?:(?:prompt|(?:sua|tua)\s+mensagem|instruções)\s+(?:do\s+|de\s+)?sistema"
             r"|instruções\s+(?:ocultas|secretas"
             r"|escondidas)|prompt\s+(?:oculto|secreto|inicial))\b",
-    "role": r"\b(?:agora\s+você\s+é|você\s+agora\s+é|agora\s+tu\s+és|a\s+partir\s+de\s+agora,?\s+(?:você\s+)?"
+    "role": r"\b(?:agora\s+você\s+é|você\s+agora\s+é|agora\s+tu\s+és|partir\s+de\s+agora,?\s+(?:você\s+)?"
             r"(?:é|será|vai\s+ser)|de\s+agora\s+em\s+diante,?\s+(?:você\s+)?(?:é|será)|aja\s+como"
             r"|finja\s+(?:ser|que\s+é)|comporte-se\s+como)\b[^\n]{0,100}?(?:\bsem\s+(?:nenhuma\s+|nenhum\s+"
             r"|qualquer\s+)?(?:restrições|restrição|limites|filtros?|regras|censura)\b|\bnão\s+tem\s+"
@@ -301,7 +301,7 @@ _PT = {
                  r"|\b(?:suas|tuas)\s+(?:\w+\s+)?(?:regras|instruções|diretrizes|restrições|limitações)\s+"
                  r"(?:foram|estão|agora\s+estão)\s+(?:\w+\s+)?(?:removidas|suspensas|desativadas|canceladas"
                  r"|revogadas|anuladas|levantadas)",
-    "obey": r"\bobedeça(?:-me\b|\s+(?:a\s+mim|apenas|só|somente)\b)|\bme\s+obedeça\b"
+    "obey": r"\bobedeça(?:-me\b|\s+(?:a\s+mim|apenas|só|somente)\b)|(?<=\bme\s)obedeça\b"
             r"|\b(?:você|tu)\s+(?:sempre|só|apenas)\s+(?:me\s+)?obedece"
             r"|\b(?:você|tu)\s+(?:me\s+)?obedecerá\b"
             r"|\bdeve\s+(?:me\s+)?obedecer\s+(?:a\s+mim|apenas|só|a\s+qualquer|a\s+toda|a\s+todo)",
@@ -343,16 +343,16 @@ _IT = {
     "authority": rf"\bsono\s+(?:(?:il|la)\s+)?(?:(?:tuo|tua)\s+)?(?:amministratore|amministratrice"
                  r"|sviluppatore"
                  rf"|sviluppatrice|creatore|creatrice|operatore"
-                 rf"|admin)\b{_L}(?:\ble\s+tue\s+(?:\w+\s+)?(?:regole"
+                 rf"|admin)\b{_L}(?:\btue\s+(?:\w+\s+)?(?:regole"
                  r"|istruzioni|direttive|restrizioni|linee\s+guida)\b[^\n.!?]{0,30}?(?:aggiornat|cambiat"
                  r"|modificat"
                  r"|rimoss|sospes|disattivat|revocat|annullat|tolte|non\s+valgono)|\bnuova\s+politica\b"
                  r"|\bobbedisci\b)"
-                 r"|\ble\s+tue\s+(?:\w+\s+)?(?:regole|istruzioni|direttive|restrizioni)\s+(?:sono\s+state"
+                 r"|\btue\s+(?:\w+\s+)?(?:regole|istruzioni|direttive|restrizioni)\s+(?:sono\s+state"
                  r"|sono"
                  r"|vengono)\s+(?:\w+\s+)?(?:rimoss|sospes|disattivat|revocat|annullat|tolte)",
-    "obey": r"\bobbediscimi\b|\bobbedisci\s+(?:a\s+me|solo|soltanto|unicamente)\b|\b(?:tu\s+mi"
-            r"|mi)\s+obbedirai\b"
+    "obey": r"\bobbediscimi\b|\bobbedisci\s+(?:a\s+me|solo|soltanto|unicamente)\b"
+            r"|(?<=\bmi\s)obbedirai\b"
             r"|\b(?:sempre|solo|soltanto)\s+(?:mi\s+)?obbedisci\b|\bdevi\s+(?:obbedirmi|obbedire\s+(?:a\s+me"
             r"|solo"
             r"|soltanto|a\s+qualsiasi|a\s+ogni))",

@@ -76,7 +76,7 @@ _PL = {
     "leak": rf"\b(?:pokaż|ujawnij|wypisz|wyświetl|powtórz|podaj|zdradź)\b{_G}\b(?:(?:prompt|komunikat"
             r"|instrukcje"
             r"|polecenie)\s+systemow\w*|systemow\w+\s+(?:prompt|instrukcje|polecenie)|ukryte\s+instrukcje)",
-    "role": r"\b(?:teraz\s+jesteś|od\s+teraz\s+jesteś|jesteś\s+teraz|udawaj,?\s+że\s+jesteś"
+    "role": r"\b(?:teraz\s+jesteś|jesteś\s+teraz|udawaj,?\s+że\s+jesteś"
             r"|zachowuj\s+się\s+jak)\b"
             r"[^\n]{0,80}?\bbez\s+(?:żadnych\s+)?(?:ograniczeń|zasad|filtrów|reguł|cenzury)",
     "never_refuse": r"\bnigdy\s+nie\s+(?:odmawiaj|odmówisz|odmawiasz)\s+(?:\w+\s+)?(?:odpowiedzi|prośb\w*"

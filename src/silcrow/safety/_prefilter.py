@@ -15,6 +15,10 @@ from typing import Any
 _ZERO_WIDTH = (C.AT, C.ASSERT, C.ASSERT_NOT)
 
 
+# At most this many literals for one gate when a literal run is continued into the group after it.
+_MAX_LITERALS = 64
+
+
 def _prefixes(items: list[Any]) -> set[str] | None:
     run: list[str] = []
     for op, arg in items:
@@ -24,7 +28,13 @@ def _prefixes(items: list[Any]) -> set[str] | None:
             run.append(chr(arg))
             continue
         if run:
-            return {"".join(run)}
+            # The parser factors a common start out of alternatives ("soy|somos" is "so(?:y|mos)"):
+            # the run goes on into the group after it, so the gate is "soy"/"somos", not "so".
+            head = "".join(run)
+            tails = _prefixes([(op, arg)]) if op in (C.SUBPATTERN, C.BRANCH, C.IN) else None
+            if tails and all(tails) and len(tails) <= _MAX_LITERALS:
+                return {head + tail for tail in tails}
+            return {head}
         if op is C.SUBPATTERN:
             return _prefixes(list(arg[-1]))
         if op is C.BRANCH:
