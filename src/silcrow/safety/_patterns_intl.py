@@ -395,7 +395,7 @@ _NL = {
              r"|inloggegevens|geheimen)\b[^\n]{0,80}?(?:https?://|@[\w-]{1,63}\.\w|\bwebhook\b"
              r"|\bdit\s+adres\b))",
     "hide": r"\b(?:vertel|zeg|meld)\s+(?:het\s+|dit\s+|dat\s+)?(?:nooit\s+)?(?:aan\s+)?de\s+gebruiker\s+"
-            r"(?:niets|niet|nooit)\b",
+            r"(?:hier\s+|daar\s+|er\s+)?(?:niets|niet|nooit)\b",
     "cant": r"\bzeg\s+nooit\s+(?:dat\s+)?je\s+(?:iets\s+)?niet\s+kunt\b",
 }
 
