@@ -154,6 +154,7 @@ bench: $(STAMP) $(HERMES_VENV)/.installed $(CREWAI_VENV)/.installed $(ADK_VENV)/
 	$(BIN)/python bench/upkeep.py
 	$(BIN)/python bench/pending.py
 	$(BIN)/python bench/safety.py $(if $(LOCOMO),--dataset '$(LOCOMO)')
+	$(BIN)/python bench/intl_patterns.py
 	$(BIN)/python bench/redaction.py
 	$(BIN)/python bench/review.py
 	$(BIN)/python bench/recall.py --dataset '$(LOCOMO)'
