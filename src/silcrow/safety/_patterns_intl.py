@@ -73,7 +73,8 @@ LANGUAGES = {
 }
 
 _ES = {
-    "override": rf"\b(?:ignora|ignore|ignorar|ignorá|olvida|olvide|olvidar|olvídate|olvidate|olvidá|descarta"
+    "override": rf"(?<!\bno\s)(?<!nunca\s)(?<!jamás\s)\b(?:ignora|ignore|ignorar|ignorá|olvida|olvide"
+                r"|olvidar|olvídate|olvidate|olvidá|descarta"
                 r"|descarte"
                 rf"|omite|omita)\b{_G}(?:\b(?:tus|todas\s+(?:las|tus))\s+(?:\w+\s+)?{_OBJ_ES}\b"
                 rf"(?!\s+del?\s+(?!sistema|desarrollador|seguridad))|\b{_OBJ_ES}\s+(?:anteriores|previas"
@@ -84,7 +85,8 @@ _ES = {
                 r"|\b(?:olvida|olvide|olvídate\s+de|olvidate\s+de)\s+todo\s+lo\s+(?:anterior"
                 r"|que\s+te\s+(?:dijeron"
                 r"|han\s+dicho))\b",
-    "leak": rf"\b(?:revela|revele|revelar|muestra|muestre|muéstrame|mostrame|dime|dame|imprime|imprima|repite"
+    "leak": rf"(?<!\bno\s)(?<!nunca\s)(?<!jamás\s)\b(?:revela|revele|revelar|muestra|muestre|muéstrame"
+            r"|mostrame|dime|dame|imprime|imprima|repite"
             rf"|repita|comparte|escribe)\b{_G}\b(?:(?:prompt|(?:tu|su)\s+mensaje"
             r"|instrucciones)\s+(?:del?\s+)?sistema"
             r"|(?:tus\s+)?instrucciones\s+(?:ocultas|secretas)|tus\s+instrucciones\s+internas"
@@ -122,7 +124,8 @@ _ES = {
             r"|este\s+texto"
             r"|esta\s+nota)"
             r"|\bdebes\s+obedecer(?:me\b|\s+(?:solo|sólo|a\s+cualquier|a\s+todo|cualquier))",
-    "exfil": r"\b(?:envía|envia|envíe|envie|manda|mande|reenvía|reenvia|sube|suba|transmite|transmita|publica"
+    "exfil": r"(?<!\bno\s)(?<!nunca\s)(?<!jamás\s)\b(?:envía|envia|envíe|envie|manda|mande|reenvía|reenvia"
+             r"|sube|suba|transmite|transmita|publica"
              r"|filtra)\w*\b[^\n]{0,80}?\b(?:(?:historial\s+(?:de\s+(?:la\s+)?(?:conversación|conversacion"
              r"|chat"
              r"|mensajes)|del\s+usuario)|conversación|conversacion|memoria|memory\.md|user\.md)\b[^\n]{0,80}?"
@@ -141,14 +144,16 @@ _ES = {
 _FR = {
     # "ignore" and "instructions" are English words too: a French determiner before the object
     # tells the languages apart ("ignore les instructions", not "ignore instructions inside").
-    "override": rf"\b(?:ignore|ignorez|ignorer|oublie|oubliez|oublier|néglige|négligez)\b{_G}"
+    "override": rf"(?<!\bne\s)(?<!\bn')(?<!\bn\u2019)\b(?:ignore|ignorez|ignorer|oublie|oubliez|oublier"
+                rf"|néglige|négligez)\b{_G}"
                 r"(?:\b(?:tes|vos|toutes\s+(?:les|tes|vos)"
                 r"|l" + _A + r"ensemble\s+des)\s+(?:\w+\s+)?" + _OBJ_FR
                 + r"\b(?!\s+d(?:e|u|es)\s+(?!système|développeur|sécurité|base))(?!\s+d" + _A + r")"
                 r"|\b(?:les|ces|des)\s+" + _OBJ_FR + r"\s+(?:précédentes|antérieures|initiales|originales"
                 r"|ci-dessus|du\s+système|système|du\s+développeur|reçues|qu" + _A + r"on\s+t" + _A
                 + r"a\s+données)\b)",
-    "leak": rf"\b(?:révèle|révélez|montre|montrez|affiche|affichez|donne|donnez|répète|répétez|dis"
+    "leak": rf"(?<!\bne\s)(?<!\bn')(?<!\bn\u2019)\b(?:révèle|révélez|montre|montrez|affiche|affichez|donne"
+            r"|donnez|répète|répétez|dis"
             rf"|dites)\b{_G}"
             r"\b(?:(?:prompt|invite|(?:ton|votre)\s+message|instructions|consignes)\s+(?:du\s+|de\s+)?système"
             r"|message\s+système(?!\s+d)"
@@ -187,7 +192,8 @@ _FR = {
             r"|\btu\s+(?:m" + _A + r")?obéiras\b|\btu\s+dois\s+(?:m" + _A + r"obéir|obéir\s+(?:à\s+tout"
             r"|à\s+chaque"
             r"|uniquement|seulement|à\s+moi))",
-    "exfil": r"\b(?:envoie|envoyez|transmets|transmettez|transfère|transférez|publie|téléverse"
+    "exfil": r"(?<!\bne\s)(?<!\bn')(?<!\bn\u2019)\b(?:envoie|envoyez|transmets|transmettez|transfère"
+             r"|transférez|publie|téléverse"
              r"|exfiltre)\b[^\n]{0,80}?"
              r"\b(?:(?:historique\s+(?:de\s+la\s+|des\s+)?(?:conversation|discussion|chat|messages)"
              r"|conversation"
@@ -210,12 +216,14 @@ _FR = {
 }
 
 _DE = {
-    "override": rf"\b(?:ignoriere|ignorier|ignorieren|vergiss|vergessen|missachte|missachten)\b{_G}"
+    "override": rf"\b(?:ignoriere|ignorier|ignorieren|vergiss|vergessen|missachte"
+                rf"|missachten)\b(?!\s+(?:niemals|nie|nicht|keinesfalls)\b){_G}"
                 r"(?:\b(?:deine|dein|alle|sämtliche|bisherige|vorherige|vorige|frühere|ursprüngliche"
                 r"|obige)\w{0,2}\s+"
                 r"(?:\w+\s+)?\w{0,20}" + _OBJ_DE + r"\b(?!\s+(?:der|des|vom|von|für|zur|zum|beim|im)\b)"
                 r"|\bsystem-?" + _OBJ_DE + r"\b)",
-    "leak": rf"\b(?:zeige|zeig|verrate|verrat|gib|nenne|wiederhole|drucke)\b{_G}"
+    "leak": rf"\b(?:zeige|zeig|verrate|verrat|gib|nenne|wiederhole|drucke)\b(?!\s+(?:niemals|nie|nicht"
+            rf"|keinesfalls)\b){_G}"
             r"(?:system-?prompt|systemanweisungen|systemnachricht|system\s+prompt|versteckten?\s+anweisungen"
             r"|geheimen?\s+anweisungen)\b",
     "role": r"\b(?:du\s+bist\s+(?:jetzt|nun|ab\s+jetzt|ab\s+sofort)|ab\s+(?:jetzt|sofort)\s+bist\s+du"
@@ -231,11 +239,13 @@ _DE = {
                     r"|bitte)\b|\bweigere\s+dich\s+(?:niemals|nie)\b[^\n.!?]{0,30}?\b(?:zu\s+antworten"
                     r"|anfrage)",
     "mode": rf"\b(?:entwicklermodus|entwickler-modus|jailbreak(?:-modus|modus)|dan(?:-modus|modus)"
-            rf"|modus\s+entwickler|mode\s+entwickler){_L}(?:\bzwei\s+antworten\b|\bohne\s+(?:jegliche\s+)?(?:einschränkungen"
+            rf"|modus\s+entwickler|mode\s+entwickler){_L}(?:\bzwei\s+antworten\b"
+            r"|\bohne\s+(?:jegliche\s+)?(?:einschränkungen"
             r"|regeln"
             r"|filter|grenzen|zensur)|\bkeine\s+(?:regeln|richtlinien|filter|grenzen|einschränkungen)"
             r"|\bungefiltert)"
-            rf"|\bgott-?modus{_L}\bzwei\s+antworten\b|\b(?:jailbreak|dan)(?:-modus|modus)\s+(?:ist\s+)?(?:aktiviert"
+            rf"|\bgott-?modus{_L}\bzwei\s+antworten\b|\b(?:jailbreak|dan)(?:-modus"
+            r"|modus)\s+(?:ist\s+)?(?:aktiviert"
             r"|aktiv)\b",
     "authority": rf"\bich\s+bin\s+(?:dein|deine|der|die|ihr)\s+(?:\w+\s+)?(?:administrator|administratorin"
                  r"|admin"
@@ -254,7 +264,8 @@ _DE = {
             r"|\bdu\s+musst\s+(?:mir|jeder\s+nachricht|jedem\s+befehl)\s+gehorchen\b"
             r"|\b(?:folge|befolge)\s+(?:ab\s+jetzt\s+|ab\s+sofort\s+)?(?:nur|ausschliesslich)\s+(?:noch\s+)?"
             r"(?:mir|meinen\s+befehlen|dieser\s+notiz|diesem\s+text)\b",
-    "exfil": r"\b(?:schicke|schick|sende|übermittle|übertrage|lade|poste|leite)\b[^\n]{0,80}?"
+    "exfil": r"\b(?:schicke|schick|sende|übermittle|übertrage|lade|poste|leite)\b(?!\s+(?:niemals|nie|nicht"
+             r"|keinesfalls)\b)[^\n]{0,80}?"
              r"(?:(?:chatverlauf|gesprächsverlauf|unterhaltung|memory\.md|user\.md)\b[^\n]{0,80}?(?:https?://"
              r"|\bwebhook\b|" + _THIS_DE + r")|(?:passwörter|zugangsdaten|api-?schlüssel|tokens?|geheimnisse"
              r"|umgebungsvariablen)\b(?!\s+(?:nie|niemals|nicht)\b)[^\n]{0,80}?(?:https?://|@[\w-]{1,63}\.\w"
@@ -269,12 +280,14 @@ _DE = {
 }
 
 _PT = {
-    "override": rf"\b(?:ignore|ignora|ignorar|esqueça|esquece|esquecer|desconsidere|desconsidera)\b{_G}"
+    "override": rf"(?<!\bnão\s)(?<!nunca\s)(?<!jamais\s)\b(?:ignore|ignora|ignorar|esqueça|esquece|esquecer"
+                rf"|desconsidere|desconsidera)\b{_G}"
                 rf"(?:\b(?:suas|tuas|todas\s+(?:as|suas|tuas))\s+(?:\w+\s+)?{_OBJ_PT}\b"
                 rf"(?!\s+d[oa]s?\s+(?!sistema|desenvolvedor|segurança))|\b{_OBJ_PT}\s+(?:anteriores|prévias"
                 r"|originais"
                 r"|iniciais|recebidas|do\s+sistema|de\s+sistema|do\s+desenvolvedor|que\s+você\s+recebeu)\b)",
-    "leak": rf"\b(?:revele|revela|mostre|mostra|diga|imprima|repita|compartilhe|escreva)\b{_G}"
+    "leak": rf"(?<!\bnão\s)(?<!nunca\s)(?<!jamais\s)\b(?:revele|revela|mostre|mostra|diga|imprima|repita"
+            rf"|compartilhe|escreva)\b{_G}"
             r"\b(?:(?:prompt|(?:sua|tua)\s+mensagem|instruções)\s+(?:do\s+|de\s+)?sistema"
             r"|instruções\s+(?:ocultas|secretas"
             r"|escondidas)|prompt\s+(?:oculto|secreto|inicial))\b",
@@ -305,7 +318,8 @@ _PT = {
             r"|\b(?:você|tu)\s+(?:sempre|só|apenas)\s+(?:me\s+)?obedece"
             r"|\b(?:você|tu)\s+(?:me\s+)?obedecerá\b"
             r"|\bdeve\s+(?:me\s+)?obedecer\s+(?:a\s+mim|apenas|só|a\s+qualquer|a\s+toda|a\s+todo)",
-    "exfil": r"\b(?:envie|envia|mande|manda|encaminhe|encaminha|transmita|publique|poste)\b[^\n]{0,80}?"
+    "exfil": r"(?<!\bnão\s)(?<!nunca\s)(?<!jamais\s)\b(?:envie|envia|mande|manda|encaminhe|encaminha"
+             r"|transmita|publique|poste)\b[^\n]{0,80}?"
              r"\b(?:(?:histórico|conversa|memória|memory\.md|user\.md)\b[^\n]{0,80}?(?:https?://|\bwebhook\b|"
              + _THIS_PT + r")|(?:senhas|chaves\s+(?:de\s+)?(?:api|acesso)|credenciais|tokens?|segredos"
              r"|variáveis\s+de\s+ambiente)\b[^\n]{0,80}?(?:https?://|@[\w-]{1,63}\.\w|\bwebhook\b|" + _THIS_PT
