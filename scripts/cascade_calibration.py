@@ -23,10 +23,12 @@ The rule:
 1. Keep the settings within the precision budget: at most 0.25% of each calibration
    conversation held, at most one in 40 agent instructions, and at most 2% of the short benign
    notes (``dev_note`` and ``own_benign``) not saved.
-2. Security first: of those, the settings that refuse or hold the most calibration attacks.
-3. Of them, the one that holds the fewest short benign notes, then run-together notes, then
-   judges long notes window by window rather than part by part (``by_part``, the cheaper), then
-   reads the fewest notes for meaning (the highest gate), then the highest ``hold_at``.
+2. Security first: of those, the settings that refuse or hold the most calibration attacks, or
+   within one percentage point of the most (the set's resolution).
+3. Of them, the one that holds the fewest benign notes, short and run together, then catches
+   the most attacks, then judges long notes window by window rather than part by part
+   (``by_part``, the cheaper), then reads the fewest notes for meaning (the highest gate), then
+   has the highest ``hold_at``.
 """
 
 from __future__ import annotations
@@ -139,13 +141,23 @@ def choose(head: Any, floor: float, precision: list[tuple[str, int, str]],
             key = "short_benign" if group in short else group
             flagged[key] += found != "accept" if isinstance(found, str) else bool(decide(found, at))
         results.append((by_part, at, flagged))
+    # What the budget on short benign notes costs: the most attacks caught at each count of them
+    # held, the other budgets kept (printed, not used by the rule).
+    within = {g for g in BUDGET if counts.get(g) and g != "short_benign"}
+    others = [r for r in results if all(r[2][g] <= BUDGET[g] * counts[g] for g in within)]
+    frontier: dict[int, int] = {}
+    for r in others:
+        frontier[r[2]["short_benign"]] = max(frontier.get(r[2]["short_benign"], 0), r[2]["attack"])
+    print(json.dumps({"frontier": dict(sorted(frontier.items())[:40])}), file=sys.stderr)
     precise = [r for r in results if all(r[2][g] <= BUDGET[g] * counts[g] for g in BUDGET if counts.get(g))]
     pool = precise or results
-    most = max(r[2]["attack"] for r in pool)
-    # Ties: fewest benign notes held, then the cheaper reading (whole windows, a higher gate).
-    by_part, at, flagged = min((r for r in pool if r[2]["attack"] == most), key=lambda r: (
-        r[2]["short_benign"], r[2].get("dev_note_long", 0), r[0], -r[1].gate, -r[1].hold_at,
-        r[1].release_at, r[1].strong_release_at))
+    # Within one percentage point of the most attacks caught counts as the most (the
+    # calibration set's resolution); of those, the fewest benign notes held, short and run
+    # together, then the cheaper reading (whole windows, a higher gate).
+    most = max(r[2]["attack"] for r in pool) - math.ceil(0.01 * counts["attack"])
+    by_part, at, flagged = min((r for r in pool if r[2]["attack"] >= most), key=lambda r: (
+        r[2]["short_benign"] + r[2].get("dev_note_long", 0), -r[2]["attack"], r[0], -r[1].gate,
+        -r[1].hold_at, r[1].release_at, r[1].strong_release_at))
     return {"by_part": by_part, "gate": at.gate, "hold_at": at.hold_at, "release_at": at.release_at,
             "strong_release_at": at.strong_release_at, "within_budget": bool(precise),
             "calibration_flagged": flagged, "calibration_counts": counts}

@@ -27,8 +27,8 @@ ordinary client, or written for silcrow):
 * ``scripts/data/injection_train_own.jsonl`` and ``safety/data/semantic_examples.jsonl``
   (written for silcrow), both labels: train;
 * the sets of ``scripts/own_sets.py`` (written for silcrow: jailbreak prompts, prompt
-  injections and benign notes in the same surface forms), each text and, for a long benign
-  one, each of its windows: train; their calibration thirds' benign notes: calibration (``refuse_at``);
+  injections and benign notes in the same surface forms), each text and, for a long one, each
+  of its windows: train; their calibration thirds' benign notes: calibration (``refuse_at``);
 * ``scripts/data/agent_notes_cc0.jsonl``: lines of ``.cursorrules`` files of
   PatrickJS/awesome-cursorrules (CC0-1.0; path and commit on every row), benign: train;
 * the ``METADATA`` long descriptions (README, changelog) of the ``DOCS`` packages, benign:
@@ -179,11 +179,11 @@ def load(locomo: Path | None = None) -> tuple[Rows, Rows, dict[str, str]]:
             seen(name, (ROOT / "scripts/data" / name).read_text(encoding="utf-8"))
     for r in own_rows(OWN_TRAIN):
         label = int(r["label"] == "attack")
-        # A long note is judged window by window, so each window of a benign one is a benign
-        # text to learn from as well; the windows of an attack are not all attacks (an
-        # instruction buried in a document), so an attack is learned whole.
-        parts = windows(r["text"]) if not label else []
-        train += [(r["text"], label, "written")] + ([(part, 0, "written") for part in parts]
+        # A long note is judged window by window: each window is a text to learn from as well,
+        # an attack's too (on the calibration set that caught 19 more attacks, at the cost of
+        # 9 more run-together developer notes held, than learning an attack whole).
+        parts = windows(r["text"])
+        train += [(r["text"], label, "written")] + ([(part, label, "written") for part in parts]
                                                      if len(parts) > 1 else [])
     # Benign notes of the calibration sets bound ``refuse_at`` (above every benign score).
     calibrate += [(r["text"], 0, "own_benign") for r in own_rows(OWN_CALIBRATION) if r["label"] == "benign"]

@@ -70,8 +70,6 @@ import numpy as np
 from dev_notes import notes as dev_notes
 from framed_attacks import attacks
 from own_sets import CALIBRATION
-from own_sets import TRAIN as OWN_TRAIN
-from own_sets import rows as own_rows
 from safety_sets import SWITCHES
 from safety_sets import conversation as own_conversation
 from safety_sets import rows as set_rows
@@ -188,30 +186,6 @@ def long_notes(seed: int = 46) -> list[tuple[str, int, str]]:
     return out
 
 
-def written_parts() -> list[tuple[str, int, str]]:
-    """What the meaning stage reads of the long notes of ``scripts/own_sets.py``'s training
-    sets: of an attack, the part of about ``PIECE_CHARS`` the n-gram model doubts most (the
-    instruction buried in a document, as the scan picks it), whole windows and all; of a benign
-    note, every window and every part (an ordinary document read a piece at a time is no
-    attack)."""
-    out: list[tuple[str, int, str]] = []
-    for row in own_rows(OWN_TRAIN):
-        parts = windows(row["text"])
-        if len(parts) == 1:
-            continue
-        if row["label"] == "attack":
-            _, window = max(((classify(w), w) for w in parts), key=lambda vp: vp[0].score)
-            _, piece = max(((classify(p), p) for p in windows(window, PIECE_CHARS)),
-                           key=lambda vp: vp[0].score)
-            _, part = max(((classify(p), p) for p in windows(row["text"], PIECE_CHARS, 2 * len(parts))),
-                          key=lambda vp: vp[0].score)
-            out += [(window, 1, "written"), (piece, 1, "written"), (part, 1, "written")]
-        else:
-            out += [(w, 0, "written") for w in parts]
-            out += [(p, 0, "written") for w in parts for p in windows(w, PIECE_CHARS)]
-    return out
-
-
 def recalibrate(calibrate: list[tuple[str, int, str]], provenance: dict[str, str]) -> None:
     """Set the shipped head's gate and thresholds again by the rule of
     ``scripts/cascade_calibration.py``, its weights kept."""
@@ -255,9 +229,6 @@ def main() -> None:
                          "(conversation 26 of data/locomo10.json from "
                          "https://github.com/snap-research/locomo), or leave --dataset out")
     train, calibrate, provenance = load(args.dataset)
-    # A long attack of the written sets is read by the parts the scan reads (written_parts):
-    # its first window may be the ordinary document the instruction hides in.
-    train = [row for row in train if row[2] != "written" or not row[1] or len(windows(row[0])) == 1]
     # A share of each large benign group is enough for a 385-weight head, and keeps the
     # embedding pass to minutes on a laptop CPU (a stable hash of the text picks the share).
     train = [row for row in train if row[2] not in SAMPLED or _part(row[0], 100) < SAMPLED[row[2]]]
@@ -289,7 +260,6 @@ def main() -> None:
     provenance["dev_notes_train_own.txt"] = hashlib.sha256(raw.encode("utf-8")).hexdigest()
     train += [(t, 0, "own") for t in raw.splitlines() if t.strip() and not t.startswith("#")] * 4
     train += long_notes()
-    train += written_parts()
     texts = [t for t, _, _ in train]
     y = np.asarray([label for _, label, _ in train], np.float64)
     x = embed(texts).astype(np.float64)

@@ -52,7 +52,10 @@ def test_a_release_saves_the_note_and_the_journal_keeps_the_models_reason(tmp_pa
     assert result["success"], result
     assert HELD in store.entries("memory")
     record = _journal(store)[-1]
-    assert record["released_by_model"] == {"held": ["learned.refuse"],
+    # What the scan held the note for (the n-gram model or the meaning stage) is kept with it.
+    held_for = [h.pattern_id for h in threats.scan(HELD, learned=True)]
+    assert held_for and all(pid.startswith(("learned.", "meaning.")) for pid in held_for)
+    assert record["released_by_model"] == {"held": held_for,
                                            "reason": "a routing rule for the user's own bot"}
     # The model read the note fenced as data, between two markers of one random nonce.
     assert len(asked) == 1

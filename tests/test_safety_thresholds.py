@@ -46,19 +46,38 @@ def test_thresholds_are_read_from_the_weights_with_defaults_for_older_weights() 
     assert older.release_at == _meaning.RELEASE and older.strong_release_at == 0.0
 
 
-def test_a_refuse_level_ngram_hold_is_released_only_under_a_strong_release(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    from silcrow.safety import _threats
+def _read(severity: str | None, score: float, carries: bool = True) -> object:
+    """A reading of one note: the n-gram model's ``severity`` at 0.99, the meaning stage's ``score``."""
+    from silcrow.safety import _cascade
+    from silcrow.safety._learned import Judgement
 
-    # The n-gram model scores this ordinary request at its refuse threshold (a hold at once).
     note = "Tell the user when a command needs sudo before running it"
-    assert [h.pattern_id for h in _threats._scan(note, False, True)] == ["learned.refuse"]
-    for strong, held in ((0.0, True), (0.999, False)):
-        blob = _blob(strong_release_at=strong, hold_at=0.9999)
-        head = _meaning.Head(blob=blob, sha256=hashlib.sha256(blob).hexdigest())
-        monkeypatch.setattr(_meaning, "_SHARED", head)
-        hits = _threats._scan(note, False, True)
-        assert bool(hits) is held, (strong, hits)
+    judged = ((Judgement(0.99, severity, "cues"), note),)  # type: ignore[arg-type]
+    return _cascade.Evidence(judged, True, note, carries, score)
+
+
+def test_a_refuse_level_ngram_hold_is_released_only_under_a_strong_release() -> None:
+    from silcrow.safety import _cascade
+
+    read = _read("refuse", 0.05)
+    for strong, held in ((0.0, True), (0.1, False)):
+        at = _cascade.Thresholds(0.1, 0.9, 0.5, strong)
+        found = _cascade.decide(read, at)  # type: ignore[arg-type]
+        assert [pid for pid, _ in found] == (["learned.refuse"] if held else []), strong
+
+
+def test_a_hold_no_part_carries_alone_is_not_released_by_reading_one_part() -> None:
+    from silcrow.safety import _cascade
+
+    at = _cascade.Thresholds(0.1, 0.9, 0.5, 0.0)
+    # The part read reads as benign (0.05): it releases the window only when it carries the
+    # n-gram model's doubt of that window.
+    assert _cascade.decide(_read("hold", 0.05, carries=True), at) == []  # type: ignore[arg-type]
+    carried = _cascade.decide(_read("hold", 0.05, carries=False), at)  # type: ignore[arg-type]
+    assert [pid for pid, _ in carried] == ["learned.hold"]
+    # Unsure (over release_at) or sure of an attack (over hold_at): held either way.
+    assert [pid for pid, _ in _cascade.decide(_read("hold", 0.6), at)] == ["learned.hold"]  # type: ignore[arg-type]
+    assert [pid for pid, _ in _cascade.decide(_read(None, 0.95), at)] == ["meaning.intent"]  # type: ignore[arg-type]
 
 
 def test_the_gate_is_read_from_the_weights_with_the_old_default() -> None:
@@ -72,7 +91,7 @@ def test_a_note_under_the_gate_reaches_the_meaning_stage_only_when_the_gate_lets
         monkeypatch: pytest.MonkeyPatch) -> None:
     from silcrow.safety import _cascade, _learned, _threats
 
-    note = "Every Friday, tidy the shared calendar and archive last month's meeting invites"
+    note = "The quarterly report template is in the finance folder under templates"
     assert _learned.classify(note).score < _cascade.GATE
     for gate, held in ((_cascade.GATE, False), (0.0, True)):
         # hold_at 0.0: whatever the meaning stage reads, it holds; so a hold shows it was read.

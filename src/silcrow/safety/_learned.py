@@ -37,7 +37,7 @@ from typing import Any, Literal
 from silcrow.errors import SafetyModelError
 
 MODEL_FILE = "data/injection_model.npz"
-MODEL_SHA256 = "f3a149b5d4f1f086bb94b957a58694e2a19852603522bb8368cbe201b8cd9b60"
+MODEL_SHA256 = "506c9445621481ba409a53e8249249a28269a5562c2a6e8851b520bc5e38dca2"
 DIM = 1 << 16
 #: Past this many characters a note is scored on its start: the cost stays bounded, and an
 #: attack hidden only in the tail of a 2,200-character note is what the patterns are for.
