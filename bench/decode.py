@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import _decode_baseline as old
+from _notes import ordinary_notes
 from rich.console import Console
 
 from silcrow.safety import _cascade as cascade
@@ -255,13 +256,7 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def timings(pool: list[str], rounds: int) -> dict[str, Any]:
-    notes: list[str] = []
-    for i in range(min(200, len(pool))):
-        note, j = "", i
-        while len(note) < 2_200:
-            note += pool[j % len(pool)] + "\n"
-            j += 7
-        notes.append(note[:2_200])
+    notes = ordinary_notes(pool)
     new.decoded("warm up: load the word list once before timing")
     # Per note and decoder, every round's time: the p50/p95 over all calls, and over the notes
     # of each note's fastest round (what the work costs when the shared machine lets it run).

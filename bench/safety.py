@@ -72,6 +72,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from _notes import ordinary_notes
 from rich.console import Console
 
 from silcrow.safety import _threats as threats
@@ -503,13 +504,7 @@ def stage_times(here: Path, locomo_turns: list[str], rounds: int = 3) -> dict[st
 
     pool = ([r["text"] for r in _rows(here / "data" / "safety_notes.jsonl") if r["label"] == "benign"]
             + [r["text"] for r in _rows(here / "data" / "safety_agent_notes.jsonl")] + locomo_turns)
-    long_notes: list[str] = []
-    for i in range(min(200, len(pool))):
-        note, j = "", i
-        while len(note) < 2_200:
-            note += pool[j % len(pool)] + "\n"
-            j += 7
-        long_notes.append(note[:2_200])
+    long_notes = ordinary_notes(pool)
     head = _meaning.shared()
     reached: list[int] = []
     spent: list[float] = []  # ms in the meaning stage, per whole scan that reached it
