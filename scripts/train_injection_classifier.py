@@ -28,7 +28,8 @@ ordinary client, or written for silcrow):
   (written for silcrow), both labels: train;
 * the sets of ``scripts/own_sets.py`` (written for silcrow: jailbreak prompts, prompt
   injections and benign notes in the same surface forms), each text and, for a long one, each
-  of its windows: train; their calibration thirds' benign notes: calibration (``refuse_at``);
+  of its windows: train (their calibration thirds are the meaning stage's, read by
+  ``scripts/cascade_calibration.py``);
 * ``scripts/data/agent_notes_cc0.jsonl``: lines of ``.cursorrules`` files of
   PatrickJS/awesome-cursorrules (CC0-1.0; path and commit on every row), benign: train;
 * the ``METADATA`` long descriptions (README, changelog) of the ``DOCS`` packages, benign:
@@ -70,7 +71,6 @@ from pathlib import Path
 import numpy as np
 import yaml
 from injection_notes import compose, compose_families, compose_long
-from own_sets import CALIBRATION as OWN_CALIBRATION
 from own_sets import TRAIN as OWN_TRAIN
 from own_sets import rows as own_rows
 
@@ -174,7 +174,7 @@ def load(locomo: Path | None = None) -> tuple[Rows, Rows, dict[str, str]]:
     if turns and locomo is not None:
         seen("locomo-conv-26.json[odd sessions]", locomo.read_text(encoding="utf-8"))
         train += [(turn, 0, "conversation") for turn in turns]
-    for name in (*OWN_TRAIN, *OWN_CALIBRATION):
+    for name in OWN_TRAIN:
         if (ROOT / "scripts/data" / name).is_file():
             seen(name, (ROOT / "scripts/data" / name).read_text(encoding="utf-8"))
     for r in own_rows(OWN_TRAIN):
@@ -185,8 +185,6 @@ def load(locomo: Path | None = None) -> tuple[Rows, Rows, dict[str, str]]:
         parts = windows(r["text"])
         train += [(r["text"], label, "written")] + ([(part, label, "written") for part in parts]
                                                      if len(parts) > 1 else [])
-    # Benign notes of the calibration sets bound ``refuse_at`` (above every benign score).
-    calibrate += [(r["text"], 0, "own_benign") for r in own_rows(OWN_CALIBRATION) if r["label"] == "benign"]
     raw = (ROOT / "scripts/data/agent_notes_cc0.jsonl").read_text(encoding="utf-8")
     seen("agent_notes_cc0.jsonl", raw)
     train += [(r["text"], 0, "agent_instruction") for r in _jsonl(raw)]

@@ -41,7 +41,7 @@ RELEASE = 0.5
 GATE = 0.10
 
 HEAD_FILE = "data/intent_head.npz"
-HEAD_SHA256 = "a29e827346859aa5acb2eed153af0396d994958d2555685b5b223d224892f3c2"
+HEAD_SHA256 = "939fef78abf8d0c237b74aea16314cc014fb22a82665eddc45abce61aeb7256b"
 #: Tokens per window: a note's first sentences carry what it asks for; 128 tokens cost about
 #: a third of the 256 recall embeds with.
 EMBED_TOKENS = 128
