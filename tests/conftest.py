@@ -1,8 +1,11 @@
-"""Shared fixtures: a real PostgreSQL server for the tests that need one (see pg_support)."""
+"""Shared fixtures: a real PostgreSQL server for the tests that need one (see pg_support), and a
+user home and temporary directory of their own for the `make demo` walkthroughs."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pg_support
 import pytest
@@ -113,3 +116,21 @@ def curated_storage(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
         # The one place a profile's notes are opened (MemoryStore(home), Profile.store(), the agent).
         monkeypatch.setattr("silcrow.store._store.notes_backend", notes_backend)
     return str(backend)
+
+
+@pytest.fixture
+def demo_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """``(user home, TMPDIR)`` for a walkthrough: HOME is an empty directory (the `silcrow`
+    subprocesses inherit it), no silcrow or model setting leaks in from the environment, and
+    temporary directories go to a fresh TMPDIR, so a test can show nothing was left behind."""
+    user_home = tmp_path / "user-home"
+    user_home.mkdir()
+    monkeypatch.setenv("HOME", str(user_home))
+    for name in ("SILCROW_HOME", "SILCROW_PROFILE", "SILCROW_PROVIDER", "SILCROW_PROVIDERS",
+                 "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # re-read TMPDIR
+    return user_home, scratch

@@ -14,20 +14,9 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def test_walkthrough_passes_every_check_without_touching_the_user_home(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    demo_home: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    user_home = tmp_path / "user-home"
-    user_home.mkdir()
-    monkeypatch.setenv("HOME", str(user_home))
-    monkeypatch.delenv("SILCROW_HOME", raising=False)
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    monkeypatch.setenv("TMPDIR", str(scratch))
-    import tempfile
-
-    monkeypatch.setattr(tempfile, "tempdir", None)  # re-read TMPDIR
+    user_home, scratch = demo_home
 
     ok = agent_walkthrough.run(Console(width=160, force_terminal=False))
     out = ANSI.sub("", capsys.readouterr().out)

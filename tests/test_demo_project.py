@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,19 +16,9 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def test_walkthrough_shows_each_project_its_own_notes_and_the_users(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    demo_home: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    user_home = tmp_path / "user-home"
-    user_home.mkdir()
-    monkeypatch.setenv("HOME", str(user_home))  # the `silcrow` subprocesses inherit it
-    monkeypatch.delenv("SILCROW_HOME", raising=False)
-    monkeypatch.delenv("SILCROW_PROFILE", raising=False)
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    monkeypatch.setenv("TMPDIR", str(scratch))
-    monkeypatch.setattr(tempfile, "tempdir", None)  # re-read TMPDIR
+    user_home, scratch = demo_home
 
     ok = project_walkthrough.run(Console(width=200, force_terminal=False))
     out = ANSI.sub("", capsys.readouterr().out)

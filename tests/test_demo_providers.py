@@ -4,7 +4,6 @@ a hit from each reaches the one fenced block, offline, away from ~/.silcrow."""
 from __future__ import annotations
 
 import re
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,18 +16,9 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def test_walkthrough_shows_a_hit_of_each_provider_in_one_fenced_block(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    demo_home: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    user_home = tmp_path / "user-home"
-    user_home.mkdir()
-    monkeypatch.setenv("HOME", str(user_home))
-    for name in ("SILCROW_HOME", "SILCROW_PROFILE", "SILCROW_PROVIDER", "SILCROW_PROVIDERS",
-                 "OPENAI_API_KEY", "OPENAI_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    monkeypatch.setenv("TMPDIR", str(scratch))
-    monkeypatch.setattr(tempfile, "tempdir", None)  # re-read TMPDIR
+    user_home, scratch = demo_home
 
     ok = providers_walkthrough.run(Console(width=200, force_terminal=False))
     out = ANSI.sub("", capsys.readouterr().out)
