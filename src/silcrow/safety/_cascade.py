@@ -120,10 +120,11 @@ def evidence(text: str, read_from: float | None = None, by_part: bool | None = N
     from silcrow.safety._learned import classify
     from silcrow.safety._meaning import MAX_WINDOWS, WINDOW_CHARS, shared, windows
 
-    head: Head | None = shared()
+    shipped = shared()
+    head: Head | None = shipped
     try:
-        floor = shared().gate if read_from is None else read_from
-        by_part = shared().by_part if by_part is None else by_part
+        floor = shipped.gate if read_from is None else read_from
+        by_part = shipped.by_part if by_part is None else by_part
     except EmbedderUnavailableError:
         head, floor, by_part = None, GATE, False
     # A long note is judged window by window, each like a short note: the n-gram model's score
