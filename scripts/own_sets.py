@@ -13,8 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "scripts" / "data"
 #: Jailbreak prompts (personas, modes, simulations, authority claims, fiction), prompt
 #: injections (goal hijacking, leaks, instructions inside documents and tool output,
-#: exfiltration, encodings), and benign notes in the same surface forms.
-NAMES = ("persona_attacks", "injection_attacks", "benign_notes2")
+#: exfiltration, encodings), benign notes in the same surface forms, and latent injections (instructions
+#: to the AI hidden in documents, tool output and web pages an agent reads) with their look-alikes.
+NAMES = ("persona_attacks", "injection_attacks", "benign_notes2", "latent_attacks")
 TRAIN = tuple(f"{name}_train.jsonl" for name in NAMES)
 CALIBRATION = tuple(f"{name}_calibration.jsonl" for name in NAMES)
 
