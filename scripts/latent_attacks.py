@@ -5,7 +5,8 @@ no instruction to the AI, with lines addressed to their human readers, wrapped i
 
     python scripts/latent_attacks.py      # writes the three files below
 
-A text is a carrier (``latent_carriers_text.py``, ``latent_carriers_data.py``) cut to a short
+A text is a carrier (``latent_carriers_text.py``, ``latent_carriers_data.py``,
+``latent_carriers_more.py``, ``latent_carriers_extra.py``) cut to a short
 (< 300 characters), medium or long (800-2,500) length, with an injected line at a place where
 that kind of document hides one (a comment, alt text, a footer, a log field, a JSON value...) and
 anywhere in the document. The injected line is a trigger style (explicit, polite, fake system or
@@ -32,9 +33,19 @@ from pathlib import Path
 from typing import Any
 
 from latent_carriers_data import DATA_CARRIERS
+from latent_carriers_extra import EXTRA_CARRIERS
 from latent_carriers_more import MORE_CARRIERS
 from latent_carriers_text import TEXT_CARRIERS
-from latent_parts import BENIGN_DOCS, BENIGN_LINES, HIDE, PAYLOADS, TRIGGERS, VERDICT_LEADS, WRAPPERS
+from latent_parts import (
+    BENIGN_AI_LINES,
+    BENIGN_DOCS,
+    BENIGN_LINES,
+    HIDE,
+    PAYLOADS,
+    TRIGGERS,
+    VERDICT_LEADS,
+    WRAPPERS,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SPLITS = ("train", "calibrate", "eval")
@@ -43,12 +54,12 @@ OUT = {
     "calibrate": ROOT / "scripts" / "data" / "latent_attacks_calibration.jsonl",
     "eval": ROOT / "bench" / "data" / "safety_latent_attacks.jsonl",
 }
-CARRIERS = TEXT_CARRIERS + DATA_CARRIERS + MORE_CARRIERS
+CARRIERS = TEXT_CARRIERS + DATA_CARRIERS + MORE_CARRIERS + EXTRA_CARRIERS
 #: The split of the n-th carrier of a family: five of every ten to train, two to calibrate, three
 #: to eval, interleaved so a small family still gets all three.
 CYCLE = ("train", "eval", "calibrate", "train", "eval", "train", "calibrate", "train", "eval", "train")
-ATTACKS_PER_CARRIER = 16
-BENIGN_PER_CARRIER = 13
+ATTACKS_PER_CARRIER = 13
+BENIGN_PER_CARRIER = 11
 #: Kinds that are already a task around a document: no second task is wrapped around them.
 TASK_KINDS = {"translation_task", "summarisation_task"}
 #: Between two documents an agent reads in one go (search hits, attachments, a mail thread).
@@ -113,7 +124,7 @@ def compose(c: dict[str, Any], rng: random.Random, inserted: str | None, vessel:
                 line = gen(rng)
             else:
                 break
-            if size == "medium" and total + len(line) > 790 and take:
+            if take and total + len(line) > (790 if size == "medium" else 2_450):
                 break
             take.append(line)
             total += len(line) + 1
@@ -185,7 +196,7 @@ def carrier_rows(c: dict[str, Any], split: str, others: list[dict[str, Any]]) ->
         text = compose(c, rng, _injection(c, rng, split, style, idea), rng.choice(c["vessels"]),
                        _length_class(rng), others)
         out.append(_row(_wrap(c, rng, split, text, 0.25), "attack", f"latent_{c['family']}", group, split))
-    lines = pool(BENIGN_LINES, split)
+    lines = pool(BENIGN_LINES, split) + pool(BENIGN_AI_LINES, split)
     for _ in range(BENIGN_PER_CARRIER):
         roll = rng.random()
         if roll < 0.35:
