@@ -106,11 +106,26 @@ def compose(c: dict[str, Any], rng: random.Random, inserted: str | None, vessel:
     head, body, foot = list(c["head"]), list(c["body"]), list(c["foot"])
     gen = c.get("gen")
     if size == "short":
-        head, foot = head[:1], foot[:1] if rng.random() < 0.5 else []
-        lines = [x for x in body if len(x) < 90]
-        take = [rng.choice(lines)] if lines and rng.random() < 0.5 else []
-        if gen and not take and rng.random() < 0.7:
-            take = [gen(rng)]
+        # As much of the document as fits in about 280 characters with the inserted line.
+        budget = rng.randint(200, 285) - len(inserted or "") - len(vessel)
+        head = [x for i, x in enumerate(head) if i == 0 or sum(len(y) + 1 for y in head[:i + 1]) < budget]
+        budget -= sum(len(x) + 1 for x in head)
+        foot = foot[:1] if foot and len(foot[0]) < budget and rng.random() < 0.6 else []
+        budget -= sum(len(x) + 1 for x in foot)
+        start = rng.randrange(len(body)) if body else 0
+        source = body[start:] or ([gen(rng)] if gen else [])
+        take = []
+        for line in source:
+            if len(line) + 1 > budget:
+                break
+            take.append(line)
+            budget -= len(line) + 1
+        while gen and budget > 60 and rng.random() < 0.7:
+            line = gen(rng)
+            if len(line) + 1 > budget:
+                break
+            take.append(line)
+            budget -= len(line) + 1
     else:
         low, high = (330, 780) if size == "medium" else (900, 2_300)
         target = rng.randint(low, high)
@@ -128,6 +143,10 @@ def compose(c: dict[str, Any], rng: random.Random, inserted: str | None, vessel:
                 break
             take.append(line)
             total += len(line) + 1
+    if gen:
+        # Generated records are in the order a log or listing prints them (time, id or rank first).
+        made = [x for x in take if x not in body]
+        take = [x for x in take if x in body] + sorted(made)
     take = [_fill(x, rng) for x in take]
     if inserted is None:
         parts = head + take + foot

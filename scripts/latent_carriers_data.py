@@ -53,13 +53,15 @@ def _applog(rng: random.Random) -> str:
 
 
 def _journal(rng: random.Random) -> str:
-    unit = rng.choice(("sshd[811]", "systemd[1]", "cron[402]", "kernel", "dockerd[990]"))
-    msg = rng.choice(("Accepted publickey for deploy from " + _ip(rng) + " port 52114 ssh2",
-                      "Started Daily apt upgrade and clean activities.",
-                      "(root) CMD (run-parts /etc/cron.hourly)",
-                      "EXT4-fs (sda1): re-mounted. Quota mode: none.",
-                      "Container health check passed",
-                      "pam_unix(sshd:session): session closed for user deploy"))
+    unit, msg = rng.choice((
+        ("sshd[811]", "Accepted publickey for deploy from " + _ip(rng) + " port 52114 ssh2"),
+        ("systemd[1]", "Started Daily apt upgrade and clean activities."),
+        ("CRON[402]", "(root) CMD (run-parts /etc/cron.hourly)"),
+        ("kernel", "EXT4-fs (sda1): re-mounted. Quota mode: none."),
+        ("dockerd[990]", "Container health check passed"),
+        ("sshd[811]", "pam_unix(sshd:session): session closed for user deploy"),
+        ("sshd[811]", "Connection closed by authenticating user root " + _ip(rng) + " port 40112 [preauth]"),
+    ))
     return f"Mar 11 {_clock(rng)} web-03 {unit}: {msg}"
 
 
