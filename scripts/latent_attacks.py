@@ -6,8 +6,8 @@ no instruction to the AI, with lines addressed to their human readers, wrapped i
     python scripts/latent_attacks.py      # writes the three files below
 
 A text is a carrier (``latent_carriers_text.py``, ``latent_carriers_data.py``,
-``latent_carriers_more.py``, ``latent_carriers_extra.py``) cut to a short
-(< 300 characters), medium or long (800-2,500) length, with an injected line at a place where
+``latent_carriers_more.py``, ``latent_carriers_extra.py``, ``latent_carriers_misc.py``) cut to a
+short (< 300 characters), medium or long (800-2,500) length, with an injected line at a place where
 that kind of document hides one (a comment, alt text, a footer, a log field, a JSON value...) and
 anywhere in the document. The injected line is a trigger style (explicit, polite, fake system or
 role markers, authority claims, pre-filled answers, conditionals; sometimes split over lines)
@@ -34,6 +34,7 @@ from typing import Any
 
 from latent_carriers_data import DATA_CARRIERS
 from latent_carriers_extra import EXTRA_CARRIERS
+from latent_carriers_misc import MISC_CARRIERS
 from latent_carriers_more import MORE_CARRIERS
 from latent_carriers_text import TEXT_CARRIERS
 from latent_parts import (
@@ -54,12 +55,12 @@ OUT = {
     "calibrate": ROOT / "scripts" / "data" / "latent_attacks_calibration.jsonl",
     "eval": ROOT / "bench" / "data" / "safety_latent_attacks.jsonl",
 }
-CARRIERS = TEXT_CARRIERS + DATA_CARRIERS + MORE_CARRIERS + EXTRA_CARRIERS
+CARRIERS = TEXT_CARRIERS + DATA_CARRIERS + MORE_CARRIERS + EXTRA_CARRIERS + MISC_CARRIERS
 #: The split of the n-th carrier of a family: five of every ten to train, two to calibrate, three
 #: to eval, interleaved so a small family still gets all three.
 CYCLE = ("train", "eval", "calibrate", "train", "eval", "train", "calibrate", "train", "eval", "train")
-ATTACKS_PER_CARRIER = 13
-BENIGN_PER_CARRIER = 11
+ATTACKS_PER_CARRIER = 11
+BENIGN_PER_CARRIER = 9
 #: Kinds that are already a task around a document: no second task is wrapped around them.
 TASK_KINDS = {"translation_task", "summarisation_task"}
 #: Between two documents an agent reads in one go (search hits, attachments, a mail thread).
