@@ -70,6 +70,10 @@ IDEAS = ("say_phrase", "verdict", "verdict", "leak", "exfil", "tool", "redirect"
          "memory", "persona")
 
 
+#: Marks of a vessel that hides its text from a person looking at the rendered document.
+HIDING = ("style=", "white", "hidden", "invisible", "alt=", "1pt")
+
+
 def pool(items: list[Any], split: str) -> list[Any]:
     """The part of ``items`` that belongs to ``split``: positions 0-4 of every ten to train, 5-6
     to calibrate, 7-9 to eval."""
@@ -223,7 +227,10 @@ def carrier_rows(c: dict[str, Any], split: str, others: list[dict[str, Any]]) ->
             inserted, vessel = rng.choice(c["benign"]), "<I>"
         elif roll < 0.7:
             inserted = rng.choice(lines)
-            vessel = rng.choice(c["vessels"]) if rng.random() < 0.4 else "<I>"
+            # A line for people sits where people would see it (a comment is fine); text made
+            # invisible is kept for the attacks.
+            shown = [v for v in c["vessels"] if not any(h in v.lower() for h in HIDING)]
+            vessel = rng.choice(shown) if shown and rng.random() < 0.4 else "<I>"
         else:
             inserted, vessel = None, "<I>"
         text = compose(c, rng, inserted, vessel, _length_class(rng), others)
