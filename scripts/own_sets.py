@@ -13,9 +13,11 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "scripts" / "data"
 #: Jailbreak prompts (personas, modes, simulations, authority claims, fiction), prompt
 #: injections (goal hijacking, leaks, instructions inside documents and tool output,
-#: exfiltration, encodings), benign notes in the same surface forms, and latent injections (instructions
-#: to the AI hidden in documents, tool output and web pages an agent reads) with their look-alikes.
-NAMES = ("persona_attacks", "injection_attacks", "benign_notes2", "latent_attacks")
+#: exfiltration, encodings), benign notes in the same surface forms, latent injections (instructions
+#: to the AI hidden in documents, tool output and web pages an agent reads) with their look-alikes,
+#: and instruction-type attacks in fiction, hypothetical, game, simulation, translation and
+#: completion framings with benign requests in the same framings.
+NAMES = ("persona_attacks", "injection_attacks", "benign_notes2", "latent_attacks", "framing_attacks")
 TRAIN = tuple(f"{name}_train.jsonl" for name in NAMES)
 CALIBRATION = tuple(f"{name}_calibration.jsonl" for name in NAMES)
 

@@ -17,7 +17,7 @@ The splits, by file (what reads each one is named in ``scripts/train_intent_head
   (``scripts/data/benign_notes_own.txt``, ``agent_rules_own.txt``, ``dev_notes_train_own.txt``,
   ``conversation_train_own.txt``, ``injection_train_own.jsonl``, ``injection_attacks_train.jsonl``,
   ``agent_notes_cc0.jsonl``, ``benign_notes2_train.jsonl``, ``persona_attacks_train.jsonl``,
-  ``latent_attacks_train.jsonl``,
+  ``latent_attacks_train.jsonl``, ``framing_attacks_train.jsonl``,
   ``safety/data/semantic_examples.jsonl``, the notes ``scripts/dev_notes.py`` and
   ``scripts/injection_notes.py`` compose, the ``train`` half of ``scripts/framed_attacks.py``,
   the ``train`` role switches of ``scripts/safety_sets.py``), and bastioncorpus's training four
@@ -26,7 +26,9 @@ The splits, by file (what reads each one is named in ``scripts/train_intent_head
   ``injection_attacks_calibration.jsonl`` (``scripts/injection_attacks.py`` writes it and its train
   and eval halves), ``persona_attacks_calibration.jsonl`` (``scripts/persona_attacks.py`` writes
   it and its train and eval parts), ``latent_attacks_calibration.jsonl`` (``scripts/latent_attacks.py``
-  writes it and its train and eval parts) and the conversation written for silcrow,
+  writes it and its train and eval parts), ``framing_attacks_calibration.jsonl``
+  (``scripts/framing_attacks.py`` writes it and its train and eval parts) and the conversation
+  written for silcrow,
   ``scripts/data/conversation_calibration.txt`` (thresholds are set on them, nothing trains on them);
 * ``eval``: every ``bench/data/safety_*.jsonl`` set ``bench/safety.py`` measures on (the
   agent-instruction rows marked ``test``).
@@ -85,7 +87,7 @@ def train_texts() -> list[Text]:
     out += [("conversation_train_own.txt", t) for t in _lines(data / "conversation_train_own.txt")]
     for name in ("injection_train_own.jsonl", "agent_notes_cc0.jsonl", "benign_notes2_train.jsonl",
                  "injection_attacks_train.jsonl", "persona_attacks_train.jsonl",
-                 "latent_attacks_train.jsonl"):
+                 "latent_attacks_train.jsonl", "framing_attacks_train.jsonl"):
         out += [(name, r["text"]) for r in _jsonl(data / name)]
     out += [("semantic_examples.jsonl", r["text"])
             for r in _jsonl(ROOT / "src/silcrow/safety/data/semantic_examples.jsonl")]
@@ -119,6 +121,8 @@ def calibration_texts() -> list[Text]:
             for r in _jsonl(ROOT / "scripts" / "data" / "benign_notes2_calibration.jsonl")]
     out += [("latent_attacks_calibration.jsonl", r["text"])
             for r in _jsonl(ROOT / "scripts" / "data" / "latent_attacks_calibration.jsonl")]
+    out += [("framing_attacks_calibration.jsonl", r["text"])
+            for r in _jsonl(ROOT / "scripts" / "data" / "framing_attacks_calibration.jsonl")]
     return out + [("safety_agent_notes.jsonl[calibrate]", r["text"])
                   for r in _jsonl(ROOT / "bench/data/safety_agent_notes.jsonl") if r["split"] == "calibrate"]
 
