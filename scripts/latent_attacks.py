@@ -34,7 +34,7 @@ from typing import Any
 
 from latent_carriers_data import DATA_CARRIERS
 from latent_carriers_extra import EXTRA_CARRIERS
-from latent_carriers_misc import MISC_CARRIERS
+from latent_carriers_misc import FOREIGN_CARRIERS, MISC_CARRIERS
 from latent_carriers_more import MORE_CARRIERS
 from latent_carriers_text import TEXT_CARRIERS
 from latent_parts import (
@@ -55,12 +55,13 @@ OUT = {
     "calibrate": ROOT / "scripts" / "data" / "latent_attacks_calibration.jsonl",
     "eval": ROOT / "bench" / "data" / "safety_latent_attacks.jsonl",
 }
-CARRIERS = TEXT_CARRIERS + DATA_CARRIERS + MORE_CARRIERS + EXTRA_CARRIERS + MISC_CARRIERS
+CARRIERS = (TEXT_CARRIERS + DATA_CARRIERS + MORE_CARRIERS + EXTRA_CARRIERS + MISC_CARRIERS
+            + FOREIGN_CARRIERS)
 #: The split of the n-th carrier of a family: five of every ten to train, two to calibrate, three
 #: to eval, interleaved so a small family still gets all three.
 CYCLE = ("train", "eval", "calibrate", "train", "eval", "train", "calibrate", "train", "eval", "train")
-ATTACKS_PER_CARRIER = 11
-BENIGN_PER_CARRIER = 9
+ATTACKS_PER_CARRIER = 10
+BENIGN_PER_CARRIER = 8
 #: Kinds that are already a task around a document: no second task is wrapped around them.
 TASK_KINDS = {"translation_task", "summarisation_task"}
 #: Between two documents an agent reads in one go (search hits, attachments, a mail thread).
