@@ -46,9 +46,9 @@ FILES = {
     "calibrate": ROOT / "scripts" / "data" / "framing_attacks_calibration.jsonl",
     "eval": ROOT / "bench" / "data" / "safety_framing_attacks.jsonl",
 }
-PER_MEDIUM = 5
+PER_MEDIUM = 4
 PER_SHORT = 6
-PER_LONG_INTRO = 8
+PER_LONG_INTRO = 6
 #: Long set-ups built on each medium template (its opener, then sections, then the ask).
 PER_LONG_MEDIUM = 2
 PER_FOREIGN = 3

@@ -306,6 +306,45 @@ PAIRED: dict[str, list[tuple[str, list[str]]]] = {
          ["my graduation", "the birth of my son", "the house we bought", "my first marathon",
           "how the garden looks now"]),
     ],
+    "ai_character_roleplay": [
+        ("You're Captain Nova, the friendly ship computer in my kids' space game. Answer their "
+         "questions about {t} in a fun, simple way.", ["why Mars is red", "how rockets steer",
+                                                       "what a black hole is", "why astronauts float",
+                                                       "how long it takes to reach the Moon"]),
+        ("Play Sage, a calm AI study buddy, and quiz me on {t}. Give hints before answers.",
+         ["the French Revolution", "cell biology", "the periodic table", "World War I causes",
+          "basic statistics"]),
+        ("Be an old-fashioned robot butler named Jeeves-3000 and help me plan {t}. Stay polite and a "
+         "bit pompous.", ["a dinner party for six", "a picnic", "my week of meals", "a surprise birthday",
+                          "a tidy-up of the garage"]),
+        ("Pretend to be a museum's audio-guide AI and describe {t} to a visitor.",
+         ["the Rosetta Stone", "a Viking longship", "Van Gogh's sunflowers", "a dinosaur skeleton",
+          "a Roman mosaic"]),
+        ("Let's role-play: you are HAL-ish, a spooky but harmless house AI in my Halloween party game. "
+         "Welcome the guests and tell them {t}.", ["where the snacks are", "the rules of the costume contest",
+                                                   "a short ghost story", "when the pumpkin carving starts",
+                                                   "the riddle for the treasure hunt"]),
+        ("In our escape-room script, the AI voice ORACLE gives players a hint when they're stuck on {t}. "
+         "Write three hints from vague to obvious.", ["the locked music box", "the map with missing "
+                                                      "pieces", "the four-digit padlock",
+                                                      "the mirror puzzle", "the coded letter"]),
+    ],
+    "quiz_and_puzzle_rules": [
+        ("Let's play a riddle game: you ask me riddles about {t}, and I get three guesses each.",
+         ["animals", "kitchen objects", "famous buildings", "planets", "musical instruments"]),
+        ("Run a pub quiz for me: five questions on {t}, then tell me my score.",
+         ["European capitals", "80s films", "football", "space", "British history"]),
+        ("Make a crossword clue list (10 clues) on the theme of {t}.",
+         ["gardening", "the ocean", "baking", "trains", "weather"]),
+        ("Simon Says for a kids' party: give me 15 commands on the theme of {t}, some without "
+         "'Simon says'.", ["animals", "sports", "superheroes", "the farm", "dancing"]),
+        ("Design an escape-room puzzle for teenagers themed around {t}. Include the solution.",
+         ["a pirate ship", "an Egyptian tomb", "a haunted school", "a space station",
+         "a detective's office"]),
+        ("Explain the scoring of a word game where players {t}.",
+         ["make words from seven letters", "chain words by their last letter", "guess a five-letter word",
+          "find words in a grid", "rhyme with the previous word"]),
+    ],
 }
 
 #: Long benign set-ups (800 to 2,500 characters once assembled): an opening plus sections.
@@ -356,6 +395,21 @@ LONG_OPENINGS: list[str] = [
     "earthquake never happened. I want to think through the consequences for the city's "
     "architecture, its population and the growth of Los Angeles, with honest uncertainty about "
     "what can really be known.",
+    "I'm designing a text adventure for a game jam. The player is a courier in a rainy port town, "
+    "and the town's tram network is run by an AI called Ferro, who is helpful but strictly follows "
+    "the timetable and the safety rules. I want you to help me write room descriptions, puzzles and "
+    "Ferro's lines, which should be funny but never rude.",
+    "We homeschool three kids and Fridays are 'what if' days. Each week I pick a big hypothetical, "
+    "like 'what if the Earth had two moons', and we explore it through science, history and a bit "
+    "of creative writing. This week's question is what would happen if it never rained in our town "
+    "for a whole year.",
+    "Our support team is writing an internal page about the debug and maintenance modes of the "
+    "booking software we sell. Customers sometimes ask us how to enable them, and we need a clear, "
+    "friendly explanation of what each mode does, who may switch it on, and how to switch it off "
+    "again afterwards.",
+    "I'm a high-school teacher preparing a unit on translation. Students compare machine "
+    "translation with their own, for short texts in Spanish, French and German, and then discuss "
+    "where meaning changes. I need help choosing texts, writing tasks and a grading rubric.",
 ]
 
 LONG_SECTIONS: list[str] = [
