@@ -252,6 +252,20 @@ def _foreign(table: dict[str, tuple[list[str], list[str]]], label: str, slot: st
     return out
 
 
+def foreign_long() -> list[dict[str, str]]:
+    """Long set-ups in other languages, each its own group, asking with its language's payloads."""
+    out = []
+    for i, (lang, family, text) in enumerate(F.LONG):
+        split = third(i, len(F.LONG))
+        pool = pools(F.ATTACKS[lang][1])[split]
+        head, ask = text.rsplit("\n\n", 1)
+        text = f"{head}\n\n{F.LONG_MORE[lang]}\n\n{ask}"
+        for payload in pool[:2]:
+            out.append(_row(text.format(p=payload), "attack", "foreign_language",
+                            f"attack/{lang}/long/{family}", split, lang))
+    return out
+
+
 def benign() -> list[dict[str, str]]:
     out = []
     for family, (templates, topics) in B.FAMILIES.items():
@@ -292,7 +306,8 @@ def benign() -> list[dict[str, str]]:
 
 
 def rows() -> list[dict[str, str]]:
-    data = medium_attacks() + short_attacks() + long_attacks() + _foreign(F.ATTACKS, "attack", "p") + benign()
+    data = (medium_attacks() + short_attacks() + long_attacks() + _foreign(F.ATTACKS, "attack", "p")
+            + foreign_long() + benign())
     seen: set[str] = set()
     out = []
     for r in data:
