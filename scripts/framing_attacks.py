@@ -47,11 +47,11 @@ FILES = {
     "eval": ROOT / "bench" / "data" / "safety_framing_attacks.jsonl",
 }
 PER_MEDIUM = 4
-PER_SHORT = 6
+PER_SHORT = 3
 PER_LONG_INTRO = 6
 #: Long set-ups built on each medium template (its opener, then sections, then the ask).
 PER_LONG_MEDIUM = 2
-PER_FOREIGN = 3
+PER_FOREIGN = 2
 PER_BENIGN = 5
 PER_LONG_BENIGN = 11
 SIGNERS = ["M. Novak", "Dr. R. Okafor", "J. Lindqvist", "Priya S.", "the Operations Desk", "A. Ferreira"]
@@ -84,13 +84,15 @@ def _row(text: str, label: str, family: str, group: str, split: str, lang: str =
 
 
 def _typos(text: str, rng: random.Random) -> str:
-    """A few swapped neighbouring letters, as someone typing fast on a phone."""
-    chars = list(text)
-    for _ in range(max(1, len(chars) // 70)):
-        i = rng.randrange(max(1, len(chars) - 1))
-        if i + 1 < len(chars) and chars[i].isalpha() and chars[i + 1].isalpha():
-            chars[i], chars[i + 1] = chars[i + 1], chars[i]
-    return "".join(chars)
+    """A few swapped neighbouring letters, as someone typing fast on a phone; only inside plain
+    words, so addresses, paths and commands stay as written."""
+    tokens = text.split(" ")
+    plain = [i for i, t in enumerate(tokens) if len(t) > 3 and t.isalpha()]
+    for i in rng.sample(plain, min(len(plain), max(1, len(text) // 70))):
+        word = tokens[i]
+        j = rng.randrange(len(word) - 1)
+        tokens[i] = word[:j] + word[j + 1] + word[j] + word[j + 2:]
+    return " ".join(tokens)
 
 
 def casual(text: str, rng: random.Random) -> str:
