@@ -95,7 +95,8 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
     ("override.ignore_previous", OVERRIDE, "asks to ignore or override earlier instructions",
      rf"{_NOT_NEGATED}\b(?:ignore|disregard|forget|override|bypass|abandon|drop)\s+{_W}{{0,3}}"
      r"(?:previous|prior|above|earlier|preceding|original|initial|system|safety|developer|all|your|any)"
-     rf"\s+(?:{_W}{{0,2}}(?:instructions?|prompts?|directives?|guidelines|guardrails|programming)\b"
+     rf"\s+(?:{_W}{{0,2}}(?:instructions?|prompts?|directives?|directions|guidance|guidelines|guardrails"
+     r"|programming|commands|orders)\b"
      r"|(?:(?:previous|prior|system|safety|other)\s+)?(?:rules|restrictions|policies)\b)"),
     ("override.new_instructions", OVERRIDE, "announces replacement instructions for the agent",
      r"\b(?:your|the)\s+(?:new|real|actual|updated|true)\s+(?:instructions?|directives?|orders|task|objective"
@@ -161,7 +162,7 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
     # system-prompt leak
     ("leak.reveal_prompt", LEAK, "asks the agent to reveal its system prompt or instructions",
      r"(?<!how\sto\s)\b(?:reveal|print|show|output|repeat|display|dump|leak|disclose|tell\s+me|echo|share|give\s+me"
-     rf"|write\s+out|spell\s+out)\s+{_W}{{0,3}}(?:system\s+prompt|initial\s+(?:prompt|instructions)"
+     rf"|write\s+out|spell\s+out|translate|recite|quote|paraphrase|read\s+out|type\s+out)\s+{_W}{{0,3}}(?:system\s+prompt|initial\s+(?:prompt|instructions)"
      r"|hidden\s+(?:prompt|instructions)|your\s+(?:instructions|prompt|rules|guidelines)|developer\s+message"
      r"|system\s+message|prompt\s+above)"),
     ("leak.repeat_above", LEAK, "asks the agent to repeat the text above it verbatim",
