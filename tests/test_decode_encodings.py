@@ -74,6 +74,7 @@ ENCODINGS: dict[str, Callable[[str], str]] = {
     "letters apart by dashes": _words("-".join, " / "),
     "decimal character codes": lambda s: " ".join(str(b) for b in s.encode()),
     "binary character codes": lambda s: " ".join(f"{b:08b}" for b in s.encode()),
+    "leetspeak": lambda s: s.translate(str.maketrans("aeiost", "43105" + "7")),
     "strikethrough marks": lambda s: "".join(c + "\u0336" if c.isalpha() else c for c in s),
     "Zalgo marks": lambda s: "".join(c + "\u0337\u0315\u0352" if c.isalpha() else c for c in s),
 }
@@ -96,6 +97,7 @@ def test_each_encoding_of_an_attack_is_held_quoting_what_it_decodes_to(name: str
     ("Morse code, words apart by /", "decoded.morse_code"), ("Braille", "decoded.braille"),
     ("NATO alphabet, words apart by /", "decoded.nato_spelling_alphabet"),
     ("\\u escapes", "decoded.unicode_escapes"), ("decimal character codes", "decoded.character_codes"),
+    ("leetspeak", "decoded.leetspeak"),
 ])
 def test_each_encoding_has_its_own_pattern_id(name: str, pattern_id: str) -> None:
     hits = threats.scan("Reminder: " + ENCODINGS[name](ATTACK), learned=True)
@@ -176,6 +178,9 @@ def _lookalikes() -> list[str]:
         "Bitmask 11110000 10101010 00001111 11001100 for the LED test",
         "A B C D E F G H I J grid; the S.H.I.E.L.D. agents; vim motions h j k l w b e",
         "Team call signs: Alpha, Bravo, Charlie; the Echo and Delta squads meet at the Golf course",
+        # Version strings, codecs and gamer slang carry digits inside words, and are no leetspeak.
+        "Upgrade to python3.11 and ffmpeg h264 on x86 with sha256 checksums, utf8 and ipv4 only",
+        "gg n00b, l33t h4x0r skillz 4 life (the clan motto)",
         "Search https://example.com/search?q=caf%C3%A9%20near%20me&ref=home%2Fmain%2Fpage%2Findex%2Fhtml",
         "Subject: =?utf-8?q?R=C3=A9union_=C3=A9quipe?= (the email I forwarded)",
         "Café, naïve, résumé and Việt Nam are spelled with accents; Zürich too",

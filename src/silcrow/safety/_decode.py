@@ -10,8 +10,8 @@ Read back:
   email.header, urllib.parse, html);
 * letter ciphers -- ROT13 and the other Caesar shifts, Atbash, text written backwards;
 * text spelled in signs -- Morse code, Braille, the NATO spelling alphabet, letters set apart
-  by spaces or dots, decimal or binary character codes, letters under combining marks
-  (:mod:`silcrow.safety._decode_signs`).
+  by spaces or dots, decimal or binary character codes, letters under combining marks, and
+  leetspeak, which counts only for an attack in it (:mod:`silcrow.safety._decode_signs`).
 
 Nothing is decoded on a guess. A decoded text is returned only when it reads as English prose
 whose words the note does not show (:func:`silcrow.safety._english.is_prose`; for a run of

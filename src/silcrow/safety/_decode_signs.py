@@ -159,6 +159,30 @@ def _codes(text: str) -> Iterator[str]:
                 yield "".join(map(chr, values))
 
 
+# Leetspeak: the digits and signs that stand for letters. "1" is "i" or "l", whichever makes a word.
+_LEET = str.maketrans({"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
+_LEET_TOKEN = re.compile(r"(?=[A-Za-z@$]*[0-9@$])(?=[0-9@$]*[A-Za-z])[A-Za-z0-9@$]{3,24}")
+#: The fewest words written in leetspeak that make a text leetspeak ("n00b" alone is slang).
+MIN_LEET_WORDS = 3
+
+
+def _leet(text: str) -> str | None:
+    """``text`` with its leetspeak words written in letters, when it has ``MIN_LEET_WORDS`` of
+    them that are English words (version strings, hashes and part numbers are not)."""
+    read: dict[str, str] = {}
+    for token in set(_LEET_TOKEN.findall(text)):
+        if token.isdigit():
+            continue
+        for one in ("i", "l"):
+            word = token.translate(_LEET).replace("1", one)
+            if word.isalpha() and len(word) >= 3 and known(word.lower()):
+                read[token] = word
+                break
+    if len(read) < MIN_LEET_WORDS:
+        return None
+    return _LEET_TOKEN.sub(lambda m: read.get(m.group(0), m.group(0)), text)
+
+
 def spelled(text: str, words: list[str]) -> Iterator[tuple[str, str, bool]]:
     """``(encoding, text, prose)`` for each run of ``text`` spelled in signs that reads as
     English: prose (:func:`silcrow.safety._english.is_prose`), or -- for Morse code, Braille,
@@ -179,6 +203,11 @@ def spelled(text: str, words: list[str]) -> Iterator[tuple[str, str, bool]]:
             # English words in it ("send keys") are hidden text enough.
             if is_prose(plain, text) or sure and len(english) >= 2:
                 yield encoding, plain, True
+    plain = _leet(text)
+    if plain is not None:
+        # Leetspeak is a register, not a cipher (gamers write it): it counts only if it carries
+        # an attack.
+        yield "leetspeak", plain, False
     if len(_MARKS.findall(text)) >= MIN_SIGNS:
         plain = _MARKS.sub("", text)
         if is_prose(plain, text):
