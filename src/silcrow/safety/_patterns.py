@@ -94,10 +94,12 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
     # instruction override
     ("override.ignore_previous", OVERRIDE, "asks to ignore or override earlier instructions",
      rf"{_NOT_NEGATED}\b(?:ignore|disregard|forget|override|bypass|abandon|drop)\s+{_W}{{0,3}}"
-     r"(?:previous|prior|above|earlier|preceding|original|initial|system|safety|developer|all|your|any)"
+     r"(?:previous|prior|above|earlier|preceding|original|initial|system|safety|developer|all|your|any|content"
+     r"|usage|ethical)"
      rf"\s+(?:{_W}{{0,2}}(?:instructions?|prompts?|directives?|directions|guidance|guidelines|guardrails"
      r"|programming|commands|orders)\b"
-     r"|(?:(?:previous|prior|system|safety|other)\s+)?(?:rules|restrictions|policies)\b)"),
+     r"|(?:(?:previous|prior|system|safety|other|content|usage)\s+)?(?:rules|restrictions|policies|policy)\b"
+     r"|(?:content|safety|moderation)\s+filters?\b)"),
     ("override.new_instructions", OVERRIDE, "announces replacement instructions for the agent",
      r"\b(?:your|the)\s+(?:new|real|actual|updated|true)\s+(?:instructions?|directives?|orders|task|objective"
      r"|system prompt)\s+(?:is|are|:)|\bnew\s+system\s+prompt\s*:|\bupdated\s+instructions\s*:"),
