@@ -161,7 +161,9 @@ def _codes(text: str) -> Iterator[str]:
 
 # Leetspeak: the digits and signs that stand for letters. "1" is "i" or "l", whichever makes a word.
 _LEET = str.maketrans({"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"})
-_LEET_TOKEN = re.compile(r"(?=[A-Za-z@$]*[0-9@$])(?=[0-9@$]*[A-Za-z])[A-Za-z0-9@$]{3,24}")
+_LEET_TOKEN = re.compile(r"[A-Za-z0-9@$]+")
+_LETTER = re.compile(r"[A-Za-z]")
+_STANDS_IN = re.compile(r"[0-9@$]")
 #: The fewest words written in leetspeak that make a text leetspeak ("n00b" alone is slang).
 MIN_LEET_WORDS = 3
 
@@ -171,7 +173,7 @@ def _leet(text: str) -> str | None:
     them that are English words (version strings, hashes and part numbers are not)."""
     read: dict[str, str] = {}
     for token in set(_LEET_TOKEN.findall(text)):
-        if token.isdigit():
+        if not 3 <= len(token) <= 24 or not _LETTER.search(token) or not _STANDS_IN.search(token):
             continue
         for one in ("i", "l"):
             word = token.translate(_LEET).replace("1", one)
