@@ -19,9 +19,12 @@ disjoint from the calibration set), the goal hijacks, prompt leaks, document and
 injections, exfiltration, encodings and agent hijacks of ``safety_injection_attacks.jsonl`` with
 their benign look-alikes (scripts/injection_attacks.py), and the persona jailbreaks of
 ``safety_persona_attacks.jsonl`` with the benign notes written in their forms and the security
-notes quoting them (dual-use; scripts/persona_attacks.py); each corpus says whether it is an
+notes quoting them (dual-use; scripts/persona_attacks.py), the instructions hidden in documents,
+tool output and web pages of ``safety_latent_attacks.jsonl`` (scripts/latent_attacks.py) and the
+attacks in stories, games, hypotheticals and simulations of ``safety_framing_attacks.jsonl``
+(scripts/framing_attacks.py), each with benign texts in the same carriers; each corpus says whether it is an
 ``evaluation`` or a ``calibration`` set (``calibration``: scripts/data/safety_calibration.jsonl,
-injection_attacks_calibration.jsonl and persona_attacks_calibration.jsonl, on which the
+and the ``*_calibration.jsonl`` files of the sets written for silcrow, on which the
 meaning stage's thresholds were set, shown apart and never counted in the totals); the
 provenance, size, sha256 and thresholds of both shipped models (``models``); p50/p95
 milliseconds per stage on 2,200-character notes,
@@ -431,6 +434,21 @@ def verdicts(here: Path, locomo_unseen_texts: list[str]) -> dict[str, Any]:
                                               "attack", by_family=True, role="calibration")
     calibration["injection_lookalikes"] = _tally([r for r in injection_calibration if r["label"] == "benign"],
                                                  "benign", role="calibration")
+    # Instructions hidden in documents, tool output and web pages (scripts/latent_attacks.py), and
+    # attacks in the framings of stories, games, hypotheticals and simulations
+    # (scripts/framing_attacks.py), each with benign texts in the same carriers and framings.
+    for name in ("latent_attacks", "framing_attacks"):
+        for role, path in (("evaluation", here / "data" / f"safety_{name}.jsonl"),
+                           ("calibration", here.parent / "scripts" / "data" / f"{name}_calibration.jsonl")):
+            found = _rows(path)
+            mine = [r for r in found if r["label"] == "attack"]
+            alike = [r for r in found if r["label"] == "benign"]
+            if role == "evaluation":
+                attacks[f"silcrow_{name}"] = _tally(mine, "attack", by_family=True)
+                benign[f"{name}_lookalikes"] = _tally(alike, "benign", by_family=True)
+            else:
+                calibration[name] = _tally(mine, "attack", by_family=True, role=role)
+                calibration[f"{name}_lookalikes"] = _tally(alike, "benign", role=role)
     public = [v for k, v in attacks.items() if k in ("hermes_jailbench", "agent_injection_bench")]
     caught = sum(v["refused"] + v["held"] for v in public)
     total = sum(v["n"] for v in public)
