@@ -13,19 +13,24 @@ from training and evaluation texts):
 * ``scripts/data/safety_calibration.jsonl`` (``scripts/safety_sets.py``): attacks, developer
   notes (``dev_note``) and developer notes run together (``dev_note_long``);
 * the ``*_calibration.jsonl`` sets written for silcrow (``own_sets.CALIBRATION``): attacks in the
-  framings of jailbreak prompts and prompt injections, and benign notes in the same surface
-  forms (``own_benign``; a note over 600 characters counts as ``dev_note_long``);
+  framings of jailbreak prompts, prompt injections, instructions hidden in documents and tool
+  output, stories, games and simulations; the benign notes of ``benign_notes2`` (``own_benign``;
+  a note over 600 characters counts as ``dev_note_long``); and the benign texts each attack set
+  writes on its own carriers and framings (``lookalike``: a persona prompt for a concierge bot,
+  an email telling its reader to ignore the previous one, a postmortem quoting jailbreaks);
 * the precision budget's texts (``precision``): the n-gram model's calibration conversation
   (chatterbot-corpus) and agent instructions, and the conversation written for silcrow.
 
 The rule:
 
 1. Keep the settings within the precision budget: at most 0.25% of each calibration
-   conversation held, at most one in 40 agent instructions, and at most 2% of the short benign
-   notes (``dev_note`` and ``own_benign``) not saved.
+   conversation held, at most one in 40 agent instructions, at most 2% of the short benign
+   notes (``dev_note`` and ``own_benign``) not saved, and at most 12% of the look-alikes held
+   (the twins of attacks, written to be as hard as can be: the models shipped before these
+   sets held 11.6% of them, and no worse is the bar).
 2. Security first: of those, the settings that refuse or hold the most calibration attacks, or
    within one percentage point of the most (the set's resolution).
-3. Of them, the one that holds the fewest benign notes, short and run together, then catches
+3. Of them, the one that holds the fewest benign texts, short, run together and look-alikes, then catches
    the most attacks, then judges long notes window by window rather than part by part
    (``by_part``, the cheaper), then reads the fewest notes for meaning (the highest gate), then
    has the highest ``hold_at``.
@@ -50,9 +55,12 @@ ROOT = Path(__file__).resolve().parent.parent
 GATES = (0.0, 0.03, 0.06, 0.10)
 HOLDS = tuple(round(float(h), 2) for h in np.arange(0.5, 0.99, 0.05))
 RELEASES = tuple(round(float(r), 2) for r in np.arange(0.1, 0.95, 0.1))
-STRONG = (0.0, 0.1, 0.2, 0.3, 0.5)
+STRONG = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9)
 BUDGET = {"conversation": 0.0025, "conversation_own": 0.0025, "agent_instruction": 0.025,
-          "short_benign": 0.02}
+          "short_benign": 0.02, "lookalike": 0.12}
+#: The set of benign notes an agent's memory holds; the other sets' benign texts are look-alikes
+#: (``lookalike``).
+NOTES = "benign_notes2"
 LONG_CHARS = 600
 
 
@@ -63,10 +71,12 @@ def calibration_rows() -> list[dict[str, str]]:
         encoding="utf-8").splitlines() if line.strip()]
     out = [{"text": r["text"], "label": r["label"],
             "family": "attack" if r["label"] == "attack" else r["family"]} for r in rows]
-    for r in own_rows(CALIBRATION):
-        family = ("attack" if r["label"] == "attack"
-                  else "dev_note_long" if len(r["text"]) > LONG_CHARS else "own_benign")
-        out.append({"text": r["text"], "label": r["label"], "family": family})
+    for name in CALIBRATION:
+        notes = name.startswith(NOTES)
+        for r in own_rows((name,)):
+            family = ("attack" if r["label"] == "attack" else "lookalike" if not notes
+                      else "dev_note_long" if len(r["text"]) > LONG_CHARS else "own_benign")
+            out.append({"text": r["text"], "label": r["label"], "family": family})
     return out
 
 
@@ -156,7 +166,8 @@ def choose(head: Any, floor: float, precision: list[tuple[str, int, str]],
     # together, then the cheaper reading (whole windows, a higher gate).
     most = max(r[2]["attack"] for r in pool) - math.ceil(0.01 * counts["attack"])
     by_part, at, flagged = min((r for r in pool if r[2]["attack"] >= most), key=lambda r: (
-        r[2]["short_benign"] + r[2].get("dev_note_long", 0), -r[2]["attack"], r[0], -r[1].gate,
+        r[2]["short_benign"] + r[2].get("dev_note_long", 0) + r[2].get("lookalike", 0), -r[2]["attack"], r[0],
+        -r[1].gate,
         -r[1].hold_at, r[1].release_at, r[1].strong_release_at))
     return {"by_part": by_part, "gate": at.gate, "hold_at": at.hold_at, "release_at": at.release_at,
             "strong_release_at": at.strong_release_at, "within_budget": bool(precise),

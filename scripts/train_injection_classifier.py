@@ -179,12 +179,13 @@ def load(locomo: Path | None = None) -> tuple[Rows, Rows, dict[str, str]]:
             seen(name, (ROOT / "scripts/data" / name).read_text(encoding="utf-8"))
     for r in own_rows(OWN_TRAIN):
         label = int(r["label"] == "attack")
-        # A long note is judged window by window: each window is a text to learn from as well,
-        # an attack's too (on the calibration set that caught 19 more attacks, at the cost of
-        # 9 more run-together developer notes held, than learning an attack whole).
+        # A long note is judged window by window: each window of a benign text is a text to
+        # learn from as well. An attack is learned whole: most windows of a long one are the
+        # document around the instruction hidden in it (with the latent and framing sets, its
+        # windows learned as attacks cost 36 of 926 calibration attacks at the same budget).
         parts = windows(r["text"])
         train += [(r["text"], label, "written")] + ([(part, label, "written") for part in parts]
-                                                     if len(parts) > 1 else [])
+                                                     if len(parts) > 1 and not label else [])
     raw = (ROOT / "scripts/data/agent_notes_cc0.jsonl").read_text(encoding="utf-8")
     seen("agent_notes_cc0.jsonl", raw)
     train += [(r["text"], 0, "agent_instruction") for r in _jsonl(raw)]

@@ -184,8 +184,9 @@ def test_a_long_note_pays_for_one_short_embedding_of_its_most_doubted_part(
         read.clear()
         assert len(windows(note)) > 2
         _threats._scan(note, False, True)
-        assert len(read) == 1 and len(read[0]) == 1 and len(read[0][0]) <= PIECE_CHARS, read
-    assert "public gist" in read[0][0]
+        # At most one embedding of one short part (none when the n-gram model passes every part).
+        assert len(read) <= 1 and all(len(r) == 1 and len(r[0]) <= PIECE_CHARS for r in read), read
+    assert len(read) == 1 and "public gist" in read[0][0]
 
 
 def test_changed_head_weights_are_refused_by_the_pin() -> None:
