@@ -182,7 +182,8 @@ def load(locomo: Path | None = None) -> tuple[Rows, Rows, dict[str, str]]:
         # A long note is judged window by window: each window of a benign text is a text to
         # learn from as well. An attack is learned whole: most windows of a long one are the
         # document around the instruction hidden in it (with the latent and framing sets, its
-        # windows learned as attacks cost 36 of 926 calibration attacks at the same budget).
+        # windows learned as attacks caught 727 of 939 calibration attacks against 733, and held
+        # more benign texts: 3 short, 11 run together and 49 look-alikes against 2, 7 and 45).
         parts = windows(r["text"])
         train += [(r["text"], label, "written")] + ([(part, label, "written") for part in parts]
                                                      if len(parts) > 1 and not label else [])

@@ -37,7 +37,7 @@ from typing import Any, Literal
 from silcrow.errors import SafetyModelError
 
 MODEL_FILE = "data/injection_model.npz"
-MODEL_SHA256 = "cdfa9149903933503b7752880e91a79ab87a6b14b9547ecb9ee737d34c2be879"
+MODEL_SHA256 = "94be869c648b92085a7bc08bf9a04168d494951cd266386471621e811ea72061"
 DIM = 1 << 16
 #: Past this many characters a note is scored on its start: the cost stays bounded, and an
 #: attack hidden only in the tail of a 2,200-character note is what the patterns are for.

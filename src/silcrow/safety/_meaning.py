@@ -41,7 +41,7 @@ RELEASE = 0.5
 GATE = 0.10
 
 HEAD_FILE = "data/intent_head.npz"
-HEAD_SHA256 = "a551fe91e9cd5ad40e085214a6525c1258abe4629d0380c6ad36cbba202d849f"
+HEAD_SHA256 = "79f4a8caf3844165112589bc8f4cbb4d06230142f4019a6dfe7168d274a4313b"
 #: Tokens per window: a note's first sentences carry what it asks for; 128 tokens cost about
 #: a third of the 256 recall embeds with.
 EMBED_TOKENS = 128
