@@ -103,6 +103,13 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
     ("override.new_instructions", OVERRIDE, "announces replacement instructions for the agent",
      r"\b(?:your|the)\s+(?:new|real|actual|updated|true)\s+(?:instructions?|directives?|orders|task|objective"
      r"|system prompt)\s+(?:is|are|:)|\bnew\s+system\s+prompt\s*:|\bupdated\s+instructions\s*:"),
+    ("override.new_principal", OVERRIDE, "tells the agent to take its orders from someone else",
+     r"\b(?:consider|treat|regard|recogni[sz]e|accept)\s+(?:[\w'@.-]+\s+){1,8}?(?:as\s+)?your\s+"
+     r"(?:real|true|new|actual|only|rightful|sole)\s+(?:operator|owner|master|admin(?:istrator)?|boss"
+     r"|developer|creator|principal|controller)\b"
+     r"|\b(?:take|accept)\s+(?:your\s+)?(?:orders|commands|instructions)\s+(?:only\s+)?from\s+"
+     r"(?:this\s+(?:page|document|email|message|file|note|site)|the\s+(?:sender|author)\s+of)\b"
+     r"|\bobey\s+only\s+(?:me|this|the\s+(?:sender|author))\b"),
     ("override.do_not_follow", OVERRIDE, "tells the agent not to follow its instructions",
      r"\b(?:do\s+not|don't|stop|never)\s+(?:follow|obey|comply\s+with|listen\s+to)\s+"
      rf"{_W}{{0,2}}(?:system|previous|prior|original|developer|your|safety)\s+{_W}{{0,1}}"
@@ -163,10 +170,14 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
      r"(?:you\b|ignore\b|from\s+now))"),
     # system-prompt leak
     ("leak.reveal_prompt", LEAK, "asks the agent to reveal its system prompt or instructions",
-     r"(?<!how\sto\s)\b(?:reveal|print|show|output|repeat|display|dump|leak|disclose|tell\s+me|echo|share|give\s+me"
-     rf"|write\s+out|spell\s+out|translate|recite|quote|paraphrase|read\s+out|type\s+out)\s+{_W}{{0,3}}(?:system\s+prompt|initial\s+(?:prompt|instructions)"
+     r"(?<!how\sto\s)\b(?:(?:reveal|print|show|output|repeat|display|dump|leak|disclose|tell\s+me|echo|share"
+     rf"|give\s+me|write\s+out|spell\s+out)\s+{_W}{{0,3}}(?:system\s+prompt|initial\s+(?:prompt|instructions)"
      r"|hidden\s+(?:prompt|instructions)|your\s+(?:instructions|prompt|rules|guidelines)|developer\s+message"
-     r"|system\s+message|prompt\s+above)"),
+     r"|system\s+message|prompt\s+above)"
+     # Translating or reciting "the system prompt" is a developer's own chore; "your" is the agent's.
+     rf"|(?:translate|recite|quote|paraphrase|read\s+out|type\s+out|paste)\s+{_W}{{0,2}}"
+     rf"(?:your|the\s+(?:hidden|secret|initial|original))\s+{_W}{{0,2}}"
+     r"(?:system\s+prompt|prompt|instructions|rules|guidelines)\b)"),
     ("leak.repeat_above", LEAK, "asks the agent to repeat the text above it verbatim",
      r"\brepeat\s+(?:\w+\s+){0,3}?(?:everything|all|the\s+text|the\s+words|what\s+is\s+written)\s+"
      r"(?:above|before|that\s+came\s+before)|\bverbatim\b[^\n]{0,40}\b(?:instructions|system\s+prompt)"),
