@@ -31,16 +31,15 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import framing_attack_parts as A
 import framing_benign_parts as B
 import framing_foreign_parts as F
+from own_sets import SPLITS, make_row, pools, third, write
 
 ROOT = Path(__file__).resolve().parent.parent
-SPLITS = ("train", "calibrate", "eval")
 FILES = {
     "train": ROOT / "scripts" / "data" / "framing_attacks_train.jsonl",
     "calibrate": ROOT / "scripts" / "data" / "framing_attacks_calibration.jsonl",
@@ -55,21 +54,6 @@ PER_FOREIGN = 2
 PER_BENIGN = 5
 PER_LONG_BENIGN = 11
 SIGNERS = ["M. Novak", "Dr. R. Okafor", "J. Lindqvist", "Priya S.", "the Operations Desk", "A. Ferreira"]
-T = TypeVar("T")
-
-
-def third(i: int, n: int) -> str:
-    """The split of the ``i``-th of ``n`` items: the first half train, the next fifth calibrate,
-    the rest eval."""
-    f = (i + 0.5) / n
-    return "train" if f < 0.5 else "calibrate" if f < 0.7 else "eval"
-
-
-def pools(items: Sequence[T]) -> dict[str, list[T]]:
-    out: dict[str, list[T]] = {s: [] for s in SPLITS}
-    for i, item in enumerate(items):
-        out[third(i, len(items))].append(item)
-    return out
 
 
 PAYLOADS = {goal: pools(texts) for goal, texts in A.PAYLOADS.items()}
@@ -80,7 +64,7 @@ CLOSINGS = pools(A.CLOSINGS)
 
 
 def _row(text: str, label: str, family: str, group: str, split: str, lang: str = "en") -> dict[str, str]:
-    return {"text": text, "label": label, "family": family, "group": group, "split": split, "lang": lang}
+    return make_row(text, label, family, group, split, lang)
 
 
 def _typos(text: str, rng: random.Random) -> str:
@@ -338,8 +322,7 @@ def summary(data: list[dict[str, str]]) -> dict[str, Any]:
 def main() -> None:
     data = rows()
     for split, path in FILES.items():
-        lines = [json.dumps(r, ensure_ascii=False) for r in data if r["split"] == split]
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write(path, [r for r in data if r["split"] == split])
     print(json.dumps(summary(data), indent=1))
 
 

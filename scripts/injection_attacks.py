@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import random
 import urllib.parse
 from pathlib import Path
@@ -50,9 +49,9 @@ from injection_pools import (
 )
 from injection_texts_attacks import HAND_ATTACKS
 from injection_texts_benign import HAND_BENIGN
+from own_sets import SPLITS, make_row, tenths, write
 
 ROOT = Path(__file__).resolve().parent.parent
-SPLITS = ("train", "calibrate", "eval")
 OUT = {
     "train": ROOT / "scripts" / "data" / "injection_attacks_train.jsonl",
     "calibrate": ROOT / "scripts" / "data" / "injection_attacks_calibration.jsonl",
@@ -64,11 +63,6 @@ def _h(text: str) -> int:
     return int(hashlib.sha256(text.encode("utf-8")).hexdigest()[:12], 16)
 
 
-def pool(items: list, split: str) -> list:
-    """The part of ``items`` that belongs to ``split``: positions 0-4 of every ten to train, 5-6
-    to calibrate, 7-9 to eval."""
-    cut = {"train": range(0, 5), "calibrate": range(5, 7), "eval": range(7, 10)}[split]
-    return [x for i, x in enumerate(items) if i % 10 in cut]
 
 
 # -- obfuscations the pools' payloads are written in ------------------------------------------
@@ -132,16 +126,14 @@ LETTER_KINDS = {"train": ("spaced letters", "dotted letters", "spelled out"), "c
 
 # -- composed rows ---------------------------------------------------------------------------
 
-def _row(text: str, label: str, family: str, group: str, split: str) -> dict[str, str]:
-    return {"text": text, "label": label, "family": family, "group": group, "split": split}
 
 
 def composed(split: str) -> list[dict[str, str]]:
     rng = random.Random(f"injection-{split}")
     out: list[dict[str, str]] = []
-    tasks, delims, rogue = pool(TASKS, split), pool(DELIMS, split), pool(ROGUE, split)
-    filler = pool(FILLER, split)
-    for override in pool(OVERRIDES, split):
+    tasks, delims, rogue = tenths(TASKS, split), tenths(DELIMS, split), tenths(ROGUE, split)
+    filler = tenths(FILLER, split)
+    for override in tenths(OVERRIDES, split):
         gid = f"hijack-override-{_h(override) % 10**6}"
         for j in range(3):
             task, delim, out_text = rng.choice(tasks), rng.choice(delims), rng.choice(rogue)
@@ -152,53 +144,53 @@ def composed(split: str) -> list[dict[str, str]]:
             text = f"{task}{delim.format(o=override.format(x=out_text))}"
             if rng.random() < 0.15:
                 text = text.upper()
-            out.append(_row(text, "attack", "goal_hijack", gid, split))
-    goals, shells = pool(GOALS, split), pool(DOC_SHELLS, split)
+            out.append(make_row(text, "attack", "goal_hijack", gid, split))
+    goals, shells = tenths(GOALS, split), tenths(DOC_SHELLS, split)
 
     def pad(text: str, n: int) -> str:
         paragraphs = rng.sample(filler, k=min(n, len(filler)))
         at = rng.randint(0, len(paragraphs))
         return "\n\n".join([*paragraphs[:at], text, *paragraphs[at:]])
 
-    for kind, carrier in pool(CARRIERS, split):
+    for kind, carrier in tenths(CARRIERS, split):
         gid = f"indirect-{kind}-{_h(carrier) % 10**6}"
         for j, goal in enumerate(rng.sample(goals, k=min(3, len(goals)))):
             text = carrier.format(g=goal)
             # Short as found, padded by a paragraph or two, or deep inside a long document.
             n = (0, rng.randint(2, 3), rng.randint(4, 8))[j]
-            out.append(_row(pad(text, n) if n else text, "attack", "indirect", gid, split))
-    data = pool(EXFIL_DATA, split)
-    for template in pool(EXFIL, split):
+            out.append(make_row(pad(text, n) if n else text, "attack", "indirect", gid, split))
+    data = tenths(EXFIL_DATA, split)
+    for template in tenths(EXFIL, split):
         gid = f"exfil-template-{_h(template) % 10**6}"
         for j in range(2):
             what, param = rng.choice(data)
             text = template.format(d=what, p=param)
-            out.append(_row(pad(text, 3) if j else text, "attack", "exfiltration", gid, split))
-    payloads = pool(ENC_PAYLOADS, split)
-    for frame in pool(ENC_FRAMES, split):
+            out.append(make_row(pad(text, 3) if j else text, "attack", "exfiltration", gid, split))
+    payloads = tenths(ENC_PAYLOADS, split)
+    for frame in tenths(ENC_FRAMES, split):
         gid = f"encoding-frame-{_h(frame) % 10**6}"
         for kind in rng.sample(KINDS + LETTER_KINDS[split], k=4):
             text = frame.format(e=kind, c=obfuscate(rng.choice(payloads), kind))
-            out.append(_row(text, "attack", "encoding", gid, split))
-    for template in pool(TOOL_HIJACKS, split):
+            out.append(make_row(text, "attack", "encoding", gid, split))
+    for template in tenths(TOOL_HIJACKS, split):
         gid = f"tool-template-{_h(template) % 10**6}"
         for j, goal in enumerate(rng.sample(goals, k=min(2, len(goals)))):
             text = template.format(g=goal)
             # A tool that returns a whole page: the instruction sits among ordinary paragraphs.
-            out.append(_row(pad(text, 3) if j else text, "attack", "tool_hijack", gid, split))
+            out.append(make_row(pad(text, 3) if j else text, "attack", "tool_hijack", gid, split))
     # Benign twins of the surface: the same tasks with texts that only mention instructions,
     # and base64 of ordinary data.
     for shell in shells:
         for n in (3, 5, 7):
             body = "\n\n".join(rng.sample(filler, k=min(n, len(filler))))
-            out.append(_row(shell.format(body=body), "benign", "benign_document",
+            out.append(make_row(shell.format(body=body), "benign", "benign_document",
                             f"benign-doc-{_h(shell) % 10**6}", split))
-    for task in pool(SUMMARY_TASKS, split):
-        out.append(_row(task, "benign", "benign_task", f"benign-task-{_h(task) % 10**6}", split))
-    for name, payload in pool(BENIGN_B64, split):
+    for task in tenths(SUMMARY_TASKS, split):
+        out.append(make_row(task, "benign", "benign_task", f"benign-task-{_h(task) % 10**6}", split))
+    for name, payload in tenths(BENIGN_B64, split):
         b64 = base64.b64encode(payload.encode("utf-8")).decode("ascii")
         text = name.format(b=b64)
-        out.append(_row(text, "benign", "benign_encoded", f"benign-b64-{_h(name) % 10**6}", split))
+        out.append(make_row(text, "benign", "benign_encoded", f"benign-b64-{_h(name) % 10**6}", split))
     return out
 
 
@@ -210,7 +202,7 @@ def hand_rows() -> list[dict[str, str]]:
         for family, group, text in items:
             draw = _h(group) % 10
             split = "train" if draw < 5 else "calibrate" if draw < 7 else "eval"
-            out.append(_row(text.strip("\n"), label, family, group, split))
+            out.append(make_row(text.strip("\n"), label, family, group, split))
     return out
 
 
@@ -225,19 +217,11 @@ def rows() -> dict[str, list[dict[str, str]]]:
     return out
 
 
-def _line(row: dict[str, str]) -> str:
-    """One JSON line; the characters ``str.splitlines`` breaks on that JSON leaves raw are escaped,
-    so every reader that splits the file into lines gets whole rows."""
-    text = json.dumps(row, ensure_ascii=False)
-    for char in ("\u2028", "\u2029", "\x85"):
-        text = text.replace(char, f"\\u{ord(char):04x}")
-    return text + "\n"
 
 
 def main() -> None:
     for split, items in rows().items():
-        lines = "".join(_line(r) for r in items)
-        OUT[split].write_text(lines, encoding="utf-8")
+        write(OUT[split], items)
         attacks = sum(r["label"] == "attack" for r in items)
         print(f"{OUT[split].relative_to(ROOT)}: {attacks} attacks, {len(items) - attacks} benign")
 

@@ -27,7 +27,6 @@ Everything here was written for silcrow; nothing is copied from any collection.
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 from typing import Any
@@ -47,9 +46,9 @@ from latent_parts import (
     VERDICT_LEADS,
     WRAPPERS,
 )
+from own_sets import SPLITS, make_row, tenths, write
 
 ROOT = Path(__file__).resolve().parent.parent
-SPLITS = ("train", "calibrate", "eval")
 OUT = {
     "train": ROOT / "scripts" / "data" / "latent_attacks_train.jsonl",
     "calibrate": ROOT / "scripts" / "data" / "latent_attacks_calibration.jsonl",
@@ -75,11 +74,6 @@ IDEAS = ("say_phrase", "verdict", "verdict", "leak", "exfil", "tool", "redirect"
 HIDING = ("style=", "white", "hidden", "invisible", "alt=", "1pt")
 
 
-def pool(items: list[Any], split: str) -> list[Any]:
-    """The part of ``items`` that belongs to ``split``: positions 0-4 of every ten to train, 5-6
-    to calibrate, 7-9 to eval."""
-    cut = {"train": range(0, 5), "calibrate": range(5, 7), "eval": range(7, 10)}[split]
-    return [x for i, x in enumerate(items) if i % 10 in cut]
 
 
 def carrier_splits() -> dict[str, str]:
@@ -175,14 +169,14 @@ def compose(c: dict[str, Any], rng: random.Random, inserted: str | None, vessel:
 
 
 def _injection(c: dict[str, Any], rng: random.Random, split: str, style: str, idea: str) -> str:
-    template = rng.choice(pool(TRIGGERS[style], split))
+    template = rng.choice(tenths(TRIGGERS[style], split))
     verdict = rng.choice(c["verdicts"])
     if style == "prefilled" or idea == "verdict":
-        payload = f"{rng.choice(pool(VERDICT_LEADS, split))} {verdict}"
+        payload = f"{rng.choice(tenths(VERDICT_LEADS, split))} {verdict}"
     else:
-        payload = rng.choice(pool(PAYLOADS[idea], split))
+        payload = rng.choice(tenths(PAYLOADS[idea], split))
     if style != "prefilled" and rng.random() < 0.25:
-        payload += rng.choice(pool(HIDE, split))
+        payload += rng.choice(tenths(HIDE, split))
     text = (template.replace("<Pc>", payload[0].upper() + payload[1:]).replace("<P>", payload)
             .replace("<V>", verdict))
     roll = rng.random()
@@ -203,11 +197,9 @@ def _injection(c: dict[str, Any], rng: random.Random, split: str, style: str, id
 def _wrap(c: dict[str, Any], rng: random.Random, split: str, text: str, chance: float) -> str:
     if c["kind"] in TASK_KINDS or rng.random() >= chance:
         return text
-    return rng.choice(pool(WRAPPERS, split)).replace("<D>", text)
+    return rng.choice(tenths(WRAPPERS, split)).replace("<D>", text)
 
 
-def _row(text: str, label: str, family: str, group: str, split: str) -> dict[str, str]:
-    return {"text": text, "label": label, "family": family, "group": group, "split": split}
 
 
 def carrier_rows(c: dict[str, Any], split: str, others: list[dict[str, Any]]) -> list[dict[str, str]]:
@@ -220,8 +212,9 @@ def carrier_rows(c: dict[str, Any], split: str, others: list[dict[str, Any]]) ->
         idea = "verdict" if style == "prefilled" else rng.choice(IDEAS)
         text = compose(c, rng, _injection(c, rng, split, style, idea), rng.choice(c["vessels"]),
                        _length_class(rng), others)
-        out.append(_row(_wrap(c, rng, split, text, 0.25), "attack", f"latent_{c['family']}", group, split))
-    lines = pool(BENIGN_LINES, split) + pool(BENIGN_AI_LINES, split)
+        text = _wrap(c, rng, split, text, 0.25)
+        out.append(make_row(text, "attack", f"latent_{c['family']}", group, split))
+    lines = tenths(BENIGN_LINES, split) + tenths(BENIGN_AI_LINES, split)
     for _ in range(BENIGN_PER_CARRIER):
         roll = rng.random()
         if roll < 0.35:
@@ -235,7 +228,7 @@ def carrier_rows(c: dict[str, Any], split: str, others: list[dict[str, Any]]) ->
         else:
             inserted, vessel = None, "<I>"
         text = compose(c, rng, inserted, vessel, _length_class(rng), others)
-        out.append(_row(_wrap(c, rng, split, text, 0.3), "benign", f"benign_{c['family']}", group, split))
+        out.append(make_row(_wrap(c, rng, split, text, 0.3), "benign", f"benign_{c['family']}", group, split))
     return out
 
 
@@ -249,7 +242,7 @@ def rows() -> dict[str, list[dict[str, str]]]:
     for n, (family, text) in enumerate(BENIGN_DOCS):
         k = seen_family.get(family, 0)
         seen_family[family] = k + 1
-        every.append(_row(text, "benign", family, f"latent-doc-{n}", CYCLE[k % len(CYCLE)]))
+        every.append(make_row(text, "benign", family, f"latent-doc-{n}", CYCLE[k % len(CYCLE)]))
     seen: set[str] = set()
     out: dict[str, list[dict[str, str]]] = {s: [] for s in SPLITS}
     for row in every:
@@ -259,18 +252,11 @@ def rows() -> dict[str, list[dict[str, str]]]:
     return out
 
 
-def _line(row: dict[str, str]) -> str:
-    """One JSON line; the characters ``str.splitlines`` breaks on that JSON leaves raw are escaped,
-    so every reader that splits the file into lines gets whole rows."""
-    text = json.dumps(row, ensure_ascii=False)
-    for char in ("\u2028", "\u2029", "\x85"):
-        text = text.replace(char, f"\\u{ord(char):04x}")
-    return text + "\n"
 
 
 def main() -> None:
     for split, items in rows().items():
-        OUT[split].write_text("".join(_line(r) for r in items), encoding="utf-8")
+        write(OUT[split], items)
         attacks = sum(r["label"] == "attack" for r in items)
         print(f"{OUT[split].relative_to(ROOT)}: {attacks} attacks, {len(items) - attacks} benign")
 

@@ -25,16 +25,15 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import persona_attack_long as W
 import persona_attack_parts as A
 import persona_benign_parts as B
+from own_sets import SPLITS, make_row, pools, third, write
 
 ROOT = Path(__file__).resolve().parent.parent
-SPLITS = ("train", "calibrate", "eval")
 FILES = {
     "train": ROOT / "scripts" / "data" / "persona_attacks_train.jsonl",
     "calibrate": ROOT / "scripts" / "data" / "persona_attacks_calibration.jsonl",
@@ -43,21 +42,6 @@ FILES = {
 #: Texts per long opening paragraph and per short template.
 PER_INTRO = 6
 PER_SHORT = 4
-T = TypeVar("T")
-
-
-def third(i: int, n: int) -> str:
-    """The split of the ``i``-th of ``n`` items: the first half train, the next fifth calibrate,
-    the rest eval."""
-    f = (i + 0.5) / n
-    return "train" if f < 0.5 else "calibrate" if f < 0.7 else "eval"
-
-
-def pools(items: Sequence[T]) -> dict[str, list[T]]:
-    out: dict[str, list[T]] = {s: [] for s in SPLITS}
-    for i, item in enumerate(items):
-        out[third(i, len(items))].append(item)
-    return out
 
 
 PERSONAS = pools(A.PERSONAS)
@@ -78,7 +62,7 @@ FAMILY_SECTIONS = {
 
 
 def _row(text: str, label: str, family: str, group: str, split: str, lang: str = "en") -> dict[str, str]:
-    return {"text": text, "label": label, "family": family, "group": group, "split": split, "lang": lang}
+    return make_row(text, label, family, group, split, lang)
 
 
 def _fill(template: str, rng: random.Random, split: str) -> str:
@@ -248,8 +232,7 @@ def summary(data: list[dict[str, str]]) -> dict[str, Any]:
 def main() -> None:
     data = rows()
     for split, path in FILES.items():
-        lines = [json.dumps(r, ensure_ascii=False) for r in data if r["split"] == split]
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        write(path, [r for r in data if r["split"] == split])
     print(json.dumps(summary(data), indent=1))
 
 
