@@ -229,6 +229,11 @@ def main() -> None:
                          "(conversation 26 of data/locomo10.json from "
                          "https://github.com/snap-research/locomo), or leave --dataset out")
     train, calibrate, provenance = load(args.dataset)
+    # A long attack of the written sets is left out: the head reads a text's first window, and the
+    # first window of one is mostly the document or the set-up around what it asks for. Left in,
+    # the head caught 737 of the 939 calibration attacks by the rule (holding 9 short notes, 15
+    # run together, 48 look-alikes), against 767 (5, 10 and 45) without.
+    train = [row for row in train if not (row[1] and row[2] == "written" and len(windows(row[0])) > 1)]
     # A share of each large benign group is enough for a 385-weight head, and keeps the
     # embedding pass to minutes on a laptop CPU (a stable hash of the text picks the share).
     train = [row for row in train if row[2] not in SAMPLED or _part(row[0], 100) < SAMPLED[row[2]]]

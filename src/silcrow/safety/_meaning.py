@@ -41,7 +41,7 @@ RELEASE = 0.5
 GATE = 0.10
 
 HEAD_FILE = "data/intent_head.npz"
-HEAD_SHA256 = "79f4a8caf3844165112589bc8f4cbb4d06230142f4019a6dfe7168d274a4313b"
+HEAD_SHA256 = "056a33e744796b093357ca23e49c877b5fcb15ce78878a7ec7f0478086f8a810"
 #: Tokens per window: a note's first sentences carry what it asks for; 128 tokens cost about
 #: a third of the 256 recall embeds with.
 EMBED_TOKENS = 128
