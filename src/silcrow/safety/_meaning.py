@@ -14,7 +14,7 @@ sentence ends (at most ``MAX_WINDOWS``), and the part the n-gram model doubts mo
 read on its own and a long note costs one short embedding. Like the n-gram stage it only
 ever holds a note for a person, never refuses it.
 
-The weights (``data/intent_head.npz``, 109 KiB: one hidden layer of 64 ReLU units over the
+The weights (``data/intent_head.npz``, 111 KiB: one hidden layer of 64 ReLU units over the
 384-dimensional vector, Platt scaling and the hold threshold chosen on a calibration split; the
 training script also fits a logistic head and ships the MLP only when it catches clearly more
 at the same false-alarm budget) are pinned by ``HEAD_SHA256``; the embedding model is
