@@ -205,11 +205,11 @@ def spelled(text: str, words: list[str]) -> Iterator[tuple[str, str, bool]]:
             # English words in it ("send keys") are hidden text enough.
             if is_prose(plain, text) or sure and len(english) >= 2:
                 yield encoding, plain, True
-    plain = _leet(text)
-    if plain is not None:
+    leet = _leet(text)
+    if leet is not None:
         # Leetspeak is a register, not a cipher (gamers write it): it counts only if it carries
         # an attack.
-        yield "leetspeak", plain, False
+        yield "leetspeak", leet, False
     if len(_MARKS.findall(text)) >= MIN_SIGNS:
         plain = _MARKS.sub("", text)
         if is_prose(plain, text):
