@@ -8,7 +8,8 @@ split:
 
 * everything ``scripts/train_injection_classifier.py`` trains on (its ``load``: bastioncorpus,
   jailbreak-corpus-mini-py, chatterbot-corpus, silcrow's own notes and attacks, the CC0
-  ``.cursorrules`` lines and the package READMEs): train; its calibration rows: calibration;
+  ``.cursorrules`` lines and the package READMEs) but the long attacks of the sets of
+  ``scripts/own_sets.py`` (see ``main``): train; its calibration rows: calibration;
 * ``scripts/framed_attacks.py``, the ``train`` half (frames and payloads disjoint from the
   ``eval`` half the benchmark reads): train;
 * ``scripts/data/benign_notes_own.txt`` (written for silcrow: stories, hypotheticals, role-play,
