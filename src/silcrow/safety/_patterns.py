@@ -96,8 +96,9 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
      rf"{_NOT_NEGATED}\b(?:ignore|disregard|forget|override|bypass|abandon|drop)\s+{_W}{{0,3}}"
      r"(?:previous|prior|above|earlier|preceding|original|initial|system|safety|developer|all|your|any|content"
      r"|usage|ethical)"
+     # ("commands" and "orders" are left out: "forget all the orders from the staging DB" is a note.)
      rf"\s+(?:{_W}{{0,2}}(?:instructions?|prompts?|directives?|directions|guidance|guidelines|guardrails"
-     r"|programming|commands|orders)\b"
+     r"|programming)\b"
      r"|(?:(?:previous|prior|system|safety|other|content|usage)\s+)?(?:rules|restrictions|policies|policy)\b"
      r"|(?:content|safety|moderation)\s+filters?\b)"),
     ("override.new_instructions", OVERRIDE, "announces replacement instructions for the agent",
@@ -105,8 +106,9 @@ BEHAVIOUR: tuple[tuple[str, str, str, str | Near], ...] = (
      r"|system prompt)\s+(?:is|are|:)|\bnew\s+system\s+prompt\s*:|\bupdated\s+instructions\s*:"),
     ("override.new_principal", OVERRIDE, "tells the agent to take its orders from someone else",
      r"\b(?:consider|treat|regard|recogni[sz]e|accept)\s+(?:[\w'@.-]+\s+){1,8}?(?:as\s+)?your\s+"
-     r"(?:real|true|new|actual|only|rightful|sole)\s+(?:operator|owner|master|admin(?:istrator)?|boss"
-     r"|developer|creator|principal|controller)\b"
+     # (not "your new boss" or "your real owner": people say that of people)
+     r"(?:real|true|actual|only|rightful|sole)\s+(?:operator|master|admin(?:istrator)?|developer|creator"
+     r"|principal|controller)\b"
      r"|\b(?:take|accept)\s+(?:your\s+)?(?:orders|commands|instructions)\s+(?:only\s+)?from\s+"
      r"(?:this\s+(?:page|document|email|message|file|note|site)|the\s+(?:sender|author)\s+of)\b"
      r"|\bobey\s+only\s+(?:me|this|the\s+(?:sender|author))\b"),
